@@ -1,0 +1,165 @@
+/* vectest.c — runs vector files through the reference decoder and prints TAP (version 13, YAML diagnostics). */
+#include <dirent.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "vector.h"
+
+static const char *const level_names[tc_sec_count] = { "l1", "s1", "l2", "l3", "error" };
+
+struct run {
+	int n;
+	int failed;
+};
+
+/* Prints a YAML diagnostic for the first divergence of one level. */
+static void diag_diff(const char *what, const struct tc_lines *want, const struct tc_lines *got, long at)
+{
+	printf("  ---\n  level: %s\n  line: %ld\n", what, at + 1);
+	printf("  expected: '%s'\n", (size_t)at < want->n ? want->line[at] : "(end)");
+	printf("  got: '%s'\n", (size_t)at < got->n ? got->line[at] : "(end)");
+	printf("  ...\n");
+}
+
+/* The three feeding modes must agree on every level. */
+static int check_streaming(const struct tc_ete_output *whole, const struct tc_ete_output *other,
+			   const char *mode)
+{
+	for (int s = 0; s < tc_sec_count; s++) {
+		long at = tc_lines_diff(&whole->level[s], &other->level[s]);
+		if (at >= 0) {
+			printf("  # %s feeding differs from whole-buffer feeding\n", mode);
+			diag_diff(level_names[s], &whole->level[s], &other->level[s], at);
+			return 1;
+		}
+	}
+	return 0;
+}
+
+static int check_expect(const struct tc_vector *v, const struct tc_ete_output *got)
+{
+	int bad = 0;
+	for (int s = 0; s < tc_sec_count; s++) {
+		long at;
+		if (s == tc_sec_l3)
+			continue;   /* stage 3 is not part of the reference yet */
+		if (!v->has[s] && s != tc_sec_error)
+			continue;
+		/* no [error] section: the vector must decode without any error */
+		at = tc_lines_diff(&v->expect[s], &got->level[s]);
+		if (at >= 0) {
+			diag_diff(level_names[s], &v->expect[s], &got->level[s], at);
+			bad = 1;
+			break;
+		}
+	}
+	return bad;
+}
+
+static void run_vector(struct run *run, const char *path)
+{
+	struct tc_vector v;
+	struct tc_ete_output whole, bytewise, random;
+	char err[512];
+	int bad = 0;
+	run->n++;
+	if (tc_vector_load(path, &v, err, sizeof err)) {
+		printf("not ok %d - %s\n  ---\n  message: '%s'\n  ...\n", run->n, path, err);
+		run->failed++;
+		return;
+	}
+	if (v.has[tc_sec_l3] && !v.has[tc_sec_l1] && !v.has[tc_sec_s1] && !v.has[tc_sec_l2] &&
+	    !v.has[tc_sec_error]) {
+		printf("ok %d - %s # SKIP L3 only (stage 3 not yet in the reference)\n", run->n, path);
+		tc_vector_free(&v);
+		return;
+	}
+	if (tc_ete_collect(&v.ete, v.trace, v.trace_len, 0, &whole) ||
+	    tc_ete_collect(&v.ete, v.trace, v.trace_len, 1, &bytewise) ||
+	    tc_ete_collect(&v.ete, v.trace, v.trace_len, -(long)(v.trace_len + 7), &random)) {
+		printf("not ok %d - %s\n  ---\n  message: 'decoder rejected the configuration'\n  ...\n",
+		       run->n, path);
+		run->failed++;
+		tc_vector_free(&v);
+		return;
+	}
+	printf("# tags: %s\n", v.tags);
+	bad = check_streaming(&whole, &bytewise, "one-byte") ||
+	      check_streaming(&whole, &random, "random-chunk") || check_expect(&v, &whole);
+	printf("%s %d - %s\n", bad ? "not ok" : "ok", run->n, path);
+	run->failed += bad;
+	tc_ete_output_free(&whole);
+	tc_ete_output_free(&bytewise);
+	tc_ete_output_free(&random);
+	tc_vector_free(&v);
+}
+
+static int has_suffix(const char *s, const char *suffix)
+{
+	size_t n = strlen(s), m = strlen(suffix);
+	return n >= m && !strcmp(s + n - m, suffix);
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* Collects the .tcv files under path, sorted, into list. */
+static void collect(const char *path, char ***list, size_t *n)
+{
+	struct stat st;
+	DIR *dir;
+	struct dirent *de;
+	if (stat(path, &st) != 0)
+		return;
+	if (!S_ISDIR(st.st_mode)) {
+		*list = realloc(*list, (*n + 1) * sizeof **list);
+		(*list)[(*n)++] = strdup(path);
+		return;
+	}
+	dir = opendir(path);
+	if (!dir)
+		return;
+	while ((de = readdir(dir)) != NULL) {
+		char sub[4096];
+		if (de->d_name[0] == '.')
+			continue;
+		snprintf(sub, sizeof sub, "%s/%s", path, de->d_name);
+		if (stat(sub, &st) == 0 && (S_ISDIR(st.st_mode) || has_suffix(sub, ".tcv")))
+			collect(sub, list, n);
+	}
+	closedir(dir);
+}
+
+int main(int argc, char **argv)
+{
+	struct run run = { 0, 0 };
+	char **list = NULL;
+	size_t n = 0;
+	if (argc < 2 || !strcmp(argv[1], "--help")) {
+		fprintf(argc < 2 ? stderr : stdout,
+			"usage: vectest PATH...\n"
+			"Runs every .tcv vector under each PATH through the reference decoder\n"
+			"(whole buffer, one byte at a time, random chunks) and prints TAP.\n");
+		return argc < 2 ? 2 : 0;
+	}
+	for (int i = 1; i < argc; i++) {
+		size_t before = n;
+		collect(argv[i], &list, &n);
+		if (n == before) {
+			fprintf(stderr, "vectest: no vector files at '%s'\n", argv[i]);
+			return 2;
+		}
+	}
+	qsort(list, n, sizeof *list, cmp_str);
+	printf("TAP version 13\n1..%zu\n", n);
+	for (size_t i = 0; i < n; i++) {
+		run_vector(&run, list[i]);
+		free(list[i]);
+	}
+	free(list);
+	return run.failed ? 1 : 0;
+}

@@ -1,0 +1,357 @@
+/* vector.c — vector file reader, line normalisation, and collecting reference output as text. */
+#include <ctype.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "vector.h"
+
+/* ---- Lines --------------------------------------------------------------- */
+
+static void *xrealloc(void *p, size_t n)
+{
+	void *q = realloc(p, n ? n : 1);
+	if (!q) {
+		fprintf(stderr, "tracecert: out of memory\n");
+		exit(2);
+	}
+	return q;
+}
+
+static char *xstrdup(const char *s)
+{
+	size_t n = strlen(s) + 1;
+	return memcpy(xrealloc(NULL, n), s, n);
+}
+
+void tc_lines_add(struct tc_lines *l, const char *text)
+{
+	if (l->n == l->cap) {
+		l->cap = l->cap ? 2 * l->cap : 16;
+		l->line = xrealloc(l->line, l->cap * sizeof *l->line);
+	}
+	l->line[l->n++] = xstrdup(text);
+}
+
+/* Copies one line into out (size outsz) without its comment and with runs
+ * of blanks collapsed to one space. */
+static void normalise(const char *s, size_t len, char *out, size_t outsz)
+{
+	size_t o = 0;
+	int blank = 0;
+	for (size_t i = 0; i < len && s[i] != '#' && o + 2 < outsz; i++) {
+		if (isspace((unsigned char)s[i])) {
+			blank = 1;
+			continue;
+		}
+		if (blank && o > 0)
+			out[o++] = ' ';
+		blank = 0;
+		out[o++] = s[i];
+	}
+	out[o] = '\0';
+}
+
+void tc_lines_add_text(struct tc_lines *l, const char *text)
+{
+	char buf[1024];
+	while (*text) {
+		const char *eol = strchr(text, '\n');
+		size_t len = eol ? (size_t)(eol - text) : strlen(text);
+		normalise(text, len, buf, sizeof buf);
+		if (buf[0])
+			tc_lines_add(l, buf);
+		text += len + (eol ? 1 : 0);
+	}
+}
+
+void tc_lines_free(struct tc_lines *l)
+{
+	for (size_t i = 0; i < l->n; i++)
+		free(l->line[i]);
+	free(l->line);
+	memset(l, 0, sizeof *l);
+}
+
+long tc_lines_diff(const struct tc_lines *a, const struct tc_lines *b)
+{
+	size_t n = a->n < b->n ? a->n : b->n;
+	for (size_t i = 0; i < n; i++)
+		if (strcmp(a->line[i], b->line[i]))
+			return (long)i;
+	return a->n == b->n ? -1 : (long)n;
+}
+
+/* ---- Vector files ---------------------------------------------------------- */
+
+static const char *const section_names[tc_sec_count] = {
+	"[expect.l1]", "[expect.s1]", "[expect.l2]", "[expect.l3]", "[error]"
+};
+
+struct reader {
+	struct tc_vector *v;
+	int section;          /* -1 none yet, -2 config, -3 tags, -4 trace, else tc_sec_* */
+	int config_seen[16];
+	char *err;
+	size_t errlen;
+	int lineno;
+};
+
+static int bad(struct reader *r, const char *fmt, ...)
+{
+	va_list ap;
+	int n = snprintf(r->err, r->errlen, "line %d: ", r->lineno);
+	va_start(ap, fmt);
+	if (n >= 0 && (size_t)n < r->errlen)
+		vsnprintf(r->err + n, r->errlen - (size_t)n, fmt, ap);
+	va_end(ap);
+	return -1;
+}
+
+static int hexval(int c)
+{
+	if (c >= '0' && c <= '9')
+		return c - '0';
+	c = tolower(c);
+	return (c >= 'a' && c <= 'f') ? c - 'a' + 10 : -1;
+}
+
+static int read_trace_line(struct reader *r, const char *line)
+{
+	struct tc_vector *v = r->v;
+	int hi = -1;
+	for (const char *s = line; *s && *s != '#'; s++) {
+		int h;
+		if (isspace((unsigned char)*s))
+			continue;
+		h = hexval((unsigned char)*s);
+		if (h < 0)
+			return bad(r, "expected hex bytes in [trace], got '%c'", *s);
+		if (hi < 0) {
+			hi = h;
+			continue;
+		}
+		v->trace = xrealloc(v->trace, v->trace_len + 1);
+		v->trace[v->trace_len++] = (uint8_t)(hi << 4 | h);
+		hi = -1;
+	}
+	if (hi >= 0)
+		return bad(r, "odd number of hex digits in [trace]");
+	return 0;
+}
+
+static int key_index(const char *key)
+{
+	for (int i = 0; tc_ete_config_keys[i]; i++)
+		if (!strcmp(key, tc_ete_config_keys[i]))
+			return i;
+	return -1;
+}
+
+static int read_config_line(struct reader *r, const char *line)
+{
+	char buf[256], *eq;
+	int rc, k;
+	normalise(line, strlen(line), buf, sizeof buf);
+	if (!buf[0])
+		return 0;
+	eq = strchr(buf, '=');
+	if (!eq)
+		return bad(r, "expected key=value in [config], got '%s'", buf);
+	*eq = '\0';
+	if (!strcmp(buf, "protocol")) {
+		if (strcmp(eq + 1, "ete"))
+			return bad(r, "unsupported protocol '%s' (expected ete)", eq + 1);
+		snprintf(r->v->protocol, sizeof r->v->protocol, "%s", eq + 1);
+		return 0;
+	}
+	rc = tc_ete_config_set(&r->v->ete, buf, eq + 1);
+	if (rc == -1)
+		return bad(r, "unknown config key '%s'", buf);
+	if (rc < 0)
+		return bad(r, "bad value '%s' for config key '%s'", eq + 1, buf);
+	k = key_index(buf);
+	if (k >= 0)
+		r->config_seen[k] = 1;
+	return 0;
+}
+
+static int start_section(struct reader *r, const char *line)
+{
+	char name[64];
+	normalise(line, strlen(line), name, sizeof name);
+	if (!strcmp(name, "[config]"))
+		r->section = -2;
+	else if (!strcmp(name, "[tags]"))
+		r->section = -3;
+	else if (!strcmp(name, "[trace]"))
+		r->section = -4;
+	else {
+		for (int i = 0; i < tc_sec_count; i++) {
+			if (!strcmp(name, section_names[i])) {
+				if (r->v->has[i])
+					return bad(r, "section %s given twice", name);
+				r->section = i;
+				r->v->has[i] = 1;
+				return 0;
+			}
+		}
+		return bad(r, "unknown section '%s' (expected [config], [tags], [trace], [expect.l1], [expect.s1], [expect.l2], [expect.l3] or [error])", name);
+	}
+	return 0;
+}
+
+static int read_line(struct reader *r, const char *line)
+{
+	const char *s = line;
+	while (isspace((unsigned char)*s))
+		s++;
+	if (*s == '[')
+		return start_section(r, s);
+	if (r->section == -2)
+		return read_config_line(r, line);
+	if (r->section == -4)
+		return read_trace_line(r, line);
+	if (r->section == -3) {
+		char buf[512];
+		size_t n = strlen(r->v->tags);
+		normalise(s, strlen(s), buf, sizeof buf);
+		if (buf[0])
+			snprintf(r->v->tags + n, sizeof r->v->tags - n, "%s%s", n ? " " : "", buf);
+		return 0;
+	}
+	if (r->section >= 0) {
+		tc_lines_add_text(&r->v->expect[r->section], line);
+		return 0;
+	}
+	if (*s == '#' || *s == '\0')
+		return 0;
+	return bad(r, "text outside any section");
+}
+
+static int check_complete(struct reader *r)
+{
+	int any = 0;
+	if (!r->v->protocol[0])
+		return bad(r, "[config] has no protocol= line");
+	for (int i = 0; tc_ete_config_keys[i]; i++)
+		if (!r->config_seen[i])
+			return bad(r, "[config] does not give '%s' (every key must be given)", tc_ete_config_keys[i]);
+	if (r->v->trace_len == 0)
+		return bad(r, "no [trace] bytes");
+	for (int i = 0; i < tc_sec_count; i++)
+		any |= r->v->has[i];
+	if (!any)
+		return bad(r, "no expect or [error] section");
+	return 0;
+}
+
+int tc_vector_load(const char *path, struct tc_vector *v, char *err, size_t errlen)
+{
+	struct reader r;
+	char line[4096];
+	FILE *f = fopen(path, "r");
+	int rc = 0;
+	memset(v, 0, sizeof *v);
+	tc_ete_config_default(&v->ete);
+	memset(&r, 0, sizeof r);
+	r.v = v;
+	r.section = -1;
+	r.err = err;
+	r.errlen = errlen;
+	if (!f) {
+		snprintf(err, errlen, "cannot open: %s", path);
+		return -1;
+	}
+	while (rc == 0 && fgets(line, sizeof line, f)) {
+		r.lineno++;
+		if (r.lineno == 1) {
+			if (strncmp(line, "tracecert-vector 1", 18) != 0)
+				rc = bad(&r, "expected 'tracecert-vector 1' on line one");
+			continue;
+		}
+		rc = read_line(&r, line);
+	}
+	fclose(f);
+	if (rc == 0 && r.lineno == 0)
+		rc = bad(&r, "empty file");
+	if (rc == 0)
+		rc = check_complete(&r);
+	if (rc)
+		tc_vector_free(v);
+	return rc;
+}
+
+void tc_vector_free(struct tc_vector *v)
+{
+	free(v->trace);
+	for (int i = 0; i < tc_sec_count; i++)
+		tc_lines_free(&v->expect[i]);
+	memset(v, 0, sizeof *v);
+}
+
+/* ---- Collecting the reference decoder's output ------------------------------ */
+
+static void on_packet(void *ctx, const struct tc_ete_packet *p)
+{
+	struct tc_ete_output *out = ctx;
+	char buf[512];
+	tc_ete_format_packet(buf, sizeof buf, p);
+	tc_lines_add(&out->level[tc_sec_l1], buf);
+	if (p->kind == tc_ete_pkt_error) {
+		snprintf(buf, sizeof buf, "%s %llu", tc_ete_error_name(p->error),
+			 (unsigned long long)p->offset);
+		tc_lines_add(&out->level[tc_sec_error], buf);
+	}
+}
+
+static void on_s1(void *ctx, const struct tc_ete_elem *e)
+{
+	struct tc_ete_output *out = ctx;
+	char buf[512];
+	tc_ete_format_elem(buf, sizeof buf, e);
+	tc_lines_add(&out->level[tc_sec_s1], buf);
+}
+
+static void on_l2(void *ctx, const struct tc_ete_elem *e)
+{
+	struct tc_ete_output *out = ctx;
+	char buf[512];
+	tc_ete_format_elem(buf, sizeof buf, e);
+	tc_lines_add(&out->level[tc_sec_l2], buf);
+}
+
+int tc_ete_collect(const struct tc_ete_config *cfg, const uint8_t *trace, size_t len,
+		   long chunk, struct tc_ete_output *out)
+{
+	struct tc_ete_sink sink = { out, on_packet, on_s1, on_l2 };
+	struct tc_ete_decoder *d;
+	uint32_t seed = chunk < 0 ? (uint32_t)-chunk : 1;
+	size_t i = 0;
+	memset(out, 0, sizeof *out);
+	d = tc_ete_alloc(cfg, &sink);
+	if (!d)
+		return -1;
+	while (i < len) {
+		size_t n = len - i;
+		if (chunk > 0 && (size_t)chunk < n)
+			n = (size_t)chunk;
+		if (chunk < 0) {
+			seed = seed * 1103515245u + 12345u;
+			if ((seed >> 16) % 40 + 1 < n)
+				n = (seed >> 16) % 40 + 1;
+		}
+		tc_ete_feed(d, trace + i, n);
+		i += n;
+	}
+	tc_ete_finish(d);
+	tc_ete_free(d);
+	return 0;
+}
+
+void tc_ete_output_free(struct tc_ete_output *out)
+{
+	for (int i = 0; i < tc_sec_count; i++)
+		tc_lines_free(&out->level[i]);
+}

@@ -1,0 +1,57 @@
+/* vector.h — reading tracecert vector files (vectors/README.md) and comparing decoded text. */
+#ifndef TC_VECTOR_H
+#define TC_VECTOR_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "tracecert/ete.h"
+
+/* A growable list of normalised lines. */
+struct tc_lines {
+	char **line;
+	size_t n;
+	size_t cap;
+};
+
+void tc_lines_add(struct tc_lines *l, const char *text);
+/* Adds each line of text, normalised: comment removed, blanks collapsed,
+ * empty lines skipped. */
+void tc_lines_add_text(struct tc_lines *l, const char *text);
+void tc_lines_free(struct tc_lines *l);
+/* Index of the first line where a and b differ, or -1 when equal. */
+long tc_lines_diff(const struct tc_lines *a, const struct tc_lines *b);
+
+enum tc_vector_section {
+	tc_sec_l1, tc_sec_s1, tc_sec_l2, tc_sec_l3, tc_sec_error, tc_sec_count
+};
+
+struct tc_vector {
+	char protocol[16];
+	struct tc_ete_config ete;
+	char tags[512];
+	uint8_t *trace;
+	size_t trace_len;
+	int has[tc_sec_count];
+	struct tc_lines expect[tc_sec_count];
+};
+
+/* Reads a vector file. Returns 0, or -1 with a message "LINE: what was
+ * expected" in err. */
+int tc_vector_load(const char *path, struct tc_vector *v, char *err, size_t errlen);
+void tc_vector_free(struct tc_vector *v);
+
+/* Decoder output collected as text, one list per level (L1, s1, L2) plus
+ * the errors as "CLASS OFFSET" lines. */
+struct tc_ete_output {
+	struct tc_lines level[tc_sec_count];
+};
+
+/* Decodes trace with the reference, feeding `chunk` bytes at a time
+ * (0 = all at once; a negative value = pseudo-random sizes seeded by -chunk).
+ * Returns 0, or -1 if the decoder could not be created. */
+int tc_ete_collect(const struct tc_ete_config *cfg, const uint8_t *trace, size_t len,
+		   long chunk, struct tc_ete_output *out);
+void tc_ete_output_free(struct tc_ete_output *out);
+
+#endif

@@ -1,0 +1,83 @@
+/* ete_internal.h — private state of the ETE reference decoder (stage 1 and 2). */
+#ifndef TC_ETE_INTERNAL_H
+#define TC_ETE_INTERNAL_H
+
+#include "tracecert/ete.h"
+
+/* K10.5.6.3.9 AddressHistoryBufferEntry */
+struct tc_ahb_entry {
+	uint64_t address;
+	uint8_t sub_isa;           /* 0 = IS0, 1 = IS1 */
+};
+
+/* K10.5.2.1.1 InstructionParserState (DSTATE.IA), plus what the text uses
+ * without declaring (notes §1). Small: copied per packet, so a packet that
+ * fails leaves the real state untouched. */
+struct tc_ete_ia {
+	uint64_t timestamp;
+	struct tc_ahb_entry ahb[3];   /* [0] most recent */
+	struct tc_ete_context ctx;
+	int64_t current_spec_depth;
+	int T;
+	uint32_t cc_threshold;
+	int have_trace_info;          /* a Trace Info seen since synchronisation (TC-P10) */
+};
+
+/* Largest number of elements one packet can emit: Atom format 6 with
+ * COUNT=20 gives 24 atoms, each possibly followed by an implicit commit. */
+#define TC_ETE_MAX_EMIT 64
+
+/* Byte reader over one candidate packet (K10.5.2.18.1 ReadAndConsume).
+ * The first problem found is sticky: after it every read returns zeros. */
+struct tc_reader {
+	const uint8_t *buf;
+	size_t len;
+	size_t pos;
+	int need_more;                /* ran out of bytes */
+	int error;                    /* enum tc_ete_error, first one wins */
+};
+
+/* Everything one packet produces. */
+struct tc_packet_out {
+	struct tc_ete_packet pkt;
+	struct tc_ete_elem emit[TC_ETE_MAX_EMIT];
+	int nemit;
+	int async_start;              /* 00 00 seen: the caller counts the zero run */
+};
+
+/* Stage-1 entry point for one packet (K10.5.2.2.1 Parse_Trace, one turn of
+ * its loop). Works on *ia (a copy). Returns the number of bytes consumed
+ * (> 0) on success; 0 when the bytes end inside the packet; or -error. */
+int tc_ete_parse_packet(const struct tc_ete_config *cfg, struct tc_ete_ia *ia,
+			const uint8_t *buf, size_t len, uint64_t offset,
+			struct tc_packet_out *out);
+
+/* Stage 2 (K10.5.3, K10.5.4). */
+struct tc_queue {
+	struct tc_ete_elem *slot;
+	uint32_t cap;
+	uint32_t head;                /* index of the front (oldest) */
+	uint32_t len;
+};
+
+struct tc_ete_stage2 {
+	const struct tc_ete_config *cfg;
+	const struct tc_ete_sink *sink;
+	struct tc_queue rq;           /* ResolutionQueue */
+	struct tc_queue tq;           /* TransactionQueue */
+	int initialized;              /* ResolutionQueue.Uninitialized() is !initialized */
+	uint64_t unseen;              /* unseen P0 elements not yet Align()ed */
+	int in_transaction;
+};
+
+int tc_stage2_init(struct tc_ete_stage2 *s, const struct tc_ete_config *cfg, const struct tc_ete_sink *sink);
+void tc_stage2_fini(struct tc_ete_stage2 *s);
+/* K10.5.3.1.1 Emit. Returns 0 or -tc_ete_err_queue_overflow. */
+int tc_stage2_emit(struct tc_ete_stage2 *s, const struct tc_ete_elem *e);
+/* End of trace or error: flush what is resolved, drop the rest (TC-P16),
+ * return to the uninitialised state. */
+void tc_stage2_flush(struct tc_ete_stage2 *s, uint64_t offset);
+void tc_stage2_reset(struct tc_ete_stage2 *s);
+int tc_ete_is_p0(const struct tc_ete_config *cfg, int kind);
+
+#endif

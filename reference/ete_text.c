@@ -1,0 +1,313 @@
+/* ete_text.c — canonical text of ETE packets and elements (reference/FORMAT.md), and configuration keys. */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "tracecert/ete.h"
+
+static const char *const error_names[tc_ete_err_count] = {
+	"none", "reserved-header", "reserved-extension", "reserved-field", "sbz",
+	"truncated", "field-overflow", "exact-match-index", "commit-overrun",
+	"cancel-overrun", "bad-async", "spec-mismatch", "queue-overflow"
+};
+
+static const char *const pkt_names[tc_ete_pkt_count] = {
+	"async", "discard", "overflow", "trace-info", "timestamp", "trace-on",
+	"exception", "tx-start", "tx-commit", "cycle-count", "commit", "cancel",
+	"mispredict", "ignore", "event", "context", "addr-ctx", "address", "q",
+	"source-address", "atom", "ts-marker", "instrumentation", "error"
+};
+
+static const char *const elem_names[tc_ete_elem_count] = {
+	"trace-info", "trace-on", "discard", "overflow", "timestamp",
+	"cycle-count", "commit", "cancel", "mispredict", "atom", "q",
+	"exception", "event", "context", "target-address", "source-address",
+	"trans-start", "trans-commit", "trans-failure", "ts-marker",
+	"instrumentation", "error", "unresolved"
+};
+
+const char *tc_ete_error_name(int error)
+{
+	return (error >= 0 && error < tc_ete_err_count) ? error_names[error] : "?";
+}
+
+const char *tc_ete_pkt_kind_name(int kind)
+{
+	return (kind >= 0 && kind < tc_ete_pkt_count) ? pkt_names[kind] : "?";
+}
+
+const char *tc_ete_elem_kind_name(int kind)
+{
+	return (kind >= 0 && kind < tc_ete_elem_count) ? elem_names[kind] : "?";
+}
+
+/* An output buffer that records how much would have been written. */
+struct text {
+	char *buf;
+	size_t size;
+	size_t len;
+};
+
+static void put(struct text *t, const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+	char *at = t->len < t->size ? t->buf + t->len : NULL;
+	size_t room = t->len < t->size ? t->size - t->len : 0;
+	va_start(ap, fmt);
+	n = vsnprintf(at, room, fmt, ap);
+	va_end(ap);
+	if (n > 0)
+		t->len += (size_t)n;
+}
+
+static void put_atoms(struct text *t, uint32_t atoms, int n)
+{
+	if (n == 0) {
+		put(t, "-");
+		return;
+	}
+	for (int i = 0; i < n; i++)
+		put(t, "%c", (atoms >> i) & 1 ? 'E' : 'N');
+}
+
+static void put_context(struct text *t, const struct tc_ete_context *c)
+{
+	put(t, " el=%u ns=%u sf=%u ctxid=0x%lx vmid=0x%lx", c->el, c->ns, c->sf,
+	    (unsigned long)c->context_id, (unsigned long)c->vmid);
+}
+
+static void put_address(struct text *t, uint64_t address, int isa)
+{
+	put(t, " addr=0x%llx isa=%d", (unsigned long long)address, isa);
+}
+
+static void put_events(struct text *t, int mask)
+{
+	const char *sep = " events=";
+	for (int i = 0; i < 4; i++) {
+		if ((mask >> i) & 1) {
+			put(t, "%s%d", sep, i);
+			sep = ",";
+		}
+	}
+}
+
+static void put_exception_packet(struct text *t, const struct tc_ete_packet *p)
+{
+	put(t, " e=%u type=0x%x", p->e, p->type);
+	if (p->has_address)
+		put_address(t, p->address, p->isa);
+	else
+		put(t, " addr=unknown");
+	if (p->has_context)
+		put_context(t, &p->ctx);
+}
+
+static void put_packet_fields(struct text *t, const struct tc_ete_packet *p)
+{
+	switch (p->kind) {
+	case tc_ete_pkt_trace_info:
+		put(t, " cc=%u cct=%lu spec=%lu tx=%u", p->cc_enabled, (unsigned long)p->cct,
+		    (unsigned long)p->spec, p->in_tx);
+		if (p->has_wndw)
+			put(t, " wndw=%lu", (unsigned long)p->wndw);
+		break;
+	case tc_ete_pkt_timestamp:
+		put(t, " ts=0x%llx", (unsigned long long)p->value);
+		if (p->has_cc)
+			put(t, " cc=%llu", (unsigned long long)p->count);
+		break;
+	case tc_ete_pkt_exception:
+		put_exception_packet(t, p);
+		break;
+	case tc_ete_pkt_cycle_count:
+		put(t, " commit=%llu", (unsigned long long)p->commit);
+		if (p->cc_unknown)
+			put(t, " cc=unknown");
+		else
+			put(t, " cc=%llu", (unsigned long long)p->count);
+		break;
+	case tc_ete_pkt_commit:
+		put(t, " n=%llu", (unsigned long long)p->count);
+		break;
+	case tc_ete_pkt_cancel:
+		put(t, " atoms=");
+		put_atoms(t, p->atoms, p->natoms);
+		put(t, " n=%llu mispredict=%u", (unsigned long long)p->count, p->mispredict);
+		break;
+	case tc_ete_pkt_mispredict:
+	case tc_ete_pkt_atom:
+		put(t, " atoms=");
+		put_atoms(t, p->atoms, p->natoms);
+		break;
+	case tc_ete_pkt_event:
+		put_events(t, p->events);
+		break;
+	case tc_ete_pkt_context:
+		put_context(t, &p->ctx);
+		break;
+	case tc_ete_pkt_addr_ctx:
+		put_address(t, p->address, p->isa);
+		put_context(t, &p->ctx);
+		break;
+	case tc_ete_pkt_address:
+	case tc_ete_pkt_source_address:
+		put_address(t, p->address, p->isa);
+		break;
+	case tc_ete_pkt_q:
+		put(t, " type=0x%x", p->type);
+		if (p->has_address)
+			put_address(t, p->address, p->isa);
+		put(t, " n=%llu", (unsigned long long)p->count);
+		break;
+	case tc_ete_pkt_instrumentation:
+		put(t, " el=%u value=0x%llx", p->ctx.el, (unsigned long long)p->value);
+		break;
+	case tc_ete_pkt_error:
+		put(t, " class=%s", tc_ete_error_name(p->error));
+		break;
+	default:
+		break;
+	}
+}
+
+int tc_ete_format_packet(char *buf, size_t size, const struct tc_ete_packet *p)
+{
+	struct text t = { buf, size, 0 };
+	if (size > 0)
+		buf[0] = '\0';
+	put(&t, "@%llu %02x %s", (unsigned long long)p->offset, p->header,
+	    tc_ete_pkt_kind_name(p->kind));
+	put_packet_fields(&t, p);
+	return (int)t.len;
+}
+
+static void put_elem_fields(struct text *t, const struct tc_ete_elem *e)
+{
+	switch (e->kind) {
+	case tc_ete_elem_trace_info:
+		put(t, " cc=%u cct=%lu spec=%lu tx=%u", e->cc_enabled, (unsigned long)e->cct,
+		    (unsigned long)e->spec, e->in_tx);
+		break;
+	case tc_ete_elem_timestamp:
+		put(t, " ts=0x%llx", (unsigned long long)e->value);
+		if (e->unknown)
+			put(t, " cc=unknown");
+		else
+			put(t, " cc=%llu", (unsigned long long)e->count);
+		break;
+	case tc_ete_elem_cycle_count:
+		if (e->unknown)
+			put(t, " n=unknown");
+		else
+			put(t, " n=%llu", (unsigned long long)e->count);
+		break;
+	case tc_ete_elem_commit:
+	case tc_ete_elem_cancel:
+	case tc_ete_elem_q:
+	case tc_ete_elem_event:
+	case tc_ete_elem_unresolved:
+		put(t, " n=%llu", (unsigned long long)e->count);
+		break;
+	case tc_ete_elem_atom:
+		put(t, " %c", e->atom_e ? 'E' : 'N');
+		break;
+	case tc_ete_elem_exception:
+		put(t, " type=0x%x addr=0x%llx", e->type, (unsigned long long)e->address);
+		break;
+	case tc_ete_elem_context:
+		put_context(t, &e->ctx);
+		break;
+	case tc_ete_elem_target_address:
+	case tc_ete_elem_source_address:
+		put_address(t, e->address, e->isa);
+		break;
+	case tc_ete_elem_instrumentation:
+		put(t, " el=%u value=0x%llx", e->ctx.el, (unsigned long long)e->value);
+		break;
+	case tc_ete_elem_error:
+		put(t, " class=%s", tc_ete_error_name(e->error));
+		break;
+	default:
+		break;
+	}
+}
+
+int tc_ete_format_elem(char *buf, size_t size, const struct tc_ete_elem *e)
+{
+	struct text t = { buf, size, 0 };
+	if (size > 0)
+		buf[0] = '\0';
+	put(&t, "@%llu %s", (unsigned long long)e->offset, tc_ete_elem_kind_name(e->kind));
+	put_elem_fields(&t, e);
+	return (int)t.len;
+}
+
+/* ---- Configuration ------------------------------------------------------ */
+
+const char *const tc_ete_config_keys[] = {
+	"maxspec", "commopt", "commtrans", "tsmark", "ite", "rme", "tf_keep_cc", NULL
+};
+
+void tc_ete_config_default(struct tc_ete_config *cfg)
+{
+	if (cfg)
+		memset(cfg, 0, sizeof *cfg);
+}
+
+/* Parses a decimal value in [0, max]. */
+static int parse_value(const char *s, unsigned long max, unsigned long *out)
+{
+	char *end;
+	unsigned long v;
+	if (!s || *s < '0' || *s > '9')
+		return -1;
+	errno = 0;
+	v = strtoul(s, &end, 10);
+	if (errno || *end != '\0' || v > max)
+		return -1;
+	*out = v;
+	return 0;
+}
+
+int tc_ete_config_set(struct tc_ete_config *cfg, const char *key, const char *value)
+{
+	unsigned long v;
+	int *flag = NULL;
+	if (!cfg || !key)
+		return -1;
+	if (!strcmp(key, "commopt"))
+		flag = &cfg->commopt;
+	else if (!strcmp(key, "commtrans"))
+		flag = &cfg->commtrans;
+	else if (!strcmp(key, "tsmark"))
+		flag = &cfg->tsmark;
+	else if (!strcmp(key, "ite"))
+		flag = &cfg->ite;
+	else if (!strcmp(key, "rme"))
+		flag = &cfg->rme;
+	else if (!strcmp(key, "tf_keep_cc"))
+		flag = &cfg->tf_keep_cc;
+	if (flag) {
+		if (parse_value(value, 1, &v))
+			return -2;
+		*flag = (int)v;
+		return 0;
+	}
+	if (!strcmp(key, "maxspec") || !strcmp(key, "queue_cap") || !strcmp(key, "tx_cap")) {
+		unsigned long max = key[0] == 'm' ? TC_ETE_MAXSPEC_LIMIT : (1ul << 24);
+		if (parse_value(value, max, &v))
+			return -2;
+		if (key[0] == 'm')
+			cfg->maxspec = (uint32_t)v;
+		else if (key[0] == 'q')
+			cfg->queue_cap = (uint32_t)v;
+		else
+			cfg->tx_cap = (uint32_t)v;
+		return 0;
+	}
+	return -1;
+}

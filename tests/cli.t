@@ -1,0 +1,33 @@
+# Command-line behaviour of build/tracecert: help texts, bad input, exit codes.
+T="${TC_BUILD:-build}/tracecert"
+n=0; fail=0
+check() { # check DESCRIPTION COMMAND... ; the command must succeed
+  n=$((n+1)); d="$1"; shift
+  if "$@" >/dev/null 2>&1; then echo "ok $n - $d"; else echo "not ok $n - $d"; fail=1; fi
+}
+tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
+echo "TAP version 13"
+check "--help exits 0 and lists dump" sh -c "'$T' --help | grep -q '^  dump'"
+check "dump --help documents every config key" sh -c "h=\$('$T' dump --help); for k in maxspec commopt commtrans tsmark ite rme tf_keep_cc queue_cap tx_cap; do echo \"\$h\" | grep -q \"\$k=\" || exit 1; done"
+check "no command exits 2" sh -c "'$T'; test \$? -eq 2"
+check "unknown command exits 2 and says so" sh -c "'$T' frob 2>&1 | grep -q \"unknown command 'frob'\"; '$T' frob 2>/dev/null; test \$? -eq 2"
+check "dump without FILE exits 2 with a message" sh -c "'$T' dump 2>&1 | grep -q 'no FILE'"
+check "unknown option is named" sh -c "'$T' dump --bogus x 2>&1 | grep -q \"unknown option '--bogus'\""
+check "unknown config key is named" sh -c "'$T' dump --config foo=1 /dev/null 2>&1 | grep -q \"unknown config key 'foo'\""
+check "bad config value is named" sh -c "'$T' dump --config maxspec=70000 /dev/null 2>&1 | grep -q \"bad value '70000'\""
+check "bad --level is rejected" sh -c "'$T' dump --level 9 /dev/null 2>&1 | grep -q 'expects 1, s1, 2 or all'"
+check "missing file names the file" sh -c "'$T' dump /nonexistent/x 2>&1 | grep -q \"cannot read '/nonexistent/x'\""
+printf '00 00 00 00 00 00 00 00 00 00 00 80 01 00 04 zz\n' > "$tmp/bad.hex"
+check "bad hex names the byte offset" sh -c "'$T' dump --hex '$tmp/bad.hex' 2>&1 | grep -q 'byte 45: expected a hex digit'"
+printf '00 00 00 00 00 00 00 00 00 00 00 80 # A-sync\n01 00 04 f7\n' > "$tmp/ok.hex"
+check "dump --hex prints the packets" sh -c "'$T' dump --hex '$tmp/ok.hex' | tr '\n' '|' | grep -q '^@0 00 async|@12 01 trace-info cc=0 cct=0 spec=0 tx=0|@14 04 trace-on|@15 f7 atom atoms=E|\$'"
+check "dump --level 2 prints resolved elements" sh -c "'$T' dump --hex --level 2 '$tmp/ok.hex' | grep -q '^@15 atom E\$'"
+printf '00 00 00 00 00 00 00 00 00 00 00 80 01 00 05\n' > "$tmp/res.hex"
+check "a reserved header exits 1 and prints the error" sh -c "'$T' dump --hex '$tmp/res.hex' | grep -q '^@14 05 error class=reserved-header\$'; '$T' dump --hex '$tmp/res.hex' >/dev/null; test \$? -eq 1"
+printf 'f7 f7 00 00 00 00 00 00 00 00 00 00 00 80\n' > "$tmp/skip.hex"
+check "skipped bytes are reported" sh -c "'$T' dump --hex '$tmp/skip.hex' | grep -q '^# skipped 2 bytes'"
+check "binary input from stdin" sh -c "printf '\\000\\000\\000\\000\\000\\000\\000\\000\\000\\000\\000\\200\\004' | '$T' dump - | grep -q '^@12 04 trace-on\$'"
+check "dump --vector reads a vector's config and trace" sh -c "'$T' dump --vector vectors/ete/spec/k10-18-transaction-failure-speculative.tcv --level 2 | grep -q '^@28 trans-failure\$'"
+check "certify says not yet available and does not fail" sh -c "'$T' certify | grep -q 'not yet available'"
+echo "1..$n"
+exit $fail
