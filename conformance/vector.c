@@ -91,8 +91,13 @@ static const char *const section_names[tc_sec_count] = {
 
 struct reader {
 	struct tc_vector *v;
-	int section;          /* -1 none yet, -2 config, -3 tags, -4 trace, else tc_sec_* */
+	int section;          /* -1 none yet, -2 config, -3 tags, -4 trace, -5 image hex, else tc_sec_* */
 	int config_seen[16];
+	int config_seen_l3[8];
+	const char *dir;      /* folder of the vector file, for [image file=…] */
+	uint64_t image_base;
+	uint8_t *image_bytes;
+	size_t image_len;
 	char *err;
 	size_t errlen;
 	int lineno;
@@ -117,9 +122,9 @@ static int hexval(int c)
 	return (c >= 'a' && c <= 'f') ? c - 'a' + 10 : -1;
 }
 
-static int read_trace_line(struct reader *r, const char *line)
+/* Appends the hex bytes of line to *buf. */
+static int read_hex_line(struct reader *r, const char *line, uint8_t **buf, size_t *len, const char *what)
 {
-	struct tc_vector *v = r->v;
 	int hi = -1;
 	for (const char *s = line; *s && *s != '#'; s++) {
 		int h;
@@ -127,24 +132,92 @@ static int read_trace_line(struct reader *r, const char *line)
 			continue;
 		h = hexval((unsigned char)*s);
 		if (h < 0)
-			return bad(r, "expected hex bytes in [trace], got '%c'", *s);
+			return bad(r, "expected hex bytes in %s, got '%c'", what, *s);
 		if (hi < 0) {
 			hi = h;
 			continue;
 		}
-		v->trace = xrealloc(v->trace, v->trace_len + 1);
-		v->trace[v->trace_len++] = (uint8_t)(hi << 4 | h);
+		*buf = xrealloc(*buf, *len + 1);
+		(*buf)[(*len)++] = (uint8_t)(hi << 4 | h);
 		hi = -1;
 	}
 	if (hi >= 0)
-		return bad(r, "odd number of hex digits in [trace]");
+		return bad(r, "odd number of hex digits in %s", what);
 	return 0;
 }
 
-static int key_index(const char *key)
+/* Ends an [image base=…] hex section: its bytes become a region. */
+static int end_image_section(struct reader *r)
 {
-	for (int i = 0; tc_ete_config_keys[i]; i++)
-		if (!strcmp(key, tc_ete_config_keys[i]))
+	int rc;
+	if (r->section != -5)
+		return 0;
+	r->section = -1;
+	rc = tc_image_add(&r->v->image, r->image_base, r->image_bytes, r->image_len);
+	free(r->image_bytes);
+	r->image_bytes = NULL;
+	r->image_len = 0;
+	if (rc)
+		return bad(r, "[image base=0x%llx]: %s", (unsigned long long)r->image_base, tc_image_strerror(rc));
+	return 0;
+}
+
+/* Value of `name=` in an [image …] header, copied to out; 0 if absent. */
+static int image_attr(const char *header, const char *name, char *out, size_t outsz)
+{
+	char key[16];
+	const char *at;
+	size_t n;
+	snprintf(key, sizeof key, " %s=", name);
+	at = strstr(header, key);
+	if (!at)
+		return 0;
+	at += strlen(key);
+	n = strcspn(at, " ]");
+	snprintf(out, outsz, "%.*s", (int)n, at);
+	return 1;
+}
+
+/* [image base=ADDR] (hex follows), [image file=NAME base=ADDR] (raw binary)
+ * or [image elf=NAME], file names relative to the vector's folder. */
+static int start_image_section(struct reader *r, const char *header)
+{
+	char base[32], file[256], path[600], err[512];
+	char *end;
+	int has_base = image_attr(header, "base", base, sizeof base);
+	unsigned long long addr = 0;
+	int rc;
+	r->v->has_image = 1;
+	if (has_base) {
+		addr = strtoull(base, &end, 0);
+		if (*end != '\0' || base[0] == '\0')
+			return bad(r, "[image]: base '%s' is not a number", base);
+	}
+	if (image_attr(header, "elf", file, sizeof file)) {
+		snprintf(path, sizeof path, "%s/%s", r->dir, file);
+		rc = tc_image_load_elf(&r->v->image, path, err, sizeof err);
+	} else if (image_attr(header, "file", file, sizeof file)) {
+		if (!has_base)
+			return bad(r, "[image file=%s] needs base=ADDR", file);
+		snprintf(path, sizeof path, "%s/%s", r->dir, file);
+		rc = tc_image_load_raw(&r->v->image, path, addr, err, sizeof err);
+	} else if (has_base) {
+		r->section = -5;
+		r->image_base = addr;
+		return 0;
+	} else {
+		return bad(r, "[image] expects base=ADDR (hex follows), file=NAME base=ADDR, or elf=NAME");
+	}
+	if (rc)
+		return bad(r, "%s", err);
+	r->section = -1;
+	return 0;
+}
+
+static int key_index(const char *const *keys, const char *key)
+{
+	for (int i = 0; keys[i]; i++)
+		if (!strcmp(key, keys[i]))
 			return i;
 	return -1;
 }
@@ -171,16 +244,23 @@ static int read_config_line(struct reader *r, const char *line)
 		return bad(r, "unknown config key '%s'", buf);
 	if (rc < 0)
 		return bad(r, "bad value '%s' for config key '%s'", eq + 1, buf);
-	k = key_index(buf);
+	k = key_index(tc_ete_config_keys, buf);
 	if (k >= 0)
 		r->config_seen[k] = 1;
+	k = key_index(tc_ete_config_keys_l3, buf);
+	if (k >= 0)
+		r->config_seen_l3[k] = 1;
 	return 0;
 }
 
 static int start_section(struct reader *r, const char *line)
 {
-	char name[64];
+	char name[512];
+	if (end_image_section(r))
+		return -1;
 	normalise(line, strlen(line), name, sizeof name);
+	if (!strncmp(name, "[image ", 7) || !strcmp(name, "[image]"))
+		return start_image_section(r, name);
 	if (!strcmp(name, "[config]"))
 		r->section = -2;
 	else if (!strcmp(name, "[tags]"))
@@ -197,7 +277,7 @@ static int start_section(struct reader *r, const char *line)
 				return 0;
 			}
 		}
-		return bad(r, "unknown section '%s' (expected [config], [tags], [trace], [expect.l1], [expect.s1], [expect.l2], [expect.l3] or [error])", name);
+		return bad(r, "unknown section '%s' (expected [config], [tags], [trace], [image …], [expect.l1], [expect.s1], [expect.l2], [expect.l3] or [error])", name);
 	}
 	return 0;
 }
@@ -212,7 +292,9 @@ static int read_line(struct reader *r, const char *line)
 	if (r->section == -2)
 		return read_config_line(r, line);
 	if (r->section == -4)
-		return read_trace_line(r, line);
+		return read_hex_line(r, line, &r->v->trace, &r->v->trace_len, "[trace]");
+	if (r->section == -5)
+		return read_hex_line(r, line, &r->image_bytes, &r->image_len, "[image]");
 	if (r->section == -3) {
 		char buf[512];
 		size_t n = strlen(r->v->tags);
@@ -238,6 +320,13 @@ static int check_complete(struct reader *r)
 	for (int i = 0; tc_ete_config_keys[i]; i++)
 		if (!r->config_seen[i])
 			return bad(r, "[config] does not give '%s' (every key must be given)", tc_ete_config_keys[i]);
+	if (r->v->has[tc_sec_l3]) {
+		for (int i = 0; tc_ete_config_keys_l3[i]; i++)
+			if (!r->config_seen_l3[i])
+				return bad(r, "[config] does not give '%s' (needed with [expect.l3])", tc_ete_config_keys_l3[i]);
+		if (!r->v->has_image)
+			return bad(r, "[expect.l3] needs an [image …] section");
+	}
 	if (r->v->trace_len == 0)
 		return bad(r, "no [trace] bytes");
 	for (int i = 0; i < tc_sec_count; i++)
@@ -250,8 +339,9 @@ static int check_complete(struct reader *r)
 int tc_vector_load(const char *path, struct tc_vector *v, char *err, size_t errlen)
 {
 	struct reader r;
-	char line[4096];
+	char line[4096], dir[512];
 	FILE *f = fopen(path, "r");
+	const char *slash = strrchr(path, '/');
 	int rc = 0;
 	memset(v, 0, sizeof *v);
 	tc_ete_config_default(&v->ete);
@@ -260,6 +350,8 @@ int tc_vector_load(const char *path, struct tc_vector *v, char *err, size_t errl
 	r.section = -1;
 	r.err = err;
 	r.errlen = errlen;
+	snprintf(dir, sizeof dir, "%.*s", slash ? (int)(slash - path) : 1, slash ? path : ".");
+	r.dir = dir;
 	if (!f) {
 		snprintf(err, errlen, "cannot open: %s", path);
 		return -1;
@@ -274,6 +366,9 @@ int tc_vector_load(const char *path, struct tc_vector *v, char *err, size_t errl
 		rc = read_line(&r, line);
 	}
 	fclose(f);
+	if (rc == 0)
+		rc = end_image_section(&r);
+	free(r.image_bytes);
 	if (rc == 0 && r.lineno == 0)
 		rc = bad(&r, "empty file");
 	if (rc == 0)
@@ -286,6 +381,7 @@ int tc_vector_load(const char *path, struct tc_vector *v, char *err, size_t errl
 void tc_vector_free(struct tc_vector *v)
 {
 	free(v->trace);
+	tc_image_free(&v->image);
 	for (int i = 0; i < tc_sec_count; i++)
 		tc_lines_free(&v->expect[i]);
 	memset(v, 0, sizeof *v);
@@ -322,10 +418,18 @@ static void on_l2(void *ctx, const struct tc_ete_elem *e)
 	tc_lines_add(&out->level[tc_sec_l2], buf);
 }
 
-int tc_ete_collect(const struct tc_ete_config *cfg, const uint8_t *trace, size_t len,
-		   long chunk, struct tc_ete_output *out)
+static void on_l3(void *ctx, const struct tc_ete_l3 *x)
 {
-	struct tc_ete_sink sink = { out, on_packet, on_s1, on_l2 };
+	struct tc_ete_output *out = ctx;
+	char buf[512];
+	tc_ete_format_l3(buf, sizeof buf, x);
+	tc_lines_add(&out->level[tc_sec_l3], buf);
+}
+
+int tc_ete_collect(const struct tc_ete_config *cfg, const struct tc_image *image,
+		   const uint8_t *trace, size_t len, long chunk, struct tc_ete_output *out)
+{
+	struct tc_ete_sink sink = { out, on_packet, on_s1, on_l2, on_l3 };
 	struct tc_ete_decoder *d;
 	uint32_t seed = chunk < 0 ? (uint32_t)-chunk : 1;
 	size_t i = 0;
@@ -333,6 +437,7 @@ int tc_ete_collect(const struct tc_ete_config *cfg, const uint8_t *trace, size_t
 	d = tc_ete_alloc(cfg, &sink);
 	if (!d)
 		return -1;
+	tc_ete_set_image(d, image);
 	while (i < len) {
 		size_t n = len - i;
 		if (chunk > 0 && (size_t)chunk < n)

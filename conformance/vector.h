@@ -6,6 +6,7 @@
 #include <stdint.h>
 
 #include "tracecert/ete.h"
+#include "tracecert/image.h"
 
 /* A growable list of normalised lines. */
 struct tc_lines {
@@ -34,6 +35,8 @@ struct tc_vector {
 	size_t trace_len;
 	int has[tc_sec_count];
 	struct tc_lines expect[tc_sec_count];
+	struct tc_image image;    /* [image …] sections */
+	int has_image;
 };
 
 /* Reads a vector file. Returns 0, or -1 with a message "LINE: what was
@@ -50,8 +53,14 @@ struct tc_ete_output {
 /* Decodes trace with the reference, feeding `chunk` bytes at a time
  * (0 = all at once; a negative value = pseudo-random sizes seeded by -chunk).
  * Returns 0, or -1 if the decoder could not be created. */
-int tc_ete_collect(const struct tc_ete_config *cfg, const uint8_t *trace, size_t len,
-		   long chunk, struct tc_ete_output *out);
+int tc_ete_collect(const struct tc_ete_config *cfg, const struct tc_image *image,
+		   const uint8_t *trace, size_t len, long chunk, struct tc_ete_output *out);
 void tc_ete_output_free(struct tc_ete_output *out);
+
+/* L3 normalisation for comparison (reference/FORMAT.md "L3"): offsets
+ * dropped, contiguous ranges merged when the first ends in a non-P0
+ * instruction. The image gives T32 instruction sizes (NULL: no merge across
+ * T32 ranges). Returns a new list in out. */
+void tc_l3_normalise(const struct tc_lines *in, const struct tc_image *image, struct tc_lines *out);
 
 #endif

@@ -17,6 +17,7 @@ struct tc_ete_decoder {
 	struct tc_ete_sink sink;
 	struct tc_ete_ia ia;              /* DSTATE.IA */
 	struct tc_ete_stage2 s2;
+	struct tc_ete_stage3 s3;
 	enum dec_state state;
 	uint64_t pos;                     /* offset of the next byte fed */
 	uint8_t pend[TC_ETE_MAX_PACKET];  /* start of a packet cut by a chunk boundary */
@@ -44,10 +45,14 @@ static void send_s1(struct tc_ete_decoder *d, const struct tc_ete_elem *e)
 		d->sink.s1(d->sink.ctx, e);
 }
 
-static void send_l2(struct tc_ete_decoder *d, const struct tc_ete_elem *e)
+/* Stage 2's output: L2, then stage 3 when an L3 sink is attached. */
+static void send_l2(void *ctx, const struct tc_ete_elem *e)
 {
+	struct tc_ete_decoder *d = ctx;
 	if (d->sink.l2)
 		d->sink.l2(d->sink.ctx, e);
+	if (d->sink.l3)
+		tc_stage3_analyze(&d->s3, e);
 }
 
 /* Reports an error at offset (L1, s1 and L2), flushes stage 2 and, when
@@ -254,6 +259,7 @@ int tc_ete_finish(struct tc_ete_decoder *d)
 	if (d->state == st_search)
 		d->skipped += d->pos - d->search_start;
 	tc_stage2_flush(&d->s2, d->pos);
+	tc_stage3_flush(&d->s3);
 	d->finished = 1;
 	return tc_ete_ok;
 }
@@ -264,6 +270,7 @@ static int config_valid(const struct tc_ete_config *c)
 	       (c->commtrans == 0 || c->commtrans == 1) && (c->tsmark == 0 || c->tsmark == 1) &&
 	       (c->ite == 0 || c->ite == 1) && (c->rme == 0 || c->rme == 1) &&
 	       (c->tf_keep_cc == 0 || c->tf_keep_cc == 1) &&
+	       (c->wfxmode == 0 || c->wfxmode == 1) && (c->retstack == 0 || c->retstack == 1) &&
 	       (c->queue_cap == 0 || c->queue_cap > c->maxspec) &&
 	       c->queue_cap <= (1u << 24) && c->tx_cap <= (1u << 24);
 }
@@ -279,12 +286,21 @@ struct tc_ete_decoder *tc_ete_alloc(const struct tc_ete_config *cfg, const struc
 	d->cfg = *cfg;
 	if (sink)
 		d->sink = *sink;
-	if (tc_stage2_init(&d->s2, &d->cfg, &d->sink)) {
+	if (tc_stage2_init(&d->s2, &d->cfg, send_l2, d)) {
 		free(d);
 		return NULL;
 	}
+	tc_stage3_init(&d->s3, &d->cfg, &d->sink);
 	d->state = st_search;
 	return d;
+}
+
+int tc_ete_set_image(struct tc_ete_decoder *d, const struct tc_image *image)
+{
+	if (!d)
+		return tc_ete_invalid;
+	d->s3.image = image;
+	return tc_ete_ok;
 }
 
 void tc_ete_free(struct tc_ete_decoder *d)

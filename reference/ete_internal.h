@@ -3,6 +3,7 @@
 #define TC_ETE_INTERNAL_H
 
 #include "tracecert/ete.h"
+#include "insn.h"
 
 /* K10.5.6.3.9 AddressHistoryBufferEntry */
 struct tc_ahb_entry {
@@ -60,9 +61,13 @@ struct tc_queue {
 	uint32_t len;
 };
 
+/* Where stage 2 hands resolved elements (K10.5.5.1.1 AnalyzeElement). */
+typedef void (*tc_analyze_fn)(void *ctx, const struct tc_ete_elem *e);
+
 struct tc_ete_stage2 {
 	const struct tc_ete_config *cfg;
-	const struct tc_ete_sink *sink;
+	tc_analyze_fn analyze;
+	void *analyze_ctx;
 	struct tc_queue rq;           /* ResolutionQueue */
 	struct tc_queue tq;           /* TransactionQueue */
 	int initialized;              /* ResolutionQueue.Uninitialized() is !initialized */
@@ -70,7 +75,7 @@ struct tc_ete_stage2 {
 	int in_transaction;
 };
 
-int tc_stage2_init(struct tc_ete_stage2 *s, const struct tc_ete_config *cfg, const struct tc_ete_sink *sink);
+int tc_stage2_init(struct tc_ete_stage2 *s, const struct tc_ete_config *cfg, tc_analyze_fn analyze, void *ctx);
 void tc_stage2_fini(struct tc_ete_stage2 *s);
 /* K10.5.3.1.1 Emit. Returns 0 or -tc_ete_err_queue_overflow. */
 int tc_stage2_emit(struct tc_ete_stage2 *s, const struct tc_ete_elem *e);
@@ -79,5 +84,49 @@ int tc_stage2_emit(struct tc_ete_stage2 *s, const struct tc_ete_elem *e);
 void tc_stage2_flush(struct tc_ete_stage2 *s, uint64_t offset);
 void tc_stage2_reset(struct tc_ete_stage2 *s);
 int tc_ete_is_p0(const struct tc_ete_config *cfg, int kind);
+
+/* Stage 3 (K10.5.5). */
+enum tc_sync_state { TC_SYNC_NOT, TC_SYNC_CONTEXT, TC_SYNC_ADDRESS, TC_SYNC_FULL };
+
+/* K10.5.5.2.1 ReconstructState (sixty_four_bit is ctx.sf). */
+struct tc_reconstruct {
+	uint64_t address;
+	struct tc_ete_context ctx;
+	uint8_t sub_isa;
+};
+
+#define TC_RETURN_STACK_DEPTH 15   /* RXSVZC */
+#define TC_L3_PENDING 256          /* items a Mispredict may still amend behind */
+
+struct tc_ete_stage3 {
+	const struct tc_ete_config *cfg;
+	const struct tc_ete_sink *sink;
+	const struct tc_image *image;
+	int sync_state;                       /* enum tc_sync_state */
+	struct tc_reconstruct cur;            /* current_analyzer_state */
+	struct tc_reconstruct next;           /* next_analyzer_state */
+	struct tc_reconstruct mr_state;       /* most_recent_branch_state */
+	struct tc_insn mr_inst;               /* most_recent_branch_decoded_inst */
+	int mr_taken;                         /* most_recent_branch_was_taken */
+	int mr_valid;                         /* a branch was analysed since sync (TC-P19) */
+	struct { uint64_t address; uint8_t sub_isa; } rs[TC_RETURN_STACK_DEPTH];
+	int rs_n;
+	int return_stack_clear_pending;
+	int pop_pending;                      /* TC-S24 */
+	uint64_t inst_out_count;
+	uint64_t offset;                      /* element being analysed */
+	struct tc_ete_l3 range;               /* the open range */
+	int range_open;
+	uint64_t range_next;                  /* address after its last instruction */
+	struct tc_ete_l3 out[TC_L3_PENDING];  /* items not yet delivered */
+	int nout;
+	int amend;                            /* index in out of the last branch's range, or -1 */
+	struct tc_ete_context ctx_out;        /* last context reported */
+	int ctx_out_valid;
+};
+
+void tc_stage3_init(struct tc_ete_stage3 *s, const struct tc_ete_config *cfg, const struct tc_ete_sink *sink);
+void tc_stage3_analyze(struct tc_ete_stage3 *s, const struct tc_ete_elem *e);
+void tc_stage3_flush(struct tc_ete_stage3 *s);
 
 #endif

@@ -80,11 +80,10 @@ static int kept_on_failure(const struct tc_ete_stage2 *s, int kind)
 	       kind == tc_ete_elem_instrumentation;
 }
 
-/* K10.5.5.1.1 AnalyzeElement: the L2 output (stage 3 attaches here). */
+/* K10.5.5.1.1 AnalyzeElement: the L2 output, on to stage 3. */
 static void analyze_element(struct tc_ete_stage2 *s, const struct tc_ete_elem *e)
 {
-	if (s->sink->l2)
-		s->sink->l2(s->sink->ctx, e);
+	s->analyze(s->analyze_ctx, e);
 }
 
 /* ---- K10.5.4 Transactions ---------------------------------------------- */
@@ -303,13 +302,14 @@ void tc_stage2_reset(struct tc_ete_stage2 *s)
 }
 
 int tc_stage2_init(struct tc_ete_stage2 *s, const struct tc_ete_config *cfg,
-		   const struct tc_ete_sink *sink)
+		   tc_analyze_fn analyze, void *ctx)
 {
 	uint32_t rq_cap = cfg->queue_cap ? cfg->queue_cap : 4 * (cfg->maxspec + 1) + 1024;
 	uint32_t tq_cap = cfg->tx_cap ? cfg->tx_cap : 65536;
 	memset(s, 0, sizeof *s);
 	s->cfg = cfg;
-	s->sink = sink;
+	s->analyze = analyze;
+	s->analyze_ctx = ctx;
 	if (queue_init(&s->rq, rq_cap) || queue_init(&s->tq, tq_cap)) {
 		tc_stage2_fini(s);
 		return -1;

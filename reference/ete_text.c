@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "tracecert/ete.h"
+#include "insn.h"
 
 static const char *const error_names[tc_ete_err_count] = {
 	"none", "reserved-header", "reserved-extension", "reserved-field", "sbz",
@@ -27,6 +28,17 @@ static const char *const elem_names[tc_ete_elem_count] = {
 	"trans-start", "trans-commit", "trans-failure", "ts-marker",
 	"instrumentation", "error", "unresolved"
 };
+
+static const char *const l3_names[tc_ete_l3_count] = {
+	"range", "exception", "context", "trace-on", "discard", "overflow", "no-image",
+	"walk-limit", "timestamp", "cycle-count", "event", "trans-start", "trans-commit",
+	"trans-failure", "ts-marker", "instrumentation", "unresolved", "error"
+};
+
+const char *tc_ete_l3_kind_name(int kind)
+{
+	return (kind >= 0 && kind < tc_ete_l3_count) ? l3_names[kind] : "?";
+}
 
 const char *tc_ete_error_name(int error)
 {
@@ -246,11 +258,74 @@ int tc_ete_format_elem(char *buf, size_t size, const struct tc_ete_elem *e)
 	return (int)t.len;
 }
 
+static void put_l3_fields(struct text *t, const struct tc_ete_l3 *x)
+{
+	static const char taken[4] = { 'N', 'E', '-', '?' };
+	switch (x->kind) {
+	case tc_ete_l3_range:
+		put(t, " first=0x%llx last=0x%llx n=%llu isa=%s type=%s taken=%c",
+		    (unsigned long long)x->first, (unsigned long long)x->last, (unsigned long long)x->count,
+		    tc_isa_name(x->isa), tc_insn_type_name(x->last_type), taken[x->taken & 3]);
+		break;
+	case tc_ete_l3_exception:
+		put(t, " type=0x%x", x->type);
+		if (x->unknown)
+			put(t, " ret=unknown");
+		else
+			put(t, " ret=0x%llx", (unsigned long long)x->address);
+		break;
+	case tc_ete_l3_context:
+		put_context(t, &x->ctx);
+		break;
+	case tc_ete_l3_no_image:
+	case tc_ete_l3_walk_limit:
+		put(t, " addr=0x%llx isa=%s", (unsigned long long)x->address, tc_isa_name(x->isa));
+		break;
+	case tc_ete_l3_timestamp:
+		put(t, " ts=0x%llx", (unsigned long long)x->value);
+		if (x->unknown)
+			put(t, " cc=unknown");
+		else
+			put(t, " cc=%llu", (unsigned long long)x->count);
+		break;
+	case tc_ete_l3_cycle_count:
+		if (x->unknown)
+			put(t, " n=unknown");
+		else
+			put(t, " n=%llu", (unsigned long long)x->count);
+		break;
+	case tc_ete_l3_event:
+	case tc_ete_l3_unresolved:
+		put(t, " n=%llu", (unsigned long long)x->count);
+		break;
+	case tc_ete_l3_instrumentation:
+		put(t, " el=%u value=0x%llx", x->ctx.el, (unsigned long long)x->value);
+		break;
+	case tc_ete_l3_error:
+		put(t, " class=%s", tc_ete_error_name(x->error));
+		break;
+	default:
+		break;
+	}
+}
+
+int tc_ete_format_l3(char *buf, size_t size, const struct tc_ete_l3 *x)
+{
+	struct text t = { buf, size, 0 };
+	if (size > 0)
+		buf[0] = '\0';
+	put(&t, "@%llu %s", (unsigned long long)x->offset, tc_ete_l3_kind_name(x->kind));
+	put_l3_fields(&t, x);
+	return (int)t.len;
+}
+
 /* ---- Configuration ------------------------------------------------------ */
 
 const char *const tc_ete_config_keys[] = {
 	"maxspec", "commopt", "commtrans", "tsmark", "ite", "rme", "tf_keep_cc", NULL
 };
+
+const char *const tc_ete_config_keys_l3[] = { "wfxmode", "retstack", NULL };
 
 void tc_ete_config_default(struct tc_ete_config *cfg)
 {
@@ -273,6 +348,15 @@ static int parse_value(const char *s, unsigned long max, unsigned long *out)
 	return 0;
 }
 
+static int set_u32(uint32_t *field, const char *value, unsigned long max)
+{
+	unsigned long v;
+	if (parse_value(value, max, &v))
+		return -2;
+	*field = (uint32_t)v;
+	return 0;
+}
+
 int tc_ete_config_set(struct tc_ete_config *cfg, const char *key, const char *value)
 {
 	unsigned long v;
@@ -291,23 +375,23 @@ int tc_ete_config_set(struct tc_ete_config *cfg, const char *key, const char *va
 		flag = &cfg->rme;
 	else if (!strcmp(key, "tf_keep_cc"))
 		flag = &cfg->tf_keep_cc;
+	else if (!strcmp(key, "wfxmode"))
+		flag = &cfg->wfxmode;
+	else if (!strcmp(key, "retstack"))
+		flag = &cfg->retstack;
 	if (flag) {
 		if (parse_value(value, 1, &v))
 			return -2;
 		*flag = (int)v;
 		return 0;
 	}
-	if (!strcmp(key, "maxspec") || !strcmp(key, "queue_cap") || !strcmp(key, "tx_cap")) {
-		unsigned long max = key[0] == 'm' ? TC_ETE_MAXSPEC_LIMIT : (1ul << 24);
-		if (parse_value(value, max, &v))
-			return -2;
-		if (key[0] == 'm')
-			cfg->maxspec = (uint32_t)v;
-		else if (key[0] == 'q')
-			cfg->queue_cap = (uint32_t)v;
-		else
-			cfg->tx_cap = (uint32_t)v;
-		return 0;
-	}
+	if (!strcmp(key, "maxspec"))
+		return set_u32(&cfg->maxspec, value, TC_ETE_MAXSPEC_LIMIT);
+	if (!strcmp(key, "queue_cap"))
+		return set_u32(&cfg->queue_cap, value, 1ul << 24);
+	if (!strcmp(key, "tx_cap"))
+		return set_u32(&cfg->tx_cap, value, 1ul << 24);
+	if (!strcmp(key, "walk_limit"))
+		return set_u32(&cfg->walk_limit, value, 0xfffffffful);
 	return -1;
 }

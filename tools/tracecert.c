@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "tracecert/ete.h"
+#include "tracecert/image.h"
 #include "vector.h"
 
 #define TRACECERT_VERSION "0.1.0"
@@ -20,7 +21,7 @@ static void usage_main(FILE *f)
 		"  dump      decode a trace with the reference decoder and print packets (L1),\n"
 		"            stage-1 elements (s1) or resolved elements (L2)\n"
 		"  certify   score a decoder adapter against the vectors (not yet available)\n"
-		"  decode    instruction-level decode with a program image (not yet available)\n"
+		"  decode    instruction-level decode (L3) with a program image\n"
 		"  gen       generate vectors with the random encoder (not yet available)\n"
 		"  bench     benchmarks (not yet available)\n"
 		"\n"
@@ -57,14 +58,42 @@ static void usage_dump(FILE *f)
 		"                        elements (s1), resolved elements (2), or all three,\n"
 		"                        each line prefixed by its level\n"
 		"  --hex                 FILE is text: hex bytes, blanks and '#' comments\n"
-		"  --vector              FILE is a .tcv vector: use its [config] and [trace]\n"
-		"                        (--config options given after it override)\n"
+		"  --vector              FILE is a .tcv vector: use its [config], [trace] and\n"
+		"                        [image] sections (--config options override)\n"
+		"  -h, --help            this text\n");
+}
+
+static void usage_decode(FILE *f)
+{
+	fprintf(f,
+		"usage: tracecert decode [--protocol ete] --image FILE[@ADDR]... [--config KEY=VALUE]...\n"
+		"                        [--level 3|all] [--hex] [--vector] TRACE\n"
+		"\n"
+		"Decodes TRACE with the reference decoder down to what executed (L3,\n"
+		"reference/FORMAT.md): instruction ranges, exceptions, context changes,\n"
+		"gaps, timestamps, cycle counts, events, transactions. The exit status is 1\n"
+		"when the trace had errors, 2 for bad usage.\n"
+		"\n"
+		"Options:\n"
+		"  --image FILE@ADDR     a raw binary loaded at address ADDR (0x… or decimal)\n"
+		"  --image FILE          an ELF file (32- or 64-bit, little endian): its PT_LOAD\n"
+		"                        segments; may be repeated; regions must not overlap\n"
+		"  --config KEY=VALUE    as for dump (tracecert dump --help), plus:\n"
+		"      wfxmode=0|1       TRCIDR2.WFXMODE: WFI/WFE are P0 instructions (0)\n"
+		"      retstack=0|1      the trace unit uses its return stack (0)\n"
+		"      walk_limit=N      most instructions one element may walk (1048576)\n"
+		"  --level 3|all         L3 only (the default), or L1, s1, L2 and L3 prefixed\n"
+		"  --hex, --vector       as for dump\n"
 		"  -h, --help            this text\n");
 }
 
 struct dump_opts {
 	struct tc_ete_config cfg;
-	int level_mask;         /* 1 = L1, 2 = s1, 4 = L2 */
+	int decode;             /* the decode command */
+	int level_mask;         /* 1 = L1, 2 = s1, 4 = L2, 8 = L3 */
+	struct tc_image image;
+	char *image_args[TC_IMAGE_MAX_REGIONS];
+	int nimage;
 	int prefix;
 	int hex;
 	int vector;
@@ -94,6 +123,14 @@ static void out_s1(void *ctx, const struct tc_ete_elem *e)
 		return;
 	tc_ete_format_elem(buf, sizeof buf, e);
 	printf("%s%s\n", o->prefix ? "s1 " : "", buf);
+}
+
+static void out_l3(void *ctx, const struct tc_ete_l3 *x)
+{
+	struct dump_opts *o = ctx;
+	char buf[512];
+	tc_ete_format_l3(buf, sizeof buf, x);
+	printf("%s%s\n", o->prefix ? "L3 " : "", buf);
 }
 
 static void out_l2(void *ctx, const struct tc_ete_elem *e)
@@ -179,6 +216,15 @@ static long hex_to_bytes(uint8_t *buf, size_t len, size_t *bad)
 
 static int parse_level(const char *s, struct dump_opts *o)
 {
+	if (o->decode) {
+		if (!strcmp(s, "3") || !strcmp(s, "l3") || !strcmp(s, "L3"))
+			o->level_mask = 8;
+		else if (!strcmp(s, "all"))
+			o->level_mask = 15, o->prefix = 1;
+		else
+			return -1;
+		return 0;
+	}
 	if (!strcmp(s, "1") || !strcmp(s, "l1") || !strcmp(s, "L1"))
 		o->level_mask = 1;
 	else if (!strcmp(s, "s1"))
@@ -197,63 +243,101 @@ static int apply_config(struct tc_ete_config *cfg, char *arg)
 	char *eq = strchr(arg, '=');
 	int rc;
 	if (!eq) {
-		fprintf(stderr, "tracecert dump: --config expects KEY=VALUE, got '%s'\n", arg);
+		fprintf(stderr, "tracecert: --config expects KEY=VALUE, got '%s'\n", arg);
 		return -1;
 	}
 	*eq = '\0';
 	rc = tc_ete_config_set(cfg, arg, eq + 1);
 	if (rc == -1)
-		fprintf(stderr, "tracecert dump: unknown config key '%s' (see tracecert dump --help)\n", arg);
+		fprintf(stderr, "tracecert: unknown config key '%s' (see tracecert dump --help)\n", arg);
 	else if (rc < 0)
-		fprintf(stderr, "tracecert dump: bad value '%s' for config key '%s'\n", eq + 1, arg);
+		fprintf(stderr, "tracecert: bad value '%s' for config key '%s'\n", eq + 1, arg);
 	*eq = '=';
 	return rc < 0 ? -1 : 0;
 }
 
 static int parse_dump_args(int argc, char **argv, struct dump_opts *o)
 {
+	const char *cmd = o->decode ? "decode" : "dump";
 	for (int i = 2; i < argc; i++) {
 		const char *a = argv[i];
 		if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
-			usage_dump(stdout);
+			if (o->decode)
+				usage_decode(stdout);
+			else
+				usage_dump(stdout);
 			exit(0);
 		} else if (!strcmp(a, "--hex")) {
 			o->hex = 1;
 		} else if (!strcmp(a, "--vector")) {
 			o->vector = 1;
-		} else if ((!strcmp(a, "--protocol") || !strcmp(a, "--config") || !strcmp(a, "--level")) &&
-			   i + 1 >= argc) {
-			fprintf(stderr, "tracecert dump: %s needs a value\n", a);
+		} else if ((!strcmp(a, "--protocol") || !strcmp(a, "--config") || !strcmp(a, "--level") ||
+			    (o->decode && !strcmp(a, "--image"))) && i + 1 >= argc) {
+			fprintf(stderr, "tracecert %s: %s needs a value\n", cmd, a);
 			return -1;
+		} else if (o->decode && !strcmp(a, "--image")) {
+			if (o->nimage == TC_IMAGE_MAX_REGIONS) {
+				fprintf(stderr, "tracecert decode: too many --image options\n");
+				return -1;
+			}
+			o->image_args[o->nimage++] = argv[++i];
 		} else if (!strcmp(a, "--protocol")) {
 			if (strcmp(argv[++i], "ete")) {
-				fprintf(stderr, "tracecert dump: unsupported protocol '%s' (supported: ete)\n", argv[i]);
+				fprintf(stderr, "tracecert %s: unsupported protocol '%s' (supported: ete)\n", cmd, argv[i]);
 				return -1;
 			}
 		} else if (!strcmp(a, "--config")) {
 			if (o->nconfig == 64) {
-				fprintf(stderr, "tracecert dump: too many --config options\n");
+				fprintf(stderr, "tracecert %s: too many --config options\n", cmd);
 				return -1;
 			}
 			o->config_args[o->nconfig++] = argv[++i];
 		} else if (!strcmp(a, "--level")) {
 			if (parse_level(argv[++i], o)) {
-				fprintf(stderr, "tracecert dump: --level expects 1, s1, 2 or all, got '%s'\n", argv[i]);
+				fprintf(stderr, "tracecert %s: --level expects %s, got '%s'\n", cmd,
+					o->decode ? "3 or all" : "1, s1, 2 or all", argv[i]);
 				return -1;
 			}
 		} else if (a[0] == '-' && a[1] != '\0') {
-			fprintf(stderr, "tracecert dump: unknown option '%s' (see tracecert dump --help)\n", a);
+			fprintf(stderr, "tracecert %s: unknown option '%s' (see tracecert %s --help)\n", cmd, a, cmd);
 			return -1;
 		} else if (o->file) {
-			fprintf(stderr, "tracecert dump: more than one FILE ('%s' and '%s')\n", o->file, a);
+			fprintf(stderr, "tracecert %s: more than one FILE ('%s' and '%s')\n", cmd, o->file, a);
 			return -1;
 		} else {
 			o->file = a;
 		}
 	}
 	if (!o->file) {
-		fprintf(stderr, "tracecert dump: no FILE given (see tracecert dump --help)\n");
+		fprintf(stderr, "tracecert %s: no FILE given (see tracecert %s --help)\n", cmd, cmd);
 		return -1;
+	}
+	return 0;
+}
+
+/* Loads each --image FILE[@ADDR] into o->image. */
+static int load_images(struct dump_opts *o)
+{
+	for (int i = 0; i < o->nimage; i++) {
+		char path[4096], err[600];
+		char *arg = o->image_args[i], *at = strrchr(arg, '@');
+		int rc;
+		if (at) {
+			char *end;
+			unsigned long long base = strtoull(at + 1, &end, 0);
+			if (at[1] == '\0' || *end != '\0') {
+				fprintf(stderr, "tracecert decode: --image %s: '%s' is not an address\n", arg, at + 1);
+				return -1;
+			}
+			snprintf(path, sizeof path, "%.*s", (int)(at - arg), arg);
+			rc = tc_image_load_raw(&o->image, path, base, err, sizeof err);
+		} else {
+			rc = tc_image_load_elf(&o->image, arg, err, sizeof err);
+		}
+		if (rc) {
+			fprintf(stderr, "tracecert decode: --image %s: %s\n", arg, err);
+			return -1;
+		}
 	}
 	return 0;
 }
@@ -273,6 +357,10 @@ static uint8_t *load_trace(struct dump_opts *o, size_t *len)
 		buf = v.trace;
 		*len = v.trace_len;
 		v.trace = NULL;
+		if (v.has_image && o->image.n == 0) {
+			o->image = v.image;             /* the vector's image moves to the options */
+			memset(&v.image, 0, sizeof v.image);
+		}
 		tc_vector_free(&v);
 		return buf;
 	}
@@ -295,21 +383,28 @@ static uint8_t *load_trace(struct dump_opts *o, size_t *len)
 	return buf;
 }
 
-static int cmd_dump(int argc, char **argv)
+static int cmd_dump(int argc, char **argv, int decode)
 {
-	struct dump_opts o;
+	static struct dump_opts o;
 	struct tc_ete_sink sink;
 	struct tc_ete_decoder *d;
 	uint8_t *trace;
 	size_t len = 0;
 	memset(&o, 0, sizeof o);
 	tc_ete_config_default(&o.cfg);
-	o.level_mask = 1;
+	o.decode = decode;
+	o.level_mask = decode ? 8 : 1;
 	if (parse_dump_args(argc, argv, &o))
 		return 2;
-	trace = load_trace(&o, &len);
-	if (!trace)
+	if (load_images(&o)) {
+		tc_image_free(&o.image);
 		return 2;
+	}
+	trace = load_trace(&o, &len);
+	if (!trace) {
+		tc_image_free(&o.image);
+		return 2;
+	}
 	for (int i = 0; i < o.nconfig; i++) {
 		if (apply_config(&o.cfg, o.config_args[i])) {
 			free(trace);
@@ -320,18 +415,22 @@ static int cmd_dump(int argc, char **argv)
 	sink.packet = out_packet;
 	sink.s1 = out_s1;
 	sink.l2 = out_l2;
+	sink.l3 = (o.level_mask & 8) ? out_l3 : NULL;
 	d = tc_ete_alloc(&o.cfg, &sink);
 	if (!d) {
-		fprintf(stderr, "tracecert dump: invalid configuration (queue_cap must exceed maxspec)\n");
+		fprintf(stderr, "tracecert: invalid configuration (queue_cap must exceed maxspec)\n");
 		free(trace);
+		tc_image_free(&o.image);
 		return 2;
 	}
+	tc_ete_set_image(d, &o.image);
 	tc_ete_feed(d, trace, len);
 	tc_ete_finish(d);
 	if (tc_ete_skipped(d))
 		printf("# skipped %llu bytes outside A-sync\n", (unsigned long long)tc_ete_skipped(d));
 	tc_ete_free(d);
 	free(trace);
+	tc_image_free(&o.image);
 	return o.errors ? 1 : 0;
 }
 
@@ -363,8 +462,10 @@ int main(int argc, char **argv)
 		return 0;
 	}
 	if (!strcmp(argv[1], "dump"))
-		return cmd_dump(argc, argv);
-	if (!strcmp(argv[1], "certify") || !strcmp(argv[1], "decode") || !strcmp(argv[1], "gen") ||
+		return cmd_dump(argc, argv, 0);
+	if (!strcmp(argv[1], "decode"))
+		return cmd_dump(argc, argv, 1);
+	if (!strcmp(argv[1], "certify") || !strcmp(argv[1], "gen") ||
 	    !strcmp(argv[1], "bench"))
 		return not_yet(argv[1], argc, argv);
 	fprintf(stderr, "tracecert: unknown command '%s' (see tracecert --help)\n", argv[1]);

@@ -71,7 +71,7 @@ static void on_l2(void *ctx, const struct tc_ete_elem *e)
 /* Decodes bytes fed `chunk` at a time (0 = whole). */
 static void decode(const struct tc_ete_config *cfg, const uint8_t *b, size_t n, size_t chunk, struct out *o)
 {
-	struct tc_ete_sink sink = { o, on_packet, on_s1, on_l2 };
+	struct tc_ete_sink sink = { o, on_packet, on_s1, on_l2, NULL };
 	struct tc_ete_decoder *d = tc_ete_alloc(cfg, &sink);
 	memset(o, 0, sizeof *o);
 	if (!d) {

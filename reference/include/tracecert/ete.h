@@ -48,21 +48,27 @@ struct tc_ete_config {
 	int tf_keep_cc;       /* 1: Transaction Failure keeps the transaction's cycle counts */
 	uint32_t queue_cap;   /* resolution-queue capacity; 0 = 4*(maxspec+1)+1024 */
 	uint32_t tx_cap;      /* transaction-queue capacity; 0 = 65536 */
+	/* Stage 3 (instruction level) only: */
+	int wfxmode;          /* TRCIDR2.WFXMODE: 1 = WFI/WFE are P0 instructions */
+	int retstack;         /* return stack in use (TRCIDR0.RETSTACK and TRCCONFIGR.RS) */
+	uint32_t walk_limit;  /* most instructions one element may walk; 0 = 1048576 */
 };
 
 #define TC_ETE_MAXSPEC_LIMIT 65535u
 
 /* Sets every field to its default: maxspec 0, commopt 0, commtrans 0,
- * tsmark 0, ite 0, rme 0, tf_keep_cc 0, queue_cap 0, tx_cap 0 (automatic). */
+ * tsmark 0, ite 0, rme 0, tf_keep_cc 0, queue_cap 0, tx_cap 0 (automatic),
+ * wfxmode 0, retstack 0, walk_limit 0 (automatic). */
 void tc_ete_config_default(struct tc_ete_config *cfg);
 
 /* Sets one field by name ("maxspec", "commopt", …) from a decimal string.
  * Returns 0, or -1 for an unknown key, -2 for a bad or out-of-range value. */
 int tc_ete_config_set(struct tc_ete_config *cfg, const char *key, const char *value);
 
-/* Names of the configuration keys, NULL-terminated (for help texts and the
- * vector reader's "every key present" check). */
+/* Names of the configuration keys a vector must give, NULL-terminated:
+ * the stage 1-2 keys, and the stage-3 keys for vectors with an L3 section. */
 extern const char *const tc_ete_config_keys[];
+extern const char *const tc_ete_config_keys_l3[];
 
 struct tc_ete_context {
 	uint32_t context_id;
@@ -150,13 +156,47 @@ struct tc_ete_elem {
 	uint8_t error;        /* enum tc_ete_error */
 };
 
+/* L3: what executed (K10.5.5), reference/FORMAT.md "L3". */
+enum tc_ete_l3_kind {
+	tc_ete_l3_range, tc_ete_l3_exception, tc_ete_l3_context, tc_ete_l3_trace_on,
+	tc_ete_l3_discard, tc_ete_l3_overflow, tc_ete_l3_no_image, tc_ete_l3_walk_limit,
+	tc_ete_l3_timestamp, tc_ete_l3_cycle_count, tc_ete_l3_event,
+	tc_ete_l3_trans_start, tc_ete_l3_trans_commit, tc_ete_l3_trans_failure,
+	tc_ete_l3_ts_marker, tc_ete_l3_instrumentation, tc_ete_l3_unresolved,
+	tc_ete_l3_error,
+	tc_ete_l3_count
+};
+
+/* Outcome of a range's last instruction. */
+enum tc_ete_taken { tc_ete_taken_n = 0, tc_ete_taken_e = 1, tc_ete_taken_none = 2, tc_ete_taken_unknown = 3 };
+
+struct tc_ete_l3 {
+	uint64_t offset;      /* offset of the packet of the element analysed */
+	uint64_t first;       /* range: first instruction's address */
+	uint64_t last;        /* range: last instruction's address */
+	uint64_t count;       /* range: instructions; event number; cycle count; unresolved n; ts cc */
+	uint64_t address;     /* exception: preferred return address; no-image/walk-limit: address */
+	uint64_t value;       /* timestamp; instrumentation value */
+	struct tc_ete_context ctx;
+	uint8_t kind;         /* enum tc_ete_l3_kind */
+	uint8_t isa;          /* range, no-image: enum tc_isa (0 a64, 1 a32, 2 t32) */
+	uint8_t last_type;    /* range: InstType of the last instruction (insn.h) */
+	uint8_t taken;        /* range: enum tc_ete_taken */
+	uint8_t type;         /* exception type */
+	uint8_t unknown;      /* exception: return address unknown; timestamp/cycle count: count unknown */
+	uint8_t error;        /* enum tc_ete_error */
+};
+
 /* Output callbacks; any may be NULL. Called synchronously from feed/finish. */
 struct tc_ete_sink {
 	void *ctx;
 	void (*packet)(void *ctx, const struct tc_ete_packet *p);   /* L1 */
 	void (*s1)(void *ctx, const struct tc_ete_elem *e);         /* stage-1 Emit() stream */
 	void (*l2)(void *ctx, const struct tc_ete_elem *e);         /* stage-2 output */
+	void (*l3)(void *ctx, const struct tc_ete_l3 *x);           /* stage-3 output (needs an image) */
 };
+
+struct tc_image;
 
 struct tc_ete_decoder;
 
@@ -175,6 +215,11 @@ int tc_ete_finish(struct tc_ete_decoder *d);
 
 void tc_ete_free(struct tc_ete_decoder *d);
 
+/* The program image stage 3 reads (K10.5.6.3.11 ProgramImage). The image
+ * must outlive the decoder; NULL means no image (every address reports
+ * no-image). Call before the first feed. Returns 0 or tc_ete_invalid. */
+int tc_ete_set_image(struct tc_ete_decoder *d, const struct tc_image *image);
+
 /* Bytes skipped before the first A-sync (and while resynchronising). */
 uint64_t tc_ete_skipped(const struct tc_ete_decoder *d);
 
@@ -182,6 +227,8 @@ uint64_t tc_ete_skipped(const struct tc_ete_decoder *d);
  * the terminating NUL and returns the length it needed (like snprintf). */
 int tc_ete_format_packet(char *buf, size_t size, const struct tc_ete_packet *p);
 int tc_ete_format_elem(char *buf, size_t size, const struct tc_ete_elem *e);
+int tc_ete_format_l3(char *buf, size_t size, const struct tc_ete_l3 *x);
+const char *tc_ete_l3_kind_name(int kind);
 const char *tc_ete_error_name(int error);
 const char *tc_ete_pkt_kind_name(int kind);
 const char *tc_ete_elem_kind_name(int kind);
