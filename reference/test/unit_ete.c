@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "tracecert/ete.h"
+#include "tracecert/image.h"
 
 static int test_no;
 static int test_failed;
@@ -28,6 +29,7 @@ struct out {
 	char l1[16384];
 	char s1[16384];
 	char l2[16384];
+	char l3[32768];
 	int errors;
 	int last_error;
 	unsigned long long last_error_offset;
@@ -68,20 +70,36 @@ static void on_l2(void *ctx, const struct tc_ete_elem *e)
 	append(o->l2, sizeof o->l2, buf);
 }
 
-/* Decodes bytes fed `chunk` at a time (0 = whole). */
-static void decode(const struct tc_ete_config *cfg, const uint8_t *b, size_t n, size_t chunk, struct out *o)
+static void on_l3(void *ctx, const struct tc_ete_l3 *x)
 {
-	struct tc_ete_sink sink = { o, on_packet, on_s1, on_l2, NULL };
+	struct out *o = ctx;
+	char buf[256];
+	tc_ete_format_l3(buf, sizeof buf, x);
+	append(o->l3, sizeof o->l3, buf);
+}
+
+/* Decodes bytes fed `chunk` at a time (0 = whole), with stage 3 on image
+ * when image is not NULL. */
+static void decode_image(const struct tc_ete_config *cfg, const struct tc_image *image,
+			 const uint8_t *b, size_t n, size_t chunk, struct out *o)
+{
+	struct tc_ete_sink sink = { o, on_packet, on_s1, on_l2, image ? on_l3 : NULL };
 	struct tc_ete_decoder *d = tc_ete_alloc(cfg, &sink);
 	memset(o, 0, sizeof *o);
 	if (!d) {
 		o->errors = -1;
 		return;
 	}
+	tc_ete_set_image(d, image);
 	for (size_t i = 0; i < n; i += chunk ? chunk : n)
 		tc_ete_feed(d, b + i, (chunk && chunk < n - i) ? chunk : n - i);
 	tc_ete_finish(d);
 	tc_ete_free(d);
+}
+
+static void decode(const struct tc_ete_config *cfg, const uint8_t *b, size_t n, size_t chunk, struct out *o)
+{
+	decode_image(cfg, NULL, b, n, chunk, o);
 }
 
 static const uint8_t async_bytes[12] = { 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0x80 };
@@ -282,34 +300,86 @@ static void test_every_header(void)
 	ok(right1 == 256, "commopt=1: all 256 headers classified as the errata map says (%d)", right1);
 }
 
+/* Random bytes with A-syncs sprinkled in. */
+static void random_bytes(uint8_t *buf, size_t n, uint32_t *seed)
+{
+	for (size_t i = 0; i < n; i++) {
+		*seed = *seed * 1103515245u + 12345u;
+		buf[i] = (uint8_t)(*seed >> 16);
+		if ((*seed >> 8) % 97 == 0 && i + 12 < n) {
+			memcpy(buf + i, async_bytes, 12);
+			i += 11;
+		}
+	}
+}
+
+/* A synchronised start (A-sync, Trace Info, Trace On, AArch64 context, an
+ * address in the image) followed by packets drawn from a list of valid
+ * ones with random payload bytes: exercises stages 2 and 3. */
+static void random_packets(uint8_t *buf, size_t n, uint32_t *seed)
+{
+	static const uint8_t start[] = { 0x01, 0x00, 0x04, 0x81, 0x10, 0x9a, 0x00, 0x01, 0x00, 0x00 };
+	static const uint8_t heads[] = { 0xf7, 0xf6, 0xfa, 0xd9, 0xdc, 0xf5, 0xd6, 0xc3, 0xe1, 0x90, 0x91,
+					 0x95, 0x96, 0xac, 0xaf, 0xa0, 0x30, 0x33, 0x34, 0x3b, 0x71, 0x02,
+					 0x0a, 0x0b, 0xb4, 0xb0, 0x80, 0x04, 0x2d, 0x2e, 0x0d, 0x12 };
+	size_t i;
+	memcpy(buf, async_bytes, 12);
+	memcpy(buf + 12, start, sizeof start);
+	for (i = 12 + sizeof start; i + 3 < n;) {
+		*seed = *seed * 1103515245u + 12345u;
+		buf[i++] = heads[(*seed >> 16) % sizeof heads];
+		*seed = *seed * 1103515245u + 12345u;
+		buf[i++] = (uint8_t)((*seed >> 16) & 0x7f);   /* a payload byte, if any, without continuation */
+		if (buf[i - 2] == 0x0a || buf[i - 2] == 0x0b || buf[i - 2] == 0x80 || buf[i - 2] == 0x04 ||
+		    buf[i - 2] >= 0xc0 || (buf[i - 2] >= 0x30 && buf[i - 2] <= 0x3b) || buf[i - 2] == 0x71 ||
+		    buf[i - 2] == 0x90 || buf[i - 2] == 0x91 || buf[i - 2] == 0xaf || buf[i - 2] == 0xb0 || buf[i - 2] == 0x12)
+			i--;                                    /* no payload */
+	}
+	memset(buf + i, 0x70, n - i);                   /* Ignore packets */
+}
+
 /* Any chunking gives the same output as the whole buffer (random streams
- * with A-syncs sprinkled in, so the parser spends time in sync). */
+ * with A-syncs sprinkled in, so the parser spends time in sync), down to L3
+ * over an image of random instructions with a few return stack and WFX
+ * settings. */
 static void test_streaming(void)
 {
 	struct tc_ete_config cfg;
 	static struct out whole, bytes, chunks;
+	static uint8_t code[4096];
+	struct tc_image img;
 	uint8_t buf[600];
 	uint32_t seed = 12345;
-	int same = 0, runs = 300;
+	int same = 0, runs = 300, l3_lines = 0;
+	memset(&img, 0, sizeof img);
+	for (size_t i = 0; i < sizeof code; i++) {
+		seed = seed * 1103515245u + 12345u;
+		code[i] = (uint8_t)(seed >> 16);
+	}
+	tc_image_add(&img, 0, code, sizeof code);
 	tc_ete_config_default(&cfg);
 	for (int r = 0; r < runs; r++) {
 		cfg.maxspec = (uint32_t)(r % 5) * 3;
 		cfg.commopt = r & 1;
-		for (size_t i = 0; i < sizeof buf; i++) {
-			seed = seed * 1103515245u + 12345u;
-			buf[i] = (uint8_t)(seed >> 16);
-			if ((seed >> 8) % 97 == 0 && i + 12 < sizeof buf) {
-				memcpy(buf + i, async_bytes, 12);
-				i += 11;
-			}
-		}
-		decode(&cfg, buf, sizeof buf, 0, &whole);
-		decode(&cfg, buf, sizeof buf, 1, &bytes);
-		decode(&cfg, buf, sizeof buf, 1 + r % 13, &chunks);
+		cfg.retstack = (r >> 1) & 1;
+		cfg.wfxmode = (r >> 2) & 1;
+		cfg.walk_limit = 1000;
+		if (r % 2)
+			random_bytes(buf, sizeof buf, &seed);
+		else
+			random_packets(buf, sizeof buf, &seed);
+		decode_image(&cfg, &img, buf, sizeof buf, 0, &whole);
+		decode_image(&cfg, &img, buf, sizeof buf, 1, &bytes);
+		decode_image(&cfg, &img, buf, sizeof buf, 1 + r % 13, &chunks);
 		same += !strcmp(whole.l1, bytes.l1) && !strcmp(whole.s1, bytes.s1) && !strcmp(whole.l2, bytes.l2) &&
-			!strcmp(whole.l1, chunks.l1) && !strcmp(whole.s1, chunks.s1) && !strcmp(whole.l2, chunks.l2);
+			!strcmp(whole.l1, chunks.l1) && !strcmp(whole.s1, chunks.s1) && !strcmp(whole.l2, chunks.l2) &&
+			!strcmp(whole.l3, bytes.l3) && !strcmp(whole.l3, chunks.l3);
+		for (const char *p = whole.l3; (p = strstr(p, "range")) != NULL; p++)
+			l3_lines++;
 	}
-	ok(same == runs, "random streams: whole, 1-byte and n-byte feeding agree (%d/%d)", same, runs);
+	ok(same == runs, "random streams: whole, 1-byte and n-byte feeding agree on L1, s1, L2, L3 (%d/%d)", same, runs);
+	ok(l3_lines > 0, "random streams reach stage 3 (%d ranges)", l3_lines);
+	tc_image_free(&img);
 }
 
 /* Memory is bounded by configuration: a queue that fills up is an error of

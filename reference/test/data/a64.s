@@ -1,0 +1,8 @@
+.text
+.globl _start
+_start:
+  b 1f
+  nop
+1: bl 2f
+  ret
+2: nop

@@ -1,0 +1,210 @@
+/* unit_image.c — program images: regions, the ELF reader on real and malformed files, L3 normalisation; prints TAP. */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "tracecert/image.h"
+#include "vector.h"
+
+static int test_no;
+static int test_failed;
+
+static void ok(int cond, const char *fmt, ...)
+{
+	va_list ap;
+	test_no++;
+	printf("%s %d - ", cond ? "ok" : "not ok", test_no);
+	va_start(ap, fmt);
+	vprintf(fmt, ap);
+	va_end(ap);
+	printf("\n");
+	if (!cond)
+		test_failed++;
+}
+
+static uint32_t word_at(const struct tc_image *img, uint64_t address)
+{
+	size_t avail = 0;
+	const uint8_t *p = tc_image_lookup(img, address, &avail);
+	if (!p || avail < 4)
+		return 0;
+	return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
+}
+
+static void test_regions(void)
+{
+	struct tc_image img;
+	static const uint8_t a[8] = { 1, 2, 3, 4, 5, 6, 7, 8 };
+	size_t avail = 0;
+	memset(&img, 0, sizeof img);
+	ok(tc_image_add(&img, 0x1000, a, 8) == tc_image_ok, "add a region");
+	ok(tc_image_add(&img, 0x1004, a, 8) == tc_image_err_overlap, "an overlapping region is refused");
+	ok(tc_image_add(&img, 0x0ffc, a, 8) == tc_image_err_overlap, "overlap from below is refused");
+	ok(tc_image_add(&img, 0x1008, a, 8) == tc_image_ok, "an adjacent region is fine");
+	ok(tc_image_add(&img, 0x3000, a, 0) == tc_image_err_empty, "a zero-size region is refused");
+	ok(tc_image_add(&img, UINT64_MAX - 3, a, 8) == tc_image_err_wrap, "a region past 2^64 is refused");
+	ok(tc_image_add(NULL, 0, a, 8) == tc_image_err_invalid, "NULL image is invalid");
+	ok(tc_image_lookup(&img, 0x1006, &avail) != NULL && avail == 2, "lookup in the middle: 2 bytes left in its region (regions do not join)");
+	ok(tc_image_lookup(&img, 0x1010, &avail) == NULL, "lookup past the end finds nothing");
+	ok(tc_image_lookup(&img, 0x0fff, &avail) == NULL, "lookup before the start finds nothing");
+	ok(tc_image_lookup(NULL, 0x1000, &avail) == NULL, "lookup in a NULL image finds nothing");
+	tc_image_free(&img);
+	ok(img.n == 0, "free empties the image");
+}
+
+/* Real ELF files made with binutils (reference/test/data/a64.s, a32.s;
+ * ld -N -Ttext=…; see the .s files). */
+static void test_real_elf(const char *dir)
+{
+	struct tc_image img;
+	char path[512], err[256];
+	memset(&img, 0, sizeof img);
+	snprintf(path, sizeof path, "%s/a64.elf", dir);
+	ok(tc_image_load_elf(&img, path, err, sizeof err) == tc_image_ok, "a64.elf loads (%s)", err);
+	/* objdump: 400000 14000002 b; 400008 94000002 bl; 40000c d65f03c0 ret */
+	ok(word_at(&img, 0x400000) == 0x14000002 && word_at(&img, 0x40000c) == 0xd65f03c0,
+	   "a64.elf: B at 0x400000, RET at 0x40000c");
+	snprintf(path, sizeof path, "%s/a32.elf", dir);
+	ok(tc_image_load_elf(&img, path, err, sizeof err) == tc_image_ok, "a32.elf (32-bit) loads beside it");
+	/* objdump: 8000 ea000000 b; 800c e12fff1e bx lr */
+	ok(word_at(&img, 0x8000) == 0xea000000 && word_at(&img, 0x800c) == 0xe12fff1e, "a32.elf: B at 0x8000, BX LR at 0x800c");
+	ok(tc_image_load_elf(&img, path, err, sizeof err) == tc_image_err_overlap && strstr(err, "overlaps"),
+	   "loading a32.elf twice: overlap error naming the program header (%s)", err);
+	ok(tc_image_load_elf(&img, "/nonexistent.elf", err, sizeof err) == tc_image_err_io, "a missing file is an I/O error");
+	tc_image_free(&img);
+}
+
+/* A minimal ELF64 with one PT_LOAD of 8 bytes at offset 0x78, vaddr 0x1000. */
+static size_t make_elf64(uint8_t *f)
+{
+	memset(f, 0, 0x80);
+	memcpy(f, "\177ELF", 4);
+	f[4] = 2;                 /* ELFCLASS64 */
+	f[5] = 1;                 /* little endian */
+	f[6] = 1;
+	f[32] = 0x40;             /* e_phoff */
+	f[54] = 56;               /* e_phentsize */
+	f[56] = 1;                /* e_phnum */
+	f[0x40] = 1;              /* p_type PT_LOAD */
+	f[0x40 + 8] = 0x78;       /* p_offset */
+	f[0x40 + 17] = 0x10;      /* p_vaddr 0x1000 */
+	f[0x40 + 32] = 8;         /* p_filesz */
+	f[0x40 + 40] = 8;         /* p_memsz */
+	memcpy(f + 0x78, "\x1f\x20\x03\xd5\xc0\x03\x5f\xd6", 8);   /* nop; ret */
+	return 0x80;
+}
+
+static void test_malformed_elf(void)
+{
+	struct tc_image img;
+	uint8_t f[0x100];
+	char err[256];
+	size_t n = make_elf64(f);
+	memset(&img, 0, sizeof img);
+	ok(tc_image_load_elf_mem(&img, f, n, err, sizeof err) == tc_image_ok && word_at(&img, 0x1004) == 0xd65f03c0,
+	   "hand-made ELF64 loads: RET at 0x1004");
+	tc_image_free(&img);
+	ok(tc_image_load_elf_mem(&img, f, 10, err, sizeof err) == tc_image_err_elf, "10 bytes: %s", err);
+	ok(tc_image_load_elf_mem(&img, f, 40, err, sizeof err) == tc_image_err_elf && strstr(err, "ELF header"),
+	   "cut inside the header: %s", err);
+	ok(tc_image_load_elf_mem(&img, f, 0x70, err, sizeof err) == tc_image_err_elf && strstr(err, "program headers"),
+	   "cut inside the program headers: %s", err);
+	ok(tc_image_load_elf_mem(&img, f, 0x7c, err, sizeof err) == tc_image_err_elf && strstr(err, "segment bytes"),
+	   "cut inside the segment: %s", err);
+	n = make_elf64(f);
+	f[0x40 + 8] = 0xf0;       /* p_offset beyond the file */
+	ok(tc_image_load_elf_mem(&img, f, n, err, sizeof err) == tc_image_err_elf, "p_offset past the end: %s", err);
+	n = make_elf64(f);
+	f[32] = 0xff;             /* e_phoff beyond the file */
+	ok(tc_image_load_elf_mem(&img, f, n, err, sizeof err) == tc_image_err_elf, "e_phoff past the end: %s", err);
+	n = make_elf64(f);
+	f[0] = 0x7e;
+	ok(tc_image_load_elf_mem(&img, f, n, err, sizeof err) == tc_image_err_elf && strstr(err, "magic"), "bad magic: %s", err);
+	n = make_elf64(f);
+	f[5] = 2;
+	ok(tc_image_load_elf_mem(&img, f, n, err, sizeof err) == tc_image_err_elf && strstr(err, "little-endian"), "big endian: %s", err);
+	n = make_elf64(f);
+	f[56] = 0;
+	ok(tc_image_load_elf_mem(&img, f, n, err, sizeof err) == tc_image_err_elf && strstr(err, "e_phnum"), "no program headers: %s", err);
+	n = make_elf64(f);
+	f[0x40 + 32] = 0;         /* p_filesz 0: nothing to load */
+	ok(tc_image_load_elf_mem(&img, f, n, err, sizeof err) == tc_image_err_elf && strstr(err, "no PT_LOAD"), "zero-size segment only: %s", err);
+	n = make_elf64(f);
+	f[54] = 20;
+	ok(tc_image_load_elf_mem(&img, f, n, err, sizeof err) == tc_image_err_elf && strstr(err, "e_phentsize"), "short e_phentsize: %s", err);
+	ok(img.n == 0, "failed loads added nothing");
+}
+
+static void add_lines(struct tc_lines *l, const char *const *lines)
+{
+	for (; *lines; lines++)
+		tc_lines_add(l, *lines);
+}
+
+/* The shared normalisation: hand cases. */
+static void test_l3_normalise(void)
+{
+	static const char *const in[] = {
+		"@20 range first=0x1000 last=0x1008 n=3 isa=a64 type=other taken=-",
+		"@21 range first=0x100c last=0x1010 n=2 isa=a64 type=dir taken=N",   /* merges: contiguous */
+		"@21 range first=0x1014 last=0x1014 n=1 isa=a64 type=other taken=-", /* no: previous ends with P0 */
+		"@22 timestamp ts=0x5 cc=unknown",
+		"@23 range first=0x1018 last=0x101c n=2 isa=a64 type=indir taken=E", /* no: something between */
+		"@24 range first=0x2000 last=0x2000 n=1 isa=a64 type=other taken=-",
+		"@24 range first=0x2008 last=0x2008 n=1 isa=a64 type=isb taken=E",   /* no: not contiguous */
+		NULL
+	};
+	static const char *const want[] = {
+		"range first=0x1000 last=0x1010 n=5 isa=a64 type=dir taken=N",
+		"range first=0x1014 last=0x1014 n=1 isa=a64 type=other taken=-",
+		"timestamp ts=0x5 cc=unknown",
+		"range first=0x1018 last=0x101c n=2 isa=a64 type=indir taken=E",
+		"range first=0x2000 last=0x2000 n=1 isa=a64 type=other taken=-",
+		"range first=0x2008 last=0x2008 n=1 isa=a64 type=isb taken=E",
+		NULL
+	};
+	/* T32: the size of the instruction at `last` comes from the image */
+	static const uint8_t t32[8] = { 0x00, 0xbf, 0x00, 0xf0, 0x00, 0xf8, 0x00, 0xbf };  /* nop; bl; nop */
+	static const char *const in_t[] = {
+		"@5 range first=0x8000 last=0x8002 n=2 isa=t32 type=other taken=-",
+		"@6 range first=0x8006 last=0x8006 n=1 isa=t32 type=other taken=-",
+		NULL
+	};
+	struct tc_lines a, b, c, got, got_t, got_none;
+	struct tc_image img;
+	memset(&a, 0, sizeof a);
+	memset(&b, 0, sizeof b);
+	memset(&c, 0, sizeof c);
+	memset(&img, 0, sizeof img);
+	add_lines(&a, in);
+	add_lines(&b, want);
+	tc_l3_normalise(&a, NULL, &got);
+	ok(tc_lines_diff(&got, &b) < 0, "normalise: merges only contiguous ranges after a non-P0 end");
+	tc_image_add(&img, 0x8000, t32, sizeof t32);
+	add_lines(&c, in_t);
+	tc_l3_normalise(&c, &img, &got_t);
+	ok(got_t.n == 1 && !strcmp(got_t.line[0], "range first=0x8000 last=0x8006 n=3 isa=t32 type=other taken=-"),
+	   "normalise: T32 ranges merge over a 32-bit BL (size from the image)");
+	tc_l3_normalise(&c, NULL, &got_none);
+	ok(got_none.n == 2, "normalise: without an image T32 ranges are not merged");
+	tc_lines_free(&a);
+	tc_lines_free(&b);
+	tc_lines_free(&c);
+	tc_lines_free(&got);
+	tc_lines_free(&got_t);
+	tc_lines_free(&got_none);
+	tc_image_free(&img);
+}
+
+int main(int argc, char **argv)
+{
+	const char *dir = argc > 1 ? argv[1] : "reference/test/data";
+	printf("TAP version 13\n");
+	test_regions();
+	test_real_elf(dir);
+	test_malformed_elf();
+	test_l3_normalise();
+	printf("1..%d\n", test_no);
+	return test_failed ? 1 : 0;
+}

@@ -1,0 +1,2 @@
+# Program images, the ELF reader (real and malformed files), L3 normalisation.
+exec "${TC_BUILD:-build}/test/unit_image" reference/test/data
