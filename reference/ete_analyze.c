@@ -201,6 +201,17 @@ static void start_p0(struct tc_ete_stage3 *s)
 	check_for_return_stack_match(s);
 }
 
+/* The common start of AnalyzeAtom and AnalyzeSourceAddress: an address
+ * without a context is stale after a P0 element. Returns whether the walk
+ * can proceed (FULL_SYNC). */
+static int start_p0_walk(struct tc_ete_stage3 *s)
+{
+	start_p0(s);
+	if (s->sync_state == TC_SYNC_ADDRESS)
+		s->sync_state = TC_SYNC_NOT;
+	return s->sync_state == TC_SYNC_FULL;
+}
+
 /* ---- K10.5.5.4 – K10.5.5.17 Analyze* -------------------------------------------- */
 
 /* K10.5.5.4.1 AnalyzeAtom */
@@ -208,10 +219,7 @@ static void analyze_atom(struct tc_ete_stage3 *s, const struct tc_ete_elem *e)
 {
 	int taken = e->atom_e;
 	uint32_t walked = 0;
-	start_p0(s);
-	if (s->sync_state == TC_SYNC_ADDRESS)
-		s->sync_state = TC_SYNC_NOT;
-	if (s->sync_state != TC_SYNC_FULL)
+	if (!start_p0_walk(s))
 		return;
 	for (;;) {
 		struct tc_insn inst;
@@ -276,10 +284,7 @@ static void analyze_source_address(struct tc_ete_stage3 *s, const struct tc_ete_
 {
 	uint64_t src = e->address;
 	uint32_t walked = 0;
-	start_p0(s);
-	if (s->sync_state == TC_SYNC_ADDRESS)
-		s->sync_state = TC_SYNC_NOT;
-	if (s->sync_state != TC_SYNC_FULL)
+	if (!start_p0_walk(s))
 		return;
 	if (s->cur.address > src)
 		s->cur.address = src;

@@ -4,24 +4,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "tap.h"
+
 #include "tracecert/ete.h"
 #include "tracecert/image.h"
 
-static int test_no;
-static int test_failed;
-
-static void ok(int cond, const char *fmt, ...)
-{
-	va_list ap;
-	test_no++;
-	printf("%s %d - ", cond ? "ok" : "not ok", test_no);
-	va_start(ap, fmt);
-	vprintf(fmt, ap);
-	va_end(ap);
-	printf("\n");
-	if (!cond)
-		test_failed++;
-}
 
 /* ---- Collecting output as one string per level -------------------------- */
 
@@ -421,7 +408,6 @@ static void test_sync_search(void)
 
 int main(void)
 {
-	printf("TAP version 13\n");
 	test_null_arguments();
 	test_config();
 	test_bit_replacement();
@@ -430,6 +416,5 @@ int main(void)
 	test_streaming();
 	test_queue_cap();
 	test_sync_search();
-	printf("1..%d\n", test_no);
-	return test_failed ? 1 : 0;
+	return tap_finish();
 }

@@ -4,24 +4,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "tap.h"
+
 #include "tracecert/image.h"
 #include "vector.h"
 
-static int test_no;
-static int test_failed;
-
-static void ok(int cond, const char *fmt, ...)
-{
-	va_list ap;
-	test_no++;
-	printf("%s %d - ", cond ? "ok" : "not ok", test_no);
-	va_start(ap, fmt);
-	vprintf(fmt, ap);
-	va_end(ap);
-	printf("\n");
-	if (!cond)
-		test_failed++;
-}
 
 static uint32_t word_at(const struct tc_image *img, uint64_t address)
 {
@@ -200,11 +187,9 @@ static void test_l3_normalise(void)
 int main(int argc, char **argv)
 {
 	const char *dir = argc > 1 ? argv[1] : "reference/test/data";
-	printf("TAP version 13\n");
 	test_regions();
 	test_real_elf(dir);
 	test_malformed_elf();
 	test_l3_normalise();
-	printf("1..%d\n", test_no);
-	return test_failed ? 1 : 0;
+	return tap_finish();
 }

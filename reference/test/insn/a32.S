@@ -220,3 +220,14 @@
 	vmrs APSR_nzcv, fpscr      @= other
 	vadd.i32 q0, q1, q2        @= other
 	vld1.8 {d0}, [r0]          @= other
+
+@ ---- Hand-written words (not assembler mnemonics, which gas refuses or lacks):
+@ UNPREDICTABLE PC writes left as other, should-be bits ignored.
+	.inst 0xe5d0f000           @= other
+	.inst 0xe1d0f0b0           @= other
+	.inst 0xe020f291           @= other
+	.inst 0xe300f000           @= other
+	.inst 0xe340f000           @= other
+	.inst 0xe120001e           @= indir
+	.inst 0xe4b0f000           @= indir
+	.inst 0xe7f000f0           @= other

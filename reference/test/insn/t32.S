@@ -306,5 +306,13 @@
 	vmov r0, s0                @= other
 	vadd.i32 q0, q1, q2        @= other
 
-@ ---- Hand-written halfwords (not assembler mnemonics): BLX with H=1 is UNDEFINED
+@ ---- Hand-written words (not assembler mnemonics, which gas refuses): BLX with
+@ H=1 and LDR T4 with P=W=0 are UNDEFINED, MOV.W PC and LDRB.W PC UNPREDICTABLE
+@ (left as other), should-be bits ignored (ISB, SUBS PC, LR).
 	.inst.w 0xf000e801         @= other
+	.inst.w 0xf850f800         @= other
+	.inst.w 0xea4f0f00         @= other
+	.inst.w 0xf890f000         @= other
+	.inst.w 0xe8d0f020         @= other
+	.inst.w 0xf3bf8068         @= isb
+	.inst.w 0xf3d08f04         @= indir
