@@ -1,9 +1,7 @@
 /* vectest.c — runs vector files through the reference decoder and prints TAP (version 13, YAML diagnostics). */
-#include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
 #include "vector.h"
 
@@ -135,44 +133,6 @@ static void run_vector(struct run *run, const char *path)
 	tc_vector_free(&v);
 }
 
-static int has_suffix(const char *s, const char *suffix)
-{
-	size_t n = strlen(s), m = strlen(suffix);
-	return n >= m && !strcmp(s + n - m, suffix);
-}
-
-static int cmp_str(const void *a, const void *b)
-{
-	return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
-/* Collects the .tcv files under path, sorted, into list. */
-static void collect(const char *path, char ***list, size_t *n)
-{
-	struct stat st;
-	DIR *dir;
-	struct dirent *de;
-	if (stat(path, &st) != 0)
-		return;
-	if (!S_ISDIR(st.st_mode)) {
-		*list = realloc(*list, (*n + 1) * sizeof **list);
-		(*list)[(*n)++] = strdup(path);
-		return;
-	}
-	dir = opendir(path);
-	if (!dir)
-		return;
-	while ((de = readdir(dir)) != NULL) {
-		char sub[4096];
-		if (de->d_name[0] == '.')
-			continue;
-		snprintf(sub, sizeof sub, "%s/%s", path, de->d_name);
-		if (stat(sub, &st) == 0 && (S_ISDIR(st.st_mode) || has_suffix(sub, ".tcv")))
-			collect(sub, list, n);
-	}
-	closedir(dir);
-}
-
 int main(int argc, char **argv)
 {
 	static struct run run;
@@ -186,14 +146,11 @@ int main(int argc, char **argv)
 		return argc < 2 ? 2 : 0;
 	}
 	for (int i = 1; i < argc; i++) {
-		size_t before = n;
-		collect(argv[i], &list, &n);
-		if (n == before) {
+		if (tc_vector_list(argv[i], &list, &n) == 0) {
 			fprintf(stderr, "vectest: no vector files at '%s'\n", argv[i]);
 			return 2;
 		}
 	}
-	qsort(list, n, sizeof *list, cmp_str);
 	printf("TAP version 13\n1..%zu\n", n);
 	for (size_t i = 0; i < n; i++) {
 		run_vector(&run, list[i]);

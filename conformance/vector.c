@@ -1,9 +1,11 @@
 /* vector.c — vector file reader, line normalisation, and collecting reference output as text. */
 #include <ctype.h>
+#include <dirent.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "vector.h"
 
@@ -385,6 +387,53 @@ void tc_vector_free(struct tc_vector *v)
 	for (int i = 0; i < tc_sec_count; i++)
 		tc_lines_free(&v->expect[i]);
 	memset(v, 0, sizeof *v);
+}
+
+/* ---- Listing vector files ------------------------------------------------------ */
+
+static int has_suffix(const char *s, const char *suffix)
+{
+	size_t n = strlen(s), m = strlen(suffix);
+	return n >= m && !strcmp(s + n - m, suffix);
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+static void collect(const char *path, char ***list, size_t *n)
+{
+	struct stat st;
+	DIR *dir;
+	struct dirent *de;
+	if (stat(path, &st) != 0)
+		return;
+	if (!S_ISDIR(st.st_mode)) {
+		*list = xrealloc(*list, (*n + 1) * sizeof **list);
+		(*list)[(*n)++] = xstrdup(path);
+		return;
+	}
+	dir = opendir(path);
+	if (!dir)
+		return;
+	while ((de = readdir(dir)) != NULL) {
+		char sub[4096];
+		if (de->d_name[0] == '.')
+			continue;
+		snprintf(sub, sizeof sub, "%s/%s", path, de->d_name);
+		if (stat(sub, &st) == 0 && (S_ISDIR(st.st_mode) || has_suffix(sub, ".tcv")))
+			collect(sub, list, n);
+	}
+	closedir(dir);
+}
+
+size_t tc_vector_list(const char *path, char ***list, size_t *n)
+{
+	size_t before = *n;
+	collect(path, list, n);
+	qsort(*list + before, *n - before, sizeof **list, cmp_str);
+	return *n - before;
 }
 
 /* ---- Collecting the reference decoder's output ------------------------------ */

@@ -44,6 +44,10 @@ struct tc_vector {
 int tc_vector_load(const char *path, struct tc_vector *v, char *err, size_t errlen);
 void tc_vector_free(struct tc_vector *v);
 
+/* Appends the .tcv files at path (a file, or a folder searched recursively),
+ * sorted, to *list (malloc'd strings). Returns how many were added. */
+size_t tc_vector_list(const char *path, char ***list, size_t *n);
+
 /* Decoder output collected as text, one list per level (L1, s1, L2) plus
  * the errors as "CLASS OFFSET" lines. */
 struct tc_ete_output {

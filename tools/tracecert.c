@@ -6,6 +6,7 @@
 
 #include "tracecert/ete.h"
 #include "tracecert/image.h"
+#include "certify.h"
 #include "vector.h"
 
 #define TRACECERT_VERSION "0.1.0"
@@ -20,7 +21,7 @@ static void usage_main(FILE *f)
 		"Commands:\n"
 		"  dump      decode a trace with the reference decoder and print packets (L1),\n"
 		"            stage-1 elements (s1) or resolved elements (L2)\n"
-		"  certify   score a decoder adapter against the vectors (not yet available)\n"
+		"  certify   score a decoder adapter against the vectors (TAP, certificate)\n"
 		"  decode    instruction-level decode (L3) with a program image\n"
 		"  gen       generate vectors with the random encoder (not yet available)\n"
 		"  bench     benchmarks (not yet available)\n"
@@ -465,7 +466,9 @@ int main(int argc, char **argv)
 		return cmd_dump(argc, argv, 0);
 	if (!strcmp(argv[1], "decode"))
 		return cmd_dump(argc, argv, 1);
-	if (!strcmp(argv[1], "certify") || !strcmp(argv[1], "gen") ||
+	if (!strcmp(argv[1], "certify"))
+		return tc_certify_main(argc, argv);
+	if (!strcmp(argv[1], "gen") ||
 	    !strcmp(argv[1], "bench"))
 		return not_yet(argv[1], argc, argv);
 	fprintf(stderr, "tracecert: unknown command '%s' (see tracecert --help)\n", argv[1]);
