@@ -803,16 +803,47 @@ static int plan(const struct options *o, char **paths, size_t npaths, char **tag
 	return n;
 }
 
+static void free_list(char **list, size_t n)
+{
+	for (size_t i = 0; list && i < n; i++)
+		free(list[i]);
+	free(list);
+}
+
+/* Runs the planned tasks and reports; returns the exit status. */
+static int certify(const struct options *o, const struct tc_adapter *ad, char **paths, size_t npaths)
+{
+	char **tags = calloc(npaths ? npaths : 1, sizeof *tags);
+	struct task *proto = NULL;
+	struct board *b;
+	int n, rc = 2;
+	double t0 = now_s();
+	if (!tags)
+		return 2;
+	n = plan(o, paths, npaths, tags, &proto);
+	if (n >= 0) {
+		b = run_all(ad, paths, n, proto, o);
+		if (b) {
+			if (o->tap)
+				print_tap(b->tasks, n, paths, tags);
+			rc = write_reports(o->report, ad, b->tasks, n, paths, tags, now_s() - t0);
+			munmap(b, board_size(n));
+		} else {
+			fprintf(stderr, "tracecert certify: cannot allocate shared memory for results\n");
+		}
+	}
+	free(proto);
+	free_list(tags, npaths);
+	return rc;
+}
+
 int tc_certify_main(int argc, char **argv)
 {
 	struct options o;
 	const struct tc_adapter *ad;
-	char **paths = NULL, **tags;
+	char **paths = NULL;
 	size_t npaths = 0;
-	struct task *proto;
-	struct board *b;
-	int n, rc;
-	double t0;
+	int rc = 2;
 	memset(&o, 0, sizeof o);
 	o.levels = 5;
 	o.jobs = 2;
@@ -826,34 +857,13 @@ int tc_certify_main(int argc, char **argv)
 	for (int i = 0; i < o.nvectors; i++) {
 		if (tc_vector_list(o.vectors[i], &paths, &npaths) == 0) {
 			fprintf(stderr, "tracecert certify: no vector files at '%s'\n", o.vectors[i]);
+			free_list(paths, npaths);
 			return 2;
 		}
 	}
 	ad = load_adapter(o.adapter);
-	if (!ad)
-		return 2;
-	tags = calloc(npaths, sizeof *tags);
-	if (!tags)
-		return 2;
-	n = plan(&o, paths, npaths, tags, &proto);
-	if (n < 0)
-		return 2;
-	t0 = now_s();
-	b = run_all(ad, paths, n, proto, &o);
-	if (!b) {
-		fprintf(stderr, "tracecert certify: cannot allocate shared memory for results\n");
-		return 2;
-	}
-	if (o.tap)
-		print_tap(b->tasks, n, paths, tags);
-	rc = write_reports(o.report, ad, b->tasks, n, paths, tags, now_s() - t0);
-	munmap(b, board_size(n));
-	free(proto);
-	for (size_t i = 0; i < npaths; i++) {
-		free(paths[i]);
-		free(tags[i]);
-	}
-	free(paths);
-	free(tags);
+	if (ad)
+		rc = certify(&o, ad, paths, npaths);
+	free_list(paths, npaths);
 	return rc;
 }
