@@ -23,9 +23,9 @@
 #include "vector.h"
 
 /* Outcome classes of one vector at one level. */
-enum verdict { v_pass, v_fail, v_crash, v_hang, v_flood, v_error, v_unsupported, v_count };
+enum verdict { v_pass, v_fail, v_crash, v_hang, v_flood, v_error, v_unsupported, v_skipped, v_count };
 static const char *const verdict_names[v_count] = {
-	"pass", "fail", "crash", "hang", "flood", "adapter-error", "unsupported"
+	"pass", "fail", "crash", "hang", "flood", "adapter-error", "unsupported", "not-run"
 };
 
 #define DIAG_SIZE 3072
@@ -52,6 +52,7 @@ struct options {
 	unsigned timeout_s;
 	unsigned long mem_mb;
 	unsigned long out_mb;
+	int first_failure;        /* stop scheduling after the first failing comparison */
 };
 
 /* ---- Running one task in a child process -------------------------------- */
@@ -381,6 +382,7 @@ static int unsupported(const struct tc_adapter *ad, const struct tc_vector *v, i
 /* Results in shared memory, and the next task to take (workers share it). */
 struct board {
 	atomic_int next;
+	atomic_int stop;          /* --first-failure: a comparison failed */
 	struct task tasks[];
 };
 
@@ -394,6 +396,10 @@ static void run_worker(const struct tc_adapter *ad, char **paths, struct board *
 		struct task *t;
 		if (i >= ntasks)
 			break;
+		if (atomic_load(&b->stop)) {
+			b->tasks[i].verdict = v_skipped;
+			continue;
+		}
 		t = &b->tasks[i];
 		if (tc_vector_load(paths[t->vector], &v, err, sizeof err)) {
 			t->verdict = v_error;
@@ -405,6 +411,8 @@ static void run_worker(const struct tc_adapter *ad, char **paths, struct board *
 		else
 			run_task(ad, &v, t, o);
 		tc_vector_free(&v);
+		if (o->first_failure && t->verdict == v_fail)
+			atomic_store(&b->stop, 1);
 	}
 }
 
@@ -423,6 +431,7 @@ static struct board *run_all(const struct tc_adapter *ad, char **paths, int ntas
 	if (b == MAP_FAILED)
 		return NULL;
 	atomic_init(&b->next, 0);
+	atomic_init(&b->stop, 0);
 	memcpy(b->tasks, proto, (size_t)ntasks * sizeof *proto);
 	fflush(NULL);
 	for (int k = 0; k < o->jobs; k++) {
@@ -466,10 +475,12 @@ static void print_tap(const struct task *tasks, int n, char **paths, char **tags
 	printf("TAP version 13\n1..%d\n", n);
 	for (int i = 0; i < n; i++) {
 		const struct task *t = &tasks[i];
-		int good = t->verdict == v_pass || t->verdict == v_unsupported;
+		int good = t->verdict == v_pass || t->verdict == v_unsupported || t->verdict == v_skipped;
 		printf("%s %d - L%d %s", good ? "ok" : "not ok", i + 1, t->level, paths[t->vector]);
 		if (t->verdict == v_unsupported)
 			printf(" # SKIP unsupported by the adapter");
+		if (t->verdict == v_skipped)
+			printf(" # SKIP not run (--first-failure)");
 		printf("\n");
 		if (!good) {
 			printf("  ---\n  verdict: %s\n  vector: '%s'\n  tags: '%s'\n  level: L%d\n%s  ...\n",
@@ -517,7 +528,7 @@ static void write_json(FILE *f, const struct tc_adapter *ad, const struct task *
 	fprintf(f, "  ],\n  \"failures\": [\n");
 	for (int i = 0, first = 1; i < n; i++) {
 		const struct task *t = &tasks[i];
-		if (t->verdict == v_pass || t->verdict == v_unsupported)
+		if (t->verdict == v_pass || t->verdict == v_unsupported || t->verdict == v_skipped)
 			continue;
 		fprintf(f, "%s    {\"vector\": ", first ? "" : ",\n");
 		json_string(f, paths[t->vector]);
@@ -553,7 +564,7 @@ static void write_markdown(FILE *f, const struct tc_adapter *ad, const struct ta
 	fprintf(f, "\n## Failures (first divergence of each)\n\n");
 	for (int i = 0; i < n; i++) {
 		const struct task *t = &tasks[i];
-		if (t->verdict == v_pass || t->verdict == v_unsupported)
+		if (t->verdict == v_pass || t->verdict == v_unsupported || t->verdict == v_skipped)
 			continue;
 		fprintf(f, "### L%d %s — %s\n\n```\n%s```\n\n", t->level, paths[t->vector], verdict_names[t->verdict], t->diag);
 	}
@@ -593,12 +604,19 @@ static int write_reports(const char *dir, const struct tc_adapter *ad, const str
 				x->count[t->level == 3][t->verdict]++;
 		}
 	}
-	score = n - total[v_unsupported] > 0 ? (double)total[v_pass] / (n - total[v_unsupported]) : 0.0;
+	score = n - total[v_unsupported] - total[v_skipped] > 0
+		? (double)total[v_pass] / (n - total[v_unsupported] - total[v_skipped]) : 0.0;
 	fprintf(stderr, "certify: %s: %d pass, %d fail, %d crash, %d hang, %d flood, %d adapter-error, %d unsupported; score %.2f%%; %.2f s, %.0f runs/s\n",
 		ad->name, total[v_pass], total[v_fail], total[v_crash], total[v_hang], total[v_flood], total[v_error],
 		total[v_unsupported], 100.0 * score, secs, secs > 0 ? n / secs : 0.0);
+	for (int i = 0; i < n && total[v_skipped]; i++)
+		if (tasks[i].verdict == v_fail) {
+			fprintf(stderr, "certify: first failure: L%d %s (%d runs not run after it)\n", tasks[i].level,
+				paths[tasks[i].vector], total[v_skipped]);
+			break;
+		}
 	if (!dir)
-		return total[v_pass] + total[v_unsupported] == n ? 0 : 1;
+		return total[v_pass] + total[v_unsupported] + total[v_skipped] == n ? 0 : 1;
 	make_dirs(dir);
 	snprintf(path, sizeof path, "%s/certificate.json", dir);
 	f = fopen(path, "w");
@@ -617,7 +635,7 @@ static int write_reports(const char *dir, const struct tc_adapter *ad, const str
 	write_markdown(f, ad, tasks, n, paths, tl, ntl, total, score, secs);
 	fclose(f);
 	fprintf(stderr, "certify: certificate written to %s/certificate.md and certificate.json\n", dir);
-	return total[v_pass] + total[v_unsupported] == n ? 0 : 1;
+	return total[v_pass] + total[v_unsupported] + total[v_skipped] == n ? 0 : 1;
 }
 
 /* ---- Command line ---------------------------------------------------------------- */
@@ -646,6 +664,7 @@ static void usage(FILE *f)
 		"  --timeout S         per-vector time limit in seconds (default: 10)\n"
 		"  --memory MB         per-vector address-space limit, non-sanitized runs (default: 1024)\n"
 		"  --output MB         per-vector output limit (default: 64)\n"
+		"  --first-failure     stop after the first failing comparison (for mutants)\n"
 		"Exit status: 0 when every supported run passes, 1 otherwise, 2 for bad usage.\n");
 }
 
@@ -673,6 +692,9 @@ static int parse_args(int argc, char **argv, struct options *o)
 			exit(0);
 		} else if (!strcmp(a, "--tap")) {
 			o->tap = 1;
+			continue;
+		} else if (!strcmp(a, "--first-failure")) {
+			o->first_failure = 1;
 			continue;
 		}
 		if (a[0] == '-' && !val) {

@@ -84,6 +84,11 @@ struct oc_handle {
 	uint32_t raw_len;
 	uint64_t raw_index;
 	int raw_valid;
+	struct tc_ete_packet held;        /* an Exception waiting for its address packet */
+	int held_valid;
+	int ctx_info_known;               /* OpenCSD has decoded EL/NS/SF (context payload) */
+	int ctx_cid_known;                /* ... a context ID */
+	int ctx_vmid_known;               /* ... a VMID */
 	/* L3 */
 	dcd_tree_handle_t l3;
 	struct tc_adapter_region *regions;
@@ -133,14 +138,84 @@ static void emit_packet(struct oc_handle *h, struct tc_ete_packet *p)
 		h->cb.packet(h->cb.ctx, p);
 }
 
-static void set_ctx(struct tc_ete_context *c, const etmv4_context_t *k)
+/* The context OpenCSD carries in its packet structure. OpenCSD leaves these
+ * fields uninitialised until it has decoded a context payload (and never
+ * resets them at a Trace Info): parts it has not decoded yet are reported
+ * as 0. */
+static void set_ctx(struct oc_handle *h, struct tc_ete_context *c, const etmv4_context_t *k)
 {
-	c->el = (uint8_t)k->EL;
-	c->ns = (uint8_t)k->NS;
-	c->sf = (uint8_t)k->SF;
-	c->nse = (uint8_t)k->NSE;
-	c->context_id = k->ctxtID;
-	c->vmid = k->VMID;
+	if (k->updated)
+		h->ctx_info_known = 1;
+	if (k->updated_c)
+		h->ctx_cid_known = 1;
+	if (k->updated_v)
+		h->ctx_vmid_known = 1;
+	memset(c, 0, sizeof *c);
+	if (h->ctx_info_known) {
+		c->el = (uint8_t)k->EL;
+		c->ns = (uint8_t)k->NS;
+		c->sf = (uint8_t)k->SF;
+		c->nse = (uint8_t)k->NSE;
+	}
+	if (h->ctx_cid_known)
+		c->context_id = k->ctxtID;
+	if (h->ctx_vmid_known)
+		c->vmid = k->VMID;
+}
+
+/* Flushes an Exception still waiting for its address: OpenCSD gave none. */
+static void flush_held(struct oc_handle *h)
+{
+	if (h->held_valid) {
+		h->held_valid = 0;
+		emit_packet(h, &h->held);
+	}
+}
+
+/* OpenCSD reports an ETE Exception packet as two packets: the exception
+ * (header 06 and its payload) and then the address packet that carries the
+ * address header and the address (and, for 82/83/85/86, the context). The
+ * canonical packet is one: the exception is held until the next OpenCSD
+ * packet. An address packet completes it; an error packet there (the
+ * address header was reserved, or cut off by the end of the trace) makes
+ * the whole exception packet an error at the exception's offset; any other
+ * packet means OpenCSD took the byte after the exception payload as a packet
+ * of its own: the exception is reported without an address, then that
+ * packet. */
+static void deliver(struct oc_handle *h, struct tc_ete_packet *p, ocsd_etmv4_i_pkt_type type)
+{
+	if (h->held_valid) {
+		struct tc_ete_packet *x = &h->held;
+		if (p->kind == tc_ete_pkt_address || p->kind == tc_ete_pkt_addr_ctx) {
+			x->has_address = 1;
+			x->address = p->address;
+			x->isa = p->isa;
+			if (p->kind == tc_ete_pkt_addr_ctx) {
+				x->has_context = 1;
+				x->ctx = p->ctx;
+			}
+			flush_held(h);
+			return;
+		}
+		if (p->kind == tc_ete_pkt_error) {
+			x->kind = tc_ete_pkt_error;
+			if (p->error == tc_ete_err_truncated)
+				x->error = tc_ete_err_truncated;
+			else if (p->header == 0x93)
+				x->error = tc_ete_err_exact_match_index;
+			else
+				x->error = tc_ete_err_reserved_field;
+			flush_held(h);
+			return;
+		}
+		flush_held(h);
+	}
+	if (type == ETM4_PKT_I_EXCEPT) {
+		h->held = *p;
+		h->held_valid = 1;
+		return;
+	}
+	emit_packet(h, p);
 }
 
 /* The error class closest to an OpenCSD bad packet. */
@@ -206,6 +281,11 @@ static ocsd_datapath_resp_t l1_packet(const void *ctx, const ocsd_datapath_op_t 
 	case ETM4_PKT_I_RESERVED_CFG:
 		p.kind = tc_ete_pkt_error;
 		p.error = (uint8_t)error_class(k);
+		/* OpenCSD rejects 0x93, 0xA3, 0xB3 as reserved headers: they are
+		 * the exact-match index 3 forms */
+		if (p.error == tc_ete_err_reserved_header &&
+		    (p.header == 0x93 || p.header == 0xA3 || p.header == 0xB3))
+			p.error = tc_ete_err_exact_match_index;
 		break;
 	case ETM4_PKT_I_ASYNC:
 		p.kind = tc_ete_pkt_async;
@@ -235,16 +315,13 @@ static ocsd_datapath_resp_t l1_packet(const void *ctx, const ocsd_datapath_op_t 
 	case ETM4_PKT_I_EXCEPT:
 	case ETE_PKT_I_PE_RESET:
 	case ETE_PKT_I_TRANS_FAIL:
+		/* ETM4_PKT_I_EXCEPT: "Ret Addr Follows", the address is the
+		 * next OpenCSD packet (deliver() merges it). PE reset and
+		 * transaction failure: OpenCSD takes a 3-byte packet and sets no
+		 * address (reported as addr=unknown). */
 		p.kind = tc_ete_pkt_exception;
 		p.e = (uint8_t)k->exception_info.addr_interp;
 		p.type = (uint8_t)k->exception_info.exceptionType;
-		p.has_address = 1;
-		p.address = k->v_addr.val;
-		p.isa = k->v_addr_ISA;
-		if (k->context.updated) {
-			p.has_context = 1;
-			set_ctx(&p.ctx, &k->context);
-		}
 		break;
 	case ETE_PKT_I_TRANS_ST:
 		p.kind = tc_ete_pkt_tx_start;
@@ -289,7 +366,7 @@ static ocsd_datapath_resp_t l1_packet(const void *ctx, const ocsd_datapath_op_t 
 		break;
 	case ETM4_PKT_I_CTXT:
 		p.kind = tc_ete_pkt_context;
-		set_ctx(&p.ctx, &k->context);
+		set_ctx(h, &p.ctx, &k->context);
 		break;
 	case ETM4_PKT_I_ADDR_CTXT_L_32IS0:
 	case ETM4_PKT_I_ADDR_CTXT_L_32IS1:
@@ -298,7 +375,7 @@ static ocsd_datapath_resp_t l1_packet(const void *ctx, const ocsd_datapath_op_t 
 		p.kind = tc_ete_pkt_addr_ctx;
 		p.address = k->v_addr.val;
 		p.isa = k->v_addr_ISA;
-		set_ctx(&p.ctx, &k->context);
+		set_ctx(h, &p.ctx, &k->context);
 		break;
 	case ETM4_PKT_I_ADDR_MATCH:
 	case ETM4_PKT_I_ADDR_S_IS0:
@@ -353,7 +430,7 @@ static ocsd_datapath_resp_t l1_packet(const void *ctx, const ocsd_datapath_op_t 
 		p.error = tc_ete_err_reserved_header;
 		break;
 	}
-	emit_packet(h, &p);
+	deliver(h, &p, k->type);
 	return OCSD_RESP_CONT;
 }
 
@@ -557,8 +634,7 @@ static dcd_tree_handle_t make_tree(struct oc_handle *h, int full, char *err, siz
 	}
 	make_config(&h->cfg, &cfg);
 	rc = ocsd_dt_create_decoder(t, OCSD_BUILTIN_DCD_ETMV4I,
-				    (full ? OCSD_CREATE_FLG_FULL_DECODER : OCSD_CREATE_FLG_PACKET_PROC) |
-					    OCSD_OPFLG_PKTPROC_UNSYNC_ON_BAD_PKTS,
+				    full ? OCSD_CREATE_FLG_FULL_DECODER : OCSD_CREATE_FLG_PACKET_PROC,
 				    &cfg, &csid);
 	if (rc == OCSD_OK && !full) {
 		rc = ocsd_dt_attach_packet_callback(t, csid, OCSD_C_API_CB_PKT_SINK, (void *)l1_packet, h);
@@ -689,8 +765,11 @@ static int oc_finish(void *handle)
 	int rc = 0;
 	if (!h)
 		return -1;
-	if (h->l1 && finish_tree(h->l1))
-		rc = -1;
+	if (h->l1) {
+		if (finish_tree(h->l1))
+			rc = -1;
+		flush_held(h);
+	}
 	if (h->l3 && finish_tree(h->l3))
 		rc = -1;
 	return rc;
