@@ -1,68 +1,103 @@
 /* opencsd.c — OpenCSD (libopencsd 1.3.x, Debian libopencsd-dev) as a tracecert adapter.
  *
- * Only the installed OpenCSD C API is used (opencsd/c_api/opencsd_c_api.h);
- * nothing of OpenCSD's source is part of tracecert.
+ * Only the installed OpenCSD C API is used (opencsd/c_api/opencsd_c_api.h,
+ * -lopencsd_c_api -lopencsd); no OpenCSD source is part of tracecert.
+ * TC_OCSD_DEBUG=1 in the environment prints OpenCSD's own packet and
+ * element strings, memory requests and logged errors on stderr.
  *
  * How OpenCSD is driven
  *   OpenCSD 1.3.x decodes ETE with its ETMv4 instruction-trace packet
- *   processor and decoder: with an ocsd_etmv4_cfg whose TRCIDR1 says
- *   architecture 5.x (ETE) they enable the ETE packets (transactions,
- *   source addresses, timestamp markers, PE reset / transaction failure).
- *   The builtin "ETE" decoder cannot be used through the C API in 1.3.x
- *   (attaching a packet sink to it returns OCSD_ERR_NO_PROTOCOL), so the
- *   "ETMV4I" decoder is created with an ETE TRCIDR1.
+ *   processor and decoder: an ocsd_etmv4_cfg whose TRCIDR1 says
+ *   architecture 5 (ETE) enables the ETE packets (transactions, source
+ *   addresses, timestamp marker, PE reset / transaction failure). The
+ *   builtin "ETE" decoder is not usable through the 1.3.x C API (attaching
+ *   a packet sink returns OCSD_ERR_NO_PROTOCOL), so "ETMV4I" is created.
  *
  *   L1: a decode tree with the packet processor only
- *       (OCSD_CREATE_FLG_PACKET_PROC), the packet sink
- *       (ocsd_dt_attach_packet_callback, OCSD_C_API_CB_PKT_SINK) and the
- *       packet monitor (OCSD_C_API_CB_PKT_MON). The monitor hands over the
- *       raw bytes OpenCSD assigned to each packet; the header column is the
- *       first of them. The processor runs with
- *       OCSD_OPFLG_PKTPROC_UNSYNC_ON_BAD_PKTS: after a bad packet it waits
- *       for the next A-sync, as FORMAT.md requires.
- *   L3: a second decode tree with the full decoder, a callback memory
- *       accessor over the runner's regions and the generic element output.
+ *       (OCSD_CREATE_FLG_PACKET_PROC), the packet sink and the packet
+ *       monitor (ocsd_dt_attach_packet_callback). The monitor hands over
+ *       the raw bytes OpenCSD assigned to each packet: the header column is
+ *       the first of them (ocsd_etmv4_i_pkt has no header field). Offsets
+ *       are OpenCSD's packet indexes.
+ *   L3: a second tree with the full decoder
+ *       (+ ETE_OPFLG_PKTDEC_SRCADDR_N_ATOMS, so that ranges end at every
+ *       not-taken branch also with source addresses), a callback memory
+ *       accessor over the runner's regions (any security state / EL) and
+ *       the generic element output. Datapath: OCSD_OP_DATA, OCSD_OP_FLUSH
+ *       after a WAIT response, OCSD_OP_EOT in finish(); after a fatal
+ *       response the tree is reset (OCSD_OP_RESET) and decoding resumes at
+ *       the next A-sync.
  *
- * Configuration (struct tc_ete_config → ocsd_etmv4_cfg)
- *   maxspec → TRCIDR8; commopt → TRCIDR0.COMMOPT (bit 29); commtrans →
- *   TRCIDR0.COMMTRANS (bit 30); tsmark → TRCIDR1 minor version 1 (ETE 1.1,
- *   where OpenCSD enables the 0x88 marker); retstack → TRCIDR0.RETSTACK
- *   (bit 9) and TRCCONFIGR.RS (bit 12); wfxmode → TRCIDR2.WFXMODE (bit 31).
- *   Fixed: 64-bit instruction addresses, 32-bit context ID and VMID,
- *   20-bit cycle counter, 64-bit timestamps, Q elements supported and
- *   enabled, 4 events, cycle counting / context ID / VMID / timestamps
- *   enabled in TRCCONFIGR, AArch64 Cortex-A PE.
- *   Not representable in OpenCSD 1.3.x: ite (no FEAT_ITE Instrumentation
- *   packet), rme (the NSE bit is not configurable), tf_keep_cc, queue_cap,
- *   tx_cap, walk_limit (no such settings).
+ * Configuration (struct tc_ete_config -> ocsd_etmv4_cfg)
+ *   maxspec -> TRCIDR8; commopt -> TRCIDR0.COMMOPT (bit 29); commtrans ->
+ *   TRCIDR0.COMMTRANS (bit 30); retstack -> TRCIDR0.RETSTACK (bit 9) and
+ *   TRCCONFIGR.RS (bit 12); wfxmode -> TRCIDR2.WFXMODE (bit 31); tsmark ->
+ *   TRCIDR1 minor version 1 (OpenCSD 1.3.x accepts 0x88 for every ETE
+ *   version anyway). Fixed: 64-bit addresses (IASIZE), 32-bit context ID
+ *   and VMID, 20-bit cycle counter, 64-bit timestamps, Q elements supported
+ *   and enabled, cycle counting / context ID / VMID / timestamps enabled in
+ *   TRCCONFIGR, AArch64 Cortex-A PE (ARCH_AA64).
+ *   No OpenCSD setting exists for ite (no FEAT_ITE packet in 1.3.x), rme
+ *   (the NSE bit is always decoded, never checked), tf_keep_cc, queue_cap,
+ *   tx_cap and walk_limit: see unsupported_tags.
  *
- * What OpenCSD does not provide (see also the report in the notes below)
- *   L1 - the header byte is not in ocsd_etmv4_i_pkt: it comes from the raw
- *        packet bytes of the packet monitor;
- *      - Trace Info WNDW: not parsed (never printed);
- *      - Cycle Count format 1 with U=1: OpenCSD reports a count of 0
- *        ("unknown CC marked as 0"); the adapter prints cc=unknown for a
- *        format-1 count of 0 (a genuine count 0 with threshold 0 prints as
- *        unknown too);
- *      - the stage-1 error classes (commit/cancel overrun, spec mismatch,
- *        queue overflow) are not checked by the packet processor; nor are
- *        most reserved-field / sbz / field-overflow conditions.
- *   L3 - InstType of the last instruction comes from last_i_type; taken from
- *        last_instr_exec; ranges without a path (Q) print taken=?.
+ * Mapping decisions and what OpenCSD does not provide
+ *   L1
+ *   - Exception: OpenCSD reports the ETE Exception packet as two packets,
+ *     the exception ("Ret Addr Follows") and an address packet; they are
+ *     merged into one (deliver()). For TYPE 0 (PE reset) and 0x18
+ *     (Transaction Failure) OpenCSD takes exactly one byte after the
+ *     payload without reading it as an address header and sets the address
+ *     to 0, IS0: printed as such.
+ *   - Context fields: OpenCSD leaves them uninitialised until it has decoded
+ *     a context payload, and never resets them at a Trace Info: fields it
+ *     has not decoded yet print as 0 (set_ctx()).
+ *   - Trace Info: WNDW is parsed and dropped by OpenCSD (never printed);
+ *     cct/spec print as 0 when their section is absent (valid bits).
+ *   - Cycle Count: format 1 with U=1 is reported by OpenCSD as a count of 0
+ *     ("unknown CC marked as 0"): a format-1 count of 0 prints as unknown
+ *     (a real count 0 with threshold 0 would too). Format 2 commit counts
+ *     <= 0 (OpenCSD's signed MAXSPEC + AAAA - 15) print as commit=0.
+ *   - Errors: reserved headers -> reserved-header (0x93/0xA3/0xB3 ->
+ *     exact-match-index); bad sequences -> bad-async (A-sync),
+ *     reserved-extension (00 xx), reserved-field (others); a packet cut off
+ *     by the end of the trace -> truncated; an error right after an
+ *     exception payload is the exception's (truncated, or its address
+ *     header is reserved-field / exact-match-index). Bytes OpenCSD skips
+ *     while unsynchronised are not reported. OpenCSD 1.3.x does not check
+ *     commit/cancel overrun, spec mismatch, sbz, field overflow or most
+ *     reserved fields, and after a bad packet it continues with the next
+ *     byte instead of searching for an A-sync.
+ *   L3
+ *   - range: first = st_addr, last = en_addr - last_instr_sz, n =
+ *     num_instr_range, type from last_i_type (BR dir, BR_INDIRECT indir,
+ *     ISB isb, WFI_WFE wfx, else other), taken from last_instr_exec for
+ *     waypoints, '-' otherwise. TSTART, an OpenCSD waypoint without an
+ *     InstType, prints type=other with its atom's outcome.
+ *   - I_RANGE_NOPATH (Q): OpenCSD gives first address and count only; last
+ *     address and type are not provided (printed as first / other, taken
+ *     '?'); a count of 0 prints nothing.
+ *   - exception: type = exception_number, ret = en_addr (excep_ret_addr).
+ *   - context: only when it changes (FORMAT.md); fields OpenCSD marks
+ *     invalid print as 0.
+ *   - timestamp / cycle-count: a count of 0 prints as unknown (OpenCSD's
+ *     convention, and its timestamp element carries has_cc with 0 when the
+ *     packet had no count); events: one item per bit of the event mask.
+ *   - transactions: OpenCSD outputs a transaction's instructions as it goes
+ *     and then MEMTRANS FAIL, documented as "operations since start of
+ *     transaction have been unwound": items after a Transaction Start are
+ *     held and dropped at a Failure, passed on at a Commit or end of trace.
+ *   - NO_SYNC: overflow / discard items; a bad packet (and a fatal
+ *     datapath response) gives an error item classed from
+ *     ocsd_get_last_err() (l3_error()). ADDR_NACC -> no-image.
+ *   - offsets are OpenCSD's element indexes (an uninitialised one, as
+ *     I_RANGE_NOPATH carries, is replaced by the previous index).
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#if defined(__GNUC__)
-#pragma GCC diagnostic push
-#pragma GCC diagnostic ignored "-Wpedantic"
-#pragma GCC diagnostic ignored "-Wunused-parameter"
-#endif
 #include <opencsd/c_api/opencsd_c_api.h>
-#if defined(__GNUC__)
-#pragma GCC diagnostic pop
-#endif
 
 #include "tracecert/adapter.h"
 
@@ -78,6 +113,8 @@ struct oc_handle {
 	struct tc_ete_config cfg;
 	unsigned levels;
 	uint64_t fed;                     /* bytes fed so far (the next index) */
+	uint64_t fed_end;                 /* fed + the block being pushed */
+	uint64_t l3_index;                /* index of the last L3 element */
 	/* L1 */
 	dcd_tree_handle_t l1;
 	uint8_t raw[64];                  /* first bytes of the last monitored packet */
@@ -94,6 +131,9 @@ struct oc_handle {
 	struct tc_adapter_region *regions;
 	size_t nregions;
 	struct tc_ete_context last_ctx;
+	struct tc_ete_l3 *txbuf;          /* items since a Transaction Start */
+	size_t txlen, txcap;
+	int in_tx;
 	int last_ctx_valid;
 	int debug;
 };
@@ -103,8 +143,7 @@ struct oc_handle {
 static void make_config(const struct tc_ete_config *c, ocsd_etmv4_cfg *r)
 {
 	memset(r, 0, sizeof *r);
-	r->reg_idr0 = (1u << 5)                    /* TRCBB */
-		    | (1u << 7)                    /* TRCCCI: cycle counting */
+	r->reg_idr0 = (1u << 7)                    /* TRCCCI: cycle counting */
 		    | (c->retstack ? 1u << 9 : 0)  /* RETSTACK */
 		    | (3u << 10)                   /* NUMEVENT: 4 events */
 		    | (3u << 15)                   /* QSUPP: Q elements with and without counts */
@@ -300,8 +339,10 @@ static ocsd_datapath_resp_t l1_packet(const void *ctx, const ocsd_datapath_op_t 
 		p.kind = tc_ete_pkt_trace_info;
 		p.cc_enabled = (uint8_t)k->trace_info.bits.cc_enabled;
 		p.in_tx = (uint8_t)k->trace_info.bits.in_trans_state;
-		p.cct = p.cc_enabled ? k->cc_threshold : 0;
-		p.spec = k->curr_spec_depth;
+		/* the value fields keep the previous Trace Info's values when
+		 * a section is absent: the valid bits say what this packet had */
+		p.cct = p.cc_enabled && k->pkt_valid.bits.cc_thresh_valid ? k->cc_threshold : 0;
+		p.spec = k->pkt_valid.bits.spec_depth_valid ? k->curr_spec_depth : 0;
 		break;
 	case ETM4_PKT_I_TIMESTAMP:
 		p.kind = tc_ete_pkt_timestamp;
@@ -316,12 +357,18 @@ static ocsd_datapath_resp_t l1_packet(const void *ctx, const ocsd_datapath_op_t 
 	case ETE_PKT_I_PE_RESET:
 	case ETE_PKT_I_TRANS_FAIL:
 		/* ETM4_PKT_I_EXCEPT: "Ret Addr Follows", the address is the
-		 * next OpenCSD packet (deliver() merges it). PE reset and
-		 * transaction failure: OpenCSD takes a 3-byte packet and sets no
-		 * address (reported as addr=unknown). */
+		 * next OpenCSD packet (deliver() merges it). PE reset (TYPE 0)
+		 * and Transaction Failure (TYPE 0x18): OpenCSD takes one byte
+		 * after the payload without reading it as an address header
+		 * and sets the address to 0, IS0: reported as it stands. */
 		p.kind = tc_ete_pkt_exception;
 		p.e = (uint8_t)k->exception_info.addr_interp;
 		p.type = (uint8_t)k->exception_info.exceptionType;
+		if (k->type != ETM4_PKT_I_EXCEPT) {
+			p.has_address = 1;
+			p.address = k->v_addr.val;
+			p.isa = k->v_addr_ISA;
+		}
 		break;
 	case ETE_PKT_I_TRANS_ST:
 		p.kind = tc_ete_pkt_tx_start;
@@ -333,7 +380,9 @@ static ocsd_datapath_resp_t l1_packet(const void *ctx, const ocsd_datapath_op_t 
 	case ETM4_PKT_I_CCNT_F2:
 	case ETM4_PKT_I_CCNT_F3:
 		p.kind = tc_ete_pkt_cycle_count;
-		p.commit = k->pkt_valid.bits.commit_elem_valid ? k->commit_elements : 0;
+		/* OpenCSD computes format 2's MAXSPEC + AAAA - 15 as a signed
+		 * value: zero or less commits nothing */
+		p.commit = k->pkt_valid.bits.commit_elem_valid && (int32_t)k->commit_elements > 0 ? k->commit_elements : 0;
 		p.count = k->cycle_count;
 		/* OpenCSD marks the unknown count of format 1 (U=1) as 0 */
 		p.cc_unknown = (uint8_t)(k->type == ETM4_PKT_I_CCNT_F1 && k->cycle_count == 0);
@@ -449,10 +498,43 @@ static void l1_monitor(const void *ctx, const ocsd_datapath_op_t op, const ocsd_
 
 /* ---- L3 ------------------------------------------------------------------- */
 
-static void emit_l3(struct oc_handle *h, struct tc_ete_l3 *x)
+static void emit_l3_now(struct oc_handle *h, const struct tc_ete_l3 *x)
 {
 	if (h->cb.l3)
 		h->cb.l3(h->cb.ctx, x);
+}
+
+static void tx_flush(struct oc_handle *h)
+{
+	for (size_t i = 0; i < h->txlen; i++)
+		emit_l3_now(h, &h->txbuf[i]);
+	h->txlen = 0;
+}
+
+/* OpenCSD outputs the instructions of a transaction as it decodes them and
+ * then a MEMTRANS element: COMMIT, or FAIL, documented as "operations since
+ * start of transaction have been unwound". The canonical L3 reports what
+ * executed without the unwound operations: the items after a Transaction
+ * Start are held, passed on at its Commit (or at the end of the trace), and
+ * dropped at its Failure. If memory runs short they are passed on at once. */
+static void emit_l3(struct oc_handle *h, const struct tc_ete_l3 *x)
+{
+	if (h->in_tx) {
+		if (h->txlen == h->txcap) {
+			size_t cap = h->txcap ? 2 * h->txcap : 64;
+			struct tc_ete_l3 *b = realloc(h->txbuf, cap * sizeof *b);
+			if (!b) {
+				tx_flush(h);
+				emit_l3_now(h, x);
+				return;
+			}
+			h->txbuf = b;
+			h->txcap = cap;
+		}
+		h->txbuf[h->txlen++] = *x;
+		return;
+	}
+	emit_l3_now(h, x);
 }
 
 static int isa_code(ocsd_isa isa)
@@ -480,6 +562,8 @@ static uint32_t mem_read(const void *ctx, const ocsd_vaddr_t address, const ocsd
 {
 	const struct oc_handle *h = ctx;
 	(void)space;
+	if (h->debug)
+		fprintf(stderr, "ocsd-mem 0x%llx %u space 0x%x\n", (unsigned long long)address, req, (unsigned)space);
 	for (size_t i = 0; i < h->nregions; i++) {
 		const struct tc_adapter_region *r = &h->regions[i];
 		if (address >= r->base && address - r->base < r->size) {
@@ -492,6 +576,40 @@ static uint32_t mem_read(const void *ctx, const ocsd_vaddr_t address, const ocsd
 	return 0;
 }
 
+/* An L3 error item for the error OpenCSD's decoder logged last (it resets
+ * and waits for the next synchronisation after it). The class is the
+ * closest one to the OpenCSD error code: a reserved or unknown packet is
+ * reserved-header, a commit beyond the outstanding P0 elements is
+ * commit-overrun, anything else (bad packet sequence...) reserved-field. */
+static void l3_error(struct oc_handle *h, uint64_t fallback_index)
+{
+	struct tc_ete_l3 x;
+	ocsd_trc_index_t index = 0;
+	uint8_t chan = 0;
+	char msg[256];
+	ocsd_err_t code = ocsd_get_last_err(&index, &chan, msg, (int)sizeof msg);
+	memset(&x, 0, sizeof x);
+	x.kind = tc_ete_l3_error;
+	x.offset = code != OCSD_OK ? index : fallback_index;
+	switch (code) {
+	case OCSD_ERR_INVALID_PCKT_HDR:
+	case OCSD_ERR_BAD_DECODE_PKT:
+	case OCSD_ERR_UNSUPP_DECODE_PKT:
+		x.error = tc_ete_err_reserved_header;
+		break;
+	case OCSD_ERR_COMMIT_PKT_OVERRUN:
+		x.error = tc_ete_err_commit_overrun;
+		break;
+	default:
+		x.error = tc_ete_err_reserved_field;
+		break;
+	}
+	if (h->debug)
+		fprintf(stderr, "ocsd-l3-error code %d @%llu: %s\n", (int)code, (unsigned long long)index, msg);
+	h->last_ctx_valid = 0;
+	emit_l3(h, &x);
+}
+
 static ocsd_datapath_resp_t l3_elem(const void *ctx, const ocsd_trc_index_t index, const uint8_t chan,
 				    const ocsd_generic_trace_elem *e)
 {
@@ -499,7 +617,11 @@ static ocsd_datapath_resp_t l3_elem(const void *ctx, const ocsd_trc_index_t inde
 	struct tc_ete_l3 x;
 	(void)chan;
 	memset(&x, 0, sizeof x);
-	x.offset = index;
+	/* OpenCSD passes an uninitialised index with I_RANGE_NOPATH: an
+	 * index beyond the bytes fed so far is replaced by the last good one */
+	if (index < h->fed_end)
+		h->l3_index = index;
+	x.offset = h->l3_index;
 	if (h->debug) {
 		char buf[1024];
 		ocsd_gen_elem_str(e, buf, (int)sizeof buf);
@@ -513,19 +635,29 @@ static ocsd_datapath_resp_t l3_elem(const void *ctx, const ocsd_trc_index_t inde
 		x.count = e->num_instr_range;
 		x.isa = (uint8_t)isa_code(e->isa);
 		x.last_type = (uint8_t)insn_type(e->last_i_type);
-		if (x.last_type == oc_insn_other)
+		/* OpenCSD's waypoints (P0 instructions) are the branches, ISB,
+		 * WFI/WFE (with WFXMODE) and, for ETE, TSTART. TSTART has no
+		 * InstType of its own: it prints as type=other with its atom's
+		 * outcome, so that it stays visible as a P0 instruction. */
+		if (x.last_type == oc_insn_other && e->last_i_type != OCSD_INSTR_TSTART)
 			x.taken = tc_ete_taken_none;
 		else
 			x.taken = e->last_instr_exec ? tc_ete_taken_e : tc_ete_taken_n;
 		break;
 	case OCSD_GEN_TRC_ELEM_I_RANGE_NOPATH:
-		/* a Q element: instructions counted, path unknown */
+		/* a Q element: OpenCSD gives the first address and the count,
+		 * and as en_addr the address executed next - not the last
+		 * instruction; it does not walk the range. The last address
+		 * and the last InstType are not provided: printed as first
+		 * and other, outcome '?'. A count of 0 executed nothing. */
+		if (e->num_instr_range == 0)
+			return OCSD_RESP_CONT;
 		x.kind = tc_ete_l3_range;
 		x.first = e->st_addr;
-		x.last = e->en_addr - (e->last_instr_sz ? e->last_instr_sz : 4);
+		x.last = e->st_addr;
 		x.count = e->num_instr_range;
 		x.isa = (uint8_t)isa_code(e->isa);
-		x.last_type = (uint8_t)insn_type(e->last_i_type);
+		x.last_type = oc_insn_other;
 		x.taken = tc_ete_taken_unknown;
 		break;
 	case OCSD_GEN_TRC_ELEM_EXCEPTION:
@@ -561,29 +693,54 @@ static ocsd_datapath_resp_t l3_elem(const void *ctx, const ocsd_trc_index_t inde
 		x.isa = (uint8_t)isa_code(e->isa);
 		break;
 	case OCSD_GEN_TRC_ELEM_TIMESTAMP:
+		/* OpenCSD sets has_cc with a count of 0 for a timestamp packet
+		 * without a count when cycle counting is on, and marks an
+		 * unknown count as 0: 0 prints as unknown */
 		x.kind = tc_ete_l3_timestamp;
 		x.value = e->timestamp;
-		if (e->has_cc)
+		if (e->has_cc && e->cycle_count != 0)
 			x.count = e->cycle_count;
 		else
 			x.unknown = 1;
 		break;
 	case OCSD_GEN_TRC_ELEM_CYCLE_COUNT:
+		/* "unknown CC marked as 0" (format 1, U=1) */
 		x.kind = tc_ete_l3_cycle_count;
 		x.count = e->cycle_count;
+		x.unknown = (uint8_t)(e->cycle_count == 0);
 		break;
 	case OCSD_GEN_TRC_ELEM_EVENT:
+		/* ev_number is the packet's EVENT field, a mask of events 0-3:
+		 * one item per event, ascending */
 		if (e->trace_event.ev_type != EVENT_NUMBERED)
 			return OCSD_RESP_CONT;
 		x.kind = tc_ete_l3_event;
-		x.count = e->trace_event.ev_number;
-		break;
+		for (unsigned i = 0; i < 16; i++) {
+			if ((e->trace_event.ev_number >> i) & 1) {
+				x.count = i;
+				emit_l3(h, &x);
+			}
+		}
+		return OCSD_RESP_CONT;
 	case OCSD_GEN_TRC_ELEM_MEMTRANS:
 		switch (e->mem_trans) {
-		case OCSD_MEM_TRANS_START: x.kind = tc_ete_l3_trans_start; break;
-		case OCSD_MEM_TRANS_COMMIT: x.kind = tc_ete_l3_trans_commit; break;
-		case OCSD_MEM_TRANS_FAIL: x.kind = tc_ete_l3_trans_failure; break;
-		default: return OCSD_RESP_CONT;
+		case OCSD_MEM_TRANS_START:
+			x.kind = tc_ete_l3_trans_start;
+			emit_l3(h, &x);
+			h->in_tx = 1;
+			return OCSD_RESP_CONT;
+		case OCSD_MEM_TRANS_COMMIT:
+			x.kind = tc_ete_l3_trans_commit;
+			h->in_tx = 0;
+			tx_flush(h);
+			break;
+		case OCSD_MEM_TRANS_FAIL:
+			x.kind = tc_ete_l3_trans_failure;
+			h->in_tx = 0;
+			h->txlen = 0;
+			break;
+		default:
+			return OCSD_RESP_CONT;
 		}
 		break;
 	case OCSD_GEN_TRC_ELEM_SYNC_MARKER:
@@ -595,6 +752,9 @@ static ocsd_datapath_resp_t l3_elem(const void *ctx, const ocsd_trc_index_t inde
 		switch (e->unsync_eot_info) {
 		case UNSYNC_OVERFLOW: x.kind = tc_ete_l3_overflow; break;
 		case UNSYNC_DISCARD: x.kind = tc_ete_l3_discard; break;
+		case UNSYNC_BAD_PACKET:
+			l3_error(h, index);
+			return OCSD_RESP_CONT;
 		default: return OCSD_RESP_CONT;
 		}
 		h->last_ctx_valid = 0;
@@ -619,7 +779,23 @@ static void oc_close(void *handle)
 	if (h->l3)
 		ocsd_destroy_dcd_tree(h->l3);
 	free(h->regions);
+	free(h->txbuf);
 	free(h);
+}
+
+/* ocsd_dt_attach_packet_callback takes its function as a void pointer. */
+static void *fn_ptr_sink(FnDefPktDataIn fn)
+{
+	void *p;
+	memcpy(&p, &fn, sizeof p);
+	return p;
+}
+
+static void *fn_ptr_mon(FnDefPktDataMon fn)
+{
+	void *p;
+	memcpy(&p, &fn, sizeof p);
+	return p;
 }
 
 static dcd_tree_handle_t make_tree(struct oc_handle *h, int full, char *err, size_t errlen)
@@ -634,12 +810,13 @@ static dcd_tree_handle_t make_tree(struct oc_handle *h, int full, char *err, siz
 	}
 	make_config(&h->cfg, &cfg);
 	rc = ocsd_dt_create_decoder(t, OCSD_BUILTIN_DCD_ETMV4I,
-				    full ? OCSD_CREATE_FLG_FULL_DECODER : OCSD_CREATE_FLG_PACKET_PROC,
+				    full ? OCSD_CREATE_FLG_FULL_DECODER | ETE_OPFLG_PKTDEC_SRCADDR_N_ATOMS
+					 : OCSD_CREATE_FLG_PACKET_PROC,
 				    &cfg, &csid);
 	if (rc == OCSD_OK && !full) {
-		rc = ocsd_dt_attach_packet_callback(t, csid, OCSD_C_API_CB_PKT_SINK, (void *)l1_packet, h);
+		rc = ocsd_dt_attach_packet_callback(t, csid, OCSD_C_API_CB_PKT_SINK, fn_ptr_sink(l1_packet), h);
 		if (rc == OCSD_OK)
-			rc = ocsd_dt_attach_packet_callback(t, csid, OCSD_C_API_CB_PKT_MON, (void *)l1_monitor, h);
+			rc = ocsd_dt_attach_packet_callback(t, csid, OCSD_C_API_CB_PKT_MON, fn_ptr_mon(l1_monitor), h);
 	}
 	if (rc == OCSD_OK && full) {
 		rc = ocsd_dt_set_gen_elem_outfn(t, l3_elem, h);
@@ -692,7 +869,8 @@ static void *oc_open(const struct tc_adapter_open_args *a, char *err, size_t err
 			if (a->regions[i].size > 0)
 				h->regions[h->nregions++] = a->regions[i];
 	}
-	ocsd_def_errlog_init(h->debug ? OCSD_ERR_SEV_INFO : OCSD_ERR_SEV_NONE, h->debug);
+	/* errors are kept (ocsd_get_last_err) but printed only when debugging */
+	ocsd_def_errlog_init(h->debug ? OCSD_ERR_SEV_INFO : OCSD_ERR_SEV_ERROR, h->debug);
 	if (h->levels & tc_adapter_l1) {
 		h->l1 = make_tree(h, 0, err, errlen);
 		if (!h->l1) {
@@ -712,20 +890,31 @@ static void *oc_open(const struct tc_adapter_open_args *a, char *err, size_t err
 
 /* Pushes one block through a tree: a WAIT response is answered with a
  * FLUSH; a fatal response resets the tree and skips the byte at fault. */
-static int push(dcd_tree_handle_t t, uint64_t index, const uint8_t *data, size_t len)
+static int push(struct oc_handle *h, dcd_tree_handle_t t, uint64_t index, const uint8_t *data, size_t len)
 {
 	size_t done = 0;
+	unsigned stalled = 0;
 	while (done < len) {
 		uint32_t n = 0;
 		uint32_t chunk = len - done > 0x10000000u ? 0x10000000u : (uint32_t)(len - done);
 		ocsd_datapath_resp_t r = ocsd_dt_process_data(t, OCSD_OP_DATA, index + done, chunk, data + done, &n);
 		done += n;
+		if (h->debug)
+			fprintf(stderr, "ocsd-resp %d (%u bytes at %llu)\n", (int)r, n, (unsigned long long)(index + done));
 		if (OCSD_DATA_RESP_IS_FATAL(r)) {
+			/* OpenCSD gave up (e.g. "Address missing in Q packet"):
+			 * the error is reported, the tree reset; decoding
+			 * resumes at the next A-sync */
+			if (t == h->l3)
+				l3_error(h, index + done);
 			ocsd_dt_process_data(t, OCSD_OP_RESET, 0, 0, NULL, NULL);
 			if (n == 0)
 				done++;
 			continue;
 		}
+		stalled = n == 0 ? stalled + 1 : 0;
+		if (stalled > 64)
+			return -1;   /* no progress */
 		if (OCSD_DATA_RESP_IS_WAIT(r)) {
 			r = ocsd_dt_process_data(t, OCSD_OP_FLUSH, 0, 0, NULL, NULL);
 			if (OCSD_DATA_RESP_IS_FATAL(r))
@@ -745,9 +934,10 @@ static int oc_feed(void *handle, const uint8_t *data, size_t len)
 		return -1;
 	if (len == 0)
 		return 0;
-	if (h->l1 && push(h->l1, h->fed, data, len))
+	h->fed_end = h->fed + len;
+	if (h->l1 && push(h, h->l1, h->fed, data, len))
 		rc = -1;
-	if (h->l3 && push(h->l3, h->fed, data, len))
+	if (h->l3 && push(h, h->l3, h->fed, data, len))
 		rc = -1;
 	h->fed += len;
 	return rc;
@@ -770,14 +960,21 @@ static int oc_finish(void *handle)
 			rc = -1;
 		flush_held(h);
 	}
-	if (h->l3 && finish_tree(h->l3))
-		rc = -1;
+	if (h->l3) {
+		if (finish_tree(h->l3))
+			rc = -1;
+		h->in_tx = 0;
+		tx_flush(h);
+	}
 	return rc;
 }
 
 /* Feature tags OpenCSD 1.3.x cannot decode. */
 static const char *const oc_unsupported[] = {
 	"ite",            /* FEAT_ITE Instrumentation packet (header 0x09) */
+	"instrumentation",
+	"walk-limit",     /* no limit on the instructions one element walks */
+	"queue-overflow", /* no resolution-queue capacity (queue_cap) */
 	NULL,
 };
 
