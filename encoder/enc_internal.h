@@ -1,0 +1,158 @@
+/* enc_internal.h — private state of the random ETE encoder (trace-unit model).
+ *
+ * Independence: the encoder shares with the reference decoder only the public
+ * element/packet structs and the text formatting (tracecert/ete.h). It has its
+ * own instruction encoder, its own model of the trace unit's address history,
+ * context, timestamp and speculation depth, and its own execution model; the
+ * L3 truth is what that execution retired. */
+#ifndef TC_ENC_INTERNAL_H
+#define TC_ENC_INTERNAL_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "tracecert/encoder.h"
+
+/* ---- Random numbers (splitmix64): deterministic per seed ---------------- */
+struct enc_rng {
+	uint64_t s;
+};
+uint64_t enc_next(struct enc_rng *r);
+unsigned enc_below(struct enc_rng *r, unsigned n);        /* 0..n-1, n > 0 */
+int enc_chance(struct enc_rng *r, unsigned percent);
+
+/* ---- Growable text and bytes ---------------------------------------------- */
+struct enc_buf {
+	char *p;
+	size_t len;
+	size_t cap;
+};
+void enc_buf_put(struct enc_buf *b, const void *data, size_t n);
+void enc_buf_printf(struct enc_buf *b, const char *fmt, ...);
+
+/* ---- Program: A64 basic blocks -------------------------------------------- */
+enum enc_term {
+	term_b, term_bl, term_bcond, term_cbz, term_tbz, term_br, term_blr, term_ret,
+	term_retaa, term_braa, term_blraa, term_eret, term_isb, term_wfi, term_count
+};
+
+struct enc_block {
+	uint64_t start;         /* first instruction */
+	uint64_t term_addr;     /* the terminator */
+	int nother;             /* non-P0 instructions before it */
+	int term;               /* enum enc_term */
+	int target;             /* direct branches: target block */
+};
+
+#define ENC_MAX_BLOCKS 4096
+
+struct enc_program {
+	uint64_t base;
+	uint8_t *code;
+	size_t size;
+	struct enc_block block[ENC_MAX_BLOCKS];
+	int nblocks;
+};
+
+int enc_program_make(struct enc_program *p, struct enc_rng *r, unsigned nblocks, uint64_t base);
+void enc_program_free(struct enc_program *p);
+/* Index of the block starting at address, or -1. */
+int enc_block_at(const struct enc_program *p, uint64_t address);
+/* Block whose instructions (others or terminator) contain address, or -1. */
+int enc_block_containing(const struct enc_program *p, uint64_t address);
+
+/* ---- The encoder -------------------------------------------------------------- */
+struct enc_ahb {
+	uint64_t address;
+	int isa;
+};
+
+#define ENC_RS_DEPTH 15
+#define ENC_MAX_PENDING 64
+
+struct enc {
+	struct enc_rng rng;
+	struct tc_ete_config cfg;
+	struct enc_program prog;
+	struct enc_buf trace;       /* bytes */
+	struct enc_buf l1;          /* expected L1 */
+	struct enc_buf l3;          /* expected L3 (committed) */
+	struct enc_buf l3_tx;       /* L3 items held while in a transaction */
+	struct enc_buf l3_tx_events;/* the events among them (kept on failure) */
+	uint32_t *variants;
+	/* The trace unit's stage-1 view (what a decoder's DSTATE.IA will hold). */
+	struct enc_ahb ahb[3];
+	struct tc_ete_context ctx;
+	uint64_t timestamp;
+	uint32_t cc_threshold;
+	int cc_enabled;
+	int64_t depth;              /* outstanding speculative P0 elements */
+	int T;                      /* in transaction (stage 1) */
+	/* Atoms not yet packed, oldest first, with the L3 line each will
+	 * produce once its packet (and so its offset) is known. */
+	char pending[ENC_MAX_PENDING];
+	char pending_l3[ENC_MAX_PENDING][160];
+	char pending_tx[ENC_MAX_PENDING];
+	int npending;
+	/* The analyzer's view (L3): */
+	uint64_t pc;                /* next instruction to execute */
+	int synced;                 /* the analyzer has context and address */
+	struct tc_ete_context ctx_reported;
+	int ctx_reported_valid;
+	uint64_t rs[ENC_RS_DEPTH];  /* the return stack as the analyzer will hold it */
+	int rs_n;
+	int rs_reset_pending;
+	uint64_t rs_tx[ENC_RS_DEPTH];   /* return stack saved at transaction start */
+	int rs_tx_n;
+	int rs_tx_reset;
+	int in_tx;                  /* elements are held by stage 2 */
+	uint64_t tx_resume;         /* where execution resumes after a failure */
+	int tail_unsafe;            /* a Remove-kind element after the last P0 */
+	uint64_t last_branch_target;/* pc right after the last taken branch / address */
+	int at_branch_target;       /* no instruction executed since */
+	int call_depth;
+	uint64_t calls[64];         /* the program's own call stack (BL return addresses) */
+	int need_p0;                /* a return-stack pop waits for the next P0 element */
+	int since_p0;               /* an element whose loss would change L3 follows the last P0 */
+	uint64_t ts_value;          /* the timestamp clock */
+	int T_speculative;          /* a Transaction Start on the current wrong path */
+	int burst;                  /* blocks left to run back to back (long atom runs) */
+};
+
+/* Packets (enc_packets.c): each writes bytes, the expected L1 line, and
+ * updates the trace unit's stage-1 view. */
+void enc_pkt_async(struct enc *e);
+void enc_pkt_trace_info(struct enc *e, int cc, uint32_t cct, uint32_t spec, int tx);
+void enc_pkt_trace_on(struct enc *e);
+void enc_pkt_context(struct enc *e, const struct tc_ete_context *c);
+void enc_pkt_address(struct enc *e, uint64_t address, int isa);
+void enc_pkt_addr_ctx(struct enc *e, uint64_t address, int isa, const struct tc_ete_context *c);
+void enc_atom(struct enc *e, int taken, const char *l3);
+void enc_flush_atoms(struct enc *e);
+void enc_pkt_exception(struct enc *e, int form, int type, uint64_t per, int isa, int unknown,
+		       const struct tc_ete_context *c);
+void enc_commit(struct enc *e, int64_t n);
+void enc_cancel_mispredict(struct enc *e, int k);
+void enc_cancel_plain(struct enc *e, int k);
+void enc_pkt_timestamp(struct enc *e, uint64_t value, int with_cc, uint32_t cc);
+void enc_pkt_cycle_count_only(struct enc *e, uint32_t count, int unknown);
+void enc_pkt_event(struct enc *e, int mask);
+void enc_pkt_ignore(struct enc *e);
+void enc_pkt_q(struct enc *e, int type, uint32_t count, uint64_t next, int isa);
+void enc_pkt_source(struct enc *e, uint64_t address, int isa);
+void enc_pkt_ts_marker(struct enc *e);
+void enc_pkt_instrumentation(struct enc *e, int el, uint64_t value);
+void enc_pkt_tx_start(struct enc *e);
+void enc_pkt_tx_commit(struct enc *e);
+void enc_pkt_discard(struct enc *e);
+void enc_pkt_overflow(struct enc *e);
+
+/* Variants (enc_variants.c). */
+void enc_hit(struct enc *e, const char *fmt, ...);
+
+/* The L3 truth (enc_trace.c): one line, to the output or, in a
+ * transaction, held until it resolves. */
+void enc_l3(struct enc *e, int is_event, const char *fmt, ...);
+void enc_l3_line(struct enc *e, int in_tx, int is_event, const char *line);
+
+#endif

@@ -1,0 +1,861 @@
+/* enc_packets.c — the encoder's packet layer: writes ETE packets choosing at random among the valid
+ * encodings of the same information, and records the expected L1 line of each. Its model of the
+ * trace unit (address history, context, timestamp, speculation depth) is its own. */
+#include <stdio.h>
+#include <string.h>
+
+#include "enc_internal.h"
+
+/* ---- Bytes and L1 lines ---------------------------------------------------- */
+
+static void put(struct enc *e, const uint8_t *b, size_t n)
+{
+	enc_buf_put(&e->trace, b, n);
+}
+
+static void put1(struct enc *e, unsigned byte)
+{
+	uint8_t b = (uint8_t)byte;
+	put(e, &b, 1);
+}
+
+static void put_le(struct enc *e, uint64_t v, int n)
+{
+	for (int i = 0; i < n; i++)
+		put1(e, (unsigned)(v >> (8 * i)) & 0xff);
+}
+
+/* Starts a packet: flushes pending atoms first, returns its offset. */
+static uint64_t begin(struct enc *e, unsigned header)
+{
+	uint64_t off;
+	if (e->npending)
+		enc_flush_atoms(e);
+	off = e->trace.len;
+	put1(e, header);
+	enc_hit(e, "hdr-%02x", header & 0xff);
+	return off;
+}
+
+static void l1(struct enc *e, const struct tc_ete_packet *p)
+{
+	char buf[512];
+	tc_ete_format_packet(buf, sizeof buf, p);
+	enc_buf_printf(&e->l1, "%s\n", buf);
+}
+
+static void pkt_init(struct tc_ete_packet *p, uint64_t off, unsigned header, int kind)
+{
+	memset(p, 0, sizeof *p);
+	p->offset = off;
+	p->header = (uint8_t)header;
+	p->kind = (uint8_t)kind;
+}
+
+/* ---- Continuation encodings ------------------------------------------------- */
+
+/* Bytes a ULEB128/bit-replacement field of n bits can take at most: 7-bit
+ * groups while fewer than n-8 bits are filled, then one final byte. */
+static int max_bytes(int n)
+{
+	int i = 0, k = 0;
+	do {
+		i += 7;
+		k++;
+	} while (i < n - 8);
+	return k + 1;
+}
+
+/* Writes v (n-bit field) in k bytes (k between the minimum and max_bytes). */
+static void put_cont(struct enc *e, uint64_t v, int n, int k)
+{
+	int maxb = max_bytes(n);
+	for (int i = 0; i < k; i++) {
+		uint64_t part = v >> (7 * i);
+		if (i == k - 1)
+			put1(e, i == maxb - 1 ? (unsigned)(part & 0xff) : (unsigned)(part & 0x7f));
+		else
+			put1(e, (unsigned)(part & 0x7f) | 0x80);
+	}
+}
+
+static int min_bytes(uint64_t v, int n)
+{
+	int maxb = max_bytes(n);
+	for (int k = 1; k < maxb; k++)
+		if (v >> (7 * k) == 0)
+			return k;
+	return maxb;
+}
+
+/* ULEB128 of an n-bit field, sometimes longer than needed (still valid). */
+static void put_uleb(struct enc *e, uint64_t v, int n)
+{
+	int k = min_bytes(v, n), maxb = max_bytes(n);
+	if (k < maxb && enc_chance(&e->rng, 15))
+		k += 1 + (int)enc_below(&e->rng, (unsigned)(maxb - k));
+	put_cont(e, v, n, k);
+	enc_hit(e, "uleb%d-len%d", n, k);
+}
+
+/* ---- Speculation depth: the trace unit's count, with the implicit commit of
+ * K10.5.2.18.3 when MAXSPEC is exceeded. ------------------------------------ */
+
+static void spec_add(struct enc *e, int64_t n)
+{
+	e->depth += n;
+	if (e->depth > (int64_t)e->cfg.maxspec) {
+		e->depth = e->cfg.maxspec;
+		enc_hit(e, "implicit-commit");
+	}
+}
+
+/* ---- Address history ------------------------------------------------------------ */
+
+static void ahb_add(struct enc *e, uint64_t address, int isa)
+{
+	e->ahb[2] = e->ahb[1];
+	e->ahb[1] = e->ahb[0];
+	e->ahb[0].address = address;
+	e->ahb[0].isa = isa;
+}
+
+enum addr_form { af_exact, af_short1, af_short2, af_long32, af_long64 };
+
+/* Picks a valid form for an address of sub-ISA isa against the history:
+ * exact match, short (1 or 2 bytes of bit replacement), 32-bit or 64-bit. */
+static int choose_form(struct enc *e, uint64_t a, int isa, int *q)
+{
+	int forms[8], n = 0, lo = isa ? 1 : 2;   /* IS0 fields start at bit 2, IS1 at bit 1 */
+	uint64_t base = e->ahb[0].address;
+	for (int i = 0; i < 3; i++) {
+		if (e->ahb[i].address == a && e->ahb[i].isa == isa) {
+			*q = i;
+			forms[n++] = af_exact;
+			break;
+		}
+	}
+	if (a >> (lo + 7) == base >> (lo + 7))
+		forms[n++] = af_short1;
+	if (a >> (lo + 15) == base >> (lo + 15))
+		forms[n++] = af_short2;
+	if (a >> 32 == base >> 32)
+		forms[n++] = af_long32;
+	forms[n++] = af_long64;
+	return forms[enc_below(&e->rng, (unsigned)n)];
+}
+
+/* The payload of an address in a given form (the header is the caller's). */
+static void put_address_payload(struct enc *e, int form, uint64_t a, int isa)
+{
+	int lo = isa ? 1 : 2;
+	switch (form) {
+	case af_short1:
+		put1(e, (unsigned)(a >> lo) & 0x7f);
+		break;
+	case af_short2:
+		put1(e, ((unsigned)(a >> lo) & 0x7f) | 0x80);
+		put1(e, (unsigned)(a >> (lo + 7)) & 0xff);
+		break;
+	case af_long32:
+		put1(e, (unsigned)(a >> lo) & 0x7f);
+		if (isa) {
+			put_le(e, (a >> 8) & 0xffffff, 3);
+		} else {
+			put1(e, (unsigned)(a >> 9) & 0x7f);
+			put_le(e, (a >> 16) & 0xffff, 2);
+		}
+		break;
+	case af_long64:
+		put1(e, (unsigned)(a >> lo) & 0x7f);
+		if (isa) {
+			put_le(e, a >> 8, 7);
+		} else {
+			put1(e, (unsigned)(a >> 9) & 0x7f);
+			put_le(e, a >> 16, 6);
+		}
+		break;
+	default:
+		break;
+	}
+}
+
+static const char *const form_names[] = { "exact", "short1", "short2", "long32", "long64" };
+
+/* Header of a target-address packet (also an exception's address header). */
+static unsigned address_header(int form, int q, int isa)
+{
+	static const unsigned hdr[2][5] = { { 0x90, 0x95, 0x95, 0x9a, 0x9d }, { 0x90, 0x96, 0x96, 0x9b, 0x9e } };
+	return form == af_exact ? 0x90u + (unsigned)q : hdr[isa][form];
+}
+
+/* Updates the history for an address written in a form. */
+static void address_history(struct enc *e, int form, int q, uint64_t a, int isa)
+{
+	if (form == af_exact) {
+		struct enc_ahb x = e->ahb[q];
+		ahb_add(e, x.address, x.isa);
+	} else {
+		ahb_add(e, a, isa);
+	}
+}
+
+
+/* ---- Packets ------------------------------------------------------------------------ */
+
+void enc_pkt_async(struct enc *e)
+{
+	struct tc_ete_packet p;
+	uint64_t off = begin(e, 0x00);
+	int zeros = 10 + (enc_chance(&e->rng, 10) ? (int)enc_below(&e->rng, 6) : 0);
+	for (int i = 0; i < zeros; i++)
+		put1(e, 0);
+	put1(e, 0x80);
+	enc_hit(e, zeros > 10 ? "async-long" : "async");
+	pkt_init(&p, off, 0x00, tc_ete_pkt_async);
+	l1(e, &p);
+}
+
+/* Trace Info: sections chosen at random among those that carry the values. */
+void enc_pkt_trace_info(struct enc *e, int cc, uint32_t cct, uint32_t spec, int tx)
+{
+	struct tc_ete_packet p;
+	uint64_t off = begin(e, 0x01);
+	int info = cc || tx || enc_chance(&e->rng, 30);
+	int spec_s = spec || enc_chance(&e->rng, 20);
+	int cyct_s = cc && (cct || enc_chance(&e->rng, 50));
+	unsigned plctl = (info ? 1u : 0) | (spec_s ? 4u : 0) | (cyct_s ? 8u : 0);
+	put1(e, plctl);
+	if (info)
+		put1(e, (cc ? 1u : 0) | (tx ? 0x40u : 0));
+	if (spec_s)
+		put_uleb(e, spec, 32);
+	if (cyct_s)
+		put_uleb(e, cct, 32);
+	enc_hit(e, "tinfo-plctl-%x", plctl);
+	if (tx)
+		enc_hit(e, "tinfo-tx");
+	if (spec)
+		enc_hit(e, "tinfo-spec-nonzero");
+	memset(e->ahb, 0, sizeof e->ahb);
+	memset(&e->ctx, 0, sizeof e->ctx);
+	e->timestamp = 0;
+	e->cc_enabled = cc;
+	e->cc_threshold = cc ? (cyct_s ? cct : 0) : 0;
+	e->depth = spec;
+	e->T = tx;
+	pkt_init(&p, off, 0x01, tc_ete_pkt_trace_info);
+	p.cc_enabled = (uint8_t)cc;
+	p.cct = e->cc_threshold;
+	p.spec = spec;
+	p.in_tx = (uint8_t)tx;
+	l1(e, &p);
+}
+
+void enc_pkt_trace_on(struct enc *e)
+{
+	struct tc_ete_packet p;
+	pkt_init(&p, begin(e, 0x04), 0x04, tc_ete_pkt_trace_on);
+	l1(e, &p);
+	e->since_p0 = 1;
+}
+
+/* The context payload byte and its sections; merges into the stage-1 view. */
+static void put_context_payload(struct enc *e, const struct tc_ete_context *c)
+{
+	int v = c->vmid != e->ctx.vmid || enc_chance(&e->rng, 25);
+	int cid = c->context_id != e->ctx.context_id || enc_chance(&e->rng, 25);
+	put1(e, (unsigned)(c->el & 3) | (unsigned)c->sf << 4 | (unsigned)c->ns << 5 | (unsigned)v << 6 | (unsigned)cid << 7);
+	if (v)
+		put_le(e, c->vmid, 4);
+	if (cid)
+		put_le(e, c->context_id, 4);
+	enc_hit(e, "ctx-payload-v%d-c%d", v, cid);
+	e->ctx = *c;
+}
+
+void enc_pkt_context(struct enc *e, const struct tc_ete_context *c)
+{
+	struct tc_ete_packet p;
+	int same = !memcmp(c, &e->ctx, sizeof *c);
+	unsigned header = same && enc_chance(&e->rng, 60) ? 0x80 : 0x81;
+	uint64_t off = begin(e, header);
+	if (header == 0x81)
+		put_context_payload(e, c);
+	pkt_init(&p, off, header, tc_ete_pkt_context);
+	p.ctx = e->ctx;
+	l1(e, &p);
+	e->since_p0 = 1;
+}
+
+void enc_pkt_address(struct enc *e, uint64_t a, int isa)
+{
+	struct tc_ete_packet p;
+	int q = 0, form = choose_form(e, a, isa, &q);
+	unsigned header = address_header(form, q, isa);
+	uint64_t off = begin(e, header);
+	put_address_payload(e, form, a, isa);
+	address_history(e, form, q, a, isa);
+	if (form == af_exact)
+		enc_hit(e, "addr-exact-%d", q);
+	else
+		enc_hit(e, "addr-%s-is%d", form_names[form], isa);
+	pkt_init(&p, off, header, tc_ete_pkt_address);
+	p.address = a;
+	p.isa = (uint8_t)e->ahb[0].isa;
+	p.has_address = 1;
+	l1(e, &p);
+}
+
+void enc_pkt_addr_ctx(struct enc *e, uint64_t a, int isa, const struct tc_ete_context *c)
+{
+	struct tc_ete_packet p;
+	int long32 = a >> 32 == e->ahb[0].address >> 32 && enc_chance(&e->rng, 50);
+	unsigned header = (long32 ? 0x82u : 0x85u) + (unsigned)isa;
+	uint64_t off = begin(e, header);
+	put_address_payload(e, long32 ? af_long32 : af_long64, a, isa);
+	ahb_add(e, a, isa);
+	put_context_payload(e, c);
+	enc_hit(e, "addr-ctx-%s-is%d", long32 ? "long32" : "long64", isa);
+	e->since_p0 = 1;
+	pkt_init(&p, off, header, tc_ete_pkt_addr_ctx);
+	p.address = a;
+	p.isa = (uint8_t)isa;
+	p.has_address = 1;
+	p.ctx = e->ctx;
+	l1(e, &p);
+}
+
+/* ---- Atoms -------------------------------------------------------------------------- */
+
+/* Queues an atom; l3 is the range line (without its "@OFF ") the atom
+ * produces at L3, or NULL for an atom on a wrong path. */
+void enc_atom(struct enc *e, int taken, const char *l3)
+{
+	if (e->npending == ENC_MAX_PENDING)
+		enc_flush_atoms(e);
+	e->pending[e->npending] = taken ? 'E' : 'N';
+	snprintf(e->pending_l3[e->npending], sizeof e->pending_l3[0], "%s", l3 ? l3 : "");
+	e->pending_tx[e->npending] = (char)e->in_tx;
+	e->npending++;
+	spec_add(e, 1);
+	e->since_p0 = 0;
+}
+
+/* The L3 lines of the first n pending atoms, now packed at offset off. */
+static void atoms_truth(struct enc *e, int from, int n, uint64_t off)
+{
+	for (int i = from; i < from + n; i++) {
+		char line[200];
+		if (!e->pending_l3[i][0])
+			continue;
+		snprintf(line, sizeof line, "@%llu %s", (unsigned long long)off, e->pending_l3[i]);
+		enc_l3_line(e, e->pending_tx[i], 0, line);
+	}
+}
+
+static void drop_pending(struct enc *e, int n)
+{
+	memmove(e->pending, e->pending + n, (size_t)(e->npending - n));
+	memmove(e->pending_l3, e->pending_l3 + n, (size_t)(e->npending - n) * sizeof e->pending_l3[0]);
+	memmove(e->pending_tx, e->pending_tx + n, (size_t)(e->npending - n));
+	e->npending -= n;
+}
+
+static int prefix_is(const struct enc *e, const char *s)
+{
+	size_t n = strlen(s);
+	return (size_t)e->npending >= n && !memcmp(e->pending, s, n);
+}
+
+/* Longest F6 run at the front: COUNT+3 E atoms then E or N (4..24 atoms). */
+static int f6_length(const struct enc *e)
+{
+	int run = 0;
+	while (run < e->npending && run < 23 && e->pending[run] == 'E')
+		run++;
+	if (run < 3)
+		return 0;
+	return run < e->npending ? run + 1 : run;   /* the atom after the E run ends it */
+}
+
+struct atom_choice {
+	unsigned header;
+	int n;
+	const char *name;
+};
+
+/* Every format that encodes a prefix of the pending atoms. */
+static int atom_choices(struct enc *e, struct atom_choice *c)
+{
+	static const char *const f4[4] = { "NEEE", "NNNN", "NENE", "ENEN" };
+	static const char *const f52[3] = { "NNNNN", "NENEN", "ENENE" };
+	const char *a = e->pending;
+	int k = 0, f6 = f6_length(e);
+	c[k++] = (struct atom_choice){ 0xf6u | (a[0] == 'E'), 1, "atom-f1" };
+	if (e->npending >= 2)
+		c[k++] = (struct atom_choice){ 0xd8u | (a[0] == 'E') | (a[1] == 'E') << 1, 2, "atom-f2" };
+	if (e->npending >= 3)
+		c[k++] = (struct atom_choice){ 0xf8u | (a[0] == 'E') | (a[1] == 'E') << 1 | (a[2] == 'E') << 2, 3, "atom-f3" };
+	for (int i = 0; i < 4; i++)
+		if (prefix_is(e, f4[i]))
+			c[k++] = (struct atom_choice){ 0xdcu + (unsigned)i, 4, "atom-f4" };
+	if (prefix_is(e, "NEEEE"))
+		c[k++] = (struct atom_choice){ 0xf5, 5, "atom-f5-1" };
+	for (int i = 0; i < 3; i++)
+		if (prefix_is(e, f52[i]))
+			c[k++] = (struct atom_choice){ 0xd5u + (unsigned)i, 5, "atom-f5-2" };
+	for (int len = 4; len <= f6; len++) {
+		int last_n = e->pending[len - 1] == 'N';
+		if (len - 1 < 3 || (len == f6 && !last_n && len > 23))
+			continue;
+		c[k++] = (struct atom_choice){ 0xc0u | (unsigned)last_n << 5 | (unsigned)(len - 4), len, "atom-f6" };
+	}
+	return k;
+}
+
+void enc_flush_atoms(struct enc *e)
+{
+	while (e->npending > 0) {
+		struct atom_choice c[40];
+		struct tc_ete_packet p;
+		int k = atom_choices(e, c);
+		struct atom_choice pick = c[enc_below(&e->rng, (unsigned)k)];
+		uint64_t off = e->trace.len;
+		put1(e, pick.header);
+		enc_hit(e, "hdr-%02x", pick.header);
+		enc_hit(e, "%s", pick.name);
+		pkt_init(&p, off, pick.header, tc_ete_pkt_atom);
+		for (int i = 0; i < pick.n; i++)
+			p.atoms |= (uint32_t)(e->pending[i] == 'E') << i;
+		p.natoms = (uint8_t)pick.n;
+		l1(e, &p);
+		atoms_truth(e, 0, pick.n, off);
+		drop_pending(e, pick.n);
+	}
+}
+
+/* ---- Exceptions ------------------------------------------------------------------------ */
+
+/* Exception packet: E form 1 (address = preferred return address) or 2
+ * (also a target address); the address header is an address form, 0x70
+ * (unknown) or a long form with a context (c != NULL). */
+void enc_pkt_exception(struct enc *e, int form, int type, uint64_t per, int isa, int unknown,
+		       const struct tc_ete_context *c)
+{
+	struct tc_ete_packet p;
+	uint64_t off = begin(e, 0x06);
+	unsigned ah;
+	put1(e, (form == 1 ? 1u : 0x40u) | (unsigned)type << 1);
+	pkt_init(&p, off, 0x06, tc_ete_pkt_exception);
+	if (unknown) {
+		put1(e, 0x70);
+		ahb_add(e, 0, 0);
+		enc_hit(e, "exc-ah-unknown");
+	} else if (c) {
+		int long32 = per >> 32 == e->ahb[0].address >> 32 && enc_chance(&e->rng, 50);
+		ah = (long32 ? 0x82u : 0x85u) + (unsigned)isa;
+		put1(e, ah);
+		put_address_payload(e, long32 ? af_long32 : af_long64, per, isa);
+		ahb_add(e, per, isa);
+		put_context_payload(e, c);
+		p.has_context = 1;
+		p.ctx = e->ctx;
+		enc_hit(e, "exc-ah-ctx-%s-is%d", long32 ? "long32" : "long64", isa);
+	} else {
+		int q = 0, f = choose_form(e, per, isa, &q);
+		ah = address_header(f, q, isa);
+		put1(e, ah);
+		put_address_payload(e, f, per, isa);
+		address_history(e, f, q, per, isa);
+		enc_hit(e, f == af_exact ? "exc-ah-exact" : "exc-ah-%s-is%d", form_names[f], isa);
+	}
+	enc_hit(e, "hdr-ah-%02x", ah = unknown ? 0x70 : ah);
+	enc_hit(e, "exc-e%d", form);
+	e->since_p0 = type == 0x18;
+	enc_hit(e, "exc-type-%02x", type);
+	if (type != 0x18)
+		spec_add(e, 1);
+	if (type == 0 || type == 0x18)
+		e->T = 0;
+	p.e = (uint8_t)form;
+	p.type = (uint8_t)type;
+	p.has_address = (uint8_t)!unknown;
+	p.address = unknown ? 0 : e->ahb[0].address;
+	p.isa = (uint8_t)e->ahb[0].isa;
+	l1(e, &p);
+}
+
+/* ---- Commit, cancel, cycle counts ------------------------------------------------------- */
+
+static void pkt_commit_plain(struct enc *e, int64_t n)
+{
+	struct tc_ete_packet p;
+	uint64_t off = begin(e, 0x2d);
+	put_uleb(e, (uint64_t)n, 32);
+	pkt_init(&p, off, 0x2d, tc_ete_pkt_commit);
+	p.count = (uint64_t)n;
+	l1(e, &p);
+	enc_hit(e, "commit-packet");
+}
+
+/* The cycle-count element every CC packet carries, as L3 truth. */
+static void cycle_count_truth(struct enc *e, uint64_t off, uint32_t value, int unknown)
+{
+	if (unknown)
+		enc_l3(e, 0, "@%llu cycle-count n=unknown", (unsigned long long)off);
+	else
+		enc_l3(e, 0, "@%llu cycle-count n=%lu", (unsigned long long)off, (unsigned long)value);
+}
+
+static void pkt_cycle_count(struct enc *e, uint64_t off, unsigned header, int64_t commit, uint32_t count, int unknown)
+{
+	struct tc_ete_packet p;
+	uint32_t value = unknown ? 0 : count + e->cc_threshold;
+	pkt_init(&p, off, header, tc_ete_pkt_cycle_count);
+	p.commit = (uint64_t)commit;
+	p.count = value;
+	p.cc_unknown = (uint8_t)unknown;
+	l1(e, &p);
+	cycle_count_truth(e, off, value, unknown);
+	e->since_p0 = 1;   /* a Discard would drop this Cycle Count (TC-P13) */
+	if (commit > 0)
+		e->depth -= commit;
+}
+
+/* Cycle Count format 1: optional commit (commit mode 0), count or unknown. */
+static void cc_format1(struct enc *e, int64_t commit, uint32_t count, int unknown)
+{
+	uint64_t off = begin(e, unknown ? 0x0f : 0x0e);
+	if (!e->cfg.commopt)
+		put_uleb(e, (uint64_t)commit, 32);
+	if (!unknown)
+		put_uleb(e, count, 20);
+	enc_hit(e, "cc-f1-%s-%s", e->cfg.commopt ? "m1" : (commit ? "commit" : "nocommit"), unknown ? "unknown" : "count");
+	pkt_cycle_count(e, off, unknown ? 0x0f : 0x0e, commit, count, unknown);
+}
+
+/* Commits n elements with a Commit packet or, when cycle counting is on in
+ * commit mode 0, a cycle-count packet whose commit field says n. */
+void enc_commit(struct enc *e, int64_t n)
+{
+	int64_t big = (int64_t)e->cfg.maxspec - 15;
+	unsigned r;
+	if (n <= 0)
+		return;
+	if (!e->cc_enabled || e->cfg.commopt || enc_chance(&e->rng, 40)) {
+		pkt_commit_plain(e, n);
+		e->depth -= n;
+		return;
+	}
+	r = enc_below(&e->rng, 4);
+	if (r == 0 && n <= 4) {                                   /* F3: AA+1 */
+		unsigned bb = enc_below(&e->rng, 4), header = 0x10u | (unsigned)(n - 1) << 2 | bb;
+		uint64_t off = begin(e, header);
+		enc_hit(e, "cc-f3-commit");
+		pkt_cycle_count(e, off, header, n, bb, 0);
+	} else if (r == 1 && n <= 16) {                           /* F2 F=0: AAAA+1 */
+		unsigned bbbb = enc_below(&e->rng, 16);
+		uint64_t off = begin(e, 0x0c);
+		put1(e, (unsigned)(n - 1) << 4 | bbbb);
+		enc_hit(e, "cc-f2-small");
+		pkt_cycle_count(e, off, 0x0c, n, bbbb, 0);
+	} else if (r == 2 && n >= big && n <= big + 15) {         /* F2 F=1: MAXSPEC+AAAA-15 */
+		unsigned bbbb = enc_below(&e->rng, 16);
+		uint64_t off = begin(e, 0x0d);
+		put1(e, (unsigned)(n - big) << 4 | bbbb);
+		enc_hit(e, "cc-f2-large");
+		pkt_cycle_count(e, off, 0x0d, n, bbbb, 0);
+	} else {
+		cc_format1(e, n, enc_below(&e->rng, 2000), enc_chance(&e->rng, 10));
+	}
+}
+
+/* A cycle count that commits nothing. */
+void enc_pkt_cycle_count_only(struct enc *e, uint32_t count, int unknown)
+{
+	int64_t big = (int64_t)e->cfg.maxspec - 15;
+	if (!unknown && e->cfg.commopt && count < 4 && enc_chance(&e->rng, 30)) {
+		unsigned header = 0x10u | count;                       /* F3 in commit mode 1 */
+		uint64_t off = begin(e, header);
+		enc_hit(e, "cc-f3-m1");
+		pkt_cycle_count(e, off, header, 0, count, 0);
+	} else if (!unknown && count < 16 && (e->cfg.commopt || big <= 0) && enc_chance(&e->rng, 40)) {
+		int64_t aaaa = e->cfg.commopt ? 0 : (int64_t)enc_below(&e->rng, (unsigned)(1 - big));
+		uint64_t off = begin(e, 0x0d);                                        /* F2 with no commit */
+		put1(e, (unsigned)aaaa << 4 | count);
+		enc_hit(e, e->cfg.commopt ? "cc-f2-m1" : "cc-f2-large-zero");
+		pkt_cycle_count(e, off, 0x0d, 0, count, 0);
+	} else {
+		cc_format1(e, 0, count, unknown);
+	}
+}
+
+/* Cancels the k youngest P0 elements (the wrong path) and flips the most
+ * recent real branch: Mispredict (k = 0), Cancel format 2 (k = 1),
+ * format 3 (k = 2..5) or format 1, packing pending atoms where a format
+ * carries them. */
+void enc_cancel_mispredict(struct enc *e, int k)
+{
+	struct tc_ete_packet p;
+	unsigned header;
+	uint64_t off;
+	int carry = 0, a = 0, np = e->npending;
+	const char *pend = e->pending;
+	if (k == 0 && np >= 1 && enc_chance(&e->rng, 70)) {
+		/* Mispredict with atoms: 01 E, 10 E E, 11 N */
+		if (np >= 2 && pend[np - 2] == 'E' && pend[np - 1] == 'E' && enc_chance(&e->rng, 50))
+			a = 2, carry = 2;
+		else
+			a = pend[np - 1] == 'E' ? 1 : 3, carry = 1;
+	} else if (k == 1 && np >= 1 && enc_chance(&e->rng, 70)) {
+		if (np >= 2 && pend[np - 2] == 'E' && pend[np - 1] == 'E')
+			a = 2, carry = 2;
+		else
+			a = pend[np - 1] == 'E' ? 1 : 3, carry = 1;
+	} else if (k >= 2 && k <= 5 && np >= 1 && pend[np - 1] == 'E' && enc_chance(&e->rng, 60)) {
+		a = 1, carry = 1;
+	}
+	/* the older pending atoms go out in atom packets first */
+	if (np > carry) {
+		int keep = carry;
+		char save[2], save_tx[2], save_l3[2][160];
+		for (int i = 0; i < keep; i++) {
+			save[i] = pend[np - keep + i];
+			save_tx[i] = e->pending_tx[np - keep + i];
+			memcpy(save_l3[i], e->pending_l3[np - keep + i], sizeof save_l3[i]);
+		}
+		e->npending = np - keep;
+		enc_flush_atoms(e);
+		for (int i = 0; i < keep; i++) {
+			e->pending[i] = save[i];
+			e->pending_tx[i] = save_tx[i];
+			memcpy(e->pending_l3[i], save_l3[i], sizeof save_l3[i]);
+		}
+		e->npending = keep;
+		np = keep;
+	}
+	off = e->trace.len;
+	if (k == 0) {
+		header = 0x30u | (unsigned)a;
+		put1(e, header);
+		pkt_init(&p, off, header, tc_ete_pkt_mispredict);
+		enc_hit(e, "mispredict-a%d", a);
+	} else if (k == 1 && (carry || enc_chance(&e->rng, 40))) {
+		header = 0x34u | (unsigned)a;
+		put1(e, header);
+		pkt_init(&p, off, header, tc_ete_pkt_cancel);
+		enc_hit(e, "cancel-f2-a%d", a);
+	} else if (k >= 2 && k <= 5 && (carry || enc_chance(&e->rng, 50))) {
+		header = 0x38u | (unsigned)(k - 2) << 1 | (unsigned)carry;
+		put1(e, header);
+		pkt_init(&p, off, header, tc_ete_pkt_cancel);
+		enc_hit(e, "cancel-f3-a%d", carry);
+	} else {
+		header = 0x2f;
+		put1(e, header);
+		put_uleb(e, (uint64_t)k, 32);
+		pkt_init(&p, off, header, tc_ete_pkt_cancel);
+		enc_hit(e, "cancel-f1-m1");
+	}
+	enc_hit(e, "hdr-%02x", header);
+	for (int i = 0; i < carry; i++)
+		p.atoms |= (uint32_t)(pend[i] == 'E') << i;
+	p.natoms = (uint8_t)carry;
+	p.count = (uint64_t)k;
+	p.mispredict = 1;
+	l1(e, &p);
+	atoms_truth(e, 0, carry, off);
+	e->npending = 0;
+	e->depth -= k;
+	e->since_p0 = 1;   /* the Mispredict element */
+}
+
+/* Cancels the k youngest P0 elements without a Mispredict (Cancel format 1, M=0). */
+void enc_cancel_plain(struct enc *e, int k)
+{
+	struct tc_ete_packet p;
+	uint64_t off = begin(e, 0x2e);
+	put_uleb(e, (uint64_t)k, 32);
+	pkt_init(&p, off, 0x2e, tc_ete_pkt_cancel);
+	p.count = (uint64_t)k;
+	l1(e, &p);
+	enc_hit(e, "cancel-f1-m0");
+	e->depth -= k;
+}
+
+/* ---- Timestamps, events, Q, source address, transactions, discard -------------------- */
+
+void enc_pkt_timestamp(struct enc *e, uint64_t value, int with_cc, uint32_t cc)
+{
+	struct tc_ete_packet p;
+	unsigned header = with_cc ? 0x03 : 0x02;
+	uint64_t off = begin(e, header);
+	int k = 9;
+	for (int i = 1; i < 9; i++)
+		if (value >> (7 * i) == e->timestamp >> (7 * i)) {
+			k = i;
+			break;
+		}
+	if (k < 9 && enc_chance(&e->rng, 20))
+		k += 1 + (int)enc_below(&e->rng, (unsigned)(9 - k));
+	put_cont(e, value, 64, k);
+	enc_hit(e, "ts-len%d", k);
+	if (with_cc)
+		put_uleb(e, cc, 20);
+	e->timestamp = value;
+	pkt_init(&p, off, header, tc_ete_pkt_timestamp);
+	p.value = value;
+	p.count = cc;
+	p.has_cc = (uint8_t)with_cc;
+	l1(e, &p);
+	if (with_cc)
+		enc_l3(e, 0, "@%llu timestamp ts=0x%llx cc=%lu", (unsigned long long)off, (unsigned long long)value, (unsigned long)cc);
+	else
+		enc_l3(e, 0, "@%llu timestamp ts=0x%llx cc=unknown", (unsigned long long)off, (unsigned long long)value);
+}
+
+void enc_pkt_event(struct enc *e, int mask)
+{
+	struct tc_ete_packet p;
+	uint64_t off = begin(e, 0x70u | (unsigned)mask);
+	pkt_init(&p, off, 0x70u | (unsigned)mask, tc_ete_pkt_event);
+	p.events = (uint8_t)mask;
+	l1(e, &p);
+	for (int i = 0; i < 4; i++)
+		if ((mask >> i) & 1)
+			enc_l3(e, 1, "@%llu event n=%d", (unsigned long long)off, i);
+}
+
+void enc_pkt_ignore(struct enc *e)
+{
+	struct tc_ete_packet p;
+	pkt_init(&p, begin(e, 0x70), 0x70, tc_ete_pkt_ignore);
+	l1(e, &p);
+}
+
+/* Q: type 0xc (count only), 0xf (no count), or an address form of `next`
+ * (the address after the counted instructions) with the count. */
+void enc_pkt_q(struct enc *e, int type, uint32_t count, uint64_t next, int isa)
+{
+	struct tc_ete_packet p;
+	int q = 0, form = af_long64;
+	unsigned header;
+	uint64_t off;
+	if (type < 0) {   /* an addressed type: exact, short or 32-bit long (no 64-bit Q form) */
+		form = choose_form(e, next, isa, &q);
+		if (form == af_long64 || (form == af_short2 && enc_chance(&e->rng, 30)))
+			form = next >> 32 == e->ahb[0].address >> 32 ? af_long32 : -1;
+		if (form < 0)
+			type = 0xc;
+	}
+	if (type < 0) {
+		static const unsigned qt[2][4] = { { 0, 5, 5, 0xa }, { 0, 6, 6, 0xb } };
+		type = form == af_exact ? q : (int)qt[isa][form];
+	}
+	header = 0xa0u | (unsigned)type;
+	off = begin(e, header);
+	pkt_init(&p, off, header, tc_ete_pkt_q);
+	if (type != 0xc && type != 0xf) {
+		put_address_payload(e, form, next, isa);
+		address_history(e, form, q, next, isa);
+		p.has_address = 1;
+		p.address = next;
+		p.isa = (uint8_t)e->ahb[0].isa;
+	}
+	if (type != 0xf)
+		put_uleb(e, count, 32);
+	enc_hit(e, "q-type-%x", type);
+	spec_add(e, 1);
+	e->since_p0 = 0;
+	p.type = (uint8_t)type;
+	p.count = type == 0xf ? 0 : count;
+	l1(e, &p);
+}
+
+void enc_pkt_source(struct enc *e, uint64_t a, int isa)
+{
+	struct tc_ete_packet p;
+	int q = 0, form = choose_form(e, a, isa, &q);
+	static const unsigned hdr[2][5] = { { 0xb0, 0xb4, 0xb4, 0xb6, 0xb8 }, { 0xb0, 0xb5, 0xb5, 0xb7, 0xb9 } };
+	unsigned header = form == af_exact ? 0xb0u + (unsigned)q : hdr[isa][form];
+	uint64_t off = begin(e, header);
+	put_address_payload(e, form, a, isa);
+	address_history(e, form, q, a, isa);
+	if (form == af_exact)
+		enc_hit(e, "src-exact-%d", q);
+	else
+		enc_hit(e, "src-%s-is%d", form_names[form], isa);
+	spec_add(e, 1);
+	e->since_p0 = 0;
+	pkt_init(&p, off, header, tc_ete_pkt_source_address);
+	p.address = a;
+	p.isa = (uint8_t)e->ahb[0].isa;
+	p.has_address = 1;
+	l1(e, &p);
+}
+
+void enc_pkt_ts_marker(struct enc *e)
+{
+	struct tc_ete_packet p;
+	uint64_t off = begin(e, 0x88);
+	pkt_init(&p, off, 0x88, tc_ete_pkt_ts_marker);
+	l1(e, &p);
+	enc_l3(e, 1, "@%llu ts-marker", (unsigned long long)off);
+}
+
+void enc_pkt_instrumentation(struct enc *e, int el, uint64_t value)
+{
+	struct tc_ete_packet p;
+	uint64_t off = begin(e, 0x09);
+	put1(e, (unsigned)el);
+	put_le(e, value, 8);
+	pkt_init(&p, off, 0x09, tc_ete_pkt_instrumentation);
+	p.ctx.el = (uint8_t)el;
+	p.value = value;
+	l1(e, &p);
+	enc_l3(e, 1, "@%llu instrumentation el=%d value=0x%llx", (unsigned long long)off, el, (unsigned long long)value);
+}
+
+void enc_pkt_tx_start(struct enc *e)
+{
+	struct tc_ete_packet p;
+	pkt_init(&p, begin(e, 0x0a), 0x0a, tc_ete_pkt_tx_start);
+	l1(e, &p);
+	e->T = 1;
+	if (e->cfg.commtrans == 0)
+		spec_add(e, 1);
+	enc_hit(e, "tx-start-commtrans%d", e->cfg.commtrans);
+	e->since_p0 = 1;
+}
+
+void enc_pkt_tx_commit(struct enc *e)
+{
+	struct tc_ete_packet p;
+	pkt_init(&p, begin(e, 0x0b), 0x0b, tc_ete_pkt_tx_commit);
+	l1(e, &p);
+	e->T = 0;
+	e->since_p0 = 1;
+}
+
+void enc_pkt_discard(struct enc *e)
+{
+	struct tc_ete_packet p;
+	uint64_t off = begin(e, 0x00);
+	put1(e, 0x03);
+	pkt_init(&p, off, 0x00, tc_ete_pkt_discard);
+	l1(e, &p);
+	e->depth = 0;
+	e->T = 0;
+}
+
+void enc_pkt_overflow(struct enc *e)
+{
+	struct tc_ete_packet p;
+	uint64_t off = begin(e, 0x00);
+	put1(e, 0x05);
+	pkt_init(&p, off, 0x00, tc_ete_pkt_overflow);
+	l1(e, &p);
+	e->depth = 0;
+	e->T = 0;
+}

@@ -1,0 +1,734 @@
+/* enc_trace.c — the encoder's execution model and trace-unit decisions: runs a random program,
+ * decides what the trace unit reports (speculation, mispredicts, exceptions, context, gaps,
+ * transactions, Q, source addresses, timestamps, cycle counts, events), and records the L3
+ * truth as what the execution retired. */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "enc_internal.h"
+
+/* ---- L3 truth ---------------------------------------------------------------- */
+
+void enc_l3_line(struct enc *e, int in_tx, int is_event, const char *line)
+{
+	if (!in_tx) {
+		enc_buf_printf(&e->l3, "%s\n", line);
+		return;
+	}
+	enc_buf_printf(&e->l3_tx, "%s\n", line);
+	if (is_event)
+		enc_buf_printf(&e->l3_tx_events, "%s\n", line);
+}
+
+void enc_l3(struct enc *e, int is_event, const char *fmt, ...)
+{
+	char line[256];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(line, sizeof line, fmt, ap);
+	va_end(ap);
+	enc_l3_line(e, e->in_tx, is_event, line);
+}
+
+/* Offset the next packet will have (pending atoms are packed first). */
+static uint64_t next_offset(struct enc *e)
+{
+	if (e->npending)
+		enc_flush_atoms(e);
+	return e->trace.len;
+}
+
+/* ---- The analyzer's view: ranges, context, return stack ------------------------ */
+
+static int is_p0(const struct enc *e, int term)
+{
+	return term != term_wfi || e->cfg.wfxmode;
+}
+
+static const char *term_type(int term)
+{
+	switch (term) {
+	case term_b: case term_bl: case term_bcond: case term_cbz: case term_tbz:
+		return "dir";
+	case term_isb:
+		return "isb";
+	case term_wfi:
+		return "wfx";
+	default:
+		return "indir";
+	}
+}
+
+/* The range line from the analyzer's current address (e->open) to last. */
+static void range_text(struct enc *e, char *buf, size_t size, uint64_t last, const char *type, char taken)
+{
+	snprintf(buf, size, "range first=0x%llx last=0x%llx n=%llu isa=a64 type=%s taken=%c",
+		 (unsigned long long)e->last_branch_target, (unsigned long long)last,
+		 (unsigned long long)((last - e->last_branch_target) / 4 + 1), type, taken);
+}
+
+/* The analyzer resets its return stack at the first P0 element after a
+ * Trace On or Trace Info (TC-S21). */
+static void p0_element(struct enc *e)
+{
+	if (e->rs_reset_pending) {
+		e->rs_n = 0;
+		e->rs_reset_pending = 0;
+	}
+}
+
+static void rs_push(struct enc *e, uint64_t address)
+{
+	if (!e->cfg.retstack)
+		return;
+	if (e->rs_n == ENC_RS_DEPTH) {
+		memmove(e->rs, e->rs + 1, (ENC_RS_DEPTH - 1) * sizeof e->rs[0]);
+		e->rs_n--;
+	}
+	e->rs[e->rs_n++] = address;
+}
+
+static void report_context(struct enc *e, uint64_t off)
+{
+	if (e->ctx_reported_valid && !memcmp(&e->ctx_reported, &e->ctx, sizeof e->ctx))
+		return;
+	e->ctx_reported = e->ctx;
+	e->ctx_reported_valid = 1;
+	enc_l3(e, 0, "@%llu context el=%u ns=%u sf=%u ctxid=0x%lx vmid=0x%lx", (unsigned long long)off,
+	       e->ctx.el, e->ctx.ns, e->ctx.sf, (unsigned long)e->ctx.context_id, (unsigned long)e->ctx.vmid);
+}
+
+/* ---- Program flow ---------------------------------------------------------------------- */
+
+static uint64_t random_block_start(struct enc *e)
+{
+	return e->prog.block[enc_below(&e->rng, (unsigned)e->prog.nblocks)].start;
+}
+
+/* Sends an address for a new location (after an indirect branch, an
+ * exception, a gap): a plain address packet. */
+static void send_address(struct enc *e, uint64_t a)
+{
+	enc_pkt_address(e, a, 0);
+	e->pc = a;
+	e->last_branch_target = a;
+}
+
+static struct tc_ete_context random_context(struct enc *e)
+{
+	struct tc_ete_context c = e->ctx;
+	c.sf = 1;
+	if (enc_chance(&e->rng, 50))
+		c.el = (uint8_t)enc_below(&e->rng, 4);
+	if (enc_chance(&e->rng, 30))
+		c.ns = (uint8_t)enc_below(&e->rng, 2);
+	if (enc_chance(&e->rng, 50))
+		c.context_id = (uint32_t)enc_next(&e->rng);
+	if (enc_chance(&e->rng, 30))
+		c.vmid = (uint32_t)enc_next(&e->rng) & 0xffff;
+	return c;
+}
+
+/* Trace starts or restarts: Trace On, a context and an address. */
+static void restart(struct enc *e, uint64_t at)
+{
+	struct tc_ete_context c = random_context(e);
+	uint64_t off;
+	enc_pkt_trace_on(e);
+	enc_l3(e, 0, "@%llu trace-on", (unsigned long long)(e->trace.len - 1));
+	e->rs_reset_pending = 1;
+	off = next_offset(e);
+	if (enc_chance(&e->rng, 50)) {
+		enc_pkt_context(e, &c);
+		report_context(e, off);
+		send_address(e, at);
+	} else {
+		enc_pkt_addr_ctx(e, at, 0, &c);
+		report_context(e, off);
+		e->pc = at;
+		e->last_branch_target = at;
+	}
+}
+
+/* ---- Speculation --------------------------------------------------------------------- */
+
+static uint64_t random_address(struct enc *e, int isa)
+{
+	uint64_t a = e->ahb[enc_below(&e->rng, 3)].address;
+	switch (enc_below(&e->rng, 4)) {
+	case 0: a ^= (uint64_t)enc_below(&e->rng, 128) << 2; break;
+	case 1: a ^= (uint64_t)enc_below(&e->rng, 1u << 15) << 2; break;
+	case 2: a = (a & ~UINT64_C(0xffffffff)) | (uint32_t)enc_next(&e->rng); break;
+	default: a = enc_next(&e->rng) >> (enc_below(&e->rng, 2) * 16); break;
+	}
+	return isa ? a & ~UINT64_C(1) : a & ~UINT64_C(3);
+}
+
+/* One P0 element on a wrong path: an atom, a Q, a source address or (not
+ * first: its Context / Target Address elements come before the P0 element
+ * and would survive the Cancel) an exception, in any address form and
+ * sub-ISA. They are never analysed. */
+static void wrong_p0(struct enc *e, int first, int discard_follows)
+{
+	int isa = (int)enc_below(&e->rng, 2);
+	unsigned r = enc_below(&e->rng, first ? 8 : 10);
+	if (r < 6 || discard_follows) {
+		enc_atom(e, enc_chance(&e->rng, 60), NULL);
+	} else if (r == 6) {
+		int t = (int)enc_below(&e->rng, 4);
+		enc_pkt_q(e, t == 0 ? 0xc : t == 1 ? 0xf : -1, 1 + enc_below(&e->rng, 300), random_address(e, isa), isa);
+	} else if (r == 7) {
+		enc_pkt_source(e, random_address(e, isa), isa);
+	} else {
+		int type;
+		do
+			type = (int)enc_below(&e->rng, 32);
+		while (type == 0 || type == 0x18);
+		enc_pkt_exception(e, 1 + (int)enc_below(&e->rng, 2), type, random_address(e, isa), isa, 0,
+				  enc_chance(&e->rng, 30) ? &e->ctx : NULL);
+	}
+}
+
+/* Elements on a path that is later cancelled (or discarded). The first one
+ * is a P0 element: a Cancel removes back to the oldest P0 element it
+ * cancels, so anything before that would stay. At most MAXSPEC P0
+ * elements, so that no implicit commit reaches them. Only the kinds a
+ * Cancel keeps (events here) are analysed. Returns the P0 count. */
+static int wrong_path(struct enc *e, int discard_follows)
+{
+	int k, max = (int)(e->cfg.maxspec < 6 ? e->cfg.maxspec : 6);
+	if (max == 0 || !enc_chance(&e->rng, 60))
+		return 0;
+	k = 1 + (int)enc_below(&e->rng, (unsigned)max);
+	for (int i = 0; i < k; i++) {
+		if (i == 1 && e->cfg.commtrans == 0 && !e->in_tx && !e->T && !discard_follows &&
+		    enc_chance(&e->rng, 20)) {
+			enc_pkt_tx_start(e);         /* a transaction started speculatively (a P0 here) */
+			enc_hit(e, "tx-cancelled");
+			e->T_speculative = 1;
+			continue;
+		}
+		wrong_p0(e, i == 0, discard_follows);
+		if (enc_chance(&e->rng, 15)) {
+			int isa = (int)enc_below(&e->rng, 2);
+			if (enc_chance(&e->rng, 70))
+				enc_pkt_address(e, random_address(e, isa), isa);
+			else
+				enc_pkt_addr_ctx(e, random_address(e, isa), isa, &e->ctx);
+		}
+		if (enc_chance(&e->rng, 5))
+			enc_pkt_event(e, 1 + (int)enc_below(&e->rng, 15));
+	}
+	enc_hit(e, "wrong-path-%d", k > 3 ? 4 : k);
+	return k;
+}
+
+/* ---- One block ---------------------------------------------------------------------- */
+
+static int outcome(struct enc *e, const struct enc_block *k, uint64_t *next)
+{
+	uint64_t fall = k->term_addr + 4;
+	int taken = 1;
+	switch (k->term) {
+	case term_b:
+		*next = e->prog.block[k->target].start;
+		break;
+	case term_bl:
+		*next = e->prog.block[k->target].start;
+		break;
+	case term_bcond: case term_cbz: case term_tbz:
+		taken = enc_chance(&e->rng, e->burst ? 92 : 50);
+		*next = taken ? e->prog.block[k->target].start : fall;
+		break;
+	case term_ret: case term_retaa:
+		*next = e->call_depth > 0 && enc_chance(&e->rng, 85) ? e->calls[--e->call_depth] : random_block_start(e);
+		break;
+	case term_isb: case term_wfi:
+		taken = enc_chance(&e->rng, 70);
+		*next = fall;
+		break;
+	default:   /* br, blr, braa, blraa, eret */
+		*next = random_block_start(e);
+		break;
+	}
+	if ((k->term == term_bl || k->term == term_blr || k->term == term_blraa) && e->call_depth < 64)
+		e->calls[e->call_depth++] = fall;
+	return taken;
+}
+
+static int is_indirect(int term)
+{
+	return !strcmp(term_type(term), "indir");
+}
+
+/* Executes the block containing pc up to its terminator and traces it. */
+static void run_block(struct enc *e)
+{
+	int b = enc_block_containing(&e->prog, e->pc);
+	const struct enc_block *k;
+	uint64_t next = 0;
+	char line[200];
+	int taken, mispredict;
+	if (b < 0) {
+		e->pc = random_block_start(e);
+		return;
+	}
+	k = &e->prog.block[b];
+	taken = outcome(e, k, &next);
+	if (!is_p0(e, k->term)) {   /* WFI with wfxmode 0: an ordinary instruction */
+		e->pc = next;
+		return;
+	}
+	p0_element(e);
+	range_text(e, line, sizeof line, k->term_addr, term_type(k->term), taken ? 'E' : 'N');
+	mispredict = (k->term == term_bcond || k->term == term_cbz || k->term == term_tbz) && enc_chance(&e->rng, 12);
+	if (taken && !mispredict && enc_chance(&e->rng, 8)) {
+		uint64_t off = next_offset(e);
+		enc_pkt_source(e, k->term_addr, 0);
+		enc_l3(e, 0, "@%llu %s", (unsigned long long)off, line);
+	} else if (mispredict) {
+		enc_atom(e, !taken, line);    /* traced the wrong way, then corrected */
+		enc_cancel_mispredict(e, wrong_path(e, 0));
+		e->T_speculative = 0;
+		enc_hit(e, "mispredict-direct");
+	} else {
+		enc_atom(e, taken, line);
+		if (!e->burst && enc_chance(&e->rng, 5)) {   /* speculation past it, cancelled */
+			int w = wrong_path(e, 0);
+			if (w)
+				enc_cancel_plain(e, w);
+			e->T_speculative = 0;
+		}
+	}
+	if ((k->term == term_bl || k->term == term_blr || k->term == term_blraa) && taken)
+		rs_push(e, k->term_addr + 4);
+	e->pc = next;
+	e->last_branch_target = next;
+	if (!is_indirect(k->term))
+		return;
+	if ((k->term == term_ret || k->term == term_retaa) && e->cfg.retstack && e->rs_n > 0 &&
+	    e->rs[e->rs_n - 1] == next && enc_chance(&e->rng, 80)) {
+		e->rs_n--;                   /* the analyzer pops at the next P0 element */
+		e->need_p0 = 1;
+		enc_hit(e, "rs-pop");
+		return;
+	}
+	send_address(e, next);
+}
+
+/* ---- Other actions ------------------------------------------------------------------- */
+
+/* An exception at an instruction of the current block (the preferred return
+ * address); the handler is a random block, maybe with a context change. */
+static void exception(struct enc *e)
+{
+	int b = enc_block_containing(&e->prog, e->pc);
+	const struct enc_block *k;
+	uint64_t per, off, handler = random_block_start(e);
+	int type, unknown = enc_chance(&e->rng, 5), form = 1, was_t;
+	struct tc_ete_context c = random_context(e);
+	int with_ctx = enc_chance(&e->rng, 20);
+	if (b < 0)
+		return;
+	k = &e->prog.block[b];
+	per = e->pc + 4 * enc_below(&e->rng, (unsigned)((k->term_addr - e->pc) / 4 + 1));
+	do
+		type = (int)enc_below(&e->rng, 32);
+	while (type == 0x18 || type == 0x19 || type == 0);
+	if (unknown)
+		type = 0, with_ctx = 0;
+	if (per == e->last_branch_target && !unknown && enc_chance(&e->rng, 40))
+		form = 2;
+	p0_element(e);
+	off = next_offset(e);
+	was_t = e->T;
+	enc_pkt_exception(e, form, type, per, 0, unknown, with_ctx ? &c : NULL);
+	if (with_ctx)
+		report_context(e, off);
+	if (unknown && was_t)   /* PE reset while T: Transaction Failure first */
+		enc_l3(e, 0, "@%llu trans-failure", (unsigned long long)off);
+	if (!unknown && per > e->last_branch_target) {
+		char line[200];
+		range_text(e, line, sizeof line, per - 4, "other", '-');
+		enc_l3(e, 0, "@%llu %s", (unsigned long long)off, line);
+	}
+	if (unknown)
+		enc_l3(e, 0, "@%llu exception type=0x0 ret=unknown", (unsigned long long)off);
+	else
+		enc_l3(e, 0, "@%llu exception type=0x%x ret=0x%llx", (unsigned long long)off, type, (unsigned long long)per);
+	send_address(e, handler);
+}
+
+static void timestamp(struct enc *e)
+{
+	uint64_t delta = enc_chance(&e->rng, 80) ? enc_below(&e->rng, 5000) + 1 : enc_next(&e->rng) >> 8;
+	e->ts_value += delta;
+	enc_pkt_timestamp(e, e->ts_value, enc_chance(&e->rng, 40), enc_below(&e->rng, 100000));
+}
+
+static void commit_some(struct enc *e)
+{
+	if (e->depth > 0)
+		enc_commit(e, 1 + (int64_t)enc_below(&e->rng, (unsigned)e->depth));
+}
+
+/* A-sync and a Trace Info in the middle of the trace, with the current
+ * speculation depth. */
+static void periodic_sync(struct enc *e)
+{
+	enc_pkt_async(e);
+	enc_pkt_trace_info(e, e->cc_enabled, e->cc_threshold, (uint32_t)e->depth, e->in_tx);
+	e->rs_reset_pending = 1;
+	if (e->depth)
+		enc_hit(e, "tinfo-mid-speculation");
+}
+
+/* A filtering gap: tracing stops and starts again elsewhere. */
+static void gap(struct enc *e)
+{
+	restart(e, random_block_start(e));
+	enc_hit(e, "trace-on-gap");
+}
+
+/* Everything resolved and nothing after the last P0 element: a Discard or
+ * an Overflow drops nothing real here. */
+static int quiet(const struct enc *e)
+{
+	return e->depth == 0 && e->since_p0 == 0 && !e->in_tx && e->npending == 0;
+}
+
+static void discard_or_overflow(struct enc *e)
+{
+	uint64_t off;
+	int overflow = enc_chance(&e->rng, 40), was_t;
+	wrong_path(e, 1);
+	was_t = e->T;
+	off = next_offset(e);
+	if (overflow)
+		enc_pkt_overflow(e);
+	else
+		enc_pkt_discard(e);
+	enc_l3(e, 0, "@%llu discard", (unsigned long long)off);
+	if (overflow)
+		enc_l3(e, 0, "@%llu overflow", (unsigned long long)off);
+	if (was_t)
+		enc_l3(e, 0, "@%llu trans-failure", (unsigned long long)off);
+	enc_hit(e, overflow ? "overflow" : "discard");
+	if (overflow) {
+		enc_pkt_async(e);
+		enc_pkt_trace_info(e, e->cc_enabled, e->cc_threshold, 0, 0);
+	}
+	restart(e, random_block_start(e));
+}
+
+static void transaction(struct enc *e)
+{
+	uint64_t off;
+	if (!e->in_tx) {
+		off = next_offset(e);
+		enc_pkt_tx_start(e);
+		if (e->cfg.commtrans == 0)
+			p0_element(e);
+		enc_l3(e, 0, "@%llu trans-start", (unsigned long long)off);
+		e->in_tx = 1;
+		e->tx_resume = e->pc;
+		memcpy(e->rs_tx, e->rs, sizeof e->rs);
+		e->rs_tx_n = e->rs_n;
+		e->rs_tx_reset = e->rs_reset_pending;
+		return;
+	}
+	off = next_offset(e);
+	if (enc_chance(&e->rng, 60)) {
+		enc_pkt_tx_commit(e);
+		e->in_tx = 0;
+		enc_buf_put(&e->l3, e->l3_tx.p ? e->l3_tx.p : "", e->l3_tx.len);
+		enc_l3(e, 0, "@%llu trans-commit", (unsigned long long)off);
+		enc_hit(e, "tx-commit");
+	} else {
+		enc_pkt_exception(e, 1, 0x18, e->pc, 0, 0, NULL);
+		e->in_tx = 0;
+		enc_buf_put(&e->l3, e->l3_tx_events.p ? e->l3_tx_events.p : "", e->l3_tx_events.len);
+		enc_l3(e, 0, "@%llu trans-failure", (unsigned long long)off);
+		memcpy(e->rs, e->rs_tx, sizeof e->rs);   /* the held elements were never analysed */
+		e->rs_n = e->rs_tx_n;
+		e->rs_reset_pending = e->rs_tx_reset;
+		send_address(e, e->tx_resume);
+		enc_hit(e, "tx-failure");
+	}
+	e->l3_tx.len = 0;
+	e->l3_tx_events.len = 0;
+}
+
+/* Q over a straight stretch: the instructions from the analyzer's current
+ * address, through not-taken conditional branches, ISB and WFI. */
+static void q_stretch(struct enc *e)
+{
+	uint64_t at = e->pc, off;
+	uint32_t count;
+	int type;
+	char line[200];
+	for (int steps = 0; steps < 12; steps++) {
+		int b = enc_block_containing(&e->prog, at);
+		const struct enc_block *k = b >= 0 ? &e->prog.block[b] : NULL;
+		if (!k || (k->term != term_bcond && k->term != term_cbz && k->term != term_tbz &&
+			   k->term != term_isb && k->term != term_wfi) || b + 1 >= e->prog.nblocks)
+			break;
+		at = k->term_addr + 4;
+		if (enc_chance(&e->rng, 40))
+			break;
+	}
+	if (at == e->pc)
+		return;
+	count = (uint32_t)((at - e->last_branch_target) / 4);
+	type = enc_chance(&e->rng, 15) ? 0xf : enc_chance(&e->rng, 30) ? 0xc : -1;
+	p0_element(e);
+	off = next_offset(e);
+	enc_pkt_q(e, type, count, at, 0);
+	if (type != 0xf) {
+		/* the walk: ranges close at every P0 instruction, outcome unknown */
+		uint64_t a = e->last_branch_target;   /* ranges start here and after each P0 */
+		while (a < at) {
+			int b = enc_block_containing(&e->prog, a);
+			const struct enc_block *k = &e->prog.block[b];
+			uint64_t last = k->term_addr < at ? k->term_addr : at - 4;
+			int p0 = last == k->term_addr && is_p0(e, k->term);
+			if (p0 || last == at - 4) {
+				range_text(e, line, sizeof line, last, p0 ? term_type(k->term) : "other", p0 ? '?' : '-');
+				enc_l3(e, 0, "@%llu %s", (unsigned long long)off, line);
+				e->last_branch_target = last + 4;
+			}
+			a = last + 4;
+		}
+	}
+	e->pc = at;
+	e->last_branch_target = at;
+	if (type == 0xf)
+		send_address(e, at);   /* no count: the analyzer waits for an address */
+}
+
+/* ---- The run ------------------------------------------------------------------------- */
+
+static void non_p0_extras(struct enc *e)
+{
+	unsigned r = enc_below(&e->rng, 100);
+	if (r < 6) {
+		timestamp(e);
+	} else if (r < 10) {
+		enc_pkt_event(e, 1 + (int)enc_below(&e->rng, 15));
+	} else if (r < 13 && e->cc_enabled) {
+		enc_pkt_cycle_count_only(e, enc_below(&e->rng, 3000), enc_chance(&e->rng, 10));
+	} else if (r < 15 && !e->in_tx) {
+		struct tc_ete_context c = random_context(e);
+		uint64_t off = next_offset(e);
+		enc_pkt_context(e, &c);
+		report_context(e, off);
+	} else if (r < 16) {
+		enc_pkt_ignore(e);
+	} else if (r < 18 && e->cfg.tsmark) {
+		enc_pkt_ts_marker(e);
+	} else if (r < 20 && e->cfg.ite) {
+		enc_pkt_instrumentation(e, (int)enc_below(&e->rng, 4), enc_next(&e->rng));
+	}
+}
+
+/* One step: mostly a block, sometimes something else. */
+static void step(struct enc *e)
+{
+	unsigned r;
+	if (e->need_p0) {   /* a return-stack pop is pending: the next element is P0 */
+		e->need_p0 = 0;
+		run_block(e);
+		return;
+	}
+	if (e->burst) {     /* long runs of atoms: blocks back to back, nothing between */
+		e->burst--;
+		run_block(e);
+		return;
+	}
+	non_p0_extras(e);
+	r = enc_below(&e->rng, 1000);
+	if (r < 30 && !e->in_tx) {
+		exception(e);
+	} else if (r < 45) {
+		commit_some(e);
+	} else if (r < 52) {
+		periodic_sync(e);
+	} else if (r < 58 && !e->in_tx) {
+		gap(e);
+	} else if (r < 66) {
+		transaction(e);
+	} else if (r < 72 && quiet(e)) {
+		discard_or_overflow(e);
+	} else if (r < 90) {
+		q_stretch(e);
+	} else if (r < 100) {
+		e->burst = 10 + enc_below(&e->rng, 30);
+	} else {
+		run_block(e);
+	}
+}
+
+/* ---- Generation ------------------------------------------------------------------------ */
+
+static void random_config(struct enc *e)
+{
+	static const uint32_t maxspec[] = { 0, 0, 0, 1, 2, 3, 4, 8, 16, 32, 100 };
+	tc_ete_config_default(&e->cfg);
+	e->cfg.maxspec = maxspec[enc_below(&e->rng, sizeof maxspec / sizeof maxspec[0])];
+	e->cfg.commopt = enc_chance(&e->rng, 30);
+	e->cfg.commtrans = enc_chance(&e->rng, 50);
+	e->cfg.retstack = enc_chance(&e->rng, 60);
+	e->cfg.wfxmode = enc_chance(&e->rng, 50);
+	e->cfg.tsmark = enc_chance(&e->rng, 20);
+	e->cfg.ite = enc_chance(&e->rng, 20);
+	e->cfg.tf_keep_cc = 0;
+}
+
+/* The end: everything resolved, nothing left speculative. */
+static void finish(struct enc *e)
+{
+	if (e->need_p0)
+		run_block(e);
+	if (e->in_tx) {
+		uint64_t off = next_offset(e);
+		enc_pkt_tx_commit(e);
+		e->in_tx = 0;
+		enc_buf_put(&e->l3, e->l3_tx.p ? e->l3_tx.p : "", e->l3_tx.len);
+		enc_l3(e, 0, "@%llu trans-commit", (unsigned long long)off);
+	}
+	enc_commit(e, e->depth);
+	enc_flush_atoms(e);
+}
+
+static void start(struct enc *e)
+{
+	int cc = enc_chance(&e->rng, 50);
+	uint32_t cct = cc && enc_chance(&e->rng, 50) ? enc_below(&e->rng, 4096) : 0;
+	enc_pkt_async(e);
+	enc_pkt_trace_info(e, cc, cct, 0, 0);
+	e->ts_value = enc_next(&e->rng) >> 20;
+	restart(e, e->prog.block[0].start);
+}
+
+static char *take(struct enc_buf *b)
+{
+	char *p = b->p ? b->p : calloc(1, 1);
+	b->p = NULL;
+	b->len = b->cap = 0;
+	return p;
+}
+
+static void describe(struct enc *e, struct tc_enc_vector *v)
+{
+	struct enc_buf t = { NULL, 0, 0 };
+	enc_buf_printf(&t, "gen maxspec-%u commopt-%d commtrans-%d retstack-%d wfxmode-%d", e->cfg.maxspec,
+		       e->cfg.commopt, e->cfg.commtrans, e->cfg.retstack, e->cfg.wfxmode);
+	if (e->cfg.tsmark)
+		enc_buf_printf(&t, " ts-marker");
+	if (e->cfg.ite)
+		enc_buf_printf(&t, " ite instrumentation");
+	v->tags = take(&t);
+}
+
+void tc_enc_options_default(struct tc_enc_options *o)
+{
+	memset(o, 0, sizeof *o);
+	o->seed = 1;
+	o->random_config = 1;
+	tc_ete_config_default(&o->cfg);
+	o->steps = 200;
+	o->blocks = 64;
+}
+
+int tc_enc_generate(const struct tc_enc_options *o, struct tc_enc_vector *v, char *err, size_t errlen)
+{
+	static const uint64_t bases[] = { 0x1000, 0x400000, 0xffff000000010000ull, 0x7ff000000000ull };
+	struct enc *e;
+	memset(v, 0, sizeof *v);
+	if (!o || o->steps < 1 || o->steps > 100000 || o->blocks < 4 || o->blocks > ENC_MAX_BLOCKS) {
+		snprintf(err, errlen, "steps must be 1..100000 and blocks 4..%d", ENC_MAX_BLOCKS);
+		return -1;
+	}
+	if (!o->random_config && o->cfg.maxspec > TC_ETE_MAXSPEC_LIMIT) {
+		snprintf(err, errlen, "maxspec %u is over %u", o->cfg.maxspec, TC_ETE_MAXSPEC_LIMIT);
+		return -1;
+	}
+	e = calloc(1, sizeof *e);
+	if (!e) {
+		snprintf(err, errlen, "out of memory");
+		return -1;
+	}
+	e->rng.s = o->seed;
+	if (o->random_config)
+		random_config(e);
+	else
+		e->cfg = o->cfg;
+	e->variants = calloc((size_t)tc_enc_variant_count(), sizeof *e->variants);
+	if (!e->variants || enc_program_make(&e->prog, &e->rng, o->blocks, bases[enc_below(&e->rng, 4)])) {
+		snprintf(err, errlen, "out of memory");
+		free(e->variants);
+		free(e);
+		return -1;
+	}
+	start(e);
+	for (unsigned i = 0; i < o->steps; i++)
+		step(e);
+	finish(e);
+	v->cfg = e->cfg;
+	v->image_base = e->prog.base;
+	v->image = e->prog.code;
+	v->image_len = e->prog.size;
+	v->trace_len = e->trace.len;
+	v->trace = (uint8_t *)take(&e->trace);
+	v->l1 = take(&e->l1);
+	v->l3 = take(&e->l3);
+	v->variants = e->variants;
+	describe(e, v);
+	free(e->l3_tx.p);
+	free(e->l3_tx_events.p);
+	free(e);
+	return 0;
+}
+
+void tc_enc_vector_free(struct tc_enc_vector *v)
+{
+	if (!v)
+		return;
+	free(v->image);
+	free(v->trace);
+	free(v->l1);
+	free(v->l3);
+	free(v->tags);
+	free(v->variants);
+	memset(v, 0, sizeof *v);
+}
+
+/* ---- .tcv text -------------------------------------------------------------------------- */
+
+static void hex_lines(struct enc_buf *t, const uint8_t *p, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		enc_buf_printf(t, "%02x%s", p[i], (i % 32 == 31 || i + 1 == n) ? "\n" : " ");
+}
+
+char *tc_enc_tcv_text(const struct tc_enc_vector *v, const char *title)
+{
+	struct enc_buf t = { NULL, 0, 0 };
+	const struct tc_ete_config *c = &v->cfg;
+	enc_buf_printf(&t, "tracecert-vector 1\n# %s\n", title ? title : "generated");
+	enc_buf_printf(&t, "# Generated by the tracecert encoder (encoder/): the expected L1 and L3 are the\n"
+			   "# encoder's ground truth (what its trace-unit model wrote and what its execution\n"
+			   "# model retired), never a decoder's output. Regenerate with `make vectors`.\n");
+	enc_buf_printf(&t, "[config]\nprotocol=ete\nmaxspec=%u\ncommopt=%d\ncommtrans=%d\ntsmark=%d\nite=%d\n"
+			   "rme=%d\ntf_keep_cc=%d\nwfxmode=%d\nretstack=%d\n",
+		       c->maxspec, c->commopt, c->commtrans, c->tsmark, c->ite, c->rme, c->tf_keep_cc, c->wfxmode,
+		       c->retstack);
+	enc_buf_printf(&t, "[tags]\n%s\n[trace]\n", v->tags);
+	hex_lines(&t, v->trace, v->trace_len);
+	enc_buf_printf(&t, "[image base=0x%llx]\n", (unsigned long long)v->image_base);
+	hex_lines(&t, v->image, v->image_len);
+	enc_buf_printf(&t, "[expect.l1]\n%s[expect.l3]\n%s", v->l1, v->l3);
+	return t.p;
+}
