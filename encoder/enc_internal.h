@@ -117,6 +117,8 @@ struct enc {
 	uint64_t ts_value;          /* the timestamp clock */
 	int T_speculative;          /* a Transaction Start on the current wrong path */
 	int burst;                  /* blocks left to run back to back (long atom runs) */
+	unsigned burst_bias;        /* percent of conditional branches taken in a burst */
+	unsigned loop_left;         /* iterations left in the current loop block */
 };
 
 /* Packets (enc_packets.c): each writes bytes, the expected L1 line, and

@@ -405,10 +405,8 @@ static int atom_choices(struct enc *e, struct atom_choice *c)
 	for (int i = 0; i < 3; i++)
 		if (prefix_is(e, f52[i]))
 			c[k++] = (struct atom_choice){ 0xd5u + (unsigned)i, 5, "atom-f5-2" };
-	for (int len = 4; len <= f6; len++) {
+	for (int len = 4; len <= f6; len++) {   /* f6 <= 24: COUNT = len - 4 <= 20 */
 		int last_n = e->pending[len - 1] == 'N';
-		if (len - 1 < 3 || (len == f6 && !last_n && len > 23))
-			continue;
 		c[k++] = (struct atom_choice){ 0xc0u | (unsigned)last_n << 5 | (unsigned)(len - 4), len, "atom-f6" };
 	}
 	return k;
@@ -419,8 +417,13 @@ void enc_flush_atoms(struct enc *e)
 	while (e->npending > 0) {
 		struct atom_choice c[40];
 		struct tc_ete_packet p;
-		int k = atom_choices(e, c);
-		struct atom_choice pick = c[enc_below(&e->rng, (unsigned)k)];
+		int k = atom_choices(e, c), longest = 0;
+		struct atom_choice pick;
+		for (int i = 1; i < k; i++)
+			if (c[i].n > c[longest].n)
+				longest = i;
+		/* half the time the longest format: long runs get their own headers */
+		pick = enc_chance(&e->rng, 50) ? c[longest] : c[enc_below(&e->rng, (unsigned)k)];
 		uint64_t off = e->trace.len;
 		put1(e, pick.header);
 		enc_hit(e, "hdr-%02x", pick.header);

@@ -95,6 +95,7 @@ static void put_word(struct enc_program *p, uint64_t address, uint32_t w)
 int enc_program_make(struct enc_program *p, struct enc_rng *r, unsigned nblocks, uint64_t base)
 {
 	uint64_t at = base;
+	int chain = 0;   /* blocks left in a run of conditional blocks (runs of N atoms) */
 	memset(p, 0, sizeof *p);
 	if (nblocks < 2 || nblocks > ENC_MAX_BLOCKS)
 		return -1;
@@ -105,6 +106,13 @@ int enc_program_make(struct enc_program *p, struct enc_rng *r, unsigned nblocks,
 		k->start = at;
 		k->nother = (int)enc_below(r, 7);
 		k->term = (int)enc_below(r, term_count);
+		if (chain == 0 && enc_chance(r, 5))
+			chain = 6 + (int)enc_below(r, 4);
+		if (chain > 0) {
+			static const int cond[3] = { term_bcond, term_cbz, term_tbz };
+			k->term = cond[enc_below(r, 3)];
+			chain--;
+		}
 		if (b == p->nblocks - 1)
 			k->term = term_b;   /* the last block never falls through */
 		k->term_addr = at + 4u * (unsigned)k->nother;
@@ -119,6 +127,8 @@ int enc_program_make(struct enc_program *p, struct enc_rng *r, unsigned nblocks,
 		for (int i = 0; i < k->nother; i++)
 			put_word(p, k->start + 4u * (unsigned)i, a64_other(r));
 		k->target = is_direct(k->term) ? pick_target(p, r, b) : -1;
+		if ((k->term == term_bcond || k->term == term_cbz || k->term == term_tbz) && enc_chance(r, 25))
+			k->target = b;   /* a loop: the branch goes back to the block's own start */
 		put_word(p, k->term_addr, a64_terminator(r, k->term, k->term_addr,
 							  k->target >= 0 ? p->block[k->target].start : 0));
 	}

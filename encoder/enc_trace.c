@@ -239,7 +239,13 @@ static int outcome(struct enc *e, const struct enc_block *k, uint64_t *next)
 		*next = e->prog.block[k->target].start;
 		break;
 	case term_bcond: case term_cbz: case term_tbz:
-		taken = enc_chance(&e->rng, e->burst ? 92 : 50);
+		if (k->target == k - e->prog.block) {   /* a loop: taken until its last iteration */
+			if (e->loop_left == 0)
+				e->loop_left = 1 + enc_below(&e->rng, 40);
+			taken = --e->loop_left > 0;
+		} else {
+			taken = enc_chance(&e->rng, e->burst ? e->burst_bias : 50);
+		}
 		*next = taken ? e->prog.block[k->target].start : fall;
 		break;
 	case term_ret: case term_retaa:
@@ -283,8 +289,9 @@ static void run_block(struct enc *e)
 	}
 	p0_element(e);
 	range_text(e, line, sizeof line, k->term_addr, term_type(k->term), taken ? 'E' : 'N');
-	mispredict = (k->term == term_bcond || k->term == term_cbz || k->term == term_tbz) && enc_chance(&e->rng, 12);
-	if (taken && !mispredict && enc_chance(&e->rng, 8)) {
+	mispredict = (k->term == term_bcond || k->term == term_cbz || k->term == term_tbz) && !e->loop_left &&
+		     enc_chance(&e->rng, 12);
+	if (taken && !mispredict && !e->loop_left && enc_chance(&e->rng, 8)) {
 		uint64_t off = next_offset(e);
 		enc_pkt_source(e, k->term_addr, 0);
 		enc_l3(e, 0, "@%llu %s", (unsigned long long)off, line);
@@ -518,7 +525,8 @@ static void non_p0_extras(struct enc *e)
 	} else if (r < 10) {
 		enc_pkt_event(e, 1 + (int)enc_below(&e->rng, 15));
 	} else if (r < 13 && e->cc_enabled) {
-		enc_pkt_cycle_count_only(e, enc_below(&e->rng, 3000), enc_chance(&e->rng, 10));
+		enc_pkt_cycle_count_only(e, enc_chance(&e->rng, 30) ? enc_below(&e->rng, 4) : enc_below(&e->rng, 3000),
+					 enc_chance(&e->rng, 10));
 	} else if (r < 15 && !e->in_tx) {
 		struct tc_ete_context c = random_context(e);
 		uint64_t off = next_offset(e);
@@ -565,6 +573,7 @@ static void step(struct enc *e)
 		q_stretch(e);
 	} else if (r < 100) {
 		e->burst = 10 + enc_below(&e->rng, 30);
+		e->burst_bias = enc_chance(&e->rng, 50) ? 92 : 8;
 	} else {
 		run_block(e);
 	}

@@ -32,6 +32,10 @@ check "certify --help explains the verdicts" sh -c "'$T' certify --help | grep -
 check "decode --help documents the stage-3 keys" sh -c "h=\$('$T' decode --help); for k in wfxmode retstack walk_limit 'FILE@ADDR'; do echo \"\$h\" | grep -q \"\$k\" || exit 1; done"
 check "decode with a bad --image address is refused" sh -c "'$T' decode --image x@zz /dev/null 2>&1 | grep -q \"'zz' is not an address\""
 check "decode with a malformed ELF names the problem" sh -c "printf 'notelf' > '$tmp/bad.elf'; '$T' decode --image '$tmp/bad.elf' /dev/null 2>&1 | grep -q 'bad magic'"
-check "gen says not yet available and fails" sh -c "'$T' gen 2>&1 | grep -q 'not yet available'; '$T' gen >/dev/null 2>&1; test \$? -eq 2"
+check "gen writes a vector that decodes as it says" sh -c "'$T' gen --seed 7 --quiet > '$tmp/g.tcv' && '${TC_BUILD:-build}/test/vectest' '$tmp/g.tcv'"
+check "gen --coverage lists the variants" sh -c "'$T' gen --count 50 --coverage --quiet | grep -q '^# variants used: '"
+check "gen rejects impossible parameters" sh -c "'$T' gen --steps 0 2>&1 | grep -q 'expects a number in 1..100000'; '$T' gen --blocks 2 2>&1 | grep -q 'in 4..4096'; '$T' gen --config maxspec=99999 2>&1 | grep -q \"bad value '99999'\"; '$T' gen --bogus 2>&1 | grep -q \"unknown option '--bogus'\""
+check "gen --seeds-file reports a bad line" sh -c "printf '1\\nx\\n' > '$tmp/s.txt'; '$T' gen --seeds-file '$tmp/s.txt' 2>&1 | grep -q 's.txt:2: expected a seed number'"
+check "bench says not yet available and fails" sh -c "'$T' bench 2>&1 | grep -q 'not yet available'; '$T' bench >/dev/null 2>&1; test \$? -eq 2"
 echo "1..$n"
 exit $fail

@@ -7,6 +7,7 @@
 #include "tracecert/ete.h"
 #include "tracecert/image.h"
 #include "certify.h"
+#include "gen.h"
 #include "vector.h"
 
 #define TRACECERT_VERSION "0.1.0"
@@ -23,7 +24,7 @@ static void usage_main(FILE *f)
 		"            stage-1 elements (s1) or resolved elements (L2)\n"
 		"  certify   score a decoder adapter against the vectors (TAP, certificate)\n"
 		"  decode    instruction-level decode (L3) with a program image\n"
-		"  gen       generate vectors with the random encoder (not yet available)\n"
+		"  gen       generate vectors with the random encoder; encoding coverage\n"
 		"  bench     benchmarks (not yet available)\n"
 		"\n"
 		"Options:\n"
@@ -468,7 +469,9 @@ int main(int argc, char **argv)
 		return cmd_dump(argc, argv, 1);
 	if (!strcmp(argv[1], "certify"))
 		return tc_certify_main(argc, argv);
-	if (!strcmp(argv[1], "gen") ||
+	if (!strcmp(argv[1], "gen"))
+		return tc_gen_main(argc, argv);
+	if (
 	    !strcmp(argv[1], "bench"))
 		return not_yet(argv[1], argc, argv);
 	fprintf(stderr, "tracecert: unknown command '%s' (see tracecert --help)\n", argv[1]);

@@ -1,0 +1,350 @@
+/* gen.c — `tracecert gen`: generated vectors, encoding coverage, and the set-cover seed search. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+
+#include "gen.h"
+#include "tracecert/encoder.h"
+
+struct gen_opts {
+	struct tc_enc_options enc;
+	uint64_t seed;
+	unsigned long count;
+	const char *out;
+	const char *seeds_file;
+	int coverage;
+	unsigned long select;       /* candidates for the set-cover search; 0 = off */
+	unsigned long extra;        /* plain random seeds added after the cover */
+	int quiet;
+};
+
+static void usage(FILE *f)
+{
+	fprintf(f,
+		"usage: tracecert gen [--seed N] [--count N] [--seeds-file FILE] [--out DIR]\n"
+		"                     [--steps N] [--blocks N] [--config KEY=VALUE]... [--coverage]\n"
+		"                     [--select CANDIDATES [--extra N]] [--quiet]\n"
+		"\n"
+		"Runs the random ETE encoder (encoder/): for each seed a random A64 program, an\n"
+		"execution of it, the trace bytes chosen at random among all valid encodings, and\n"
+		"the ground truth at L1 and L3, written as a .tcv vector (vectors/README.md).\n"
+		"\n"
+		"Options:\n"
+		"  --seed N            first seed (default 1)\n"
+		"  --count N           number of consecutive seeds (default 1)\n"
+		"  --seeds-file FILE   the seeds to generate, one per line ('#' comments)\n"
+		"  --out DIR           write DIR/gen-SEED.tcv (default: the vectors to stdout)\n"
+		"  --steps N           execution steps per vector, 1..100000 (default 60)\n"
+		"  --blocks N          basic blocks per program, 4..4096 (default 32)\n"
+		"  --config K=V        fix a decoder configuration field (as for dump; disables the\n"
+		"                      per-seed random configuration)\n"
+		"  --coverage          print, for every variant of encoder/variants.txt, how often the\n"
+		"                      generated vectors use it; exit 1 if any is unused\n"
+		"  --select C          set-cover search: try seeds 1..C, pick greedily the seeds that\n"
+		"                      cover every variant, print them (the seed list of vectors/ete/gen)\n"
+		"  --extra N           with --select: add N plain seeds after C\n"
+		"  --quiet             no speed figures on stderr\n");
+}
+
+static int parse_ulong(const char *s, unsigned long min, unsigned long max, unsigned long *out)
+{
+	char *end;
+	unsigned long v;
+	if (!s || *s < '0' || *s > '9')
+		return -1;
+	errno = 0;
+	v = strtoul(s, &end, 0);
+	if (errno || *end || v < min || v > max)
+		return -1;
+	*out = v;
+	return 0;
+}
+
+static int set_config(struct gen_opts *o, const char *arg)
+{
+	char key[64];
+	const char *eq = strchr(arg, '=');
+	int rc;
+	if (!eq || eq - arg >= (long)sizeof key) {
+		fprintf(stderr, "tracecert gen: --config expects KEY=VALUE, got '%s'\n", arg);
+		return -1;
+	}
+	snprintf(key, sizeof key, "%.*s", (int)(eq - arg), arg);
+	rc = tc_ete_config_set(&o->enc.cfg, key, eq + 1);
+	if (rc == -1)
+		fprintf(stderr, "tracecert gen: unknown config key '%s'\n", key);
+	else if (rc < 0)
+		fprintf(stderr, "tracecert gen: bad value '%s' for config key '%s'\n", eq + 1, key);
+	o->enc.random_config = 0;
+	return rc < 0 ? -1 : 0;
+}
+
+static int parse_args(int argc, char **argv, struct gen_opts *o)
+{
+	for (int i = 2; i < argc; i++) {
+		const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
+		unsigned long n = 0;
+		if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
+			usage(stdout);
+			exit(0);
+		} else if (!strcmp(a, "--coverage")) {
+			o->coverage = 1;
+			continue;
+		} else if (!strcmp(a, "--quiet")) {
+			o->quiet = 1;
+			continue;
+		}
+		if (strcmp(a, "--out") && strcmp(a, "--seeds-file") && strcmp(a, "--config") && strcmp(a, "--seed") &&
+		    strcmp(a, "--count") && strcmp(a, "--steps") && strcmp(a, "--blocks") && strcmp(a, "--select") &&
+		    strcmp(a, "--extra")) {
+			fprintf(stderr, "tracecert gen: unknown option '%s' (see tracecert gen --help)\n", a);
+			return -1;
+		}
+		if (!v) {
+			fprintf(stderr, "tracecert gen: %s needs a value (see tracecert gen --help)\n", a);
+			return -1;
+		}
+		i++;
+		if (!strcmp(a, "--out") || !strcmp(a, "--seeds-file")) {
+			*(a[2] == 'o' ? &o->out : &o->seeds_file) = v;
+		} else if (!strcmp(a, "--config")) {
+			if (set_config(o, v))
+				return -1;
+		} else if (!strcmp(a, "--seed") || !strcmp(a, "--count") || !strcmp(a, "--steps") ||
+			   !strcmp(a, "--blocks") || !strcmp(a, "--select") || !strcmp(a, "--extra")) {
+			unsigned long max = !strcmp(a, "--steps") ? 100000 : !strcmp(a, "--blocks") ? 4096 : 0xfffffffful;
+			unsigned long min = !strcmp(a, "--blocks") ? 4 : (!strcmp(a, "--seed") || !strcmp(a, "--extra")) ? 0 : 1;
+			if (parse_ulong(v, min, max, &n)) {
+				fprintf(stderr, "tracecert gen: %s expects a number in %lu..%lu, got '%s'\n", a, min, max, v);
+				return -1;
+			}
+			if (a[2] == 's' && a[3] == 'e' && a[4] == 'e')
+				o->seed = n;
+			else if (a[2] == 'c')
+				o->count = n;
+			else if (a[2] == 's' && a[3] == 't')
+				o->enc.steps = (unsigned)n;
+			else if (a[2] == 'b')
+				o->enc.blocks = (unsigned)n;
+			else if (a[2] == 's')
+				o->select = n;
+			else
+				o->extra = n;
+		} else {
+			fprintf(stderr, "tracecert gen: unknown option '%s' (see tracecert gen --help)\n", a);
+			return -1;
+		}
+	}
+	return 0;
+}
+
+/* Reads the seeds of a seed list; returns how many, or -1. */
+static long read_seeds(const char *path, uint64_t **out)
+{
+	FILE *f = fopen(path, "r");
+	char line[256];
+	long n = 0, cap = 0, lineno = 0;
+	uint64_t *s = NULL;
+	if (!f) {
+		fprintf(stderr, "tracecert gen: cannot read '%s': %s\n", path, strerror(errno));
+		return -1;
+	}
+	while (fgets(line, sizeof line, f)) {
+		char *p = line, *end;
+		unsigned long long v;
+		lineno++;
+		while (*p == ' ' || *p == '\t')
+			p++;
+		if (*p == '#' || *p == '\n' || *p == '\0')
+			continue;
+		v = strtoull(p, &end, 10);
+		if (end == p || (*end != '\n' && *end != '\0' && *end != ' ' && *end != '#')) {
+			fprintf(stderr, "tracecert gen: %s:%ld: expected a seed number\n", path, lineno);
+			fclose(f);
+			free(s);
+			return -1;
+		}
+		if (n == cap) {
+			uint64_t *ns;
+			cap = cap ? 2 * cap : 256;
+			ns = realloc(s, (size_t)cap * sizeof *s);
+			if (!ns) {
+				fclose(f);
+				free(s);
+				return -1;
+			}
+			s = ns;
+		}
+		s[n++] = v;
+	}
+	fclose(f);
+	*out = s;
+	return n;
+}
+
+static int write_vector(const struct gen_opts *o, const struct tc_enc_vector *v, uint64_t seed)
+{
+	char title[96], path[1024];
+	char *text;
+	FILE *f = stdout;
+	snprintf(title, sizeof title, "encoder seed %llu, %u steps, %u blocks", (unsigned long long)seed, o->enc.steps,
+		 o->enc.blocks);
+	text = tc_enc_tcv_text(v, title);
+	if (!text)
+		return -1;
+	if (o->out) {
+		snprintf(path, sizeof path, "%s/gen-%06llu.tcv", o->out, (unsigned long long)seed);
+		f = fopen(path, "w");
+		if (!f) {
+			fprintf(stderr, "tracecert gen: cannot write '%s': %s\n", path, strerror(errno));
+			free(text);
+			return -1;
+		}
+	}
+	fputs(text, f);
+	if (f != stdout)
+		fclose(f);
+	free(text);
+	return 0;
+}
+
+/* Prints the coverage table; returns the number of unused variants. */
+static int print_coverage(const uint64_t *hits)
+{
+	int n = tc_enc_variant_count(), unused = 0;
+	for (int i = 0; i < n; i++) {
+		printf("%-28s %llu\n", tc_enc_variant_name(i), (unsigned long long)hits[i]);
+		unused += hits[i] == 0;
+	}
+	printf("# variants used: %d/%d\n", n - unused, n);
+	for (int i = 0; i < n; i++)
+		if (!hits[i])
+			printf("# unused: %s\n", tc_enc_variant_name(i));
+	return unused;
+}
+
+static double now_s(void)
+{
+	struct timespec t;
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (double)t.tv_sec + t.tv_nsec / 1e9;
+}
+
+/* Greedy set cover over candidate seeds 1..C: the seed adding most unused
+ * variants, until none adds any. Prints the chosen seeds. */
+static int select_seeds(struct gen_opts *o)
+{
+	int nv = tc_enc_variant_count();
+	unsigned char *sets = calloc(o->select, (size_t)nv);
+	unsigned char *covered = calloc(1, (size_t)nv);
+	int chosen = 0, missing = 0;
+	if (!sets || !covered)
+		return 2;
+	for (unsigned long s = 0; s < o->select; s++) {
+		struct tc_enc_vector v;
+		char err[128];
+		o->enc.seed = s + 1;
+		if (tc_enc_generate(&o->enc, &v, err, sizeof err)) {
+			fprintf(stderr, "tracecert gen: %s\n", err);
+			return 2;
+		}
+		for (int i = 0; i < nv; i++)
+			sets[s * (unsigned long)nv + (unsigned long)i] = v.variants[i] > 0;
+		tc_enc_vector_free(&v);
+	}
+	printf("# vectors/ete/gen seed list: greedy set cover of encoder/variants.txt over seeds 1..%lu\n", o->select);
+	printf("# (tracecert gen --select %lu --extra %lu --steps %u --blocks %u), then %lu plain seeds.\n", o->select,
+	       o->extra, o->enc.steps, o->enc.blocks, o->extra);
+	for (;;) {
+		long best = -1, best_gain = 0;
+		for (unsigned long s = 0; s < o->select; s++) {
+			long gain = 0;
+			for (int i = 0; i < nv; i++)
+				gain += sets[s * (unsigned long)nv + (unsigned long)i] && !covered[i];
+			if (gain > best_gain)
+				best = (long)s, best_gain = gain;
+		}
+		if (best < 0)
+			break;
+		for (int i = 0; i < nv; i++)
+			covered[i] |= sets[(unsigned long)best * (unsigned long)nv + (unsigned long)i];
+		printf("%ld\n", best + 1);
+		chosen++;
+	}
+	for (unsigned long s = 0; s < o->extra; s++)
+		printf("%lu\n", o->select + 1 + s);
+	for (int i = 0; i < nv; i++)
+		if (!covered[i]) {
+			printf("# not covered by any candidate: %s\n", tc_enc_variant_name(i));
+			missing++;
+		}
+	fprintf(stderr, "tracecert gen: %d seeds cover %d of %d variants; %lu plain seeds added\n", chosen, nv - missing,
+		nv, o->extra);
+	free(sets);
+	free(covered);
+	return missing ? 1 : 0;
+}
+
+int tc_gen_main(int argc, char **argv)
+{
+	struct gen_opts o;
+	uint64_t *seeds = NULL, *hits;
+	long n;
+	int rc = 0;
+	unsigned long long bytes = 0;
+	double t0;
+	memset(&o, 0, sizeof o);
+	tc_enc_options_default(&o.enc);
+	o.enc.steps = 60;
+	o.enc.blocks = 32;
+	o.seed = 1;
+	o.count = 1;
+	if (parse_args(argc, argv, &o))
+		return 2;
+	if (o.select)
+		return select_seeds(&o);
+	if (o.out && mkdir(o.out, 0777) != 0 && errno != EEXIST) {
+		fprintf(stderr, "tracecert gen: cannot create '%s': %s\n", o.out, strerror(errno));
+		return 2;
+	}
+	if (o.seeds_file) {
+		n = read_seeds(o.seeds_file, &seeds);
+		if (n < 0)
+			return 2;
+	} else {
+		n = (long)o.count;
+	}
+	hits = calloc((size_t)tc_enc_variant_count(), sizeof *hits);
+	if (!hits)
+		return 2;
+	t0 = now_s();
+	for (long i = 0; i < n && rc == 0; i++) {
+		struct tc_enc_vector v;
+		char err[128];
+		o.enc.seed = seeds ? seeds[i] : o.seed + (uint64_t)i;
+		if (tc_enc_generate(&o.enc, &v, err, sizeof err)) {
+			fprintf(stderr, "tracecert gen: %s\n", err);
+			rc = 2;
+			break;
+		}
+		for (int k = 0; k < tc_enc_variant_count(); k++)
+			hits[k] += v.variants[k];
+		bytes += v.trace_len;
+		if (!o.coverage || o.out)
+			rc = write_vector(&o, &v, o.enc.seed) ? 2 : 0;
+		tc_enc_vector_free(&v);
+	}
+	if (!o.quiet) {
+		double dt = now_s() - t0;
+		fprintf(stderr, "tracecert gen: %ld vectors, %llu trace bytes in %.3f s: %.0f vectors/s, %.2f MB/s\n", n,
+			bytes, dt, dt > 0 ? n / dt : 0.0, dt > 0 ? bytes / dt / 1e6 : 0.0);
+	}
+	if (rc == 0 && o.coverage && print_coverage(hits) > 0)
+		rc = 1;
+	free(hits);
+	free(seeds);
+	return rc;
+}
