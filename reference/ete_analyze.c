@@ -11,6 +11,7 @@
 
 static void flush_output(struct tc_ete_stage3 *s)
 {
+	/* sink->l3 is never NULL when nout > 0: stage 3 runs only for an L3 sink (send_l2) */
 	for (int i = 0; i < s->nout; i++)
 		if (s->sink->l3)
 			s->sink->l3(s->sink->ctx, &s->out[i]);
@@ -56,9 +57,11 @@ static void close_range(struct tc_ete_stage3 *s, int last_type, int taken)
  * address to the open range. */
 static void output_instruction(struct tc_ete_stage3 *s, const struct tc_insn *inst)
 {
+	TC_CLAUSE("K10.5.5.18.1/OutputInstruction");
 	uint64_t at = s->cur.address;
 	int isa = current_isa(&s->cur);
 	(void)inst;
+	/* an open range never changes ISA (branches, addresses, contexts close it); at jumps only on an AArch32 wrap */
 	if (s->range_open && (s->range.isa != isa || at != s->range_next))
 		close_range(s, tc_insn_other, tc_ete_taken_none);
 	if (!s->range_open) {
@@ -85,6 +88,7 @@ static void emit_simple(struct tc_ete_stage3 *s, int kind)
 
 static void return_stack_push(struct tc_ete_stage3 *s, uint64_t address, int sub_isa)
 {
+	TC_CLAUSE("K10.5.6.3.8/ReturnStack.Push");
 	if (s->rs_n == TC_RETURN_STACK_DEPTH) {   /* full: the oldest entry is discarded (IMPGDD) */
 		memmove(&s->rs[0], &s->rs[1], (TC_RETURN_STACK_DEPTH - 1) * sizeof s->rs[0]);
 		s->rs_n--;
@@ -103,6 +107,7 @@ static uint64_t mask_address(uint64_t address, int sixty_four_bit)
  * (TC-S20). */
 static void update_return_stack(struct tc_ete_stage3 *s, const struct tc_insn *inst, int taken)
 {
+	TC_CLAUSE("K10.5.5.3.1/UpdateReturnStack");
 	if (!inst->is_link || !taken || !s->cfg->retstack)
 		return;
 	return_stack_push(s, mask_address(s->cur.address + inst->size, s->cur.ctx.sf), s->cur.sub_isa);
@@ -113,7 +118,9 @@ static void update_return_stack(struct tc_ete_stage3 *s, const struct tc_insn *i
  * Trace On or Trace Info asked for happens (TC-S21). */
 static void check_for_return_stack_match(struct tc_ete_stage3 *s)
 {
+	TC_CLAUSE("K10.5.5.18.2/CheckForReturnStackMatch");
 	if (s->sync_state == TC_SYNC_CONTEXT && s->pop_pending && s->cfg->retstack && s->rs_n > 0) {
+		TC_CLAUSE("K10.5.6.3.8/ReturnStack.Pop");
 		s->rs_n--;
 		s->cur.address = s->rs[s->rs_n].address;
 		s->cur.sub_isa = s->rs[s->rs_n].sub_isa;
@@ -121,6 +128,7 @@ static void check_for_return_stack_match(struct tc_ete_stage3 *s)
 		s->pop_pending = 0;
 	}
 	if (s->return_stack_clear_pending) {
+		TC_CLAUSE("K10.5.6.3.8/ReturnStack.Reset");
 		s->rs_n = 0;
 		s->return_stack_clear_pending = 0;
 	}
@@ -131,6 +139,7 @@ static void check_for_return_stack_match(struct tc_ete_stage3 *s)
 static struct tc_reconstruct update_branch_state(struct tc_ete_stage3 *s, const struct tc_insn *inst,
 						  const struct tc_reconstruct *in, int taken)
 {
+	TC_CLAUSE("K10.5.5.18.3/UpdateBranchState");
 	struct tc_reconstruct out = s->cur;
 	out.address = in->address;
 	out.ctx.sf = in->ctx.sf;
@@ -152,6 +161,7 @@ static struct tc_reconstruct update_branch_state(struct tc_ete_stage3 *s, const 
 
 static void process_branch_instruction(struct tc_ete_stage3 *s, const struct tc_insn *inst, int taken)
 {
+	TC_CLAUSE("K10.5.5.18.4/ProcessBranchInstruction");
 	s->mr_state = s->cur;
 	s->mr_inst = *inst;
 	s->mr_taken = taken;
@@ -166,6 +176,7 @@ static void process_branch_instruction(struct tc_ete_stage3 *s, const struct tc_
  * pseudocode does for !DecodeAvailable(). */
 static int decode_next(struct tc_ete_stage3 *s, struct tc_insn *inst, uint32_t *walked)
 {
+	TC_CLAUSE("K10.5.6.3.11/ProgramImage");
 	size_t avail = 0;
 	const uint8_t *bytes = tc_image_lookup(s->image, s->cur.address, &avail);
 	uint32_t limit = s->cfg->walk_limit ? s->cfg->walk_limit : DEFAULT_WALK_LIMIT;
@@ -179,6 +190,7 @@ static int decode_next(struct tc_ete_stage3 *s, struct tc_insn *inst, uint32_t *
 	}
 	close_range(s, tc_insn_other, tc_ete_taken_none);
 	{
+		TC_CLAUSE_CASE(kind, "TC-P23/DecodeAvailable=FALSE");
 		struct tc_ete_l3 *x = new_item(s, kind);
 		x->address = s->cur.address;
 		x->isa = (uint8_t)current_isa(&s->cur);
@@ -217,6 +229,7 @@ static int start_p0_walk(struct tc_ete_stage3 *s)
 /* K10.5.5.4.1 AnalyzeAtom */
 static void analyze_atom(struct tc_ete_stage3 *s, const struct tc_ete_elem *e)
 {
+	TC_CLAUSE("K10.5.5.4.1/AnalyzeAtom");
 	int taken = e->atom_e;
 	uint32_t walked = 0;
 	if (!start_p0_walk(s))
@@ -225,6 +238,7 @@ static void analyze_atom(struct tc_ete_stage3 *s, const struct tc_ete_elem *e)
 		struct tc_insn inst;
 		if (!decode_next(s, &inst, &walked))
 			return;
+		TC_CLAUSE_CASE(inst.type, "K10.5.5.4.1/AnalyzeAtom.branchtype");
 		if (!is_p0_type(inst.type)) {
 			output_instruction(s, &inst);
 			s->cur.address = mask_address(s->cur.address + inst.size, s->cur.ctx.sf);
@@ -242,6 +256,7 @@ static void analyze_atom(struct tc_ete_stage3 *s, const struct tc_ete_elem *e)
 /* K10.5.6.3.12 ExceptionWithUnknownAddress (type 0x19 as published, E-47). */
 static int exception_with_unknown_address(int type)
 {
+	TC_CLAUSE_CASE(type, "K10.5.6.3.12/ExceptionWithUnknownAddress");
 	return type == 0x00 || type == 0x19;
 }
 
@@ -249,6 +264,7 @@ static int exception_with_unknown_address(int type)
  * preferred return address; ADDRESS drops to NOT_SYNC (TC-S23). */
 static void analyze_exception(struct tc_ete_stage3 *s, const struct tc_ete_elem *e)
 {
+	TC_CLAUSE("K10.5.5.6.1/AnalyzeException");
 	uint64_t per = e->address;
 	uint32_t walked = 0;
 	struct tc_ete_l3 *x;
@@ -282,6 +298,7 @@ static void analyze_exception(struct tc_ete_stage3 *s, const struct tc_ete_elem 
  * current address is already past it, the walk restarts at it (TC-P20). */
 static void analyze_source_address(struct tc_ete_stage3 *s, const struct tc_ete_elem *e)
 {
+	TC_CLAUSE("K10.5.5.7.1/AnalyzeSourceAddress");
 	uint64_t src = e->address;
 	uint32_t walked = 0;
 	if (!start_p0_walk(s))
@@ -313,6 +330,7 @@ static void analyze_source_address(struct tc_ete_stage3 *s, const struct tc_ete_
  * for an address. Unsynchronised, nothing can be walked (TC-S26). */
 static void analyze_q(struct tc_ete_stage3 *s, const struct tc_ete_elem *e)
 {
+	TC_CLAUSE("K10.5.5.15.1/AnalyzeQ");
 	uint32_t walked = 0;
 	start_p0(s);
 	if (e->count == 0) {
@@ -337,6 +355,7 @@ static void analyze_q(struct tc_ete_stage3 *s, const struct tc_ete_elem *e)
 /* K10.5.5.8.1 AnalyzeTargetAddress */
 static void analyze_target_address(struct tc_ete_stage3 *s, const struct tc_ete_elem *e)
 {
+	TC_CLAUSE_CASE(s->sync_state, "K10.5.5.8.1/AnalyzeTargetAddress");
 	close_range(s, tc_insn_other, tc_ete_taken_none);
 	s->cur.address = e->address;
 	s->cur.sub_isa = e->isa;
@@ -350,6 +369,7 @@ static void analyze_target_address(struct tc_ete_stage3 *s, const struct tc_ete_
 /* K10.5.5.5.1 AnalyzeContext; the L3 item only when the context changes. */
 static void analyze_context(struct tc_ete_stage3 *s, const struct tc_ete_elem *e)
 {
+	TC_CLAUSE_CASE(s->sync_state, "K10.5.5.5.1/AnalyzeContext");
 	if (!s->ctx_out_valid || memcmp(&s->ctx_out, &e->ctx, sizeof e->ctx) != 0) {
 		close_range(s, tc_insn_other, tc_ete_taken_none);
 		new_item(s, tc_ete_l3_context)->ctx = e->ctx;
@@ -369,6 +389,7 @@ static void analyze_context(struct tc_ete_stage3 *s, const struct tc_ete_elem *e
  * loss of sync (TC-P19). The range of that branch is amended in place. */
 static void analyze_mispredict(struct tc_ete_stage3 *s)
 {
+	TC_CLAUSE("K10.5.5.11.1/AnalyzeMispredict");
 	if (!s->mr_valid)
 		return;
 	s->mr_taken = !s->mr_taken;
@@ -392,6 +413,7 @@ static void lose_sync(struct tc_ete_stage3 *s, int kind)
 
 static void analyze_timestamp(struct tc_ete_stage3 *s, const struct tc_ete_elem *e)
 {
+	TC_CLAUSE("K10.5.5.16.1/AnalyzeTimestamp");
 	struct tc_ete_l3 *x;
 	close_range(s, tc_insn_other, tc_ete_taken_none);
 	x = new_item(s, tc_ete_l3_timestamp);
@@ -416,6 +438,7 @@ static void analyze_counted(struct tc_ete_stage3 *s, const struct tc_ete_elem *e
  * (TC-S19) and the later packets. */
 void tc_stage3_analyze(struct tc_ete_stage3 *s, const struct tc_ete_elem *e)
 {
+	TC_CLAUSE_CASE(e->kind, "K10.5.5.1.1/AnalyzeElement");
 	s->offset = e->offset;
 	switch (e->kind) {
 	case tc_ete_elem_target_address: analyze_target_address(s, e); break;
@@ -426,10 +449,12 @@ void tc_stage3_analyze(struct tc_ete_stage3 *s, const struct tc_ete_elem *e)
 	case tc_ete_elem_q: analyze_q(s, e); break;
 	case tc_ete_elem_source_address: analyze_source_address(s, e); break;
 	case tc_ete_elem_trace_on:
+		TC_CLAUSE("K10.5.5.10.1/AnalyzeTraceOn");
 		s->return_stack_clear_pending = 1;   /* K10.5.5.10.1 AnalyzeTraceOn */
 		lose_sync(s, tc_ete_l3_trace_on);
 		break;
 	case tc_ete_elem_trace_info:             /* K10.5.5.9.1 AnalyzeTraceInfo */
+		TC_CLAUSE("K10.5.5.9.1/AnalyzeTraceInfo");
 		check_for_return_stack_match(s);
 		s->return_stack_clear_pending = 1;
 		break;

@@ -4,6 +4,7 @@
 
 #include "tracecert/ete.h"
 #include "insn.h"
+#include "clause.h"
 
 /* K10.5.6.3.9 AddressHistoryBufferEntry */
 struct tc_ahb_entry {

@@ -29,6 +29,7 @@ static int failed(const struct tc_parse *p)
 /* K10.5.6.3.5 SBZ */
 static void sbz(struct tc_parse *p, uint64_t bits)
 {
+	TC_CLAUSE("K10.5.6.3.5/SBZ");
 	if (bits)
 		fail(p, tc_ete_err_sbz);
 }
@@ -37,6 +38,7 @@ static void sbz(struct tc_parse *p, uint64_t bits)
  * problem it returns 0 and consumes nothing. */
 static uint64_t read_bytes(struct tc_parse *p, int n)
 {
+	TC_CLAUSE("K10.5.2.18.1/ReadAndConsume", "K10.5.6.4.1/POD");
 	uint64_t v = 0;
 	if (failed(p))
 		return 0;
@@ -60,6 +62,7 @@ static uint64_t set_bits(uint64_t v, int lo, int width, uint64_t bits)
  * R<N-1:I>; bits of it beyond the field are a field overflow. */
 static uint64_t bit_replacement(struct tc_parse *p, int n, uint64_t original)
 {
+	TC_CLAUSE("K10.5.6.4.3/BitReplacement");
 	uint64_t r = original;
 	uint64_t byte;
 	int i = 0;
@@ -86,6 +89,7 @@ static uint64_t bit_replacement(struct tc_parse *p, int n, uint64_t original)
 /* K10.5.6.4.2 ULEB128 */
 static uint64_t uleb128(struct tc_parse *p, int n)
 {
+	TC_CLAUSE("K10.5.6.4.2/ULEB128");
 	return bit_replacement(p, n, 0);
 }
 
@@ -127,6 +131,7 @@ static void emit_address(struct tc_parse *p, int kind, struct tc_ahb_entry a)
  * the depth exceeds MAXSPEC. */
 static void update_spec_depth(struct tc_parse *p, int64_t count)
 {
+	TC_CLAUSE("K10.5.2.18.3/UpdateSpecDepth");
 	struct tc_ete_ia *ia = p->ia;
 	ia->current_spec_depth += count;
 	if (ia->current_spec_depth > (int64_t)p->cfg->maxspec) {
@@ -140,6 +145,7 @@ static void update_spec_depth(struct tc_parse *p, int64_t count)
  * text lacks (TC-S11). */
 static void resolve_spec_depth(struct tc_parse *p, uint64_t count, int overrun)
 {
+	TC_CLAUSE("K10.5.2.18.3/UpdateSpecDepth(-count)");
 	if (count > (uint64_t)p->ia->current_spec_depth) {
 		fail(p, overrun);
 		return;
@@ -151,6 +157,7 @@ static void resolve_spec_depth(struct tc_parse *p, uint64_t count, int overrun)
 
 static void ahb_add(struct tc_ete_ia *ia, uint64_t address, int sub_isa)
 {
+	TC_CLAUSE("K10.5.6.3.10/AddressHistoryBuffer.Add", "K10.5.2.18.4/UpdateAddressHistoryBuffer");
 	ia->ahb[2] = ia->ahb[1];
 	ia->ahb[1] = ia->ahb[0];
 	ia->ahb[0].address = address;
@@ -159,6 +166,7 @@ static void ahb_add(struct tc_ete_ia *ia, uint64_t address, int sub_isa)
 
 static void ahb_reset(struct tc_ete_ia *ia)
 {
+	TC_CLAUSE("K10.5.6.3.10/AddressHistoryBuffer.Reset");
 	memset(ia->ahb, 0, sizeof ia->ahb);
 }
 
@@ -176,6 +184,7 @@ static void note_address(struct tc_parse *p)
  * layout is chosen by header<2:0>. */
 static void long_address_bytes(struct tc_parse *p, uint8_t header)
 {
+	TC_CLAUSE_CASE(header & 7, "K10.5.2.14.2/LongAddressBytes", "K10.5.2.14.3/LongAddressPacket");
 	struct tc_ahb_entry a = p->ia->ahb[0];
 	uint64_t b1, b2, hi;
 	switch (header & 7) {
@@ -220,6 +229,7 @@ static void long_address_bytes(struct tc_parse *p, uint8_t header)
  * replacement of address<16:2> (IS0) or <15:1> (IS1) of AHB[0]. */
 static void short_address_bytes(struct tc_parse *p, int sub_isa)
 {
+	TC_CLAUSE_CASE(sub_isa, "K10.5.2.14.4/ShortAddressBytes", "K10.5.2.14.5/ShortAddressPacket");
 	uint64_t base = p->ia->ahb[0].address;
 	uint64_t data;
 	if (sub_isa == 0) {
@@ -234,6 +244,7 @@ static void short_address_bytes(struct tc_parse *p, int sub_isa)
 /* K10.5.2.14.6 ExactMatchBytes + K10.5.2.14.7 ExactMatchPacket. */
 static void exact_match_bytes(struct tc_parse *p, uint8_t header)
 {
+	TC_CLAUSE("K10.5.2.14.6/ExactMatchBytes", "K10.5.2.14.7/ExactMatchPacket");
 	int q = header & 3;
 	struct tc_ahb_entry entry;
 	if (q == 3) {   /* TC-S3, TC-S3b: AddressHistoryBuffer.Get asserts n < 3 */
@@ -249,6 +260,7 @@ static void context_bytes(struct tc_parse *p)
 {
 	uint64_t payload = read_bytes(p, 1);
 	struct tc_ete_context *c = &p->ia->ctx;
+	TC_CLAUSE_CASE(payload >> 6, "K10.5.2.14.9/ContextBytes", "K10.5.2.14.10/ContextPacket");
 	sbz(p, payload & (p->cfg->rme ? 0x4 : 0xc));   /* TC-P8 */
 	if (payload & 0x40)
 		c->vmid = (uint32_t)read_bytes(p, 4);       /* V: VMID first */
@@ -264,6 +276,7 @@ static void context_bytes(struct tc_parse *p)
  * routes here after TC-S2). */
 static void parse_target_address_packet(struct tc_parse *p, uint8_t header)
 {
+	TC_CLAUSE_CASE(header, "K10.5.2.14.1/Parse_TargetAddressPacket");
 	if (header == 0x95 || header == 0x96)
 		short_address_bytes(p, header == 0x96);
 	else if (header <= 0x93)
@@ -278,6 +291,7 @@ static void parse_target_address_packet(struct tc_parse *p, uint8_t header)
 /* K10.5.2.14.8 Parse_AddressWithContextPacket */
 static void parse_address_with_context_packet(struct tc_parse *p, uint8_t header)
 {
+	TC_CLAUSE("K10.5.2.14.8/Parse_AddressWithContextPacket");
 	long_address_bytes(p, header);
 	context_bytes(p);
 	p->out->pkt.kind = tc_ete_pkt_addr_ctx;
@@ -291,6 +305,7 @@ static void parse_address_with_context_packet(struct tc_parse *p, uint8_t header
 /* K10.5.2.14.8 Parse_ContextPacket: P=0 repeats the current context. */
 static void parse_context_packet(struct tc_parse *p, uint8_t header)
 {
+	TC_CLAUSE_CASE(header & 1, "K10.5.2.14.9/Parse_ContextPacket");
 	if (header & 1)
 		context_bytes(p);
 	p->out->pkt.kind = tc_ete_pkt_context;
@@ -303,6 +318,7 @@ static void parse_context_packet(struct tc_parse *p, uint8_t header)
 /* K10.5.2.4.1 DiscardPacket */
 static void discard_packet(struct tc_parse *p)
 {
+	TC_CLAUSE("K10.5.2.4.1/DiscardPacket");
 	emit(p, tc_ete_elem_discard);
 	if (p->ia->T)
 		emit(p, tc_ete_elem_trans_failure);
@@ -313,6 +329,7 @@ static void discard_packet(struct tc_parse *p)
 /* K10.5.2.5.1 OverflowPacket */
 static void overflow_packet(struct tc_parse *p)
 {
+	TC_CLAUSE("K10.5.2.5.1/OverflowPacket");
 	emit(p, tc_ete_elem_discard);
 	emit(p, tc_ete_elem_overflow);
 	if (p->ia->T)
@@ -328,6 +345,7 @@ static void parse_extension_packet(struct tc_parse *p)
 	uint64_t extension = read_bytes(p, 1);
 	if (failed(p))
 		return;
+	TC_CLAUSE_CASE(extension, "K10.5.2.3.1/Parse_ExtensionPacket");
 	switch (extension) {
 	case 0x00:
 		p->out->pkt.kind = tc_ete_pkt_async;
@@ -350,6 +368,7 @@ static void parse_extension_packet(struct tc_parse *p)
 /* K10.5.2.6.2 TraceInfoPacket, repaired per TC-S12 and checked per TC-P10. */
 static void trace_info_packet(struct tc_parse *p, uint64_t info, uint64_t spec, uint64_t cyct)
 {
+	TC_CLAUSE("K10.5.2.6.2/TraceInfoPacket");
 	struct tc_ete_ia *ia = p->ia;
 	struct tc_ete_elem *e;
 	if (spec > p->cfg->maxspec ||
@@ -372,6 +391,7 @@ static void trace_info_packet(struct tc_parse *p, uint64_t info, uint64_t spec, 
 /* K10.5.2.6.1 Parse_TraceInfoPacket, with the sections of TC-P3. */
 static void parse_trace_info_packet(struct tc_parse *p)
 {
+	TC_CLAUSE("K10.5.2.6.1/Parse_TraceInfoPacket");
 	struct tc_ete_packet *pkt = &p->out->pkt;
 	uint64_t info = 0, spec = 0, cyct = 0;
 	uint64_t plctl = read_bytes(p, 1);
@@ -404,6 +424,7 @@ static void parse_trace_info_packet(struct tc_parse *p)
 /* K10.5.2.16.1 Parse_TimestampPacket + K10.5.2.16.3 TimestampPacket */
 static void parse_timestamp_packet(struct tc_parse *p, uint8_t header)
 {
+	TC_CLAUSE_CASE(header & 1, "K10.5.2.16.1/Parse_TimestampPacket", "K10.5.2.16.3/TimestampPacket");
 	struct tc_ete_packet *pkt = &p->out->pkt;
 	struct tc_ete_elem *e;
 	int n = header & 1;
@@ -444,6 +465,7 @@ static void cycle_count_value(struct tc_parse *p, uint64_t count, int unknown)
 /* K10.5.2.16.4 CycleCountFormat1Packet */
 static void cycle_count_format1(struct tc_parse *p, uint8_t header)
 {
+	TC_CLAUSE("K10.5.2.16.4/CycleCountFormat1Packet");
 	int u = header & 1;
 	uint64_t commit = p->cfg->commopt ? 0 : uleb128(p, 32);
 	uint64_t count = u ? 0 : uleb128(p, 20);
@@ -455,6 +477,7 @@ static void cycle_count_format1(struct tc_parse *p, uint8_t header)
  * no commit in commit mode 1 (TC-S7). */
 static void cycle_count_format2(struct tc_parse *p, uint8_t header)
 {
+	TC_CLAUSE("K10.5.2.16.5/CycleCountFormat2Packet");
 	uint64_t payload = read_bytes(p, 1);
 	uint64_t aaaa = payload >> 4, bbbb = payload & 0xf;
 	int64_t commit = 0;
@@ -474,6 +497,7 @@ static void cycle_count_format2(struct tc_parse *p, uint8_t header)
  * mode 1, TC-P7: other values never reach here). */
 static void cycle_count_format3(struct tc_parse *p, uint8_t header)
 {
+	TC_CLAUSE("K10.5.2.16.6/CycleCountFormat3Packet");
 	if (!p->cfg->commopt)
 		cycle_count_commit(p, ((header >> 2) & 3) + 1);
 	cycle_count_value(p, header & 3, 0);
@@ -482,6 +506,7 @@ static void cycle_count_format3(struct tc_parse *p, uint8_t header)
 /* K10.5.2.16.2 Parse_CycleCountPackets */
 static void parse_cycle_count_packets(struct tc_parse *p, uint8_t header)
 {
+	TC_CLAUSE_CASE(header, "K10.5.2.16.2/Parse_CycleCountPackets");
 	if ((header & 0xfe) == 0x0e)
 		cycle_count_format1(p, header);
 	else if ((header & 0xfe) == 0x0c)
@@ -495,6 +520,7 @@ static void parse_cycle_count_packets(struct tc_parse *p, uint8_t header)
 /* K10.5.2.18.2 HandleAtom; also records the atom for L1. */
 static void handle_atom(struct tc_parse *p, int taken)
 {
+	TC_CLAUSE("K10.5.2.18.2/HandleAtom");
 	struct tc_ete_packet *pkt = &p->out->pkt;
 	emit(p, tc_ete_elem_atom)->atom_e = (uint8_t)taken;
 	if (taken)
@@ -519,6 +545,7 @@ static void handle_atoms_a2(struct tc_parse *p, int a)
 /* K10.5.2.8.1 Parse_CommitPacket + K10.5.2.8.2 CommitPacket */
 static void parse_commit_packet(struct tc_parse *p)
 {
+	TC_CLAUSE("K10.5.2.8.1/Parse_CommitPacket", "K10.5.2.8.2/CommitPacket");
 	uint64_t commit = uleb128(p, 32);
 	emit_count(p, tc_ete_elem_commit, commit);
 	resolve_spec_depth(p, commit, tc_ete_err_commit_overrun);
@@ -540,12 +567,16 @@ static void cancel(struct tc_parse *p, uint64_t count, int mispredict)
 /* K10.5.2.8.3 Parse_CancelPackets with K10.5.2.8.4–6 CancelFormat1/2/3Packet */
 static void parse_cancel_packets(struct tc_parse *p, uint8_t header)
 {
+	TC_CLAUSE_CASE(header, "K10.5.2.8.3/Parse_CancelPackets");
 	if ((header & 0xfe) == 0x2e) {          /* '0010111x' format 1 */
+		TC_CLAUSE("K10.5.2.8.4/CancelFormat1Packet");
 		cancel(p, uleb128(p, 32), header & 1);
 	} else if ((header & 0xfc) == 0x34) {   /* '001101xx' format 2 */
+		TC_CLAUSE_CASE(header & 3, "K10.5.2.8.5/CancelFormat2Packet");
 		handle_atoms_a2(p, header & 3);
 		cancel(p, 1, 1);
 	} else {                                /* '00111xxx' format 3 */
+		TC_CLAUSE("K10.5.2.8.6/CancelFormat3Packet");
 		if (header & 1)
 			handle_atom(p, 1);
 		cancel(p, ((header >> 1) & 3) + 2, 1);
@@ -556,6 +587,7 @@ static void parse_cancel_packets(struct tc_parse *p, uint8_t header)
  * for every A (TC-S6). */
 static void parse_mispredict_packet(struct tc_parse *p, uint8_t header)
 {
+	TC_CLAUSE_CASE(header & 3, "K10.5.2.9.1/Parse_MispredictPacket", "K10.5.2.9.2/MispredictPacket");
 	handle_atoms_a2(p, header & 3);
 	emit(p, tc_ete_elem_mispredict);
 	p->out->pkt.kind = tc_ete_pkt_mispredict;
@@ -571,24 +603,32 @@ static void atom_sequence(struct tc_parse *p, const char *atoms)
 
 static void parse_atom_packets(struct tc_parse *p, uint8_t header)
 {
+	TC_CLAUSE_CASE(header, "K10.5.2.10.1/Parse_AtomPackets");
 	static const char *const format4[4] = { "NEEE", "NNNN", "NENE", "ENEN" };
 	static const char *const format5_2[4] = { "", "NNNNN", "NENEN", "ENENE" };
 	p->out->pkt.kind = tc_ete_pkt_atom;
 	if ((header & 0xfe) == 0xf6) {          /* '1111011x' format 1 */
+		TC_CLAUSE("K10.5.2.10.2/AtomFormat1Packet");
 		handle_atom(p, header & 1);
 	} else if ((header & 0xfc) == 0xd8) {   /* '110110xx' format 2 */
+		TC_CLAUSE("K10.5.2.10.3/AtomFormat2Packet");
 		for (int i = 0; i < 2; i++)
 			handle_atom(p, (header >> i) & 1);
 	} else if ((header & 0xf8) == 0xf8) {   /* '11111xxx' format 3 */
+		TC_CLAUSE("K10.5.2.10.4/AtomFormat3Packet");
 		for (int i = 0; i < 3; i++)
 			handle_atom(p, (header >> i) & 1);
 	} else if ((header & 0xfc) == 0xdc) {   /* '110111xx' format 4 */
+		TC_CLAUSE_CASE(header & 3, "K10.5.2.10.5/AtomFormat4Packet");
 		atom_sequence(p, format4[header & 3]);
 	} else if (header == 0xf5) {            /* '11110101' format 5.1 */
+		TC_CLAUSE("K10.5.2.10.6/AtomFormat5_1Packet");
 		atom_sequence(p, "NEEEE");
 	} else if (header >= 0xd5 && header <= 0xd7) {   /* format 5.2 */
+		TC_CLAUSE_CASE(header & 3, "K10.5.2.10.7/AtomFormat5_2Packet");
 		atom_sequence(p, format5_2[header & 3]);
 	} else {                                /* '11xxxxxx' format 6 */
+		TC_CLAUSE("K10.5.2.10.8/AtomFormat6Packet");
 		int count = header & 0x1f;
 		for (int i = 0; i <= count + 2; i++)
 			handle_atom(p, 1);
@@ -601,6 +641,7 @@ static void parse_atom_packets(struct tc_parse *p, uint8_t header)
 /* K10.5.2.11.2 QPacket: Target Address for every addressed type (TC-S5). */
 static void q_packet(struct tc_parse *p, int type, int addressed, uint64_t count)
 {
+	TC_CLAUSE("K10.5.2.11.2/QPacket");
 	struct tc_ete_packet *pkt = &p->out->pkt;
 	emit_count(p, tc_ete_elem_q, count);
 	update_spec_depth(p, 1);
@@ -618,6 +659,7 @@ static void q_packet(struct tc_parse *p, int type, int addressed, uint64_t count
 static void parse_q_packet(struct tc_parse *p, uint8_t header)
 {
 	int type = header & 0xf;
+	TC_CLAUSE_CASE(type, "K10.5.2.11.1/Parse_QPacket");
 	switch (type) {
 	case 0x0: case 0x1: case 0x2: case 0x3:   /* 0x3: exact-match-index (TC-S3b) */
 		exact_match_bytes(p, header);
@@ -639,6 +681,7 @@ static void parse_q_packet(struct tc_parse *p, uint8_t header)
 	case 0xf:
 		q_packet(p, type, 0, 0);
 		break;
+	/* unreachable: Parse_Trace rejects the reserved Q types (reserved_header) first */
 	default:
 		fail(p, tc_ete_err_reserved_header);
 		break;
@@ -664,6 +707,7 @@ static void source_address_bytes(struct tc_parse *p, uint8_t header)
 /* K10.5.2.12.1 Parse_SourceAddressPacket: Emit before UpdateSpecDepth (TC-S8). */
 static void parse_source_address_packet(struct tc_parse *p, uint8_t header)
 {
+	TC_CLAUSE_CASE(header, "K10.5.2.12.1/Parse_SourceAddressPacket");
 	source_address_bytes(p, header);
 	p->out->pkt.kind = tc_ete_pkt_source_address;
 	note_address(p);
@@ -676,6 +720,7 @@ static void parse_source_address_packet(struct tc_parse *p, uint8_t header)
 /* K10.5.2.13.2 ExceptionPacket, per TC-P5 and TC-P6. */
 static void exception_packet(struct tc_parse *p, int e, int type, uint8_t ah)
 {
+	TC_CLAUSE_CASE(e, "K10.5.2.13.2/ExceptionPacket");
 	struct tc_ahb_entry entry = p->ia->ahb[0];
 	struct tc_ete_elem *x;
 	if ((ah >> 4) == 0x8)
@@ -697,6 +742,7 @@ static void exception_packet(struct tc_parse *p, int e, int type, uint8_t ah)
 /* The address "packet" embedded in an Exception packet (line 437). */
 static void exception_address(struct tc_parse *p, uint8_t ah)
 {
+	TC_CLAUSE_CASE(ah, "K10.5.2.13.1/Parse_ExceptionPacket.AH");
 	struct tc_ete_packet *pkt = &p->out->pkt;
 	if (ah <= 0x93 && ah >= 0x90) {
 		exact_match_bytes(p, ah);
@@ -710,6 +756,7 @@ static void exception_address(struct tc_parse *p, uint8_t ah)
 		pkt->ctx = p->ia->ctx;
 		pkt->has_context = 1;
 	} else if (ah == 0x70) {
+		TC_CLAUSE("K10.5.2.18.5/UnknownAddressHistoryBuffer");
 		ahb_add(p->ia, 0, 0);    /* K10.5.2.18.5 UnknownAddressHistoryBuffer */
 		return;
 	} else {
@@ -722,6 +769,7 @@ static void exception_address(struct tc_parse *p, uint8_t ah)
 /* K10.5.2.13.1 Parse_ExceptionPacket */
 static void parse_exception_packet(struct tc_parse *p)
 {
+	TC_CLAUSE("K10.5.2.13.1/Parse_ExceptionPacket");
 	struct tc_ete_packet *pkt = &p->out->pkt;
 	uint64_t payload = read_bytes(p, 1);
 	int e = (int)(((payload >> 6) & 1) << 1 | (payload & 1));
@@ -745,6 +793,7 @@ static void parse_exception_packet(struct tc_parse *p)
 /* K10.5.2.15.1 TransactionStartPacket: comm_trans := COMMTRANS==0 (TC-S13). */
 static void transaction_start_packet(struct tc_parse *p)
 {
+	TC_CLAUSE("K10.5.2.15.1/TransactionStartPacket");
 	emit(p, tc_ete_elem_trans_start);
 	p->ia->T = 1;
 	if (p->cfg->commtrans == 0)
@@ -755,6 +804,7 @@ static void transaction_start_packet(struct tc_parse *p)
 /* K10.5.2.15.2 TransactionCommitPacket */
 static void transaction_commit_packet(struct tc_parse *p)
 {
+	TC_CLAUSE("K10.5.2.15.2/TransactionCommitPacket");
 	emit(p, tc_ete_elem_trans_commit);
 	p->ia->T = 0;
 	p->out->pkt.kind = tc_ete_pkt_tx_commit;
@@ -767,6 +817,7 @@ static void parse_event_tracing_packet(struct tc_parse *p, uint8_t header)
 		p->out->pkt.kind = tc_ete_pkt_ignore;
 		return;
 	}
+	TC_CLAUSE("K10.5.2.17.1/Parse_EventTracingPacket", "K10.5.2.17.2/EventTracingPacket");
 	for (int i = 0; i <= 3; i++)
 		if ((header >> i) & 1)
 			emit_count(p, tc_ete_elem_event, (uint64_t)i);
@@ -777,6 +828,7 @@ static void parse_event_tracing_packet(struct tc_parse *p, uint8_t header)
 /* Instrumentation packet, FEAT_ITE (TC-P1): EL byte, 64-bit value. */
 static void parse_instrumentation_packet(struct tc_parse *p)
 {
+	TC_CLAUSE("TC-P1/InstrumentationPacket");
 	struct tc_ete_elem *e;
 	uint64_t el = read_bytes(p, 1);
 	uint64_t value = read_bytes(p, 8);
@@ -791,12 +843,14 @@ static void parse_instrumentation_packet(struct tc_parse *p)
 
 static void trace_on_packet(struct tc_parse *p)
 {
+	TC_CLAUSE("K10.5.2.7.1/TraceOnPacket");
 	emit(p, tc_ete_elem_trace_on);   /* K10.5.2.7.1 TraceOnPacket */
 	p->out->pkt.kind = tc_ete_pkt_trace_on;
 }
 
 static void timestamp_marker_packet(struct tc_parse *p)
 {
+	TC_CLAUSE("TC-P1/TimestampMarkerPacket");
 	emit(p, tc_ete_elem_ts_marker);  /* TC-P1 */
 	p->out->pkt.kind = tc_ete_pkt_ts_marker;
 }
@@ -836,6 +890,7 @@ static void dispatch_low(struct tc_parse *p, uint8_t h)
 	case 0x0b: transaction_commit_packet(p); break;
 	case 0x2d: parse_commit_packet(p); break;
 	default:
+		/* here h >= 0x0c always: every lower header has a case above or is reserved */
 		if (h >= 0x0c && h <= 0x1f)                 /* '0000110x' '0000111x' '0001xxxx' */
 			parse_cycle_count_packets(p, h);
 		else if ((h & 0xfc) == 0x30)                /* '001100xx' */
@@ -869,9 +924,12 @@ static void parse_trace(struct tc_parse *p)
 	uint8_t h = (uint8_t)read_bytes(p, 1);
 	p->out->pkt.header = h;
 	if (reserved_header(p->cfg, h)) {
+		TC_CLAUSE("K10.5.2.2.1/Parse_Trace/ReservedEncoding");
+		/* h is never 0x93 here: reserved_header lets it through to ExactMatchBytes */
 		fail(p, h == 0x93 ? tc_ete_err_exact_match_index : tc_ete_err_reserved_header);
 		return;
 	}
+	TC_CLAUSE_CASE(h, "K10.5.2.2.1/Parse_Trace");
 	if (h >= 0x70 && h <= 0x7f)                     /* '01110000' '0111xxxx' */
 		parse_event_tracing_packet(p, h);
 	else if (h < 0x40)
@@ -898,6 +956,7 @@ int tc_ete_parse_packet(const struct tc_ete_config *cfg, struct tc_ete_ia *ia,
 	p.r.error = 0;
 	p.out = out;
 	p.offset = offset;
+	/* unreachable from ete_decoder.c, which never passes 0 bytes; kept for direct callers */
 	if (len == 0)
 		return 0;
 	parse_trace(&p);

@@ -58,6 +58,7 @@ int tc_ete_is_p0(const struct tc_ete_config *cfg, int kind)
  * "Process", kept in place per TC-P11; TC-P1 for the later packets). */
 static int kept_on_cancel(int kind)
 {
+	TC_CLAUSE_CASE(kind, "K10.5.3.4/TableK10-2");
 	return kind == tc_ete_elem_cycle_count || kind == tc_ete_elem_event ||
 	       kind == tc_ete_elem_trace_info || kind == tc_ete_elem_timestamp ||
 	       kind == tc_ete_elem_ts_marker || kind == tc_ete_elem_instrumentation;
@@ -66,6 +67,7 @@ static int kept_on_cancel(int kind)
 /* Elements that survive a Discard (K10.5.3.5.1; TC-P13). */
 static int kept_on_discard(int kind)
 {
+	TC_CLAUSE_CASE(kind, "K10.5.3.5.1/ProcessDiscard.Back");
 	return kind == tc_ete_elem_event || kind == tc_ete_elem_trace_info ||
 	       kind == tc_ete_elem_timestamp || kind == tc_ete_elem_ts_marker ||
 	       kind == tc_ete_elem_instrumentation;
@@ -74,6 +76,7 @@ static int kept_on_discard(int kind)
 /* Elements that survive a Transaction Failure (TC-S18). */
 static int kept_on_failure(const struct tc_ete_stage2 *s, int kind)
 {
+	TC_CLAUSE_CASE(kind, "K10.5.4.4.1/ProcessTransactionFailure.TransactionQueue");
 	if (kind == tc_ete_elem_cycle_count)
 		return s->cfg->tf_keep_cc;
 	return kind == tc_ete_elem_event || kind == tc_ete_elem_ts_marker ||
@@ -91,6 +94,7 @@ static void analyze_element(struct tc_ete_stage2 *s, const struct tc_ete_elem *e
 /* K10.5.4.1.1 ProcessTransaction */
 static int process_transaction(struct tc_ete_stage2 *s, const struct tc_ete_elem *e)
 {
+	TC_CLAUSE("K10.5.4.1.1/ProcessTransaction");
 	if (s->in_transaction)
 		return queue_push(&s->tq, e);
 	analyze_element(s, e);
@@ -126,14 +130,17 @@ static int pass_on(struct tc_ete_stage2 *s, const struct tc_ete_elem *e)
 	int r = 0;
 	switch (e->kind) {
 	case tc_ete_elem_trans_start:
+		TC_CLAUSE("K10.5.4.2.1/ProcessTransactionStart");
 		r = process_transaction(s, e);
 		s->in_transaction = 1;
 		break;
 	case tc_ete_elem_trans_commit:
+		TC_CLAUSE("K10.5.4.3.1/ProcessTransactionCommit");
 		transaction_commit(s);
 		analyze_element(s, e);
 		break;
 	case tc_ete_elem_trans_failure:
+		TC_CLAUSE("K10.5.4.4.1/ProcessTransactionFailure");
 		transaction_failure(s);
 		analyze_element(s, e);
 		break;
@@ -156,11 +163,13 @@ static int pass_on(struct tc_ete_stage2 *s, const struct tc_ete_elem *e)
  * resolved first (ResolutionQueue.Align). */
 static int process_commit(struct tc_ete_stage2 *s, uint64_t count)
 {
+	TC_CLAUSE("K10.5.3.3.1/ProcessCommit");
 	uint64_t i = 0;
 	while (i < count) {
 		struct tc_ete_elem e;
 		int r;
 		if (s->unseen > 0) {
+			TC_CLAUSE("K10.5.3.3.1/ProcessCommit/Align");
 			s->unseen--;
 			i++;
 			continue;
@@ -168,6 +177,7 @@ static int process_commit(struct tc_ete_stage2 *s, uint64_t count)
 		if (s->rq.len == 0)          /* stage 1 rejects this first (TC-S11) */
 			return -tc_ete_err_commit_overrun;
 		e = queue_pop_front(&s->rq);
+		TC_CLAUSE_CASE(e.kind, "K10.5.3.3.1/ProcessCommit.Front");
 		if (tc_ete_is_p0(s->cfg, e.kind))
 			i++;
 		r = pass_on(s, &e);
@@ -183,6 +193,7 @@ static int process_commit(struct tc_ete_stage2 *s, uint64_t count)
  * P0 elements are cancelled only once the queue holds none. */
 static int process_cancel(struct tc_ete_stage2 *s, uint64_t count)
 {
+	TC_CLAUSE("K10.5.3.4.1/ProcessCancel");
 	uint64_t i = 0;
 	uint32_t cut = s->rq.len, w;
 	while (i < count && cut > 0) {
@@ -191,6 +202,7 @@ static int process_cancel(struct tc_ete_stage2 *s, uint64_t count)
 			i++;
 	}
 	if (i < count) {
+		TC_CLAUSE("K10.5.3.4.1/ProcessCancel/Align");
 		if (s->unseen < count - i)   /* stage 1 rejects this first (TC-S11) */
 			return -tc_ete_err_cancel_overrun;
 		s->unseen -= count - i;
@@ -210,6 +222,7 @@ static int process_cancel(struct tc_ete_stage2 *s, uint64_t count)
  * as if failed (TC-P15); the Discard itself is analysed (TC-S16). */
 static void process_discard(struct tc_ete_stage2 *s, const struct tc_ete_elem *d)
 {
+	TC_CLAUSE("K10.5.3.5.1/ProcessDiscard");
 	s->unseen = 0;
 	transaction_failure(s);
 	while (s->rq.len > 0) {
@@ -225,7 +238,9 @@ static void process_discard(struct tc_ete_stage2 *s, const struct tc_ete_elem *d
  * leaves the queue (TC-P14). */
 static int process_trace_info(struct tc_ete_stage2 *s, const struct tc_ete_elem *e)
 {
+	TC_CLAUSE("K10.5.3.2.1/ProcessTraceInfo");
 	if (!s->initialized) {
+		TC_CLAUSE("K10.5.6.3.6/ResolutionQueue.Initialize");
 		s->initialized = 1;
 		s->unseen = e->spec;
 	}
@@ -238,6 +253,7 @@ int tc_stage2_emit(struct tc_ete_stage2 *s, const struct tc_ete_elem *e)
 {
 	if (!s->initialized && e->kind != tc_ete_elem_trace_info)
 		return 0;
+	TC_CLAUSE_CASE(e->kind, "K10.5.3.1.1/Emit");
 	switch (e->kind) {
 	case tc_ete_elem_trace_info:
 		return process_trace_info(s, e);
@@ -266,6 +282,7 @@ static uint64_t count_p0(const struct tc_ete_stage2 *s, const struct tc_queue *q
  * dropped and reported as one `unresolved` item. */
 void tc_stage2_flush(struct tc_ete_stage2 *s, uint64_t offset)
 {
+	TC_CLAUSE("TC-P16/EndOfTrace");
 	uint64_t dropped, p0;
 	while (s->rq.len > 0 && !tc_ete_is_p0(s->cfg, queue_at(&s->rq, 0)->kind)) {
 		struct tc_ete_elem e = queue_pop_front(&s->rq);

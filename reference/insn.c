@@ -376,6 +376,7 @@ static uint32_t t32_i1i2(uint32_t op)
 static int t32_branch_cond(struct dec *d)
 {
 	uint32_t op = d->op, off;
+	/* unreachable: t32_branches calls this only when op<25:23> != 111 */
 	if (bits(op, 25, 23) == 7)
 		return 0;
 	off = bits(op, 26, 26) << 20 | bits(op, 11, 11) << 19 | bits(op, 13, 13) << 18 |
