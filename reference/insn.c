@@ -27,12 +27,12 @@ struct dec {
 	struct tc_insn *out;
 };
 
-static const char *const type_names[] = { "other", "dir", "indir", "wfx", "isb" };
+static const char *const type_names[] = { "other", "dir", "indir", "wfx", "isb", "tstart" };
 static const char *const isa_names[] = { "a64", "a32", "t32" };
 
 const char *tc_insn_type_name(int type)
 {
-	return (type >= 0 && type <= tc_insn_isb) ? type_names[type] : "?";
+	return (type >= 0 && type <= tc_insn_tstart) ? type_names[type] : "?";
 }
 
 const char *tc_isa_name(int isa)
@@ -130,6 +130,7 @@ static const struct rule a64_system[] = {
 	{ 0xffffffe0, 0xd5031000, tc_insn_wfx, 0 },          /* WFET Xt */
 	{ 0xffffffe0, 0xd5031020, tc_insn_wfx, 0 },          /* WFIT Xt */
 	{ 0xfffff0ff, 0xd50330df, tc_insn_isb, 0 },          /* ISB #option */
+	{ 0xffffffe0, 0xd5233060, tc_insn_tstart, 0 },       /* TSTART Xt (FEAT_TME; TC-P27) */
 };
 
 /* C4.1 Unconditional branch (immediate): B, BL; imm26 words. */

@@ -14,7 +14,8 @@ enum tc_insn_type {
 	tc_insn_branch_dir,       /* InstType_BRANCH_DIR: direct branch */
 	tc_insn_branch_indir,     /* InstType_BRANCH_INDIR: indirect branch (any PC write not direct) */
 	tc_insn_wfx,              /* InstType_WFX: WFI/WFE/WFIT/WFET, only when wfxmode=1 */
-	tc_insn_isb               /* InstType_ISB */
+	tc_insn_isb,              /* InstType_ISB */
+	tc_insn_tstart            /* TSTART: a P0 instruction with no InstType in K10 (TC-P27) */
 };
 
 /* K10.5.5.18.5 DecodedInst, with the branch target made absolute. */

@@ -106,7 +106,7 @@
 /* InstType / ISA codes of FORMAT.md (reference/insn.h), repeated here: the
  * adapter only sees the public headers. */
 enum { oc_isa_a64 = 0, oc_isa_a32 = 1, oc_isa_t32 = 2 };
-enum { oc_insn_other = 0, oc_insn_dir, oc_insn_indir, oc_insn_wfx, oc_insn_isb };
+enum { oc_insn_other = 0, oc_insn_dir, oc_insn_indir, oc_insn_wfx, oc_insn_isb, oc_insn_tstart };
 
 struct oc_handle {
 	struct tc_adapter_callbacks cb;
@@ -553,6 +553,7 @@ static int insn_type(ocsd_instr_type t)
 	case OCSD_INSTR_BR_INDIRECT: return oc_insn_indir;
 	case OCSD_INSTR_ISB: return oc_insn_isb;
 	case OCSD_INSTR_WFI_WFE: return oc_insn_wfx;
+	case OCSD_INSTR_TSTART: return oc_insn_tstart;
 	default: return oc_insn_other;
 	}
 }
@@ -636,10 +637,9 @@ static ocsd_datapath_resp_t l3_elem(const void *ctx, const ocsd_trc_index_t inde
 		x.isa = (uint8_t)isa_code(e->isa);
 		x.last_type = (uint8_t)insn_type(e->last_i_type);
 		/* OpenCSD's waypoints (P0 instructions) are the branches, ISB,
-		 * WFI/WFE (with WFXMODE) and, for ETE, TSTART. TSTART has no
-		 * InstType of its own: it prints as type=other with its atom's
-		 * outcome, so that it stays visible as a P0 instruction. */
-		if (x.last_type == oc_insn_other && e->last_i_type != OCSD_INSTR_TSTART)
+		 * WFI/WFE (with WFXMODE) and, for ETE, TSTART (type tstart,
+		 * reference/ERRATA.md TC-P27). */
+		if (x.last_type == oc_insn_other)
 			x.taken = tc_ete_taken_none;
 		else
 			x.taken = e->last_instr_exec ? tc_ete_taken_e : tc_ete_taken_n;

@@ -106,7 +106,7 @@ static int parse_line(char *line, struct expect *e)
 	if (*end || parse_hex_bytes(f[1], e->bytes) != atoi(f[2]))
 		return 0;
 	e->size = atoi(f[2]);
-	e->type = name_index(f[3], tc_insn_type_name, 5);
+	e->type = name_index(f[3], tc_insn_type_name, tc_insn_tstart + 1);
 	e->link = atoi(f[4]);
 	e->cond = atoi(f[5]);
 	e->next_isa = name_index(f[6], tc_isa_name, 3);
@@ -296,7 +296,8 @@ static void test_arguments(void)
 	   "any non-zero wfxmode is 1; B +0x40");
 	ok(!strcmp(tc_insn_type_name(tc_insn_other), "other") && !strcmp(tc_insn_type_name(tc_insn_branch_dir), "dir") &&
 		   !strcmp(tc_insn_type_name(tc_insn_branch_indir), "indir") && !strcmp(tc_insn_type_name(tc_insn_wfx), "wfx") &&
-		   !strcmp(tc_insn_type_name(tc_insn_isb), "isb") && !strcmp(tc_insn_type_name(5), "?") &&
+		   !strcmp(tc_insn_type_name(tc_insn_isb), "isb") &&
+		   !strcmp(tc_insn_type_name(tc_insn_tstart), "tstart") && !strcmp(tc_insn_type_name(6), "?") &&
 		   !strcmp(tc_insn_type_name(-1), "?"),
 	   "tc_insn_type_name");
 	ok(!strcmp(tc_isa_name(tc_isa_a64), "a64") && !strcmp(tc_isa_name(tc_isa_a32), "a32") &&
@@ -339,7 +340,7 @@ static int invariant(int isa, uint32_t word, uint64_t addr)
 	int r = decode_exact(isa, addr, b, 4, (int)(word & 1), &in);
 	if (r != (isa == tc_isa_t32 ? ((word & 0xf800) >= 0xe800 ? 4 : 2) : 4) || r != in.size)
 		return 0;
-	if (in.type > tc_insn_isb || in.is_link > 1 || in.is_cond > 1 || in.next_isa > tc_isa_t32)
+	if (in.type > tc_insn_tstart || in.is_link > 1 || in.is_cond > 1 || in.next_isa > tc_isa_t32)
 		return 0;
 	if (in.type == tc_insn_other && (in.is_link || in.is_cond || in.target || in.next_isa != isa))
 		return 0;

@@ -1,12 +1,12 @@
 // a64.S — A64 instructions with their expected classification (tc_insn_decode, isa a64).
 // Each instruction line ends with `//= TYPE [link] [cond] [isa=ISA] [target=±0xN]`:
-// TYPE is other|dir|indir|wfx|isb (wfx: with wfxmode=1; other with wfxmode=0),
+// TYPE is other|dir|indir|wfx|isb|tstart (wfx: with wfxmode=1; other with wfxmode=0),
 // target is the direct branch target minus the instruction's address, next isa
 // defaults to a64. Written from the Arm ARM (DDI 0487) C4.1 encodings; gen.sh
 // assembles this file and writes a64.tsv. `. + N` puts targets out of range of
 // the section without padding it.
 	.text
-	.arch armv8.8-a+sve2+memtag
+	.arch armv8.8-a+sve2+memtag+tme
 
 // ---- Unconditional branch (immediate): B, BL; target = address + sext(imm26)*4
 	b . + 0x40                 //= dir target=+0x40
@@ -108,6 +108,12 @@
 	isb #0                     //= isb
 	isb #5                     //= isb
 	isb #14                    //= isb
+	tstart x0                  //= tstart
+	tstart x17                 //= tstart
+	tstart xzr                 //= tstart
+	tcommit                    //= other
+	ttest x3                   //= other
+	tcancel #0x1234            //= other
 
 // ---- Not P0: other
 	nop                        //= other

@@ -51,7 +51,7 @@ join() {
 		code = trim(substr(s, 1, m - 1))
 		nf = split(trim(xp), f, " ")
 		type = f[1]; link = 0; cond = 0; nisa = isa; target = "-"
-		if (type !~ /^(other|dir|indir|wfx|isb)$/) fail("bad type " type)
+		if (type !~ /^(other|dir|indir|wfx|isb|tstart)$/) fail("bad type " type)
 		for (i = 2; i <= nf; i++) {
 			if (f[i] == "link") link = 1
 			else if (f[i] == "cond") cond = 1
