@@ -752,7 +752,7 @@ static int parse_args(int argc, char **argv, struct options *o)
 }
 
 /* Loads and checks an adapter; NULL with a message on failure. */
-static const struct tc_adapter *load_adapter(const char *path)
+const struct tc_adapter *tc_adapter_load(const char *path)
 {
 	char full[4096];
 	void *so;
@@ -883,7 +883,7 @@ int tc_certify_main(int argc, char **argv)
 			return 2;
 		}
 	}
-	ad = load_adapter(o.adapter);
+	ad = tc_adapter_load(o.adapter);
 	if (ad)
 		rc = certify(&o, ad, paths, npaths);
 	free_list(paths, npaths);

@@ -6,6 +6,7 @@
 
 #include "tracecert/ete.h"
 #include "tracecert/image.h"
+#include "bench.h"
 #include "certify.h"
 #include "gen.h"
 #include "vector.h"
@@ -25,7 +26,7 @@ static void usage_main(FILE *f)
 		"  certify   score a decoder adapter against the vectors (TAP, certificate)\n"
 		"  decode    instruction-level decode (L3) with a program image\n"
 		"  gen       generate vectors with the random encoder; encoding coverage\n"
-		"  bench     benchmarks (not yet available)\n"
+		"  bench     throughput and memory figures, reference vs OpenCSD\n"
 		"\n"
 		"Options:\n"
 		"  -h, --help     this text; 'tracecert COMMAND --help' for a command\n"
@@ -471,6 +472,8 @@ int main(int argc, char **argv)
 		return tc_certify_main(argc, argv);
 	if (!strcmp(argv[1], "gen"))
 		return tc_gen_main(argc, argv);
+	if (!strcmp(argv[1], "bench"))
+		return tc_bench_main(argc, argv);
 	if (
 	    !strcmp(argv[1], "bench"))
 		return not_yet(argv[1], argc, argv);

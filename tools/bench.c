@@ -1,0 +1,349 @@
+/* bench.c — `tracecert bench`: throughput and memory figures, reference vs OpenCSD in the same run.
+ * Prints figures; never fails because a machine is slow. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "bench.h"
+#include "certify.h"
+#include "tracecert/adapter.h"
+#include "tracecert/encoder.h"
+
+#define CHUNK 65536
+
+struct bench_opts {
+	const char *reference;
+	const char *opencsd;
+	const char *tool;
+	const char *fuzz_parse;
+	unsigned long mb;
+	unsigned long big_mb;
+	int runs;
+};
+
+struct workload {
+	struct tc_enc_vector v;     /* one long generated trace, fed repeatedly */
+	size_t total;               /* bytes to feed */
+};
+
+static double now_s(void)
+{
+	struct timespec t;
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (double)t.tv_sec + t.tv_nsec / 1e9;
+}
+
+static uint64_t items;
+
+static void count_packet(void *ctx, const struct tc_ete_packet *p)
+{
+	(void)ctx;
+	(void)p;
+	items++;
+}
+
+static void count_l3(void *ctx, const struct tc_ete_l3 *x)
+{
+	(void)ctx;
+	(void)x;
+	items++;
+}
+
+/* Feeds the workload's trace `total` bytes' worth through an adapter at one
+ * level, in CHUNK-sized pieces. Returns seconds, or a negative value. */
+static double run_adapter(const struct tc_adapter *ad, const struct workload *w, unsigned level)
+{
+	struct tc_adapter_open_args a;
+	struct tc_adapter_region r = { w->v.image_base, w->v.image_len, w->v.image };
+	char err[256];
+	void *h;
+	size_t fed = 0;
+	double t0;
+	memset(&a, 0, sizeof a);
+	a.abi_version = TC_ADAPTER_ABI_VERSION;
+	a.protocol = tc_adapter_ete;
+	a.ete = &w->v.cfg;
+	a.regions = &r;
+	a.nregions = 1;
+	a.levels = level;
+	a.cb.packet = count_packet;
+	a.cb.l3 = count_l3;
+	t0 = now_s();
+	h = ad->open(&a, err, sizeof err);
+	if (!h)
+		return -1;
+	while (fed < w->total) {
+		size_t at = fed % w->v.trace_len, n = w->v.trace_len - at;
+		if (n > CHUNK)
+			n = CHUNK;
+		if (n > w->total - fed)
+			n = w->total - fed;
+		ad->feed(h, w->v.trace + at, n);
+		fed += n;
+	}
+	ad->finish(h);
+	ad->close(h);
+	return now_s() - t0;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+	return x < y ? -1 : x > y;
+}
+
+/* Median, min and max MB/s over runs, measured in a child process so that
+ * a decoder that crashes is reported, not fatal. Returns 0, -1 when the
+ * adapter failed, or the signal number that killed the child. */
+static int throughput(const struct tc_adapter *ad, const struct workload *w, unsigned level, int runs,
+		      double *med, double *lo, double *hi)
+{
+	double t[16];
+	int fds[2], status = 0;
+	pid_t pid;
+	if (runs > 16)
+		runs = 16;
+	if (pipe(fds) != 0)
+		return -1;
+	fflush(NULL);
+	pid = fork();
+	if (pid == 0) {
+		close(fds[0]);
+		for (int i = 0; i < runs; i++) {
+			t[i] = run_adapter(ad, w, level);
+			if (t[i] <= 0)
+				_exit(1);
+			t[i] = w->total / t[i] / 1e6;
+		}
+		qsort(t, (size_t)runs, sizeof t[0], cmp_double);
+		if (write(fds[1], t, (size_t)runs * sizeof t[0]) != (ssize_t)((size_t)runs * sizeof t[0]))
+			_exit(1);
+		_exit(0);
+	}
+	close(fds[1]);
+	if (pid < 0 || read(fds[0], t, (size_t)runs * sizeof t[0]) != (ssize_t)((size_t)runs * sizeof t[0])) {
+		close(fds[0]);
+		if (pid > 0)
+			waitpid(pid, &status, 0);
+		return WIFSIGNALED(status) ? WTERMSIG(status) : -1;
+	}
+	close(fds[0]);
+	waitpid(pid, &status, 0);
+	*med = t[runs / 2];
+	*lo = t[0];
+	*hi = t[runs - 1];
+	return 0;
+}
+
+/* Peak resident memory (KiB) of a child decoding `mb` MiB at L3. */
+static long peak_rss(const struct tc_adapter *ad, struct workload *w, unsigned long mb)
+{
+	struct rusage ru;
+	int status;
+	pid_t pid;
+	fflush(NULL);
+	pid = fork();
+	if (pid == 0) {
+		w->total = (size_t)mb << 20;
+		_exit(run_adapter(ad, w, tc_adapter_l3) < 0);
+	}
+	if (pid < 0 || waitpid(pid, &status, 0) < 0 || getrusage(RUSAGE_CHILDREN, &ru) != 0)
+		return -1;
+	return ru.ru_maxrss;
+}
+
+/* One table row; rc_* are throughput()'s results (or 1000 for "not installed"). */
+static void row(const char *what, int rc_ref, const double *r, int rc_oc, const double *c)
+{
+	char cell[64];
+	if (rc_ref == 0)
+		printf("%-34s %10.1f [%7.1f..%7.1f]", what, r[0], r[1], r[2]);
+	else
+		printf("%-34s %30s", what, "failed");
+	if (rc_oc == 0)
+		printf(" %10.1f [%7.1f..%7.1f] %7.2fx\n", c[0], c[1], c[2], c[0] > 0 && rc_ref == 0 ? r[0] / c[0] : 0.0);
+	else {
+		snprintf(cell, sizeof cell, rc_oc == 1000 ? "not installed" : rc_oc > 0 ? "crashed (signal %d)" : "failed",
+			 rc_oc);
+		printf(" %30s\n", cell);
+	}
+}
+
+static void encoder_speed(void)
+{
+	struct tc_enc_options o;
+	unsigned long long bytes = 0;
+	int n = 2000;
+	double t0 = now_s(), dt;
+	tc_enc_options_default(&o);
+	o.steps = 60;
+	o.blocks = 32;
+	for (int i = 0; i < n; i++) {
+		struct tc_enc_vector v;
+		char err[128];
+		o.seed = (uint64_t)i + 1;
+		if (tc_enc_generate(&o, &v, err, sizeof err) == 0) {
+			bytes += v.trace_len;
+			tc_enc_vector_free(&v);
+		}
+	}
+	dt = now_s() - t0;
+	printf("%-34s %10.0f vectors/s, %.2f MB/s of trace (%d vectors of 60 steps)\n", "encoder", n / dt,
+	       bytes / dt / 1e6, n);
+}
+
+/* Times `tracecert certify` over all vectors for one adapter. */
+static void runner_speed(const char *tool, const char *adapter, const char *name)
+{
+	char cmd[2048];
+	double t0 = now_s(), dt;
+	int rc;
+	snprintf(cmd, sizeof cmd, "'%s' certify --adapter '%s' --jobs 2 >/dev/null 2>/tmp/tc-bench-certify.txt", tool, adapter);
+	rc = system(cmd);
+	dt = now_s() - t0;
+	(void)rc;
+	printf("%-34s %10.2f s wall for all vectors (2 jobs); ", name, dt);
+	{
+		FILE *f = fopen("/tmp/tc-bench-certify.txt", "r");
+		char line[512];
+		while (f && fgets(line, sizeof line, f))
+			if (strstr(line, "runs/s"))
+				printf("%s", strstr(line, "score") ? strstr(line, "score") : line);
+		if (f)
+			fclose(f);
+	}
+}
+
+static void fuzz_speed(const char *harness)
+{
+	char cmd[2048], line[512];
+	FILE *p;
+	double best = 0;
+	if (!harness || access(harness, X_OK) != 0) {
+		printf("%-34s %s\n", "parse fuzz harness", "not built (make fuzz-build; needs clang)");
+		return;
+	}
+	snprintf(cmd, sizeof cmd, "'%s' -max_total_time=10 -print_final_stats=1 2>&1", harness);
+	p = popen(cmd, "r");
+	while (p && fgets(line, sizeof line, p)) {
+		const char *s = strstr(line, "exec/s: ");
+		if (s && atof(s + 8) > best)
+			best = atof(s + 8);
+		s = strstr(line, "stat::average_exec_per_sec:");
+		if (s)
+			best = atof(s + 27);
+	}
+	if (p)
+		pclose(p);
+	printf("%-34s %10.0f execs/s (libFuzzer, 10 s, one core)\n", "parse fuzz harness", best);
+}
+
+static void usage(FILE *f)
+{
+	fprintf(f,
+		"usage: tracecert bench --reference PATH.so [--opencsd PATH.so] [--size MB] [--runs N]\n"
+		"                       [--memory-sizes MB,MB] [--tool PATH] [--fuzz-parse PATH]\n"
+		"\n"
+		"Throughput of the reference decoder and OpenCSD, both through their adapters, on the\n"
+		"same encoder-generated trace, measured in the same run: L1 (packets; the reference\n"
+		"also resolves speculation, stage 2) and L3 (instructions, with the program image);\n"
+		"peak resident memory of the reference at two trace sizes; encoder, runner and fuzz\n"
+		"harness speed. Median of N runs with [min..max]. Prints figures; never fails on a\n"
+		"slow machine.\n");
+}
+
+int tc_bench_main(int argc, char **argv)
+{
+	struct bench_opts o = { NULL, NULL, "build/tracecert", "build/fuzz/libfuzzer/parse", 64, 512, 3 };
+	struct tc_enc_options eo;
+	struct workload w;
+	const struct tc_adapter *ref, *oc = NULL;
+	char err[128];
+	for (int i = 2; i < argc; i++) {
+		const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
+		if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
+			usage(stdout);
+			return 0;
+		}
+		if (!v) {
+			fprintf(stderr, "tracecert bench: %s needs a value (see tracecert bench --help)\n", a);
+			return 2;
+		}
+		i++;
+		if (!strcmp(a, "--reference"))
+			o.reference = v;
+		else if (!strcmp(a, "--opencsd"))
+			o.opencsd = v;
+		else if (!strcmp(a, "--tool"))
+			o.tool = v;
+		else if (!strcmp(a, "--fuzz-parse"))
+			o.fuzz_parse = v;
+		else if (!strcmp(a, "--size"))
+			o.mb = strtoul(v, NULL, 10);
+		else if (!strcmp(a, "--runs"))
+			o.runs = atoi(v);
+		else if (!strcmp(a, "--memory-sizes")) {
+			o.mb = strtoul(v, NULL, 10);
+			o.big_mb = strchr(v, ',') ? strtoul(strchr(v, ',') + 1, NULL, 10) : o.mb * 8;
+		} else {
+			fprintf(stderr, "tracecert bench: unknown option '%s' (see tracecert bench --help)\n", a);
+			return 2;
+		}
+	}
+	if (!o.reference || o.mb == 0 || o.runs < 1) {
+		fprintf(stderr, "tracecert bench: --reference PATH.so is required; --size and --runs must be positive\n");
+		return 2;
+	}
+	ref = tc_adapter_load(o.reference);
+	if (!ref)
+		return 2;
+	if (o.opencsd && access(o.opencsd, R_OK) == 0)
+		oc = tc_adapter_load(o.opencsd);
+	tc_enc_options_default(&eo);
+	eo.seed = 42;
+	eo.steps = 100000;
+	eo.blocks = 4096;
+	eo.random_config = 0;
+	eo.cfg.maxspec = 8;
+	eo.cfg.retstack = 1;
+	if (tc_enc_generate(&eo, &w.v, err, sizeof err)) {
+		fprintf(stderr, "tracecert bench: %s\n", err);
+		return 2;
+	}
+	w.total = (size_t)o.mb << 20;
+	printf("workload: encoder seed 42, %zu-byte trace (A64, maxspec 8, return stack) fed %lu MiB in %d-byte chunks\n",
+	       w.v.trace_len, o.mb, CHUNK);
+	printf("%-34s %10s %19s %10s %19s %8s\n", "MB/s (median [min..max])", "reference", "", "OpenCSD", "", "ratio");
+	{
+		double r[3] = { 0, 0, 0 }, c[3] = { 0, 0, 0 };
+		int rr, rc = 1000;
+		rr = throughput(ref, &w, tc_adapter_l1, o.runs, &r[0], &r[1], &r[2]);
+		if (oc)
+			rc = throughput(oc, &w, tc_adapter_l1, o.runs, &c[0], &c[1], &c[2]);
+		row("L1 packets (+ stage 2 reference)", rr, r, rc, c);
+		rr = throughput(ref, &w, tc_adapter_l3, o.runs, &r[0], &r[1], &r[2]);
+		rc = 1000;
+		if (oc)
+			rc = throughput(oc, &w, tc_adapter_l3, o.runs, &c[0], &c[1], &c[2]);
+		row("L3 instructions", rr, r, rc, c);
+	}
+	{
+		long small = peak_rss(ref, &w, o.mb), big = peak_rss(ref, &w, o.big_mb);
+		printf("%-34s %lu MiB: %ld KiB, %lu MiB: %ld KiB (%+.1f%%)\n", "reference peak RSS (L3)", o.mb, small, o.big_mb,
+		       big, small > 0 ? 100.0 * (double)(big - small) / (double)small : 0.0);
+	}
+	encoder_speed();
+	runner_speed(o.tool, o.reference, "runner, reference adapter");
+	if (oc)
+		runner_speed(o.tool, o.opencsd, "runner, OpenCSD adapter");
+	else
+		printf("%-34s %s\n", "runner, OpenCSD adapter", "not installed (apt-get install libopencsd-dev)");
+	fuzz_speed(o.fuzz_parse);
+	tc_enc_vector_free(&w.v);
+	return 0;
+}
