@@ -1,0 +1,322 @@
+#!/bin/sh
+# run.sh — builds every deliberately broken copy of the reference decoder
+# (conformance/mutants/NN-name.patch) and checks that the vectors kill it.
+#
+#   run.sh [--first-failure] [--tap] [--refresh] [--vectors DIR]... BUILD_DIR
+#
+# For each patch: reference/ is copied to BUILD_DIR/mutants/NAME/src/reference,
+# the patch is applied in BUILD_DIR/mutants/NAME/src (patch -p1; a patch that
+# does not apply is an error), the file(s) it touches are compiled and linked
+# with the pristine objects of the rest of the reference and of
+# conformance/adapters/reference.c into BUILD_DIR/mutants/NAME/libtc_mutant.so,
+# and BUILD_DIR/tracecert certify runs it against the vectors. The reference
+# itself carries no mutation switch: the faults exist only in these copies.
+#
+# The copies leave out the lines that hold nothing but a spec-clause marker
+# (TC_CLAUSE(…); / TC_CLAUSE_CASE(…);, reference/clause.h): they expand to
+# nothing outside the coverage build, and without them the patches do not
+# depend on where markers are added (each patch is a diff -u against the
+# reference without them). A pristine copy made the same way must
+# pass every vector first (the control), so a copy that differs in behaviour
+# from the reference stops the run.
+#
+# Verdicts:
+#   killed    at least one failing comparison, and at least one vector passes
+#   no-pass   fails, but passes nothing: the fault breaks everything, so it
+#             proves nothing about the suite (a problem)
+#   survived  no failing comparison (a problem: the suite misses the fault)
+#   broken    only crashes / hangs / floods / adapter errors, which are not
+#             kills (a problem)
+#   no-patch  the patch does not apply to the current reference (a problem)
+#   no-build  the mutant does not compile (a problem)
+# --first-failure stops each certify run at its first failing comparison
+# (make check); without it every vector runs (make mutants).
+# --tap prints TAP instead (one test per mutant, ok when killed; the table
+# as comments), for prove.
+# --refresh rewrites a patch that applies only with fuzz (the reference moved
+# around it) as a clean diff of the same change, keeping its header.
+#
+# Prints the kill table and `mutants: K killed of N (kill rate X%)`. Exit
+# status 0 when every mutant is killed, 1 otherwise, 2 for bad usage.
+# Environment: CC (default cc), JOBS (parallel compiles, default: CPUs).
+
+set -u
+
+usage() {
+	echo "usage: $0 [--first-failure] [--tap] [--refresh] [--vectors DIR]... BUILD_DIR" >&2
+	exit 2
+}
+
+ff=
+tap=0
+refresh=0
+vecargs=
+while [ $# -gt 0 ]; do
+	case $1 in
+	--first-failure) ff=--first-failure; shift ;;
+	--tap) tap=1; shift ;;
+	--refresh) refresh=1; shift ;;
+	--vectors)
+		[ $# -ge 2 ] || usage
+		case $2 in /*) v=$2 ;; *) v=$(pwd)/$2 ;; esac
+		vecargs="$vecargs --vectors $v"
+		shift 2
+		;;
+	-*) usage ;;
+	*) break ;;
+	esac
+done
+[ $# -eq 1 ] || usage
+
+# Work from the project root; BUILD_DIR and --vectors are relative to the caller's directory.
+case $1 in
+/*) build=$1 ;;
+*) build=$(pwd)/$1 ;;
+esac
+root=$(cd "$(dirname "$0")/../.." && pwd) || exit 2
+cd "$root" || exit 2
+[ -n "$vecargs" ] || vecargs="--vectors vectors"
+
+CC=${CC:-cc}
+JOBS=${JOBS:-$(getconf _NPROCESSORS_ONLN 2>/dev/null || echo 2)}
+CFLAGS_M="-std=c11 -Wall -Wextra -Werror -D_POSIX_C_SOURCE=200809L -fPIC -O1"
+tool=$build/tracecert
+out=$build/mutants
+
+if [ ! -x "$tool" ]; then
+	echo "mutants: $tool not found (build it first)" >&2
+	exit 2
+fi
+patches=$(ls conformance/mutants/*.patch 2>/dev/null)
+if [ -z "$patches" ]; then
+	echo "mutants: no conformance/mutants/*.patch" >&2
+	exit 1
+fi
+
+# The reference sources: every .c of reference/ (not its tests).
+ref_srcs=$(cd reference && ls *.c)
+
+# copy_ref DIR: reference/ copied to DIR/reference, without the marker-only lines.
+copy_ref() {
+	mkdir -p "$1" && cp -R reference "$1/reference" || return 1
+	for f in "$1"/reference/*.c "$1"/reference/*.h; do
+		[ -f "$f" ] || continue
+		grep -q 'TC_CLAUSE' "$f" || continue
+		sed '/^[[:space:]]*TC_CLAUSE\(_CASE\)\{0,1\}(.*);[[:space:]]*$/d' "$f" >"$f.tmp" && mv "$f.tmp" "$f" || return 1
+	done
+}
+
+# compile REFDIR FILE.c OBJ: one object; the headers come from REFDIR.
+compile() {
+	$CC $CFLAGS_M -I"$1/include" -I"$1" -Iconformance/include -c "$1/$2" -o "$3"
+}
+
+# touched PATCH: the reference files a patch changes (F of its +++ b/reference/F lines).
+touched() {
+	sed -n 's|^+++ b/reference/\([^[:space:]]*\).*|\1|p' "$1"
+}
+
+# refresh_patch PATCH DIR: the patch again, as a clean diff of DIR's patched copy.
+refresh_patch() {
+	tmp=$1.tmp
+	sed -n '/^--- /q;p' "$1" >"$tmp"
+	for t in $(touched "$1"); do
+		diff -u --label "a/reference/$t" --label "b/reference/$t" \
+			"$base/src/reference/$t" "$2/src/reference/$t" >>"$tmp"
+		[ $? -eq 1 ] || { rm -f "$tmp"; return 1; }
+	done
+	mv "$tmp" "$1"
+}
+
+# certify_run SO LOGPREFIX [--first-failure]: runs the vectors; LOGPREFIX.tap, LOGPREFIX.err.
+certify_run() {
+	so=$1 log=$2
+	shift 2
+	# shellcheck disable=SC2086
+	"$tool" certify --adapter "$so" $vecargs --tap --timeout 5 "$@" >"$log.tap" 2>"$log.err"
+}
+
+# count WORD LOGPREFIX: a number from the runner's summary line
+# ("certify: NAME: P pass, F fail, C crash, H hang, X flood, E adapter-error, U unsupported; …").
+count() {
+	sed -n "s/^certify: .*[:,] \([0-9][0-9]*\) $1[,;].*/\1/p" "$2.err" | head -n 1
+}
+
+rm -rf "$out"   # no stale mutants from patches renamed or removed since
+mkdir -p "$out" || exit 2
+
+# ---- The control: a pristine copy, built the same way, passes every vector.
+base=$out/.base
+mkdir -p "$base/obj" || exit 2
+copy_ref "$base/src" || exit 2
+pids=
+for f in $ref_srcs; do
+	compile "$base/src/reference" "$f" "$base/obj/${f%.c}.o" &
+	pids="$pids $!"
+done
+$CC $CFLAGS_M -I"$base/src/reference/include" -I"$base/src/reference" -Iconformance/include \
+	-c conformance/adapters/reference.c -o "$base/obj/adapter.o" &
+pids="$pids $!"
+bad=0
+for p in $pids; do wait "$p" || bad=1; done
+if [ $bad -ne 0 ]; then
+	echo "mutants: the pristine reference does not compile" >&2
+	exit 1
+fi
+$CC -shared -o "$base/libtc_mutant.so" "$base"/obj/*.o || exit 1
+certify_run "$base/libtc_mutant.so" "$base/certify"
+cfail=$(count fail "$base/certify")
+if [ -z "$cfail" ] || [ "$cfail" -ne 0 ] || ! grep -q ' 0 crash, 0 hang, 0 flood, 0 adapter-error' "$base/certify.err"; then
+	echo "mutants: the pristine reference (control) does not pass every vector:" >&2
+	cat "$base/certify.err" >&2
+	exit 1
+fi
+
+# ---- Every mutant: copy, patch (one after another), then compile in parallel.
+names=
+for pf in $patches; do
+	name=$(basename "$pf" .patch)
+	names="$names $name"
+	dir=$out/$name
+	rm -rf "$dir"
+	mkdir -p "$dir/obj" || exit 2
+	copy_ref "$dir/src" || exit 2
+	if ! patch -p1 --batch --no-backup-if-mismatch -d "$dir/src" -i "$root/$pf" >"$dir/patch.log" 2>&1 ||
+	   grep -q 'FAILED\|malformed\|Reversed' "$dir/patch.log"; then
+		echo "mutants: $pf does not apply to the current reference:" >&2
+		sed 's/^/  /' "$dir/patch.log" >&2
+		echo no-patch >"$dir/state"
+		continue
+	fi
+	if grep -q 'with fuzz' "$dir/patch.log"; then
+		if [ $refresh -eq 1 ]; then
+			refresh_patch "$pf" "$dir" || exit 1
+			echo "mutants: $pf refreshed (it applied with fuzz)" >&2
+		else
+			echo "mutants: warning: $pf applies only with fuzz (run.sh --refresh rewrites it)" >&2
+		fi
+	fi
+	echo ok >"$dir/state"
+done
+
+# build_one NAME: compiles the files the patch touches (all of them when it
+# touches a header), links them with the pristine objects of the rest.
+build_one() {
+	name=$1 dir=$out/$1
+	files=$(touched "conformance/mutants/$name.patch")
+	objs=
+	all=0
+	for t in $files; do
+		case $t in *.h) all=1 ;; esac
+	done
+	for f in $ref_srcs; do
+		o=${f%.c}.o
+		mine=$all
+		for t in $files; do [ "$t" = "$f" ] && mine=1; done
+		if [ $mine -eq 1 ]; then
+			compile "$dir/src/reference" "$f" "$dir/obj/$o" || return 1
+			objs="$objs $dir/obj/$o"
+		else
+			objs="$objs $base/obj/$o"
+		fi
+	done
+	if [ $all -eq 1 ]; then
+		$CC $CFLAGS_M -I"$dir/src/reference/include" -I"$dir/src/reference" -Iconformance/include \
+			-c conformance/adapters/reference.c -o "$dir/obj/adapter.o" || return 1
+		objs="$objs $dir/obj/adapter.o"
+	else
+		objs="$objs $base/obj/adapter.o"
+	fi
+	# shellcheck disable=SC2086
+	$CC -shared -o "$dir/libtc_mutant.so" $objs
+}
+
+running=0
+pids=
+for name in $names; do
+	dir=$out/$name
+	[ "$(cat "$dir/state")" = ok ] || continue
+	(
+		if build_one "$name" >"$dir/build.log" 2>&1; then
+			echo built >"$dir/state"
+		else
+			echo no-build >"$dir/state"
+		fi
+	) &
+	pids="$pids $!"
+	running=$((running + 1))
+	if [ $running -ge "$JOBS" ]; then
+		for p in $pids; do wait "$p"; done
+		pids=
+		running=0
+	fi
+done
+for p in $pids; do wait "$p"; done
+
+# ---- Run them one after another and classify.
+# say LINE: a table line (a TAP comment with --tap).
+say() {
+	if [ $tap -eq 1 ]; then echo "# $1"; else echo "$1"; fi
+}
+if [ $tap -eq 1 ]; then
+	echo "TAP version 13"
+	echo "1..$(echo $names | wc -w)"
+fi
+say "$(printf '%-36s %-9s %6s %6s  %s' mutant verdict passes fails "killed by (first failing vector)")"
+total=0 killed=0
+for name in $names; do
+	dir=$out/$name
+	total=$((total + 1))
+	passes=- fails=- by=
+	case $(cat "$dir/state") in
+	no-patch) verdict=no-patch ;;
+	no-build)
+		verdict=no-build
+		echo "mutants: $name does not compile:" >&2
+		sed 's/^/  /' "$dir/build.log" >&2
+		;;
+	*)
+		# shellcheck disable=SC2086
+		certify_run "$dir/libtc_mutant.so" "$dir/certify" $ff
+		passes=$(count pass "$dir/certify")
+		fails=$(count fail "$dir/certify")
+		others=0
+		for w in crash hang flood adapter-error; do
+			c=$(count "$w" "$dir/certify")
+			others=$((others + ${c:-0}))
+		done
+		by=$(awk '/^not ok /{ cur = $5 " " $6; next }
+			/^  verdict: fail$/ && cur != "" { print cur; exit }' "$dir/certify.tap")
+		if [ -z "$fails" ] || [ -z "$passes" ]; then
+			verdict=broken
+			by="certify: $(head -n 1 "$dir/certify.err")"
+			passes=- fails=-
+		elif [ "$fails" -gt 0 ]; then
+			verdict=killed
+			if [ "$passes" -eq 0 ] && [ -n "$ff" ]; then
+				# stopped before anything passed: run every vector once to know
+				certify_run "$dir/libtc_mutant.so" "$dir/certify-full"
+				passes=$(count pass "$dir/certify-full")
+			fi
+			[ "${passes:-0}" -gt 0 ] || verdict=no-pass
+		elif [ "$others" -gt 0 ]; then
+			verdict=broken
+			by="only crash/hang/flood/adapter-error ($others runs)"
+		else
+			verdict=survived
+		fi
+		;;
+	esac
+	[ "$verdict" = killed ] && killed=$((killed + 1))
+	say "$(printf '%-36s %-9s %6s %6s  %s' "$name" "$verdict" "$passes" "$fails" "${by:--}")"
+	if [ $tap -eq 1 ]; then
+		if [ "$verdict" = killed ]; then
+			echo "ok $total - $name killed by $by"
+		else
+			echo "not ok $total - $name $verdict"
+		fi
+	fi
+done
+say "$(awk -v k="$killed" -v n="$total" \
+	'BEGIN { printf "mutants: %d killed of %d (kill rate %.1f%%)", k, n, n ? 100 * k / n : 0 }')"
+[ "$killed" -eq "$total" ]
