@@ -53,6 +53,7 @@ struct options {
 	unsigned long mem_mb;
 	unsigned long out_mb;
 	int first_failure;        /* stop scheduling after the first failing comparison */
+	const char *notes;        /* a Markdown file of verdicts, appended to the certificate */
 };
 
 /* ---- Running one task in a child process -------------------------------- */
@@ -585,8 +586,39 @@ static void make_dirs(const char *dir)
 	mkdir(path, 0777);
 }
 
+/* Appends the notes file (if any) to f; in JSON as one string. */
+static void append_notes(FILE *f, const char *notes, int json)
+{
+	FILE *in;
+	char line[1024];
+	if (!notes)
+		return;
+	in = fopen(notes, "r");
+	if (!in) {
+		fprintf(stderr, "certify: cannot read notes '%s': %s\n", notes, strerror(errno));
+		return;
+	}
+	if (!json)
+		fprintf(f, "\n## Notes (%s)\n\n", notes);
+	while (fgets(line, sizeof line, in)) {
+		if (json) {
+			for (char *p = line; *p; p++) {
+				if (*p == '"' || *p == '\\')
+					fputc('\\', f);
+				if (*p == '\n')
+					fputs("\\n", f);
+				else if ((unsigned char)*p >= 0x20)
+					fputc(*p, f);
+			}
+		} else {
+			fputs(line, f);
+		}
+	}
+	fclose(in);
+}
+
 static int write_reports(const char *dir, const struct tc_adapter *ad, const struct task *tasks, int n,
-			 char **paths, char **tags, double secs)
+			 char **paths, char **tags, double secs, const char *notes)
 {
 	static struct tally tl[512];
 	int ntl = 0, total[v_count] = { 0 };
@@ -625,6 +657,12 @@ static int write_reports(const char *dir, const struct tc_adapter *ad, const str
 		return 2;
 	}
 	write_json(f, ad, tasks, n, paths, tl, ntl, total, score, secs);
+	if (notes) {
+		fseek(f, -3, SEEK_END);   /* back over "\n}\n" to add a member */
+		fprintf(f, ",\n  \"notes\": \"");
+		append_notes(f, notes, 1);
+		fprintf(f, "\"\n}\n");
+	}
 	fclose(f);
 	snprintf(path, sizeof path, "%s/certificate.md", dir);
 	f = fopen(path, "w");
@@ -633,6 +671,7 @@ static int write_reports(const char *dir, const struct tc_adapter *ad, const str
 		return 2;
 	}
 	write_markdown(f, ad, tasks, n, paths, tl, ntl, total, score, secs);
+	append_notes(f, notes, 0);
 	fclose(f);
 	fprintf(stderr, "certify: certificate written to %s/certificate.md and certificate.json\n", dir);
 	return total[v_pass] + total[v_unsupported] + total[v_skipped] == n ? 0 : 1;
@@ -665,6 +704,8 @@ static void usage(FILE *f)
 		"  --memory MB         per-vector address-space limit, non-sanitized runs (default: 1024)\n"
 		"  --output MB         per-vector output limit (default: 64)\n"
 		"  --first-failure     stop after the first failing comparison (for mutants)\n"
+		"  --notes FILE        Markdown verdicts on the failure classes, appended to the\n"
+		"                      certificate (conformance/notes/*.md)\n"
 		"Exit status: 0 when every supported run passes, 1 otherwise, 2 for bad usage.\n");
 }
 
@@ -724,6 +765,8 @@ static int parse_args(int argc, char **argv, struct options *o)
 				o->tags[o->ntags++] = t;
 		} else if (!strcmp(a, "--report")) {
 			o->report = val;
+		} else if (!strcmp(a, "--notes")) {
+			o->notes = val;
 		} else if (!strcmp(a, "--jobs") || !strcmp(a, "--timeout") || !strcmp(a, "--memory") ||
 			   !strcmp(a, "--output")) {
 			if (parse_uint(val, 1, 100000, &v)) {
@@ -848,7 +891,7 @@ static int certify(const struct options *o, const struct tc_adapter *ad, char **
 		if (b) {
 			if (o->tap)
 				print_tap(b->tasks, n, paths, tags);
-			rc = write_reports(o->report, ad, b->tasks, n, paths, tags, now_s() - t0);
+			rc = write_reports(o->report, ad, b->tasks, n, paths, tags, now_s() - t0, o->notes);
 			munmap(b, board_size(n));
 		} else {
 			fprintf(stderr, "tracecert certify: cannot allocate shared memory for results\n");
