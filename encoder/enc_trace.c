@@ -49,24 +49,56 @@ static int is_p0(const struct enc *e, int term)
 
 static const char *term_type(int term)
 {
-	switch (term) {
-	case term_b: case term_bl: case term_bcond: case term_cbz: case term_tbz:
-		return "dir";
-	case term_isb:
-		return "isb";
-	case term_wfi:
-		return "wfx";
-	default:
-		return "indir";
-	}
+	return enc_term_info(term)->type;
 }
 
-/* The range line from the analyzer's current address (e->open) to last. */
+/* ---- Instruction sets: each image region holds code of one ---------------------- */
+
+static const char *const isa_names[] = { "a64", "a32", "t32" };
+
+static int isa_at(const struct enc *e, uint64_t a)
+{
+	int isa = enc_isa_at(&e->prog, a);
+	return isa < 0 ? enc_a64 : isa;
+}
+
+/* The sub-ISA an address packet gives for the code at a: IS1 for T32. */
+static int sub_isa(const struct enc *e, uint64_t a)
+{
+	return isa_at(e, a) == enc_t32;
+}
+
+/* The execution state of the code at a: 0 AArch64, 1 AArch32. */
+static int group_at(const struct enc *e, uint64_t a)
+{
+	return isa_at(e, a) != enc_a64;
+}
+
+/* The address the trace shows (AArch32: 32 bits; the model's addresses of
+ * code across 2^32 go on above it). */
+static uint64_t vis(const struct enc *e, uint64_t a)
+{
+	return enc_visible(&e->prog, a);
+}
+
+/* Whether AArch32 execution from a through b runs across 2^32 (from
+ * 0xffffffff on to 0). */
+static int crosses(const struct enc *e, uint64_t a, uint64_t b)
+{
+	return group_at(e, a) && a >> 32 != b >> 32;
+}
+
+/* The range line from the analyzer's current address (e->last_branch_target)
+ * to last: n instructions (T32 ones 2 or 4 bytes) of one instruction set. */
 static void range_text(struct enc *e, char *buf, size_t size, uint64_t last, const char *type, char taken)
 {
-	snprintf(buf, size, "range first=0x%llx last=0x%llx n=%llu isa=a64 type=%s taken=%c",
-		 (unsigned long long)e->last_branch_target, (unsigned long long)last,
-		 (unsigned long long)((last - e->last_branch_target) / 4 + 1), type, taken);
+	uint64_t first = e->last_branch_target;
+	int isa = isa_at(e, first);
+	snprintf(buf, size, "range first=0x%llx last=0x%llx n=%llu isa=%s type=%s taken=%c",
+		 (unsigned long long)vis(e, first), (unsigned long long)vis(e, last),
+		 (unsigned long long)enc_insn_count(&e->prog, first, last), isa_names[isa], type, taken);
+	if (isa != enc_a64)
+		enc_hit(e, "isa-%s", isa_names[isa]);
 }
 
 /* The analyzer resets its return stack at the first P0 element after a
@@ -79,7 +111,24 @@ static void p0_element(struct enc *e)
 	}
 }
 
-static void rs_push(struct enc *e, uint64_t address)
+/* A walk from the analyzer's current address to last that runs across
+ * 2^32: the analyzer's address goes from 0xffffffff-ish to 0, which ends a
+ * range (its instructions are in address order): the part up to the wrap is
+ * a range of its own, at the same offset. */
+static void wrap_split(struct enc *e, uint64_t off, uint64_t last)
+{
+	uint64_t wrap = ((e->last_branch_target >> 32) + 1) << 32;
+	char line[200];
+	if (!crosses(e, e->last_branch_target, last))
+		return;
+	range_text(e, line, sizeof line, enc_insn_prev(&e->prog, wrap), "other", '-');
+	enc_l3(e, 0, "@%llu %s", (unsigned long long)off, line);
+	e->last_branch_target = wrap;
+	enc_hit(e, "aarch32-wrap");
+}
+
+/* A taken branch with link pushes its return address with the caller's sub-ISA. */
+static void rs_push(struct enc *e, uint64_t address, int is1)
 {
 	if (!e->cfg.retstack)
 		return;
@@ -87,7 +136,9 @@ static void rs_push(struct enc *e, uint64_t address)
 		memmove(e->rs, e->rs + 1, (ENC_RS_DEPTH - 1) * sizeof e->rs[0]);
 		e->rs_n--;
 	}
-	e->rs[e->rs_n++] = address;
+	e->rs[e->rs_n].address = vis(e, address);
+	e->rs[e->rs_n].isa = is1;
+	e->rs_n++;
 }
 
 static void report_context(struct enc *e, uint64_t off)
@@ -102,24 +153,29 @@ static void report_context(struct enc *e, uint64_t off)
 
 /* ---- Program flow ---------------------------------------------------------------------- */
 
-static uint64_t random_block_start(struct enc *e)
+/* A random block of execution state group (0 AArch64, 1 AArch32, -1 any). */
+static uint64_t random_block_start(struct enc *e, int group)
 {
-	return e->prog.block[enc_below(&e->rng, (unsigned)e->prog.nblocks)].start;
+	return e->prog.block[enc_random_block(&e->prog, &e->rng, group)].start;
 }
 
 /* Sends an address for a new location (after an indirect branch, an
- * exception, a gap): a plain address packet. */
+ * exception, a gap): a plain address packet, IS1 for T32 code. */
 static void send_address(struct enc *e, uint64_t a)
 {
-	enc_pkt_address(e, a, 0);
+	int is1 = sub_isa(e, a);
+	enc_pkt_address(e, vis(e, a), is1);
+	if (is1)
+		enc_hit(e, "real-is1-address");
 	e->pc = a;
 	e->last_branch_target = a;
 }
 
-static struct tc_ete_context random_context(struct enc *e)
+/* A context for execution state sf (1 AArch64, 0 AArch32). */
+static struct tc_ete_context random_context(struct enc *e, int sf)
 {
 	struct tc_ete_context c = e->ctx;
-	c.sf = 1;
+	c.sf = (uint8_t)sf;
 	if (enc_chance(&e->rng, 50))
 		c.el = (uint8_t)enc_below(&e->rng, 4);
 	if (enc_chance(&e->rng, 30))
@@ -131,25 +187,38 @@ static struct tc_ete_context random_context(struct enc *e)
 	return c;
 }
 
-/* Trace starts or restarts: Trace On, a context and an address. */
-static void restart(struct enc *e, uint64_t at)
+/* Goes to a with context c: a Context packet and an address, or one
+ * Address with Context packet (its IS bit the sub-ISA of a). */
+static void send_context_address(struct enc *e, uint64_t a, const struct tc_ete_context *c)
 {
-	struct tc_ete_context c = random_context(e);
-	uint64_t off;
+	uint64_t off = next_offset(e);
+	int is1 = sub_isa(e, a);
+	if (enc_chance(&e->rng, 50)) {
+		enc_pkt_context(e, c);
+		report_context(e, off);
+		send_address(e, a);
+		return;
+	}
+	enc_pkt_addr_ctx(e, vis(e, a), is1, c);
+	report_context(e, off);
+	if (is1)
+		enc_hit(e, "real-is1-addr-ctx");
+	e->pc = a;
+	e->last_branch_target = a;
+}
+
+/* Trace starts or restarts: Trace On, a context (its SF the execution
+ * state of the code at `at`) and an address. Returns whether the
+ * execution state changed (AArch64 <-> AArch32). */
+static int restart(struct enc *e, uint64_t at)
+{
+	struct tc_ete_context c = random_context(e, !group_at(e, at));
+	int switched = e->ctx_reported_valid && e->ctx_reported.sf != c.sf;
 	enc_pkt_trace_on(e);
 	enc_l3(e, 0, "@%llu trace-on", (unsigned long long)(e->trace.len - 1));
 	e->rs_reset_pending = 1;
-	off = next_offset(e);
-	if (enc_chance(&e->rng, 50)) {
-		enc_pkt_context(e, &c);
-		report_context(e, off);
-		send_address(e, at);
-	} else {
-		enc_pkt_addr_ctx(e, at, 0, &c);
-		report_context(e, off);
-		e->pc = at;
-		e->last_branch_target = at;
-	}
+	send_context_address(e, at, &c);
+	return switched;
 }
 
 /* ---- Speculation --------------------------------------------------------------------- */
@@ -229,16 +298,13 @@ static int wrong_path(struct enc *e, int discard_follows)
 
 static int outcome(struct enc *e, const struct enc_block *k, uint64_t *next)
 {
-	uint64_t fall = k->term_addr + 4;
-	int taken = 1;
-	switch (k->term) {
-	case term_b:
+	uint64_t fall = k->term_addr + (uint64_t)k->term_size;
+	int taken = 1, group = k->isa != enc_a64, flow = enc_term_info(k->term)->flow;
+	switch (flow) {
+	case flow_jump: case flow_call:
 		*next = e->prog.block[k->target].start;
 		break;
-	case term_bl:
-		*next = e->prog.block[k->target].start;
-		break;
-	case term_bcond: case term_cbz: case term_tbz:
+	case flow_cond:
 		if (k->target == k - e->prog.block) {   /* a loop: taken until its last iteration */
 			if (e->loop_left == 0)
 				e->loop_left = 1 + enc_below(&e->rng, 40);
@@ -248,18 +314,21 @@ static int outcome(struct enc *e, const struct enc_block *k, uint64_t *next)
 		}
 		*next = taken ? e->prog.block[k->target].start : fall;
 		break;
-	case term_ret: case term_retaa:
-		*next = e->call_depth > 0 && enc_chance(&e->rng, 85) ? e->calls[--e->call_depth] : random_block_start(e);
+	case flow_return:
+		*next = e->call_depth > 0 && enc_chance(&e->rng, 85) ? e->calls[--e->call_depth]
+								     : random_block_start(e, group);
+		if (group_at(e, *next) != group)   /* a call made in the other execution state */
+			*next = random_block_start(e, group);
 		break;
-	case term_isb: case term_wfi:
+	case flow_fall:
 		taken = enc_chance(&e->rng, 70);
 		*next = fall;
 		break;
-	default:   /* br, blr, braa, blraa, eret */
-		*next = random_block_start(e);
+	default:   /* br, blr, braa, blraa, eret, bx, blx, ldr pc, mov pc: any code of this state */
+		*next = random_block_start(e, group);
 		break;
 	}
-	if ((k->term == term_bl || k->term == term_blr || k->term == term_blraa) && e->call_depth < 64)
+	if ((flow == flow_call || flow == flow_icall) && e->call_depth < 64)
 		e->calls[e->call_depth++] = fall;
 	return taken;
 }
@@ -269,6 +338,36 @@ static int is_indirect(int term)
 	return !strcmp(term_type(term), "indir");
 }
 
+/* The variants a P0 terminator shows: T32 branch sizes, BLX (immediate). */
+static void branch_variants(struct enc *e, const struct enc_block *k)
+{
+	if (k->isa == enc_t32 && !strcmp(term_type(k->term), "dir"))
+		enc_hit(e, k->term == term_cbz ? "t32-cbz" : k->term_size == 4 ? "t32-32bit-branch" : "t32-16bit-branch");
+	if (k->term == term_blx_imm)
+		enc_hit(e, "interwork-blx-imm-%s", isa_names[k->isa]);
+}
+
+/* After a taken indirect branch to next: the analyzer pops its return
+ * stack when no address follows (only a return whose target, with its
+ * sub-ISA, is the top entry), else a Target Address says where (and, by
+ * its IS bit, which instruction set). */
+static void indirect_target(struct enc *e, const struct enc_block *k, uint64_t next)
+{
+	const struct enc_ahb *top = e->rs_n > 0 ? &e->rs[e->rs_n - 1] : NULL;
+	if (enc_term_info(k->term)->flow == flow_return && e->cfg.retstack && top && top->address == vis(e, next) &&
+	    top->isa == sub_isa(e, next) && enc_chance(&e->rng, 80)) {
+		e->rs_n--;                   /* the analyzer pops at the next P0 element */
+		e->need_p0 = 1;
+		enc_hit(e, "rs-pop");
+		if (k->isa != enc_a64)
+			enc_hit(e, "rs-pop-%s", isa_names[isa_at(e, next)]);
+		return;
+	}
+	if (k->isa != enc_a64 && isa_at(e, next) != k->isa)
+		enc_hit(e, "interwork-indirect");
+	send_address(e, next);
+}
+
 /* Executes the block containing pc up to its terminator and traces it. */
 static void run_block(struct enc *e)
 {
@@ -276,24 +375,31 @@ static void run_block(struct enc *e)
 	const struct enc_block *k;
 	uint64_t next = 0;
 	char line[200];
-	int taken, mispredict;
+	int taken, mispredict, flow, crossed;
 	if (b < 0) {
-		e->pc = random_block_start(e);
+		e->pc = random_block_start(e, !e->ctx_reported.sf);
 		return;
 	}
 	k = &e->prog.block[b];
+	flow = enc_term_info(k->term)->flow;
 	taken = outcome(e, k, &next);
 	if (!is_p0(e, k->term)) {   /* WFI with wfxmode 0: an ordinary instruction */
 		e->pc = next;
 		return;
 	}
 	p0_element(e);
+	crossed = crosses(e, e->last_branch_target, k->term_addr);
+	if (crossed)   /* the element's packet is the next one: its offset is known */
+		wrap_split(e, next_offset(e), k->term_addr);
 	range_text(e, line, sizeof line, k->term_addr, term_type(k->term), taken ? 'E' : 'N');
-	mispredict = (k->term == term_bcond || k->term == term_cbz || k->term == term_tbz) && !e->loop_left &&
-		     enc_chance(&e->rng, 12);
-	if (taken && !mispredict && !e->loop_left && enc_chance(&e->rng, 8)) {
+	branch_variants(e, k);
+	mispredict = flow == flow_cond && !e->loop_left && enc_chance(&e->rng, 12);
+	/* (no Source Address across the wrap: the analyzer would restart at it, TC-P20) */
+	if (taken && !mispredict && !e->loop_left && !crossed && enc_chance(&e->rng, 8)) {
 		uint64_t off = next_offset(e);
-		enc_pkt_source(e, k->term_addr, 0);
+		enc_pkt_source(e, vis(e, k->term_addr), k->isa == enc_t32);
+		if (k->isa == enc_t32)
+			enc_hit(e, "real-is1-source");
 		enc_l3(e, 0, "@%llu %s", (unsigned long long)off, line);
 	} else if (mispredict) {
 		enc_atom(e, !taken, line);    /* traced the wrong way, then corrected */
@@ -309,23 +415,30 @@ static void run_block(struct enc *e)
 			e->T_speculative = 0;
 		}
 	}
-	if ((k->term == term_bl || k->term == term_blr || k->term == term_blraa) && taken)
-		rs_push(e, k->term_addr + 4);
+	if ((flow == flow_call || flow == flow_icall) && taken)
+		rs_push(e, k->term_addr + (uint64_t)k->term_size, k->isa == enc_t32);
 	e->pc = next;
 	e->last_branch_target = next;
-	if (!is_indirect(k->term))
-		return;
-	if ((k->term == term_ret || k->term == term_retaa) && e->cfg.retstack && e->rs_n > 0 &&
-	    e->rs[e->rs_n - 1] == next && enc_chance(&e->rng, 80)) {
-		e->rs_n--;                   /* the analyzer pops at the next P0 element */
-		e->need_p0 = 1;
-		enc_hit(e, "rs-pop");
-		return;
-	}
-	send_address(e, next);
+	if (is_indirect(k->term))
+		indirect_target(e, k, next);
 }
 
 /* ---- Other actions ------------------------------------------------------------------- */
+
+/* The exception handler; where the execution state changes (AArch64 <->
+ * AArch32), a context with the new SF comes with its address. */
+static void enter_handler(struct enc *e, uint64_t handler)
+{
+	int a64 = !group_at(e, handler);
+	struct tc_ete_context c;
+	if (a64 == e->ctx_reported.sf) {
+		send_address(e, handler);
+		return;
+	}
+	c = random_context(e, a64);
+	send_context_address(e, handler, &c);
+	enc_hit(e, "state-switch-exception");
+}
 
 /* An exception at an instruction of the current block (the preferred return
  * address); the handler is a random block, maybe with a context change. */
@@ -333,14 +446,18 @@ static void exception(struct enc *e)
 {
 	int b = enc_block_containing(&e->prog, e->pc);
 	const struct enc_block *k;
-	uint64_t per, off, handler = random_block_start(e);
-	int type, unknown = enc_chance(&e->rng, 5), form = 1, was_t;
-	struct tc_ete_context c = random_context(e);
+	uint64_t per, off, handler = random_block_start(e, -1);
+	int type, unknown = enc_chance(&e->rng, 5), form = 1, was_t, is1;
+	struct tc_ete_context c;
 	int with_ctx = enc_chance(&e->rng, 20);
 	if (b < 0)
 		return;
 	k = &e->prog.block[b];
-	per = e->pc + 4 * enc_below(&e->rng, (unsigned)((k->term_addr - e->pc) / 4 + 1));
+	is1 = k->isa == enc_t32;
+	c = random_context(e, k->isa == enc_a64);   /* the packet's context keeps the state: it applies before the walk */
+	per = enc_insn_nth(&e->prog, e->pc, enc_below(&e->rng, (unsigned)enc_insn_count(&e->prog, e->pc, k->term_addr)));
+	if (crosses(e, e->last_branch_target, per))
+		return;   /* AnalyzeException compares addresses: no walk across the wrap (K10.5.5.6 note) */
 	do
 		type = (int)enc_below(&e->rng, 32);
 	while (type == 0x18 || type == 0x19 || type == 0);
@@ -351,21 +468,24 @@ static void exception(struct enc *e)
 	p0_element(e);
 	off = next_offset(e);
 	was_t = e->T;
-	enc_pkt_exception(e, form, type, per, 0, unknown, with_ctx ? &c : NULL);
+	enc_pkt_exception(e, form, type, vis(e, per), is1, unknown, with_ctx ? &c : NULL);
+	if (is1 && !unknown)
+		enc_hit(e, "real-is1-exception");
 	if (with_ctx)
 		report_context(e, off);
 	if (unknown && was_t)   /* PE reset while T: Transaction Failure first */
 		enc_l3(e, 0, "@%llu trans-failure", (unsigned long long)off);
 	if (!unknown && per > e->last_branch_target) {
 		char line[200];
-		range_text(e, line, sizeof line, per - 4, "other", '-');
+		range_text(e, line, sizeof line, enc_insn_prev(&e->prog, per), "other", '-');
 		enc_l3(e, 0, "@%llu %s", (unsigned long long)off, line);
 	}
 	if (unknown)
 		enc_l3(e, 0, "@%llu exception type=0x0 ret=unknown", (unsigned long long)off);
 	else
-		enc_l3(e, 0, "@%llu exception type=0x%x ret=0x%llx", (unsigned long long)off, type, (unsigned long long)per);
-	send_address(e, handler);
+		enc_l3(e, 0, "@%llu exception type=0x%x ret=0x%llx", (unsigned long long)off, type,
+		       (unsigned long long)vis(e, per));
+	enter_handler(e, handler);
 }
 
 static void timestamp(struct enc *e)
@@ -395,7 +515,8 @@ static void periodic_sync(struct enc *e)
 /* A filtering gap: tracing stops and starts again elsewhere. */
 static void gap(struct enc *e)
 {
-	restart(e, random_block_start(e));
+	if (restart(e, random_block_start(e, -1)))
+		enc_hit(e, "state-switch-gap");
 	enc_hit(e, "trace-on-gap");
 }
 
@@ -427,7 +548,7 @@ static void discard_or_overflow(struct enc *e)
 		enc_pkt_async(e);
 		enc_pkt_trace_info(e, e->cc_enabled, e->cc_threshold, 0, 0);
 	}
-	restart(e, random_block_start(e));
+	restart(e, random_block_start(e, -1));
 }
 
 static void transaction(struct enc *e)
@@ -454,7 +575,7 @@ static void transaction(struct enc *e)
 		enc_l3(e, 0, "@%llu trans-commit", (unsigned long long)off);
 		enc_hit(e, "tx-commit");
 	} else {
-		enc_pkt_exception(e, 1, 0x18, e->pc, 0, 0, NULL);
+		enc_pkt_exception(e, 1, 0x18, vis(e, e->pc), sub_isa(e, e->pc), 0, NULL);
 		e->in_tx = 0;
 		enc_buf_put(&e->l3, e->l3_tx_events.p ? e->l3_tx_events.p : "", e->l3_tx_events.len);
 		enc_l3(e, 0, "@%llu trans-failure", (unsigned long long)off);
@@ -469,46 +590,62 @@ static void transaction(struct enc *e)
 }
 
 /* Q over a straight stretch: the instructions from the analyzer's current
- * address, through not-taken conditional branches, ISB and WFI. */
-static void q_stretch(struct enc *e)
+ * address, through not-taken conditional branches, ISB and WFI (never out
+ * of the region). */
+static uint64_t q_end(struct enc *e)
 {
-	uint64_t at = e->pc, off;
-	uint32_t count;
-	int type;
-	char line[200];
+	uint64_t at = e->pc;
 	for (int steps = 0; steps < 12; steps++) {
 		int b = enc_block_containing(&e->prog, at);
 		const struct enc_block *k = b >= 0 ? &e->prog.block[b] : NULL;
-		if (!k || (k->term != term_bcond && k->term != term_cbz && k->term != term_tbz &&
-			   k->term != term_isb && k->term != term_wfi) || b + 1 >= e->prog.nblocks)
+		int flow = k ? enc_term_info(k->term)->flow : -1;
+		if (!k || (flow != flow_cond && flow != flow_fall) || b + 1 >= e->prog.nblocks ||
+		    e->prog.block[b + 1].region != k->region)
 			break;
-		at = k->term_addr + 4;
+		at = k->term_addr + (uint64_t)k->term_size;
 		if (enc_chance(&e->rng, 40))
 			break;
 	}
+	return at;
+}
+
+/* The ranges of a Q walk up to `at`: they close at every P0 instruction,
+ * outcome unknown, and at the end. */
+static void q_ranges(struct enc *e, uint64_t off, uint64_t at)
+{
+	uint64_t a = e->last_branch_target, end = enc_insn_prev(&e->prog, at);
+	char line[200];
+	while (a < at) {
+		int b = enc_block_containing(&e->prog, a);
+		const struct enc_block *k = &e->prog.block[b];
+		uint64_t last = k->term_addr < at ? k->term_addr : end;
+		int p0 = last == k->term_addr && is_p0(e, k->term);
+		wrap_split(e, off, last);
+		if (p0 || last == end) {
+			range_text(e, line, sizeof line, last, p0 ? term_type(k->term) : "other", p0 ? '?' : '-');
+			enc_l3(e, 0, "@%llu %s", (unsigned long long)off, line);
+			e->last_branch_target = last + (uint64_t)enc_insn_size(&e->prog, last);
+		}
+		a = last + (uint64_t)enc_insn_size(&e->prog, last);
+	}
+}
+
+static void q_stretch(struct enc *e)
+{
+	uint64_t at = q_end(e), off;
+	uint32_t count;
+	int type, is1 = sub_isa(e, at);
 	if (at == e->pc)
 		return;
-	count = (uint32_t)((at - e->last_branch_target) / 4);
+	count = (uint32_t)enc_insn_count(&e->prog, e->last_branch_target, enc_insn_prev(&e->prog, at));
 	type = enc_chance(&e->rng, 15) ? 0xf : enc_chance(&e->rng, 30) ? 0xc : -1;
 	p0_element(e);
 	off = next_offset(e);
-	enc_pkt_q(e, type, count, at, 0);
-	if (type != 0xf) {
-		/* the walk: ranges close at every P0 instruction, outcome unknown */
-		uint64_t a = e->last_branch_target;   /* ranges start here and after each P0 */
-		while (a < at) {
-			int b = enc_block_containing(&e->prog, a);
-			const struct enc_block *k = &e->prog.block[b];
-			uint64_t last = k->term_addr < at ? k->term_addr : at - 4;
-			int p0 = last == k->term_addr && is_p0(e, k->term);
-			if (p0 || last == at - 4) {
-				range_text(e, line, sizeof line, last, p0 ? term_type(k->term) : "other", p0 ? '?' : '-');
-				enc_l3(e, 0, "@%llu %s", (unsigned long long)off, line);
-				e->last_branch_target = last + 4;
-			}
-			a = last + 4;
-		}
-	}
+	enc_pkt_q(e, type, count, vis(e, at), is1);
+	if (is1)
+		enc_hit(e, "real-is1-q");
+	if (type != 0xf)
+		q_ranges(e, off, at);
 	e->pc = at;
 	e->last_branch_target = at;
 	if (type == 0xf)
@@ -528,7 +665,7 @@ static void non_p0_extras(struct enc *e)
 		enc_pkt_cycle_count_only(e, enc_chance(&e->rng, 30) ? enc_below(&e->rng, 4) : enc_below(&e->rng, 3000),
 					 enc_chance(&e->rng, 10));
 	} else if (r < 15 && !e->in_tx) {
-		struct tc_ete_context c = random_context(e);
+		struct tc_ete_context c = random_context(e, !group_at(e, e->pc));
 		uint64_t off = next_offset(e);
 		enc_pkt_context(e, &c);
 		report_context(e, off);
@@ -618,7 +755,7 @@ static void start(struct enc *e)
 	enc_pkt_async(e);
 	enc_pkt_trace_info(e, cc, cct, 0, 0);
 	e->ts_value = enc_next(&e->rng) >> 20;
-	restart(e, e->prog.block[0].start);
+	restart(e, random_block_start(e, -1));
 }
 
 static char *take(struct enc_buf *b)
@@ -638,6 +775,15 @@ static void describe(struct enc *e, struct tc_enc_vector *v)
 		enc_buf_printf(&t, " ts-marker");
 	if (e->cfg.ite)
 		enc_buf_printf(&t, " ite instrumentation");
+	for (int isa = enc_a64; isa <= enc_t32; isa++)   /* the instruction sets of the program */
+		for (int i = 0; i < e->prog.nregions; i++)
+			if (e->prog.region[i].isa == isa) {
+				enc_buf_printf(&t, " %s", isa_names[isa]);
+				break;
+			}
+	enc_buf_printf(&t, " regions-%d", v->nregions);
+	if (v->nregions > e->prog.nregions)
+		enc_buf_printf(&t, " wrap address-mask");
 	v->tags = take(&t);
 }
 
@@ -651,9 +797,23 @@ void tc_enc_options_default(struct tc_enc_options *o)
 	o->blocks = 64;
 }
 
+/* The instruction sets of the program: A64 only (most), AArch32 only, or both. */
+static int random_mix(struct enc *e)
+{
+	unsigned r = enc_below(&e->rng, 100);
+	return r < 55 ? mix_a64 : r < 75 ? mix_aarch32 : mix_both;
+}
+
+/* The program's regions move to the vector. */
+static void take_regions(struct enc *e, struct tc_enc_vector *v)
+{
+	v->nregions = enc_program_image(&e->prog, v->region);
+	enc_hit(e, "regions-%d", v->nregions);
+	enc_program_free(&e->prog);
+}
+
 int tc_enc_generate(const struct tc_enc_options *o, struct tc_enc_vector *v, char *err, size_t errlen)
 {
-	static const uint64_t bases[] = { 0x1000, 0x400000, 0xffff000000010000ull, 0x7ff000000000ull };
 	struct enc *e;
 	memset(v, 0, sizeof *v);
 	if (!o || o->steps < 1 || o->steps > 100000 || o->blocks < 4 || o->blocks > ENC_MAX_BLOCKS) {
@@ -675,8 +835,9 @@ int tc_enc_generate(const struct tc_enc_options *o, struct tc_enc_vector *v, cha
 	else
 		e->cfg = o->cfg;
 	e->variants = calloc((size_t)tc_enc_variant_count(), sizeof *e->variants);
-	if (!e->variants || enc_program_make(&e->prog, &e->rng, o->blocks, bases[enc_below(&e->rng, 4)])) {
+	if (!e->variants || enc_program_make(&e->prog, &e->rng, o->blocks, random_mix(e))) {
 		snprintf(err, errlen, "out of memory");
+		enc_program_free(&e->prog);
 		free(e->variants);
 		free(e);
 		return -1;
@@ -686,9 +847,7 @@ int tc_enc_generate(const struct tc_enc_options *o, struct tc_enc_vector *v, cha
 		step(e);
 	finish(e);
 	v->cfg = e->cfg;
-	v->image_base = e->prog.base;
-	v->image = e->prog.code;
-	v->image_len = e->prog.size;
+	take_regions(e, v);
 	v->trace_len = e->trace.len;
 	v->trace = (uint8_t *)take(&e->trace);
 	v->l1 = take(&e->l1);
@@ -705,12 +864,15 @@ void tc_enc_vector_free(struct tc_enc_vector *v)
 {
 	if (!v)
 		return;
-	free(v->image);
+	for (int i = 0; i < v->nregions; i++)
+		free(v->region[i].bytes);
 	free(v->trace);
 	free(v->l1);
 	free(v->l3);
 	free(v->tags);
 	free(v->variants);
+	free(v->error);
+	free(v->note);
 	memset(v, 0, sizeof *v);
 }
 
@@ -730,14 +892,25 @@ char *tc_enc_tcv_text(const struct tc_enc_vector *v, const char *title)
 	enc_buf_printf(&t, "# Generated by the tracecert encoder (encoder/): the expected L1 and L3 are the\n"
 			   "# encoder's ground truth (what its trace-unit model wrote and what its execution\n"
 			   "# model retired), never a decoder's output. Regenerate with `make vectors`.\n");
+	for (const char *n = v->note; n && *n;) {   /* negative vectors: what was corrupted */
+		const char *nl = strchr(n, '\n');
+		int len = nl ? (int)(nl - n) : (int)strlen(n);
+		enc_buf_printf(&t, "# %.*s\n", len, n);
+		n += len + (nl != NULL);
+	}
 	enc_buf_printf(&t, "[config]\nprotocol=ete\nmaxspec=%u\ncommopt=%d\ncommtrans=%d\ntsmark=%d\nite=%d\n"
 			   "rme=%d\ntf_keep_cc=%d\nwfxmode=%d\nretstack=%d\n",
 		       c->maxspec, c->commopt, c->commtrans, c->tsmark, c->ite, c->rme, c->tf_keep_cc, c->wfxmode,
 		       c->retstack);
 	enc_buf_printf(&t, "[tags]\n%s\n[trace]\n", v->tags);
 	hex_lines(&t, v->trace, v->trace_len);
-	enc_buf_printf(&t, "[image base=0x%llx]\n", (unsigned long long)v->image_base);
-	hex_lines(&t, v->image, v->image_len);
-	enc_buf_printf(&t, "[expect.l1]\n%s[expect.l3]\n%s", v->l1, v->l3);
+	for (int i = 0; i < v->nregions; i++) {
+		enc_buf_printf(&t, "[image base=0x%llx]\n", (unsigned long long)v->region[i].base);
+		hex_lines(&t, v->region[i].bytes, v->region[i].len);
+	}
+	if (v->error)   /* negative: no [expect.l3] (elements before the error still reach stage 3) */
+		enc_buf_printf(&t, "[expect.l1]\n%s[error]\n%s", v->l1, v->error);
+	else
+		enc_buf_printf(&t, "[expect.l1]\n%s[expect.l3]\n%s", v->l1, v->l3);
 	return t.p;
 }

@@ -59,7 +59,7 @@ static void count_l3(void *ctx, const struct tc_ete_l3 *x)
 static double run_adapter(const struct tc_adapter *ad, const struct workload *w, unsigned level)
 {
 	struct tc_adapter_open_args a;
-	struct tc_adapter_region r = { w->v.image_base, w->v.image_len, w->v.image };
+	struct tc_adapter_region r[TC_ENC_MAX_REGIONS];
 	char err[256];
 	void *h;
 	size_t fed = 0;
@@ -68,8 +68,10 @@ static double run_adapter(const struct tc_adapter *ad, const struct workload *w,
 	a.abi_version = TC_ADAPTER_ABI_VERSION;
 	a.protocol = tc_adapter_ete;
 	a.ete = &w->v.cfg;
-	a.regions = &r;
-	a.nregions = 1;
+	for (int i = 0; i < w->v.nregions; i++)
+		r[i] = (struct tc_adapter_region){ w->v.region[i].base, w->v.region[i].len, w->v.region[i].bytes };
+	a.regions = r;
+	a.nregions = (size_t)w->v.nregions;
 	a.levels = level;
 	a.cb.packet = count_packet;
 	a.cb.l3 = count_l3;

@@ -19,6 +19,8 @@ struct gen_opts {
 	unsigned long select;       /* candidates for the set-cover search; 0 = off */
 	unsigned long extra;        /* plain random seeds added after the cover */
 	int quiet;
+	int negative;               /* --negative: one deliberate corruption per vector */
+	int neg_kind;               /* --kind: enum tc_enc_negative_kind */
 };
 
 static void usage(FILE *f)
@@ -27,10 +29,13 @@ static void usage(FILE *f)
 		"usage: tracecert gen [--seed N] [--count N] [--seeds-file FILE] [--out DIR]\n"
 		"                     [--steps N] [--blocks N] [--config KEY=VALUE]... [--coverage]\n"
 		"                     [--select CANDIDATES [--extra N]] [--quiet]\n"
+		"       tracecert gen --negative [--kind KIND] [--seed N] [--count N] [--out DIR] ...\n"
 		"\n"
-		"Runs the random ETE encoder (encoder/): for each seed a random A64 program, an\n"
-		"execution of it, the trace bytes chosen at random among all valid encodings, and\n"
-		"the ground truth at L1 and L3, written as a .tcv vector (vectors/README.md).\n"
+		"Runs the random ETE encoder (encoder/): for each seed a random program (A64, A32\n"
+		"and T32 code in one or more image regions), an execution of it (interworking,\n"
+		"AArch64 <-> AArch32 at exceptions and trace gaps), the trace bytes chosen at\n"
+		"random among all valid encodings, and the ground truth at L1 and L3, written\n"
+		"as a .tcv vector (vectors/README.md).\n"
 		"\n"
 		"Options:\n"
 		"  --seed N            first seed (default 1)\n"
@@ -46,7 +51,28 @@ static void usage(FILE *f)
 		"  --select C          set-cover search: try seeds 1..C, pick greedily the seeds that\n"
 		"                      cover every variant, print them (the seed list of vectors/ete/gen)\n"
 		"  --extra N           with --select: add N plain seeds after C\n"
-		"  --quiet             no speed figures on stderr\n");
+		"  --quiet             no speed figures on stderr\n"
+		"\n"
+		"Negative vectors:\n"
+		"  --negative          write negative vectors, DIR/neg-SEED.tcv: the vector of the seed\n"
+		"                      with ONE deliberate corruption chosen by the seed, and an [error]\n"
+		"                      section (CLASS OFFSET) with the [expect.l1] the encoder knows from\n"
+		"                      its own record of the packets it wrote: the packets before the\n"
+		"                      corrupted one, the error line, then (but for truncated) the packets\n"
+		"                      from the next A-sync + Trace Info, where the decoder resynchronises.\n"
+		"                      No [expect.l3]. When the seed's vector has no A-sync after any place\n"
+		"                      for the corruption, seeds derived from it are tried (the vector's\n"
+		"                      comment names the encoder seed used).\n"
+		"  --kind KIND         with --negative, the corruption (default any: chosen by the seed):\n"
+		"                        reserved-header     a header replaced by a reserved one\n"
+		"                        exact-match-index   a header replaced by 0x93, 0xA3 or 0xB3\n"
+		"                        truncated           the stream cut inside a packet\n"
+		"                        sbz                 an SBZ bit set: long address payload bit 7,\n"
+		"                                            context payload bit 2/3, Trace Info INFO<5:1>\n"
+		"                        reserved-extension  a Discard/Overflow's 03/05 replaced, or 00 xx\n"
+		"                                            inserted between packets\n"
+		"                        bad-async           an A-sync's 0x80 or one of its first ten zeros\n"
+		"                                            replaced\n");
 }
 
 static int parse_ulong(const char *s, unsigned long min, unsigned long max, unsigned long *out)
@@ -96,10 +122,13 @@ static int parse_args(int argc, char **argv, struct gen_opts *o)
 		} else if (!strcmp(a, "--quiet")) {
 			o->quiet = 1;
 			continue;
+		} else if (!strcmp(a, "--negative")) {
+			o->negative = 1;
+			continue;
 		}
 		if (strcmp(a, "--out") && strcmp(a, "--seeds-file") && strcmp(a, "--config") && strcmp(a, "--seed") &&
 		    strcmp(a, "--count") && strcmp(a, "--steps") && strcmp(a, "--blocks") && strcmp(a, "--select") &&
-		    strcmp(a, "--extra")) {
+		    strcmp(a, "--extra") && strcmp(a, "--kind")) {
 			fprintf(stderr, "tracecert gen: unknown option '%s' (see tracecert gen --help)\n", a);
 			return -1;
 		}
@@ -108,7 +137,13 @@ static int parse_args(int argc, char **argv, struct gen_opts *o)
 			return -1;
 		}
 		i++;
-		if (!strcmp(a, "--out") || !strcmp(a, "--seeds-file")) {
+		if (!strcmp(a, "--kind")) {
+			o->neg_kind = tc_enc_negative_kind_parse(v);
+			if (o->neg_kind < 0) {
+				fprintf(stderr, "tracecert gen: unknown --kind '%s' (see tracecert gen --help)\n", v);
+				return -1;
+			}
+		} else if (!strcmp(a, "--out") || !strcmp(a, "--seeds-file")) {
 			*(a[2] == 'o' ? &o->out : &o->seeds_file) = v;
 		} else if (!strcmp(a, "--config")) {
 			if (set_config(o, v))
@@ -190,13 +225,18 @@ static int write_vector(const struct gen_opts *o, const struct tc_enc_vector *v,
 	char title[96], path[1024];
 	char *text;
 	FILE *f = stdout;
-	snprintf(title, sizeof title, "encoder seed %llu, %u steps, %u blocks", (unsigned long long)seed, o->enc.steps,
-		 o->enc.blocks);
+	if (o->negative)
+		snprintf(title, sizeof title, "negative vector, seed %llu, %u steps, %u blocks", (unsigned long long)seed,
+			 o->enc.steps, o->enc.blocks);
+	else
+		snprintf(title, sizeof title, "encoder seed %llu, %u steps, %u blocks", (unsigned long long)seed,
+			 o->enc.steps, o->enc.blocks);
 	text = tc_enc_tcv_text(v, title);
 	if (!text)
 		return -1;
 	if (o->out) {
-		snprintf(path, sizeof path, "%s/gen-%06llu.tcv", o->out, (unsigned long long)seed);
+		snprintf(path, sizeof path, "%s/%s-%06llu.tcv", o->out, o->negative ? "neg" : "gen",
+			 (unsigned long long)seed);
 		f = fopen(path, "w");
 		if (!f) {
 			fprintf(stderr, "tracecert gen: cannot write '%s': %s\n", path, strerror(errno));
@@ -304,6 +344,14 @@ int tc_gen_main(int argc, char **argv)
 	o.count = 1;
 	if (parse_args(argc, argv, &o))
 		return 2;
+	if (o.neg_kind && !o.negative) {
+		fprintf(stderr, "tracecert gen: --kind needs --negative\n");
+		return 2;
+	}
+	if (o.negative && o.select) {
+		fprintf(stderr, "tracecert gen: --select does not go with --negative\n");
+		return 2;
+	}
 	if (o.select)
 		return select_seeds(&o);
 	if (o.out && mkdir(o.out, 0777) != 0 && errno != EEXIST) {
@@ -325,7 +373,8 @@ int tc_gen_main(int argc, char **argv)
 		struct tc_enc_vector v;
 		char err[128];
 		o.enc.seed = seeds ? seeds[i] : o.seed + (uint64_t)i;
-		if (tc_enc_generate(&o.enc, &v, err, sizeof err)) {
+		if (o.negative ? tc_enc_make_negative(&o.enc, o.neg_kind, &v, err, sizeof err)
+			       : tc_enc_generate(&o.enc, &v, err, sizeof err)) {
 			fprintf(stderr, "tracecert gen: %s\n", err);
 			rc = 2;
 			break;

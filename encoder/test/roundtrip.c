@@ -41,7 +41,8 @@ static int one(uint64_t seed, const char *dir, unsigned long long *bytes)
 		return 1;
 	}
 	memset(&img, 0, sizeof img);
-	tc_image_add(&img, v.image_base, v.image, v.image_len);
+	for (int i = 0; i < v.nregions; i++)
+		tc_image_add(&img, v.region[i].base, v.region[i].bytes, v.region[i].len);
 	*bytes += v.trace_len;
 	if (tc_ete_collect(&v.cfg, &img, v.trace, v.trace_len, 0, &out)) {
 		printf("  ---\n  seed: %llu\n  message: 'decoder rejected the configuration'\n  ...\n", (unsigned long long)seed);

@@ -23,24 +23,67 @@ struct tc_enc_options {
 
 void tc_enc_options_default(struct tc_enc_options *o);
 
+/* One region of a generated program image. */
+struct tc_enc_region {
+	uint64_t base;
+	uint8_t *bytes;
+	size_t len;
+};
+
+#define TC_ENC_MAX_REGIONS 4
+
 /* A generated vector: configuration, program image, trace, truth. */
 struct tc_enc_vector {
 	struct tc_ete_config cfg;
-	uint64_t image_base;
-	uint8_t *image;
-	size_t image_len;
+	struct tc_enc_region region[TC_ENC_MAX_REGIONS];   /* the program image, by address: A64, A32 or
+							     * T32 code (the execution-state and ISA of
+							     * each region is in the trace) */
+	int nregions;
 	uint8_t *trace;
 	size_t trace_len;
 	char *l1;               /* expected L1 lines, '\n'-separated, FORMAT.md */
 	char *l3;               /* expected L3 lines */
 	char *tags;             /* feature tags */
 	uint32_t *variants;     /* hit counts per variant (tc_enc_variant_count()) */
+	char *error;            /* negative vector: the [error] lines (CLASS OFFSET); NULL otherwise */
+	char *note;             /* negative vector: what was corrupted ('\n'-separated comment lines) */
 };
 
 /* Generates one vector. Returns 0, or -1 with a message in err for impossible
  * options (steps or blocks out of range, maxspec over 65535). */
 int tc_enc_generate(const struct tc_enc_options *o, struct tc_enc_vector *v, char *err, size_t errlen);
 void tc_enc_vector_free(struct tc_enc_vector *v);
+
+/* Negative vectors: a generated vector with ONE deliberate corruption, and
+ * the truth the encoder knows from its own record of the packets it wrote
+ * (the L1 lines: offset, header, kind): the expected L1 (the packets before
+ * the corrupted one, the error, then, for every kind but truncation, the
+ * packets from the A-sync where the decoder resynchronises, which is always
+ * followed by a Trace Info) and the error (class and offset). No [expect.l3]:
+ * the elements before the error still reach stage 2 and 3. */
+enum tc_enc_negative_kind {
+	tc_enc_neg_any = 0,              /* chosen by the seed */
+	tc_enc_neg_reserved_header,      /* a packet's header replaced by a reserved one */
+	tc_enc_neg_truncated,            /* the stream cut inside a packet */
+	tc_enc_neg_sbz,                  /* an SBZ bit set (long address, context payload) */
+	tc_enc_neg_reserved_extension,   /* 00 followed by a byte other than 00, 03, 05 */
+	tc_enc_neg_bad_async,            /* an A-sync's zeros or terminating 0x80 corrupted */
+	tc_enc_neg_exact_match_index,    /* a header replaced by 0x93, 0xA3 or 0xB3 */
+	tc_enc_neg_count
+};
+
+/* Name of a kind ("any", "reserved-header", ...; the error class it
+ * produces), NULL when out of range; and the kind of a name, or -1. */
+const char *tc_enc_negative_kind_name(int kind);
+int tc_enc_negative_kind_parse(const char *name);
+
+/* Generates a negative vector from o->seed (the kind too, when kind is
+ * tc_enc_neg_any). When the vector of o->seed offers no place for the
+ * corruption (no later A-sync to resynchronise at), seeds derived from it
+ * are tried; the note names the encoder seed used. Returns 0, or -1 with a
+ * message in err. */
+int tc_enc_make_negative(const struct tc_enc_options *o, int kind, struct tc_enc_vector *v, char *err,
+			 size_t errlen);
 
 /* The vector as .tcv text (vectors/README.md), malloc'd; title goes into
  * the leading comment. NULL when memory is short. */
