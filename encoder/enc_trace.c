@@ -105,6 +105,7 @@ static void range_text(struct enc *e, char *buf, size_t size, uint64_t last, con
  * Trace On or Trace Info (TC-S21). */
 static void p0_element(struct enc *e)
 {
+	e->need_p0 = 0;   /* a pending return-stack pop happens at this element's analysis */
 	if (e->rs_reset_pending) {
 		e->rs_n = 0;
 		e->rs_reset_pending = 0;
@@ -682,8 +683,8 @@ static void non_p0_extras(struct enc *e)
 static void step(struct enc *e)
 {
 	unsigned r;
-	if (e->need_p0) {   /* a return-stack pop is pending: the next element is P0 */
-		e->need_p0 = 0;
+	if (e->need_p0) {   /* a return-stack pop is pending: the next element must be P0 (a block
+			     * ending in a non-P0 WFI emits nothing, so this may take several steps) */
 		run_block(e);
 		return;
 	}
@@ -735,7 +736,7 @@ static void random_config(struct enc *e)
 /* The end: everything resolved, nothing left speculative. */
 static void finish(struct enc *e)
 {
-	if (e->need_p0)
+	for (int i = 0; i < 100000 && e->need_p0; i++)
 		run_block(e);
 	if (e->in_tx) {
 		uint64_t off = next_offset(e);
