@@ -75,12 +75,16 @@ static void put(struct text *t, const char *fmt, ...)
 		t->len += (size_t)n;
 }
 
+/* An atom string; at most the 32 atoms the field holds (a packet has at
+ * most 24; found by fuzz/format: fuzz/corpus/format/ubsan-put-atoms-natoms-33.bin). */
 static void put_atoms(struct text *t, uint32_t atoms, int n)
 {
 	if (n == 0) {
 		put(t, "-");
 		return;
 	}
+	if (n > 32)
+		n = 32;
 	for (int i = 0; i < n; i++)
 		put(t, "%c", (atoms >> i) & 1 ? 'E' : 'N');
 }

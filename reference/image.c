@@ -27,11 +27,14 @@ const char *tc_image_strerror(int status)
 	}
 }
 
+/* Compares last addresses, so a region ending at 2^64 does not wrap
+ * (found by fuzz/decode: fuzz/corpus/decode/image-overlap-region-ending-at-2e64.bin). */
 static int overlaps(const struct tc_image *img, uint64_t base, uint64_t size)
 {
+	uint64_t last = base + (size - 1);
 	for (int i = 0; i < img->n; i++) {
 		const struct tc_image_region *r = &img->region[i];
-		if (base < r->base + r->size && r->base < base + size)
+		if (base <= r->base + (r->size - 1) && r->base <= last)
 			return 1;
 	}
 	return 0;

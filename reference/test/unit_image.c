@@ -38,6 +38,12 @@ static void test_regions(void)
 	ok(tc_image_lookup(NULL, 0x1000, &avail) == NULL, "lookup in a NULL image finds nothing");
 	tc_image_free(&img);
 	ok(img.n == 0, "free empties the image");
+	/* a region ending exactly at 2^64 (fuzz finding: the end used to wrap to 0) */
+	ok(tc_image_add(&img, UINT64_MAX - 7, a, 8) == tc_image_ok, "a region ending at 2^64 is fine");
+	ok(tc_image_add(&img, 0x1000, a, 8) == tc_image_ok, "a low region does not overlap it");
+	ok(tc_image_add(&img, UINT64_MAX - 3, a, 4) == tc_image_err_overlap, "its last bytes do overlap it");
+	ok(tc_image_lookup(&img, UINT64_MAX, &avail) != NULL && avail == 1, "the last byte of the address space is found");
+	tc_image_free(&img);
 }
 
 /* Real ELF files made with binutils (reference/test/data/a64.s, a32.s;
