@@ -103,7 +103,7 @@ static int named_value(const char *name, long *value)
 		{ "ADDRESS_STATE", TC_SYNC_ADDRESS }, { "FULL_SYNC_STATE", TC_SYNC_FULL },
 		{ "InstType_OTHER", tc_insn_other }, { "InstType_BRANCH_DIR", tc_insn_branch_dir },
 		{ "InstType_BRANCH_INDIR", tc_insn_branch_indir }, { "InstType_WFX", tc_insn_wfx },
-		{ "InstType_ISB", tc_insn_isb }, { "IS0", 0 }, { "IS1", 1 },
+		{ "InstType_ISB", tc_insn_isb }, { "InstType_TSTART", tc_insn_tstart }, { "IS0", 0 }, { "IS1", 1 },
 	};
 	char buf[64];
 	for (size_t i = 0; i < sizeof fixed / sizeof *fixed; i++)
