@@ -1,0 +1,122 @@
+/* fuzz.h — shared helpers of the fuzz harnesses in fuzz/: checks, input layout, hashing.
+ *
+ * Every harness input starts with a configuration header read by
+ * tc_fuzz_config() (TC_FUZZ_CFG_BYTES bytes), followed by bytes the harness
+ * documents; everything is derived from the input, so a corpus file replays
+ * the same way under libFuzzer, AFL++ and the plain regression driver
+ * (fuzz/regress_main.c). No state survives between inputs except what only
+ * affects files written for a human (the diff harness's de-duplication).
+ */
+#ifndef TC_FUZZ_H
+#define TC_FUZZ_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "tracecert/ete.h"
+#include "tracecert/image.h"
+
+/* Aborts with file, line and message whatever NDEBUG says. */
+#define TC_FUZZ_CHECK(cond, ...)                                              \
+	do {                                                                  \
+		if (!(cond))                                                  \
+			tc_fuzz_fail(__FILE__, __LINE__, #cond, __VA_ARGS__); \
+	} while (0)
+
+_Noreturn void tc_fuzz_fail(const char *file, int line, const char *expr, const char *fmt, ...)
+#if defined(__GNUC__)
+	__attribute__((format(printf, 4, 5)))
+#endif
+	;
+
+/* Set by the plain regression driver: harnesses write no finding files and
+ * a missing adapter makes their init fail instead of exiting. */
+extern int tc_fuzz_regress_mode;
+
+/* ---- Input reader: reads past the end give zeros ---------------------- */
+
+struct tc_fuzz_in {
+	const uint8_t *p;
+	size_t n;
+};
+
+uint8_t tc_fuzz_u8(struct tc_fuzz_in *in);
+uint16_t tc_fuzz_u16(struct tc_fuzz_in *in);   /* little endian */
+uint32_t tc_fuzz_u32(struct tc_fuzz_in *in);
+/* Up to want bytes (fewer at the end of the input); *got says how many. */
+const uint8_t *tc_fuzz_bytes(struct tc_fuzz_in *in, size_t want, size_t *got);
+
+/* ---- The configuration header (3 bytes) ------------------------------- */
+
+#define TC_FUZZ_CFG_BYTES 3
+
+/* Byte 0, one bit per flag: 0 commopt, 1 commtrans, 2 tsmark, 3 ite,
+ * 4 rme, 5 tf_keep_cc, 6 wfxmode, 7 retstack.
+ * Byte 1, maxspec: < 0xe0 → byte & 0x3f (0…63); ≥ 0xe0 → one of 32 larger
+ *   values (boundaries up to 65535, fuzz_common.c big_maxspec).
+ * Byte 2: bits 3:0 q → queue_cap = maxspec + 64 (q=0), maxspec + q (1…14),
+ *   0 = automatic, 4·(maxspec+1)+1024 (q=15);
+ *   bits 7:4 t → tx_cap = 64 (t=0), t (1…13), 1024 (t=14), 0 = automatic
+ *   65536 (t=15).
+ * The common values are small queues: every decoder allocates its queues up
+ * front (64 bytes an element), and under ASan a fresh multi-kilobyte calloc
+ * per input costs more than decoding a short trace. Large values stay
+ * reachable. walk_limit is left 0 (automatic); stage-3 harnesses set it. */
+void tc_fuzz_config(const uint8_t hdr[TC_FUZZ_CFG_BYTES], struct tc_ete_config *cfg);
+
+/* Lowers queue capacities the trace cannot fill: len bytes give at most
+ * 2·len+1 packets (parse.c checks it) of at most 64 elements each, so a
+ * queue never holds more than 64·(2·len+1) elements, and any capacity above
+ * that (and above maxspec) decodes identically. Saves allocating and zeroing
+ * megabytes per input (the automatic tx_cap is 65536 elements of 64 bytes,
+ * calloc'd by every decoder). */
+void tc_fuzz_fit_caps(struct tc_ete_config *cfg, size_t len);
+
+/* The inverse, for seed corpora: 0 when cfg is represented exactly, -1
+ * when some field was approximated. */
+int tc_fuzz_config_encode(const struct tc_ete_config *cfg, uint8_t hdr[TC_FUZZ_CFG_BYTES]);
+
+/* ---- Program images from the input (decode and adapter harnesses) ----- */
+
+/* A region is: base selector (u32), length (u16, cut to what is left),
+ * bytes. Selector bits 31:30 choose, v = bits 29:0, w = bits 28:0:
+ *   0 → v; 1 → v << 20;
+ *   2 → 0xffff000000000000 + (w << 12), or with bit 29 0xffff800000000000 + (w << 12);
+ *   3 → 2^64 − len − w, or with bit 29 2^32 − len − w (w = 0: the region
+ *       ends exactly at the top of the 64- or 32-bit space). */
+uint64_t tc_fuzz_base(uint32_t sel, size_t len);
+int tc_fuzz_base_encode(uint64_t base, size_t len, uint32_t *sel);
+
+/* Reads nregions regions into img with tc_image_add, checking its contract
+ * (on error nothing is added). Returns the number of image bytes read. */
+size_t tc_fuzz_read_regions(struct tc_fuzz_in *in, int nregions, struct tc_image *img);
+
+/* Checks the image invariants: 0 ≤ n ≤ TC_IMAGE_MAX_REGIONS, no empty or
+ * overlapping or wrapping region, lookup() agrees with every region. */
+void tc_fuzz_check_image(const struct tc_image *img);
+
+/* ---- Chunking ---------------------------------------------------------- */
+
+/* Chunk sizes from one input byte: bits 2:0 pick the largest chunk (1, 2,
+ * 3, 5, 8, 16, 40, 256), bits 7:3 seed the sequence. */
+struct tc_fuzz_chunks {
+	uint32_t state;
+	uint32_t max;
+};
+
+void tc_fuzz_chunks_init(struct tc_fuzz_chunks *c, uint8_t seed);
+size_t tc_fuzz_chunk_next(struct tc_fuzz_chunks *c, size_t remaining);
+
+/* ---- Hashing of formatted lines ---------------------------------------- */
+
+#define TC_FUZZ_LINE 512   /* longest formatted item a harness accepts */
+
+struct tc_fuzz_hash {
+	uint64_t h;
+	uint64_t n;              /* lines */
+};
+
+void tc_fuzz_hash_line(struct tc_fuzz_hash *h, const char *line, size_t len);
+uint64_t tc_fuzz_hash_bytes(const uint8_t *p, size_t n);
+
+#endif

@@ -1,0 +1,140 @@
+# fuzz/fuzz.mk — fuzzing targets (fuzz/README.md). Included at the end of GNUmakefile:
+#
+#     include fuzz/fuzz.mk
+#
+# make fuzz HARNESS=parse TIME=60       libFuzzer (clang, ASan+UBSan), dictionary and seed corpus; prints execs/s, coverage
+# make fuzz-afl HARNESS=parse TIME=60   AFL++ (afl-clang-fast, libFuzzer harness through libAFLDriver); prints execs/s
+# make fuzz-smoke                       every harness briefly under both (about 2-3 minutes on 2 cores) + fuzz-regress;
+#                                       a finding fails it and leaves the reproducer in $(FUZZ_OUT)/findings/
+# make fuzz-regress                     replays fuzz/corpus/<harness>/* and vectors/ete/regress/*.bin (gcc, ASan+UBSan), TAP
+# make fuzz-seeds                       the seed corpora $(FUZZ_OUT)/<harness>_seed_corpus/ from vectors/**/*.tcv
+#
+# Harnesses: parse decode diff adapter format. Variables: HARNESS, TIME (seconds), FUZZ_OUT (default
+# $(BUILD)/fuzz), FUZZ_CLANG, FUZZ_AFL_CC, FUZZ_REGRESS_CC, FUZZ_AFL_SAN (e.g. -fsanitize=address,undefined),
+# FUZZ_ARGS (extra libFuzzer arguments, e.g. -jobs=2 -workers=2), TC_DIFF_ADAPTER, TC_FUZZ_ADAPTER.
+
+BUILD           ?= build
+FUZZ_OUT        ?= $(BUILD)/fuzz
+FUZZ_HARNESSES  := parse decode diff adapter format
+HARNESS         ?= parse
+TIME            ?= 60
+FUZZ_CLANG      ?= clang
+FUZZ_AFL_CC     ?= afl-clang-fast
+FUZZ_REGRESS_CC ?= gcc
+FUZZ_AFL_SAN    ?=
+FUZZ_ARGS       ?=
+
+FUZZ_REF_SRC  := $(sort $(wildcard reference/*.c))
+FUZZ_CPPFLAGS := -Ireference/include -Ireference -Iconformance/include -Iconformance -Ifuzz
+FUZZ_CFLAGS_W := -std=c11 -Wall -Wextra -Werror -D_POSIX_C_SOURCE=200809L
+FUZZ_HEADERS  := $(wildcard reference/*.h reference/include/tracecert/*.h conformance/*.h conformance/include/tracecert/*.h fuzz/*.h)
+FUZZ_VECTORS  := $(shell find vectors -name '*.tcv' 2>/dev/null)
+# An instrumented adapter .so (TC_FUZZ_ADAPTER) resolves the coverage runtime from the harness
+# executable: export those symbols only (-rdynamic would also export the harness's copy of the
+# reference, an ODR violation next to the adapter's own copy).
+FUZZ_EXPORT   := -Wl,--export-dynamic-symbol=__sanitizer_cov_* -Wl,--export-dynamic-symbol=__afl_* \
+                 -Wl,--export-dynamic-symbol=__cmplog_*
+FUZZ_RUN       = FUZZ_OUT=$(FUZZ_OUT) MAKE="$(MAKE)" sh fuzz/run.sh
+
+# ---- libFuzzer build (clang) ------------------------------------------------------------
+FUZZ_LF       := $(FUZZ_OUT)/libfuzzer
+FUZZ_LF_SAN   := -fsanitize=address,undefined -fno-sanitize-recover=all
+FUZZ_LF_FLAGS := -O1 -g -fno-omit-frame-pointer -fPIC $(FUZZ_LF_SAN)
+FUZZ_LF_OBJ   := $(FUZZ_REF_SRC:%.c=$(FUZZ_LF)/obj/%.o) $(FUZZ_LF)/obj/fuzz/fuzz_common.o
+
+FUZZ_LF_COV   := -fsanitize=fuzzer-no-link
+# The harness helpers (hashing, input layout) give no useful coverage feedback: not instrumented.
+$(FUZZ_LF)/obj/fuzz/fuzz_common.o: FUZZ_LF_COV :=
+
+$(FUZZ_LF)/obj/%.o: %.c $(FUZZ_HEADERS)
+	@mkdir -p $(dir $@)
+	$(FUZZ_CLANG) $(FUZZ_CPPFLAGS) $(FUZZ_CFLAGS_W) $(FUZZ_LF_FLAGS) $(FUZZ_LF_COV) -c $< -o $@
+
+$(addprefix $(FUZZ_LF)/,$(FUZZ_HARNESSES)): $(FUZZ_LF)/%: $(FUZZ_LF)/obj/fuzz/%.o $(FUZZ_LF_OBJ)
+	$(FUZZ_CLANG) $(FUZZ_LF_FLAGS) -fsanitize=fuzzer $(FUZZ_EXPORT) -o $@ $^ -ldl
+
+# The reference as an adapter built for fuzzing (instrumented), the default TC_FUZZ_ADAPTER of make fuzz.
+$(FUZZ_LF)/libtc_reference.so: $(FUZZ_LF)/obj/conformance/adapters/reference.o $(FUZZ_REF_SRC:%.c=$(FUZZ_LF)/obj/%.o)
+	$(FUZZ_CLANG) $(FUZZ_LF_FLAGS) -shared -o $@ $^
+
+# ---- AFL++ build (afl-clang-fast) ----------------------------------------------------------
+FUZZ_AFL       := $(FUZZ_OUT)/afl
+FUZZ_AFL_FLAGS := -O2 -g -fPIC $(FUZZ_AFL_SAN)
+FUZZ_AFL_OBJ   := $(FUZZ_REF_SRC:%.c=$(FUZZ_AFL)/obj/%.o) $(FUZZ_AFL)/obj/fuzz/fuzz_common.o
+
+$(FUZZ_AFL)/obj/%.o: %.c $(FUZZ_HEADERS)
+	@mkdir -p $(dir $@)
+	AFL_QUIET=1 $(FUZZ_AFL_CC) $(FUZZ_CPPFLAGS) $(FUZZ_CFLAGS_W) $(FUZZ_AFL_FLAGS) -c $< -o $@
+
+$(addprefix $(FUZZ_AFL)/,$(FUZZ_HARNESSES)): $(FUZZ_AFL)/%: $(FUZZ_AFL)/obj/fuzz/%.o $(FUZZ_AFL_OBJ)
+	AFL_QUIET=1 $(FUZZ_AFL_CC) $(FUZZ_AFL_FLAGS) -fsanitize=fuzzer $(FUZZ_EXPORT) -o $@ $^ -ldl
+
+$(FUZZ_AFL)/libtc_reference.so: $(FUZZ_AFL)/obj/conformance/adapters/reference.o $(FUZZ_REF_SRC:%.c=$(FUZZ_AFL)/obj/%.o)
+	AFL_QUIET=1 $(FUZZ_AFL_CC) $(FUZZ_AFL_FLAGS) -shared -o $@ $^
+
+# ---- Plain-main regression driver (gcc, ASan+UBSan) ---------------------------------------------
+FUZZ_RG       := $(FUZZ_OUT)/regress-obj
+FUZZ_RG_FLAGS := -O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined -fno-sanitize-recover=all
+FUZZ_REGRESS  := $(FUZZ_OUT)/regress
+
+# Each harness's entry points are renamed so that all of them link into one program.
+$(FUZZ_RG)/fuzz/%.o: fuzz/%.c $(FUZZ_HEADERS)
+	@mkdir -p $(dir $@)
+	$(FUZZ_REGRESS_CC) $(FUZZ_CPPFLAGS) $(FUZZ_CFLAGS_W) $(FUZZ_RG_FLAGS) \
+	  -DLLVMFuzzerTestOneInput=tc_fuzz_one_$* -DLLVMFuzzerInitialize=tc_fuzz_init_$* -c $< -o $@
+
+$(FUZZ_RG)/%.o: %.c $(FUZZ_HEADERS)
+	@mkdir -p $(dir $@)
+	$(FUZZ_REGRESS_CC) $(FUZZ_CPPFLAGS) $(FUZZ_CFLAGS_W) $(FUZZ_RG_FLAGS) -c $< -o $@
+
+$(FUZZ_REGRESS): $(addprefix $(FUZZ_RG)/fuzz/,$(addsuffix .o,$(FUZZ_HARNESSES) regress_main fuzz_common)) \
+		 $(FUZZ_REF_SRC:%.c=$(FUZZ_RG)/%.o)
+	$(FUZZ_REGRESS_CC) $(FUZZ_RG_FLAGS) -o $@ $^ -ldl
+
+# The adapters the regression driver loads (diff: OpenCSD when installed; adapter: the reference).
+FUZZ_REGRESS_SOS := $(BUILD)/adapters/libtc_reference.so $(if $(filter yes,$(OPENCSD_OK)),$(BUILD)/adapters/libtc_opencsd.so)
+
+# ---- Seed corpora (OSS-Fuzz layout: $(FUZZ_OUT)/<harness>_seed_corpus/) -------------------------------
+FUZZ_SEEDGEN := $(FUZZ_OUT)/seedgen
+$(FUZZ_SEEDGEN): fuzz/seedgen.c fuzz/fuzz_common.c conformance/vector.c $(FUZZ_REF_SRC) $(FUZZ_HEADERS)
+	@mkdir -p $(dir $@)
+	$(FUZZ_REGRESS_CC) $(FUZZ_CPPFLAGS) $(FUZZ_CFLAGS_W) -O1 -g -o $@ fuzz/seedgen.c fuzz/fuzz_common.c conformance/vector.c $(FUZZ_REF_SRC)
+
+$(FUZZ_OUT)/%_seed_corpus/.stamp: $(FUZZ_SEEDGEN) $(FUZZ_VECTORS)
+	rm -rf $(dir $@)
+	$(FUZZ_SEEDGEN) $* $(dir $@) vectors
+	@touch $@
+
+FUZZ_SEEDS := $(foreach h,$(FUZZ_HARNESSES),$(FUZZ_OUT)/$(h)_seed_corpus/.stamp)
+
+# ---- Targets -------------------------------------------------------------------------------------------
+.PHONY: fuzz fuzz-afl fuzz-smoke fuzz-regress fuzz-seeds fuzz-build-libfuzzer fuzz-build-afl fuzz-help
+
+fuzz-seeds: $(FUZZ_SEEDS)
+
+fuzz-build-libfuzzer: $(addprefix $(FUZZ_LF)/,$(FUZZ_HARNESSES)) $(FUZZ_LF)/libtc_reference.so $(FUZZ_SEEDS)
+fuzz-build-afl: $(addprefix $(FUZZ_AFL)/,$(FUZZ_HARNESSES)) $(FUZZ_AFL)/libtc_reference.so $(FUZZ_SEEDS)
+
+fuzz:
+	@$(FUZZ_RUN) need libfuzzer
+	@$(MAKE) --no-print-directory $(FUZZ_LF)/$(HARNESS) $(FUZZ_OUT)/$(HARNESS)_seed_corpus/.stamp \
+	  $(if $(filter adapter,$(HARNESS)),$(FUZZ_LF)/libtc_reference.so) \
+	  $(if $(and $(filter diff,$(HARNESS)),$(filter yes,$(OPENCSD_OK))),$(BUILD)/adapters/libtc_opencsd.so)
+	@$(FUZZ_RUN) libfuzzer $(HARNESS) $(TIME) $(FUZZ_ARGS)
+
+fuzz-afl:
+	@$(FUZZ_RUN) need afl
+	@$(MAKE) --no-print-directory $(FUZZ_AFL)/$(HARNESS) $(FUZZ_OUT)/$(HARNESS)_seed_corpus/.stamp \
+	  $(if $(filter adapter,$(HARNESS)),$(FUZZ_AFL)/libtc_reference.so) \
+	  $(if $(and $(filter diff,$(HARNESS)),$(filter yes,$(OPENCSD_OK))),$(BUILD)/adapters/libtc_opencsd.so)
+	@$(FUZZ_RUN) afl $(HARNESS) $(TIME)
+
+fuzz-regress: $(FUZZ_REGRESS) $(FUZZ_REGRESS_SOS)
+	ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
+	  TC_BUILD=$(BUILD) sh fuzz/regress.t
+
+fuzz-smoke:
+	@$(FUZZ_RUN) smoke $(if $(filter yes,$(OPENCSD_OK)),$(BUILD)/adapters/libtc_opencsd.so)
+
+fuzz-help:
+	@sed -n '2,17p' fuzz/fuzz.mk | sed 's/^# \{0,1\}//'

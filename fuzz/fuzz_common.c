@@ -1,0 +1,258 @@
+/* fuzz_common.c — helpers shared by the fuzz harnesses (fuzz.h): checks, input layout, hashing. */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "fuzz.h"
+
+int tc_fuzz_regress_mode;
+
+void tc_fuzz_fail(const char *file, int line, const char *expr, const char *fmt, ...)
+{
+	va_list ap;
+	fprintf(stderr, "%s:%d: check failed: %s: ", file, line, expr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+	fflush(stderr);
+	abort();
+}
+
+/* ---- reader ---------------------------------------------------------------- */
+
+uint8_t tc_fuzz_u8(struct tc_fuzz_in *in)
+{
+	uint8_t v = 0;
+	if (in->n > 0) {
+		v = in->p[0];
+		in->p++;
+		in->n--;
+	}
+	return v;
+}
+
+uint16_t tc_fuzz_u16(struct tc_fuzz_in *in)
+{
+	uint16_t lo = tc_fuzz_u8(in);
+	return (uint16_t)(lo | (uint16_t)tc_fuzz_u8(in) << 8);
+}
+
+uint32_t tc_fuzz_u32(struct tc_fuzz_in *in)
+{
+	uint32_t lo = tc_fuzz_u16(in);
+	return lo | (uint32_t)tc_fuzz_u16(in) << 16;
+}
+
+const uint8_t *tc_fuzz_bytes(struct tc_fuzz_in *in, size_t want, size_t *got)
+{
+	const uint8_t *p = in->p;
+	size_t n = want < in->n ? want : in->n;
+	in->p += n;
+	in->n -= n;
+	*got = n;
+	return p;
+}
+
+/* ---- configuration ----------------------------------------------------------- */
+
+/* maxspec values for byte 1 ≥ 0xe0: powers of two and their neighbours,
+ * and the top of the range. Rare on purpose: a decoder allocates a
+ * resolution queue of more than maxspec elements up front. */
+static const uint32_t big_maxspec[32] = {
+	64, 127, 128, 255, 256, 511, 512, 1023, 1024, 1025, 2047, 2048, 4095, 4096, 8191, 8192,
+	16383, 16384, 32767, 32768, 100, 65000, 65471, 65472, 65519, 65520, 65527, 65528, 65531, 65533, 65534, 65535,
+};
+
+void tc_fuzz_config(const uint8_t hdr[TC_FUZZ_CFG_BYTES], struct tc_ete_config *cfg)
+{
+	uint8_t f = hdr[0], q = hdr[2] & 0x0f, t = hdr[2] >> 4;
+	tc_ete_config_default(cfg);
+	cfg->commopt = f & 1;
+	cfg->commtrans = (f >> 1) & 1;
+	cfg->tsmark = (f >> 2) & 1;
+	cfg->ite = (f >> 3) & 1;
+	cfg->rme = (f >> 4) & 1;
+	cfg->tf_keep_cc = (f >> 5) & 1;
+	cfg->wfxmode = (f >> 6) & 1;
+	cfg->retstack = (f >> 7) & 1;
+	cfg->maxspec = hdr[1] < 0xe0 ? hdr[1] & 0x3fu : big_maxspec[hdr[1] & 0x1f];
+	cfg->queue_cap = q == 0 ? cfg->maxspec + 64 : q == 15 ? 0 : cfg->maxspec + q;
+	cfg->tx_cap = t == 0 ? 64 : t == 14 ? 1024 : t == 15 ? 0 : t;
+}
+
+int tc_fuzz_config_encode(const struct tc_ete_config *cfg, uint8_t hdr[TC_FUZZ_CFG_BYTES])
+{
+	uint32_t ms = cfg->maxspec;
+	int exact = 1, i;
+	hdr[0] = (uint8_t)((cfg->commopt & 1) | (cfg->commtrans & 1) << 1 | (cfg->tsmark & 1) << 2 |
+			   (cfg->ite & 1) << 3 | (cfg->rme & 1) << 4 | (cfg->tf_keep_cc & 1) << 5 |
+			   (cfg->wfxmode & 1) << 6 | (cfg->retstack & 1) << 7);
+	if (ms < 64) {
+		hdr[1] = (uint8_t)ms;
+	} else {
+		for (i = 0; i < 32 && big_maxspec[i] != ms; i++)
+			;
+		hdr[1] = (uint8_t)(0xe0 | (i < 32 ? i : 31));
+		exact &= i < 32;
+	}
+	ms = cfg->maxspec;
+	if (cfg->queue_cap == 0)
+		hdr[2] = 15;
+	else if (cfg->queue_cap == ms + 64)
+		hdr[2] = 0;
+	else if (cfg->queue_cap > ms && cfg->queue_cap - ms < 15)
+		hdr[2] = (uint8_t)(cfg->queue_cap - ms);
+	else {
+		hdr[2] = 15;
+		exact = 0;
+	}
+	if (cfg->tx_cap == 0)
+		hdr[2] |= 15 << 4;
+	else if (cfg->tx_cap == 64)
+		;
+	else if (cfg->tx_cap == 1024)
+		hdr[2] |= 14 << 4;
+	else if (cfg->tx_cap < 14)
+		hdr[2] |= (uint8_t)(cfg->tx_cap << 4);
+	else {
+		hdr[2] |= 15 << 4;
+		exact = 0;
+	}
+	return exact ? 0 : -1;
+}
+
+void tc_fuzz_fit_caps(struct tc_ete_config *cfg, size_t len)
+{
+	uint64_t most = 64 * (2 * (uint64_t)len + 1);   /* elements the trace can produce */
+	uint64_t fit = most > cfg->maxspec ? most : (uint64_t)cfg->maxspec + 1;
+	uint64_t rq = cfg->queue_cap ? cfg->queue_cap : 4 * ((uint64_t)cfg->maxspec + 1) + 1024;
+	uint64_t tq = cfg->tx_cap ? cfg->tx_cap : 65536;
+	if (rq > fit)
+		cfg->queue_cap = (uint32_t)fit;
+	if (tq > most)
+		cfg->tx_cap = (uint32_t)most;
+}
+
+/* ---- images ------------------------------------------------------------------- */
+
+uint64_t tc_fuzz_base(uint32_t sel, size_t len)
+{
+	uint64_t v = sel & 0x3fffffff, w = sel & 0x1fffffff;
+	int hi = (sel >> 29) & 1;
+	switch (sel >> 30) {
+	case 0: return v;
+	case 1: return v << 20;
+	case 2: return (hi ? UINT64_C(0xffff800000000000) : UINT64_C(0xffff000000000000)) + (w << 12);
+	default: return (hi ? UINT64_C(0x100000000) : 0) - (uint64_t)len - w;
+	}
+}
+
+int tc_fuzz_base_encode(uint64_t base, size_t len, uint32_t *sel)
+{
+	uint64_t top = (uint64_t)0 - (uint64_t)len - base;
+	uint64_t top32 = UINT64_C(0x100000000) - (uint64_t)len - base;
+	if (base < 0x40000000)
+		*sel = (uint32_t)base;
+	else if ((base & 0xfffff) == 0 && (base >> 20) < 0x40000000)
+		*sel = (uint32_t)(0x40000000 | base >> 20);
+	else if (base >= UINT64_C(0xffff800000000000) && (base & 0xfff) == 0 &&
+		 ((base - UINT64_C(0xffff800000000000)) >> 12) < 0x20000000)
+		*sel = (uint32_t)(0xa0000000 | (base - UINT64_C(0xffff800000000000)) >> 12);
+	else if (base >= UINT64_C(0xffff000000000000) && (base & 0xfff) == 0 &&
+		 ((base - UINT64_C(0xffff000000000000)) >> 12) < 0x20000000)
+		*sel = (uint32_t)(0x80000000 | (base - UINT64_C(0xffff000000000000)) >> 12);
+	else if (top < 0x20000000)
+		*sel = (uint32_t)(0xc0000000 | top);
+	else if (base < UINT64_C(0x100000000) && top32 < 0x20000000)
+		*sel = (uint32_t)(0xe0000000 | top32);
+	else
+		return -1;
+	return 0;
+}
+
+size_t tc_fuzz_read_regions(struct tc_fuzz_in *in, int nregions, struct tc_image *img)
+{
+	size_t total = 0;
+	for (int i = 0; i < nregions; i++) {
+		uint32_t sel = tc_fuzz_u32(in);
+		uint16_t want = tc_fuzz_u16(in);
+		size_t len;
+		const uint8_t *bytes = tc_fuzz_bytes(in, want, &len);
+		uint64_t base = tc_fuzz_base(sel, len);
+		int before = img->n;
+		int rc = tc_image_add(img, base, bytes, len);
+		TC_FUZZ_CHECK(rc == 0 ? img->n == before + 1 : img->n == before,
+			      "tc_image_add returned %d and changed n from %d to %d", rc, before, img->n);
+		TC_FUZZ_CHECK(rc == 0 || rc == tc_image_err_empty || rc == tc_image_err_overlap ||
+				      rc == tc_image_err_wrap || rc == tc_image_err_full,
+			      "tc_image_add: unexpected status %d", rc);
+		TC_FUZZ_CHECK((rc == tc_image_err_empty) == (len == 0), "tc_image_add: len %zu gave %d", len, rc);
+		total += len;
+	}
+	return total;
+}
+
+void tc_fuzz_check_image(const struct tc_image *img)
+{
+	TC_FUZZ_CHECK(img->n >= 0 && img->n <= TC_IMAGE_MAX_REGIONS, "image has %d regions", img->n);
+	for (int i = 0; i < img->n; i++) {
+		const struct tc_image_region *r = &img->region[i];
+		const uint8_t *p;
+		size_t avail = 0;
+		TC_FUZZ_CHECK(r->size > 0 && r->data, "region %d is empty", i);
+		TC_FUZZ_CHECK(r->base + (r->size - 1) >= r->base, "region %d wraps", i);
+		for (int j = 0; j < i; j++) {
+			const struct tc_image_region *o = &img->region[j];
+			TC_FUZZ_CHECK(r->base + (r->size - 1) < o->base || o->base + (o->size - 1) < r->base,
+				      "regions %d and %d overlap", j, i);
+		}
+		p = tc_image_lookup(img, r->base, &avail);
+		TC_FUZZ_CHECK(p == r->data && avail == r->size, "lookup of region %d's base", i);
+		p = tc_image_lookup(img, r->base + (r->size - 1), &avail);
+		TC_FUZZ_CHECK(p == r->data + (r->size - 1) && avail == 1, "lookup of region %d's last byte", i);
+	}
+}
+
+/* ---- chunking ------------------------------------------------------------------ */
+
+void tc_fuzz_chunks_init(struct tc_fuzz_chunks *c, uint8_t seed)
+{
+	static const uint32_t max[8] = { 1, 2, 3, 5, 8, 16, 40, 256 };
+	c->max = max[seed & 7];
+	c->state = (uint32_t)(seed >> 3) * 2654435761u + 1;
+}
+
+size_t tc_fuzz_chunk_next(struct tc_fuzz_chunks *c, size_t remaining)
+{
+	size_t n;
+	c->state = c->state * 1103515245u + 12345u;
+	n = 1 + (c->state >> 16) % c->max;
+	return n < remaining ? n : remaining;
+}
+
+/* ---- hashing (FNV-1a, 64 bits) ---------------------------------------------------- */
+
+void tc_fuzz_hash_line(struct tc_fuzz_hash *h, const char *line, size_t len)
+{
+	uint64_t x = h->h ? h->h : UINT64_C(0xcbf29ce484222325);
+	for (size_t i = 0; i < len; i++) {
+		x ^= (uint8_t)line[i];
+		x *= UINT64_C(0x100000001b3);
+	}
+	x ^= '\n';
+	x *= UINT64_C(0x100000001b3);
+	h->h = x;
+	h->n++;
+}
+
+uint64_t tc_fuzz_hash_bytes(const uint8_t *p, size_t n)
+{
+	uint64_t x = UINT64_C(0xcbf29ce484222325);
+	for (size_t i = 0; i < n; i++) {
+		x ^= p[i];
+		x *= UINT64_C(0x100000001b3);
+	}
+	return x;
+}

@@ -1,0 +1,269 @@
+#!/bin/sh
+# fuzz/run.sh — runs the fuzz harnesses for fuzz/fuzz.mk and summarises each run (execs/s, coverage, findings).
+#
+#   run.sh need libfuzzer|afl          exit 2 with the Debian package to install when the compiler is absent
+#   run.sh libfuzzer HARNESS SECONDS [libFuzzer args...]
+#   run.sh afl HARNESS SECONDS
+#   run.sh smoke [OPENCSD_SO]          every harness briefly under libFuzzer and AFL++, then the regression driver
+#
+# Environment: FUZZ_OUT (build/fuzz), MAKE, FUZZ_CLANG (clang), FUZZ_AFL_CC (afl-clang-fast),
+# TC_DIFF_ADAPTER, TC_DIFF_FINDINGS, TC_FUZZ_ADAPTER, FUZZ_SMOKE_LF / FUZZ_SMOKE_AFL (per-harness
+# seconds, "parse:25 decode:25 ..."). Exit status: 0 clean, 1 a finding, 2 cannot run.
+set -u
+
+OUT=${FUZZ_OUT:-build/fuzz}
+MAKE=${MAKE:-make}
+CLANG=${FUZZ_CLANG:-clang}
+AFLCC=${FUZZ_AFL_CC:-afl-clang-fast}
+HARNESSES="parse decode diff adapter format"
+
+banner() {
+	echo "########################################################################"
+	for l in "$@"; do echo "## $l"; done
+	echo "########################################################################"
+}
+
+# have_libfuzzer / have_afl print the reason on failure.
+have_libfuzzer() {
+	if ! command -v "$CLANG" >/dev/null 2>&1; then
+		echo "$CLANG not found: apt-get install clang libclang-rt-14-dev"
+		return 1
+	fi
+	t=$(mktemp -d)
+	printf 'int LLVMFuzzerTestOneInput(const unsigned char *d, unsigned long n) { (void)d; (void)n; return 0; }\n' >"$t/t.c"
+	if ! "$CLANG" -fsanitize=fuzzer,address,undefined "$t/t.c" -o "$t/t" >/dev/null 2>&1; then
+		rm -rf "$t"
+		echo "$CLANG cannot link -fsanitize=fuzzer,address,undefined: apt-get install libclang-rt-14-dev"
+		return 1
+	fi
+	rm -rf "$t"
+	return 0
+}
+
+have_afl() {
+	if ! command -v "$AFLCC" >/dev/null 2>&1 || ! command -v afl-fuzz >/dev/null 2>&1; then
+		echo "$AFLCC / afl-fuzz not found: apt-get install afl++"
+		return 1
+	fi
+	return 0
+}
+
+need() {
+	case $1 in
+	libfuzzer) why=$(have_libfuzzer) || { banner "cannot build the libFuzzer harnesses:" "$why"; exit 2; } ;;
+	afl) why=$(have_afl) || { banner "cannot build the AFL++ harnesses:" "$why"; exit 2; } ;;
+	esac
+}
+
+# Sets DIFF_ENV / ADAPTER_ENV defaults for one harness; returns 1 (with a message) when it cannot run.
+harness_env() {
+	h=$1 mode=$2
+	case $h in
+	diff)
+		: "${TC_DIFF_ADAPTER:=build/adapters/libtc_opencsd.so}"
+		if [ ! -f "$TC_DIFF_ADAPTER" ]; then
+			echo "the diff harness needs an adapter: $TC_DIFF_ADAPTER is missing" \
+			     "(apt-get install libopencsd-dev, then make $TC_DIFF_ADAPTER; or set TC_DIFF_ADAPTER)"
+			return 1
+		fi
+		export TC_DIFF_ADAPTER ;;
+	adapter)
+		if [ -z "${TC_FUZZ_ADAPTER:-}" ]; then
+			TC_FUZZ_ADAPTER=$OUT/$mode/libtc_reference.so
+			export TC_FUZZ_ADAPTER
+		fi ;;
+	esac
+	return 0
+}
+
+corpus_dirs() {
+	h=$1
+	dirs="$OUT/corpus/$h"
+	mkdir -p "$OUT/corpus/$h"
+	[ -d "$OUT/${h}_seed_corpus" ] && dirs="$dirs $OUT/${h}_seed_corpus"
+	[ -d "fuzz/corpus/$h" ] && [ -n "$(ls -A "fuzz/corpus/$h" 2>/dev/null)" ] && dirs="$dirs fuzz/corpus/$h"
+	echo "$dirs"
+}
+
+# run_libfuzzer HARNESS SECONDS [args]: prints a summary line; status 1 on a finding.
+run_libfuzzer() {
+	h=$1 secs=$2
+	shift 2
+	bin=$OUT/libfuzzer/$h
+	[ -x "$bin" ] || { echo "$bin is not built (make $bin)"; return 2; }
+	why=$(harness_env "$h" libfuzzer) || { banner "SKIPPED libFuzzer $h: $why"; return 0; }
+	harness_env "$h" libfuzzer
+	mkdir -p "$OUT/findings" "$OUT/logs"
+	log=$OUT/logs/$h-libfuzzer.log
+	dict=
+	[ -f "fuzz/$h.dict" ] && dict=-dict=fuzz/$h.dict
+	echo "libFuzzer $h for ${secs}s: log $log"
+	# progress (pulse lines, errors) on stdout, everything in the log
+	# shellcheck disable=SC2046
+	(
+		ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:allocator_may_return_null=1} \
+		UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1} \
+		"$bin" $dict -max_total_time="$secs" -print_final_stats=1 -timeout=10 -rss_limit_mb=2560 \
+			-max_len=4096 -artifact_prefix="$OUT/findings/$h-" "$@" $(corpus_dirs "$h") 2>&1
+		echo $? >"$log.rc"
+	) | tee "$log" | grep --line-buffered -aE '^#[0-9]+[[:space:]]+(INITED|pulse)|^#[0-9]+: cov|^==[0-9]+==ERROR|check failed|runtime error'
+	rc=$(cat "$log.rc" 2>/dev/null || echo 2)
+	rm -f "$log.rc"
+	summarise_libfuzzer "$h" "$log" "$rc"
+	return $?
+}
+
+summarise_libfuzzer() {
+	h=$1 log=$2 rc=$3
+	execs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | tail -1)
+	eps=$(sed -n 's/^stat::average_exec_per_sec: *//p' "$log" | tail -1)
+	last=$(grep -aE '^#[0-9]+' "$log" | tail -1)
+	cov=$(echo "$last" | sed -n 's/.*\(cov: [0-9]*\).*\(ft: [0-9]*\).*\(corp: [0-9]*\/*[0-9a-zA-Z]*\).*/\1 \2 \3/p')
+	if [ -z "$execs" ]; then   # -fork=N mode: no final stats, "#EXECS: cov: … exec/s: N"
+		execs=$(echo "$last" | sed -n 's/^#\([0-9]*\):.*/\1/p')
+		eps=$(echo "$last" | sed -n 's/.*exec\/s:\{0,1\} \([0-9]*\).*/\1/p')
+	fi
+	extra=
+	[ "$h" = diff ] && extra=" | $(grep -a '^diff: [0-9]* inputs' "$log" | tail -1 | sed 's/^diff: //')"
+	echo "RESULT libfuzzer $h: ${execs:-?} execs, ${eps:-?} execs/s, ${cov:-?}$extra"
+	if [ "$rc" -ne 0 ]; then
+		art=$(sed -n 's/.*Test unit written to \(.*\)$/\1/p' "$log" | tail -1)
+		[ -n "$art" ] || art=$(sed -n 's/.*artifact_prefix.*Test unit written to \(.*\)$/\1/p' "$log" | tail -1)
+		banner "FINDING: libFuzzer $h exited with status $rc" "reproducer: ${art:-see $log}" \
+		       "replay: $OUT/libfuzzer/$h ${art:-FILE}   (or $OUT/regress $h ${art:-FILE})"
+		grep -aE 'ERROR: |check failed|runtime error|SUMMARY' "$log" | head -5
+		return 1
+	fi
+	return 0
+}
+
+# run_afl HARNESS SECONDS: prints execs/s from fuzzer_stats; status 1 on a crash or hang.
+run_afl() {
+	h=$1 secs=$2
+	bin=$OUT/afl/$h
+	[ -x "$bin" ] || { echo "$bin is not built (make $bin)"; return 2; }
+	why=$(harness_env "$h" afl) || { banner "SKIPPED AFL++ $h: $why"; return 0; }
+	harness_env "$h" afl
+	in=$OUT/afl/$h-in
+	out=$OUT/afl/$h-out
+	# FUZZ_AFL_FRESH=1: a new campaign (statistics of this run only); else resume the last one
+	[ "${FUZZ_AFL_FRESH:-0}" = 1 ] && rm -rf "$out"
+	mkdir -p "$OUT/findings" "$OUT/logs" "$in"
+	for d in $(corpus_dirs "$h"); do
+		find "$d" -maxdepth 1 -type f ! -name '.*' -size -1000k -exec cp {} "$in/" \; 2>/dev/null
+	done
+	[ -n "$(ls -A "$in")" ] || printf '\000\000\000\000' >"$in/empty"
+	dict=
+	[ -f "fuzz/$h.dict" ] && dict="-x fuzz/$h.dict"
+	log=$OUT/logs/$h-afl.log
+	echo "AFL++ $h for ${secs}s: log $log, output $out"
+	# shellcheck disable=SC2086
+	AFL_SKIP_CPUFREQ=1 AFL_I_DONT_CARE_ABOUT_MISSING_CRASHES=1 AFL_NO_UI=1 AFL_AUTORESUME=1 \
+	AFL_NO_AFFINITY=${AFL_NO_AFFINITY:-1} AFL_QUIET=1 \
+	TC_DIFF_FINDINGS=${TC_DIFF_FINDINGS:-$OUT/findings/diff-afl} \
+		afl-fuzz -i "$in" -o "$out" $dict -V "$secs" -t 5000 -m none -- "$bin" >"$log" 2>&1
+	rc=$?
+	stats=$out/default/fuzzer_stats
+	if [ ! -f "$stats" ]; then
+		banner "AFL++ $h did not start (status $rc): see $log"
+		tail -5 "$log"
+		return 2
+	fi
+	get() { sed -n "s/^$1 *: *//p" "$stats"; }
+	crashes=$(get saved_crashes)
+	[ -n "$crashes" ] || crashes=$(get unique_crashes)
+	hangs=$(get saved_hangs)
+	[ -n "$hangs" ] || hangs=$(get unique_hangs)
+	echo "RESULT afl $h: $(get execs_done) execs, $(get execs_per_sec) execs/s, run_time $(get run_time)s" \
+	     "(cumulative over resumed runs; FUZZ_AFL_FRESH=1 for one run)," \
+	     "edges $(get edges_found)/$(get total_edges), bitmap $(get bitmap_cvg), corpus $(get corpus_count)," \
+	     "crashes ${crashes:-0}, hangs ${hangs:-0}"
+	if [ "${crashes:-0}" -gt 0 ] || [ "${hangs:-0}" -gt 0 ]; then
+		for f in "$out"/default/crashes/id* "$out"/default/hangs/id*; do
+			[ -f "$f" ] || continue
+			kind=$(basename "$(dirname "$f")")
+			cp "$f" "$OUT/findings/afl-$h-$kind-$(basename "$f" | cut -c1-9 | tr -c 'a-zA-Z0-9\n' '_')"
+		done
+		banner "FINDING: AFL++ $h: ${crashes:-0} crashes, ${hangs:-0} hangs" \
+		       "reproducers: $OUT/findings/afl-$h-*" "replay: $OUT/regress $h FILE"
+		return 1
+	fi
+	return 0
+}
+
+smoke() {
+	opencsd=${1:-}
+	lf_times=${FUZZ_SMOKE_LF:-"parse:30 decode:30 diff:15 adapter:15 format:10"}
+	afl_times=${FUZZ_SMOKE_AFL:-"parse:15 decode:15 diff:10 adapter:10 format:5"}
+	status=0 lf=yes afl=yes
+	export FUZZ_AFL_FRESH=1
+	rm -rf "$OUT/findings"
+	mkdir -p "$OUT/findings" "$OUT/logs"
+	export TC_DIFF_FINDINGS=${TC_DIFF_FINDINGS:-$OUT/findings/diff}
+	if why=$(have_libfuzzer); then
+		$MAKE --no-print-directory fuzz-build-libfuzzer $opencsd || return 2
+	else
+		banner "SKIPPED: the libFuzzer harnesses were NOT built or run" "$why"
+		lf=no
+	fi
+	if why=$(have_afl); then
+		$MAKE --no-print-directory fuzz-build-afl $opencsd || return 2
+	else
+		banner "SKIPPED: the AFL++ harnesses were NOT built or run" "$why"
+		afl=no
+	fi
+	# libFuzzer and AFL++ in parallel, one core each
+	: >"$OUT/logs/smoke-lf.txt"
+	: >"$OUT/logs/smoke-afl.txt"
+	(
+		s=0
+		if [ $lf = yes ]; then
+			for ht in $lf_times; do
+				run_libfuzzer "${ht%%:*}" "${ht#*:}" >>"$OUT/logs/smoke-lf.txt" 2>&1 || s=1
+			done
+		fi
+		exit $s
+	) &
+	lfpid=$!
+	(
+		s=0
+		if [ $afl = yes ]; then
+			for ht in $afl_times; do
+				run_afl "${ht%%:*}" "${ht#*:}" >>"$OUT/logs/smoke-afl.txt" 2>&1 || s=1
+			done
+		fi
+		exit $s
+	) &
+	aflpid=$!
+	wait $lfpid || status=1
+	wait $aflpid || status=1
+	cat "$OUT/logs/smoke-lf.txt" "$OUT/logs/smoke-afl.txt"
+	echo "regression driver:"
+	$MAKE --no-print-directory fuzz-regress >"$OUT/logs/smoke-regress.txt" 2>&1 || status=1
+	grep -E '^(not ok|1\.\.)' "$OUT/logs/smoke-regress.txt"
+	grep -c '^ok' "$OUT/logs/smoke-regress.txt" | sed 's/$/ replays ok/'
+	n=$(find "$OUT/findings" -maxdepth 1 -type f | wc -l)
+	if [ -d "$TC_DIFF_FINDINGS" ]; then
+		echo "diff harness (recorded, not failures): $(find "$TC_DIFF_FINDINGS" -name 'diff-*.tcv' | wc -l) candidate vectors," \
+		     "$(find "$TC_DIFF_FINDINGS" -name 'diff-crash-*' -o -name 'diff-hang-*' -o -name 'diff-flood-*' | wc -l) adapter crash/hang/flood inputs in $TC_DIFF_FINDINGS"
+	fi
+	[ $lf = no ] && echo "NOTE: libFuzzer part SKIPPED (see above)"
+	[ $afl = no ] && echo "NOTE: AFL++ part SKIPPED (see above)"
+	if [ $status -ne 0 ] || [ "$n" -gt 0 ]; then
+		banner "fuzz-smoke FAILED: $n reproducer(s) in $OUT/findings/ (logs in $OUT/logs/)"
+		ls "$OUT/findings" | grep -v '^diff' | sed 's/^/##   /'
+		return 1
+	fi
+	echo "fuzz-smoke: clean"
+	return 0
+}
+
+cmd=${1:-}
+[ $# -gt 0 ] && shift
+case $cmd in
+need) need "$@" ;;
+libfuzzer) run_libfuzzer "$@" ;;
+afl) run_afl "$@" ;;
+smoke) smoke "$@" ;;
+*) echo "usage: run.sh need|libfuzzer|afl|smoke ..." >&2; exit 2 ;;
+esac

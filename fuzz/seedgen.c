@@ -1,0 +1,327 @@
+/* seedgen.c — seed corpora for the fuzz harnesses from the vectors: each vector's [trace] behind the header that harness expects.
+ *
+ * Usage: seedgen HARNESS OUTDIR PATH...
+ *   PATH: .tcv files or folders searched recursively (conformance/vector.c).
+ * Writes OUTDIR/<vector path with '/' → '_'>.bin, one per vector (OSS-Fuzz
+ * layout: build/fuzz/HARNESS_seed_corpus/). The header carries the vector's
+ * own configuration (fuzz.h tc_fuzz_config_encode) and, for decode and
+ * adapter, its image regions; a field the header cannot represent exactly is
+ * approximated and counted in the summary. Automatic queue sizes become the
+ * harnesses' cheap ones when the vector decodes the same with them. decode also gets one seed per
+ * ELF file in reference/test/data (the ELF reader path), format a few
+ * synthetic seeds.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "fuzz.h"
+#include "vector.h"
+
+struct buf {
+	uint8_t *p;
+	size_t n, cap;
+};
+
+static void put(struct buf *b, const void *p, size_t n)
+{
+	if (b->n + n > b->cap) {
+		b->cap = (b->n + n) * 2 + 256;
+		b->p = realloc(b->p, b->cap);
+		if (!b->p) {
+			perror("seedgen");
+			exit(2);
+		}
+	}
+	memcpy(b->p + b->n, p, n);
+	b->n += n;
+}
+
+static void put8(struct buf *b, uint8_t v)
+{
+	put(b, &v, 1);
+}
+
+static void put16(struct buf *b, uint16_t v)
+{
+	put8(b, (uint8_t)v);
+	put8(b, (uint8_t)(v >> 8));
+}
+
+static int write_file(const char *dir, const char *name, const struct buf *b)
+{
+	char path[4096];
+	FILE *f;
+	snprintf(path, sizeof path, "%s/%s", dir, name);
+	f = fopen(path, "wb");
+	if (!f || fwrite(b->p, 1, b->n, f) != b->n) {
+		perror(path);
+		if (f)
+			fclose(f);
+		return -1;
+	}
+	return fclose(f) ? -1 : 0;
+}
+
+/* Raw regions (at most 7, each at most 65535 bytes, at an encodable base). */
+static int put_regions(struct buf *b, const struct tc_image *img, int n)
+{
+	int approx = 0;
+	for (int i = 0; i < n; i++) {
+		const struct tc_image_region *r = &img->region[i];
+		size_t len = r->size > 0xffff ? 0xffff : (size_t)r->size;
+		uint32_t sel = 0;
+		if (len != r->size || tc_fuzz_base_encode(r->base, len, &sel))
+			approx = 1;
+		put16(b, (uint16_t)sel);
+		put16(b, (uint16_t)(sel >> 16));
+		put16(b, (uint16_t)len);
+		put(b, r->data, len);
+	}
+	return approx || img->n > n;
+}
+
+/* Vectors often split one program into adjacent [image] sections: merge
+ * contiguous regions so that up to 7 fit the harness header. */
+static void merge_regions(const struct tc_image *in, struct tc_image *out)
+{
+	int order[TC_IMAGE_MAX_REGIONS];
+	memset(out, 0, sizeof *out);
+	for (int i = 0; i < in->n; i++)
+		order[i] = i;
+	for (int i = 1; i < in->n; i++)   /* insertion sort by base */
+		for (int j = i; j > 0 && in->region[order[j]].base < in->region[order[j - 1]].base; j--) {
+			int t = order[j];
+			order[j] = order[j - 1];
+			order[j - 1] = t;
+		}
+	for (int i = 0; i < in->n; i++) {
+		const struct tc_image_region *r = &in->region[order[i]];
+		struct tc_image_region *last = out->n ? &out->region[out->n - 1] : NULL;
+		if (last && last->base + last->size == r->base) {
+			uint8_t *d = realloc(last->data, (size_t)(last->size + r->size));
+			if (!d) {
+				perror("seedgen");
+				exit(2);
+			}
+			memcpy(d + last->size, r->data, (size_t)r->size);
+			last->data = d;
+			last->size += r->size;
+		} else {
+			tc_image_add(out, r->base, r->data, (size_t)r->size);
+		}
+	}
+}
+
+static uint8_t name_byte(const char *s)
+{
+	return (uint8_t)tc_fuzz_hash_bytes((const uint8_t *)s, strlen(s));
+}
+
+/* Whether two configurations decode the vector to the same L1, s1, L2, L3. */
+static int same_output(const struct tc_vector *v, const struct tc_ete_config *a, const struct tc_ete_config *b)
+{
+	struct tc_ete_output x, y;
+	int same = 1;
+	if (tc_ete_collect(a, &v->image, v->trace, v->trace_len, 0, &x))
+		return 0;
+	if (tc_ete_collect(b, &v->image, v->trace, v->trace_len, 0, &y)) {
+		tc_ete_output_free(&x);
+		return 0;
+	}
+	for (int i = 0; i < tc_sec_count; i++)
+		if (tc_lines_diff(&x.level[i], &y.level[i]) >= 0)
+			same = 0;
+	tc_ete_output_free(&x);
+	tc_ete_output_free(&y);
+	return same;
+}
+
+/* The vector's configuration with the harness's cheap queue sizes (fuzz.h)
+ * in place of automatic ones when the decoded output is the same. */
+static struct tc_ete_config cheap_config(const struct tc_vector *v)
+{
+	struct tc_ete_config c = v->ete;
+	if (c.queue_cap == 0) {
+		struct tc_ete_config t = c;
+		t.queue_cap = c.maxspec + 64;
+		if (same_output(v, &c, &t))
+			c = t;
+	}
+	if (c.tx_cap == 0) {
+		struct tc_ete_config t = c;
+		t.tx_cap = 64;
+		if (same_output(v, &c, &t))
+			c = t;
+	}
+	return c;
+}
+
+static int from_vector(const char *harness, const char *path, const struct tc_vector *v, struct buf *b)
+{
+	uint8_t hdr[TC_FUZZ_CFG_BYTES];
+	struct tc_ete_config cfg = cheap_config(v);
+	int approx = tc_fuzz_config_encode(&cfg, hdr) != 0, nreg;
+	struct tc_image img;
+	uint8_t walk = v->ete.walk_limit <= 255 ? (uint8_t)v->ete.walk_limit : 0;
+	if (v->ete.walk_limit > 255)
+		approx = 1;
+	merge_regions(&v->image, &img);
+	nreg = img.n < 7 ? img.n : 7;
+	put(b, hdr, sizeof hdr);
+	if (!strcmp(harness, "parse")) {
+		put8(b, name_byte(path));
+	} else if (!strcmp(harness, "diff")) {
+		put8(b, 0);                                   /* adapter fed whole */
+	} else if (!strcmp(harness, "decode")) {
+		put8(b, (uint8_t)(0x80 | nreg));              /* regions, streaming check */
+		put8(b, walk);
+		put8(b, name_byte(path));
+		approx |= put_regions(b, &img, nreg);
+	} else if (!strcmp(harness, "adapter")) {
+		put8(b, (uint8_t)(1 | (v->has[tc_sec_l3] ? 2 : 0) | nreg << 2));
+		put8(b, walk);
+		put8(b, name_byte(path));
+		approx |= put_regions(b, &img, nreg);
+	} else {
+		tc_image_free(&img);
+		return -2;
+	}
+	tc_image_free(&img);
+	put(b, v->trace, v->trace_len);
+	return approx;
+}
+
+/* decode seeds that go through the ELF reader. */
+static int elf_seeds(const char *outdir)
+{
+	static const struct {
+		const char *file;
+		const char *name;
+		uint8_t ctx;            /* context payload: EL1, NS, SF */
+		uint8_t addr[10];       /* target address packet */
+		size_t addr_len;
+	} elf[] = {
+		{ "reference/test/data/a64.elf", "elf-a64.bin", 0x31,
+		  { 0x9d, 0x00, 0x00, 0x40, 0x00, 0x00, 0x00, 0x00, 0x00 }, 9 },   /* 0x400000 */
+		{ "reference/test/data/a32.elf", "elf-a32.bin", 0x21, { 0x9a, 0x00, 0x40, 0x00, 0x00 }, 5 },   /* 0x8000 */
+	};
+	static const uint8_t async[12] = { 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0x80 };
+	int written = 0;
+	for (size_t i = 0; i < sizeof elf / sizeof elf[0]; i++) {
+		struct buf b = { NULL, 0, 0 };
+		uint8_t file[65535];
+		FILE *f = fopen(elf[i].file, "rb");
+		size_t n;
+		if (!f)
+			continue;
+		n = fread(file, 1, sizeof file, f);
+		fclose(f);
+		put8(&b, 0);          /* configuration: all 0, maxspec 0 */
+		put8(&b, 0);
+		put8(&b, 0);
+		put8(&b, 0x80 | 8);   /* no raw region, an ELF file, streaming check */
+		put8(&b, 0);          /* walk_limit automatic */
+		put8(&b, 0x2f);       /* chunking */
+		put16(&b, (uint16_t)n);
+		put(&b, file, n);
+		put(&b, async, sizeof async);
+		put(&b, "\x01\x00\x04\x81", 4);   /* Trace Info, Trace On, Context */
+		put8(&b, elf[i].ctx);
+		put(&b, elf[i].addr, elf[i].addr_len);
+		put(&b, "\xf7\xf7\xf7\xf7\xf6", 5);   /* atoms E E E E N */
+		if (write_file(outdir, elf[i].name, &b) == 0)
+			written++;
+		free(b.p);
+	}
+	return written;
+}
+
+static int format_seeds(const char *outdir)
+{
+	static const char *const cfg[] = { "maxspec\0" "16", "queue_cap\0" "4294967296", "walk_limit\0" "5",
+					   "commopt\0" "1" };
+	int written = 0;
+	for (int sel = 0; sel < 3; sel++) {
+		struct buf b = { NULL, 0, 0 };
+		char name[32];
+		uint8_t zero[96];
+		memset(zero, 0, sizeof zero);
+		put8(&b, (uint8_t)sel);
+		put8(&b, 40);
+		put(&b, zero, sizeof zero);
+		snprintf(name, sizeof name, "struct-%d.bin", sel);
+		written += write_file(outdir, name, &b) == 0;
+		free(b.p);
+	}
+	for (size_t i = 0; i < sizeof cfg / sizeof cfg[0]; i++) {
+		struct buf b = { NULL, 0, 0 };
+		char name[32];
+		put8(&b, 3);
+		put8(&b, 0);
+		put(&b, cfg[i], strlen(cfg[i]) + 1 + strlen(cfg[i] + strlen(cfg[i]) + 1));
+		snprintf(name, sizeof name, "config-%zu.bin", i);
+		written += write_file(outdir, name, &b) == 0;
+		free(b.p);
+	}
+	return written;
+}
+
+int main(int argc, char **argv)
+{
+	const char *harness, *outdir;
+	char **list = NULL;
+	size_t n = 0;
+	int written = 0, approx = 0, bad = 0;
+	if (argc < 3) {
+		fprintf(stderr, "usage: seedgen HARNESS OUTDIR PATH...\n");
+		return 2;
+	}
+	harness = argv[1];
+	outdir = argv[2];
+	mkdir(outdir, 0777);
+	if (!strcmp(harness, "format")) {
+		written = format_seeds(outdir);
+		printf("seedgen: format: %d synthetic seeds in %s\n", written, outdir);
+		return 0;
+	}
+	for (int i = 3; i < argc; i++)
+		tc_vector_list(argv[i], &list, &n);
+	for (size_t i = 0; i < n; i++) {
+		struct tc_vector v;
+		struct buf b = { NULL, 0, 0 };
+		char err[512], name[1024];
+		int rc;
+		if (tc_vector_load(list[i], &v, err, sizeof err)) {
+			fprintf(stderr, "seedgen: %s: %s\n", list[i], err);
+			bad++;
+			free(list[i]);
+			continue;
+		}
+		rc = from_vector(harness, list[i], &v, &b);
+		if (rc == -2) {
+			fprintf(stderr, "seedgen: unknown harness '%s'\n", harness);
+			return 2;
+		}
+		if (rc && (approx < 3 || getenv("SEEDGEN_VERBOSE")))
+			fprintf(stderr, "seedgen: %s: approximated (configuration, >7 separate image regions or an unencodable base)\n", list[i]);
+		approx += rc;
+		snprintf(name, sizeof name, "%s", list[i]);
+		for (char *c = name; *c; c++)
+			if (*c == '/')
+				*c = '_';
+		snprintf(name + strlen(name) - (strlen(name) > 4 ? 4 : 0), 5, ".bin");
+		if (write_file(outdir, name, &b) == 0)
+			written++;
+		free(b.p);
+		tc_vector_free(&v);
+		free(list[i]);
+	}
+	free(list);
+	if (!strcmp(harness, "decode"))
+		written += elf_seeds(outdir);
+	printf("seedgen: %s: %d seeds in %s (%d with an approximated field, %d vectors unreadable)\n", harness,
+	       written, outdir, approx, bad);
+	return bad ? 1 : 0;
+}

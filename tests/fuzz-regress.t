@@ -1,0 +1,3 @@
+# Every input that ever crashed, hung or diverged (fuzz/corpus/*, vectors/ete/regress/*.bin), replayed
+# through its harness by the plain ASan+UBSan driver (no libFuzzer needed).
+exec sh fuzz/regress.t
