@@ -1,13 +1,7 @@
 # The certify runner: the reference adapter scores 100%; misbehaving adapters are classified, never fatal.
 T="${TC_BUILD:-build}/tracecert"
 B="${TC_BUILD:-build}/adapters"
-n=0; fail=0
-check() { # check DESCRIPTION COMMAND...
-  n=$((n+1)); d="$1"; shift
-  if "$@" >/dev/null 2>&1; then echo "ok $n - $d"; else echo "not ok $n - $d"; fail=1; fi
-}
-tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
-echo "TAP version 13"
+. tests/lib/tap.sh
 # The runner's summary line: "certify: NAME: P pass, F fail, C crash, H hang, X flood, E adapter-error, U unsupported; …"
 check "reference adapter: every vector passes, certificate written" sh -c "'$T' certify --adapter '$B/libtc_reference.so' --report '$tmp/ref' && grep -q 'Score: \*\*100.00%' '$tmp/ref/certificate.md' && grep -q '\"score\": 1.0000' '$tmp/ref/certificate.json'"
 check "reference adapter: TAP stream is accepted by prove" sh -c "'$T' certify --adapter '$B/libtc_reference.so' --tap > '$tmp/ref.tap' && prove --exec cat '$tmp/ref.tap'"
@@ -27,5 +21,4 @@ check "no --adapter: usage error" sh -c "'$T' certify 2>&1 | grep -q 'adapter PA
 check "--tags selects vectors" sh -c "'$T' certify --adapter '$B/libtc_reference.so' --tags K10-18 2>&1 | grep -q ' 2 pass'"
 check "--level 3 runs only L3" sh -c "'$T' certify --adapter '$B/libtc_reference.so' --level 3 --tap 2>/dev/null | grep -q '^ok 1 - L3'"
 check "a failing run exits 1" sh -c "'$T' certify --adapter '$B/bad/libtc_bad_wrong.so' --vectors vectors/ete/spec 2>/dev/null; test \$? -eq 1"
-echo "1..$n"
-exit $fail
+tap_done

@@ -1,12 +1,6 @@
 # Command-line behaviour of build/tracecert: help texts, bad input, exit codes.
 T="${TC_BUILD:-build}/tracecert"
-n=0; fail=0
-check() { # check DESCRIPTION COMMAND... ; the command must succeed
-  n=$((n+1)); d="$1"; shift
-  if "$@" >/dev/null 2>&1; then echo "ok $n - $d"; else echo "not ok $n - $d"; fail=1; fi
-}
-tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
-echo "TAP version 13"
+. tests/lib/tap.sh
 check "--help exits 0 and lists dump" sh -c "'$T' --help | grep -q '^  dump'"
 check "dump --help documents every config key" sh -c "h=\$('$T' dump --help); for k in maxspec commopt commtrans tsmark ite rme tf_keep_cc queue_cap tx_cap; do echo \"\$h\" | grep -q \"\$k=\" || exit 1; done"
 check "no command exits 2" sh -c "'$T'; test \$? -eq 2"
@@ -37,5 +31,4 @@ check "gen --coverage lists the variants" sh -c "'$T' gen --count 50 --coverage 
 check "gen rejects impossible parameters" sh -c "'$T' gen --steps 0 2>&1 | grep -q 'expects a number in 1..100000'; '$T' gen --blocks 2 2>&1 | grep -q 'in 4..4096'; '$T' gen --config maxspec=99999 2>&1 | grep -q \"bad value '99999'\"; '$T' gen --bogus 2>&1 | grep -q \"unknown option '--bogus'\""
 check "gen --seeds-file reports a bad line" sh -c "printf '1\\nx\\n' > '$tmp/s.txt'; '$T' gen --seeds-file '$tmp/s.txt' 2>&1 | grep -q 's.txt:2: expected a seed number'"
 check "bench says not yet available and fails" sh -c "'$T' bench 2>&1 | grep -q 'not yet available'; '$T' bench >/dev/null 2>&1; test \$? -eq 2"
-echo "1..$n"
-exit $fail
+tap_done

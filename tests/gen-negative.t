@@ -6,13 +6,7 @@
 T="${TC_BUILD:-build}/tracecert"
 V="${TC_BUILD:-build}/test/vectest"
 N="${TC_NEGATIVE_COUNT:-300}"
-n=0; fail=0
-check() { # check DESCRIPTION COMMAND... ; the command must succeed
-  n=$((n+1)); d="$1"; shift
-  if "$@" >/dev/null 2>&1; then echo "ok $n - $d"; else echo "not ok $n - $d"; fail=1; fi
-}
-tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
-echo "TAP version 13"
+. tests/lib/tap.sh
 check "gen --negative writes $N vectors named neg-SEED.tcv" sh -c "'$T' gen --negative --count $N --quiet --out '$tmp/any' && test \$(ls '$tmp/any' | grep -c '^neg-[0-9]*\\.tcv\$') -eq $N"
 check "the $N negative vectors decode as the encoder says" "$V" "$tmp/any"
 check "each has one [error] line and no [expect.l3]" sh -c "for f in '$tmp/any'/*.tcv; do test \$(sed -n '/^\\[error\\]/,\$p' \"\$f\" | grep -c '^[a-z-]* [0-9]*\$') -eq 1 && ! grep -q '^\\[expect.l3\\]' \"\$f\" || exit 1; done"
@@ -26,5 +20,4 @@ check "the same seed gives the same negative vector" sh -c "'$T' gen --negative 
 check "gen --help documents --negative and every --kind" sh -c "h=\$('$T' gen --help); for k in --negative --kind reserved-header exact-match-index truncated sbz reserved-extension bad-async; do echo \"\$h\" | grep -q -e \"\$k\" || exit 1; done"
 check "--kind without --negative is refused" sh -c "'$T' gen --kind sbz 2>&1 | grep -q 'needs --negative'; '$T' gen --kind sbz >/dev/null 2>&1; test \$? -eq 2"
 check "an unknown --kind is named" sh -c "'$T' gen --negative --kind bogus 2>&1 | grep -q \"unknown --kind 'bogus'\""
-echo "1..$n"
-exit $fail
+tap_done

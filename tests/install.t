@@ -1,10 +1,6 @@
 # make install: the public headers, libraries and pkg-config file are enough to build an adapter
 # outside the tree (the reference adapter, compiled against the installed copy, certifies at 100%).
-n=0; fail=0
-check() { n=$((n+1)); d="$1"; shift
-  if "$@" >/dev/null 2>&1; then echo "ok $n - $d"; else echo "not ok $n - $d"; fail=1; fi; }
-tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
-echo "TAP version 13"
+. tests/lib/tap.sh
 # the plain build (an ASan-instrumented library would need the ASan runtime to link)
 check "make install PREFIX=tmp" make -s install PREFIX="$tmp/usr" BUILD=build SAN=0 OPT=-O2
 check "headers installed" test -f "$tmp/usr/include/tracecert/adapter.h" -a -f "$tmp/usr/include/tracecert/ete.h" -a -f "$tmp/usr/include/tracecert/image.h"
@@ -16,5 +12,4 @@ if command -v pkg-config >/dev/null 2>&1; then
 fi
 check "an adapter builds against the installed copy only" sh -c "cc -std=c11 -Wall -Wextra -Werror -fPIC -shared $cflags conformance/adapters/reference.c $libs -o '$tmp/libmine.so'"
 check "and certifies at 100% on the spec vectors" sh -c "'$tmp/usr/bin/tracecert' certify --adapter '$tmp/libmine.so' --vectors vectors/ete/spec 2>&1 | grep -q 'score 100.00%'"
-echo "1..$n"
-exit $fail
+tap_done
