@@ -255,14 +255,58 @@ static int read_config_line(struct reader *r, const char *line)
 	return 0;
 }
 
+/* "[expect.l1 reading=ID]" / "[error reading=ID]": an alternative reading. */
+static int start_alt_section(struct reader *r, const char *name, const char *attr)
+{
+	static const char *const secs[] = { "[expect.l1", "[expect.l3", "[error" };
+	static const int sec_ids[] = { tc_sec_l1, tc_sec_l3, tc_sec_error };
+	struct tc_alt *a;
+	size_t n = strcspn(attr, "]");
+	if (r->v->nalts == TC_MAX_ALTS)
+		return bad(r, "more than %d alternative-reading sections", TC_MAX_ALTS);
+	a = &r->v->alt[r->v->nalts];
+	a->sec = -1;
+	for (int i = 0; i < 3; i++)
+		if (!strncmp(name, secs[i], strlen(secs[i])) && name[strlen(secs[i])] == ' ')
+			a->sec = sec_ids[i];
+	if (a->sec < 0 || n == 0 || n >= sizeof a->reading || attr[n] != ']' || attr[n + 1] != '\0')
+		return bad(r, "expected [expect.l1 reading=ID], [expect.l3 reading=ID] or [error reading=ID], got '%s'", name);
+	snprintf(a->reading, sizeof a->reading, "%.*s", (int)n, attr);
+	r->section = 100 + r->v->nalts++;
+	return 0;
+}
+
+/* "[error strict=class|offset|resync]" */
+static int start_error_strict(struct reader *r, const char *name, const char *attr)
+{
+	if (!strcmp(attr, "class]"))
+		r->v->error_strict = tc_strict_class;
+	else if (!strcmp(attr, "offset]"))
+		r->v->error_strict = tc_strict_offset;
+	else if (!strcmp(attr, "resync]"))
+		r->v->error_strict = tc_strict_resync;
+	else
+		return bad(r, "expected [error strict=class|offset|resync], got '%s'", name);
+	if (r->v->has[tc_sec_error])
+		return bad(r, "section [error] given twice");
+	r->v->has[tc_sec_error] = 1;
+	r->section = tc_sec_error;
+	return 0;
+}
+
 static int start_section(struct reader *r, const char *line)
 {
 	char name[512];
+	const char *attr;
 	if (end_image_section(r))
 		return -1;
 	normalise(line, strlen(line), name, sizeof name);
 	if (!strncmp(name, "[image ", 7) || !strcmp(name, "[image]"))
 		return start_image_section(r, name);
+	if ((attr = strstr(name, " reading=")) != NULL)
+		return start_alt_section(r, name, attr + 9);
+	if (!strncmp(name, "[error strict=", 14))
+		return start_error_strict(r, name, name + 14);
 	if (!strcmp(name, "[config]"))
 		r->section = -2;
 	else if (!strcmp(name, "[tags]"))
@@ -303,6 +347,10 @@ static int read_line(struct reader *r, const char *line)
 		normalise(s, strlen(s), buf, sizeof buf);
 		if (buf[0])
 			snprintf(r->v->tags + n, sizeof r->v->tags - n, "%s%s", n ? " " : "", buf);
+		return 0;
+	}
+	if (r->section >= 100) {
+		tc_lines_add_text(&r->v->alt[r->section - 100].lines, line);
 		return 0;
 	}
 	if (r->section >= 0) {
@@ -386,6 +434,8 @@ void tc_vector_free(struct tc_vector *v)
 	tc_image_free(&v->image);
 	for (int i = 0; i < tc_sec_count; i++)
 		tc_lines_free(&v->expect[i]);
+	for (int i = 0; i < v->nalts; i++)
+		tc_lines_free(&v->alt[i].lines);
 	memset(v, 0, sizeof *v);
 }
 

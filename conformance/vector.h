@@ -27,6 +27,22 @@ enum tc_vector_section {
 	tc_sec_l1, tc_sec_s1, tc_sec_l2, tc_sec_l3, tc_sec_error, tc_sec_count
 };
 
+/* How strictly an adapter's errors are compared ([error strict=…]). */
+enum tc_error_strict {
+	tc_strict_offset = 0,     /* class and offset of every error (the default) */
+	tc_strict_class,          /* classes only */
+	tc_strict_resync          /* classes, offsets, and the whole expected L1 (the resync point) */
+};
+
+/* An expect or [error] section under an alternative reading of the spec
+ * ([expect.l1 reading=ID]): ID names the ambiguity in reference/ERRATA.md. */
+#define TC_MAX_ALTS 8
+struct tc_alt {
+	int sec;                  /* tc_sec_l1, tc_sec_l3 or tc_sec_error */
+	char reading[32];
+	struct tc_lines lines;
+};
+
 struct tc_vector {
 	char protocol[16];
 	struct tc_ete_config ete;
@@ -37,6 +53,9 @@ struct tc_vector {
 	struct tc_lines expect[tc_sec_count];
 	struct tc_image image;    /* [image …] sections */
 	int has_image;
+	int error_strict;         /* enum tc_error_strict */
+	struct tc_alt alt[TC_MAX_ALTS];
+	int nalts;
 };
 
 /* Reads a vector file. Returns 0, or -1 with a message "LINE: what was

@@ -21,4 +21,8 @@ check "no --adapter: usage error" sh -c "'$T' certify 2>&1 | grep -q 'adapter PA
 check "--tags selects vectors" sh -c "'$T' certify --adapter '$B/libtc_reference.so' --tags K10-18 2>&1 | grep -q ' 2 pass'"
 check "--level 3 runs only L3" sh -c "'$T' certify --adapter '$B/libtc_reference.so' --level 3 --tap 2>/dev/null | grep -q '^ok 1 - L3'"
 check "a failing run exits 1" sh -c "'$T' certify --adapter '$B/bad/libtc_bad_wrong.so' --vectors vectors/ete/spec 2>/dev/null; test \$? -eq 1"
+check "alternative reading: pass-alt, counted as a pass, named in the TAP" sh -c "'$T' certify --adapter '$B/libtc_reference.so' --vectors tests/data/alt-reading.tcv --tap 2>&1 | grep -q '^ok 1 - L1 tests/data/alt-reading.tcv # pass under an alternative reading'"
+check "alternative reading: the certificate lists it" sh -c "'$T' certify --adapter '$B/libtc_reference.so' --vectors tests/data/alt-reading.tcv --report '$tmp/alt' && grep -q 'pass under an alternative reading' '$tmp/alt/certificate.md' && grep -q 'TEST-1' '$tmp/alt/certificate.md'"
+check "[error strict=class]: a wrong offset in the vector still passes" sh -c "'$T' certify --adapter '$B/libtc_reference.so' --vectors tests/data/error-class-only.tcv 2>&1 | grep -q ' 1 pass, 0 fail'"
+check "vectest holds the reference to the plain sections (the test vector's plain L1 fails)" sh -c "! '${TC_BUILD:-build}/test/vectest' tests/data/alt-reading.tcv"
 tap_done
