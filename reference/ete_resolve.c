@@ -8,7 +8,7 @@
 
 static struct tc_ete_elem *queue_at(const struct tc_queue *q, uint32_t i)
 {
-	return &q->slot[(q->head + i) % q->cap];
+	return &q->slot[(q->head + i) & (q->size - 1)];   /* size: a power of two */
 }
 
 static int queue_push(struct tc_queue *q, const struct tc_ete_elem *e)
@@ -23,15 +23,19 @@ static int queue_push(struct tc_queue *q, const struct tc_ete_elem *e)
 static struct tc_ete_elem queue_pop_front(struct tc_queue *q)
 {
 	struct tc_ete_elem e = *queue_at(q, 0);
-	q->head = (q->head + 1) % q->cap;
+	q->head = (q->head + 1) & (q->size - 1);
 	q->len--;
 	return e;
 }
 
 static int queue_init(struct tc_queue *q, uint32_t cap)
 {
-	q->slot = calloc(cap, sizeof *q->slot);
+	uint32_t size = 1;
+	while (size < cap)
+		size <<= 1;
+	q->slot = malloc((size_t)size * sizeof *q->slot);   /* slots are written before they are read */
 	q->cap = cap;
+	q->size = size;
 	q->head = 0;
 	q->len = 0;
 	return q->slot ? 0 : -1;
