@@ -841,24 +841,24 @@ void enc_pkt_tx_commit(struct enc *e)
 	e->since_p0 = 1;
 }
 
-void enc_pkt_discard(struct enc *e)
+/* Discard (00 03) and Overflow (00 05): speculation and the transaction end. */
+static void pkt_extension(struct enc *e, unsigned ext, int kind)
 {
 	struct tc_ete_packet p;
 	uint64_t off = begin(e, 0x00);
-	put1(e, 0x03);
-	pkt_init(&p, off, 0x00, tc_ete_pkt_discard);
+	put1(e, ext);
+	pkt_init(&p, off, 0x00, kind);
 	l1(e, &p);
 	e->depth = 0;
 	e->T = 0;
 }
 
+void enc_pkt_discard(struct enc *e)
+{
+	pkt_extension(e, 0x03, tc_ete_pkt_discard);
+}
+
 void enc_pkt_overflow(struct enc *e)
 {
-	struct tc_ete_packet p;
-	uint64_t off = begin(e, 0x00);
-	put1(e, 0x05);
-	pkt_init(&p, off, 0x00, tc_ete_pkt_overflow);
-	l1(e, &p);
-	e->depth = 0;
-	e->T = 0;
+	pkt_extension(e, 0x05, tc_ete_pkt_overflow);
 }
