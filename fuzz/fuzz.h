@@ -83,7 +83,8 @@ int tc_fuzz_config_encode(const struct tc_ete_config *cfg, uint8_t hdr[TC_FUZZ_C
  *   0 → v; 1 → v << 20;
  *   2 → 0xffff000000000000 + (w << 12), or with bit 29 0xffff800000000000 + (w << 12);
  *   3 → 2^64 − len − w, or with bit 29 2^32 − len − w (w = 0: the region
- *       ends exactly at the top of the 64- or 32-bit space). */
+ *       ends exactly at the top of the 64- or 32-bit space); without bit 29
+ *       and with bit 28, 2^64 − len + (w & 0x0fffffff): past the top (wraps). */
 uint64_t tc_fuzz_base(uint32_t sel, size_t len);
 int tc_fuzz_base_encode(uint64_t base, size_t len, uint32_t *sel);
 

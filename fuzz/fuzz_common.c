@@ -145,7 +145,10 @@ uint64_t tc_fuzz_base(uint32_t sel, size_t len)
 	case 0: return v;
 	case 1: return v << 20;
 	case 2: return (hi ? UINT64_C(0xffff800000000000) : UINT64_C(0xffff000000000000)) + (w << 12);
-	default: return (hi ? UINT64_C(0x100000000) : 0) - (uint64_t)len - w;
+	default:
+		if (!hi && (w & 0x10000000))   /* past the top: the region wraps (tc_image_err_wrap) */
+			return (uint64_t)0 - (uint64_t)len + (w & 0x0fffffff);
+		return (hi ? UINT64_C(0x100000000) : 0) - (uint64_t)len - w;
 	}
 }
 
@@ -163,7 +166,7 @@ int tc_fuzz_base_encode(uint64_t base, size_t len, uint32_t *sel)
 	else if (base >= UINT64_C(0xffff000000000000) && (base & 0xfff) == 0 &&
 		 ((base - UINT64_C(0xffff000000000000)) >> 12) < 0x20000000)
 		*sel = (uint32_t)(0x80000000 | (base - UINT64_C(0xffff000000000000)) >> 12);
-	else if (top < 0x20000000)
+	else if (top < 0x10000000)
 		*sel = (uint32_t)(0xc0000000 | top);
 	else if (base < UINT64_C(0x100000000) && top32 < 0x20000000)
 		*sel = (uint32_t)(0xe0000000 | top32);

@@ -174,8 +174,9 @@ run_afl() {
 	[ -n "$crashes" ] || crashes=$(get unique_crashes)
 	hangs=$(get saved_hangs)
 	[ -n "$hangs" ] || hangs=$(get unique_hangs)
-	echo "RESULT afl $h: $(get execs_done) execs, $(get execs_per_sec) execs/s, run_time $(get run_time)s" \
-	     "(cumulative over resumed runs; FUZZ_AFL_FRESH=1 for one run)," \
+	note=" (cumulative over resumed runs; FUZZ_AFL_FRESH=1 for one run)"
+	[ "${FUZZ_AFL_FRESH:-0}" = 1 ] && note=
+	echo "RESULT afl $h: $(get execs_done) execs, $(get execs_per_sec) execs/s, run_time $(get run_time)s$note," \
 	     "edges $(get edges_found)/$(get total_edges), bitmap $(get bitmap_cvg), corpus $(get corpus_count)," \
 	     "crashes ${crashes:-0}, hangs ${hangs:-0}"
 	if [ "${crashes:-0}" -gt 0 ] || [ "${hangs:-0}" -gt 0 ]; then

@@ -5,7 +5,8 @@
  * Writes OUTDIR/<vector path with '/' → '_'>.bin, one per vector (OSS-Fuzz
  * layout: build/fuzz/HARNESS_seed_corpus/). The header carries the vector's
  * own configuration (fuzz.h tc_fuzz_config_encode) and, for decode and
- * adapter, its image regions; a field the header cannot represent exactly is
+ * adapter, its image regions (decode also gets the same seed with the
+ * regions as an ELF file); a field the header cannot represent exactly is
  * approximated and counted in the summary. Automatic queue sizes become the
  * harnesses' cheap ones when the vector decodes the same with them. decode also gets one seed per
  * ELF file in reference/test/data (the ELF reader path), format a few
@@ -193,6 +194,129 @@ static int from_vector(const char *harness, const char *path, const struct tc_ve
 	return approx;
 }
 
+static void le_put(struct buf *b, uint64_t v, int n)
+{
+	for (int i = 0; i < n; i++)
+		put8(b, (uint8_t)(v >> (8 * i)));
+}
+
+/* An ELF file (little endian, 32- or 64-bit) with one PT_LOAD segment per
+ * region (file bytes only), as tc_image_load_elf_mem reads it. */
+static void put_elf(struct buf *b, const struct tc_image_region *r, int n, int is64)
+{
+	size_t eh = is64 ? 64 : 52, ph = is64 ? 56 : 32, off = eh + ph * (size_t)n;
+	put(b, is64 ? "\177ELF\2\1\1\0\0\0\0\0\0\0\0\0" : "\177ELF\1\1\1\0\0\0\0\0\0\0\0\0", 16);
+	le_put(b, 2, 2);                          /* e_type EXEC */
+	le_put(b, is64 ? 0xb7 : 0x28, 2);         /* e_machine AArch64 / ARM */
+	le_put(b, 1, 4);                          /* e_version */
+	le_put(b, n ? r[0].base : 0, is64 ? 8 : 4);   /* e_entry */
+	le_put(b, eh, is64 ? 8 : 4);              /* e_phoff */
+	le_put(b, 0, is64 ? 8 : 4);               /* e_shoff */
+	le_put(b, 0, 4);                          /* e_flags */
+	le_put(b, eh, 2);
+	le_put(b, ph, 2);
+	le_put(b, (uint64_t)n, 2);
+	le_put(b, 0, 6);                          /* no sections */
+	for (int i = 0; i < n; i++) {
+		le_put(b, 1, 4);                  /* PT_LOAD */
+		if (is64) {
+			le_put(b, 5, 4);          /* p_flags R+X */
+			le_put(b, off, 8);
+			le_put(b, r[i].base, 8);
+			le_put(b, r[i].base, 8);
+			le_put(b, r[i].size, 8);
+			le_put(b, r[i].size, 8);
+			le_put(b, 4, 8);
+		} else {
+			le_put(b, off, 4);
+			le_put(b, r[i].base, 4);
+			le_put(b, r[i].base, 4);
+			le_put(b, r[i].size, 4);
+			le_put(b, r[i].size, 4);
+			le_put(b, 5, 4);
+			le_put(b, 4, 4);
+		}
+		off += (size_t)r[i].size;
+	}
+	for (int i = 0; i < n; i++)
+		put(b, r[i].data, (size_t)r[i].size);
+}
+
+/* A decode seed whose image is the vector's regions as an ELF file. */
+static int elf_from_vector(const char *path, const struct tc_vector *v, struct buf *b)
+{
+	uint8_t hdr[TC_FUZZ_CFG_BYTES];
+	struct tc_ete_config cfg = cheap_config(v);
+	struct buf elf = { NULL, 0, 0 };
+	int is64 = 0;
+	if (v->image.n == 0)
+		return -1;
+	for (int i = 0; i < v->image.n; i++)
+		if (v->image.region[i].base + v->image.region[i].size > UINT64_C(0x100000000) || (name_byte(path) & 1))
+			is64 = 1;
+	put_elf(&elf, v->image.region, v->image.n, is64);
+	if (elf.n > 0xffff) {
+		free(elf.p);
+		return -1;
+	}
+	tc_fuzz_config_encode(&cfg, hdr);
+	put(b, hdr, sizeof hdr);
+	put8(b, 0x80 | 8);                            /* no raw region, an ELF file, streaming check */
+	put8(b, v->ete.walk_limit <= 255 ? (uint8_t)v->ete.walk_limit : 0);
+	put8(b, name_byte(path));
+	put16(b, (uint16_t)elf.n);
+	put(b, elf.p, elf.n);
+	put(b, v->trace, v->trace_len);
+	free(elf.p);
+	return 0;
+}
+
+/* ELF edge cases for the reader: overlapping segments (one loaded, then an
+ * error: nothing may be added), a segment past 2^64, too many segments, a
+ * segment overlapping a raw region, a 32-bit file at the top of 4 GiB. */
+static int elf_edge_seeds(const char *outdir)
+{
+	static const uint8_t nop[16] = { 0x1f, 0x20, 0x03, 0xd5, 0x1f, 0x20, 0x03, 0xd5,
+					 0x1f, 0x20, 0x03, 0xd5, 0x1f, 0x20, 0x03, 0xd5 };
+	struct tc_image_region r[65];
+	struct { const char *name; int n, is64, raw; uint64_t base[3]; uint64_t size[3]; } e[] = {
+		{ "elf-overlap-top.bin", 2, 1, 0, { UINT64_C(0xfffffffffffffff0), UINT64_C(0xfffffffffffffff8) }, { 16, 8 } },
+		{ "elf-wrap.bin", 2, 1, 0, { 0x1000, UINT64_C(0xfffffffffffffff8) }, { 16, 16 } },
+		{ "elf-raw-overlap.bin", 1, 1, 1, { 0x1008 }, { 16 } },
+		{ "elf32-top.bin", 2, 0, 0, { 0xfffffff0, 0x1000 }, { 16, 16 } },
+		{ "elf-many.bin", 65, 1, 0, { 0 }, { 0 } },
+	};
+	int written = 0;
+	for (size_t k = 0; k < sizeof e / sizeof e[0]; k++) {
+		struct buf b = { NULL, 0, 0 }, elf = { NULL, 0, 0 };
+		for (int i = 0; i < e[k].n; i++) {
+			r[i].base = e[k].n > 3 ? 0x1000 + 0x100 * (uint64_t)i : e[k].base[i];
+			r[i].size = e[k].n > 3 ? 4 : e[k].size[i];
+			r[i].data = (uint8_t *)nop;
+		}
+		put_elf(&elf, r, e[k].n, e[k].is64);
+		put8(&b, 0);
+		put8(&b, 0);
+		put8(&b, 0);
+		put8(&b, (uint8_t)(0x80 | 8 | (e[k].raw ? 1 : 0)));
+		put8(&b, 0);
+		put8(&b, 0x2f);
+		if (e[k].raw) {               /* raw region [0x1000, 0x1010) */
+			put16(&b, 0x1000);
+			put16(&b, 0);
+			put16(&b, 16);
+			put(&b, nop, 16);
+		}
+		put16(&b, (uint16_t)elf.n);
+		put(&b, elf.p, elf.n);
+		put(&b, "\0\0\0\0\0\0\0\0\0\0\0\x80\x01\x00\x04\x81\x31\x9d\x00\x08\0\0\0\0\0\0\xf7\xf7", 28);
+		written += write_file(outdir, e[k].name, &b) == 0;
+		free(b.p);
+		free(elf.p);
+	}
+	return written;
+}
+
 /* decode seeds that go through the ELF reader. */
 static int elf_seeds(const char *outdir)
 {
@@ -315,12 +439,20 @@ int main(int argc, char **argv)
 		if (write_file(outdir, name, &b) == 0)
 			written++;
 		free(b.p);
+		if (!strcmp(harness, "decode")) {
+			struct buf e = { NULL, 0, 0 };
+			if (elf_from_vector(list[i], &v, &e) == 0) {
+				snprintf(name + strlen(name) - 4, 9, "-elf.bin");
+				written += write_file(outdir, name, &e) == 0;
+			}
+			free(e.p);
+		}
 		tc_vector_free(&v);
 		free(list[i]);
 	}
 	free(list);
 	if (!strcmp(harness, "decode"))
-		written += elf_seeds(outdir);
+		written += elf_seeds(outdir) + elf_edge_seeds(outdir);
 	printf("seedgen: %s: %d seeds in %s (%d with an approximated field, %d vectors unreadable)\n", harness,
 	       written, outdir, approx, bad);
 	return bad ? 1 : 0;
