@@ -570,7 +570,8 @@ void enc_commit(struct enc *e, int64_t n)
 		enc_hit(e, "cc-f2-large");
 		pkt_cycle_count(e, off, 0x0d, n, bbbb, 0);
 	} else {
-		cc_format1(e, n, enc_below(&e->rng, 2000), enc_chance(&e->rng, 10));
+		uint32_t count = enc_below(&e->rng, 2000);
+		cc_format1(e, n, count, enc_chance(&e->rng, 10));
 	}
 }
 

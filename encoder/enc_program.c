@@ -111,8 +111,11 @@ static uint32_t a64_terminator(struct enc_rng *r, int term, uint64_t at, uint64_
 	case term_bl: return 0x94000000u | bitsof(off, 2, 26);
 	case term_bcond: return 0x54000000u | bitsof(off, 2, 19) << 5 | cond;
 	case term_cbz: return (enc_chance(r, 50) ? 0xb4000000u : 0xb5000000u) | bitsof(off, 2, 19) << 5 | rn;
-	case term_tbz: return (enc_chance(r, 50) ? 0x36000000u : 0x37000000u) | enc_below(r, 32) << 19 |
-			      bitsof(off, 2, 14) << 5 | rn;
+	case term_tbz: {
+		uint32_t op = enc_chance(r, 50) ? 0x36000000u : 0x37000000u;   /* one random draw per statement: */
+		uint32_t bit = enc_below(r, 32);                                /* the order must not depend on the compiler */
+		return op | bit << 19 | bitsof(off, 2, 14) << 5 | rn;
+	}
 	case term_br: return 0xd61f0000u | rn << 5;
 	case term_blr: return 0xd63f0000u | rn << 5;
 	case term_ret: return 0xd65f0000u | 30u << 5;
@@ -155,7 +158,10 @@ static uint32_t a32_terminator(struct enc_rng *r, int term, uint64_t at, uint64_
 	case term_bx: return 0xe12fff10u | branch_reg(r);
 	case term_blx_reg: return 0xe12fff30u | enc_below(r, 13);
 	case term_pop_pc: return 0xe8bd8000u | enc_below(r, 0x2000);                      /* LDMIA SP!, {..., PC} */
-	case term_ldr_pc: return 0xe590f000u | enc_below(r, 13) << 16 | enc_below(r, 4096);
+	case term_ldr_pc: {
+		uint32_t base = enc_below(r, 13);
+		return 0xe590f000u | base << 16 | enc_below(r, 4096);
+	}
 	case term_mov_pc: return 0xe1a0f000u | branch_reg(r);
 	case term_isb: return 0xf57ff06fu;
 	default: return 0xe320f003u;                                                      /* WFI */
@@ -229,7 +235,10 @@ static uint32_t t32_terminator(struct enc_rng *r, const struct enc_block *k, uin
 	case term_bx: return 0x4700u | branch_reg(r) << 3;
 	case term_blx_reg: return 0x4780u | enc_below(r, 13) << 3;
 	case term_pop_pc: return 0xbd00u | enc_below(r, 256);
-	case term_ldr_pc: return 0xf8d0f000u | enc_below(r, 13) << 16 | enc_below(r, 4096);
+	case term_ldr_pc: {
+		uint32_t base = enc_below(r, 13);
+		return 0xf8d0f000u | base << 16 | enc_below(r, 4096);
+	}
 	case term_mov_pc: return 0x4687u | branch_reg(r) << 3;
 	case term_isb: return 0xf3bf8f6fu;
 	default: return k->term_size == 2 ? 0xbf30u : 0xf3af8003u;       /* WFI, WFI.W */

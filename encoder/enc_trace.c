@@ -231,7 +231,7 @@ static uint64_t random_address(struct enc *e, int isa)
 	case 0: a ^= (uint64_t)enc_below(&e->rng, 128) << 2; break;
 	case 1: a ^= (uint64_t)enc_below(&e->rng, 1u << 15) << 2; break;
 	case 2: a = (a & ~UINT64_C(0xffffffff)) | (uint32_t)enc_next(&e->rng); break;
-	default: a = enc_next(&e->rng) >> (enc_below(&e->rng, 2) * 16); break;
+	default: a = enc_next(&e->rng); a >>= enc_below(&e->rng, 2) * 16; break;
 	}
 	return isa ? a & ~UINT64_C(1) : a & ~UINT64_C(3);
 }
@@ -248,7 +248,9 @@ static void wrong_p0(struct enc *e, int first, int discard_follows)
 		enc_atom(e, enc_chance(&e->rng, 60), NULL);
 	} else if (r == 6) {
 		int t = (int)enc_below(&e->rng, 4);
-		enc_pkt_q(e, t == 0 ? 0xc : t == 1 ? 0xf : -1, 1 + enc_below(&e->rng, 300), random_address(e, isa), isa);
+		uint32_t count = 1 + enc_below(&e->rng, 300);
+		uint64_t a = random_address(e, isa);
+		enc_pkt_q(e, t == 0 ? 0xc : t == 1 ? 0xf : -1, count, a, isa);
 	} else if (r == 7) {
 		enc_pkt_source(e, random_address(e, isa), isa);
 	} else {
@@ -256,8 +258,10 @@ static void wrong_p0(struct enc *e, int first, int discard_follows)
 		do
 			type = (int)enc_below(&e->rng, 32);
 		while (type == 0 || type == 0x18);
-		enc_pkt_exception(e, 1 + (int)enc_below(&e->rng, 2), type, random_address(e, isa), isa, 0,
-				  enc_chance(&e->rng, 30) ? &e->ctx : NULL);
+		int form = 1 + (int)enc_below(&e->rng, 2);
+		uint64_t a = random_address(e, isa);
+		int with_ctx = enc_chance(&e->rng, 30);
+		enc_pkt_exception(e, form, type, a, isa, 0, with_ctx ? &e->ctx : NULL);
 	}
 }
 
@@ -492,8 +496,10 @@ static void exception(struct enc *e)
 static void timestamp(struct enc *e)
 {
 	uint64_t delta = enc_chance(&e->rng, 80) ? enc_below(&e->rng, 5000) + 1 : enc_next(&e->rng) >> 8;
+	int with_cc;
 	e->ts_value += delta;
-	enc_pkt_timestamp(e, e->ts_value, enc_chance(&e->rng, 40), enc_below(&e->rng, 100000));
+	with_cc = enc_chance(&e->rng, 40);
+	enc_pkt_timestamp(e, e->ts_value, with_cc, enc_below(&e->rng, 100000));
 }
 
 static void commit_some(struct enc *e)
@@ -663,8 +669,8 @@ static void non_p0_extras(struct enc *e)
 	} else if (r < 10) {
 		enc_pkt_event(e, 1 + (int)enc_below(&e->rng, 15));
 	} else if (r < 13 && e->cc_enabled) {
-		enc_pkt_cycle_count_only(e, enc_chance(&e->rng, 30) ? enc_below(&e->rng, 4) : enc_below(&e->rng, 3000),
-					 enc_chance(&e->rng, 10));
+		uint32_t count = enc_chance(&e->rng, 30) ? enc_below(&e->rng, 4) : enc_below(&e->rng, 3000);
+		enc_pkt_cycle_count_only(e, count, enc_chance(&e->rng, 10));
 	} else if (r < 15 && !e->in_tx) {
 		struct tc_ete_context c = random_context(e, !group_at(e, e->pc));
 		uint64_t off = next_offset(e);
@@ -675,7 +681,8 @@ static void non_p0_extras(struct enc *e)
 	} else if (r < 18 && e->cfg.tsmark) {
 		enc_pkt_ts_marker(e);
 	} else if (r < 20 && e->cfg.ite) {
-		enc_pkt_instrumentation(e, (int)enc_below(&e->rng, 4), enc_next(&e->rng));
+		int el = (int)enc_below(&e->rng, 4);
+		enc_pkt_instrumentation(e, el, enc_next(&e->rng));
 	}
 }
 
