@@ -467,7 +467,7 @@ static void write_summary(void)
 	for (size_t i = 0; i < sizeof explanations / sizeof explanations[0]; i++)
 		if (st.per_reason[i])
 			fprintf(f, "  %8llu  %s\n", (unsigned long long)st.per_reason[i], explanations[i].why);
-	fprintf(f, "divergence signatures (reference kind / adapter kind : differing fields), inputs:\n");
+	fprintf(f, "divergence signatures (diff.c signature()), inputs:\n");
 	for (int i = 0; i < st.nsig; i++)
 		fprintf(f, "  %8llu  %s\n", (unsigned long long)st.sig_count[i], st.sig_text[i]);
 	fclose(f);
@@ -597,31 +597,65 @@ static void add_fields(char *out, size_t outsz, const char *a, const char *b, in
 	}
 }
 
-/* Signature: "refkind/adkind:fields that differ". */
-static void signature(char *out, size_t outsz, const char *ref, const char *ad)
+/* "kind" or "error[class]" of a line, for signatures. */
+static void describe(char *out, size_t outsz, const char *line)
 {
-	size_t rk = 0, ak = 0, ro = 0, ao = 0, rh = 0, ah = 0;
-	const char *rkind = ref ? token(ref, 2, &rk) : NULL, *akind = ad ? token(ad, 2, &ak) : NULL;
-	const char *roff = ref ? token(ref, 0, &ro) : NULL, *aoff = ad ? token(ad, 0, &ao) : NULL;
-	const char *rhdr = ref ? token(ref, 1, &rh) : NULL, *ahdr = ad ? token(ad, 1, &ah) : NULL;
-	snprintf(out, outsz, "%.*s/%.*s:", rkind ? (int)rk : 3, rkind ? rkind : "end", akind ? (int)ak : 3,
-		 akind ? akind : "end");
-	if (!ref || !ad)
+	size_t k = 0, v = 0;
+	const char *kind = line ? token(line, 2, &k) : NULL, *cls;
+	if (!kind) {
+		snprintf(out, outsz, "start");
 		return;
-	if (ro != ao || memcmp(roff, aoff, ro))
-		snprintf(out + strlen(out), outsz - strlen(out), "offset");
+	}
+	cls = field(line, "class", 5, &v);
+	if (cls)
+		snprintf(out, outsz, "%.*s[%.*s]", (int)k, kind, (int)v, cls);
+	else
+		snprintf(out, outsz, "%.*s", (int)k, kind);
+}
+
+static uint64_t line_offset(const char *line)
+{
+	return line && line[0] == '@' ? strtoull(line + 1, NULL, 10) : 0;
+}
+
+/* Signature of the first divergence, by cause where the streams fall out
+ * of step (prev is the last line both have):
+ *   reference-ended-first after P, adapter-ended-first after P,
+ *   reference-resyncs-later after P (the reference skips to a later A-sync
+ *   where the adapter goes on decoding), adapter-extra:K, reference-extra:K
+ *   (one side has an item at an offset the other skips);
+ * else, at the same offset: "refkind/adkind:fields that differ". */
+static void signature(char *out, size_t outsz, const char *ref, const char *ad, const char *prev)
+{
+	char p[64], a[64], r[64];
+	size_t rk = 0, ak = 0, rh = 0, ah = 0;
+	const char *rkind, *akind, *rhdr, *ahdr;
+	describe(p, sizeof p, prev);
+	describe(r, sizeof r, ref);
+	describe(a, sizeof a, ad);
+	if (!ref || !ad) {
+		snprintf(out, outsz, "%s-ended-first after %s", ref ? "adapter" : "reference", p);
+		return;
+	}
+	if (line_offset(ref) != line_offset(ad)) {
+		if (!strcmp(r, "async") && line_offset(ref) > line_offset(ad))
+			snprintf(out, outsz, "reference-resyncs-later after %s", p);
+		else if (line_offset(ad) < line_offset(ref))
+			snprintf(out, outsz, "adapter-extra:%s", a);
+		else
+			snprintf(out, outsz, "reference-extra:%s", r);
+		return;
+	}
+	rkind = token(ref, 2, &rk);
+	akind = token(ad, 2, &ak);
+	rhdr = token(ref, 1, &rh);
+	ahdr = token(ad, 1, &ah);
+	snprintf(out, outsz, "%s/%s:", r, a);
 	if (rh != ah || memcmp(rhdr, ahdr, rh))
-		snprintf(out + strlen(out), outsz - strlen(out), "%sheader", out[strlen(out) - 1] == ':' ? "" : ",");
+		snprintf(out + strlen(out), outsz - strlen(out), "header");
 	if (rk == ak && !memcmp(rkind, akind, rk)) {
 		add_fields(out, outsz, ref, ad, 0);
 		add_fields(out, outsz, ad, ref, 1);
-	}
-	/* a class differing on error lines is what matters: keep the classes */
-	if (!strncmp(rkind, "error", rk) || !strncmp(akind, "error", ak)) {
-		size_t rv = 0, av = 0;
-		const char *rc = field(ref, "class", 5, &rv), *ac = field(ad, "class", 5, &av);
-		snprintf(out + strlen(out), outsz - strlen(out), "[%.*s/%.*s]", (int)rv, rc ? rc : "", (int)av,
-			 ac ? ac : "");
 	}
 }
 
@@ -861,7 +895,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		{
 			char sig[256];
 			int is_new;
-			signature(sig, sizeof sig, r, a);
+			signature(sig, sizeof sig, r, a, at > 0 ? line_at(&ref.out, at - 1) : NULL);
 			st.divergent++;
 			record_signature(sig, &is_new);
 			if (is_new) {

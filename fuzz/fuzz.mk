@@ -131,7 +131,7 @@ fuzz-afl:
 
 fuzz-regress: $(FUZZ_REGRESS) $(FUZZ_REGRESS_SOS)
 	ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
-	  TC_BUILD=$(BUILD) sh fuzz/regress.t
+	  TC_BUILD=$(BUILD) TC_FUZZ_REGRESS=$(FUZZ_REGRESS) sh fuzz/regress.t
 
 fuzz-smoke:
 	@$(FUZZ_RUN) smoke $(if $(filter yes,$(OPENCSD_OK)),$(BUILD)/adapters/libtc_opencsd.so)

@@ -5,4 +5,4 @@ pick() { for f in "$@"; do [ -f "$f" ] && { echo "$f"; return; }; done; echo "$1
 : "${TC_FUZZ_ADAPTER:=$(pick "$b/adapters/libtc_reference.so" build/adapters/libtc_reference.so)}"
 : "${TC_DIFF_ADAPTER:=$(pick "$b/adapters/libtc_opencsd.so" build/adapters/libtc_opencsd.so)}"
 export TC_FUZZ_ADAPTER TC_DIFF_ADAPTER
-exec "$b/fuzz/regress" --root .
+exec "${TC_FUZZ_REGRESS:-$b/fuzz/regress}" --root .

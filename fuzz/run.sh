@@ -238,7 +238,7 @@ smoke() {
 	aflpid=$!
 	wait $lfpid || status=1
 	wait $aflpid || status=1
-	cat "$OUT/logs/smoke-lf.txt" "$OUT/logs/smoke-afl.txt"
+	grep -avE '^#[0-9]+' "$OUT/logs/smoke-lf.txt" "$OUT/logs/smoke-afl.txt" | sed 's/^[^:]*smoke-[a-z]*\.txt://'
 	echo "regression driver:"
 	$MAKE --no-print-directory fuzz-regress >"$OUT/logs/smoke-regress.txt" 2>&1 || status=1
 	grep -E '^(not ok|1\.\.)' "$OUT/logs/smoke-regress.txt"
