@@ -1,4 +1,5 @@
 /* ete_analyze.c — ETE stage 3: analysis of resolved elements against a program image (K10.5.5). */
+#include <stdlib.h>
 #include <string.h>
 
 #include "ete_internal.h"
@@ -171,20 +172,55 @@ static void process_branch_instruction(struct tc_ete_stage3 *s, const struct tc_
 
 /* ---- K10.5.6.3.11 ProgramImage ---------------------------------------------- */
 
+/* DecodeNextInst: the instruction at address, or 0 when the image does not
+ * hold it. Successful decodes are remembered in a direct-mapped cache: the
+ * result depends only on image bytes, which never change once added
+ * (regions are copies, cannot overlap and are not removed while decoding;
+ * tc_ete_set_image empties the cache). */
+static int decode_inst(struct tc_ete_stage3 *s, int isa, uint64_t address, struct tc_insn *inst)
+{
+	size_t avail = 0;
+	const uint8_t *bytes;
+	struct tc_insn_cache_entry *c = NULL;
+	if (!s->icache)
+		s->icache = calloc(TC_INSN_CACHE_SIZE, sizeof *s->icache);   /* NULL: no cache */
+	if (s->icache) {
+		c = &s->icache[(address >> 1) & (TC_INSN_CACHE_SIZE - 1)];
+		if (c->valid && c->address == address && c->isa == isa) {
+			*inst = c->insn;
+			return 1;
+		}
+	}
+	bytes = tc_image_lookup(s->image, address, &avail);
+	if (!bytes || tc_insn_decode(isa, address, bytes, avail, s->cfg->wfxmode, inst) <= 0)
+		return 0;
+	if (c) {
+		c->address = address;
+		c->isa = (uint8_t)isa;
+		c->valid = 1;
+		c->insn = *inst;
+	}
+	return 1;
+}
+
+void tc_stage3_set_image(struct tc_ete_stage3 *s, const struct tc_image *image)
+{
+	s->image = image;
+	if (s->icache)
+		memset(s->icache, 0, TC_INSN_CACHE_SIZE * sizeof *s->icache);
+}
+
 /* DecodeAvailable + DecodeNextInst at the current address. On failure a
  * no-image (or walk-limit) item is output and sync drops to CONTEXT, as the
  * pseudocode does for !DecodeAvailable(). */
 static int decode_next(struct tc_ete_stage3 *s, struct tc_insn *inst, uint32_t *walked)
 {
 	TC_CLAUSE("K10.5.6.3.11/ProgramImage");
-	size_t avail = 0;
-	const uint8_t *bytes = tc_image_lookup(s->image, s->cur.address, &avail);
 	uint32_t limit = s->cfg->walk_limit ? s->cfg->walk_limit : DEFAULT_WALK_LIMIT;
 	int kind = tc_ete_l3_no_image;
 	if (*walked >= limit)
 		kind = tc_ete_l3_walk_limit;
-	else if (bytes && tc_insn_decode(current_isa(&s->cur), s->cur.address, bytes, avail,
-					 s->cfg->wfxmode, inst) > 0) {
+	else if (decode_inst(s, current_isa(&s->cur), s->cur.address, inst)) {
 		++*walked;
 		return 1;
 	}
@@ -488,4 +524,10 @@ void tc_stage3_init(struct tc_ete_stage3 *s, const struct tc_ete_config *cfg, co
 	s->sink = sink;
 	s->sync_state = TC_SYNC_NOT;
 	s->amend = -1;
+}
+
+void tc_stage3_fini(struct tc_ete_stage3 *s)
+{
+	free(s->icache);
+	s->icache = NULL;
 }

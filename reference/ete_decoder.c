@@ -93,12 +93,11 @@ static void send_async(struct tc_ete_decoder *d, uint64_t offset)
 	send_packet(d, &p);
 }
 
-/* A packet parsed: its state becomes the decoder's, its elements go to
- * stage 2. */
-static void accept_packet(struct tc_ete_decoder *d, const struct tc_ete_ia *ia)
+/* A packet parsed (its state is already the decoder's): its elements go
+ * to stage 2. */
+static void accept_packet(struct tc_ete_decoder *d)
 {
 	const struct tc_packet_out *out = &d->out;
-	d->ia = *ia;
 	if (out->async_start) {
 		d->state = st_async_zeros;
 		d->run_start = out->pkt.offset;
@@ -173,16 +172,26 @@ static void rescan_pending(struct tc_ete_decoder *d)
 	feed_bytes(d, tmp, n, off);
 }
 
+/* One packet (tc_ete_parse_packet) on DSTATE.IA itself; a packet that
+ * fails or is cut short leaves DSTATE.IA as it was. */
+static int parse_packet(struct tc_ete_decoder *d, const uint8_t *buf, size_t len, uint64_t off)
+{
+	struct tc_ete_ia saved = d->ia;
+	int r = tc_ete_parse_packet(&d->cfg, &d->ia, buf, len, off, &d->out);
+	if (r <= 0)
+		d->ia = saved;
+	return r;
+}
+
 /* In sync, with part of a packet buffered: add one byte and retry. */
 static size_t step_pending(struct tc_ete_decoder *d, const uint8_t *data)
 {
-	struct tc_ete_ia ia = d->ia;
 	int r;
 	d->pend[d->npend++] = data[0];
-	r = tc_ete_parse_packet(&d->cfg, &ia, d->pend, d->npend, d->pend_off, &d->out);
+	r = parse_packet(d, d->pend, d->npend, d->pend_off);
 	if (r > 0) {
 		d->npend = 0;
-		accept_packet(d, &ia);
+		accept_packet(d);
 	} else if (r < 0) {
 		report_error(d, -r, d->pend_off, d->pend[0], 1);
 		rescan_pending(d);
@@ -196,14 +205,12 @@ static size_t step_pending(struct tc_ete_decoder *d, const uint8_t *data)
 /* In sync: parse straight from the caller's buffer. */
 static size_t step_sync(struct tc_ete_decoder *d, const uint8_t *data, size_t len, uint64_t off)
 {
-	struct tc_ete_ia ia;
 	int r;
 	if (d->npend > 0)
 		return step_pending(d, data);
-	ia = d->ia;
-	r = tc_ete_parse_packet(&d->cfg, &ia, data, len, off, &d->out);
+	r = parse_packet(d, data, len, off);
 	if (r > 0) {
-		accept_packet(d, &ia);
+		accept_packet(d);
 		return (size_t)r;
 	}
 	if (r < 0) {
@@ -286,7 +293,7 @@ struct tc_ete_decoder *tc_ete_alloc(const struct tc_ete_config *cfg, const struc
 	d->cfg = *cfg;
 	if (sink)
 		d->sink = *sink;
-	if (tc_stage2_init(&d->s2, &d->cfg, send_l2, d)) {
+	if (tc_stage2_init(&d->s2, &d->cfg, d->sink.l2 || d->sink.l3 ? send_l2 : NULL, d)) {
 		free(d);
 		return NULL;
 	}
@@ -299,7 +306,7 @@ int tc_ete_set_image(struct tc_ete_decoder *d, const struct tc_image *image)
 {
 	if (!d)
 		return tc_ete_invalid;
-	d->s3.image = image;
+	tc_stage3_set_image(&d->s3, image);
 	return tc_ete_ok;
 }
 
@@ -308,6 +315,7 @@ void tc_ete_free(struct tc_ete_decoder *d)
 	if (!d)
 		return;
 	tc_stage2_fini(&d->s2);
+	tc_stage3_fini(&d->s3);
 	free(d);
 }
 

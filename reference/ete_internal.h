@@ -13,8 +13,8 @@ struct tc_ahb_entry {
 };
 
 /* K10.5.2.1.1 InstructionParserState (DSTATE.IA), plus what the text uses
- * without declaring (notes §1). Small: copied per packet, so a packet that
- * fails leaves the real state untouched. */
+ * without declaring (notes §1). Small: saved before each packet and
+ * restored when the packet fails, so a failed packet leaves it untouched. */
 struct tc_ete_ia {
 	uint64_t timestamp;
 	struct tc_ahb_entry ahb[3];   /* [0] most recent */
@@ -48,7 +48,8 @@ struct tc_packet_out {
 };
 
 /* Stage-1 entry point for one packet (K10.5.2.2.1 Parse_Trace, one turn of
- * its loop). Works on *ia (a copy). Returns the number of bytes consumed
+ * its loop). Updates *ia (the caller restores it when the packet fails).
+ * Returns the number of bytes consumed
  * (> 0) on success; 0 when the bytes end inside the packet; or -error. */
 int tc_ete_parse_packet(const struct tc_ete_config *cfg, struct tc_ete_ia *ia,
 			const uint8_t *buf, size_t len, uint64_t offset,
@@ -68,8 +69,9 @@ typedef void (*tc_analyze_fn)(void *ctx, const struct tc_ete_elem *e);
 
 struct tc_ete_stage2 {
 	const struct tc_ete_config *cfg;
-	tc_analyze_fn analyze;
+	tc_analyze_fn analyze;        /* NULL: the output goes nowhere */
 	void *analyze_ctx;
+	uint32_t p0_kinds;            /* bit k: tc_ete_is_p0(cfg, k) */
 	struct tc_queue rq;           /* ResolutionQueue */
 	struct tc_queue tq;           /* TransactionQueue */
 	int initialized;              /* ResolutionQueue.Uninitialized() is !initialized */
@@ -98,6 +100,15 @@ struct tc_reconstruct {
 };
 
 #define TC_RETURN_STACK_DEPTH 15   /* RXSVZC */
+#define TC_INSN_CACHE_SIZE 16384    /* decoded instructions remembered (a power of two) */
+
+/* One remembered DecodeNextInst result (ete_analyze.c decode_inst). */
+struct tc_insn_cache_entry {
+	uint64_t address;
+	struct tc_insn insn;
+	uint8_t isa;
+	uint8_t valid;
+};
 #define TC_L3_PENDING 256          /* items a Mispredict may still amend behind */
 
 struct tc_ete_stage3 {
@@ -125,10 +136,13 @@ struct tc_ete_stage3 {
 	int amend;                            /* index in out of the last branch's range, or -1 */
 	struct tc_ete_context ctx_out;        /* last context reported */
 	int ctx_out_valid;
+	struct tc_insn_cache_entry *icache;   /* allocated at the first decode */
 };
 
 void tc_stage3_init(struct tc_ete_stage3 *s, const struct tc_ete_config *cfg, const struct tc_ete_sink *sink);
 void tc_stage3_analyze(struct tc_ete_stage3 *s, const struct tc_ete_elem *e);
 void tc_stage3_flush(struct tc_ete_stage3 *s);
+void tc_stage3_set_image(struct tc_ete_stage3 *s, const struct tc_image *image);
+void tc_stage3_fini(struct tc_ete_stage3 *s);
 
 #endif

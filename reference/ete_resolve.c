@@ -20,12 +20,17 @@ static int queue_push(struct tc_queue *q, const struct tc_ete_elem *e)
 	return 0;
 }
 
-static struct tc_ete_elem queue_pop_front(struct tc_queue *q)
+/* The front (oldest) element stays in its slot until queue_drop_front:
+ * handing it on by pointer saves copying every element out of the queue. */
+static const struct tc_ete_elem *queue_front(const struct tc_queue *q)
 {
-	struct tc_ete_elem e = *queue_at(q, 0);
+	return &q->slot[q->head];
+}
+
+static void queue_drop_front(struct tc_queue *q)
+{
 	q->head = (q->head + 1) & (q->size - 1);
 	q->len--;
-	return e;
 }
 
 static int queue_init(struct tc_queue *q, uint32_t cap)
@@ -56,6 +61,24 @@ int tc_ete_is_p0(const struct tc_ete_config *cfg, int kind)
 	default:
 		return 0;
 	}
+}
+
+/* tc_ete_is_p0 as a bit per element kind, computed once (tc_stage2_init):
+ * the test runs for every element. */
+static uint32_t p0_kinds(const struct tc_ete_config *cfg)
+{
+	uint32_t m = 0;
+	for (int k = 0; k < tc_ete_elem_count; k++)
+		if (tc_ete_is_p0(cfg, k))
+			m |= UINT32_C(1) << k;
+	return m;
+}
+
+_Static_assert(tc_ete_elem_count <= 32, "p0_kinds has a bit per element kind");
+
+static int is_p0(const struct tc_ete_stage2 *s, int kind)
+{
+	return (s->p0_kinds >> kind) & 1;
 }
 
 /* Elements that are not discarded by a Cancel (Table K10-2 "Keep" and
@@ -90,7 +113,8 @@ static int kept_on_failure(const struct tc_ete_stage2 *s, int kind)
 /* K10.5.5.1.1 AnalyzeElement: the L2 output, on to stage 3. */
 static void analyze_element(struct tc_ete_stage2 *s, const struct tc_ete_elem *e)
 {
-	s->analyze(s->analyze_ctx, e);
+	if (s->analyze)   /* NULL when nobody reads L2 or L3 */
+		s->analyze(s->analyze_ctx, e);
 }
 
 /* ---- K10.5.4 Transactions ---------------------------------------------- */
@@ -109,8 +133,8 @@ static int process_transaction(struct tc_ete_stage2 *s, const struct tc_ete_elem
 static void transaction_commit(struct tc_ete_stage2 *s)
 {
 	while (s->tq.len > 0) {
-		struct tc_ete_elem e = queue_pop_front(&s->tq);
-		analyze_element(s, &e);
+		analyze_element(s, queue_front(&s->tq));
+		queue_drop_front(&s->tq);
 	}
 	s->in_transaction = 0;
 }
@@ -119,9 +143,10 @@ static void transaction_commit(struct tc_ete_stage2 *s)
 static void transaction_failure(struct tc_ete_stage2 *s)
 {
 	while (s->tq.len > 0) {
-		struct tc_ete_elem e = queue_pop_front(&s->tq);
-		if (kept_on_failure(s, e.kind))
-			analyze_element(s, &e);
+		const struct tc_ete_elem *e = queue_front(&s->tq);
+		if (kept_on_failure(s, e->kind))
+			analyze_element(s, e);
+		queue_drop_front(&s->tq);
 	}
 	s->in_transaction = 0;
 }
@@ -170,7 +195,7 @@ static int process_commit(struct tc_ete_stage2 *s, uint64_t count)
 	TC_CLAUSE("K10.5.3.3.1/ProcessCommit");
 	uint64_t i = 0;
 	while (i < count) {
-		struct tc_ete_elem e;
+		const struct tc_ete_elem *e;
 		int r;
 		if (s->unseen > 0) {
 			TC_CLAUSE("K10.5.3.3.1/ProcessCommit/Align");
@@ -180,11 +205,12 @@ static int process_commit(struct tc_ete_stage2 *s, uint64_t count)
 		}
 		if (s->rq.len == 0)          /* stage 1 rejects this first (TC-S11) */
 			return -tc_ete_err_commit_overrun;
-		e = queue_pop_front(&s->rq);
-		TC_CLAUSE_CASE(e.kind, "K10.5.3.3.1/ProcessCommit.Front");
-		if (tc_ete_is_p0(s->cfg, e.kind))
+		e = queue_front(&s->rq);     /* pass_on never touches the resolution queue */
+		TC_CLAUSE_CASE(e->kind, "K10.5.3.3.1/ProcessCommit.Front");
+		if (is_p0(s, e->kind))
 			i++;
-		r = pass_on(s, &e);
+		r = pass_on(s, e);
+		queue_drop_front(&s->rq);
 		if (r)
 			return r;
 	}
@@ -202,7 +228,7 @@ static int process_cancel(struct tc_ete_stage2 *s, uint64_t count)
 	uint32_t cut = s->rq.len, w;
 	while (i < count && cut > 0) {
 		cut--;
-		if (tc_ete_is_p0(s->cfg, queue_at(&s->rq, cut)->kind))
+		if (is_p0(s, queue_at(&s->rq, cut)->kind))
 			i++;
 	}
 	if (i < count) {
@@ -230,9 +256,10 @@ static void process_discard(struct tc_ete_stage2 *s, const struct tc_ete_elem *d
 	s->unseen = 0;
 	transaction_failure(s);
 	while (s->rq.len > 0) {
-		struct tc_ete_elem e = queue_pop_front(&s->rq);
-		if (kept_on_discard(e.kind))
-			analyze_element(s, &e);
+		const struct tc_ete_elem *e = queue_front(&s->rq);
+		if (kept_on_discard(e->kind))
+			analyze_element(s, e);
+		queue_drop_front(&s->rq);
 	}
 	analyze_element(s, d);
 }
@@ -277,7 +304,7 @@ static uint64_t count_p0(const struct tc_ete_stage2 *s, const struct tc_queue *q
 {
 	uint64_t n = 0;
 	for (uint32_t i = 0; i < q->len; i++)
-		n += (uint64_t)tc_ete_is_p0(s->cfg, queue_at(q, i)->kind);
+		n += (uint64_t)is_p0(s, queue_at(q, i)->kind);
 	return n;
 }
 
@@ -288,11 +315,11 @@ void tc_stage2_flush(struct tc_ete_stage2 *s, uint64_t offset)
 {
 	TC_CLAUSE("TC-P16/EndOfTrace");
 	uint64_t dropped, p0;
-	while (s->rq.len > 0 && !tc_ete_is_p0(s->cfg, queue_at(&s->rq, 0)->kind)) {
-		struct tc_ete_elem e = queue_pop_front(&s->rq);
+	while (s->rq.len > 0 && !is_p0(s, queue_front(&s->rq)->kind)) {
 		/* A full transaction queue drops the element; the transaction is
 		 * open, so its contents are reported as unresolved below. */
-		(void)pass_on(s, &e);
+		(void)pass_on(s, queue_front(&s->rq));
+		queue_drop_front(&s->rq);
 	}
 	dropped = s->rq.len;
 	p0 = count_p0(s, &s->rq);
@@ -331,6 +358,7 @@ int tc_stage2_init(struct tc_ete_stage2 *s, const struct tc_ete_config *cfg,
 	s->cfg = cfg;
 	s->analyze = analyze;
 	s->analyze_ctx = ctx;
+	s->p0_kinds = p0_kinds(cfg);
 	if (queue_init(&s->rq, rq_cap) || queue_init(&s->tq, tq_cap)) {
 		tc_stage2_fini(s);
 		return -1;
