@@ -30,5 +30,7 @@ check "gen writes a vector that decodes as it says" sh -c "'$T' gen --seed 7 --q
 check "gen --coverage lists the variants" sh -c "'$T' gen --count 50 --coverage --quiet | grep -q '^# variants used: '"
 check "gen rejects impossible parameters" sh -c "'$T' gen --steps 0 2>&1 | grep -q 'expects a number in 1..100000'; '$T' gen --blocks 2 2>&1 | grep -q 'in 4..4096'; '$T' gen --config maxspec=99999 2>&1 | grep -q \"bad value '99999'\"; '$T' gen --bogus 2>&1 | grep -q \"unknown option '--bogus'\""
 check "gen --seeds-file reports a bad line" sh -c "printf '1\\nx\\n' > '$tmp/s.txt'; '$T' gen --seeds-file '$tmp/s.txt' 2>&1 | grep -q 's.txt:2: expected a seed number'"
-check "bench says not yet available and fails" sh -c "'$T' bench 2>&1 | grep -q 'not yet available'; '$T' bench >/dev/null 2>&1; test \$? -eq 2"
+check "bench without --reference exits 2 and says what is required" sh -c "'$T' bench 2>&1 | grep -q -- '--reference PATH.so is required' && { '$T' bench >/dev/null 2>&1; test \$? -eq 2; }"
+check "bench --only names an unknown section" sh -c "'$T' bench --reference x.so --only throughput,frob 2>&1 | grep -q \"unknown section 'frob'\" && { '$T' bench --reference x.so --only frob >/dev/null 2>&1; test \$? -eq 2; }"
+check "bench --only throughput prints L1 and L3 figures for the reference" sh -c "out=\$('$T' bench --reference '${TC_BUILD:-build}/adapters/libtc_reference.so' --size 1 --runs 1 --only throughput) && echo \"\$out\" | grep -Eq '^L1 packets .* [0-9]+[.][0-9] [[]' && echo \"\$out\" | grep -Eq '^L3 instructions +[0-9]+[.][0-9] [[]' && ! echo \"\$out\" | grep -q '^encoder'"
 tap_done

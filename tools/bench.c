@@ -24,10 +24,13 @@ struct bench_opts {
 	unsigned long mb;
 	unsigned long big_mb;
 	int runs;
+	const char *only;           /* comma-separated sections, NULL = all */
 };
 
 struct workload {
-	struct tc_enc_vector v;     /* one long generated trace, fed repeatedly */
+	struct tc_enc_vector v;     /* one long generated trace: configuration and image */
+	const uint8_t *trace;       /* the bytes fed repeatedly: v.trace, or a part of it */
+	size_t trace_len;
 	size_t total;               /* bytes to feed */
 };
 
@@ -54,16 +57,12 @@ static void count_l3(void *ctx, const struct tc_ete_l3 *x)
 	items++;
 }
 
-/* Feeds the workload's trace `total` bytes' worth through an adapter at one
- * level, in CHUNK-sized pieces. Returns seconds, or a negative value. */
-static double run_adapter(const struct tc_adapter *ad, const struct workload *w, unsigned level)
+/* Opens an adapter on the workload's configuration and image at one level. */
+static void *open_adapter(const struct tc_adapter *ad, const struct workload *w, unsigned level)
 {
 	struct tc_adapter_open_args a;
 	struct tc_adapter_region r[TC_ENC_MAX_REGIONS];
 	char err[256];
-	void *h;
-	size_t fed = 0;
-	double t0;
 	memset(&a, 0, sizeof a);
 	a.abi_version = TC_ADAPTER_ABI_VERSION;
 	a.protocol = tc_adapter_ete;
@@ -75,17 +74,26 @@ static double run_adapter(const struct tc_adapter *ad, const struct workload *w,
 	a.levels = level;
 	a.cb.packet = count_packet;
 	a.cb.l3 = count_l3;
-	t0 = now_s();
-	h = ad->open(&a, err, sizeof err);
+	return ad->open(&a, err, sizeof err);
+}
+
+/* Feeds the workload's trace `total` bytes' worth through an adapter at one
+ * level, in CHUNK-sized pieces. Returns seconds, or a negative value. */
+static double run_adapter(const struct tc_adapter *ad, const struct workload *w, unsigned level)
+{
+	void *h;
+	size_t fed = 0;
+	double t0 = now_s();
+	h = open_adapter(ad, w, level);
 	if (!h)
 		return -1;
 	while (fed < w->total) {
-		size_t at = fed % w->v.trace_len, n = w->v.trace_len - at;
+		size_t at = fed % w->trace_len, n = w->trace_len - at;
 		if (n > CHUNK)
 			n = CHUNK;
 		if (n > w->total - fed)
 			n = w->total - fed;
-		ad->feed(h, w->v.trace + at, n);
+		ad->feed(h, w->trace + at, n);
 		fed += n;
 	}
 	ad->finish(h);
@@ -159,6 +167,110 @@ static long peak_rss(const struct tc_adapter *ad, struct workload *w, unsigned l
 	return ru.ru_maxrss;
 }
 
+/* ---- A workload a crashing decoder survives ---------------------------- */
+
+/* The trace cut at every A-sync (eleven or more zeros, then 0x80): each
+ * piece starts with an A-sync and a Trace Info, so pieces can be dropped
+ * and the rest still decodes. */
+struct segments {
+	size_t *start;              /* n + 1 offsets; start[n] = trace length */
+	size_t n;
+	unsigned char *dropped;
+};
+
+static int cut_at_async(const uint8_t *t, size_t len, struct segments *sg)
+{
+	size_t zeros = 0;
+	sg->n = 0;
+	sg->start = malloc((len / 12 + 2) * sizeof *sg->start);
+	sg->dropped = calloc(len / 12 + 2, 1);
+	if (!sg->start || !sg->dropped)
+		return -1;
+	sg->start[sg->n++] = 0;
+	for (size_t i = 0; i < len; i++) {
+		if (t[i] == 0) {
+			zeros++;
+		} else {
+			if (t[i] == 0x80 && zeros >= 11 && i - zeros > sg->start[sg->n - 1])
+				sg->start[sg->n++] = i - zeros;
+			zeros = 0;
+		}
+	}
+	sg->start[sg->n] = len;
+	return 0;
+}
+
+/* Runs the kept segments, in order, through an adapter at L3 in a child;
+ * returns the index of the segment the child died in, or -1 when it
+ * finished. Before each segment the child writes its index to a pipe. */
+static long first_crashing_segment(const struct tc_adapter *ad, const struct workload *w, const struct segments *sg)
+{
+	int fds[2], status = 0;
+	long k, last = -1;
+	pid_t pid;
+	if (pipe(fds) != 0)
+		return -1;
+	fflush(NULL);
+	pid = fork();
+	if (pid == 0) {
+		void *h = open_adapter(ad, w, tc_adapter_l3);
+		close(fds[0]);
+		if (!h)
+			_exit(1);
+		for (k = 0; k < (long)sg->n; k++) {
+			if (sg->dropped[k])
+				continue;
+			if (write(fds[1], &k, sizeof k) != sizeof k)
+				_exit(1);
+			ad->feed(h, w->v.trace + sg->start[k], sg->start[k + 1] - sg->start[k]);
+		}
+		ad->finish(h);
+		ad->close(h);
+		_exit(0);
+	}
+	close(fds[1]);
+	while (pid > 0 && read(fds[0], &k, sizeof k) == sizeof k)
+		last = k;
+	close(fds[0]);
+	if (pid < 0 || waitpid(pid, &status, 0) < 0 || !WIFSIGNALED(status))
+		return -1;
+	return last < 0 ? 0 : last;
+}
+
+/* The L3 workload for a decoder that crashes on the generated trace: the
+ * trace without the A-sync segments it crashes in (found one at a time, at
+ * most 64). Both decoders are then measured on these same bytes. Returns
+ * how many segments were dropped, or -1 when that did not help. */
+static long drop_crashing_segments(const struct tc_adapter *ad, struct workload *w, uint8_t **buf, size_t *nseg)
+{
+	struct segments sg;
+	long dropped = 0, k;
+	size_t len = 0;
+	*buf = NULL;
+	if (cut_at_async(w->v.trace, w->v.trace_len, &sg))
+		return -1;
+	*nseg = sg.n;
+	while ((k = first_crashing_segment(ad, w, &sg)) >= 0 && dropped < 64) {
+		sg.dropped[k] = 1;
+		dropped++;
+	}
+	if (k >= 0 || !(*buf = malloc(w->v.trace_len))) {
+		free(sg.start);
+		free(sg.dropped);
+		return -1;
+	}
+	for (size_t i = 0; i < sg.n; i++)
+		if (!sg.dropped[i]) {
+			memcpy(*buf + len, w->v.trace + sg.start[i], sg.start[i + 1] - sg.start[i]);
+			len += sg.start[i + 1] - sg.start[i];
+		}
+	w->trace = *buf;
+	w->trace_len = len;
+	free(sg.start);
+	free(sg.dropped);
+	return dropped;
+}
+
 /* One table row; rc_* are throughput()'s results (or 1000 for "not installed"). */
 static void row(const char *what, int rc_ref, const double *r, int rc_oc, const double *c)
 {
@@ -174,6 +286,30 @@ static void row(const char *what, int rc_ref, const double *r, int rc_oc, const 
 			 rc_oc);
 		printf(" %30s\n", cell);
 	}
+}
+
+/* OpenCSD crashed on the L3 workload: measure both decoders again on the
+ * trace without the A-sync segments it crashes in. */
+static void l3_without_crashes(const struct tc_adapter *ref, const struct tc_adapter *oc, struct workload *w, int runs)
+{
+	struct workload cut = *w;
+	double r[3] = { 0, 0, 0 }, c[3] = { 0, 0, 0 };
+	uint8_t *buf;
+	size_t nseg = 0;
+	long dropped = drop_crashing_segments(oc, &cut, &buf, &nseg);
+	char what[64];
+	int rr, rc;
+	if (dropped < 0) {
+		printf("%-34s %s\n", "L3 without crashing segments", "OpenCSD still crashes (more than 64 segments)");
+		return;
+	}
+	rr = throughput(ref, &cut, tc_adapter_l3, runs, &r[0], &r[1], &r[2]);
+	rc = throughput(oc, &cut, tc_adapter_l3, runs, &c[0], &c[1], &c[2]);
+	snprintf(what, sizeof what, "L3, %ld of %zu segments dropped", dropped, nseg);
+	row(what, rr, r, rc, c);
+	printf("%-34s (the trace without the A-sync segments OpenCSD crashes in: %zu bytes, both decoders)\n", "",
+	       cut.trace_len);
+	free(buf);
 }
 
 static void encoder_speed(void)
@@ -245,23 +381,40 @@ static void fuzz_speed(const char *harness)
 	printf("%-34s %10.0f execs/s (libFuzzer, 10 s, one core)\n", "parse fuzz harness", best);
 }
 
+/* Whether a section (throughput, memory, encoder, runner, fuzz) runs. */
+static int wanted(const struct bench_opts *o, const char *section)
+{
+	const char *p = o->only;
+	size_t n = strlen(section);
+	if (!p)
+		return 1;
+	while ((p = strstr(p, section)) != NULL) {
+		if ((p == o->only || p[-1] == ',') && (p[n] == ',' || p[n] == '\0'))
+			return 1;
+		p += n;
+	}
+	return 0;
+}
+
 static void usage(FILE *f)
 {
 	fprintf(f,
 		"usage: tracecert bench --reference PATH.so [--opencsd PATH.so] [--size MB] [--runs N]\n"
 		"                       [--memory-sizes MB,MB] [--tool PATH] [--fuzz-parse PATH]\n"
+		"                       [--only throughput,memory,encoder,runner,fuzz]\n"
 		"\n"
 		"Throughput of the reference decoder and OpenCSD, both through their adapters, on the\n"
 		"same encoder-generated trace, measured in the same run: L1 (packets; the reference\n"
 		"also resolves speculation, stage 2) and L3 (instructions, with the program image);\n"
 		"peak resident memory of the reference at two trace sizes; encoder, runner and fuzz\n"
 		"harness speed. Median of N runs with [min..max]. Prints figures; never fails on a\n"
-		"slow machine.\n");
+		"slow machine. When OpenCSD crashes at L3, both decoders are measured again on the\n"
+		"trace without the A-sync segments it crashes in. --only runs some sections.\n");
 }
 
 int tc_bench_main(int argc, char **argv)
 {
-	struct bench_opts o = { NULL, NULL, "build/tracecert", "build/fuzz/libfuzzer/parse", 64, 512, 3 };
+	struct bench_opts o = { NULL, NULL, "build/tracecert", "build/fuzz/libfuzzer/parse", 64, 512, 3, NULL };
 	struct tc_enc_options eo;
 	struct workload w;
 	const struct tc_adapter *ref, *oc = NULL;
@@ -287,7 +440,22 @@ int tc_bench_main(int argc, char **argv)
 			o.fuzz_parse = v;
 		else if (!strcmp(a, "--size"))
 			o.mb = strtoul(v, NULL, 10);
-		else if (!strcmp(a, "--runs"))
+		else if (!strcmp(a, "--only")) {
+			o.only = v;
+			for (const char *p = v; *p;) {
+				size_t n = strcspn(p, ",");
+				static const char *const names[] = { "throughput", "memory", "encoder", "runner", "fuzz" };
+				int ok = 0;
+				for (int k = 0; k < 5; k++)
+					ok |= strlen(names[k]) == n && !strncmp(p, names[k], n);
+				if (!ok) {
+					fprintf(stderr, "tracecert bench: --only: unknown section '%.*s' (throughput, memory, encoder, runner, fuzz)\n",
+						(int)n, p);
+					return 2;
+				}
+				p += n + (p[n] == ',');
+			}
+		} else if (!strcmp(a, "--runs"))
 			o.runs = atoi(v);
 		else if (!strcmp(a, "--memory-sizes")) {
 			o.mb = strtoul(v, NULL, 10);
@@ -317,13 +485,16 @@ int tc_bench_main(int argc, char **argv)
 		fprintf(stderr, "tracecert bench: %s\n", err);
 		return 2;
 	}
+	w.trace = w.v.trace;
+	w.trace_len = w.v.trace_len;
 	w.total = (size_t)o.mb << 20;
 	printf("workload: encoder seed 42, %zu-byte trace (A64, maxspec 8, return stack) fed %lu MiB in %d-byte chunks\n",
 	       w.v.trace_len, o.mb, CHUNK);
-	printf("%-34s %10s %19s %10s %19s %8s\n", "MB/s (median [min..max])", "reference", "", "OpenCSD", "", "ratio");
-	{
+	if (wanted(&o, "throughput")) {
 		double r[3] = { 0, 0, 0 }, c[3] = { 0, 0, 0 };
 		int rr, rc = 1000;
+		printf("%-34s %10s %19s %10s %19s %8s\n", "MB/s (median [min..max])", "reference", "", "OpenCSD", "",
+		       "ratio");
 		rr = throughput(ref, &w, tc_adapter_l1, o.runs, &r[0], &r[1], &r[2]);
 		if (oc)
 			rc = throughput(oc, &w, tc_adapter_l1, o.runs, &c[0], &c[1], &c[2]);
@@ -333,19 +504,25 @@ int tc_bench_main(int argc, char **argv)
 		if (oc)
 			rc = throughput(oc, &w, tc_adapter_l3, o.runs, &c[0], &c[1], &c[2]);
 		row("L3 instructions", rr, r, rc, c);
+		if (oc && rc > 0 && rc != 1000)
+			l3_without_crashes(ref, oc, &w, o.runs);
 	}
-	{
+	if (wanted(&o, "memory")) {
 		long small = peak_rss(ref, &w, o.mb), big = peak_rss(ref, &w, o.big_mb);
 		printf("%-34s %lu MiB: %ld KiB, %lu MiB: %ld KiB (%+.1f%%)\n", "reference peak RSS (L3)", o.mb, small, o.big_mb,
 		       big, small > 0 ? 100.0 * (double)(big - small) / (double)small : 0.0);
 	}
-	encoder_speed();
-	runner_speed(o.tool, o.reference, "runner, reference adapter");
-	if (oc)
-		runner_speed(o.tool, o.opencsd, "runner, OpenCSD adapter");
-	else
-		printf("%-34s %s\n", "runner, OpenCSD adapter", "not installed (apt-get install libopencsd-dev)");
-	fuzz_speed(o.fuzz_parse);
+	if (wanted(&o, "encoder"))
+		encoder_speed();
+	if (wanted(&o, "runner")) {
+		runner_speed(o.tool, o.reference, "runner, reference adapter");
+		if (oc)
+			runner_speed(o.tool, o.opencsd, "runner, OpenCSD adapter");
+		else
+			printf("%-34s %s\n", "runner, OpenCSD adapter", "not installed (apt-get install libopencsd-dev)");
+	}
+	if (wanted(&o, "fuzz"))
+		fuzz_speed(o.fuzz_parse);
 	tc_enc_vector_free(&w.v);
 	return 0;
 }
