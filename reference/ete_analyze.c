@@ -517,17 +517,27 @@ void tc_stage3_flush(struct tc_ete_stage3 *s)
 	flush_output(s);
 }
 
-void tc_stage3_init(struct tc_ete_stage3 *s, const struct tc_ete_config *cfg, const struct tc_ete_sink *sink)
+/* Stage 3 runs only for an L3 sink (ete_decoder.c send_l2): without one,
+ * no range opens and no item is made, so the pending list is not needed. */
+int tc_stage3_init(struct tc_ete_stage3 *s, const struct tc_ete_config *cfg, const struct tc_ete_sink *sink)
 {
 	memset(s, 0, sizeof *s);
 	s->cfg = cfg;
 	s->sink = sink;
 	s->sync_state = TC_SYNC_NOT;
 	s->amend = -1;
+	if (sink && sink->l3) {
+		s->out = malloc(TC_L3_PENDING * sizeof *s->out);   /* new_item clears each item it hands out */
+		if (!s->out)
+			return -1;
+	}
+	return 0;
 }
 
 void tc_stage3_fini(struct tc_ete_stage3 *s)
 {
 	free(s->icache);
+	free(s->out);
 	s->icache = NULL;
+	s->out = NULL;
 }

@@ -297,7 +297,11 @@ struct tc_ete_decoder *tc_ete_alloc(const struct tc_ete_config *cfg, const struc
 		free(d);
 		return NULL;
 	}
-	tc_stage3_init(&d->s3, &d->cfg, &d->sink);
+	if (tc_stage3_init(&d->s3, &d->cfg, &d->sink)) {
+		tc_stage2_fini(&d->s2);
+		free(d);
+		return NULL;
+	}
 	d->state = st_search;
 	return d;
 }

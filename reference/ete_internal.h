@@ -131,7 +131,7 @@ struct tc_ete_stage3 {
 	struct tc_ete_l3 range;               /* the open range */
 	int range_open;
 	uint64_t range_next;                  /* address after its last instruction */
-	struct tc_ete_l3 out[TC_L3_PENDING];  /* items not yet delivered */
+	struct tc_ete_l3 *out;                /* items not yet delivered (TC_L3_PENDING; only with an L3 sink) */
 	int nout;
 	int amend;                            /* index in out of the last branch's range, or -1 */
 	struct tc_ete_context ctx_out;        /* last context reported */
@@ -139,7 +139,8 @@ struct tc_ete_stage3 {
 	struct tc_insn_cache_entry *icache;   /* allocated at the first decode */
 };
 
-void tc_stage3_init(struct tc_ete_stage3 *s, const struct tc_ete_config *cfg, const struct tc_ete_sink *sink);
+/* Returns 0, or -1 when out of memory. */
+int tc_stage3_init(struct tc_ete_stage3 *s, const struct tc_ete_config *cfg, const struct tc_ete_sink *sink);
 void tc_stage3_analyze(struct tc_ete_stage3 *s, const struct tc_ete_elem *e);
 void tc_stage3_flush(struct tc_ete_stage3 *s);
 void tc_stage3_set_image(struct tc_ete_stage3 *s, const struct tc_image *image);
