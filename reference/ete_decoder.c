@@ -287,7 +287,7 @@ struct tc_ete_decoder *tc_ete_alloc(const struct tc_ete_config *cfg, const struc
 	struct tc_ete_decoder *d;
 	if (!cfg || !config_valid(cfg))
 		return NULL;
-	d = calloc(1, sizeof *d);
+	d = calloc(1, sizeof *d);   /* DSTATE.IA starts all zero (ERRATA TC-P29) */
 	if (!d)
 		return NULL;
 	d->cfg = *cfg;
