@@ -493,17 +493,22 @@ static size_t board_size(int ntasks)
 }
 
 /* Runs every task on o->jobs worker processes, each taking the next task
- * when it is free; results in shared memory. */
+ * when it is free; results in shared memory. Frees proto before the workers
+ * start: every fork copies the page tables of private memory, and the task
+ * list is 3 KB per task (60 MB for 10,000 vectors at two levels). */
 static struct board *run_all(const struct tc_adapter *ad, char **paths, int ntasks, struct task *proto,
 			     const struct options *o)
 {
 	struct board *b = mmap(NULL, board_size(ntasks), PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
 	int forked = 0;
-	if (b == MAP_FAILED)
+	if (b == MAP_FAILED) {
+		free(proto);
 		return NULL;
+	}
 	atomic_init(&b->next, 0);
 	atomic_init(&b->stop, 0);
 	memcpy(b->tasks, proto, (size_t)ntasks * sizeof *proto);
+	free(proto);
 	fflush(NULL);
 	for (int k = 0; k < o->jobs; k++) {
 		pid_t pid = fork();
@@ -969,7 +974,8 @@ static int certify(const struct options *o, const struct tc_adapter *ad, char **
 		return 2;
 	n = plan(o, paths, npaths, tags, &proto);
 	if (n >= 0) {
-		b = run_all(ad, paths, n, proto, o);
+		b = run_all(ad, paths, n, proto, o);   /* frees proto */
+		proto = NULL;
 		if (b) {
 			if (o->tap)
 				print_tap(b->tasks, n, paths, tags);
