@@ -6,10 +6,29 @@
 
 #include "enc_internal.h"
 
-/* splitmix64 */
+void enc_rng_init(struct enc_rng *r, uint64_t seed, const uint8_t *entropy, size_t len)
+{
+	r->s = seed;
+	r->entropy = entropy;
+	r->left = entropy ? len : 0;
+}
+
+/* The next byte of the caller's entropy, 0 when there is none left (a
+ * draw then is exactly the seed's). */
+static uint64_t entropy_byte(struct enc_rng *r)
+{
+	if (r->left == 0)
+		return 0;
+	r->left--;
+	return *r->entropy++;
+}
+
+/* splitmix64; an entropy byte is XORed into this draw's input to the mix
+ * (a bijection: the 256 byte values give 256 distinct draws), not into
+ * the state, so the draws after it are the seed's own. */
 uint64_t enc_next(struct enc_rng *r)
 {
-	uint64_t z = (r->s += UINT64_C(0x9e3779b97f4a7c15));
+	uint64_t z = (r->s += UINT64_C(0x9e3779b97f4a7c15)) ^ entropy_byte(r);
 	z = (z ^ (z >> 30)) * UINT64_C(0xbf58476d1ce4e5b9);
 	z = (z ^ (z >> 27)) * UINT64_C(0x94d049bb133111eb);
 	return z ^ (z >> 31);

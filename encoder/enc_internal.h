@@ -13,10 +13,15 @@
 
 #include "tracecert/encoder.h"
 
-/* ---- Random numbers (splitmix64): deterministic per seed ---------------- */
+/* ---- Random numbers (splitmix64): deterministic per seed and entropy ----- */
 struct enc_rng {
-	uint64_t s;
+	uint64_t s;                 /* splitmix64 state */
+	const uint8_t *entropy;     /* caller's bytes not used yet (tc_enc_options.entropy), or NULL */
+	size_t left;                /* how many */
 };
+/* A generator seeded by seed; entropy (len bytes, may be NULL) perturbs
+ * the first len draws, one byte each (tracecert/encoder.h). */
+void enc_rng_init(struct enc_rng *r, uint64_t seed, const uint8_t *entropy, size_t len);
 uint64_t enc_next(struct enc_rng *r);
 unsigned enc_below(struct enc_rng *r, unsigned n);        /* 0..n-1, n > 0 */
 int enc_chance(struct enc_rng *r, unsigned percent);
@@ -96,7 +101,7 @@ struct enc_region {
 struct enc_program {
 	struct enc_region region[ENC_MAX_REGIONS];   /* by address */
 	int nregions;
-	struct enc_block block[ENC_MAX_BLOCKS];      /* by address */
+	struct enc_block *block;                     /* by address, nblocks of them (malloc'd) */
 	int nblocks;
 };
 
@@ -147,7 +152,7 @@ struct enc {
 	struct enc_buf l1;          /* expected L1 */
 	struct enc_buf l3;          /* expected L3 (committed) */
 	struct enc_buf l3_tx;       /* L3 items held while in a transaction */
-	struct enc_buf l3_tx_events;/* the events among them (kept on failure) */
+	struct enc_buf l3_tx_events;/* the items among them a failure keeps (enc_l3) */
 	uint32_t *variants;
 	/* The trace unit's stage-1 view (what a decoder's DSTATE.IA will hold). */
 	struct enc_ahb ahb[3];
@@ -222,8 +227,10 @@ void enc_pkt_overflow(struct enc *e);
 void enc_hit(struct enc *e, const char *fmt, ...);
 
 /* The L3 truth (enc_trace.c): one line, to the output or, in a
- * transaction, held until it resolves. */
-void enc_l3(struct enc *e, int is_event, const char *fmt, ...);
-void enc_l3_line(struct enc *e, int in_tx, int is_event, const char *line);
+ * transaction, held until it resolves. kept: the element survives a
+ * Transaction Failure (ERRATA TC-S18: events, timestamp markers,
+ * instrumentation, and cycle counts when tf_keep_cc is 1). */
+void enc_l3(struct enc *e, int kept, const char *fmt, ...);
+void enc_l3_line(struct enc *e, int in_tx, int kept, const char *line);
 
 #endif

@@ -509,13 +509,14 @@ int tc_enc_make_negative(const struct tc_enc_options *o, int kind, struct tc_enc
 		snprintf(err, errlen, "unknown negative kind %d", kind);
 		return -1;
 	}
-	r.s = o->seed ^ UINT64_C(0x6e65676174697665);   /* "negative": a stream of its own */
+	enc_rng_init(&r, o->seed ^ UINT64_C(0x6e65676174697665), NULL, 0);   /* "negative": a stream of its own */
 	if (kind == tc_enc_neg_any)
 		kind = 1 + (int)enc_below(&r, tc_enc_neg_count - 1);
 	for (unsigned attempt = 0; attempt < 200; attempt++) {
 		struct tc_enc_options oo = *o;
-		struct enc_rng d = { o->seed ^ (uint64_t)attempt << 32 };
+		struct enc_rng d;
 		int rc;
+		enc_rng_init(&d, o->seed ^ (uint64_t)attempt << 32, NULL, 0);
 		if (attempt)   /* a derived seed, small enough for `tracecert gen --seed` */
 			oo.seed = (uint32_t)enc_next(&d);
 		if (tc_enc_generate(&oo, v, err, errlen))

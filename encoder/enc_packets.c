@@ -502,13 +502,15 @@ static void pkt_commit_plain(struct enc *e, int64_t n)
 	enc_hit(e, "commit-packet");
 }
 
-/* The cycle-count element every CC packet carries, as L3 truth. */
+/* The cycle-count element every CC packet carries, as L3 truth; a
+ * Transaction Failure keeps it only with tf_keep_cc (ERRATA TC-S18). */
 static void cycle_count_truth(struct enc *e, uint64_t off, uint32_t value, int unknown)
 {
+	int kept = e->cfg.tf_keep_cc;
 	if (unknown)
-		enc_l3(e, 0, "@%llu cycle-count n=unknown", (unsigned long long)off);
+		enc_l3(e, kept, "@%llu cycle-count n=unknown", (unsigned long long)off);
 	else
-		enc_l3(e, 0, "@%llu cycle-count n=%lu", (unsigned long long)off, (unsigned long)value);
+		enc_l3(e, kept, "@%llu cycle-count n=%lu", (unsigned long long)off, (unsigned long)value);
 }
 
 static void pkt_cycle_count(struct enc *e, uint64_t off, unsigned header, int64_t commit, uint32_t count, int unknown)

@@ -548,6 +548,9 @@ int enc_program_make(struct enc_program *p, struct enc_rng *r, unsigned nblocks,
 	memset(p, 0, sizeof *p);
 	if (nblocks < 2 || nblocks > ENC_MAX_BLOCKS)
 		return -1;
+	p->block = calloc(nblocks, sizeof *p->block);
+	if (!p->block)
+		return -1;
 	n = choose_isas(r, mix, isa);
 	while (n > 1 && nblocks < 2u * (unsigned)n)
 		n--;
@@ -575,6 +578,8 @@ int enc_program_make(struct enc_program *p, struct enc_rng *r, unsigned nblocks,
 
 void enc_program_free(struct enc_program *p)
 {
+	free(p->block);
+	p->block = NULL;
 	for (int i = 0; i < p->nregions; i++) {
 		free(p->region[i].code);
 		free(p->region[i].insn_size);

@@ -11,25 +11,25 @@
 
 /* ---- L3 truth ---------------------------------------------------------------- */
 
-void enc_l3_line(struct enc *e, int in_tx, int is_event, const char *line)
+void enc_l3_line(struct enc *e, int in_tx, int kept, const char *line)
 {
 	if (!in_tx) {
 		enc_buf_printf(&e->l3, "%s\n", line);
 		return;
 	}
 	enc_buf_printf(&e->l3_tx, "%s\n", line);
-	if (is_event)
+	if (kept)
 		enc_buf_printf(&e->l3_tx_events, "%s\n", line);
 }
 
-void enc_l3(struct enc *e, int is_event, const char *fmt, ...)
+void enc_l3(struct enc *e, int kept, const char *fmt, ...)
 {
 	char line[256];
 	va_list ap;
 	va_start(ap, fmt);
 	vsnprintf(line, sizeof line, fmt, ap);
 	va_end(ap);
-	enc_l3_line(e, e->in_tx, is_event, line);
+	enc_l3_line(e, e->in_tx, kept, line);
 }
 
 /* Offset the next packet will have (pending atoms are packed first). */
@@ -803,6 +803,8 @@ void tc_enc_options_default(struct tc_enc_options *o)
 	tc_ete_config_default(&o->cfg);
 	o->steps = 200;
 	o->blocks = 64;
+	o->entropy = NULL;   /* the seed alone decides */
+	o->entropy_len = 0;
 }
 
 /* The instruction sets of the program: A64 only (most), AArch32 only, or both. */
@@ -837,7 +839,7 @@ int tc_enc_generate(const struct tc_enc_options *o, struct tc_enc_vector *v, cha
 		snprintf(err, errlen, "out of memory");
 		return -1;
 	}
-	e->rng.s = o->seed;
+	enc_rng_init(&e->rng, o->seed, o->entropy, o->entropy_len);
 	if (o->random_config)
 		random_config(e);
 	else

@@ -72,6 +72,10 @@ void tc_fuzz_config(const uint8_t hdr[TC_FUZZ_CFG_BYTES], struct tc_ete_config *
  * calloc'd by every decoder). */
 void tc_fuzz_fit_caps(struct tc_ete_config *cfg, size_t len);
 
+/* The same from a number of packets (the trace of len bytes has at most
+ * 2·len+1): a queue never holds more than 64·packets elements. */
+void tc_fuzz_fit_caps_packets(struct tc_ete_config *cfg, uint64_t packets);
+
 /* The inverse, for seed corpora: 0 when cfg is represented exactly, -1
  * when some field was approximated. */
 int tc_fuzz_config_encode(const struct tc_ete_config *cfg, uint8_t hdr[TC_FUZZ_CFG_BYTES]);

@@ -4,18 +4,18 @@
 #
 # make fuzz HARNESS=parse TIME=60       libFuzzer (clang, ASan+UBSan), dictionary and seed corpus; prints execs/s, coverage
 # make fuzz-afl HARNESS=parse TIME=60   AFL++ (afl-clang-fast, libFuzzer harness through libAFLDriver); prints execs/s
-# make fuzz-smoke                       every harness briefly under both (about 2-3 minutes on 2 cores) + fuzz-regress;
+# make fuzz-smoke                       every harness briefly under both (about 3 minutes on 2 cores) + fuzz-regress;
 #                                       a finding fails it and leaves the reproducer in $(FUZZ_OUT)/findings/
 # make fuzz-regress                     replays fuzz/corpus/<harness>/* and vectors/ete/regress/*.bin (gcc, ASan+UBSan), TAP
 # make fuzz-seeds                       the seed corpora $(FUZZ_OUT)/<harness>_seed_corpus/ from vectors/**/*.tcv
 #
-# Harnesses: parse decode diff adapter format. Variables: HARNESS, TIME (seconds), FUZZ_OUT (default
+# Harnesses: parse decode diff adapter format roundtrip. Variables: HARNESS, TIME (seconds), FUZZ_OUT (default
 # $(BUILD)/fuzz), FUZZ_CLANG, FUZZ_AFL_CC, FUZZ_REGRESS_CC, FUZZ_AFL_SAN (e.g. -fsanitize=address,undefined),
 # FUZZ_ARGS (extra libFuzzer arguments, e.g. -jobs=2 -workers=2), TC_DIFF_ADAPTER, TC_FUZZ_ADAPTER.
 
 BUILD           ?= build
 FUZZ_OUT        ?= $(BUILD)/fuzz
-FUZZ_HARNESSES  := parse decode diff adapter format
+FUZZ_HARNESSES  := parse decode diff adapter format roundtrip
 HARNESS         ?= parse
 TIME            ?= 60
 FUZZ_CLANG      ?= clang
@@ -25,7 +25,12 @@ FUZZ_AFL_SAN    ?=
 FUZZ_ARGS       ?=
 
 FUZZ_REF_SRC  := $(sort $(wildcard reference/*.c))
-FUZZ_CPPFLAGS := -Ireference/include -Ireference -Iconformance/include -Iconformance -Ifuzz
+# The round-trip harness also links the encoder (its sources and the variant list GNUmakefile
+# generates) and the line lists and L3 normalisation of conformance/.
+FUZZ_ENC_SRC  := $(sort $(wildcard encoder/*.c)) $(BUILD)/gen/enc_variants.c
+FUZZ_RT_SRC   := $(FUZZ_ENC_SRC) conformance/vector.c conformance/l3norm.c
+FUZZ_ENC_HDRS := $(wildcard encoder/*.h encoder/include/tracecert/*.h)
+FUZZ_CPPFLAGS := -Ireference/include -Ireference -Iconformance/include -Iconformance -Iencoder/include -Iencoder -Ifuzz
 FUZZ_CFLAGS_W := -std=c11 -Wall -Wextra -Werror -D_POSIX_C_SOURCE=200809L
 FUZZ_HEADERS  := $(wildcard reference/*.h reference/include/tracecert/*.h conformance/*.h conformance/include/tracecert/*.h fuzz/*.h)
 FUZZ_VECTORS  := $(shell find vectors -name '*.tcv' 2>/dev/null)
@@ -44,7 +49,7 @@ FUZZ_LF_OBJ   := $(FUZZ_REF_SRC:%.c=$(FUZZ_LF)/obj/%.o) $(FUZZ_LF)/obj/fuzz/fuzz
 
 FUZZ_LF_COV   := -fsanitize=fuzzer-no-link
 # The harness helpers (hashing, input layout) give no useful coverage feedback: not instrumented.
-$(FUZZ_LF)/obj/fuzz/fuzz_common.o: FUZZ_LF_COV :=
+$(FUZZ_LF)/obj/fuzz/fuzz_common.o $(FUZZ_LF)/obj/conformance/vector.o $(FUZZ_LF)/obj/conformance/l3norm.o: FUZZ_LF_COV :=
 
 $(FUZZ_LF)/obj/%.o: %.c $(FUZZ_HEADERS)
 	@mkdir -p $(dir $@)
@@ -52,6 +57,10 @@ $(FUZZ_LF)/obj/%.o: %.c $(FUZZ_HEADERS)
 
 $(addprefix $(FUZZ_LF)/,$(FUZZ_HARNESSES)): $(FUZZ_LF)/%: $(FUZZ_LF)/obj/fuzz/%.o $(FUZZ_LF_OBJ)
 	$(FUZZ_CLANG) $(FUZZ_LF_FLAGS) -fsanitize=fuzzer $(FUZZ_EXPORT) -o $@ $^ -ldl
+
+# roundtrip: the encoder is instrumented too (its branches are the structure the input steers).
+$(FUZZ_LF)/roundtrip: $(FUZZ_RT_SRC:%.c=$(FUZZ_LF)/obj/%.o)
+$(FUZZ_ENC_SRC:%.c=$(FUZZ_LF)/obj/%.o) $(FUZZ_LF)/obj/fuzz/roundtrip.o: $(FUZZ_ENC_HDRS)
 
 # The reference as an adapter built for fuzzing (instrumented), the default TC_FUZZ_ADAPTER of make fuzz.
 $(FUZZ_LF)/libtc_reference.so: $(FUZZ_LF)/obj/conformance/adapters/reference.o $(FUZZ_REF_SRC:%.c=$(FUZZ_LF)/obj/%.o)
@@ -68,6 +77,9 @@ $(FUZZ_AFL)/obj/%.o: %.c $(FUZZ_HEADERS)
 
 $(addprefix $(FUZZ_AFL)/,$(FUZZ_HARNESSES)): $(FUZZ_AFL)/%: $(FUZZ_AFL)/obj/fuzz/%.o $(FUZZ_AFL_OBJ)
 	AFL_QUIET=1 $(FUZZ_AFL_CC) $(FUZZ_AFL_FLAGS) -fsanitize=fuzzer $(FUZZ_EXPORT) -o $@ $^ -ldl
+
+$(FUZZ_AFL)/roundtrip: $(FUZZ_RT_SRC:%.c=$(FUZZ_AFL)/obj/%.o)
+$(FUZZ_ENC_SRC:%.c=$(FUZZ_AFL)/obj/%.o) $(FUZZ_AFL)/obj/fuzz/roundtrip.o: $(FUZZ_ENC_HDRS)
 
 $(FUZZ_AFL)/libtc_reference.so: $(FUZZ_AFL)/obj/conformance/adapters/reference.o $(FUZZ_REF_SRC:%.c=$(FUZZ_AFL)/obj/%.o)
 	AFL_QUIET=1 $(FUZZ_AFL_CC) $(FUZZ_AFL_FLAGS) -shared -o $@ $^
@@ -88,8 +100,9 @@ $(FUZZ_RG)/%.o: %.c $(FUZZ_HEADERS)
 	$(FUZZ_REGRESS_CC) $(FUZZ_CPPFLAGS) $(FUZZ_CFLAGS_W) $(FUZZ_RG_FLAGS) -c $< -o $@
 
 $(FUZZ_REGRESS): $(addprefix $(FUZZ_RG)/fuzz/,$(addsuffix .o,$(FUZZ_HARNESSES) regress_main fuzz_common)) \
-		 $(FUZZ_REF_SRC:%.c=$(FUZZ_RG)/%.o)
+		 $(FUZZ_REF_SRC:%.c=$(FUZZ_RG)/%.o) $(FUZZ_RT_SRC:%.c=$(FUZZ_RG)/%.o)
 	$(FUZZ_REGRESS_CC) $(FUZZ_RG_FLAGS) -o $@ $^ -ldl
+$(FUZZ_ENC_SRC:%.c=$(FUZZ_RG)/%.o) $(FUZZ_RG)/fuzz/roundtrip.o: $(FUZZ_ENC_HDRS)
 
 # The adapters the regression driver loads (diff: OpenCSD when installed; adapter: the reference).
 FUZZ_REGRESS_SOS := $(BUILD)/adapters/libtc_reference.so $(if $(filter yes,$(OPENCSD_OK)),$(BUILD)/adapters/libtc_opencsd.so)
@@ -105,6 +118,13 @@ $(FUZZ_OUT)/%_seed_corpus/.stamp: $(FUZZ_SEEDGEN) $(FUZZ_VECTORS)
 	$(FUZZ_SEEDGEN) $* $(dir $@) vectors
 	@touch $@
 
+# roundtrip: no vectors; one seed per seed of vectors/ete/gen (with no entropy: that very vector)
+# and synthetic headers with pseudo-random entropy.
+$(FUZZ_OUT)/roundtrip_seed_corpus/.stamp: $(FUZZ_SEEDGEN) vectors/ete/gen/seeds.txt
+	rm -rf $(dir $@)
+	$(FUZZ_SEEDGEN) roundtrip $(dir $@) vectors/ete/gen/seeds.txt
+	@touch $@
+
 FUZZ_SEEDS := $(foreach h,$(FUZZ_HARNESSES),$(FUZZ_OUT)/$(h)_seed_corpus/.stamp)
 
 # ---- Targets -------------------------------------------------------------------------------------------
@@ -116,6 +136,7 @@ fuzz-build-libfuzzer: $(addprefix $(FUZZ_LF)/,$(FUZZ_HARNESSES)) $(FUZZ_LF)/libt
 fuzz-build-afl: $(addprefix $(FUZZ_AFL)/,$(FUZZ_HARNESSES)) $(FUZZ_AFL)/libtc_reference.so $(FUZZ_SEEDS)
 
 fuzz:
+	@$(FUZZ_RUN) check-args '$(HARNESS)' '$(TIME)'
 	@$(FUZZ_RUN) need libfuzzer
 	@$(MAKE) --no-print-directory $(FUZZ_LF)/$(HARNESS) $(FUZZ_OUT)/$(HARNESS)_seed_corpus/.stamp \
 	  $(if $(filter adapter,$(HARNESS)),$(FUZZ_LF)/libtc_reference.so) \
@@ -123,6 +144,7 @@ fuzz:
 	@$(FUZZ_RUN) libfuzzer $(HARNESS) $(TIME) $(FUZZ_ARGS)
 
 fuzz-afl:
+	@$(FUZZ_RUN) check-args '$(HARNESS)' '$(TIME)'
 	@$(FUZZ_RUN) need afl
 	@$(MAKE) --no-print-directory $(FUZZ_AFL)/$(HARNESS) $(FUZZ_OUT)/$(HARNESS)_seed_corpus/.stamp \
 	  $(if $(filter adapter,$(HARNESS)),$(FUZZ_AFL)/libtc_reference.so) \

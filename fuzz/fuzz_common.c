@@ -125,7 +125,12 @@ int tc_fuzz_config_encode(const struct tc_ete_config *cfg, uint8_t hdr[TC_FUZZ_C
 
 void tc_fuzz_fit_caps(struct tc_ete_config *cfg, size_t len)
 {
-	uint64_t most = 64 * (2 * (uint64_t)len + 1);   /* elements the trace can produce */
+	tc_fuzz_fit_caps_packets(cfg, 2 * (uint64_t)len + 1);
+}
+
+void tc_fuzz_fit_caps_packets(struct tc_ete_config *cfg, uint64_t packets)
+{
+	uint64_t most = 64 * (packets ? packets : 1);   /* elements the trace can produce */
 	uint64_t fit = most > cfg->maxspec ? most : (uint64_t)cfg->maxspec + 1;
 	uint64_t rq = cfg->queue_cap ? cfg->queue_cap : 4 * ((uint64_t)cfg->maxspec + 1) + 1024;
 	uint64_t tq = cfg->tx_cap ? cfg->tx_cap : 65536;

@@ -1,6 +1,7 @@
 #!/bin/sh
 # fuzz/run.sh — runs the fuzz harnesses for fuzz/fuzz.mk and summarises each run (execs/s, coverage, findings).
 #
+#   run.sh check-args HARNESS SECONDS  exit 2 with a message for an unknown harness or a bad time
 #   run.sh need libfuzzer|afl          exit 2 with the Debian package to install when the compiler is absent
 #   run.sh libfuzzer HARNESS SECONDS [libFuzzer args...]
 #   run.sh afl HARNESS SECONDS
@@ -15,7 +16,7 @@ OUT=${FUZZ_OUT:-build/fuzz}
 MAKE=${MAKE:-make}
 CLANG=${FUZZ_CLANG:-clang}
 AFLCC=${FUZZ_AFL_CC:-afl-clang-fast}
-HARNESSES="parse decode diff adapter format"
+HARNESSES="parse decode diff adapter format roundtrip"
 
 banner() {
 	echo "########################################################################"
@@ -194,8 +195,8 @@ run_afl() {
 
 smoke() {
 	opencsd=${1:-}
-	lf_times=${FUZZ_SMOKE_LF:-"parse:30 decode:30 diff:15 adapter:15 format:10"}
-	afl_times=${FUZZ_SMOKE_AFL:-"parse:15 decode:15 diff:10 adapter:10 format:5"}
+	lf_times=${FUZZ_SMOKE_LF:-"parse:30 decode:30 diff:15 adapter:15 format:10 roundtrip:15"}
+	afl_times=${FUZZ_SMOKE_AFL:-"parse:15 decode:15 diff:10 adapter:10 format:5 roundtrip:10"}
 	status=0 lf=yes afl=yes
 	export FUZZ_AFL_FRESH=1
 	rm -rf "$OUT/findings"
@@ -261,10 +262,23 @@ smoke() {
 
 cmd=${1:-}
 [ $# -gt 0 ] && shift
+# The arguments of `make fuzz` / `make fuzz-afl`, checked before anything is built.
+check_args() {
+	case " $HARNESSES " in
+	*" ${1:-} "*) ;;
+	*) echo "fuzz: unknown HARNESS '${1:-}' (one of: $HARNESSES)" >&2; exit 2 ;;
+	esac
+	case ${2:-} in
+	'' | *[!0-9]*) echo "fuzz: TIME must be a whole number of seconds, not '${2:-}'" >&2; exit 2 ;;
+	esac
+	[ "$2" -gt 0 ] || { echo "fuzz: TIME must be at least 1 second" >&2; exit 2; }
+}
+
 case $cmd in
+check-args) check_args "$@" ;;
 need) need "$@" ;;
 libfuzzer) run_libfuzzer "$@" ;;
 afl) run_afl "$@" ;;
 smoke) smoke "$@" ;;
-*) echo "usage: run.sh need|libfuzzer|afl|smoke ..." >&2; exit 2 ;;
+*) echo "usage: run.sh check-args|need|libfuzzer|afl|smoke ..." >&2; exit 2 ;;
 esac

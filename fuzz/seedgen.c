@@ -10,7 +10,9 @@
  * approximated and counted in the summary. Automatic queue sizes become the
  * harnesses' cheap ones when the vector decodes the same with them. decode also gets one seed per
  * ELF file in reference/test/data (the ELF reader path), format a few
- * synthetic seeds.
+ * synthetic seeds. roundtrip takes no vectors: PATH is the seed list of
+ * vectors/ete/gen (one seed each, no entropy: that generated vector), plus
+ * synthetic headers with pseudo-random entropy.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -392,6 +394,75 @@ static int format_seeds(const char *outdir)
 	return written;
 }
 
+/* roundtrip: header cfg[3] flags steps blocks chunking seed[4], then entropy (fuzz/roundtrip.c). */
+static void put_roundtrip_header(struct buf *b, const uint8_t cfg[3], uint8_t flags, uint8_t steps, uint8_t blocks,
+				 uint8_t chunking, uint32_t seed)
+{
+	put(b, cfg, 3);
+	put8(b, flags);
+	put8(b, steps);
+	put8(b, blocks);
+	put8(b, chunking);
+	put16(b, (uint16_t)seed);
+	put16(b, (uint16_t)(seed >> 16));
+}
+
+/* One seed per line of the vectors/ete/gen seed list, with no entropy:
+ * exactly the vector `make vectors` writes for it (random configuration,
+ * 60 steps, 32 blocks), so the corpus starts with every encoder variant. */
+static int roundtrip_gen_seeds(const char *outdir, const char *seeds_file)
+{
+	static const uint8_t cfg[3] = { 0, 0, 0 };
+	char line[256];
+	int written = 0;
+	FILE *f = seeds_file ? fopen(seeds_file, "r") : NULL;
+	if (!f)
+		return 0;
+	while (fgets(line, sizeof line, f)) {
+		struct buf b = { NULL, 0, 0 };
+		char name[64];
+		unsigned long seed;
+		if (line[0] == '#' || sscanf(line, "%lu", &seed) != 1)
+			continue;
+		put_roundtrip_header(&b, cfg, 1, 0xf5 /* 60 steps */, 32 - 4, (uint8_t)(seed * 37), (uint32_t)seed);
+		snprintf(name, sizeof name, "gen-%lu.bin", seed);
+		written += write_file(outdir, name, &b) == 0;
+		free(b.p);
+	}
+	fclose(f);
+	return written;
+}
+
+/* Synthetic seeds: every header field varied, entropy of 0 to 2500
+ * pseudo-random bytes (enough for every draw of a long run). */
+static int roundtrip_random_seeds(const char *outdir)
+{
+	static const size_t lens[6] = { 0, 8, 64, 256, 1024, 2500 };
+	uint64_t x = UINT64_C(0x726f756e64747269);   /* xorshift64 state */
+	int written = 0;
+	for (int i = 0; i < 36; i++) {
+		struct buf b = { NULL, 0, 0 };
+		uint8_t cfg[3], r[4];
+		char name[64];
+		for (int k = 0; k < 4; k++) {
+			x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+			r[k] = (uint8_t)x;
+		}
+		cfg[0] = r[0];
+		cfg[1] = (uint8_t)(r[1] & 0x3f);   /* maxspec 0..63 */
+		cfg[2] = 0;
+		put_roundtrip_header(&b, cfg, (uint8_t)(i & 7), r[2], r[3], (uint8_t)i, (uint32_t)(i + 1) * 7919u);
+		for (size_t k = 0; k < lens[i % 6]; k++) {
+			x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+			put8(&b, (uint8_t)(x >> 24));
+		}
+		snprintf(name, sizeof name, "random-%02d.bin", i);
+		written += write_file(outdir, name, &b) == 0;
+		free(b.p);
+	}
+	return written;
+}
+
 int main(int argc, char **argv)
 {
 	const char *harness, *outdir;
@@ -408,6 +479,13 @@ int main(int argc, char **argv)
 	if (!strcmp(harness, "format")) {
 		written = format_seeds(outdir);
 		printf("seedgen: format: %d synthetic seeds in %s\n", written, outdir);
+		return 0;
+	}
+	if (!strcmp(harness, "roundtrip")) {   /* PATH: the seed list of vectors/ete/gen */
+		int gen = roundtrip_gen_seeds(outdir, argc > 3 ? argv[3] : NULL);
+		written = roundtrip_random_seeds(outdir);
+		printf("seedgen: roundtrip: %d seeds of %s, %d synthetic seeds in %s\n", gen,
+		       argc > 3 ? argv[3] : "(no seed list)", written, outdir);
 		return 0;
 	}
 	for (int i = 3; i < argc; i++)

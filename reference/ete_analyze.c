@@ -172,6 +172,21 @@ static void process_branch_instruction(struct tc_ete_stage3 *s, const struct tc_
 
 /* ---- K10.5.6.3.11 ProgramImage ---------------------------------------------- */
 
+/* The cache, sized at the first decode to the image (a slot per 4 bytes of
+ * code, a power of two from 64 to TC_INSN_CACHE_SIZE), so that a decoder of
+ * a short trace over a small image allocates little. */
+static void icache_alloc(struct tc_ete_stage3 *s)
+{
+	uint64_t bytes = 0;
+	uint32_t size = 64;
+	for (int i = 0; s->image && i < s->image->n; i++)
+		bytes += s->image->region[i].size;
+	while (size < TC_INSN_CACHE_SIZE && size < bytes / 4)
+		size <<= 1;
+	s->icache = calloc(size, sizeof *s->icache);
+	s->icache_size = s->icache ? size : 0;
+}
+
 /* DecodeNextInst: the instruction at address, or 0 when the image does not
  * hold it. Successful decodes are remembered in a direct-mapped cache: the
  * result depends only on image bytes, which never change once added
@@ -183,9 +198,9 @@ static int decode_inst(struct tc_ete_stage3 *s, int isa, uint64_t address, struc
 	const uint8_t *bytes;
 	struct tc_insn_cache_entry *c = NULL;
 	if (!s->icache)
-		s->icache = calloc(TC_INSN_CACHE_SIZE, sizeof *s->icache);   /* NULL: no cache */
+		icache_alloc(s);   /* may fail: then every instruction is decoded */
 	if (s->icache) {
-		c = &s->icache[(address >> 1) & (TC_INSN_CACHE_SIZE - 1)];
+		c = &s->icache[(address >> 1) & (s->icache_size - 1)];
 		if (c->valid && c->address == address && c->isa == isa) {
 			*inst = c->insn;
 			return 1;
@@ -206,8 +221,9 @@ static int decode_inst(struct tc_ete_stage3 *s, int isa, uint64_t address, struc
 void tc_stage3_set_image(struct tc_ete_stage3 *s, const struct tc_image *image)
 {
 	s->image = image;
-	if (s->icache)
-		memset(s->icache, 0, TC_INSN_CACHE_SIZE * sizeof *s->icache);
+	free(s->icache);   /* sized again for the new image at the next decode */
+	s->icache = NULL;
+	s->icache_size = 0;
 }
 
 /* DecodeAvailable + DecodeNextInst at the current address. On failure a

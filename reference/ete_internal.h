@@ -100,7 +100,7 @@ struct tc_reconstruct {
 };
 
 #define TC_RETURN_STACK_DEPTH 15   /* RXSVZC */
-#define TC_INSN_CACHE_SIZE 16384    /* decoded instructions remembered (a power of two) */
+#define TC_INSN_CACHE_SIZE 16384    /* most decoded instructions remembered (a power of two) */
 
 /* One remembered DecodeNextInst result (ete_analyze.c decode_inst). */
 struct tc_insn_cache_entry {
@@ -137,6 +137,7 @@ struct tc_ete_stage3 {
 	struct tc_ete_context ctx_out;        /* last context reported */
 	int ctx_out_valid;
 	struct tc_insn_cache_entry *icache;   /* allocated at the first decode */
+	uint32_t icache_size;                 /* slots (a power of two) */
 };
 
 /* Returns 0, or -1 when out of memory. */

@@ -19,6 +19,22 @@ struct tc_enc_options {
 	struct tc_ete_config cfg;   /* used when random_config is 0 */
 	unsigned steps;         /* execution steps (blocks executed), 1..100000 */
 	unsigned blocks;        /* basic blocks in the program, 4..4096 */
+	/* Caller-supplied random choices (the structure-aware fuzz harness
+	 * fuzz/roundtrip.c): when entropy is not NULL, each random draw of the
+	 * generation consumes the next byte of entropy[0..entropy_len-1], which
+	 * perturbs that draw (XORed into splitmix64's input before the mix: a
+	 * byte picks one of 256 well-spread values, 0 leaves the draw as the
+	 * seed makes it, and the draws after it are the seed's own); once the
+	 * bytes are used up, draws continue from splitmix64 seeded by seed.
+	 * One byte a draw, not eight: a generation makes about 20 draws per
+	 * block of the program, about 1000 in all for 60 steps of 32 blocks
+	 * and 2500 for 200 steps of 64, so a few kilobytes steer all of it.
+	 * NULL (the default) or
+	 * entropy_len 0: the seed alone decides, as before. Only
+	 * tc_enc_generate's draws use it (tc_enc_make_negative's choice of
+	 * corruption does not). Not copied: the bytes must outlive the call. */
+	const uint8_t *entropy;
+	size_t entropy_len;
 };
 
 void tc_enc_options_default(struct tc_enc_options *o);
