@@ -56,7 +56,7 @@ static void close_range(struct tc_ete_stage3 *s, int last_type, int taken)
 
 /* K10.5.5.18.1 OutputInstruction: adds the instruction at the current
  * address to the open range. */
-static void output_instruction(struct tc_ete_stage3 *s, const struct tc_insn *inst)
+static inline void output_instruction(struct tc_ete_stage3 *s, const struct tc_insn *inst)
 {
 	TC_CLAUSE("K10.5.5.18.1/OutputInstruction");
 	uint64_t at = s->cur.address;
@@ -192,7 +192,7 @@ static void icache_alloc(struct tc_ete_stage3 *s)
  * result depends only on image bytes, which never change once added
  * (regions are copies, cannot overlap and are not removed while decoding;
  * tc_ete_set_image empties the cache). */
-static int decode_inst(struct tc_ete_stage3 *s, int isa, uint64_t address, struct tc_insn *inst)
+static inline int decode_inst(struct tc_ete_stage3 *s, int isa, uint64_t address, struct tc_insn *inst)
 {
 	size_t avail = 0;
 	const uint8_t *bytes;
@@ -229,7 +229,7 @@ void tc_stage3_set_image(struct tc_ete_stage3 *s, const struct tc_image *image)
 /* DecodeAvailable + DecodeNextInst at the current address. On failure a
  * no-image (or walk-limit) item is output and sync drops to CONTEXT, as the
  * pseudocode does for !DecodeAvailable(). */
-static int decode_next(struct tc_ete_stage3 *s, struct tc_insn *inst, uint32_t *walked)
+static inline int decode_next(struct tc_ete_stage3 *s, struct tc_insn *inst, uint32_t *walked)
 {
 	TC_CLAUSE("K10.5.6.3.11/ProgramImage");
 	uint32_t limit = s->cfg->walk_limit ? s->cfg->walk_limit : DEFAULT_WALK_LIMIT;
