@@ -35,8 +35,8 @@
  *
  * Work per input: short runs are the common case (1–32 steps: an exec
  * costs about 0.4 ms plus 16 µs a step with ASan+UBSan and coverage, the
- * 0.4 ms mostly allocation — two decoders, each with stage 3's 640 KB
- * instruction cache); longer ones (up to 100 steps of a 64-block program,
+ * 0.4 ms mostly allocation — two decoders and their queues; stage 3's
+ * instruction cache is sized to the image, 64–1024 slots here); longer ones (up to 100 steps of a 64-block program,
  * about 1500 draws) stay reachable. Queue capacities: automatic (the
  * encoder models no queue-overflow, ERRATA TC-P18), lowered to 64 elements
  * per packet of the expected L1 (tc_fuzz_fit_caps_packets) instead of
