@@ -217,7 +217,10 @@ void tc_ete_free(struct tc_ete_decoder *d);
 
 /* The program image stage 3 reads (K10.5.6.3.11 ProgramImage). The image
  * must outlive the decoder; NULL means no image (every address reports
- * no-image). Call before the first feed. Returns 0 or tc_ete_invalid. */
+ * no-image). Call before the first feed. The decoder remembers decoded
+ * instructions: while it uses the image, regions may be added but not
+ * freed or replaced (call tc_ete_set_image again after doing so). Returns
+ * 0 or tc_ete_invalid. */
 int tc_ete_set_image(struct tc_ete_decoder *d, const struct tc_image *image);
 
 /* Bytes skipped before the first A-sync (and while resynchronising). */
