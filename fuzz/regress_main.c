@@ -57,36 +57,6 @@ static struct harness *find(const char *name, size_t len)
 	return NULL;
 }
 
-static uint8_t *slurp(const char *path, size_t *len)
-{
-	FILE *f = fopen(path, "rb");
-	uint8_t *buf = NULL;
-	size_t cap = 0, n = 0;
-	if (!f)
-		return NULL;
-	for (;;) {
-		size_t got;
-		if (n == cap) {
-			uint8_t *nb;
-			cap = cap ? cap * 2 : 4096;
-			nb = realloc(buf, cap);
-			if (!nb) {
-				free(buf);
-				fclose(f);
-				return NULL;
-			}
-			buf = nb;
-		}
-		got = fread(buf + n, 1, cap - n, f);
-		n += got;
-		if (got == 0)
-			break;
-	}
-	fclose(f);
-	*len = n;
-	return buf;
-}
-
 static int ready(struct harness *h)
 {
 	if (h->state == 0) {
@@ -106,7 +76,7 @@ static void run_one(struct harness *h, const char *path)
 		printf("ok %d - %s %s # SKIP harness init failed (adapter .so missing? see stderr)\n", test_no, h->name, path);
 		return;
 	}
-	data = slurp(path, &len);
+	data = tc_image_read_file(path, &len);
 	if (!data) {
 		printf("not ok %d - %s %s\n  ---\n  message: 'cannot read: %s'\n  ...\n", test_no, h->name, path,
 		       strerror(errno));

@@ -101,31 +101,47 @@ static int set_err(char *err, size_t errlen, int status, const char *fmt, ...)
 	return status;
 }
 
-/* Reads a whole file into memory (at most 1 GiB). */
-static uint8_t *slurp(const char *path, size_t *len)
+/* Reads a whole file (or stdin for "-") into malloc'd memory. Returns NULL
+ * with errno set. */
+uint8_t *tc_image_read_file(const char *path, size_t *len)
 {
-	FILE *f = fopen(path, "rb");
+	FILE *f = strcmp(path, "-") ? fopen(path, "rb") : stdin;
 	uint8_t *buf = NULL;
-	long size;
+	size_t cap = 0, n = 0;
 	if (!f)
 		return NULL;
-	if (fseek(f, 0, SEEK_END) == 0 && (size = ftell(f)) >= 0 && size <= (1L << 30) &&
-	    fseek(f, 0, SEEK_SET) == 0) {
-		buf = malloc(size ? (size_t)size : 1);
-		if (buf && fread(buf, 1, (size_t)size, f) != (size_t)size) {
-			free(buf);
-			buf = NULL;
+	for (;;) {
+		size_t got;
+		if (n == cap) {
+			uint8_t *nb;
+			cap = cap ? 2 * cap : 65536;
+			nb = realloc(buf, cap);
+			if (!nb) {   /* out of memory: not covered by the tests */
+				free(buf);
+				buf = NULL;
+				break;
+			}
+			buf = nb;
 		}
-		*len = (size_t)size;
+		got = fread(buf + n, 1, cap - n, f);
+		n += got;
+		if (got == 0)
+			break;
 	}
-	fclose(f);
+	if (buf && ferror(f)) {
+		free(buf);
+		buf = NULL;
+	}
+	if (f != stdin)
+		fclose(f);
+	*len = n;
 	return buf;
 }
 
 int tc_image_load_raw(struct tc_image *img, const char *path, uint64_t base, char *err, size_t errlen)
 {
 	size_t len = 0;
-	uint8_t *buf = slurp(path, &len);
+	uint8_t *buf = tc_image_read_file(path, &len);
 	int rc;
 	if (!buf)
 		return set_err(err, errlen, tc_image_err_io, "%s: cannot read file", path);
@@ -246,7 +262,7 @@ int tc_image_load_elf_mem(struct tc_image *img, const uint8_t *f, size_t len, ch
 int tc_image_load_elf(struct tc_image *img, const char *path, char *err, size_t errlen)
 {
 	size_t len = 0;
-	uint8_t *buf = slurp(path, &len);
+	uint8_t *buf = tc_image_read_file(path, &len);
 	int rc;
 	if (!buf)
 		return set_err(err, errlen, tc_image_err_io, "%s: cannot read file", path);

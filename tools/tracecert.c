@@ -146,42 +146,6 @@ static void out_l2(void *ctx, const struct tc_ete_elem *e)
 	printf("%s%s\n", o->prefix ? "L2 " : "", buf);
 }
 
-/* Reads a whole file (or stdin for "-"). Returns NULL with errno set. */
-static uint8_t *read_file(const char *path, size_t *len)
-{
-	FILE *f = strcmp(path, "-") ? fopen(path, "rb") : stdin;
-	uint8_t *buf = NULL;
-	size_t cap = 0, n = 0;
-	if (!f)
-		return NULL;
-	for (;;) {
-		size_t got;
-		if (n == cap) {
-			uint8_t *nb;
-			cap = cap ? 2 * cap : 65536;
-			nb = realloc(buf, cap);
-			if (!nb) {
-				free(buf);
-				buf = NULL;
-				break;
-			}
-			buf = nb;
-		}
-		got = fread(buf + n, 1, cap - n, f);
-		n += got;
-		if (got == 0)
-			break;
-	}
-	if (buf && ferror(f)) {
-		free(buf);
-		buf = NULL;
-	}
-	if (f != stdin)
-		fclose(f);
-	*len = n;
-	return buf;
-}
-
 /* Converts hex text with '#' comments into bytes, in place. Returns the new
  * length, or -1 with the offending character's position in *bad. */
 static long hex_to_bytes(uint8_t *buf, size_t len, size_t *bad)
@@ -367,7 +331,7 @@ static uint8_t *load_trace(struct dump_opts *o, size_t *len)
 		tc_vector_free(&v);
 		return buf;
 	}
-	buf = read_file(o->file, len);
+	buf = tc_image_read_file(o->file, len);
 	if (!buf) {
 		fprintf(stderr, "tracecert dump: cannot read '%s': %s\n", o->file, strerror(errno));
 		return NULL;

@@ -48,6 +48,10 @@ int tc_image_load_raw(struct tc_image *img, const char *path, uint64_t base, cha
 int tc_image_load_elf_mem(struct tc_image *img, const uint8_t *file, size_t len, char *err, size_t errlen);
 int tc_image_load_elf(struct tc_image *img, const char *path, char *err, size_t errlen);
 
+/* The whole contents of a file ("-": standard input) in malloc'd memory
+ * (free it), its length in *len; NULL with errno set when it cannot be read. */
+uint8_t *tc_image_read_file(const char *path, size_t *len);
+
 /* The bytes at address: a pointer into the containing region and, in
  * *avail, how many bytes remain in it; NULL when no region holds address. */
 const uint8_t *tc_image_lookup(const struct tc_image *img, uint64_t address, size_t *avail);
