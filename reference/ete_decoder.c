@@ -14,7 +14,6 @@ enum dec_state { st_search, st_sync, st_async_zeros };
 
 struct tc_ete_decoder {
 	struct tc_ete_config cfg;
-	struct tc_ete_parser parser;      /* stage 1, on cfg */
 	struct tc_ete_sink sink;
 	struct tc_ete_ia ia;              /* DSTATE.IA */
 	struct tc_ete_stage2 s2;
@@ -178,7 +177,7 @@ static void rescan_pending(struct tc_ete_decoder *d)
 static int parse_packet(struct tc_ete_decoder *d, const uint8_t *buf, size_t len, uint64_t off)
 {
 	struct tc_ete_ia saved = d->ia;
-	int r = tc_ete_parse_packet(&d->parser, &d->ia, buf, len, off, &d->out);
+	int r = tc_ete_parse_packet(&d->cfg, &d->ia, buf, len, off, &d->out);
 	if (r <= 0)
 		d->ia = saved;
 	return r;
@@ -292,7 +291,6 @@ struct tc_ete_decoder *tc_ete_alloc(const struct tc_ete_config *cfg, const struc
 	if (!d)
 		return NULL;
 	d->cfg = *cfg;
-	tc_ete_parser_init(&d->parser, &d->cfg);
 	if (sink)
 		d->sink = *sink;
 	if (tc_stage2_init(&d->s2, &d->cfg, d->sink.l2 || d->sink.l3 ? send_l2 : NULL, d)) {

@@ -47,29 +47,11 @@ struct tc_packet_out {
 	int async_start;              /* 00 00 seen: the caller counts the zero run */
 };
 
-/* What K10.5.2.2.1 Parse_Trace does with each header byte, in one
- * configuration (ete_parse.c classify_header). */
-enum tc_header_class {
-	tc_hc_reserved, tc_hc_extension, tc_hc_trace_info, tc_hc_timestamp, tc_hc_trace_on,
-	tc_hc_exception, tc_hc_instrumentation, tc_hc_trans_start, tc_hc_trans_commit,
-	tc_hc_commit, tc_hc_cycle_count, tc_hc_mispredict, tc_hc_cancel, tc_hc_event,
-	tc_hc_atom, tc_hc_source_address, tc_hc_q, tc_hc_target_address, tc_hc_ts_marker,
-	tc_hc_context, tc_hc_address_with_context
-};
-
-/* Stage 1's configuration, with the header dispatch decided once. */
-struct tc_ete_parser {
-	const struct tc_ete_config *cfg;
-	uint8_t header_class[256];    /* enum tc_header_class */
-};
-
-void tc_ete_parser_init(struct tc_ete_parser *ps, const struct tc_ete_config *cfg);
-
 /* Stage-1 entry point for one packet (K10.5.2.2.1 Parse_Trace, one turn of
  * its loop). Updates *ia (the caller restores it when the packet fails).
  * Returns the number of bytes consumed
  * (> 0) on success; 0 when the bytes end inside the packet; or -error. */
-int tc_ete_parse_packet(const struct tc_ete_parser *ps, struct tc_ete_ia *ia,
+int tc_ete_parse_packet(const struct tc_ete_config *cfg, struct tc_ete_ia *ia,
 			const uint8_t *buf, size_t len, uint64_t offset,
 			struct tc_packet_out *out);
 

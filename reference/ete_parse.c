@@ -7,7 +7,6 @@
  * DSTATE.IA, the byte reader and the packet's outputs. */
 struct tc_parse {
 	const struct tc_ete_config *cfg;
-	const struct tc_ete_parser *ps;
 	struct tc_ete_ia *ia;
 	struct tc_reader r;
 	struct tc_packet_out *out;
@@ -879,106 +878,68 @@ static int reserved_header(const struct tc_ete_config *cfg, uint8_t h)
 	return 0;
 }
 
-static enum tc_header_class classify_low(uint8_t h)
+static void dispatch_low(struct tc_parse *p, uint8_t h)
 {
 	switch (h) {
-	case 0x00: return tc_hc_extension;
-	case 0x01: return tc_hc_trace_info;
-	case 0x02: case 0x03: return tc_hc_timestamp;
-	case 0x04: return tc_hc_trace_on;
-	case 0x06: return tc_hc_exception;
-	case 0x09: return tc_hc_instrumentation;
-	case 0x0a: return tc_hc_trans_start;
-	case 0x0b: return tc_hc_trans_commit;
-	case 0x2d: return tc_hc_commit;
+	case 0x00: parse_extension_packet(p); break;
+	case 0x01: parse_trace_info_packet(p); break;
+	case 0x02: case 0x03: parse_timestamp_packet(p, h); break;
+	case 0x04: trace_on_packet(p); break;
+	case 0x06: parse_exception_packet(p); break;
+	case 0x09: parse_instrumentation_packet(p); break;
+	case 0x0a: transaction_start_packet(p); break;
+	case 0x0b: transaction_commit_packet(p); break;
+	case 0x2d: parse_commit_packet(p); break;
 	default:
 		/* here h >= 0x0c always: every lower header has a case above or is reserved */
 		if (h >= 0x0c && h <= 0x1f)                 /* '0000110x' '0000111x' '0001xxxx' */
-			return tc_hc_cycle_count;
-		if ((h & 0xfc) == 0x30)                     /* '001100xx' */
-			return tc_hc_mispredict;
-		return tc_hc_cancel;                        /* '0010111x' '001101xx' '00111xxx' */
+			parse_cycle_count_packets(p, h);
+		else if ((h & 0xfc) == 0x30)                /* '001100xx' */
+			parse_mispredict_packet(p, h);
+		else                                        /* '0010111x' '001101xx' '00111xxx' */
+			parse_cancel_packets(p, h);
+		break;
 	}
 }
 
-static enum tc_header_class classify_high(uint8_t h)
+static void dispatch_high(struct tc_parse *p, uint8_t h)
 {
 	if (h >= 0xc0)                                  /* '11xxxxxx' */
-		return tc_hc_atom;
-	if (h >= 0xb0)                                  /* '1011xxxx' source address */
-		return tc_hc_source_address;
-	if (h >= 0xa0)                                  /* '1010xxxx' */
-		return tc_hc_q;
-	if (h >= 0x90)                                  /* target address forms */
-		return tc_hc_target_address;
-	if (h == 0x88)
-		return tc_hc_ts_marker;
-	if (h <= 0x81)                                  /* '1000000x' */
-		return tc_hc_context;
-	return tc_hc_address_with_context;              /* 82 83 85 86 */
+		parse_atom_packets(p, h);
+	else if (h >= 0xb0)                             /* '1011xxxx' source address */
+		parse_source_address_packet(p, h);
+	else if (h >= 0xa0)                             /* '1010xxxx' */
+		parse_q_packet(p, h);
+	else if (h >= 0x90)                             /* target address forms */
+		parse_target_address_packet(p, h);
+	else if (h == 0x88)
+		timestamp_marker_packet(p);
+	else if (h <= 0x81)                             /* '1000000x' */
+		parse_context_packet(p, h);
+	else                                            /* 82 83 85 86 */
+		parse_address_with_context_packet(p, h);
 }
 
-/* K10.5.2.2.1 Parse_Trace's `case header of`, for one header byte in one
- * configuration. */
-static enum tc_header_class classify_header(const struct tc_ete_config *cfg, uint8_t h)
-{
-	if (reserved_header(cfg, h))
-		return tc_hc_reserved;
-	if (h >= 0x70 && h <= 0x7f)                     /* '01110000' '0111xxxx' */
-		return tc_hc_event;
-	if (h < 0x40)
-		return classify_low(h);
-	return classify_high(h);
-}
-
-/* The case is decided once per configuration: every packet's header then
- * costs one table look-up instead of the chain of tests above. */
-void tc_ete_parser_init(struct tc_ete_parser *ps, const struct tc_ete_config *cfg)
-{
-	ps->cfg = cfg;
-	for (int h = 0; h < 256; h++)
-		ps->header_class[h] = (uint8_t)classify_header(cfg, (uint8_t)h);
-}
-
-/* K10.5.2.2.1 Parse_Trace, one turn of its loop. */
 static void parse_trace(struct tc_parse *p)
 {
 	uint8_t h = (uint8_t)read_bytes(p, 1);
-	enum tc_header_class c = (enum tc_header_class)p->ps->header_class[h];
 	p->out->pkt.header = h;
-	if (c == tc_hc_reserved) {
+	if (reserved_header(p->cfg, h)) {
 		TC_CLAUSE("K10.5.2.2.1/Parse_Trace/ReservedEncoding");
 		/* h is never 0x93 here: reserved_header lets it through to ExactMatchBytes */
 		fail(p, h == 0x93 ? tc_ete_err_exact_match_index : tc_ete_err_reserved_header);
 		return;
 	}
 	TC_CLAUSE_CASE(h, "K10.5.2.2.1/Parse_Trace");
-	switch (c) {
-	case tc_hc_reserved: break;   /* handled above */
-	case tc_hc_extension: parse_extension_packet(p); break;
-	case tc_hc_trace_info: parse_trace_info_packet(p); break;
-	case tc_hc_timestamp: parse_timestamp_packet(p, h); break;
-	case tc_hc_trace_on: trace_on_packet(p); break;
-	case tc_hc_exception: parse_exception_packet(p); break;
-	case tc_hc_instrumentation: parse_instrumentation_packet(p); break;
-	case tc_hc_trans_start: transaction_start_packet(p); break;
-	case tc_hc_trans_commit: transaction_commit_packet(p); break;
-	case tc_hc_commit: parse_commit_packet(p); break;
-	case tc_hc_cycle_count: parse_cycle_count_packets(p, h); break;
-	case tc_hc_mispredict: parse_mispredict_packet(p, h); break;
-	case tc_hc_cancel: parse_cancel_packets(p, h); break;
-	case tc_hc_event: parse_event_tracing_packet(p, h); break;
-	case tc_hc_atom: parse_atom_packets(p, h); break;
-	case tc_hc_source_address: parse_source_address_packet(p, h); break;
-	case tc_hc_q: parse_q_packet(p, h); break;
-	case tc_hc_target_address: parse_target_address_packet(p, h); break;
-	case tc_hc_ts_marker: timestamp_marker_packet(p); break;
-	case tc_hc_context: parse_context_packet(p, h); break;
-	case tc_hc_address_with_context: parse_address_with_context_packet(p, h); break;
-	}
+	if (h >= 0x70 && h <= 0x7f)                     /* '01110000' '0111xxxx' */
+		parse_event_tracing_packet(p, h);
+	else if (h < 0x40)
+		dispatch_low(p, h);
+	else
+		dispatch_high(p, h);
 }
 
-int tc_ete_parse_packet(const struct tc_ete_parser *ps, struct tc_ete_ia *ia,
+int tc_ete_parse_packet(const struct tc_ete_config *cfg, struct tc_ete_ia *ia,
 			const uint8_t *buf, size_t len, uint64_t offset,
 			struct tc_packet_out *out)
 {
@@ -988,8 +949,7 @@ int tc_ete_parse_packet(const struct tc_ete_parser *ps, struct tc_ete_ia *ia,
 	out->nemit = 0;
 	out->async_start = 0;
 	out->pkt.offset = offset;
-	p.cfg = ps->cfg;
-	p.ps = ps;
+	p.cfg = cfg;
 	p.ia = ia;
 	p.r.buf = buf;
 	p.r.len = len;
