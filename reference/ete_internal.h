@@ -59,7 +59,8 @@ int tc_ete_parse_packet(const struct tc_ete_config *cfg, struct tc_ete_ia *ia,
 struct tc_queue {
 	struct tc_ete_elem *slot;
 	uint32_t cap;                 /* capacity (queue_cap / tx_cap) */
-	uint32_t size;                /* slots allocated: cap rounded up to a power of two */
+	uint32_t size;                /* slots allocated (a power of two): grows with len, up to cap rounded up */
+	uint32_t room;                /* the smaller of size and cap */
 	uint32_t head;                /* index of the front (oldest) */
 	uint32_t len;
 };
