@@ -9,7 +9,9 @@
  * tc_ete_format_packet / _elem / _l3 have no undefined behaviour, write at
  * most size bytes, NUL-terminate when size > 0, and return the length of the
  * whole line (the snprintf contract): what they write with a small buffer is
- * the prefix of the whole line. tc_ete_config_set on any key and value
+ * the prefix of the whole line, which is shorter than TC_FUZZ_LINE (so
+ * the other harnesses need not format every line to know that it fits).
+ * tc_ete_config_set on any key and value
  * returns 0, -1 or -2 and leaves a valid configuration valid when it fails.
  *
  * Input: byte 0 selects (mod 4: packet, element, L3 item, config_set);
@@ -46,7 +48,8 @@ static void check_format(format_fn fn, const void *item, size_t size)
 	char whole[BIG], part[BIG + 16];
 	int n, m;
 	n = fn(whole, sizeof whole, item);
-	TC_FUZZ_CHECK(n > 0 && n < BIG, "formatted length %d", n);
+	/* the parse and decode harnesses rely on this bound for every struct contents */
+	TC_FUZZ_CHECK(n > 0 && n < TC_FUZZ_LINE, "formatted length %d", n);
 	TC_FUZZ_CHECK(strlen(whole) == (size_t)n, "returned %d, wrote %zu", n, strlen(whole));
 	memset(part, CANARY, sizeof part);
 	m = fn(size ? part : NULL, size, item);

@@ -17,8 +17,9 @@
  *      is the byte at the offset, kinds and error classes are in range (an
  *      error class exactly on error packets); s1 and L2 offsets are
  *      non-decreasing and at most len; commit and cancel never reach L2;
- *   4. every L1 line formats to less than TC_FUZZ_LINE bytes and the
- *      formatter returns its length;
+ *   4. (every L1 line formats to less than TC_FUZZ_LINE bytes: the format
+ *      harness checks that for any packet struct, so it is not formatted
+ *      here; formatting every line was 40% of this harness's time)
  *   5. the API: a zero-length feed is accepted, feed/finish after finish
  *      return tc_ete_finished.
  *
@@ -97,13 +98,18 @@ static void item(struct run *r, int level, const void *it)
 	}
 	if (r->mismatch)
 		return;
-	memcpy(tmp, it, sz);
-	memcpy(&off, tmp, sizeof off);
+	memcpy(&off, it, sizeof off);
 	off -= r->shift;
+	if (i < rec[level].n) {
+		const uint8_t *was = rec[level].p + i * sz;
+		uint64_t was_off;
+		memcpy(&was_off, was, sizeof was_off);
+		if (was_off == off && memcmp(was + sizeof off, (const uint8_t *)it + sizeof off, sz - sizeof off) == 0)
+			return;
+	}
+	memcpy(tmp, it, sz);
 	memcpy(tmp, &off, sizeof off);
 	it = tmp;
-	if (i < rec[level].n && memcmp(rec[level].p + i * sz, it, sz) == 0)
-		return;
 	{
 		char a[TC_FUZZ_LINE], b[TC_FUZZ_LINE];
 		format_item(level, it, b);
@@ -131,10 +137,6 @@ static void on_packet(void *ctx, const struct tc_ete_packet *p)
 	TC_FUZZ_CHECK((p->kind == tc_ete_pkt_error) == (p->error != tc_ete_err_none && p->error < tc_ete_err_count),
 		      "packet @%llu kind %u error %u", (unsigned long long)p->offset, p->kind, p->error);
 	r->last_off[0] = p->offset;
-	if (!r->compare && !r->verbose) {
-		char buf[TC_FUZZ_LINE];
-		format_item(0, p, buf);
-	}
 	item(r, 0, p);
 }
 
