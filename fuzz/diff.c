@@ -91,7 +91,7 @@ static const struct explained explanations[] = {
 	  "opencsd: Transaction Failure address not read" },
 	/* Checked in code (explain_in_context), not by kind: */
 	{ NULL, "", NULL, NULL, 0, "address before the first Trace Info: UNKNOWN in K10 (ERRATA TC-P29)" },
-	{ NULL, "", NULL, NULL, 0, "0x0C/0x14-0x1F under COMMOPT=1 decoded as a cycle count (ERRATA TC-S7-literal)" },
+	{ NULL, "", NULL, NULL, 0, "0x0C/0x14-0x1F under COMMOPT=1 decoded as a cycle count, 0x0C at the end truncated (ERRATA TC-S7-literal)" },
 };
 
 /* the last two entries */
@@ -625,6 +625,30 @@ static uint64_t line_offset(const char *line)
 	return line && line[0] == '@' ? strtoull(line + 1, NULL, 10) : 0;
 }
 
+/* A list of differing fields ("kind/kind:f1,f2") that are all fields of
+ * the context (el, ns, sf, ctxid, vmid, nse) becomes "kind/kind:context":
+ * one cause (a context value carried or reset differently) gave a new
+ * signature for every combination of values (24 candidates, 22 signatures
+ * in one session's diff run, all the same OpenCSD defect). */
+static void only_context_fields(char *sig)
+{
+	static const char *const ctx[] = { "el", "ns", "sf", "ctxid", "vmid", "nse" };
+	char *list = strchr(sig, ':');
+	const char *f;
+	if (!list || !list[1])
+		return;
+	for (f = list + 1; *f;) {
+		size_t n = strcspn(f, ","), i;
+		for (i = 0; i < sizeof ctx / sizeof ctx[0]; i++)
+			if (strlen(ctx[i]) == n && !strncmp(f, ctx[i], n))
+				break;
+		if (i == sizeof ctx / sizeof ctx[0])
+			return;
+		f += n + (f[n] == ',');
+	}
+	strcpy(list + 1, "context");
+}
+
 /* Signature of the first divergence, by cause where the streams fall out
  * of step (prev is the last line both have):
  *   reference-ended-first after P, adapter-ended-first after P,
@@ -663,6 +687,7 @@ static void signature(char *out, size_t outsz, const char *ref, const char *ad, 
 	if (rk == ak && !memcmp(rkind, akind, rk)) {
 		add_fields(out, outsz, ref, ad, 0);
 		add_fields(out, outsz, ad, ref, 1);
+		only_context_fields(out);
 	}
 }
 
@@ -691,8 +716,8 @@ static int explain(const char *ref, const char *ad)
  * address before the reference's first Trace Info (the address history is
  * UNKNOWN there, TC-P29: same offset and kind, the reference line has an
  * address), and a cycle-count header the reference rejects under COMMOPT=1
- * that the adapter decodes as a cycle count (the alternative reading
- * TC-S7-literal). Returns the explanation's index or -1. */
+ * that the adapter decodes as a cycle count, or reports truncated (the
+ * alternative reading TC-S7-literal). Returns the explanation's index or -1. */
 static int explain_in_context(const struct lines *ref, size_t at, const char *r, const char *a)
 {
 	size_t rk = 0, ak = 0, rh = 0;
@@ -713,9 +738,14 @@ static int explain_in_context(const struct lines *ref, size_t at, const char *r,
 		}
 		return EXPLAIN_BEFORE_TRACE_INFO;
 	}
-	if (strstr(r, "class=reserved-header") && ak == 11 && !memcmp(akind, "cycle-count", 11) && rh == 2) {
+	if (strstr(r, "class=reserved-header") && rh == 2) {
 		unsigned h = (unsigned)strtoul(rhdr, NULL, 16);
-		if (h == 0x0c || (h >= 0x14 && h <= 0x1f))
+		int cc = ak == 11 && !memcmp(akind, "cycle-count", 11);
+		if (cc && (h == 0x0c || (h >= 0x14 && h <= 0x1f)))
+			return EXPLAIN_TC_S7_LITERAL;
+		/* under that reading 0x0C (format 2, one payload byte) at the end
+		 * of the trace is a cycle count cut short */
+		if (h == 0x0c && strstr(a, "class=truncated"))
 			return EXPLAIN_TC_S7_LITERAL;
 	}
 	return -1;
