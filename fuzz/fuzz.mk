@@ -3,7 +3,8 @@
 #     include fuzz/fuzz.mk
 #
 # make fuzz HARNESS=parse TIME=60       libFuzzer (clang, ASan+UBSan), dictionary and seed corpus; prints execs/s, coverage
-# make fuzz-afl HARNESS=parse TIME=60   AFL++ (afl-clang-fast, libFuzzer harness through libAFLDriver); prints execs/s
+# make fuzz-afl HARNESS=parse TIME=60   AFL++ (afl-clang-fast, libFuzzer harness through libAFLDriver); prints execs/s;
+#                                       JOBS=2 runs a main and a secondary instance (one per core), execs/s summed
 # make fuzz-smoke                       every harness briefly under both (about 3 minutes on 2 cores) + fuzz-regress;
 #                                       a finding fails it and leaves the reproducer in $(FUZZ_OUT)/findings/
 # make fuzz-regress                     replays fuzz/corpus/<harness>/* and vectors/ete/regress/*.bin (gcc, ASan+UBSan), TAP
@@ -11,7 +12,8 @@
 #
 # Harnesses: parse decode diff adapter format roundtrip. Variables: HARNESS, TIME (seconds), FUZZ_OUT (default
 # $(BUILD)/fuzz), FUZZ_CLANG, FUZZ_AFL_CC, FUZZ_REGRESS_CC, FUZZ_AFL_SAN (e.g. -fsanitize=address,undefined),
-# FUZZ_ARGS (extra libFuzzer arguments, e.g. -jobs=2 -workers=2), TC_DIFF_ADAPTER, TC_FUZZ_ADAPTER.
+# FUZZ_ARGS (extra libFuzzer arguments, e.g. -jobs=2 -workers=2), JOBS (AFL++ instances), TC_DIFF_ADAPTER,
+# TC_FUZZ_ADAPTER.
 
 BUILD           ?= build
 FUZZ_OUT        ?= $(BUILD)/fuzz
@@ -147,12 +149,12 @@ fuzz:
 	@$(FUZZ_RUN) libfuzzer $(HARNESS) $(TIME) $(FUZZ_ARGS)
 
 fuzz-afl:
-	@$(FUZZ_RUN) check-args '$(HARNESS)' '$(TIME)'
+	@$(FUZZ_RUN) check-args '$(HARNESS)' '$(TIME)' '$(JOBS)'
 	@$(FUZZ_RUN) need afl
 	@$(MAKE) --no-print-directory $(FUZZ_AFL)/$(HARNESS) $(FUZZ_OUT)/$(HARNESS)_seed_corpus/.stamp \
 	  $(if $(filter adapter,$(HARNESS)),$(FUZZ_AFL)/libtc_reference.so) \
 	  $(if $(and $(filter diff,$(HARNESS)),$(filter yes,$(OPENCSD_OK))),$(BUILD)/adapters/libtc_opencsd.so)
-	@$(FUZZ_RUN) afl $(HARNESS) $(TIME)
+	@$(FUZZ_RUN) afl $(HARNESS) $(TIME) $(JOBS)
 
 fuzz-regress: $(FUZZ_REGRESS) $(FUZZ_REGRESS_SOS)
 	ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \

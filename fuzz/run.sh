@@ -1,10 +1,10 @@
 #!/bin/sh
 # fuzz/run.sh — runs the fuzz harnesses for fuzz/fuzz.mk and summarises each run (execs/s, coverage, findings).
 #
-#   run.sh check-args HARNESS SECONDS  exit 2 with a message for an unknown harness or a bad time
+#   run.sh check-args HARNESS SECONDS [JOBS]  exit 2 with a message for an unknown harness, a bad time or job count
 #   run.sh need libfuzzer|afl          exit 2 with the Debian package to install when the compiler is absent
 #   run.sh libfuzzer HARNESS SECONDS [libFuzzer args...]
-#   run.sh afl HARNESS SECONDS
+#   run.sh afl HARNESS SECONDS [JOBS]  JOBS instances (one main, the rest secondaries); execs/s summed
 #   run.sh smoke [OPENCSD_SO]          every harness briefly under libFuzzer and AFL++, then the regression driver
 #
 # Environment: FUZZ_OUT (build/fuzz), MAKE, FUZZ_CLANG (clang), FUZZ_AFL_CC (afl-clang-fast),
@@ -138,15 +138,35 @@ summarise_libfuzzer() {
 	return 0
 }
 
-# run_afl HARNESS SECONDS: prints execs/s from fuzzer_stats; status 1 on a crash or hang.
+# afl_instance ROLE LOG: one afl-fuzz of run_afl (in, out, dict, secs, bin set there);
+# ROLE is "" (a lone instance, out/default), "-M main" or "-S sN".
+afl_instance() {
+	# shellcheck disable=SC2086
+	AFL_SKIP_CPUFREQ=1 AFL_I_DONT_CARE_ABOUT_MISSING_CRASHES=1 AFL_NO_UI=1 AFL_AUTORESUME=1 \
+	AFL_NO_AFFINITY=${AFL_NO_AFFINITY:-1} AFL_QUIET=1 \
+	TC_DIFF_FINDINGS=${TC_DIFF_FINDINGS:-$OUT/findings/diff-afl} \
+		afl-fuzz -i "$in" -o "$out" $1 $dict -V "$secs" -t 5000 -m none -- "$bin" >"$2" 2>&1
+}
+
+# sum_stat KEY FILES...: the sum of KEY over fuzzer_stats files (integers and decimals)
+sum_stat() {
+	k=$1
+	shift
+	sed -n "s/^$k *: *//p" "$@" | awk '{ s += $1 } END { printf "%.0f", s }'
+}
+
+# run_afl HARNESS SECONDS [JOBS]: prints execs/s from fuzzer_stats (summed over the JOBS
+# instances: one main, JOBS-1 secondaries, each on its own core when there are enough);
+# status 1 on a crash or hang.
 run_afl() {
-	h=$1 secs=$2
+	h=$1 secs=$2 jobs=${3:-1}
 	bin=$OUT/afl/$h
 	[ -x "$bin" ] || { echo "$bin is not built (make $bin)"; return 2; }
 	why=$(harness_env "$h" afl) || { banner "SKIPPED AFL++ $h: $why"; return 0; }
 	harness_env "$h" afl
 	in=$OUT/afl/$h-in
 	out=$OUT/afl/$h-out
+	[ "$jobs" -gt 1 ] && out=$OUT/afl/$h-out-$jobs
 	# FUZZ_AFL_FRESH=1: a new campaign (statistics of this run only); else resume the last one
 	[ "${FUZZ_AFL_FRESH:-0}" = 1 ] && rm -rf "$out"
 	mkdir -p "$OUT/findings" "$OUT/logs" "$in"
@@ -157,31 +177,39 @@ run_afl() {
 	dict=
 	[ -f "fuzz/$h.dict" ] && dict="-x fuzz/$h.dict"
 	log=$OUT/logs/$h-afl.log
-	echo "AFL++ $h for ${secs}s: log $log, output $out"
-	# shellcheck disable=SC2086
-	AFL_SKIP_CPUFREQ=1 AFL_I_DONT_CARE_ABOUT_MISSING_CRASHES=1 AFL_NO_UI=1 AFL_AUTORESUME=1 \
-	AFL_NO_AFFINITY=${AFL_NO_AFFINITY:-1} AFL_QUIET=1 \
-	TC_DIFF_FINDINGS=${TC_DIFF_FINDINGS:-$OUT/findings/diff-afl} \
-		afl-fuzz -i "$in" -o "$out" $dict -V "$secs" -t 5000 -m none -- "$bin" >"$log" 2>&1
-	rc=$?
-	stats=$out/default/fuzzer_stats
-	if [ ! -f "$stats" ]; then
+	if [ "$jobs" -gt 1 ]; then
+		echo "AFL++ $h for ${secs}s, $jobs instances: logs $log (main), $log.sN; output $out"
+		i=1
+		while [ "$i" -lt "$jobs" ]; do
+			afl_instance "-S s$i" "$log.s$i" &
+			i=$((i + 1))
+		done
+		afl_instance "-M main" "$log"
+		rc=$?
+		wait
+	else
+		echo "AFL++ $h for ${secs}s: log $log, output $out"
+		afl_instance "" "$log"
+		rc=$?
+	fi
+	set -- "$out"/*/fuzzer_stats
+	if [ ! -f "$1" ]; then
 		banner "AFL++ $h did not start (status $rc): see $log"
 		tail -5 "$log"
 		return 2
 	fi
-	get() { sed -n "s/^$1 *: *//p" "$stats"; }
-	crashes=$(get saved_crashes)
-	[ -n "$crashes" ] || crashes=$(get unique_crashes)
-	hangs=$(get saved_hangs)
-	[ -n "$hangs" ] || hangs=$(get unique_hangs)
+	crashes=$(sum_stat saved_crashes "$@")
+	hangs=$(sum_stat saved_hangs "$@")
 	note=" (cumulative over resumed runs; FUZZ_AFL_FRESH=1 for one run)"
 	[ "${FUZZ_AFL_FRESH:-0}" = 1 ] && note=
-	echo "RESULT afl $h: $(get execs_done) execs, $(get execs_per_sec) execs/s, run_time $(get run_time)s$note," \
-	     "edges $(get edges_found)/$(get total_edges), bitmap $(get bitmap_cvg), corpus $(get corpus_count)," \
-	     "crashes ${crashes:-0}, hangs ${hangs:-0}"
+	get() { sed -n "s/^$1 *: *//p" "$2"; }
+	each=
+	[ "$#" -gt 1 ] && each=" ($(for f in "$@"; do printf '%s ' "$(get execs_per_sec "$f")"; done | sed 's/ $//;s/ / + /g'))"
+	echo "RESULT afl $h: $(sum_stat execs_done "$@") execs, $(sum_stat execs_per_sec "$@") execs/s$each," \
+	     "run_time $(get run_time "$1")s$note, $# instance(s); first: edges $(get edges_found "$1")/$(get total_edges "$1")," \
+	     "bitmap $(get bitmap_cvg "$1"), corpus $(get corpus_count "$1"); crashes ${crashes:-0}, hangs ${hangs:-0}"
 	if [ "${crashes:-0}" -gt 0 ] || [ "${hangs:-0}" -gt 0 ]; then
-		for f in "$out"/default/crashes/id* "$out"/default/hangs/id*; do
+		for f in "$out"/*/crashes/id* "$out"/*/hangs/id*; do
 			[ -f "$f" ] || continue
 			kind=$(basename "$(dirname "$f")")
 			cp "$f" "$OUT/findings/afl-$h-$kind-$(basename "$f" | cut -c1-9 | tr -c 'a-zA-Z0-9\n' '_')"
@@ -272,6 +300,9 @@ check_args() {
 	'' | *[!0-9]*) echo "fuzz: TIME must be a whole number of seconds, not '${2:-}'" >&2; exit 2 ;;
 	esac
 	[ "$2" -gt 0 ] || { echo "fuzz: TIME must be at least 1 second" >&2; exit 2; }
+	case ${3:-1} in
+	'' | *[!0-9]* | 0) echo "fuzz: JOBS must be a whole number of instances, at least 1, not '${3:-}'" >&2; exit 2 ;;
+	esac
 }
 
 case $cmd in
