@@ -200,7 +200,9 @@ static inline int decode_inst(struct tc_ete_stage3 *s, int isa, uint64_t address
 	if (!s->icache)
 		icache_alloc(s);   /* may fail: then every instruction is decoded */
 	if (s->icache) {
-		c = &s->icache[(address >> 1) & (s->icache_size - 1)];
+		/* A64 and A32 instructions are word aligned, T32 halfword aligned:
+		 * one slot per possible instruction of an image up to the size */
+		c = &s->icache[(address >> (isa == tc_isa_t32 ? 1 : 2)) & (s->icache_size - 1)];
 		if (c->valid && c->address == address && c->isa == isa) {
 			*inst = c->insn;
 			return 1;
