@@ -107,47 +107,91 @@ static int cmp_double(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
-/* Median, min and max MB/s over runs, measured in a child process so that
- * a decoder that crashes is reported, not fatal. Returns 0, -1 when the
- * adapter failed, or the signal number that killed the child. */
-static int throughput(const struct tc_adapter *ad, const struct workload *w, unsigned level, int runs,
-		      double *med, double *lo, double *hi)
+/* MB/s of one run, measured in a child process so that a decoder that
+ * crashes is reported, not fatal. Returns 0, -1 when the adapter failed,
+ * or the signal number that killed the child. */
+static int one_run(const struct tc_adapter *ad, const struct workload *w, unsigned level, double *mbs)
 {
-	double t[16];
+	double t = 0;
 	int fds[2], status = 0;
 	pid_t pid;
-	if (runs > 16)
-		runs = 16;
 	if (pipe(fds) != 0)
 		return -1;
 	fflush(NULL);
 	pid = fork();
 	if (pid == 0) {
 		close(fds[0]);
-		for (int i = 0; i < runs; i++) {
-			t[i] = run_adapter(ad, w, level);
-			if (t[i] <= 0)
-				_exit(1);
-			t[i] = w->total / t[i] / 1e6;
-		}
-		qsort(t, (size_t)runs, sizeof t[0], cmp_double);
-		if (write(fds[1], t, (size_t)runs * sizeof t[0]) != (ssize_t)((size_t)runs * sizeof t[0]))
+		t = run_adapter(ad, w, level);
+		if (t <= 0)
 			_exit(1);
-		_exit(0);
+		t = w->total / t / 1e6;
+		_exit(write(fds[1], &t, sizeof t) == (ssize_t)sizeof t ? 0 : 1);
 	}
 	close(fds[1]);
-	if (pid < 0 || read(fds[0], t, (size_t)runs * sizeof t[0]) != (ssize_t)((size_t)runs * sizeof t[0])) {
+	if (pid < 0 || read(fds[0], &t, sizeof t) != (ssize_t)sizeof t) {
 		close(fds[0]);
 		if (pid > 0)
 			waitpid(pid, &status, 0);
-		return WIFSIGNALED(status) ? WTERMSIG(status) : -1;
+		return pid > 0 && WIFSIGNALED(status) ? WTERMSIG(status) : -1;
 	}
 	close(fds[0]);
 	waitpid(pid, &status, 0);
-	*med = t[runs / 2];
-	*lo = t[0];
-	*hi = t[runs - 1];
+	*mbs = t;
 	return 0;
+}
+
+/* Median, min and max of n values (sorted in place) into m[3]. */
+static void spread(double *v, int n, double *m)
+{
+	qsort(v, (size_t)n, sizeof v[0], cmp_double);
+	m[0] = v[n / 2];
+	m[1] = v[0];
+	m[2] = v[n - 1];
+}
+
+/* One row's measurements: each figure's median, min and max, and the
+ * status of each side (one_run's; 1000: not installed). */
+struct pair {
+	double r[3], c[3], ratio[3];
+	int rc_ref, rc_oc;
+};
+
+/* The reference and OpenCSD (oc may be NULL) alternately, run by run, so
+ * that the machine's drift (this VM's speed wanders by a third within
+ * minutes) falls on both alike; the ratio is the median of the runs'
+ * ratios. OpenCSD is not run again once it has crashed or failed. */
+static void measure_pair(const struct tc_adapter *ref, const struct tc_adapter *oc, const struct workload *w,
+			 unsigned level, int runs, struct pair *p)
+{
+	double r[16], c[16], q[16];
+	int nr = 0, nc = 0, nq = 0;
+	if (runs > 16)
+		runs = 16;
+	memset(p, 0, sizeof *p);
+	p->rc_oc = oc ? 0 : 1000;
+	for (int i = 0; i < runs; i++) {
+		double a = 0, b = 0;
+		int ra = one_run(ref, w, level, &a), rb = 1;
+		if (ra == 0)
+			r[nr++] = a;
+		else
+			p->rc_ref = ra;
+		if (p->rc_oc == 0) {
+			rb = one_run(oc, w, level, &b);
+			if (rb == 0)
+				c[nc++] = b;
+			else
+				p->rc_oc = rb;
+		}
+		if (ra == 0 && rb == 0 && b > 0)
+			q[nq++] = a / b;
+	}
+	if (p->rc_ref == 0)
+		spread(r, nr, p->r);
+	if (p->rc_oc == 0)
+		spread(c, nc, p->c);
+	if (p->rc_ref == 0 && p->rc_oc == 0)
+		spread(q, nq, p->ratio);
 }
 
 /* Peak resident memory (KiB) of a child decoding `mb` MiB at L3. */
@@ -271,19 +315,22 @@ static long drop_crashing_segments(const struct tc_adapter *ad, struct workload 
 	return dropped;
 }
 
-/* One table row; rc_* are throughput()'s results (or 1000 for "not installed"). */
-static void row(const char *what, int rc_ref, const double *r, int rc_oc, const double *c)
+/* One table row. */
+static void row(const char *what, const struct pair *p)
 {
 	char cell[64];
-	if (rc_ref == 0)
-		printf("%-34s %10.1f [%7.1f..%7.1f]", what, r[0], r[1], r[2]);
+	if (p->rc_ref == 0)
+		printf("%-34s %10.1f [%7.1f..%7.1f]", what, p->r[0], p->r[1], p->r[2]);
 	else
 		printf("%-34s %30s", what, "failed");
-	if (rc_oc == 0)
-		printf(" %10.1f [%7.1f..%7.1f] %7.2fx\n", c[0], c[1], c[2], c[0] > 0 && rc_ref == 0 ? r[0] / c[0] : 0.0);
+	if (p->rc_oc == 0 && p->rc_ref == 0)
+		printf(" %10.1f [%7.1f..%7.1f] %6.2fx [%.2f..%.2f]\n", p->c[0], p->c[1], p->c[2], p->ratio[0],
+		       p->ratio[1], p->ratio[2]);
+	else if (p->rc_oc == 0)
+		printf(" %10.1f [%7.1f..%7.1f]\n", p->c[0], p->c[1], p->c[2]);
 	else {
-		snprintf(cell, sizeof cell, rc_oc == 1000 ? "not installed" : rc_oc > 0 ? "crashed (signal %d)" : "failed",
-			 rc_oc);
+		snprintf(cell, sizeof cell, p->rc_oc == 1000 ? "not installed" : p->rc_oc > 0 ? "crashed (signal %d)" : "failed",
+			 p->rc_oc);
 		printf(" %30s\n", cell);
 	}
 }
@@ -293,20 +340,18 @@ static void row(const char *what, int rc_ref, const double *r, int rc_oc, const 
 static void l3_without_crashes(const struct tc_adapter *ref, const struct tc_adapter *oc, struct workload *w, int runs)
 {
 	struct workload cut = *w;
-	double r[3] = { 0, 0, 0 }, c[3] = { 0, 0, 0 };
+	struct pair p;
 	uint8_t *buf;
 	size_t nseg = 0;
 	long dropped = drop_crashing_segments(oc, &cut, &buf, &nseg);
 	char what[64];
-	int rr, rc;
 	if (dropped < 0) {
 		printf("%-34s %s\n", "L3 without crashing segments", "OpenCSD still crashes (more than 64 segments)");
 		return;
 	}
-	rr = throughput(ref, &cut, tc_adapter_l3, runs, &r[0], &r[1], &r[2]);
-	rc = throughput(oc, &cut, tc_adapter_l3, runs, &c[0], &c[1], &c[2]);
+	measure_pair(ref, oc, &cut, tc_adapter_l3, runs, &p);
 	snprintf(what, sizeof what, "L3, %ld of %zu segments dropped", dropped, nseg);
-	row(what, rr, r, rc, c);
+	row(what, &p);
 	printf("%-34s (the trace without the A-sync segments OpenCSD crashes in: %zu bytes, both decoders)\n", "",
 	       cut.trace_len);
 	free(buf);
@@ -407,9 +452,11 @@ static void usage(FILE *f)
 		"same encoder-generated trace, measured in the same run: L1 (packets; the reference\n"
 		"also resolves speculation, stage 2) and L3 (instructions, with the program image);\n"
 		"peak resident memory of the reference at two trace sizes; encoder, runner and fuzz\n"
-		"harness speed. Median of N runs with [min..max]. Prints figures; never fails on a\n"
-		"slow machine. When OpenCSD crashes at L3, both decoders are measured again on the\n"
-		"trace without the A-sync segments it crashes in. --only runs some sections.\n");
+		"harness speed. Median of N runs with [min..max]; the two decoders run alternately,\n"
+		"and the ratio is the median of the N run-by-run ratios (the machine's drift falls on\n"
+		"both). Prints figures; never fails on a slow machine. When OpenCSD crashes at L3,\n"
+		"both decoders are measured again on the trace without the A-sync segments it\n"
+		"crashes in. --only runs some sections.\n");
 }
 
 int tc_bench_main(int argc, char **argv)
@@ -491,20 +538,14 @@ int tc_bench_main(int argc, char **argv)
 	printf("workload: encoder seed 42, %zu-byte trace (A64, maxspec 8, return stack) fed %lu MiB in %d-byte chunks\n",
 	       w.v.trace_len, o.mb, CHUNK);
 	if (wanted(&o, "throughput")) {
-		double r[3] = { 0, 0, 0 }, c[3] = { 0, 0, 0 };
-		int rr, rc = 1000;
-		printf("%-34s %10s %19s %10s %19s %8s\n", "MB/s (median [min..max])", "reference", "", "OpenCSD", "",
-		       "ratio");
-		rr = throughput(ref, &w, tc_adapter_l1, o.runs, &r[0], &r[1], &r[2]);
-		if (oc)
-			rc = throughput(oc, &w, tc_adapter_l1, o.runs, &c[0], &c[1], &c[2]);
-		row("L1 packets (+ stage 2 reference)", rr, r, rc, c);
-		rr = throughput(ref, &w, tc_adapter_l3, o.runs, &r[0], &r[1], &r[2]);
-		rc = 1000;
-		if (oc)
-			rc = throughput(oc, &w, tc_adapter_l3, o.runs, &c[0], &c[1], &c[2]);
-		row("L3 instructions", rr, r, rc, c);
-		if (oc && rc > 0 && rc != 1000)
+		struct pair p;
+		printf("%-34s %10s %19s %10s %19s %s\n", "MB/s (median [min..max])", "reference", "", "OpenCSD", "",
+		       "ratio, run by run");
+		measure_pair(ref, oc, &w, tc_adapter_l1, o.runs, &p);
+		row("L1 packets (+ stage 2 reference)", &p);
+		measure_pair(ref, oc, &w, tc_adapter_l3, o.runs, &p);
+		row("L3 instructions", &p);
+		if (oc && p.rc_oc > 0 && p.rc_oc != 1000)
 			l3_without_crashes(ref, oc, &w, o.runs);
 	}
 	if (wanted(&o, "memory")) {
