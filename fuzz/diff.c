@@ -630,7 +630,7 @@ static uint64_t line_offset(const char *line)
  * one cause (a context value carried or reset differently) gave a new
  * signature for every combination of values (24 candidates, 22 signatures
  * in one session's diff run, all the same OpenCSD defect). */
-static void only_context_fields(char *sig)
+static void only_context_fields(char *sig, size_t sigsz)
 {
 	static const char *const ctx[] = { "el", "ns", "sf", "ctxid", "vmid", "nse" };
 	char *list = strchr(sig, ':');
@@ -646,7 +646,7 @@ static void only_context_fields(char *sig)
 			return;
 		f += n + (f[n] == ',');
 	}
-	strcpy(list + 1, "context");
+	snprintf(list + 1, sigsz - (size_t)(list + 1 - sig), "context");
 }
 
 /* Signature of the first divergence, by cause where the streams fall out
@@ -687,7 +687,7 @@ static void signature(char *out, size_t outsz, const char *ref, const char *ad, 
 	if (rk == ak && !memcmp(rkind, akind, rk)) {
 		add_fields(out, outsz, ref, ad, 0);
 		add_fields(out, outsz, ad, ref, 1);
-		only_context_fields(out);
+		only_context_fields(out, outsz);
 	}
 }
 
