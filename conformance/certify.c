@@ -273,12 +273,13 @@ static int split_output(const char *text, struct tc_lines *l1, struct tc_lines *
 	return done;
 }
 
-/* The first divergence with a few lines of context. */
-static void diag_divergence(struct task *t, const char *level, const struct tc_lines *want,
+/* The first divergence with a few lines of context. `section` is what was
+ * compared (the YAML block's `level:` is the task's level). */
+static void diag_divergence(struct task *t, const char *section, const struct tc_lines *want,
 			    const struct tc_lines *got, long at)
 {
 	long from = at > 2 ? at - 2 : 0;
-	diag(t, "  level: %s\n  line: %ld\n", level, at + 1);
+	diag(t, "  section: %s\n  line: %ld\n", section, at + 1);
 	diag_quoted(t, "expected", (size_t)at < want->n ? want->line[at] : "(end of output)");
 	diag_quoted(t, "got", (size_t)at < got->n ? got->line[at] : "(end of output)");
 	diag(t, "  context:\n");
@@ -329,6 +330,24 @@ static int compare_l3(struct task *t, const struct tc_vector *v, const struct tc
 	return at < 0;
 }
 
+/* When the errors already differ: the first L1 line that differs too, if
+ * L1 is compared for this vector, so that one run shows both (a wrong
+ * error list would otherwise hide every L1 difference). */
+static void also_l1(struct task *t, const struct tc_vector *v, const char *reading, const struct tc_lines *l1,
+		    int negative)
+{
+	const struct tc_lines *want = expected(v, tc_sec_l1, reading);
+	long at;
+	if ((negative && v->error_strict != tc_strict_resync) || !has_section(v, tc_sec_l1, reading))
+		return;
+	at = tc_lines_diff(want, l1);
+	if (at < 0)
+		return;
+	diag(t, "  l1_line: %ld\n", at + 1);
+	diag_quoted(t, "l1_expected", (size_t)at < want->n ? want->line[at] : "(end of output)");
+	diag_quoted(t, "l1_got", (size_t)at < l1->n ? l1->line[at] : "(end of output)");
+}
+
 /* L1 of a negative vector: its errors as strictly as the vector says
  * ([error strict=…]); the whole L1 only with strict=resync. A positive
  * vector: its whole L1, and no error. */
@@ -351,8 +370,10 @@ static int compare_l1(struct task *t, const struct tc_vector *v, const char *rea
 	}
 	at = tc_lines_diff(want_err, errs);
 	if (at >= 0) {
-		if (report)
+		if (report) {
 			diag_divergence(t, "l1 errors (class offset)", want_err, errs, at);
+			also_l1(t, v, reading, l1, negative);
+		}
 		return 0;
 	}
 	if ((!negative || v->error_strict == tc_strict_resync) && has_section(v, tc_sec_l1, reading)) {
@@ -778,6 +799,10 @@ static void usage(FILE *f)
 		"memory and output limits and is classified pass, fail (first divergence),\n"
 		"crash (signal), hang (time limit), flood (output limit), adapter-error, or\n"
 		"unsupported (level or feature the adapter declares unsupported).\n"
+		"A failure's YAML block gives the level, the compared section, the first\n"
+		"differing line (expected, got, context) and, when the error list differs\n"
+		"and L1 is compared too, the first differing L1 line (l1_line, l1_expected,\n"
+		"l1_got).\n"
 		"\n"
 		"Options:\n"
 		"  --adapter PATH.so   the adapter shared object (required)\n"
