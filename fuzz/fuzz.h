@@ -112,16 +112,16 @@ struct tc_fuzz_chunks {
 void tc_fuzz_chunks_init(struct tc_fuzz_chunks *c, uint8_t seed);
 size_t tc_fuzz_chunk_next(struct tc_fuzz_chunks *c, size_t remaining);
 
-/* ---- Hashing of formatted lines ---------------------------------------- */
+/* ---- Formatted lines, hashing ------------------------------------------- */
 
 #define TC_FUZZ_LINE 512   /* longest formatted item a harness accepts */
 
+/* A running hash of a stream of items (decode.c hash_l3). */
 struct tc_fuzz_hash {
 	uint64_t h;
-	uint64_t n;              /* lines */
+	uint64_t n;              /* items */
 };
 
-void tc_fuzz_hash_line(struct tc_fuzz_hash *h, const char *line, size_t len);
 uint64_t tc_fuzz_hash_bytes(const uint8_t *p, size_t n);
 
 #endif

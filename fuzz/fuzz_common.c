@@ -242,19 +242,6 @@ size_t tc_fuzz_chunk_next(struct tc_fuzz_chunks *c, size_t remaining)
 
 /* ---- hashing (FNV-1a, 64 bits) ---------------------------------------------------- */
 
-void tc_fuzz_hash_line(struct tc_fuzz_hash *h, const char *line, size_t len)
-{
-	uint64_t x = h->h ? h->h : UINT64_C(0xcbf29ce484222325);
-	for (size_t i = 0; i < len; i++) {
-		x ^= (uint8_t)line[i];
-		x *= UINT64_C(0x100000001b3);
-	}
-	x ^= '\n';
-	x *= UINT64_C(0x100000001b3);
-	h->h = x;
-	h->n++;
-}
-
 uint64_t tc_fuzz_hash_bytes(const uint8_t *p, size_t n)
 {
 	uint64_t x = UINT64_C(0xcbf29ce484222325);
