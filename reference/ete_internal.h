@@ -60,7 +60,7 @@ struct tc_queue {
 	struct tc_ete_elem *slot;
 	uint32_t cap;                 /* capacity (queue_cap / tx_cap) */
 	uint32_t size;                /* slots allocated (a power of two): grows with len, up to cap rounded up */
-	uint32_t room;                /* the smaller of size and cap */
+	uint32_t room;                /* the smaller of size and cap: one compare on the push fast path */
 	uint32_t head;                /* index of the front (oldest) */
 	uint32_t len;
 };
