@@ -330,17 +330,13 @@ static int compare_l3(struct task *t, const struct tc_vector *v, const struct tc
 	return at < 0;
 }
 
-/* When the errors already differ: the first L1 line that differs too, if
- * L1 is compared for this vector, so that one run shows both (a wrong
+/* When the errors already differ and L1 is compared for this vector: the
+ * first L1 line that differs too, so that one run shows both (a wrong
  * error list would otherwise hide every L1 difference). */
-static void also_l1(struct task *t, const struct tc_vector *v, const char *reading, const struct tc_lines *l1,
-		    int negative)
+static void also_l1(struct task *t, const struct tc_vector *v, const char *reading, const struct tc_lines *l1)
 {
 	const struct tc_lines *want = expected(v, tc_sec_l1, reading);
-	long at;
-	if ((negative && v->error_strict != tc_strict_resync) || !has_section(v, tc_sec_l1, reading))
-		return;
-	at = tc_lines_diff(want, l1);
+	long at = tc_lines_diff(want, l1);
 	if (at < 0)
 		return;
 	diag(t, "  l1_line: %ld\n", at + 1);
@@ -356,6 +352,7 @@ static int compare_l1(struct task *t, const struct tc_vector *v, const char *rea
 {
 	const struct tc_lines *want_err = expected(v, tc_sec_error, reading);
 	int negative = has_section(v, tc_sec_error, reading) && want_err->n > 0;
+	int l1_compared;
 	long at;
 	if (negative && v->error_strict == tc_strict_class) {
 		struct tc_lines a, b;
@@ -368,15 +365,17 @@ static int compare_l1(struct task *t, const struct tc_vector *v, const char *rea
 		tc_lines_free(&b);
 		return at < 0;
 	}
+	l1_compared = (!negative || v->error_strict == tc_strict_resync) && has_section(v, tc_sec_l1, reading);
 	at = tc_lines_diff(want_err, errs);
 	if (at >= 0) {
 		if (report) {
 			diag_divergence(t, "l1 errors (class offset)", want_err, errs, at);
-			also_l1(t, v, reading, l1, negative);
+			if (l1_compared)
+				also_l1(t, v, reading, l1);
 		}
 		return 0;
 	}
-	if ((!negative || v->error_strict == tc_strict_resync) && has_section(v, tc_sec_l1, reading)) {
+	if (l1_compared) {
 		at = tc_lines_diff(expected(v, tc_sec_l1, reading), l1);
 		if (at >= 0) {
 			if (report)

@@ -212,7 +212,8 @@ run_afl() {
 		for f in "$out"/*/crashes/id* "$out"/*/hangs/id*; do
 			[ -f "$f" ] || continue
 			kind=$(basename "$(dirname "$f")")
-			cp "$f" "$OUT/findings/afl-$h-$kind-$(basename "$f" | cut -c1-9 | tr -c 'a-zA-Z0-9\n' '_')"
+			inst=$(basename "$(dirname "$(dirname "$f")")")   # default, main, s1…: ids repeat across instances
+			cp "$f" "$OUT/findings/afl-$h-$inst-$kind-$(basename "$f" | cut -c1-9 | tr -c 'a-zA-Z0-9\n' '_')"
 		done
 		banner "FINDING: AFL++ $h: ${crashes:-0} crashes, ${hangs:-0} hangs" \
 		       "reproducers: $OUT/findings/afl-$h-*" "replay: $OUT/regress $h FILE"
