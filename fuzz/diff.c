@@ -716,9 +716,10 @@ static int explain(const char *ref, const char *ad)
  * address before the reference's first Trace Info (the address history is
  * UNKNOWN there, TC-P29: same offset and kind, the reference line has an
  * address), and a cycle-count header the reference rejects under COMMOPT=1
- * that the adapter decodes as a cycle count, or reports truncated (the
- * alternative reading TC-S7-literal). Returns the explanation's index or -1. */
-static int explain_in_context(const struct lines *ref, size_t at, const char *r, const char *a)
+ * that the adapter decodes as a cycle count committing what that reading
+ * commits, or reports truncated (the alternative reading TC-S7-literal).
+ * Returns the explanation's index or -1. */
+static int explain_in_context(const struct lines *ref, size_t at, const char *r, const char *a, unsigned maxspec)
 {
 	size_t rk = 0, ak = 0, rh = 0;
 	const char *rkind, *akind, *rhdr;
@@ -741,8 +742,14 @@ static int explain_in_context(const struct lines *ref, size_t at, const char *r,
 	if (strstr(r, "class=reserved-header") && rh == 2) {
 		unsigned h = (unsigned)strtoul(rhdr, NULL, 16);
 		int cc = ak == 11 && !memcmp(akind, "cycle-count", 11);
-		if (cc && (h == 0x0c || (h >= 0x14 && h <= 0x1f)))
-			return EXPLAIN_TC_S7_LITERAL;
+		if (cc && (h == 0x0c || (h >= 0x14 && h <= 0x1f))) {
+			/* and only with that reading's commit: 0x0C is format 2 with
+			 * F=1, AAAA=1111, committing MAXSPEC + 15 - 15; a format 3
+			 * packet commits nothing in commit mode 1 (ERRATA TC-P7) */
+			const char *c = strstr(a, " commit=");
+			unsigned long want = h == 0x0c ? maxspec : 0;
+			return c && strtoul(c + 8, NULL, 10) == want ? EXPLAIN_TC_S7_LITERAL : -1;
+		}
 		/* under that reading 0x0C (format 2, one payload byte) at the end
 		 * of the trace is a cycle count cut short */
 		if (h == 0x0c && strstr(a, "class=truncated"))
@@ -955,7 +962,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			continue;
 		why = explain(r, a);
 		if (why < 0)
-			why = explain_in_context(&ref.out, at, r, a);
+			why = explain_in_context(&ref.out, at, r, a, shm->cfg.maxspec);
 		if (why >= 0) {
 			st.per_reason[why]++;
 			if (explanations[why].skip) {
@@ -963,6 +970,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 				continue;
 			}
 			st.explained++;
+			if (tc_fuzz_regress_mode)
+				fprintf(stderr, "diff: line %zu explained: %s\n", at + 1, explanations[why].why);
 			break;
 		}
 		{
@@ -970,6 +979,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			int is_new;
 			signature(sig, sizeof sig, r, a, at > 0 ? line_at(&ref.out, at - 1) : NULL);
 			st.divergent++;
+			if (tc_fuzz_regress_mode)
+				fprintf(stderr, "diff: line %zu divergent: %s\n", at + 1, sig);
 			record_signature(sig, &is_new);
 			if (is_new) {
 				if (may_write()) {
