@@ -2,7 +2,9 @@
 #
 #     include fuzz/fuzz.mk
 #
-# make fuzz HARNESS=parse TIME=60       libFuzzer (clang, ASan+UBSan), dictionary and seed corpus; prints execs/s, coverage
+# make fuzz HARNESS=parse TIME=60       libFuzzer (clang, ASan+UBSan), dictionary and seed corpus; prints execs/s, coverage;
+#                                       JOBS=2 runs two processes on the shared corpus (one per core), execs/s summed;
+#                                       FUZZ_LF_SAN= builds without sanitizers (in $(FUZZ_OUT)/libfuzzer-nosan)
 # make fuzz-afl HARNESS=parse TIME=60   AFL++ (afl-clang-fast, libFuzzer harness through libAFLDriver); prints execs/s;
 #                                       JOBS=2 runs a main and a secondary instance (one per core), execs/s summed
 # make fuzz-smoke                       every harness briefly under both (about 3 minutes on 2 cores) + fuzz-regress;
@@ -11,9 +13,9 @@
 # make fuzz-seeds                       the seed corpora $(FUZZ_OUT)/<harness>_seed_corpus/ from vectors/**/*.tcv
 #
 # Harnesses: parse decode diff adapter format roundtrip. Variables: HARNESS, TIME (seconds), FUZZ_OUT (default
-# $(BUILD)/fuzz), FUZZ_CLANG, FUZZ_AFL_CC, FUZZ_REGRESS_CC, FUZZ_AFL_SAN (e.g. -fsanitize=address,undefined),
-# FUZZ_ARGS (extra libFuzzer arguments, e.g. -jobs=2 -workers=2), JOBS (AFL++ instances), TC_DIFF_ADAPTER,
-# TC_FUZZ_ADAPTER.
+# $(BUILD)/fuzz), FUZZ_CLANG, FUZZ_AFL_CC, FUZZ_REGRESS_CC, FUZZ_AFL_SAN (e.g. -fsanitize=address,undefined; that
+# build goes to $(FUZZ_OUT)/afl-san), FUZZ_LF_SAN, FUZZ_ARGS (extra libFuzzer arguments), JOBS (processes or
+# instances), TC_DIFF_ADAPTER, TC_FUZZ_ADAPTER.
 
 BUILD           ?= build
 FUZZ_OUT        ?= $(BUILD)/fuzz
@@ -24,6 +26,7 @@ FUZZ_CLANG      ?= clang
 FUZZ_AFL_CC     ?= afl-clang-fast
 FUZZ_REGRESS_CC ?= gcc
 FUZZ_AFL_SAN    ?=
+FUZZ_LF_SAN     ?= -fsanitize=address,undefined -fno-sanitize-recover=all
 FUZZ_ARGS       ?=
 
 FUZZ_REF_SRC  := $(sort $(wildcard reference/*.c))
@@ -41,12 +44,13 @@ FUZZ_VECTORS  := $(shell find vectors -name '*.tcv' 2>/dev/null)
 # reference, an ODR violation next to the adapter's own copy).
 FUZZ_EXPORT   := -Wl,--export-dynamic-symbol=__sanitizer_cov_* -Wl,--export-dynamic-symbol=__afl_* \
                  -Wl,--export-dynamic-symbol=__cmplog_*
-FUZZ_RUN       = FUZZ_OUT=$(FUZZ_OUT) MAKE="$(MAKE)" sh fuzz/run.sh
+FUZZ_RUN       = FUZZ_OUT=$(FUZZ_OUT) FUZZ_LF_DIR=$(FUZZ_LF) FUZZ_AFL_DIR=$(FUZZ_AFL) MAKE="$(MAKE)" sh fuzz/run.sh
 
 # ---- libFuzzer build (clang) ------------------------------------------------------------
-FUZZ_LF       := $(FUZZ_OUT)/libfuzzer
-FUZZ_LF_SAN   := -fsanitize=address,undefined -fno-sanitize-recover=all
-FUZZ_LF_FLAGS := -O1 -g -fno-omit-frame-pointer -fPIC $(FUZZ_LF_SAN)
+# Without sanitizers (FUZZ_LF_SAN= on the command line: throughput runs) the build has a folder of
+# its own, so that objects built with and without them never mix.
+FUZZ_LF       := $(FUZZ_OUT)/libfuzzer$(if $(strip $(FUZZ_LF_SAN)),,-nosan)
+FUZZ_LF_FLAGS := $(if $(strip $(FUZZ_LF_SAN)),-O1,-O2) -g -fno-omit-frame-pointer -fPIC $(FUZZ_LF_SAN)
 FUZZ_LF_OBJ   := $(FUZZ_REF_SRC:%.c=$(FUZZ_LF)/obj/%.o) $(FUZZ_LF)/obj/fuzz/fuzz_common.o
 
 FUZZ_LF_COV   := -fsanitize=fuzzer-no-link
@@ -83,7 +87,7 @@ $(FUZZ_LF)/libtc_reference.so: $(FUZZ_LF)/obj/conformance/adapters/reference.o $
 	$(FUZZ_CLANG) $(FUZZ_LF_FLAGS) -shared -o $@ $^
 
 # ---- AFL++ build (afl-clang-fast) ----------------------------------------------------------
-FUZZ_AFL       := $(FUZZ_OUT)/afl
+FUZZ_AFL       := $(FUZZ_OUT)/afl$(if $(strip $(FUZZ_AFL_SAN)),-san)
 FUZZ_AFL_FLAGS := -O2 -g -fPIC $(FUZZ_AFL_SAN)
 FUZZ_AFL_OBJ   := $(FUZZ_REF_SRC:%.c=$(FUZZ_AFL)/obj/%.o) $(FUZZ_AFL)/obj/fuzz/fuzz_common.o
 
@@ -152,12 +156,12 @@ fuzz-build-libfuzzer: $(addprefix $(FUZZ_LF)/,$(FUZZ_HARNESSES)) $(FUZZ_LF)/libt
 fuzz-build-afl: $(addprefix $(FUZZ_AFL)/,$(FUZZ_HARNESSES)) $(FUZZ_AFL)/libtc_reference.so $(FUZZ_SEEDS)
 
 fuzz:
-	@$(FUZZ_RUN) check-args '$(HARNESS)' '$(TIME)'
+	@$(FUZZ_RUN) check-args '$(HARNESS)' '$(TIME)' '$(JOBS)'
 	@$(FUZZ_RUN) need libfuzzer
 	@$(MAKE) --no-print-directory $(FUZZ_LF)/$(HARNESS) $(FUZZ_OUT)/$(HARNESS)_seed_corpus/.stamp \
 	  $(if $(filter adapter,$(HARNESS)),$(FUZZ_LF)/libtc_reference.so) \
 	  $(if $(and $(filter diff,$(HARNESS)),$(filter yes,$(OPENCSD_OK))),$(BUILD)/adapters/libtc_opencsd.so)
-	@$(FUZZ_RUN) libfuzzer $(HARNESS) $(TIME) $(FUZZ_ARGS)
+	@FUZZ_LF_JOBS='$(JOBS)' $(FUZZ_RUN) libfuzzer $(HARNESS) $(TIME) $(FUZZ_ARGS)
 
 fuzz-afl:
 	@$(FUZZ_RUN) check-args '$(HARNESS)' '$(TIME)' '$(JOBS)'

@@ -3,16 +3,19 @@
 #
 #   run.sh check-args HARNESS SECONDS [JOBS]  exit 2 with a message for an unknown harness, a bad time or job count
 #   run.sh need libfuzzer|afl          exit 2 with the Debian package to install when the compiler is absent
-#   run.sh libfuzzer HARNESS SECONDS [libFuzzer args...]
+#   run.sh libfuzzer HARNESS SECONDS [libFuzzer args...]  FUZZ_LF_JOBS processes (default 1); execs/s summed
+#   run.sh lf-summary HARNESS LOG...   the RESULT line of finished libFuzzer runs (each status in LOG.rc)
 #   run.sh afl HARNESS SECONDS [JOBS]  JOBS instances (one main, the rest secondaries); execs/s summed
 #   run.sh smoke [OPENCSD_SO]          every harness briefly under libFuzzer and AFL++, then the regression driver
 #
-# Environment: FUZZ_OUT (build/fuzz), MAKE, FUZZ_CLANG (clang), FUZZ_AFL_CC (afl-clang-fast),
+# Environment: FUZZ_OUT (build/fuzz), FUZZ_LF_DIR / FUZZ_AFL_DIR (the builds), FUZZ_LF_JOBS, MAKE, FUZZ_CLANG (clang), FUZZ_AFL_CC (afl-clang-fast),
 # TC_DIFF_ADAPTER, TC_DIFF_FINDINGS, TC_FUZZ_ADAPTER, FUZZ_SMOKE_LF / FUZZ_SMOKE_AFL (per-harness
 # seconds, "parse:25 decode:25 ..."). Exit status: 0 clean, 1 a finding, 2 cannot run.
 set -u
 
 OUT=${FUZZ_OUT:-build/fuzz}
+LF=${FUZZ_LF_DIR:-$OUT/libfuzzer}     # the libFuzzer build (fuzz.mk: libfuzzer-nosan without sanitizers)
+AFL=${FUZZ_AFL_DIR:-$OUT/afl}          # the AFL++ build (afl-san with FUZZ_AFL_SAN)
 MAKE=${MAKE:-make}
 CLANG=${FUZZ_CLANG:-clang}
 AFLCC=${FUZZ_AFL_CC:-afl-clang-fast}
@@ -86,11 +89,27 @@ corpus_dirs() {
 	echo "$dirs"
 }
 
+# lf_exec ARTIFACT_PREFIX [args]: one libFuzzer process of run_libfuzzer (bin, dict, secs, h set there).
+lf_exec() {
+	prefix=$1
+	shift
+	# shellcheck disable=SC2046
+	ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:allocator_may_return_null=1} \
+	UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1} \
+	"$bin" $dict -max_total_time="$secs" -print_final_stats=1 -timeout=10 -rss_limit_mb=2560 \
+		-max_len=4096 -artifact_prefix="$prefix" "$@" $(corpus_dirs "$h") 2>&1
+}
+
 # run_libfuzzer HARNESS SECONDS [args]: prints a summary line; status 1 on a finding.
+# FUZZ_LF_JOBS=N runs N processes on the same corpus (each picks up the others' new inputs,
+# libFuzzer's -reload), one per core: the first as usual, the others logged to LOG.wK, their
+# reproducers named HARNESS-wK-…; execs and execs/s are summed.
 run_libfuzzer() {
 	h=$1 secs=$2
 	shift 2
-	bin=$OUT/libfuzzer/$h
+	jobs=${FUZZ_LF_JOBS:-1}
+	[ -n "$jobs" ] || jobs=1
+	bin=$LF/$h
 	[ -x "$bin" ] || { echo "$bin is not built (make $bin)"; return 2; }
 	why=$(harness_env "$h" libfuzzer) || { banner "SKIPPED libFuzzer $h: $why"; return 0; }
 	harness_env "$h" libfuzzer
@@ -98,44 +117,68 @@ run_libfuzzer() {
 	log=$OUT/logs/$h-libfuzzer.log
 	dict=
 	[ -f "fuzz/$h.dict" ] && dict=-dict=fuzz/$h.dict
-	echo "libFuzzer $h for ${secs}s: log $log"
+	logs=$log
+	if [ "$jobs" -gt 1 ]; then
+		echo "libFuzzer $h for ${secs}s, $jobs processes: logs $log, $log.w1…"
+		k=1
+		while [ "$k" -lt "$jobs" ]; do
+			( lf_exec "$OUT/findings/$h-w$k-" "$@" >"$log.w$k"; echo $? >"$log.w$k.rc" ) &
+			logs="$logs $log.w$k"
+			k=$((k + 1))
+		done
+	else
+		echo "libFuzzer $h for ${secs}s: log $log"
+	fi
 	# progress (pulse lines, errors) on stdout, everything in the log
-	# shellcheck disable=SC2046
-	(
-		ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:allocator_may_return_null=1} \
-		UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1} \
-		"$bin" $dict -max_total_time="$secs" -print_final_stats=1 -timeout=10 -rss_limit_mb=2560 \
-			-max_len=4096 -artifact_prefix="$OUT/findings/$h-" "$@" $(corpus_dirs "$h") 2>&1
-		echo $? >"$log.rc"
-	) | tee "$log" | grep --line-buffered -aE '^#[0-9]+[[:space:]]+(INITED|pulse)|^#[0-9]+: cov|^==[0-9]+==ERROR|check failed|runtime error'
-	rc=$(cat "$log.rc" 2>/dev/null || echo 2)
-	rm -f "$log.rc"
-	summarise_libfuzzer "$h" "$log" "$rc"
+	( lf_exec "$OUT/findings/$h-" "$@"; echo $? >"$log.rc" ) | tee "$log" |
+		grep --line-buffered -aE '^#[0-9]+[[:space:]]+(INITED|pulse)|^#[0-9]+: cov|^==[0-9]+==ERROR|check failed|runtime error'
+	wait
+	# shellcheck disable=SC2086
+	summarise_libfuzzer "$h" $logs
 	return $?
 }
 
-summarise_libfuzzer() {
-	h=$1 log=$2 rc=$3
-	execs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | tail -1)
-	eps=$(sed -n 's/^stat::average_exec_per_sec: *//p' "$log" | tail -1)
-	last=$(grep -aE '^#[0-9]+' "$log" | tail -1)
+# lf_stats LOG: sets execs, eps (execs/s) and cov from one libFuzzer log.
+lf_stats() {
+	execs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$1" | tail -1)
+	eps=$(sed -n 's/^stat::average_exec_per_sec: *//p' "$1" | tail -1)
+	last=$(grep -aE '^#[0-9]+' "$1" | tail -1)
 	cov=$(echo "$last" | sed -n 's/.*\(cov: [0-9]*\).*\(ft: [0-9]*\).*\(corp: [0-9]*\/*[0-9a-zA-Z]*\).*/\1 \2 \3/p')
 	if [ -z "$execs" ]; then   # -fork=N mode: no final stats, "#EXECS: cov: … exec/s: N"
 		execs=$(echo "$last" | sed -n 's/^#\([0-9]*\):.*/\1/p')
 		eps=$(echo "$last" | sed -n 's/.*exec\/s:\{0,1\} \([0-9]*\).*/\1/p')
 	fi
+}
+
+# summarise_libfuzzer HARNESS LOG...: one RESULT line (summed over the logs of the processes, each
+# with its status in LOG.rc); status 1 on a finding in any of them.
+summarise_libfuzzer() {
+	h=$1
+	shift
+	sum_execs=0 sum_eps=0 each= status=0 first_cov= first=$1
+	for log in "$@"; do
+		lf_stats "$log"
+		[ -n "$first_cov" ] || first_cov=${cov:-?}
+		sum_execs=$((sum_execs + ${execs:-0}))
+		sum_eps=$((sum_eps + ${eps:-0}))
+		each="$each${each:+ + }${eps:-?}"
+	done
+	[ "$#" -gt 1 ] || each=
 	extra=
-	[ "$h" = diff ] && extra=" | $(grep -a '^diff: [0-9]* inputs' "$log" | tail -1 | sed 's/^diff: //')"
-	echo "RESULT libfuzzer $h: ${execs:-?} execs, ${eps:-?} execs/s, ${cov:-?}$extra"
-	if [ "$rc" -ne 0 ]; then
+	[ "$h" = diff ] && extra=" | $(grep -a '^diff: [0-9]* inputs' "$first" | tail -1 | sed 's/^diff: //')"
+	[ "$#" -gt 1 ] && extra="$extra; $# processes (cov of the first)"
+	echo "RESULT libfuzzer $h: $sum_execs execs, $sum_eps execs/s${each:+ ($each)}, $first_cov$extra"
+	for log in "$@"; do
+		rc=$(cat "$log.rc" 2>/dev/null || echo 2)
+		rm -f "$log.rc"
+		[ "$rc" -eq 0 ] && continue
+		status=1
 		art=$(sed -n 's/.*Test unit written to \(.*\)$/\1/p' "$log" | tail -1)
-		[ -n "$art" ] || art=$(sed -n 's/.*artifact_prefix.*Test unit written to \(.*\)$/\1/p' "$log" | tail -1)
-		banner "FINDING: libFuzzer $h exited with status $rc" "reproducer: ${art:-see $log}" \
-		       "replay: $OUT/libfuzzer/$h ${art:-FILE}   (or $OUT/regress $h ${art:-FILE})"
+		banner "FINDING: libFuzzer $h exited with status $rc (log $log)" "reproducer: ${art:-see $log}" \
+		       "replay: $LF/$h ${art:-FILE}   (or $OUT/regress $h ${art:-FILE})"
 		grep -aE 'ERROR: |check failed|runtime error|SUMMARY' "$log" | head -5
-		return 1
-	fi
-	return 0
+	done
+	return $status
 }
 
 # afl_instance ROLE LOG: one afl-fuzz of run_afl (in, out, dict, secs, bin set there);
@@ -160,13 +203,13 @@ sum_stat() {
 # status 1 on a crash or hang.
 run_afl() {
 	h=$1 secs=$2 jobs=${3:-1}
-	bin=$OUT/afl/$h
+	bin=$AFL/$h
 	[ -x "$bin" ] || { echo "$bin is not built (make $bin)"; return 2; }
 	why=$(harness_env "$h" afl) || { banner "SKIPPED AFL++ $h: $why"; return 0; }
 	harness_env "$h" afl
-	in=$OUT/afl/$h-in
-	out=$OUT/afl/$h-out
-	[ "$jobs" -gt 1 ] && out=$OUT/afl/$h-out-$jobs
+	in=$AFL/$h-in
+	out=$AFL/$h-out
+	[ "$jobs" -gt 1 ] && out=$AFL/$h-out-$jobs
 	# FUZZ_AFL_FRESH=1: a new campaign (statistics of this run only); else resume the last one
 	[ "${FUZZ_AFL_FRESH:-0}" = 1 ] && rm -rf "$out"
 	mkdir -p "$OUT/findings" "$OUT/logs" "$in"
@@ -310,7 +353,8 @@ case $cmd in
 check-args) check_args "$@" ;;
 need) need "$@" ;;
 libfuzzer) run_libfuzzer "$@" ;;
+lf-summary) summarise_libfuzzer "$@" ;;   # HARNESS LOG...: the RESULT line of finished runs (tests)
 afl) run_afl "$@" ;;
 smoke) smoke "$@" ;;
-*) echo "usage: run.sh check-args|need|libfuzzer|afl|smoke ..." >&2; exit 2 ;;
+*) echo "usage: run.sh check-args|need|libfuzzer|lf-summary|afl|smoke ..." >&2; exit 2 ;;
 esac

@@ -11,4 +11,13 @@ check "JOBS 2 is accepted, and no JOBS (one instance)" sh -c "$R check-args pars
 check "a JOBS that is not a number is refused" sh -c "$R check-args parse 60 two 2>&1 | grep -q \"JOBS must be a whole number of instances, at least 1, not 'two'\" && { $R check-args parse 60 two 2>/dev/null; test \$? -eq 2; }"
 check "JOBS 0 is refused" sh -c "$R check-args parse 60 0 2>/dev/null; test \$? -eq 2"
 check "an unknown run.sh command prints the usage" sh -c "$R frob 2>&1 | grep -q '^usage: run.sh' && { $R frob 2>/dev/null; test \$? -eq 2; }"
+# The RESULT line of a libFuzzer run with JOBS processes (run.sh lf-summary, on made-up logs):
+# execs and execs/s summed, each rate listed; a process that failed fails the run and is named.
+lflog() { printf '#%s\tDONE   cov: 10 ft: 20 corp: 3/1Kb lim: 4 exec/s: %s rss: 1Mb\nstat::number_of_executed_units: %s\nstat::average_exec_per_sec:     %s\n' "$2" "$3" "$2" "$3" > "$1"; echo "$4" > "$1.rc"; }
+lflog "$tmp/a.log" 1000 50 0; lflog "$tmp/a.log.w1" 3000 70 0
+lflog "$tmp/b.log" 1000 50 0; lflog "$tmp/b.log.w1" 3000 70 1
+lflog "$tmp/c.log" 1000 50 0
+check "lf-summary sums two processes' execs and execs/s" sh -c "out=\$($R lf-summary parse '$tmp/a.log' '$tmp/a.log.w1') && echo \"\$out\" | grep -qx 'RESULT libfuzzer parse: 4000 execs, 120 execs/s (50 + 70), cov: 10 ft: 20 corp: 3/1Kb; 2 processes (cov of the first)'"
+check "lf-summary fails when one process found something, and names its log" sh -c "out=\$($R lf-summary parse '$tmp/b.log' '$tmp/b.log.w1'); test \$? -eq 1 && echo \"\$out\" | grep -q 'FINDING: libFuzzer parse exited with status 1 (log $tmp/b.log.w1)'"
+check "lf-summary of one process has no per-process list" sh -c "$R lf-summary parse '$tmp/c.log' | grep -qx 'RESULT libfuzzer parse: 1000 execs, 50 execs/s, cov: 10 ft: 20 corp: 3/1Kb'"
 tap_done
