@@ -42,7 +42,7 @@ FUZZ_VECTORS  := $(shell find vectors -name '*.tcv' 2>/dev/null)
 # An instrumented adapter .so (TC_FUZZ_ADAPTER) resolves the coverage runtime from the harness
 # executable: export those symbols only (-rdynamic would also export the harness's copy of the
 # reference, an ODR violation next to the adapter's own copy).
-FUZZ_EXPORT   := -Wl,--export-dynamic-symbol=__sanitizer_cov_* -Wl,--export-dynamic-symbol=__afl_* \
+FUZZ_EXPORT   := -Wl,--export-dynamic-symbol=__sanitizer_cov_* -Wl,--export-dynamic-symbol=__sancov_* -Wl,--export-dynamic-symbol=__afl_* \
                  -Wl,--export-dynamic-symbol=__cmplog_*
 FUZZ_RUN       = FUZZ_OUT=$(FUZZ_OUT) FUZZ_LF_DIR=$(FUZZ_LF) FUZZ_AFL_DIR=$(FUZZ_AFL) MAKE="$(MAKE)" sh fuzz/run.sh
 

@@ -73,7 +73,8 @@ harness_env() {
 		export TC_DIFF_ADAPTER ;;
 	adapter)
 		if [ -z "${TC_FUZZ_ADAPTER:-}" ]; then
-			TC_FUZZ_ADAPTER=$OUT/$mode/libtc_reference.so
+			TC_FUZZ_ADAPTER=$LF/libtc_reference.so   # built with the harness's own flags
+			[ "$mode" = afl ] && TC_FUZZ_ADAPTER=$AFL/libtc_reference.so
 			export TC_FUZZ_ADAPTER
 		fi ;;
 	esac
