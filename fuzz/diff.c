@@ -103,6 +103,7 @@ static const struct explained explanations[] = {
 static const struct tc_adapter *adapter;
 static const char *adapter_path;
 static const char *findings = "fuzz/findings";
+static const char *summary_name = "diff-summary.txt";   /* TC_DIFF_SUMMARY: one per process of a JOBS run */
 static unsigned timeout_s = 5;
 static unsigned persist = 1;   /* inputs per worker process (TC_DIFF_PERSIST) */
 
@@ -459,7 +460,7 @@ static void write_summary(void)
 	if (tc_fuzz_regress_mode)
 		return;
 	mkdir(findings, 0777);
-	snprintf(path, sizeof path, "%s/diff-summary.txt", findings);
+	snprintf(path, sizeof path, "%s/%s", findings, summary_name);
 	f = fopen(path, "w");
 	if (!f)
 		return;
@@ -812,6 +813,8 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 		adapter_path = "build/adapters/libtc_opencsd.so";
 	if ((env = getenv("TC_DIFF_FINDINGS")) && *env)
 		findings = env;
+	if ((env = getenv("TC_DIFF_SUMMARY")) && *env && !strchr(env, '/'))
+		summary_name = env;
 	if ((env = getenv("TC_DIFF_TIMEOUT")) && atoi(env) > 0)
 		timeout_s = (unsigned)atoi(env);
 	if ((env = getenv("TC_DIFF_PERSIST")) && atoi(env) > 0)

@@ -123,7 +123,8 @@ run_libfuzzer() {
 		echo "libFuzzer $h for ${secs}s, $jobs processes: logs $log, $log.w1…"
 		k=1
 		while [ "$k" -lt "$jobs" ]; do
-			( lf_exec "$OUT/findings/$h-w$k-" "$@" >"$log.w$k"; echo $? >"$log.w$k.rc" ) &
+			( TC_DIFF_SUMMARY=diff-summary-w$k.txt; export TC_DIFF_SUMMARY
+			  lf_exec "$OUT/findings/$h-w$k-" "$@" >"$log.w$k"; echo $? >"$log.w$k.rc" ) &
 			logs="$logs $log.w$k"
 			k=$((k + 1))
 		done
@@ -166,7 +167,11 @@ summarise_libfuzzer() {
 	done
 	[ "$#" -gt 1 ] || each=
 	extra=
-	[ "$h" = diff ] && extra=" | $(grep -a '^diff: [0-9]* inputs' "$first" | tail -1 | sed 's/^diff: //')"
+	if [ "$h" = diff ]; then   # each process's own counts (and its own diff-summary file)
+		for log in "$@"; do
+			extra="$extra | $(grep -a '^diff: [0-9]* inputs' "$log" | tail -1 | sed 's/^diff: //')"
+		done
+	fi
 	[ "$#" -gt 1 ] && extra="$extra; $# processes (cov of the first)"
 	echo "RESULT libfuzzer $h: $sum_execs execs, $sum_eps execs/s${each:+ ($each)}, $first_cov$extra"
 	for log in "$@"; do
@@ -182,13 +187,14 @@ summarise_libfuzzer() {
 	return $status
 }
 
-# afl_instance ROLE LOG: one afl-fuzz of run_afl (in, out, dict, secs, bin set there);
-# ROLE is "" (a lone instance, out/default), "-M main" or "-S sN".
+# afl_instance ROLE LOG [SUMMARY]: one afl-fuzz of run_afl (in, out, dict, secs, bin set there);
+# ROLE is "" (a lone instance, out/default), "-M main" or "-S sN"; SUMMARY names the diff
+# harness's summary file (one per instance).
 afl_instance() {
 	# shellcheck disable=SC2086
 	AFL_SKIP_CPUFREQ=1 AFL_I_DONT_CARE_ABOUT_MISSING_CRASHES=1 AFL_NO_UI=1 AFL_AUTORESUME=1 \
 	AFL_NO_AFFINITY=${AFL_NO_AFFINITY:-1} AFL_QUIET=1 \
-	TC_DIFF_FINDINGS=${TC_DIFF_FINDINGS:-$OUT/findings/diff-afl} \
+	TC_DIFF_FINDINGS=${TC_DIFF_FINDINGS:-$OUT/findings/diff-afl} TC_DIFF_SUMMARY=${3:-diff-summary.txt} \
 		afl-fuzz -i "$in" -o "$out" $1 $dict -V "$secs" -t 5000 -m none -- "$bin" >"$2" 2>&1
 }
 
@@ -225,7 +231,7 @@ run_afl() {
 		echo "AFL++ $h for ${secs}s, $jobs instances: logs $log (main), $log.sN; output $out"
 		i=1
 		while [ "$i" -lt "$jobs" ]; do
-			afl_instance "-S s$i" "$log.s$i" &
+			afl_instance "-S s$i" "$log.s$i" "diff-summary-s$i.txt" &
 			i=$((i + 1))
 		done
 		afl_instance "-M main" "$log"
