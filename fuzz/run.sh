@@ -157,14 +157,16 @@ lf_stats() {
 summarise_libfuzzer() {
 	h=$1
 	shift
-	sum_execs=0 sum_eps=0 each= status=0 first_cov= first=$1
+	sum_execs=0 sum_eps=0 each= status=0 first_cov= first=$1 known=0
 	for log in "$@"; do
 		lf_stats "$log"
 		[ -n "$first_cov" ] || first_cov=${cov:-?}
+		[ -n "$execs" ] && known=$((known + 1))
 		sum_execs=$((sum_execs + ${execs:-0}))
 		sum_eps=$((sum_eps + ${eps:-0}))
 		each="$each${each:+ + }${eps:-?}"
 	done
+	[ "$known" -gt 0 ] || sum_execs=? sum_eps=?   # no process got as far as its statistics
 	[ "$#" -gt 1 ] || each=
 	extra=
 	if [ "$h" = diff ]; then   # each process's own counts (and its own diff-summary file)
