@@ -273,18 +273,65 @@ static int split_output(const char *text, struct tc_lines *l1, struct tc_lines *
 	return done;
 }
 
-/* The first divergence with a few lines of context. `section` is what was
- * compared (the YAML block's `level:` is the task's level). */
+static int cmp_line(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* How far apart two outputs are beyond their first difference: the lines
+ * of each that the other lacks (missing_lines, extra_lines), counted as
+ * multisets (sorted copies merged), so that one wrong line is told from a
+ * run that lost sync. */
+static void count_unmatched(const struct tc_lines *want, const struct tc_lines *got, size_t *missing, size_t *extra)
+{
+	char **a = malloc((want->n + 1) * sizeof *a), **b = malloc((got->n + 1) * sizeof *b);
+	size_t i = 0, j = 0;
+	*missing = *extra = 0;
+	if (!a || !b) {
+		free(a);
+		free(b);
+		*missing = want->n;
+		*extra = got->n;
+		return;
+	}
+	memcpy(a, want->line, want->n * sizeof *a);
+	memcpy(b, got->line, got->n * sizeof *b);
+	qsort(a, want->n, sizeof *a, cmp_line);
+	qsort(b, got->n, sizeof *b, cmp_line);
+	while (i < want->n || j < got->n) {
+		int c = i == want->n ? 1 : j == got->n ? -1 : strcmp(a[i], b[j]);
+		if (c == 0) {
+			i++;
+			j++;
+		} else if (c < 0) {
+			(*missing)++;
+			i++;
+		} else {
+			(*extra)++;
+			j++;
+		}
+	}
+	free(a);
+	free(b);
+}
+
+/* The first divergence with a few lines of context, and the size of the
+ * whole difference. `section` is what was compared (the YAML block's
+ * `level:` is the task's level). */
 static void diag_divergence(struct task *t, const char *section, const struct tc_lines *want,
 			    const struct tc_lines *got, long at)
 {
 	long from = at > 2 ? at - 2 : 0;
+	size_t missing, extra;
 	diag(t, "  section: %s\n  line: %ld\n", section, at + 1);
 	diag_quoted(t, "expected", (size_t)at < want->n ? want->line[at] : "(end of output)");
 	diag_quoted(t, "got", (size_t)at < got->n ? got->line[at] : "(end of output)");
 	diag(t, "  context:\n");
 	for (long i = from; i < at + 3 && (size_t)i < want->n; i++)
 		diag(t, "    - '%s%s'\n", i == at ? ">> " : "", want->line[i]);
+	count_unmatched(want, got, &missing, &extra);
+	diag(t, "  expected_lines: %zu\n  got_lines: %zu\n  missing_lines: %zu\n  extra_lines: %zu\n", want->n, got->n,
+	     missing, extra);
 }
 
 /* The expected lines of a section under a reading (NULL: the default). */
@@ -799,9 +846,10 @@ static void usage(FILE *f)
 		"crash (signal), hang (time limit), flood (output limit), adapter-error, or\n"
 		"unsupported (level or feature the adapter declares unsupported).\n"
 		"A failure's YAML block gives the level, the compared section, the first\n"
-		"differing line (expected, got, context) and, when the error list differs\n"
-		"and L1 is compared too, the first differing L1 line (l1_line, l1_expected,\n"
-		"l1_got).\n"
+		"differing line (expected, got, context), the size of the whole difference\n"
+		"(expected_lines, got_lines; missing_lines and extra_lines: the lines of each\n"
+		"side the other lacks, in any order) and, when the error list differs and L1\n"
+		"is compared too, the first differing L1 line (l1_line, l1_expected, l1_got).\n"
 		"\n"
 		"Options:\n"
 		"  --adapter PATH.so   the adapter shared object (required)\n"

@@ -27,4 +27,7 @@ check "alternative reading: pass-alt, counted as a pass, named in the TAP" sh -c
 check "alternative reading: the certificate lists it" sh -c "'$T' certify --adapter '$B/libtc_reference.so' --vectors tests/data/alt-reading.tcv --report '$tmp/alt' && grep -q 'pass under an alternative reading' '$tmp/alt/certificate.md' && grep -q 'TEST-1' '$tmp/alt/certificate.md'"
 check "[error strict=class]: a wrong offset in the vector still passes" sh -c "'$T' certify --adapter '$B/libtc_reference.so' --vectors tests/data/error-class-only.tcv 2>&1 | grep -q ' 1 pass, 0 fail'"
 check "vectest holds the reference to the plain sections (the test vector's plain L1 fails)" sh -c "! '${TC_BUILD:-build}/test/vectest' tests/data/alt-reading.tcv"
+# The size of the whole difference: the stand-in adapter reports one `@0 00 async` whatever the
+# trace; the vector's 15 L1 lines begin with that A-sync, so 14 are missing and none is extra.
+check "a failure gives the size of the difference (expected/got/missing/extra lines)" sh -c "out=\$('$T' certify --adapter '$B/bad/libtc_bad_wrong.so' --vectors vectors/ete/regress/opencsd-trace-info-context-reset.tcv --tap 2>/dev/null); echo \"\$out\" | grep -q '^  expected_lines: 15\$' && echo \"\$out\" | grep -q '^  got_lines: 1\$' && echo \"\$out\" | grep -q '^  missing_lines: 14\$' && echo \"\$out\" | grep -q '^  extra_lines: 0\$'"
 tap_done
