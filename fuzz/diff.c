@@ -104,6 +104,7 @@ static const struct tc_adapter *adapter;
 static const char *adapter_path;
 static const char *findings = "fuzz/findings";
 static const char *summary_name = "diff-summary.txt";   /* TC_DIFF_SUMMARY: one per process of a JOBS run */
+static int write_when_replaying;   /* TC_DIFF_WRITE=1: the regress driver writes candidates too (tests) */
 static unsigned timeout_s = 5;
 static unsigned persist = 1;   /* inputs per worker process (TC_DIFF_PERSIST) */
 
@@ -423,7 +424,7 @@ static int run_child(void)
 static int may_write(void)
 {
 	time_t now = time(NULL);
-	if (tc_fuzz_regress_mode || st.files >= MAX_FILES)
+	if ((tc_fuzz_regress_mode && !write_when_replaying) || st.files >= MAX_FILES)
 		return 0;
 	if (st.last == 0)
 		st.tokens = 20;
@@ -536,8 +537,12 @@ static void write_candidate(const struct tc_ete_config *cfg, const uint8_t *data
 	fprintf(f, "[config]\nprotocol=ete\nmaxspec=%u\ncommopt=%d\ncommtrans=%d\ntsmark=%d\nite=%d\nrme=%d\n"
 		   "tf_keep_cc=%d\n",
 		cfg->maxspec, cfg->commopt, cfg->commtrans, cfg->tsmark, cfg->ite, cfg->rme, cfg->tf_keep_cc);
+	/* the capacities of the harness's configuration (fuzz.h; a missing key
+	 * is the vector default): a full queue is a queue-overflow line */
 	if (cfg->queue_cap)
 		fprintf(f, "queue_cap=%u\n", cfg->queue_cap);
+	if (cfg->tx_cap)
+		fprintf(f, "tx_cap=%u\n", cfg->tx_cap);
 	fprintf(f, "[tags]\nfuzz diff\n[trace]\n");
 	for (size_t i = 0; i < len; i += 16) {
 		for (size_t j = i; j < i + 16 && j < len; j++)
@@ -813,6 +818,7 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 		adapter_path = "build/adapters/libtc_opencsd.so";
 	if ((env = getenv("TC_DIFF_FINDINGS")) && *env)
 		findings = env;
+	write_when_replaying = (env = getenv("TC_DIFF_WRITE")) && !strcmp(env, "1");
 	if ((env = getenv("TC_DIFF_SUMMARY")) && *env && !strchr(env, '/'))
 		summary_name = env;
 	if ((env = getenv("TC_DIFF_TIMEOUT")) && atoi(env) > 0)

@@ -21,4 +21,11 @@ check "0x0C under COMMOPT=1 with a commit the literal reading does not make is d
 # committing nothing, which is what OpenCSD reports: explained.
 check "0x14 under COMMOPT=1 decoded as a cycle count committing nothing is the TC-S7-literal reading" \
   sh -c "TC_DIFF_ADAPTER='$A' '$R' diff '$tmp/14.bin' 2>&1 | grep -q '^diff: line 3 explained: .*TC-S7-literal'"
+# A candidate file holds the configuration the harness ran, queue capacities included (they decide
+# queue-overflow lines; a missing key means the vector default, 65536 for tx_cap). Configuration
+# byte 2 = 00: queue_cap = MAXSPEC + 64 = 64, tx_cap = 64 (fuzz.h). TC_DIFF_WRITE=1 lets the
+# replay driver write the candidate.
+printf "\001\000\000\000$async\001\000\014\000\367" > "$tmp/caps.bin"
+check "a candidate records queue_cap and tx_cap as the harness set them" \
+  sh -c "TC_DIFF_WRITE=1 TC_DIFF_FINDINGS='$tmp/f' TC_DIFF_ADAPTER='$A' '$R' diff '$tmp/caps.bin' >/dev/null 2>&1; grep -qx 'queue_cap=64' '$tmp'/f/diff-*.tcv && grep -qx 'tx_cap=64' '$tmp'/f/diff-*.tcv"
 tap_done
