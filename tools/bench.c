@@ -426,7 +426,7 @@ static void fuzz_speed(const char *harness)
 {
 	char cmd[2048];
 	if (!harness || access(harness, X_OK) != 0) {
-		printf("%-34s %s\n", "parse fuzz harness", "not built (make fuzz-build; needs clang)");
+		printf("%-34s %s\n", "parse fuzz harness", "not built (make fuzz-build-libfuzzer; needs clang)");
 		return;
 	}
 	snprintf(cmd, sizeof cmd, "'%s' -max_total_time=10 -print_final_stats=1 2>&1", harness);
@@ -445,7 +445,7 @@ static void fuzz_speed_fast(const char *harness, int runs)
 		runs = MAX_RUNS;
 	if (!harness || access(harness, X_OK) != 0) {
 		printf("%-34s %s\n", "parse fuzz harness, no sanitizers",
-		       "not built (make fuzz HARNESS=parse FUZZ_LF_SAN= TIME=1)");
+		       "not built (make fuzz-build-libfuzzer FUZZ_LF_SAN=; needs clang)");
 		return;
 	}
 	snprintf(cmd, sizeof cmd, "'%s' -max_total_time=10 -max_len=128 -print_final_stats=1 2>&1", harness);
