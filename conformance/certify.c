@@ -294,8 +294,11 @@ static void count_unmatched(const struct tc_lines *want, const struct tc_lines *
 		*extra = got->n;
 		return;
 	}
-	memcpy(a, want->line, want->n * sizeof *a);
-	memcpy(b, got->line, got->n * sizeof *b);
+	for (i = 0; i < want->n; i++)   /* (an empty list's line may be NULL: no memcpy) */
+		a[i] = want->line[i];
+	for (j = 0; j < got->n; j++)
+		b[j] = got->line[j];
+	i = j = 0;
 	qsort(a, want->n, sizeof *a, cmp_line);
 	qsort(b, got->n, sizeof *b, cmp_line);
 	while (i < want->n || j < got->n) {
@@ -527,29 +530,38 @@ struct board {
 static void run_worker(const struct tc_adapter *ad, char **paths, struct board *b, int ntasks,
 		       const struct options *o)
 {
+	static struct task r;   /* 3 KB: off the stack */
 	for (;;) {
 		struct tc_vector v;
 		char err[512];
 		int i = atomic_fetch_add(&b->next, 1);
-		struct task *t;
 		if (i >= ntasks)
 			break;
 		if (atomic_load(&b->stop)) {
 			b->tasks[i].verdict = v_skipped;
+			b->tasks[i].diag[0] = '\0';
 			continue;
 		}
-		t = &b->tasks[i];
-		if (tc_vector_load(paths[t->vector], &v, err, sizeof err)) {
-			t->verdict = v_error;
-			diag_quoted(t, "message", err);
+		/* the result is built here and stored whole when the task ends:
+		 * until then the board says "not run" (plan_task), which is what
+		 * a worker that dies mid-task leaves */
+		r.vector = b->tasks[i].vector;
+		r.level = b->tasks[i].level;
+		r.verdict = v_pass;
+		r.diag[0] = '\0';
+		if (tc_vector_load(paths[r.vector], &v, err, sizeof err)) {
+			r.verdict = v_error;
+			diag_quoted(&r, "message", err);
+			b->tasks[i] = r;
 			continue;
 		}
-		if (unsupported(ad, &v, t->level))
-			t->verdict = v_unsupported;
+		if (unsupported(ad, &v, r.level))
+			r.verdict = v_unsupported;
 		else
-			run_task(ad, &v, t, o);
+			run_task(ad, &v, &r, o);
 		tc_vector_free(&v);
-		if (o->first_failure && t->verdict == v_fail)
+		b->tasks[i] = r;
+		if (o->first_failure && r.verdict == v_fail)
 			atomic_store(&b->stop, 1);
 	}
 }
@@ -589,8 +601,12 @@ static struct board *run_all(const struct tc_adapter *ad, char **paths, int ntas
 	}
 	if (forked == 0)
 		run_worker(ad, paths, b, ntasks, o);   /* no worker could start: run here */
-	while (wait(NULL) > 0)
-		;
+	for (int status; wait(&status) > 0;)
+		if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
+			fprintf(stderr, "tracecert certify: a worker process died (%s %d); the task it was running and "
+					"any it could not take are reported as errors (not run)\n",
+				WIFSIGNALED(status) ? "signal" : "exit status",
+				WIFSIGNALED(status) ? WTERMSIG(status) : WEXITSTATUS(status));
 	return b;
 }
 
@@ -989,6 +1005,17 @@ const struct tc_adapter *tc_adapter_load(const char *path)
 	return ad;
 }
 
+/* A planned task reads as an error until a worker stores its result: a
+ * task nobody finished (its worker died) must not count as a pass. */
+static void plan_task(struct task *t, int vector, int level)
+{
+	t->vector = vector;
+	t->level = level;
+	t->verdict = v_error;
+	snprintf(t->diag, sizeof t->diag,
+		 "  message: 'not run: the certify worker process died before finishing it (a runner failure)'\n");
+}
+
 /* Builds the task list: each vector at each level it has and the options ask for. */
 static int plan(const struct options *o, char **paths, size_t npaths, char **tags, struct task **out)
 {
@@ -1013,14 +1040,10 @@ static int plan(const struct options *o, char **paths, size_t npaths, char **tag
 		tags[i] = strdup(v.tags);
 		for (int k = 0; k < o->ntags; k++)
 			keep |= has_tag(v.tags, o->tags[k]);
-		if (keep && (o->levels & 1) && (v.has[tc_sec_l1] || v.has[tc_sec_error])) {
-			t[n].vector = (int)i;
-			t[n++].level = 1;
-		}
-		if (keep && (o->levels & 4) && v.has[tc_sec_l3]) {
-			t[n].vector = (int)i;
-			t[n++].level = 3;
-		}
+		if (keep && (o->levels & 1) && (v.has[tc_sec_l1] || v.has[tc_sec_error]))
+			plan_task(&t[n++], (int)i, 1);
+		if (keep && (o->levels & 4) && v.has[tc_sec_l3])
+			plan_task(&t[n++], (int)i, 3);
 		tc_vector_free(&v);
 	}
 	*out = t;

@@ -30,4 +30,16 @@ check "vectest holds the reference to the plain sections (the test vector's plai
 # The size of the whole difference: the stand-in adapter reports one `@0 00 async` whatever the
 # trace; the vector's 15 L1 lines begin with that A-sync, so 14 are missing and none is extra.
 check "a failure gives the size of the difference (expected/got/missing/extra lines)" sh -c "out=\$('$T' certify --adapter '$B/bad/libtc_bad_wrong.so' --vectors vectors/ete/regress/opencsd-trace-info-context-reset.tcv --tap 2>/dev/null); echo \"\$out\" | grep -q '^  expected_lines: 15\$' && echo \"\$out\" | grep -q '^  got_lines: 1\$' && echo \"\$out\" | grep -q '^  missing_lines: 14\$' && echo \"\$out\" | grep -q '^  extra_lines: 0\$'"
+# A worker process that dies must not leave its tasks reading as passes (they start as "not run"
+# errors): certify's only worker (--jobs 1) is killed while the hanging stand-in adapter holds its
+# first task; every task is then an error, the run fails, and stderr says why.
+children() { for f in /proc/[0-9]*/stat; do read -r pid comm state ppid rest < "$f" 2>/dev/null && [ "$ppid" = "$1" ] && echo "$pid"; done; }
+"$T" certify --adapter "$B/bad/libtc_bad_hang.so" --vectors vectors/ete/spec --jobs 1 --timeout 2 --tap > "$tmp/died.tap" 2> "$tmp/died.err" &
+cpid=$!
+w=; i=0
+while [ -z "$w" ] && [ $i -lt 100 ]; do w=$(children $cpid); i=$((i + 1)); [ -n "$w" ] || sleep 0.05; done
+sleep 0.2; [ -n "$w" ] && kill -9 $w
+wait $cpid; died_rc=$?
+check "a worker that dies: exit status 1, the death on stderr" sh -c "test $died_rc -eq 1 && grep -q 'a worker process died (signal 9)' '$tmp/died.err'"
+check "a worker that dies: no task passes, each says it was not run" sh -c "! grep -q '^ok' '$tmp/died.tap' && grep -q '^not ok' '$tmp/died.tap' && test \$(grep -c '^not ok' '$tmp/died.tap') -eq \$(grep -c \"not run: the certify worker process died\" '$tmp/died.tap')"
 tap_done
