@@ -23,9 +23,13 @@
 #include "vector.h"
 
 /* Outcome classes of one vector at one level. */
-enum verdict { v_pass, v_fail, v_crash, v_hang, v_flood, v_error, v_unsupported, v_skipped, v_pass_alt, v_count };
+/* v_runner: the runner itself could not run the task (a vector file it
+ * cannot read, a child it cannot start, a worker process that died): not
+ * the adapter's fault, and never a pass. */
+enum verdict { v_pass, v_fail, v_crash, v_hang, v_flood, v_error, v_unsupported, v_skipped, v_pass_alt, v_runner,
+	       v_count };
 static const char *const verdict_names[v_count] = {
-	"pass", "fail", "crash", "hang", "flood", "adapter-error", "unsupported", "not-run", "pass-alt"
+	"pass", "fail", "crash", "hang", "flood", "adapter-error", "unsupported", "not-run", "pass-alt", "runner-error"
 };
 
 #define DIAG_SIZE 3072
@@ -468,7 +472,7 @@ static void run_task(const struct tc_adapter *ad, const struct tc_vector *v, str
 	char msg[512] = "";
 	fflush(NULL);
 	if (pipe(fds) != 0 || (pid = fork()) < 0) {
-		t->verdict = v_error;
+		t->verdict = v_runner;
 		diag(t, "  message: 'runner could not start a child: %s'\n", strerror(errno));
 		return;
 	}
@@ -550,8 +554,10 @@ static void run_worker(const struct tc_adapter *ad, char **paths, struct board *
 		r.verdict = v_pass;
 		r.diag[0] = '\0';
 		if (tc_vector_load(paths[r.vector], &v, err, sizeof err)) {
-			r.verdict = v_error;
-			diag_quoted(&r, "message", err);
+			char msg[600];
+			snprintf(msg, sizeof msg, "vector file: %s", err);
+			r.verdict = v_runner;
+			diag_quoted(&r, "message", msg);
 			b->tasks[i] = r;
 			continue;
 		}
@@ -604,7 +610,7 @@ static struct board *run_all(const struct tc_adapter *ad, char **paths, int ntas
 	for (int status; wait(&status) > 0;)
 		if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
 			fprintf(stderr, "tracecert certify: a worker process died (%s %d); the task it was running and "
-					"any it could not take are reported as errors (not run)\n",
+					"any it could not take are runner-errors (not run)\n",
 				WIFSIGNALED(status) ? "signal" : "exit status",
 				WIFSIGNALED(status) ? WTERMSIG(status) : WEXITSTATUS(status));
 	return b;
@@ -713,14 +719,15 @@ static void write_markdown(FILE *f, const struct tc_adapter *ad, const struct ta
 	fprintf(f, "| verdict | runs |\n|---|---|\n");
 	for (int k = 0; k < v_count; k++)
 		fprintf(f, "| %s | %d |\n", verdict_names[k], total[k]);
-	fprintf(f, "\n## By feature tag and level (pass / fail / crash / hang / flood / error / unsupported)\n\n");
+	fprintf(f, "\n## By feature tag and level (pass / fail / crash / hang / flood / error (adapter or runner) / "
+		   "unsupported)\n\n");
 	fprintf(f, "| tag | L1 | L3 |\n|---|---|---|\n");
 	for (int i = 0; i < ntl; i++) {
 		fprintf(f, "| %s |", tl[i].tag);
 		for (int lv = 0; lv < 2; lv++) {
 			const int *c = tl[i].count[lv];
 			fprintf(f, " %d / %d / %d / %d / %d / %d / %d |", c[v_pass] + c[v_pass_alt], c[v_fail], c[v_crash], c[v_hang],
-				c[v_flood], c[v_error], c[v_unsupported]);
+				c[v_flood], c[v_error] + c[v_runner], c[v_unsupported]);
 		}
 		fprintf(f, "\n");
 	}
@@ -805,9 +812,9 @@ static int write_reports(const char *dir, const struct tc_adapter *ad, const str
 	}
 	score = n - total[v_unsupported] - total[v_skipped] > 0
 		? (double)(total[v_pass] + total[v_pass_alt]) / (n - total[v_unsupported] - total[v_skipped]) : 0.0;
-	fprintf(stderr, "certify: %s: %d pass, %d fail, %d crash, %d hang, %d flood, %d adapter-error, %d unsupported; score %.2f%%; %.2f s, %.0f runs/s\n",
+	fprintf(stderr, "certify: %s: %d pass, %d fail, %d crash, %d hang, %d flood, %d adapter-error, %d runner-error, %d unsupported; score %.2f%%; %.2f s, %.0f runs/s\n",
 		ad->name, total[v_pass] + total[v_pass_alt], total[v_fail], total[v_crash], total[v_hang], total[v_flood],
-		total[v_error], total[v_unsupported], 100.0 * score, secs, secs > 0 ? n / secs : 0.0);
+		total[v_error], total[v_runner], total[v_unsupported], 100.0 * score, secs, secs > 0 ? n / secs : 0.0);
 	if (total[v_pass_alt])
 		fprintf(stderr, "certify: %d of the passes are under an alternative reading of the spec (listed in the certificate)\n",
 			total[v_pass_alt]);
@@ -859,8 +866,10 @@ static void usage(FILE *f)
 		"Scores a decoder, wrapped as an adapter (conformance/include/tracecert/adapter.h),\n"
 		"against the vectors. Each vector and level runs in a child process with CPU,\n"
 		"memory and output limits and is classified pass, fail (first divergence),\n"
-		"crash (signal), hang (time limit), flood (output limit), adapter-error, or\n"
-		"unsupported (level or feature the adapter declares unsupported).\n"
+		"crash (signal), hang (time limit), flood (output limit), adapter-error,\n"
+		"runner-error (the runner could not run it: an unreadable vector file, a\n"
+		"worker process that died), or unsupported (level or feature the adapter\n"
+		"declares unsupported).\n"
 		"A failure's YAML block gives the level, the compared section, the first\n"
 		"differing line (expected, got, context), the size of the whole difference\n"
 		"(expected_lines, got_lines; missing_lines and extra_lines: the lines of each\n"
@@ -1011,9 +1020,9 @@ static void plan_task(struct task *t, int vector, int level)
 {
 	t->vector = vector;
 	t->level = level;
-	t->verdict = v_error;
+	t->verdict = v_runner;
 	snprintf(t->diag, sizeof t->diag,
-		 "  message: 'not run: the certify worker process died before finishing it (a runner failure)'\n");
+		 "  message: 'not run: the certify worker process died before finishing it'\n");
 }
 
 /* Builds the task list: each vector at each level it has and the options ask for. */
@@ -1032,7 +1041,7 @@ static int plan(const struct options *o, char **paths, size_t npaths, char **tag
 			tags[i] = strdup("");
 			t[n].vector = (int)i;
 			t[n].level = 1;
-			t[n].verdict = v_error;
+			t[n].verdict = v_runner;
 			snprintf(t[n].diag, sizeof t[n].diag, "  message: 'vector file: %s'\n", err);
 			n++;
 			continue;

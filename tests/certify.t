@@ -2,7 +2,7 @@
 T="${TC_BUILD:-build}/tracecert"
 B="${TC_BUILD:-build}/adapters"
 . tests/lib/tap.sh
-# The runner's summary line: "certify: NAME: P pass, F fail, C crash, H hang, X flood, E adapter-error, U unsupported; …"
+# The runner's summary line: "certify: NAME: P pass, F fail, C crash, H hang, X flood, E adapter-error, R runner-error, U unsupported; …"
 check "reference adapter: every vector passes, certificate written" sh -c "'$T' certify --adapter '$B/libtc_reference.so' --report '$tmp/ref' && grep -q 'Score: \*\*100.00%' '$tmp/ref/certificate.md' && grep -q '\"score\": 1.0000' '$tmp/ref/certificate.json'"
 check "reference adapter: TAP stream is accepted by prove" sh -c "'$T' certify --adapter '$B/libtc_reference.so' --tap > '$tmp/ref.tap' && prove --exec cat '$tmp/ref.tap'"
 check "crashing adapter: every supported run is a crash, the run goes on" sh -c "'$T' certify --adapter '$B/bad/libtc_bad_crash.so' --vectors vectors/ete/spec 2>&1 | grep -q ' 0 pass, 0 fail, 14 crash'"
@@ -32,7 +32,8 @@ check "vectest holds the reference to the plain sections (the test vector's plai
 check "a failure gives the size of the difference (expected/got/missing/extra lines)" sh -c "out=\$('$T' certify --adapter '$B/bad/libtc_bad_wrong.so' --vectors vectors/ete/regress/opencsd-trace-info-context-reset.tcv --tap 2>/dev/null); echo \"\$out\" | grep -q '^  expected_lines: 15\$' && echo \"\$out\" | grep -q '^  got_lines: 1\$' && echo \"\$out\" | grep -q '^  missing_lines: 14\$' && echo \"\$out\" | grep -q '^  extra_lines: 0\$'"
 # A worker process that dies must not leave its tasks reading as passes (they start as "not run"
 # errors): certify's only worker (--jobs 1) is killed while the hanging stand-in adapter holds its
-# first task; every task is then an error, the run fails, and stderr says why.
+# first task; every task is then a runner-error (not the adapter's), the run fails, and stderr
+# says why.
 children() { for f in /proc/[0-9]*/stat; do read -r pid comm state ppid rest < "$f" 2>/dev/null && [ "$ppid" = "$1" ] && echo "$pid"; done; }
 "$T" certify --adapter "$B/bad/libtc_bad_hang.so" --vectors vectors/ete/spec --jobs 1 --timeout 2 --tap > "$tmp/died.tap" 2> "$tmp/died.err" &
 cpid=$!
@@ -40,6 +41,9 @@ w=; i=0
 while [ -z "$w" ] && [ $i -lt 100 ]; do w=$(children $cpid); i=$((i + 1)); [ -n "$w" ] || sleep 0.05; done
 sleep 0.2; [ -n "$w" ] && kill -9 $w
 wait $cpid; died_rc=$?
-check "a worker that dies: exit status 1, the death on stderr" sh -c "test $died_rc -eq 1 && grep -q 'a worker process died (signal 9)' '$tmp/died.err'"
+check "a worker that dies: exit status 1, the death on stderr, its tasks counted as runner-errors" sh -c "test $died_rc -eq 1 && grep -q 'a worker process died (signal 9)' '$tmp/died.err' && grep -Eq '^certify: bad: 0 pass, 0 fail, 0 crash, 0 hang, 0 flood, 0 adapter-error, [1-9][0-9]* runner-error, 0 unsupported' '$tmp/died.err'"
 check "a worker that dies: no task passes, each says it was not run" sh -c "! grep -q '^ok' '$tmp/died.tap' && grep -q '^not ok' '$tmp/died.tap' && test \$(grep -c '^not ok' '$tmp/died.tap') -eq \$(grep -c \"not run: the certify worker process died\" '$tmp/died.tap')"
+# A vector file the runner cannot read is the suite's problem, not the adapter's: a runner-error.
+printf 'not a vector\n' > "$tmp/broken.tcv"
+check "an unreadable vector file is a runner-error with its message, and fails the run" sh -c "'$T' certify --adapter '$B/libtc_reference.so' --vectors '$tmp/broken.tcv' --tap > '$tmp/broken.tap' 2> '$tmp/broken.err'; test \$? -eq 1 && grep -q ' 0 adapter-error, 1 runner-error,' '$tmp/broken.err' && grep -q \"verdict: runner-error\" '$tmp/broken.tap' && grep -q \"message: 'vector file: \" '$tmp/broken.tap'"
 tap_done

@@ -137,7 +137,7 @@ certify_run() {
 }
 
 # count WORD LOGPREFIX: a number from the runner's summary line
-# ("certify: NAME: P pass, F fail, C crash, H hang, X flood, E adapter-error, U unsupported; …").
+# ("certify: NAME: P pass, F fail, C crash, H hang, X flood, E adapter-error, R runner-error, U unsupported; …").
 count() {
 	sed -n "s/^certify: .*[:,] \([0-9][0-9]*\) $1[,;].*/\1/p" "$2.err" | head -n 1
 }
@@ -166,7 +166,7 @@ fi
 $CC -shared -o "$base/libtc_mutant.so" "$base"/obj/*.o || exit 1
 certify_run "$base/libtc_mutant.so" "$base/certify"
 cfail=$(count fail "$base/certify")
-if [ -z "$cfail" ] || [ "$cfail" -ne 0 ] || ! grep -q ' 0 crash, 0 hang, 0 flood, 0 adapter-error' "$base/certify.err"; then
+if [ -z "$cfail" ] || [ "$cfail" -ne 0 ] || ! grep -q ' 0 crash, 0 hang, 0 flood, 0 adapter-error, 0 runner-error' "$base/certify.err"; then
 	echo "mutants: the pristine reference (control) does not pass every vector:" >&2
 	cat "$base/certify.err" >&2
 	exit 1
@@ -281,7 +281,7 @@ for name in $names; do
 		passes=$(count pass "$dir/certify")
 		fails=$(count fail "$dir/certify")
 		others=0
-		for w in crash hang flood adapter-error; do
+		for w in crash hang flood adapter-error runner-error; do
 			c=$(count "$w" "$dir/certify")
 			others=$((others + ${c:-0}))
 		done
@@ -301,7 +301,7 @@ for name in $names; do
 			[ "${passes:-0}" -gt 0 ] || verdict=no-pass
 		elif [ "$others" -gt 0 ]; then
 			verdict=broken
-			by="only crash/hang/flood/adapter-error ($others runs)"
+			by="only crash/hang/flood/adapter-error/runner-error ($others runs)"
 		else
 			verdict=survived
 		fi
