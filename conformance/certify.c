@@ -1039,11 +1039,7 @@ static int plan(const struct options *o, char **paths, size_t npaths, char **tag
 		if (tc_vector_load(paths[i], &v, err, sizeof err)) {
 			fprintf(stderr, "tracecert certify: %s: %s\n", paths[i], err);
 			tags[i] = strdup("");
-			t[n].vector = (int)i;
-			t[n].level = 1;
-			t[n].verdict = v_runner;
-			snprintf(t[n].diag, sizeof t[n].diag, "  message: 'vector file: %s'\n", err);
-			n++;
+			plan_task(&t[n++], (int)i, 1);   /* the worker reports the runner-error */
 			continue;
 		}
 		tags[i] = strdup(v.tags);
