@@ -1,0 +1,88 @@
+#!/bin/sh
+# bench-floor.sh — how fast the L1 row of `make bench` could get if the
+# reference did less: the reference adapter is built again from copies of
+# reference/ with each tools/floor/*.patch applied, and each build is measured
+# against OpenCSD with `tracecert bench --only l1` (the same workload,
+# alternating runs, ratio run by run).
+#
+#   bench-floor.sh [--check] BUILD_DIR [tracecert bench options, e.g. --runs 5]
+#
+# The patched builds are not decoders: they drop work the reference must do.
+#   1-no-stage2    stage 1 as it is; no element reaches stage 2 (no speculation
+#                  resolution, no queue)
+#   2-no-elements  also no element kept: every Emit() writes one scratch slot
+# They bound what any speed-up of those parts could give (README "Why L1 is
+# far from 3x").
+#
+# --check only tests that every patch still applies (tests/bench-floor.t).
+# Environment: CC (default cc), CFLAGS (default: the project's -O3 flags).
+# Needs BUILD_DIR/tracecert, and libopencsd-dev for the OpenCSD column.
+# Exit status 0, 1 when a patch does not apply or a build fails, 2 for bad usage.
+
+set -u
+
+usage() {
+	echo "usage: $0 [--check] BUILD_DIR [tracecert bench options]" >&2
+	exit 2
+}
+
+check=0
+[ "${1:-}" = "--check" ] && { check=1; shift; }
+[ $# -ge 1 ] || usage
+case $1 in -*) usage ;; esac
+build=$1
+shift
+CC=${CC:-cc}
+CFLAGS=${CFLAGS:-"-std=c11 -Wall -Wextra -Werror -D_POSIX_C_SOURCE=200809L -O3 -g"}
+patches=$(ls tools/floor/*.patch 2>/dev/null)
+[ -n "$patches" ] || { echo "bench-floor: no tools/floor/*.patch (run from the top of the tree)" >&2; exit 2; }
+
+# Copies reference/ to $1/src and applies patch $2 there; 0 when it applies cleanly.
+prepare() {
+	rm -rf "$1" && mkdir -p "$1/src" && cp -r reference "$1/src/" || return 1
+	(cd "$1/src" && patch -s -p1 --no-backup-if-mismatch -F0 >/dev/null) < "$2"
+}
+
+# Builds $1/libtc_floor.so from $1/src/reference and the reference adapter.
+build_so() {
+	mkdir -p "$1/obj" || return 1
+	for f in ete_parse ete_resolve ete_decoder ete_text ete_analyze image insn; do
+		$CC $CFLAGS -fPIC -I"$1/src/reference/include" -I"$1/src/reference" -Iconformance/include \
+			-c "$1/src/reference/$f.c" -o "$1/obj/$f.o" || return 1
+	done
+	$CC $CFLAGS -fPIC -Ireference/include -Iconformance/include \
+		-c conformance/adapters/reference.c -o "$1/obj/adapter.o" || return 1
+	$CC -shared -Wl,-Bsymbolic -o "$1/libtc_floor.so" "$1"/obj/*.o
+}
+
+status=0
+for p in $patches; do
+	name=$(basename "$p" .patch)
+	dir=$build/floor/$name
+	if ! prepare "$dir" "$p"; then
+		echo "bench-floor: $p does not apply cleanly to reference/ (refresh it: diff -u against a copy)" >&2
+		status=1
+		continue
+	fi
+	if [ $check -eq 1 ]; then
+		echo "bench-floor: $name applies"
+		continue
+	fi
+	if ! build_so "$dir"; then
+		echo "bench-floor: $name does not build" >&2
+		status=1
+		continue
+	fi
+done
+[ $check -eq 1 ] || [ $status -ne 0 ] && exit $status
+
+[ -x "$build/tracecert" ] || { echo "bench-floor: $build/tracecert is missing (make)" >&2; exit 1; }
+oc=$build/adapters/libtc_opencsd.so
+[ -f "$oc" ] || echo "bench-floor: $oc is missing: OpenCSD column 'not installed' (apt-get install libopencsd-dev; make bench)"
+echo "== the reference as it is"
+"$build/tracecert" bench --reference "$build/adapters/libtc_reference.so" --opencsd "$oc" --only l1 "$@" || exit 1
+for p in $patches; do
+	name=$(basename "$p" .patch)
+	echo "== $name (not a decoder: $(sed -n 's/.*floor: //p' "$p" | sed 's/ *\*\/.*//' | paste -sd';' - | sed 's/;/; /g'))"
+	"$build/tracecert" bench --reference "$build/floor/$name/libtc_floor.so" --opencsd "$oc" --only l1 "$@" || exit 1
+done
