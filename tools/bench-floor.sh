@@ -5,7 +5,7 @@
 # against OpenCSD with `tracecert bench --only l1` (the same workload,
 # alternating runs, ratio run by run).
 #
-#   bench-floor.sh [--check] BUILD_DIR [tracecert bench options, e.g. --runs 5]
+#   bench-floor.sh [--check | --callgrind] BUILD_DIR [tracecert bench options, e.g. --runs 5]
 #
 # The patched builds are not decoders: they drop work the reference must do.
 #   1-no-stage2    stage 1 as it is; no element reaches stage 2 (no speculation
@@ -15,7 +15,12 @@
 # far from 3x").
 #
 # --check only tests that every patch still applies (tests/bench-floor.t).
-# Environment: CC (default cc), CFLAGS (default: the project's -O3 flags).
+# --callgrind counts instructions instead of timing (valgrind; repeatable where
+# timings drift): each build, and OpenCSD, decodes 1 MiB of the workload at L1
+# under callgrind, counting only inside the adapters' feed and finish; prints
+# instructions per byte fed (the workload has 3.1 bytes per packet).
+# Environment: CC (default cc), CFLAGS (default: the project's -O3 flags),
+# VALGRIND (default valgrind).
 # Needs BUILD_DIR/tracecert, and libopencsd-dev for the OpenCSD column.
 # Exit status 0, 1 when a patch does not apply or a build fails, 2 for bad usage.
 
@@ -27,12 +32,17 @@ usage() {
 }
 
 check=0
-[ "${1:-}" = "--check" ] && { check=1; shift; }
+callgrind=0
+case ${1:-} in
+--check) check=1; shift ;;
+--callgrind) callgrind=1; shift ;;
+esac
 [ $# -ge 1 ] || usage
 case $1 in -*) usage ;; esac
 build=$1
 shift
 CC=${CC:-cc}
+VALGRIND=${VALGRIND:-valgrind}
 CFLAGS=${CFLAGS:-"-std=c11 -Wall -Wextra -Werror -D_POSIX_C_SOURCE=200809L -O3 -g"}
 patches=$(ls tools/floor/*.patch 2>/dev/null)
 [ -n "$patches" ] || { echo "bench-floor: no tools/floor/*.patch (run from the top of the tree)" >&2; exit 2; }
@@ -78,6 +88,37 @@ done
 
 [ -x "$build/tracecert" ] || { echo "bench-floor: $build/tracecert is missing (make)" >&2; exit 1; }
 oc=$build/adapters/libtc_opencsd.so
+
+# Instructions per byte of one adapter at L1 over 1 MiB (callgrind, inside feed/finish only).
+count() {
+	out=$build/floor/callgrind/$1
+	rm -rf "$out" && mkdir -p "$out" || return 1
+	$VALGRIND --tool=callgrind --callgrind-out-file="$out/cg.%p" \
+		--toggle-collect=ref_feed --toggle-collect=ref_finish \
+		--toggle-collect=oc_feed --toggle-collect=oc_finish \
+		"$build/tracecert" bench --reference "$2" --only l1 --size 1 --runs 1 >"$out/bench.txt" 2>"$out/valgrind.txt" || return 1
+	# one file per process: the bench and its measuring child; the child's holds the count
+	total=$(cat "$out"/cg.* | sed -n 's/^totals: *//p' | sort -n | tail -1)
+	[ -n "$total" ] && [ "$total" -gt 0 ] || return 1
+	awk -v t="$total" -v n="$1" 'BEGIN { printf "%-16s %14d %8.1f\n", n, t, t / 1048576 }'
+}
+
+if [ $callgrind -eq 1 ]; then
+	command -v "$VALGRIND" >/dev/null || { echo "bench-floor: --callgrind needs valgrind ('$VALGRIND' not found; apt-get install valgrind)" >&2; exit 1; }
+	printf "%-16s %14s %8s\n" "build" "instructions" "per byte"
+	count reference "$build/adapters/libtc_reference.so" || status=1
+	for p in $patches; do
+		name=$(basename "$p" .patch)
+		count "$name" "$build/floor/$name/libtc_floor.so" || status=1
+	done
+	if [ -f "$oc" ]; then
+		count OpenCSD "$oc" || status=1
+	else
+		echo "OpenCSD          not installed (apt-get install libopencsd-dev; make bench)"
+	fi
+	[ $status -eq 0 ] || echo "bench-floor: a callgrind run failed (see $build/floor/callgrind/*/valgrind.txt)" >&2
+	exit $status
+fi
 [ -f "$oc" ] || echo "bench-floor: $oc is missing: OpenCSD column 'not installed' (apt-get install libopencsd-dev; make bench)"
 echo "== the reference as it is"
 "$build/tracecert" bench --reference "$build/adapters/libtc_reference.so" --opencsd "$oc" --only l1 "$@" || exit 1
