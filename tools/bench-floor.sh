@@ -27,7 +27,7 @@
 set -u
 
 usage() {
-	echo "usage: $0 [--check] BUILD_DIR [tracecert bench options]" >&2
+	echo "usage: $0 [--check | --callgrind] BUILD_DIR [tracecert bench options]" >&2
 	exit 2
 }
 
@@ -46,6 +46,10 @@ VALGRIND=${VALGRIND:-valgrind}
 CFLAGS=${CFLAGS:-"-std=c11 -Wall -Wextra -Werror -D_POSIX_C_SOURCE=200809L -O3 -g"}
 patches=$(ls tools/floor/*.patch 2>/dev/null)
 [ -n "$patches" ] || { echo "bench-floor: no tools/floor/*.patch (run from the top of the tree)" >&2; exit 2; }
+if [ $callgrind -eq 1 ] && ! command -v "$VALGRIND" >/dev/null; then
+	echo "bench-floor: --callgrind needs valgrind ('$VALGRIND' not found; apt-get install valgrind)" >&2
+	exit 1
+fi
 
 # Copies reference/ to $1/src and applies patch $2 there; 0 when it applies cleanly.
 prepare() {
@@ -104,7 +108,6 @@ count() {
 }
 
 if [ $callgrind -eq 1 ]; then
-	command -v "$VALGRIND" >/dev/null || { echo "bench-floor: --callgrind needs valgrind ('$VALGRIND' not found; apt-get install valgrind)" >&2; exit 1; }
 	printf "%-16s %14s %8s\n" "build" "instructions" "per byte"
 	count reference "$build/adapters/libtc_reference.so" || status=1
 	for p in $patches; do
