@@ -60,9 +60,9 @@ prepare() {
 # Builds $1/libtc_floor.so from $1/src/reference and the reference adapter.
 build_so() {
 	mkdir -p "$1/obj" || return 1
-	for f in ete_parse ete_resolve ete_decoder ete_text ete_analyze image insn; do
+	for c in "$1"/src/reference/*.c; do   # every file of the reference, as REF_SRC in GNUmakefile
 		$CC $CFLAGS -fPIC -I"$1/src/reference/include" -I"$1/src/reference" -Iconformance/include \
-			-c "$1/src/reference/$f.c" -o "$1/obj/$f.o" || return 1
+			-c "$c" -o "$1/obj/$(basename "$c" .c).o" || return 1
 	done
 	$CC $CFLAGS -fPIC -Ireference/include -Iconformance/include \
 		-c conformance/adapters/reference.c -o "$1/obj/adapter.o" || return 1
