@@ -256,7 +256,9 @@ static int split_output(const char *text, struct tc_lines *l1, struct tc_lines *
 		size_t len = eol ? (size_t)(eol - text) : strlen(text);
 		char line[600];
 		snprintf(line, sizeof line, "%.*s", (int)len, text);
-		if (line[0] == '1' && line[1] == ' ') {
+		if ((line[0] == '1' || line[0] == '3') && line[1] == ' ' && tc_line_is_warning(line + 2)) {
+			/* warnings are never scored (FORMAT.md "Warnings") */
+		} else if (line[0] == '1' && line[1] == ' ') {
 			unsigned long long off;
 			char cls[64];
 			tc_lines_add(l1, line + 2);
@@ -561,6 +563,7 @@ static void run_worker(const struct tc_adapter *ad, char **paths, struct board *
 			b->tasks[i] = r;
 			continue;
 		}
+		tc_vector_drop_warnings(&v);   /* adapters are never scored on warnings */
 		if (unsupported(ad, &v, r.level))
 			r.verdict = v_unsupported;
 		else

@@ -76,6 +76,41 @@ void tc_lines_free(struct tc_lines *l)
 	memset(l, 0, sizeof *l);
 }
 
+/* One of the first three tokens is "warning": "@OFF HH warning …" (L1),
+ * "@OFF warning …" (s1, L2, L3), "warning …" (offset stripped). */
+int tc_line_is_warning(const char *line)
+{
+	const char *p = line;
+	for (int i = 0; i < 3 && *p; i++) {
+		size_t n = strcspn(p, " ");
+		if (n == 7 && !strncmp(p, "warning", 7))
+			return 1;
+		p += n;
+		p += strspn(p, " ");
+	}
+	return 0;
+}
+
+void tc_lines_drop_warnings(struct tc_lines *l)
+{
+	size_t w = 0;
+	for (size_t i = 0; i < l->n; i++) {
+		if (tc_line_is_warning(l->line[i]))
+			free(l->line[i]);
+		else
+			l->line[w++] = l->line[i];
+	}
+	l->n = w;
+}
+
+void tc_vector_drop_warnings(struct tc_vector *v)
+{
+	for (int s = 0; s < tc_sec_count; s++)
+		tc_lines_drop_warnings(&v->expect[s]);
+	for (int i = 0; i < v->nalts; i++)
+		tc_lines_drop_warnings(&v->alt[i].lines);
+}
+
 long tc_lines_diff(const struct tc_lines *a, const struct tc_lines *b)
 {
 	size_t n = a->n < b->n ? a->n : b->n;

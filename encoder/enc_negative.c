@@ -10,8 +10,9 @@
  *   reserved-header      a packet's header replaced by a header with no packet in the configuration
  *   exact-match-index    a packet's header replaced by 0x93, 0xA3 or 0xB3 (TC-S3, TC-S3b)
  *   truncated            the stream cut inside a packet (at least its header kept)
- *   sbz                  bit 7 of a long address's first payload byte (second too for IS0; TC-P9),
- *                        bit 2 or 3 of a context payload byte (TC-P8), INFO<5:1> of a Trace Info (TC-P3)
+ *   sbz                  bit 7 of a long address's first payload byte (second too for IS0),
+ *                        bit 2 or 3 of a context payload byte (TC-P8): the SBZ() calls of the text
+ *                        (bits the text leaves unassigned give a warning instead, TC-R1)
  *   reserved-extension   a Discard's or Overflow's 03/05 replaced, or 00 xx inserted between packets
  *   bad-async            an A-sync's terminating 0x80 replaced, or a nonzero byte among its first
  *                        ten payload zeros (TC-P2)
@@ -140,8 +141,8 @@ struct plan {
 	uint64_t cut;          /* truncated: the new length */
 };
 
-/* Headers with no packet in configuration c (FORMAT.md's header table, ERRATA TC-S2, TC-P1,
- * TC-S7, TC-P7); 0x93, 0xA3, 0xB3 are exact-match-index, not here. */
+/* Headers with no packet in configuration c (FORMAT.md's header table, ERRATA TC-S2, TC-P1);
+ * 0x93, 0xA3, 0xB3 are exact-match-index, not here. */
 static int reserved_headers(const struct tc_ete_config *c, uint8_t *h)
 {
 	int n = 0;
@@ -161,11 +162,7 @@ static int reserved_headers(const struct tc_ete_config *c, uint8_t *h)
 		h[n++] = 0x09;
 	if (!c->tsmark)
 		h[n++] = 0x88;
-	if (c->commopt) {
-		h[n++] = 0x0c;
-		for (unsigned x = 0x14; x <= 0x1f; x++)
-			h[n++] = (uint8_t)x;
-	}
+	/* with commopt=1, 0x0C and 0x14-0x1F are cycle counts with a warning (ERRATA TC-R1) */
 	return n;
 }
 
@@ -233,23 +230,17 @@ static long candidates(const struct tc_enc_vector *v, const struct npkt *pk, lon
 			break;
 		case tc_enc_neg_sbz:
 			switch (p->header) {
-			case 0x9a: case 0x9d: case 0xb6: case 0xb8: case 0x82: case 0x85:   /* IS0 long: b1<7>, b2<7> */
+			case 0x9a: case 0x9d: case 0x82: case 0x85:                         /* IS0 long: b1<7>, b2<7> */
 				x.at = p->off + 1 + enc_below(r, 2);
 				x.mask = 0x80;
 				break;
-			case 0x9b: case 0x9e: case 0xb7: case 0xb9: case 0x83: case 0x86:   /* IS1 long: b1<7> */
+			case 0x9b: case 0x9e: case 0x83: case 0x86:                         /* IS1 long: b1<7> */
 				x.at = p->off + 1;
 				x.mask = 0x80;
 				break;
 			case 0x81:                                                          /* context payload<3:2> */
 				x.at = p->off + 1;
 				x.mask = v->cfg.rme || enc_chance(r, 50) ? 0x04 : 0x08;
-				break;
-			case 0x01:                                                          /* INFO<5:1> */
-				if (p->len >= 3 && (v->trace[p->off + 1] & 1)) {
-					x.at = p->off + 2;
-					x.mask = (uint8_t)(2u << enc_below(r, 5));
-				}
 				break;
 			default:
 				break;

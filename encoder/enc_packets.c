@@ -587,7 +587,8 @@ void enc_pkt_cycle_count_only(struct enc *e, uint32_t count, int unknown)
 		enc_hit(e, "cc-f3-m1");
 		pkt_cycle_count(e, off, header, 0, count, 0);
 	} else if (!unknown && count < 16 && (e->cfg.commopt || big <= 0) && enc_chance(&e->rng, 40)) {
-		int64_t aaaa = e->cfg.commopt ? 0 : (int64_t)enc_below(&e->rng, (unsigned)(1 - big));
+		/* commit mode 1: AAAA as the text substitutes it, '1111' (ERRATA TC-R1) */
+		int64_t aaaa = e->cfg.commopt ? 0xf : (int64_t)enc_below(&e->rng, (unsigned)(1 - big));
 		uint64_t off = begin(e, 0x0d);                                        /* F2 with no commit */
 		put1(e, (unsigned)aaaa << 4 | count);
 		enc_hit(e, e->cfg.commopt ? "cc-f2-m1" : "cc-f2-large-zero");

@@ -91,7 +91,7 @@ static const struct explained explanations[] = {
 	  "opencsd: Transaction Failure address not read" },
 	/* Checked in code (explain_in_context), not by kind: */
 	{ NULL, "", NULL, NULL, 0, "address before the first Trace Info: UNKNOWN in K10 (ERRATA TC-P29)" },
-	{ NULL, "", NULL, NULL, 0, "0x0C/0x14-0x1F under COMMOPT=1 decoded as a cycle count, 0x0C at the end truncated (ERRATA TC-S7-literal)" },
+	{ NULL, "", NULL, NULL, 0, "format 2 cycle count under COMMOPT=1 committing MAXSPEC (ERRATA TC-S7-literal)" },
 };
 
 /* the last two entries */
@@ -202,7 +202,10 @@ static void ref_packet(void *ctx, const struct tc_ete_packet *p)
 {
 	struct ref_run *r = ctx;
 	char buf[TC_FUZZ_LINE];
-	int n = tc_ete_format_packet(buf, sizeof buf, p);
+	int n;
+	if (p->kind == tc_ete_pkt_warning)
+		return;   /* never scored (reference/FORMAT.md "Warnings") */
+	n = tc_ete_format_packet(buf, sizeof buf, p);
 	TC_FUZZ_CHECK(n > 0 && n < TC_FUZZ_LINE, "reference line of %d bytes", n);
 	TC_FUZZ_CHECK(p->offset < r->len && p->offset >= r->last_off, "reference packet offset %llu",
 		      (unsigned long long)p->offset);
@@ -718,14 +721,22 @@ static int explain(const char *ref, const char *ad)
 	return -1;
 }
 
+/* The rest of a line from its n-th token on (NULL when it has fewer). */
+static const char *from_token(const char *line, int n)
+{
+	size_t k = 0;
+	return token(line, n, &k);
+}
+
 /* Divergences explained by where they happen rather than by kind: an
  * address before the reference's first Trace Info (the address history is
  * UNKNOWN there, TC-P29: same offset and kind, the reference line has an
- * address), and a cycle-count header the reference rejects under COMMOPT=1
- * that the adapter decodes as a cycle count committing what that reading
- * commits, or reports truncated (the alternative reading TC-S7-literal).
+ * address), and a format 2 cycle count under COMMOPT=1 that the adapter
+ * decodes as committing MAXSPEC, with the same count (the alternative
+ * reading TC-S7-literal: CycleCountFormat2Packet('1', '1111', BBBB)).
  * Returns the explanation's index or -1. */
-static int explain_in_context(const struct lines *ref, size_t at, const char *r, const char *a, unsigned maxspec)
+static int explain_in_context(const struct lines *ref, size_t at, const char *r, const char *a,
+			      const struct tc_ete_config *cfg)
 {
 	size_t rk = 0, ak = 0, rh = 0;
 	const char *rkind, *akind, *rhdr;
@@ -745,20 +756,14 @@ static int explain_in_context(const struct lines *ref, size_t at, const char *r,
 		}
 		return EXPLAIN_BEFORE_TRACE_INFO;
 	}
-	if (strstr(r, "class=reserved-header") && rh == 2) {
-		unsigned h = (unsigned)strtoul(rhdr, NULL, 16);
-		int cc = ak == 11 && !memcmp(akind, "cycle-count", 11);
-		if (cc && (h == 0x0c || (h >= 0x14 && h <= 0x1f))) {
-			/* and only with that reading's commit: 0x0C is format 2 with
-			 * F=1, AAAA=1111, committing MAXSPEC + 15 - 15; a format 3
-			 * packet commits nothing in commit mode 1 (ERRATA TC-P7) */
-			const char *c = strstr(a, " commit=");
-			unsigned long want = h == 0x0c ? maxspec : 0;
-			return c && strtoul(c + 8, NULL, 10) == want ? EXPLAIN_TC_S7_LITERAL : -1;
-		}
-		/* under that reading 0x0C (format 2, one payload byte) at the end
-		 * of the trace is a cycle count cut short */
-		if (h == 0x0c && strstr(a, "class=truncated"))
+	if (cfg->commopt && rh == 2 && (!strncmp(rhdr, "0c", 2) || !strncmp(rhdr, "0d", 2)) &&
+	    rk == 11 && !memcmp(rkind, "cycle-count", 11) && ak == 11 && !memcmp(akind, "cycle-count", 11)) {
+		const char *rc = from_token(r, 3), *ac = from_token(a, 3);
+		char want[64];
+		/* "commit=N cc=…": the reading commits MAXSPEC + 15 - 15, the count is the same */
+		snprintf(want, sizeof want, "commit=%u ", cfg->maxspec);
+		if (rc && ac && !strncmp(rc, "commit=0 ", 9) && !strncmp(ac, want, strlen(want)) &&
+		    !strcmp(rc + 9, ac + strlen(want)))
 			return EXPLAIN_TC_S7_LITERAL;
 	}
 	return -1;
@@ -971,7 +976,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			continue;
 		why = explain(r, a);
 		if (why < 0)
-			why = explain_in_context(&ref.out, at, r, a, shm->cfg.maxspec);
+			why = explain_in_context(&ref.out, at, r, a, &shm->cfg);
 		if (why >= 0) {
 			st.per_reason[why]++;
 			if (explanations[why].skip) {

@@ -39,11 +39,24 @@ struct tc_reader {
 	int error;                    /* enum tc_ete_error, first one wins */
 };
 
+/* Most warnings one packet can carry: a Trace Info's PLCTL and INFO, or a
+ * format 2 Cycle Count's F and AAAA (TC-R1). */
+#define TC_ETE_MAX_WARN 2
+
+/* One ignored field (TC-R1). */
+struct tc_warn {
+	uint8_t warning;              /* enum tc_ete_warning */
+	uint8_t field;                /* enum tc_ete_warn_field */
+	uint16_t bits;                /* the bits as read */
+};
+
 /* Everything one packet produces. */
 struct tc_packet_out {
 	struct tc_ete_packet pkt;
 	struct tc_ete_elem emit[TC_ETE_MAX_EMIT];
 	int nemit;
+	struct tc_warn warn[TC_ETE_MAX_WARN];
+	int nwarn;
 	int async_start;              /* 00 00 seen: the caller counts the zero run */
 };
 

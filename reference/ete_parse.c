@@ -34,6 +34,27 @@ static void sbz(struct tc_parse *p, uint64_t bits)
 		fail(p, tc_ete_err_sbz);
 }
 
+/* TC-R1: a field the text does not read (or does not assign) is ignored
+ * and reported as a warning; decoding goes on as if it were not there. */
+static void warn(struct tc_parse *p, int warning, int field, uint64_t bits)
+{
+	struct tc_packet_out *out = p->out;
+	TC_CLAUSE("TC-R1/Warning");
+	if (out->nwarn < TC_ETE_MAX_WARN) {   /* always: no packet warns more than twice */
+		out->warn[out->nwarn].warning = (uint8_t)warning;
+		out->warn[out->nwarn].field = (uint8_t)field;
+		out->warn[out->nwarn].bits = (uint16_t)bits;
+		out->nwarn++;
+	}
+}
+
+/* Bits the text leaves unassigned (Arm's RES0 rule for readers, TC-R1). */
+static void res0(struct tc_parse *p, int field, uint64_t bits)
+{
+	if (bits)
+		warn(p, tc_ete_warn_res0, field, bits);
+}
+
 /* ReadAndConsume(8*n): n bytes, little endian (K10.5.6.4.1 POD). After any
  * problem it returns 0 and consumes nothing. */
 static uint64_t read_bytes(struct tc_parse *p, int n)
@@ -181,9 +202,22 @@ static void note_address(struct tc_parse *p)
 
 /* ---- K10.5.2.14 Address and context ---------------------------------- */
 
+/* Bit 7 of a long address's low bytes (bits: b1<7> as bit 7, b2<7> as bit
+ * 15): SBZ() in LongAddressBytes (an error); in the Source Address forms,
+ * which read data<6:0> only, bits the text does not assign (TC-P9, TC-R1: a
+ * warning). */
+static void long_address_bit7(struct tc_parse *p, int res0_field, uint64_t bits)
+{
+	if (res0_field)
+		res0(p, res0_field, bits);
+	else
+		sbz(p, bits);
+}
+
 /* K10.5.2.14.2 LongAddressBytes + K10.5.2.14.3 LongAddressPacket: the
- * layout is chosen by header<2:0>. */
-static void long_address_bytes(struct tc_parse *p, uint8_t header)
+ * layout is chosen by header<2:0>; res0_field is tc_ete_wf_none for
+ * LongAddressBytes itself, or the field named when bit 7 is ignored. */
+static void long_address_bytes(struct tc_parse *p, uint8_t header, int res0_field)
 {
 	TC_CLAUSE_CASE(header & 7, "K10.5.2.14.2/LongAddressBytes", "K10.5.2.14.3/LongAddressPacket");
 	struct tc_ahb_entry a = p->ia->ahb[0];
@@ -192,8 +226,7 @@ static void long_address_bytes(struct tc_parse *p, uint8_t header)
 	case 2: /* 32-bit IS0: address<63:32> unchanged */
 		b1 = read_bytes(p, 1);
 		b2 = read_bytes(p, 1);
-		sbz(p, b1 >> 7);
-		sbz(p, b2 >> 7);
+		long_address_bit7(p, res0_field, (b1 & 0x80) | (b2 & 0x80) << 8);
 		hi = read_bytes(p, 2);
 		a.address = (a.address & ~UINT64_C(0xffffffff)) | hi << 16 |
 			    (b2 & 0x7f) << 9 | (b1 & 0x7f) << 2;
@@ -201,7 +234,7 @@ static void long_address_bytes(struct tc_parse *p, uint8_t header)
 		break;
 	case 3: /* 32-bit IS1 */
 		b1 = read_bytes(p, 1);
-		sbz(p, b1 >> 7);
+		long_address_bit7(p, res0_field, b1 & 0x80);
 		hi = read_bytes(p, 3);
 		a.address = (a.address & ~UINT64_C(0xffffffff)) | hi << 8 | (b1 & 0x7f) << 1;
 		a.sub_isa = 1;
@@ -209,15 +242,14 @@ static void long_address_bytes(struct tc_parse *p, uint8_t header)
 	case 5: /* 64-bit IS0 */
 		b1 = read_bytes(p, 1);
 		b2 = read_bytes(p, 1);
-		sbz(p, b1 >> 7);
-		sbz(p, b2 >> 7);
+		long_address_bit7(p, res0_field, (b1 & 0x80) | (b2 & 0x80) << 8);
 		hi = read_bytes(p, 6);
 		a.address = hi << 16 | (b2 & 0x7f) << 9 | (b1 & 0x7f) << 2;
 		a.sub_isa = 0;
 		break;
 	default: /* 6: 64-bit IS1 (callers pass only 2, 3, 5, 6) */
 		b1 = read_bytes(p, 1);
-		sbz(p, b1 >> 7);
+		long_address_bit7(p, res0_field, b1 & 0x80);
 		hi = read_bytes(p, 7);
 		a.address = hi << 8 | (b1 & 0x7f) << 1;
 		a.sub_isa = 1;
@@ -283,7 +315,7 @@ static void parse_target_address_packet(struct tc_parse *p, uint8_t header)
 	else if (header <= 0x93)
 		exact_match_bytes(p, header);
 	else
-		long_address_bytes(p, header);
+		long_address_bytes(p, header, tc_ete_wf_none);
 	p->out->pkt.kind = tc_ete_pkt_address;
 	note_address(p);
 	emit_address(p, tc_ete_elem_target_address, p->ia->ahb[0]);
@@ -293,7 +325,7 @@ static void parse_target_address_packet(struct tc_parse *p, uint8_t header)
 static void parse_address_with_context_packet(struct tc_parse *p, uint8_t header)
 {
 	TC_CLAUSE("K10.5.2.14.8/Parse_AddressWithContextPacket");
-	long_address_bytes(p, header);
+	long_address_bytes(p, header, tc_ete_wf_none);
 	context_bytes(p);
 	p->out->pkt.kind = tc_ete_pkt_addr_ctx;
 	note_address(p);
@@ -396,13 +428,10 @@ static void parse_trace_info_packet(struct tc_parse *p)
 	struct tc_ete_packet *pkt = &p->out->pkt;
 	uint64_t info = 0, spec = 0, cyct = 0;
 	uint64_t plctl = read_bytes(p, 1);
-	if (plctl & 0xe2)
-		fail(p, tc_ete_err_reserved_field);
+	res0(p, tc_ete_wf_plctl, plctl & 0xe2);      /* TC-P3, TC-R1 */
 	if (plctl & 0x01) {
 		info = read_bytes(p, 1);
-		if (info & 0x80)
-			fail(p, tc_ete_err_reserved_field);
-		sbz(p, info & 0x3e);
+		res0(p, tc_ete_wf_info, info & 0xbe);    /* TC-P3, TC-R1 */
 	}
 	if (plctl & 0x04)
 		spec = uleb128(p, 32);
@@ -475,7 +504,8 @@ static void cycle_count_format1(struct tc_parse *p, uint8_t header)
 }
 
 /* K10.5.2.16.5 CycleCountFormat2Packet, with the `- 15` of line 607 and
- * no commit in commit mode 1 (TC-S7). */
+ * no commit in commit mode 1 (TC-S7). In commit mode 1 Parse_CycleCountPackets
+ * reads neither F nor AAAA and passes '1' and '1111' instead (TC-R1). */
 static void cycle_count_format2(struct tc_parse *p, uint8_t header)
 {
 	TC_CLAUSE("K10.5.2.16.5/CycleCountFormat2Packet");
@@ -483,7 +513,10 @@ static void cycle_count_format2(struct tc_parse *p, uint8_t header)
 	uint64_t aaaa = payload >> 4, bbbb = payload & 0xf;
 	int64_t commit = 0;
 	if (p->cfg->commopt) {
-		sbz(p, aaaa);
+		if (!(header & 1))
+			warn(p, tc_ete_warn_ignored_field, tc_ete_wf_cc_f2_f, 0);
+		if (aaaa != 0xf)
+			warn(p, tc_ete_warn_ignored_field, tc_ete_wf_cc_f2_aaaa, aaaa);
 	} else if (header & 1) {
 		commit = (int64_t)p->cfg->maxspec + (int64_t)aaaa - 15;
 	} else {
@@ -494,11 +527,13 @@ static void cycle_count_format2(struct tc_parse *p, uint8_t header)
 	cycle_count_value(p, bbbb, 0);
 }
 
-/* K10.5.2.16.6 CycleCountFormat3Packet; AA is header<3:2> (00 in commit
- * mode 1, TC-P7: other values never reach here). */
+/* K10.5.2.16.6 CycleCountFormat3Packet; AA is header<3:2>, which commit
+ * mode 1 does not read (it passes '00', TC-P7, TC-R1). */
 static void cycle_count_format3(struct tc_parse *p, uint8_t header)
 {
 	TC_CLAUSE("K10.5.2.16.6/CycleCountFormat3Packet");
+	if (p->cfg->commopt && (header & 0xc))
+		warn(p, tc_ete_warn_ignored_field, tc_ete_wf_cc_f3_aa, (header >> 2) & 3);
 	if (!p->cfg->commopt)
 		cycle_count_commit(p, ((header >> 2) & 3) + 1);
 	cycle_count_value(p, header & 3, 0);
@@ -673,7 +708,7 @@ static void parse_q_packet(struct tc_parse *p, uint8_t header)
 		break;
 	case 0xa:
 	case 0xb:
-		long_address_bytes(p, header);
+		long_address_bytes(p, header, tc_ete_wf_none);
 		q_packet(p, type, 1, uleb128(p, 32));
 		break;
 	case 0xc:
@@ -690,17 +725,18 @@ static void parse_q_packet(struct tc_parse *p, uint8_t header)
 }
 
 /* Source Address bytes (K10.5.2.12.1): the same layouts as the target
- * address forms, with the SBZ checks of LongAddressBytes (TC-P9) and the
- * 0xB5 arm of TC-S1. */
+ * address forms; bit 7 of the low bytes is read by no arm (TC-P9, TC-R1);
+ * the 0xB5 arm of TC-S1. */
 static void source_address_bytes(struct tc_parse *p, uint8_t header)
 {
+	const int f = tc_ete_wf_source_address;
 	switch (header) {
 	case 0xb4: short_address_bytes(p, 0); break;
 	case 0xb5: short_address_bytes(p, 1); break;   /* TC-S1 */
-	case 0xb6: long_address_bytes(p, 0x02); break;
-	case 0xb7: long_address_bytes(p, 0x03); break;
-	case 0xb8: long_address_bytes(p, 0x05); break;
-	case 0xb9: long_address_bytes(p, 0x06); break;
+	case 0xb6: long_address_bytes(p, 0x02, f); break;
+	case 0xb7: long_address_bytes(p, 0x03, f); break;
+	case 0xb8: long_address_bytes(p, 0x05, f); break;
+	case 0xb9: long_address_bytes(p, 0x06, f); break;
 	default: exact_match_bytes(p, header); break;  /* B0–B3 */
 	}
 }
@@ -750,9 +786,9 @@ static void exception_address(struct tc_parse *p, uint8_t ah)
 	} else if (ah == 0x95 || ah == 0x96) {
 		short_address_bytes(p, ah == 0x96);
 	} else if (ah == 0x9a || ah == 0x9b || ah == 0x9d || ah == 0x9e) {
-		long_address_bytes(p, ah);
+		long_address_bytes(p, ah, tc_ete_wf_none);
 	} else if (ah == 0x82 || ah == 0x83 || ah == 0x85 || ah == 0x86) {
-		long_address_bytes(p, ah);
+		long_address_bytes(p, ah, tc_ete_wf_none);
 		context_bytes(p);
 		pkt->ctx = p->ia->ctx;
 		pkt->has_context = 1;
@@ -776,7 +812,7 @@ static void parse_exception_packet(struct tc_parse *p)
 	int e = (int)(((payload >> 6) & 1) << 1 | (payload & 1));
 	int type = (int)((payload >> 1) & 0x1f);
 	uint8_t ah;
-	sbz(p, payload >> 7);                    /* TC-P4 */
+	res0(p, tc_ete_wf_exception, payload & 0x80);   /* TC-P4, TC-R1 */
 	if (e != 1 && e != 2) {
 		fail(p, tc_ete_err_reserved_field);
 		return;
@@ -833,7 +869,7 @@ static void parse_instrumentation_packet(struct tc_parse *p)
 	struct tc_ete_elem *e;
 	uint64_t el = read_bytes(p, 1);
 	uint64_t value = read_bytes(p, 8);
-	sbz(p, el >> 2);
+	res0(p, tc_ete_wf_instrumentation, el & 0xfc);   /* TC-P1, TC-R1 */
 	e = emit(p, tc_ete_elem_instrumentation);
 	e->ctx.el = el & 3;
 	e->value = value;
@@ -859,15 +895,13 @@ static void timestamp_marker_packet(struct tc_parse *p)
 /* ---- K10.5.2.2.1 Parse_Trace: the header dispatch ---------------------- */
 
 /* Headers that are packets only in some configurations, or never (the
- * `otherwise ReservedEncoding()` of Parse_Trace after TC-S2, TC-P1, TC-P7). */
+ * `otherwise ReservedEncoding()` of Parse_Trace after TC-S2, TC-P1). */
 static int reserved_header(const struct tc_ete_config *cfg, uint8_t h)
 {
 	if (h == 0x09)
 		return !cfg->ite;
 	if (h == 0x88)
 		return !cfg->tsmark;
-	if (cfg->commopt && (h == 0x0c || (h >= 0x14 && h <= 0x1f)))
-		return 1;
 	if (h == 0x05 || h == 0x07 || h == 0x08 || (h >= 0x20 && h <= 0x2c) ||
 	    (h >= 0x40 && h <= 0x6f) || h == 0x84 || h == 0x87 ||
 	    (h >= 0x89 && h <= 0x8f) || h == 0x94 || h == 0x97 || h == 0x98 ||
@@ -947,6 +981,7 @@ int tc_ete_parse_packet(const struct tc_ete_config *cfg, struct tc_ete_ia *ia,
 	static const struct tc_ete_packet zero;
 	out->pkt = zero;
 	out->nemit = 0;
+	out->nwarn = 0;
 	out->async_start = 0;
 	out->pkt.offset = offset;
 	p.cfg = cfg;

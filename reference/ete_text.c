@@ -18,7 +18,7 @@ static const char *const pkt_names[tc_ete_pkt_count] = {
 	"async", "discard", "overflow", "trace-info", "timestamp", "trace-on",
 	"exception", "tx-start", "tx-commit", "cycle-count", "commit", "cancel",
 	"mispredict", "ignore", "event", "context", "addr-ctx", "address", "q",
-	"source-address", "atom", "ts-marker", "instrumentation", "error"
+	"source-address", "atom", "ts-marker", "instrumentation", "error", "warning"
 };
 
 static const char *const elem_names[tc_ete_elem_count] = {
@@ -26,13 +26,20 @@ static const char *const elem_names[tc_ete_elem_count] = {
 	"cycle-count", "commit", "cancel", "mispredict", "atom", "q",
 	"exception", "event", "context", "target-address", "source-address",
 	"trans-start", "trans-commit", "trans-failure", "ts-marker",
-	"instrumentation", "error", "unresolved"
+	"instrumentation", "error", "unresolved", "warning"
 };
 
 static const char *const l3_names[tc_ete_l3_count] = {
 	"range", "exception", "context", "trace-on", "discard", "overflow", "no-image",
 	"walk-limit", "timestamp", "cycle-count", "event", "trans-start", "trans-commit",
-	"trans-failure", "ts-marker", "instrumentation", "unresolved", "error"
+	"trans-failure", "ts-marker", "instrumentation", "unresolved", "error", "warning"
+};
+
+static const char *const warning_names[tc_ete_warn_count] = { "none", "res0", "ignored-field" };
+
+static const char *const warning_field_names[tc_ete_wf_count] = {
+	"none", "plctl", "info", "exception", "instrumentation", "cc-f2-f", "cc-f2-aaaa", "cc-f3-aa",
+	"source-address"
 };
 
 const char *tc_ete_l3_kind_name(int kind)
@@ -43,6 +50,16 @@ const char *tc_ete_l3_kind_name(int kind)
 const char *tc_ete_error_name(int error)
 {
 	return (error >= 0 && error < tc_ete_err_count) ? error_names[error] : "?";
+}
+
+const char *tc_ete_warning_name(int warning)
+{
+	return (warning >= 0 && warning < tc_ete_warn_count) ? warning_names[warning] : "?";
+}
+
+const char *tc_ete_warning_field_name(int field)
+{
+	return (field >= 0 && field < tc_ete_wf_count) ? warning_field_names[field] : "?";
 }
 
 const char *tc_ete_pkt_kind_name(int kind)
@@ -109,6 +126,13 @@ static void put_events(struct text *t, int mask)
 			sep = ",";
 		}
 	}
+}
+
+/* The fields of a warning, at every level: class, field, the bits read. */
+static void put_warning(struct text *t, int warning, int field, uint64_t bits)
+{
+	put(t, " class=%s field=%s bits=0x%llx", tc_ete_warning_name(warning), tc_ete_warning_field_name(field),
+	    (unsigned long long)bits);
 }
 
 static void put_exception_packet(struct text *t, const struct tc_ete_packet *p)
@@ -185,6 +209,9 @@ static void put_packet_fields(struct text *t, const struct tc_ete_packet *p)
 	case tc_ete_pkt_error:
 		put(t, " class=%s", tc_ete_error_name(p->error));
 		break;
+	case tc_ete_pkt_warning:
+		put_warning(t, p->warning, p->field, p->value);
+		break;
 	default:
 		break;
 	}
@@ -247,6 +274,9 @@ static void put_elem_fields(struct text *t, const struct tc_ete_elem *e)
 	case tc_ete_elem_error:
 		put(t, " class=%s", tc_ete_error_name(e->error));
 		break;
+	case tc_ete_elem_warning:
+		put_warning(t, e->warning, e->field, e->value);
+		break;
 	default:
 		break;
 	}
@@ -307,6 +337,9 @@ static void put_l3_fields(struct text *t, const struct tc_ete_l3 *x)
 		break;
 	case tc_ete_l3_error:
 		put(t, " class=%s", tc_ete_error_name(x->error));
+		break;
+	case tc_ete_l3_warning:
+		put_warning(t, x->warning, x->field, x->value);
 		break;
 	default:
 		break;

@@ -48,8 +48,8 @@ EXACT3 = {0x93, 0xA3, 0xB3}
 # Everything else is reserved-header in the default configuration (this includes 0x09,
 # Instrumentation only with ite=1, and 0x88, Timestamp Marker only with tsmark=1: TC-P1).
 RESERVED_DEFAULT = sorted(set(range(256)) - VALID_DEFAULT - EXACT3)
-# With commopt=1 (TC-S7, TC-P7): 0x0C and 0x14-0x1F are reserved-header as well.
-RESERVED_COMMOPT1_EXTRA = [0x0C] + list(range(0x14, 0x20))
+# With commopt=1, 0x0C and 0x14-0x1F are cycle counts whose ignored bits give a warning
+# (ERRATA TC-R1): they are in vectors/ete/warn, not here.
 # Valid second bytes after 00 (K10.5.2.3.1): 00 A-sync, 03 Discard, 05 Overflow.
 EXT_VALID = {0x00, 0x03, 0x05}
 
@@ -192,6 +192,123 @@ def simple(cfg, setup, badbytes, cls, comment, head, tags, ti=True):
     return v.text(head + common, tags)
 
 
+def warned(cfg, ti, pkt, head, tags):
+    """A-sync, a Trace Info (the default 01 00, or None when pkt is the Trace Info), the packet
+    whose unassigned bits are set, then atom E. pkt = (bytes, comment, l1, s1 lines, warnings),
+    warnings = [(class, field, bits)]: one warning line per entry, at L1 after the packet's line
+    and in s1 after its elements (reference/FORMAT.md "Warnings"). Nothing else changes: the
+    lines are those of the same packet with the bits clear (ERRATA TC-R1)."""
+    v = Vec(cfg)
+    v.asyncp()
+    if ti:
+        v.tinfo()
+    bs, comment, l1, s1, warnings = pkt
+    off = v.add(bs, comment, l1, s1)
+    for cls, field, bits in warnings:
+        w = 'warning class=%s field=%s bits=0x%x' % (cls, field, bits)
+        v.l1.append('@%d %02x %s' % (off, bs[0], w))
+        v.s1.append('@%d %s' % (off, w))
+    v.atom_e()
+    text = v.text(head + ['Decoding goes on: the atom E after it decodes as usual.'], tags)
+    return text.replace('[error]\n', '')
+
+
+def warn_cases():
+    """(name, cfg, ti, pkt, head) for vectors/ete/warn: every field the reference ignores with a
+    warning (ERRATA TC-R1 audit), set, and the real-hardware pattern that needs no warning."""
+    C1 = {'commopt': '1'}
+    TI = 'trace-info cc=0 cct=0 spec=0 tx=0'
+    TI_CC = 'trace-info cc=1 cct=0 spec=0 tx=0'
+    cases = []
+    for info, l1 in [(0x10, TI), (0x03, TI_CC), (0x21, TI_CC), (0x80, TI)]:
+        cases.append(('info-%02x.tcv' % info, {}, False,
+                      ([0x01, 0x01, info], 'Trace Info, PLCTL 0x01, INFO 0x%02X' % info, l1, [l1],
+                       [('res0', 'info', info & 0xbe)]),
+                      ['Trace Info INFO 0x%02x as the first Trace Info after the A-sync. K10.5.2.6.2'
+                       % info,
+                       'TraceInfoPacket uses INFO<0> (cc_enabled) only, and ERRATA TC-S12 adds INFO<6>',
+                       '(in transaction); bits 0x%02x are assigned nowhere: ignored with a res0 warning'
+                       % (info & 0xbe),
+                       '(ERRATA TC-R1). With INFO 0x%02x the lines are the same without the warning.'
+                       % (info & 0x41)]))
+    for plctl, extra, l1, why in [
+            (0x81, [0x01], TI_CC, 'PLCTL<7> (an ETMv4 continuation bit; K10 reads PLCTL as one byte)'),
+            (0x40, [], TI, 'PLCTL<6>'), (0x20, [], TI, 'PLCTL<5>'),
+            (0x02, [], TI, 'PLCTL<1> (KEY section in ETMv4 data trace; no such section in K10)')]:
+        cases.append(('plctl-%02x.tcv' % plctl, {}, False,
+                      ([0x01, plctl] + extra, 'Trace Info, PLCTL 0x%02X' % plctl
+                       + (', INFO 0x01' if extra else ''), l1, [l1],
+                       [('res0', 'plctl', plctl & 0xe2)]),
+                      ['Trace Info PLCTL 0x%02x: %s is not read by' % (plctl, why),
+                       'K10.5.2.6.1 Parse_TraceInfoPacket, which tests PLCTL<0>, <2> and <3> only (and',
+                       'PLCTL<4>, WNDW, ERRATA TC-P3): res0 warning (ERRATA TC-R1); the sections the',
+                       'assigned bits announce are read as usual.']))
+    cases.append(('exception-bit7.tcv', {}, True,
+                  ([0x06, 0xDC, 0x90], 'Exception, payload 0xDC, AH 90',
+                   'exception e=2 type=0xe addr=0x0 isa=0',
+                   ['target-address addr=0x0 isa=0', 'exception type=0xe addr=0x0',
+                    'commit n=1          # depth 1 > maxspec 0: implicit Commit(1)'],
+                   [('res0', 'exception', 0x80)]),
+                  ['Exception payload 0xdc = 1101_1100: K10.5.2.13.1 reads E<0> = bit 0 = 0,',
+                   'E<1> = bit 6 = 1 (E=10) and TYPE = bits 5:1 = 0xe; bit 7 is read nowhere: res0',
+                   'warning (ERRATA TC-P4, TC-R1). AH 90: exact match 0, AHB[0] = 0x0 IS0 after the',
+                   'Trace Info. E=10: Target Address, then the Exception element, then the implicit',
+                   'commit of UpdateSpecDepth(1) with maxspec 0. Payload 0x5c gives the same lines.']))
+    for bs, addr, isa, bits, what in [
+            ([0xB6, 0x81, 0x02, 0x03, 0x04], 0x04030404, 0, 0x80,
+             'B6 (32-bit IS0): data12<7> set; address = 0403:02<6:0>:01<6:0>:00'),
+            ([0xB8, 0x81, 0x82, 0x03, 0x04, 0x05, 0x06, 0x07, 0x08], 0x807060504030404, 0, 0x8080,
+             'B8 (64-bit IS0): data1<7> and data2<7> set (bits 0x8080 of the two bytes)'),
+            ([0xB9, 0x81, 0x02, 0x03, 0x04, 0x05, 0x06, 0x07, 0x08], 0x807060504030202, 1, 0x80,
+             'B9 (64-bit IS1): data11<7> set; address = 08070605040302:01<6:0>:0')]:
+        line = 'source-address addr=0x%x isa=%d' % (addr, isa)
+        cases.append(('source-address-%02x.tcv' % bs[0], {}, True,
+                      (bs, 'Source Address %02X, bit 7 of the low byte(s) set' % bs[0], line,
+                       [line, 'commit n=1          # depth 1 > maxspec 0: implicit Commit(1)'],
+                       [('res0', 'source-address', bits)]),
+                      ['Source Address %s.' % what,
+                       'K10.5.2.12.1 Parse_SourceAddressPacket reads data<6:0> of the low bytes and no',
+                       'SBZ() (unlike LongAddressBytes): bit 7 is assigned nowhere, a res0 warning',
+                       '(ERRATA TC-P9, TC-R1). Emit, then UpdateSpecDepth(1) (ERRATA TC-S8): with maxspec',
+                       '0 the implicit Commit(1). The same bytes with bit 7 clear give the same lines.']))
+    cases.append(('ite-el.tcv', {'ite': '1'}, True,
+                  ([0x09, 0x05, 0x01, 0x02, 0x03, 0x04, 0x05, 0x06, 0x07, 0x08],
+                   'Instrumentation, EL byte 0x05, value 0x0807060504030201',
+                   'instrumentation el=1 value=0x807060504030201',
+                   ['instrumentation el=1 value=0x807060504030201'],
+                   [('res0', 'instrumentation', 0x04)]),
+                  ['Instrumentation (ite=1, ERRATA TC-P1): the EL byte assigns bits 1:0 only; 0x05',
+                   'sets bit 2 as well: res0 warning (ERRATA TC-R1). EL = 1; the value is the next',
+                   'eight bytes, little endian.']))
+    for hdr, pay, ws, why in [
+            (0x0D, 0x1B, [('ignored-field', 'cc-f2-aaaa', 0x1)], 'AAAA = 0001 instead of 1111'),
+            (0x0C, 0xF3, [('ignored-field', 'cc-f2-f', 0x0)], 'F = header<0> = 0 instead of 1'),
+            (0x0C, 0x05, [('ignored-field', 'cc-f2-f', 0x0), ('ignored-field', 'cc-f2-aaaa', 0x0)],
+             'F = 0 and AAAA = 0000')]:
+        n = pay & 0xf
+        cases.append(('cc-f2-%02x-%02x-commopt1.tcv' % (hdr, pay), C1, True,
+                      ([hdr, pay], 'Cycle Count format 2, header 0x%02X, payload 0x%02X' % (hdr, pay),
+                       'cycle-count commit=0 cc=%d' % n, ['cycle-count n=%d' % n], ws),
+                      ['With commopt=1 K10.5.2.16.2 Parse_CycleCountPackets reads BBBB only and calls',
+                       "CycleCountFormat2Packet('1', '1111', BBBB): here %s, so" % why,
+                       'ignored-field (ERRATA TC-R1). Commit mode 1 commits nothing (ERRATA TC-S7); the',
+                       'count is cc_threshold (0: the Trace Info has no CYCT) + BBBB = %d. 0D F%X gives'
+                       % (n, n),
+                       'the same lines without the warning.']))
+    for h in range(0x14, 0x20):
+        cases.append(('cc-f3-%02x-commopt1.tcv' % h, C1, True,
+                      ([h], 'Cycle Count format 3, header 0x%02X' % h,
+                       'cycle-count commit=0 cc=%d' % (h & 3), ['cycle-count n=%d' % (h & 3)],
+                       [('ignored-field', 'cc-f3-aa', (h >> 2) & 3)]),
+                      ['Header 0x%02x with commopt=1: K10.5.2.16.2 routes 0001xxxx to' % h,
+                       "CycleCountFormat3Packet('00', BB) in commit mode 1, ignoring AA = header<3:2> ="
+                       + ' %s: ignored-field warning (ERRATA TC-P7, TC-R1).' % format((h >> 2) & 3, '02b'),
+                       'No commit (commit mode 1); count = cc_threshold 0 + BB = %d. Header 0x%02x gives'
+                       % (h & 3, 0x10 | (h & 3)),
+                       'the same lines without the warning.']))
+    return cases
+
+
 def write(outdir, name, text, made):
     assert name not in made, name
     made.add(name)
@@ -210,18 +327,6 @@ def main():
                 'Class %s (reference/FORMAT.md, reference/ERRATA.md).' % cls]
         write(outdir, 'hdr-%02x.tcv' % h,
               simple({}, [], [h], cls, 'header 0x%02X' % h, head, 'neg %s' % cls), made)
-
-    # 2. headers reserved only in commit mode 1
-    for h in RESERVED_COMMOPT1_EXTRA:
-        why = ('with COMMOPT=1 a Format 2 packet carries no commit, so F=0 (0x0C) has no meaning '
-               '(ERRATA TC-S7)' if h == 0x0C else
-               'Cycle Count F3 with AA=%s: in commit mode 1 only 0x10-0x13 (AA=00) exist '
-               '(ERRATA TC-P7)' % format((h >> 2) & 3, '02b'))
-        head = ['Header 0x%02x with commopt=1: %s.' % (h, why),
-                'The same byte is a valid Cycle Count packet with commopt=0 (vectors/ete/hdr).']
-        write(outdir, 'hdr-%02x-commopt1.tcv' % h,
-              simple({'commopt': '1'}, [], [h], 'reserved-header', 'header 0x%02X' % h, head,
-                     'neg reserved-header commopt1'), made)
 
     # 3. reserved extension bytes: 00 xx, xx not in {00, 03, 05}; grouped by high nibble.
     for hi in range(16):
@@ -279,13 +384,6 @@ def main():
         ('sbz-q-addr-b1.tcv', {}, [], [0xAA, 0x81, 0x02, 0x03, 0x04, 0x05], 'sbz',
          'AA with b1<7>=1, count 5',
          ['Q with 32-bit IS0 address (AA): LongAddressBytes byte 1 bit 7 is SBZ.']),
-        ('sbz-src-b1.tcv', {}, [], [0xB6, 0x81, 0x02, 0x03, 0x04], 'sbz',
-         'B6 with b1<7>=1',
-         ['Source Address 32-bit IS0 (B6): byte 1 bit 7 is SBZ, as in LongAddressBytes',
-          '(ERRATA TC-P9).']),
-        ('sbz-src64is1-b1.tcv', {}, [], [0xB9, 0x81, 0x02, 0x03, 0x04, 0x05, 0x06, 0x07, 0x08], 'sbz',
-         'B9 with b1<7>=1',
-         ['Source Address 64-bit IS1 (B9): byte 1 bit 7 is SBZ (ERRATA TC-P9).']),
         ('sbz-ctx-bit2.tcv', {}, [], [0x81, 0x04], 'sbz', '81, INFO 0x04 (bit 2)',
          ['Context payload bit 2 is SBZ (K10.5.2.14.9 SBZ(payload<3:2>), ERRATA TC-P8).']),
         ('sbz-ctx-bit3.tcv', {}, [], [0x81, 0x08], 'sbz', '81, INFO 0x08 (bit 3)',
@@ -293,39 +391,16 @@ def main():
           'vectors/ete/hdr/context-rme.tcv).']),
         ('sbz-ctx-bit2-rme.tcv', {'rme': '1'}, [], [0x81, 0x04], 'sbz', '81, INFO 0x04 (bit 2)',
          ['Context payload bit 2 stays SBZ with rme=1 (ERRATA TC-P8).']),
-        ('sbz-exc-bit7.tcv', {}, [], [0x06, 0xDC, 0x90], 'sbz', '06, payload 0xdc, AH 90',
-         ['Exception payload 0xdc = 1101_1100: bit 7 set (SBZ, ERRATA TC-P4); otherwise E=10',
-          'TYPE=0xe with a valid address header 90.']),
         ('sbz-exc-addr.tcv', {}, [], [0x06, 0x5C, 0x9A, 0x81, 0x02, 0x03, 0x04], 'sbz',
          '06 5C, AH 9A with b1<7>=1',
          ['Exception E=10 TYPE=0xe whose embedded 32-bit IS0 address has byte 1 bit 7 set:',
           'SBZ inside the exception packet, reported at the 06 byte.']),
-        ('sbz-info-bit1.tcv', {}, [], [0x01, 0x01, 0x03], 'sbz', 'Trace Info, INFO 0x03 (bit 1)',
-         ['Trace Info INFO bits 5:1 are SBZ (ERRATA TC-P3); INFO 0x03 sets bit 1.']),
-        ('sbz-info-bit5.tcv', {}, [], [0x01, 0x01, 0x21], 'sbz', 'Trace Info, INFO 0x21 (bit 5)',
-         ['Trace Info INFO bits 5:1 are SBZ (ERRATA TC-P3); INFO 0x21 sets bit 5.']),
-        ('sbz-cc-f2-commopt1.tcv', {'commopt': '1'}, [], [0x0D, 0x1B], 'sbz', '0D, payload 0x1b',
-         ['Cycle Count F2 (0D) with commopt=1: payload bits 7:4 are SBZ (ERRATA TC-S7).']),
-        ('sbz-ite-el.tcv', {'ite': '1'}, [],
-         [0x09, 0x04, 0x01, 0x02, 0x03, 0x04, 0x05, 0x06, 0x07, 0x08], 'sbz', '09, EL byte 0x04',
-         ['Instrumentation (ite=1): the EL byte\'s bits 7:2 are SBZ (ERRATA TC-P1).']),
         # --- reserved-field
         ('exc-e00.tcv', {}, [], [0x06, 0x1C], 'reserved-field', '06, payload 0x1c: E=00',
          ['Exception payload 0x1c = 0001_1100: E1=bit6=0, E0=bit0=0 -> E=00, reserved',
           '(K10.5.2.13.1 "else ReservedEncoding"); no address header is read.']),
         ('exc-e11.tcv', {}, [], [0x06, 0x5D, 0x90], 'reserved-field', '06, payload 0x5d: E=11',
          ['Exception payload 0x5d = 0101_1101: E1=1, E0=1 -> E=11, reserved.']),
-        ('ti-plctl-bit7.tcv', {}, [], [0x01, 0x80], 'reserved-field', 'Trace Info, PLCTL 0x80',
-         ['Trace Info PLCTL bit 7 (continuation) is reserved-field (ERRATA TC-P3).']),
-        ('ti-plctl-bit6.tcv', {}, [], [0x01, 0x40], 'reserved-field', 'Trace Info, PLCTL 0x40',
-         ['Trace Info PLCTL bit 6 is reserved-field (ERRATA TC-P3).']),
-        ('ti-plctl-bit5.tcv', {}, [], [0x01, 0x20], 'reserved-field', 'Trace Info, PLCTL 0x20',
-         ['Trace Info PLCTL bit 5 is reserved-field (ERRATA TC-P3).']),
-        ('ti-plctl-key.tcv', {}, [], [0x01, 0x02], 'reserved-field', 'Trace Info, PLCTL 0x02 (KEY)',
-         ['Trace Info PLCTL bit 1 (KEY section, ETMv4 data trace) is reserved-field (ERRATA TC-P3).']),
-        ('ti-info-bit7.tcv', {}, [], [0x01, 0x01, 0x80], 'reserved-field',
-         'Trace Info, PLCTL 0x01, INFO 0x80',
-         ['Trace Info INFO bit 7 (continuation) is reserved-field (ERRATA TC-P3).']),
         # --- exact-match-index inside an exception
         ('exc-ah-93.tcv', {}, [], [0x06, 0x5C, 0x93], 'exact-match-index', '06 5C, AH 93',
          ['Exception E=10 TYPE=0xe with address header 0x93: exact match QE=3',
@@ -454,10 +529,18 @@ def main():
                 'column. Nothing follows.']
         write(outdir, name, v.text(head, 'neg truncated'), made)
 
-    # 7. queue-overflow is written by hand (vectors/ete/neg/queue-overflow.tcv): it needs a
+    # 7. fields ignored with a warning (ERRATA TC-R1): vectors/ete/warn, beside outdir
+    warndir = os.path.join(os.path.dirname(os.path.abspath(outdir)), 'warn')
+    os.makedirs(warndir, exist_ok=True)
+    wmade = set()
+    for name, cfg, ti, pkt, head in warn_cases():
+        write(warndir, name, warned(cfg, ti, pkt, head, 'warning res0' if pkt[4][0][0] == 'res0'
+                                   else 'warning ignored-field commopt1'), wmade)
+
+    # 8. queue-overflow is written by hand (vectors/ete/neg/queue-overflow.tcv): it needs a
     #    configuration with queue_cap > maxspec and L1/s1/L2 expectations.
 
-    print('wrote %d files to %s' % (len(made), outdir))
+    print('wrote %d files to %s and %d to %s' % (len(made), outdir, len(wmade), warndir))
     print('reserved (default config): %d, exact-match-index: %d, valid: %d'
           % (len(RESERVED_DEFAULT), len(EXACT3), len(VALID_DEFAULT)))
 

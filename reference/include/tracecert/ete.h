@@ -27,6 +27,31 @@ enum tc_ete_error {
 	tc_ete_err_count
 };
 
+/* Warning classes (reference/FORMAT.md "Warnings", ERRATA TC-R1): what the
+ * text does not assign was set, and was ignored. Never an error; decoding
+ * goes on with the state it would have had without the bits. */
+enum tc_ete_warning {
+	tc_ete_warn_none = 0,
+	tc_ete_warn_res0,            /* a payload bit the text does not assign is 1 */
+	tc_ete_warn_ignored_field,   /* a field the text does not read in this configuration differs
+				      * from the constant the text uses in its place */
+	tc_ete_warn_count
+};
+
+/* The fields a warning names (tc_ete_warning_field_name). */
+enum tc_ete_warn_field {
+	tc_ete_wf_none = 0,
+	tc_ete_wf_plctl,             /* Trace Info PLCTL */
+	tc_ete_wf_info,              /* Trace Info INFO */
+	tc_ete_wf_exception,         /* Exception payload byte */
+	tc_ete_wf_instrumentation,   /* Instrumentation EL byte (TC-P1) */
+	tc_ete_wf_cc_f2_f,           /* Cycle Count format 2 header<0>, COMMOPT=1 */
+	tc_ete_wf_cc_f2_aaaa,        /* Cycle Count format 2 payload<7:4>, COMMOPT=1 */
+	tc_ete_wf_cc_f3_aa,          /* Cycle Count format 3 header<3:2>, COMMOPT=1 */
+	tc_ete_wf_source_address,    /* bit 7 of a long Source Address's low bytes (TC-P9) */
+	tc_ete_wf_count
+};
+
 /* Return codes of the API functions (caller errors only: decode errors are
  * reported in-band as error packets and elements). */
 enum tc_ete_status {
@@ -89,6 +114,7 @@ enum tc_ete_pkt_kind {
 	tc_ete_pkt_context, tc_ete_pkt_addr_ctx, tc_ete_pkt_address,
 	tc_ete_pkt_q, tc_ete_pkt_source_address, tc_ete_pkt_atom,
 	tc_ete_pkt_ts_marker, tc_ete_pkt_instrumentation, tc_ete_pkt_error,
+	tc_ete_pkt_warning,   /* follows the packet it is about (same offset and header) */
 	tc_ete_pkt_count
 };
 
@@ -114,8 +140,10 @@ struct tc_ete_packet {
 	uint8_t cc_enabled;   /* trace info INFO<0> */
 	uint8_t in_tx;        /* trace info INFO<6> */
 	uint8_t has_wndw;     /* trace info WNDW section present */
+	uint8_t warning;      /* enum tc_ete_warning, kind == warning */
+	uint8_t field;        /* enum tc_ete_warn_field, kind == warning */
 	struct tc_ete_context ctx;
-	uint64_t value;       /* timestamp, instrumentation value */
+	uint64_t value;       /* timestamp, instrumentation value; warning: the bits */
 	uint64_t count;       /* commit/cancel/q count; cycle count; timestamp cc */
 	uint64_t commit;      /* cycle-count packet: elements committed */
 	uint32_t cct;         /* trace info cycle count threshold */
@@ -134,6 +162,7 @@ enum tc_ete_elem_kind {
 	tc_ete_elem_trans_commit, tc_ete_elem_trans_failure,
 	tc_ete_elem_ts_marker, tc_ete_elem_instrumentation,
 	tc_ete_elem_error, tc_ete_elem_unresolved,
+	tc_ete_elem_warning,  /* bypasses the resolution queue (FORMAT.md "Warnings") */
 	tc_ete_elem_count
 };
 
@@ -141,7 +170,7 @@ enum tc_ete_elem_kind {
 struct tc_ete_elem {
 	uint64_t offset;      /* offset of the packet that emitted it */
 	uint64_t address;     /* target/source address; exception address */
-	uint64_t value;       /* timestamp; instrumentation value */
+	uint64_t value;       /* timestamp; instrumentation value; warning: the bits */
 	uint64_t count;       /* commit/cancel/q/cycle count; timestamp cc; event number; unresolved n */
 	struct tc_ete_context ctx;
 	uint32_t cct;         /* trace info */
@@ -154,6 +183,8 @@ struct tc_ete_elem {
 	uint8_t cc_enabled;   /* trace info */
 	uint8_t in_tx;        /* trace info */
 	uint8_t error;        /* enum tc_ete_error */
+	uint8_t warning;      /* enum tc_ete_warning */
+	uint8_t field;        /* enum tc_ete_warn_field */
 };
 
 /* L3: what executed (K10.5.5), reference/FORMAT.md "L3". */
@@ -163,7 +194,7 @@ enum tc_ete_l3_kind {
 	tc_ete_l3_timestamp, tc_ete_l3_cycle_count, tc_ete_l3_event,
 	tc_ete_l3_trans_start, tc_ete_l3_trans_commit, tc_ete_l3_trans_failure,
 	tc_ete_l3_ts_marker, tc_ete_l3_instrumentation, tc_ete_l3_unresolved,
-	tc_ete_l3_error,
+	tc_ete_l3_error, tc_ete_l3_warning,
 	tc_ete_l3_count
 };
 
@@ -176,7 +207,7 @@ struct tc_ete_l3 {
 	uint64_t last;        /* range: last instruction's address */
 	uint64_t count;       /* range: instructions; event number; cycle count; unresolved n; ts cc */
 	uint64_t address;     /* exception: preferred return address; no-image/walk-limit: address */
-	uint64_t value;       /* timestamp; instrumentation value */
+	uint64_t value;       /* timestamp; instrumentation value; warning: the bits */
 	struct tc_ete_context ctx;
 	uint8_t kind;         /* enum tc_ete_l3_kind */
 	uint8_t isa;          /* range, no-image: enum tc_isa (0 a64, 1 a32, 2 t32) */
@@ -185,6 +216,8 @@ struct tc_ete_l3 {
 	uint8_t type;         /* exception type */
 	uint8_t unknown;      /* exception: return address unknown; timestamp/cycle count: count unknown */
 	uint8_t error;        /* enum tc_ete_error */
+	uint8_t warning;      /* enum tc_ete_warning */
+	uint8_t field;        /* enum tc_ete_warn_field */
 };
 
 /* Output callbacks; any may be NULL. Called synchronously from feed/finish. */
@@ -233,6 +266,8 @@ int tc_ete_format_elem(char *buf, size_t size, const struct tc_ete_elem *e);
 int tc_ete_format_l3(char *buf, size_t size, const struct tc_ete_l3 *x);
 const char *tc_ete_l3_kind_name(int kind);
 const char *tc_ete_error_name(int error);
+const char *tc_ete_warning_name(int warning);
+const char *tc_ete_warning_field_name(int field);
 const char *tc_ete_pkt_kind_name(int kind);
 const char *tc_ete_elem_kind_name(int kind);
 
