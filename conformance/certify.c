@@ -256,7 +256,7 @@ static int split_output(const char *text, struct tc_lines *l1, struct tc_lines *
 		size_t len = eol ? (size_t)(eol - text) : strlen(text);
 		char line[600];
 		snprintf(line, sizeof line, "%.*s", (int)len, text);
-		if ((line[0] == '1' || line[0] == '3') && line[1] == ' ' && tc_line_is_warning(line + 2)) {
+		if (line[0] == '1' && line[1] == ' ' && tc_line_is_warning(line + 2)) {
 			/* warnings are never scored (FORMAT.md "Warnings") */
 		} else if (line[0] == '1' && line[1] == ' ') {
 			unsigned long long off;

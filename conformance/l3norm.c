@@ -74,8 +74,6 @@ void tc_l3_normalise(const struct tc_lines *in, const struct tc_image *image, st
 	memset(out, 0, sizeof *out);
 	for (size_t i = 0; i < in->n; i++) {
 		const char *line = strip_offset(in->line[i]);
-		if (tc_line_is_warning(line))
-			continue;   /* never scored; nor does one split a range */
 		if (parse_range(line, &next)) {
 			if (holding && continues(image, &held, &next)) {
 				held.last = next.last;

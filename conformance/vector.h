@@ -20,8 +20,8 @@ void tc_lines_add(struct tc_lines *l, const char *text);
  * empty lines skipped. */
 void tc_lines_add_text(struct tc_lines *l, const char *text);
 void tc_lines_free(struct tc_lines *l);
-/* Warnings (reference/FORMAT.md "Warnings") are never scored: the runner
- * and the L3 normalisation drop them. */
+/* Warnings (reference/FORMAT.md "Warnings", L1 only) are never scored: the
+ * runner drops them. */
 int tc_line_is_warning(const char *line);
 void tc_lines_drop_warnings(struct tc_lines *l);
 /* Index of the first line where a and b differ, or -1 when equal. */
@@ -86,8 +86,8 @@ int tc_ete_collect(const struct tc_ete_config *cfg, const struct tc_image *image
 		   const uint8_t *trace, size_t len, long chunk, struct tc_ete_output *out);
 void tc_ete_output_free(struct tc_ete_output *out);
 
-/* L3 normalisation for comparison (reference/FORMAT.md "L3"): offsets and
- * warnings dropped, contiguous ranges merged when the first ends in a non-P0
+/* L3 normalisation for comparison (reference/FORMAT.md "L3"): offsets
+ * dropped, contiguous ranges merged when the first ends in a non-P0
  * instruction. The image gives T32 instruction sizes (NULL: no merge across
  * T32 ranges). Returns a new list in out. */
 void tc_l3_normalise(const struct tc_lines *in, const struct tc_image *image, struct tc_lines *out);

@@ -488,16 +488,6 @@ static void analyze_counted(struct tc_ete_stage3 *s, const struct tc_ete_elem *e
 	x->error = e->error;
 }
 
-/* A warning (TC-R1) leaves any open range as it is: the ranges are those
- * the trace would give without the ignored bits. */
-static void analyze_warning(struct tc_ete_stage3 *s, const struct tc_ete_elem *e)
-{
-	struct tc_ete_l3 *x = new_item(s, tc_ete_l3_warning);
-	x->warning = e->warning;
-	x->field = e->field;
-	x->value = e->value;
-}
-
 /* K10.5.5.1.1 AnalyzeElement, with arms for the transaction elements
  * (TC-S19) and the later packets. */
 void tc_stage3_analyze(struct tc_ete_stage3 *s, const struct tc_ete_elem *e)
@@ -534,7 +524,6 @@ void tc_stage3_analyze(struct tc_ete_stage3 *s, const struct tc_ete_elem *e)
 	case tc_ete_elem_trans_start: emit_simple(s, tc_ete_l3_trans_start); break;
 	case tc_ete_elem_trans_commit: emit_simple(s, tc_ete_l3_trans_commit); break;
 	case tc_ete_elem_trans_failure: emit_simple(s, tc_ete_l3_trans_failure); break;
-	case tc_ete_elem_warning: analyze_warning(s, e); break;
 	default: break;   /* commit and cancel never leave stage 2 */
 	}
 }

@@ -93,14 +93,13 @@ static void send_async(struct tc_ete_decoder *d, uint64_t offset)
 	send_packet(d, &p);
 }
 
-/* The warnings of an accepted packet (TC-R1): an L1 line after the
- * packet's, and an element after its elements, which stage 2 passes on at
- * once. */
+/* The warnings of an accepted packet (TC-R1): L1 lines after the
+ * packet's. Nothing else: the elements are those of the packet with the
+ * ignored bits clear. */
 static void send_warnings(struct tc_ete_decoder *d, const struct tc_packet_out *out)
 {
 	for (int i = 0; i < out->nwarn; i++) {
 		struct tc_ete_packet p;
-		struct tc_ete_elem e;
 		memset(&p, 0, sizeof p);
 		p.offset = out->pkt.offset;
 		p.header = out->pkt.header;
@@ -109,14 +108,6 @@ static void send_warnings(struct tc_ete_decoder *d, const struct tc_packet_out *
 		p.field = out->warn[i].field;
 		p.value = out->warn[i].bits;
 		send_packet(d, &p);
-		memset(&e, 0, sizeof e);
-		e.offset = p.offset;
-		e.kind = tc_ete_elem_warning;
-		e.warning = p.warning;
-		e.field = p.field;
-		e.value = p.value;
-		send_s1(d, &e);
-		(void)tc_stage2_emit(&d->s2, &e);   /* never queued: cannot overflow */
 	}
 }
 
@@ -132,16 +123,16 @@ static void accept_packet(struct tc_ete_decoder *d)
 		return;
 	}
 	send_packet(d, &out->pkt);
+	if (out->nwarn > 0)
+		send_warnings(d, out);
 	for (int i = 0; i < out->nemit; i++) {
 		send_s1(d, &out->emit[i]);
 		if (tc_stage2_emit(&d->s2, &out->emit[i]) < 0) {
 			/* queue-overflow: a stage-2 error; parsing goes on (FORMAT.md) */
 			report_error(d, tc_ete_err_queue_overflow, out->pkt.offset, out->pkt.header, 0);
-			break;
+			return;
 		}
 	}
-	if (out->nwarn > 0)
-		send_warnings(d, out);
 }
 
 /* Search mode: skip to the end of the next A-sync (≥11 zeros, then 0x80). */

@@ -321,14 +321,9 @@ static int process_trace_info(struct tc_ete_stage2 *s, const struct tc_ete_elem 
 }
 
 /* K10.5.3.1.1 Emit. Elements before the first Trace Info are dropped
- * (TC-P17). Transaction elements are stacked (TC-S17). A warning is passed
- * on at once (TC-R1). */
+ * (TC-P17). Transaction elements are stacked (TC-S17). */
 int tc_stage2_emit(struct tc_ete_stage2 *s, const struct tc_ete_elem *e)
 {
-	if (e->kind == tc_ete_elem_warning) {   /* TC-R1: about the stream, not speculative */
-		analyze_element(s, e);
-		return 0;
-	}
 	if (!s->initialized && e->kind != tc_ete_elem_trace_info)
 		return 0;
 	TC_CLAUSE_CASE(e->kind, "K10.5.3.1.1/Emit");

@@ -26,13 +26,13 @@ static const char *const elem_names[tc_ete_elem_count] = {
 	"cycle-count", "commit", "cancel", "mispredict", "atom", "q",
 	"exception", "event", "context", "target-address", "source-address",
 	"trans-start", "trans-commit", "trans-failure", "ts-marker",
-	"instrumentation", "error", "unresolved", "warning"
+	"instrumentation", "error", "unresolved"
 };
 
 static const char *const l3_names[tc_ete_l3_count] = {
 	"range", "exception", "context", "trace-on", "discard", "overflow", "no-image",
 	"walk-limit", "timestamp", "cycle-count", "event", "trans-start", "trans-commit",
-	"trans-failure", "ts-marker", "instrumentation", "unresolved", "error", "warning"
+	"trans-failure", "ts-marker", "instrumentation", "unresolved", "error"
 };
 
 static const char *const warning_names[tc_ete_warn_count] = { "none", "res0", "ignored-field" };
@@ -128,13 +128,6 @@ static void put_events(struct text *t, int mask)
 	}
 }
 
-/* The fields of a warning, at every level: class, field, the bits read. */
-static void put_warning(struct text *t, int warning, int field, uint64_t bits)
-{
-	put(t, " class=%s field=%s bits=0x%llx", tc_ete_warning_name(warning), tc_ete_warning_field_name(field),
-	    (unsigned long long)bits);
-}
-
 static void put_exception_packet(struct text *t, const struct tc_ete_packet *p)
 {
 	put(t, " e=%u type=0x%x", p->e, p->type);
@@ -210,7 +203,8 @@ static void put_packet_fields(struct text *t, const struct tc_ete_packet *p)
 		put(t, " class=%s", tc_ete_error_name(p->error));
 		break;
 	case tc_ete_pkt_warning:
-		put_warning(t, p->warning, p->field, p->value);
+		put(t, " class=%s field=%s bits=0x%llx", tc_ete_warning_name(p->warning),
+		    tc_ete_warning_field_name(p->field), (unsigned long long)p->value);
 		break;
 	default:
 		break;
@@ -274,9 +268,6 @@ static void put_elem_fields(struct text *t, const struct tc_ete_elem *e)
 	case tc_ete_elem_error:
 		put(t, " class=%s", tc_ete_error_name(e->error));
 		break;
-	case tc_ete_elem_warning:
-		put_warning(t, e->warning, e->field, e->value);
-		break;
 	default:
 		break;
 	}
@@ -337,9 +328,6 @@ static void put_l3_fields(struct text *t, const struct tc_ete_l3 *x)
 		break;
 	case tc_ete_l3_error:
 		put(t, " class=%s", tc_ete_error_name(x->error));
-		break;
-	case tc_ete_l3_warning:
-		put_warning(t, x->warning, x->field, x->value);
 		break;
 	default:
 		break;

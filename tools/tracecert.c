@@ -112,8 +112,13 @@ static void out_packet(void *ctx, const struct tc_ete_packet *p)
 	char buf[512];
 	if (p->kind == tc_ete_pkt_error)
 		o->errors++;
-	if (!(o->level_mask & 1))
+	if (!(o->level_mask & 1)) {
+		if (p->kind == tc_ete_pkt_warning) {   /* L1 only: shown as a comment at other levels */
+			tc_ete_format_packet(buf, sizeof buf, p);
+			printf("# %s\n", buf);
+		}
 		return;
+	}
 	tc_ete_format_packet(buf, sizeof buf, p);
 	printf("%s%s\n", o->prefix ? "L1 " : "", buf);
 }

@@ -195,9 +195,9 @@ def simple(cfg, setup, badbytes, cls, comment, head, tags, ti=True):
 def warned(cfg, ti, pkt, head, tags):
     """A-sync, a Trace Info (the default 01 00, or None when pkt is the Trace Info), the packet
     whose unassigned bits are set, then atom E. pkt = (bytes, comment, l1, s1 lines, warnings),
-    warnings = [(class, field, bits)]: one warning line per entry, at L1 after the packet's line
-    and in s1 after its elements (reference/FORMAT.md "Warnings"). Nothing else changes: the
-    lines are those of the same packet with the bits clear (ERRATA TC-R1)."""
+    warnings = [(class, field, bits)]: one L1 warning line per entry, after the packet's line
+    (reference/FORMAT.md "Warnings"). Nothing else changes: the lines, s1 included, are those
+    of the same packet with the bits clear (ERRATA TC-R1)."""
     v = Vec(cfg)
     v.asyncp()
     if ti:
@@ -207,7 +207,6 @@ def warned(cfg, ti, pkt, head, tags):
     for cls, field, bits in warnings:
         w = 'warning class=%s field=%s bits=0x%x' % (cls, field, bits)
         v.l1.append('@%d %02x %s' % (off, bs[0], w))
-        v.s1.append('@%d %s' % (off, w))
     v.atom_e()
     text = v.text(head + ['Decoding goes on: the atom E after it decodes as usual.'], tags)
     return text.replace('[error]\n', '')

@@ -19,9 +19,9 @@
  * - Errors are reported in-band at L1 as a packet of kind tc_ete_pkt_error
  *   with the error class (tc_ete_error) and the offset of the offending
  *   packet's first byte; at L3 as an item of kind tc_ete_l3_error.
- * - Warnings (tc_ete_pkt_warning, tc_ete_l3_warning: bits the specification
- *   leaves unassigned, ignored) are never scored: an adapter may report
- *   them or not; the runner drops them from both sides.
+ * - Warnings (tc_ete_pkt_warning: bits the specification leaves
+ *   unassigned, ignored) are never scored: an adapter may report them or
+ *   not; the runner drops them from both sides.
  * - feed() may be called with any chunking; offsets count from the first
  *   byte of the first feed.
  * - Every function returns 0 on success or a negative value on failure; a

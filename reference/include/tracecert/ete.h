@@ -114,7 +114,7 @@ enum tc_ete_pkt_kind {
 	tc_ete_pkt_context, tc_ete_pkt_addr_ctx, tc_ete_pkt_address,
 	tc_ete_pkt_q, tc_ete_pkt_source_address, tc_ete_pkt_atom,
 	tc_ete_pkt_ts_marker, tc_ete_pkt_instrumentation, tc_ete_pkt_error,
-	tc_ete_pkt_warning,   /* follows the packet it is about (same offset and header) */
+	tc_ete_pkt_warning,   /* L1 only: follows the packet it is about (same offset and header) */
 	tc_ete_pkt_count
 };
 
@@ -162,7 +162,6 @@ enum tc_ete_elem_kind {
 	tc_ete_elem_trans_commit, tc_ete_elem_trans_failure,
 	tc_ete_elem_ts_marker, tc_ete_elem_instrumentation,
 	tc_ete_elem_error, tc_ete_elem_unresolved,
-	tc_ete_elem_warning,  /* bypasses the resolution queue (FORMAT.md "Warnings") */
 	tc_ete_elem_count
 };
 
@@ -170,7 +169,7 @@ enum tc_ete_elem_kind {
 struct tc_ete_elem {
 	uint64_t offset;      /* offset of the packet that emitted it */
 	uint64_t address;     /* target/source address; exception address */
-	uint64_t value;       /* timestamp; instrumentation value; warning: the bits */
+	uint64_t value;       /* timestamp; instrumentation value */
 	uint64_t count;       /* commit/cancel/q/cycle count; timestamp cc; event number; unresolved n */
 	struct tc_ete_context ctx;
 	uint32_t cct;         /* trace info */
@@ -183,8 +182,6 @@ struct tc_ete_elem {
 	uint8_t cc_enabled;   /* trace info */
 	uint8_t in_tx;        /* trace info */
 	uint8_t error;        /* enum tc_ete_error */
-	uint8_t warning;      /* enum tc_ete_warning */
-	uint8_t field;        /* enum tc_ete_warn_field */
 };
 
 /* L3: what executed (K10.5.5), reference/FORMAT.md "L3". */
@@ -194,7 +191,7 @@ enum tc_ete_l3_kind {
 	tc_ete_l3_timestamp, tc_ete_l3_cycle_count, tc_ete_l3_event,
 	tc_ete_l3_trans_start, tc_ete_l3_trans_commit, tc_ete_l3_trans_failure,
 	tc_ete_l3_ts_marker, tc_ete_l3_instrumentation, tc_ete_l3_unresolved,
-	tc_ete_l3_error, tc_ete_l3_warning,
+	tc_ete_l3_error,
 	tc_ete_l3_count
 };
 
@@ -207,7 +204,7 @@ struct tc_ete_l3 {
 	uint64_t last;        /* range: last instruction's address */
 	uint64_t count;       /* range: instructions; event number; cycle count; unresolved n; ts cc */
 	uint64_t address;     /* exception: preferred return address; no-image/walk-limit: address */
-	uint64_t value;       /* timestamp; instrumentation value; warning: the bits */
+	uint64_t value;       /* timestamp; instrumentation value */
 	struct tc_ete_context ctx;
 	uint8_t kind;         /* enum tc_ete_l3_kind */
 	uint8_t isa;          /* range, no-image: enum tc_isa (0 a64, 1 a32, 2 t32) */
@@ -216,8 +213,6 @@ struct tc_ete_l3 {
 	uint8_t type;         /* exception type */
 	uint8_t unknown;      /* exception: return address unknown; timestamp/cycle count: count unknown */
 	uint8_t error;        /* enum tc_ete_error */
-	uint8_t warning;      /* enum tc_ete_warning */
-	uint8_t field;        /* enum tc_ete_warn_field */
 };
 
 /* Output callbacks; any may be NULL. Called synchronously from feed/finish. */
