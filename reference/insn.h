@@ -5,18 +5,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/* Instruction sets: AArch64, AArch32 A32 (IS0 when not 64-bit), T32 (IS1). */
-enum tc_isa { tc_isa_a64 = 0, tc_isa_a32 = 1, tc_isa_t32 = 2 };
-
-/* K10.5.6.2.3 InstType */
-enum tc_insn_type {
-	tc_insn_other = 0,        /* InstType_OTHER: not a P0 instruction */
-	tc_insn_branch_dir,       /* InstType_BRANCH_DIR: direct branch */
-	tc_insn_branch_indir,     /* InstType_BRANCH_INDIR: indirect branch (any PC write not direct) */
-	tc_insn_wfx,              /* InstType_WFX: WFI/WFE/WFIT/WFET, only when wfxmode=1 */
-	tc_insn_isb,              /* InstType_ISB */
-	tc_insn_tstart            /* TSTART: a P0 instruction with no InstType in K10 (TC-P27) */
-};
+#include "tracecert/trace.h"   /* enum tc_isa; enum tc_insn_type (K10.5.6.2.3 InstType and TC-P27) */
 
 /* K10.5.5.18.5 DecodedInst, with the branch target made absolute. */
 struct tc_insn {

@@ -1,0 +1,103 @@
+/* tracecert/trace.h — what every protocol shares: protocol ids, the item header, the protocol-neutral L3 items. */
+#ifndef TRACECERT_TRACE_H
+#define TRACECERT_TRACE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Protocols. The numbers are part of the adapter ABI and of vector files'
+ * meaning; they never change. */
+enum tc_protocol {
+	tc_proto_none = 0,    /* a protocol-neutral item (L3) */
+	tc_proto_ete = 1,     /* Arm ETE (Arm ARM K10.5) */
+	tc_proto_ptm = 2,     /* Arm PFT / PTM (ARM IHI 0035) */
+	tc_proto_etmv3 = 3,   /* Arm ETMv3.0-3.5 (ARM IHI 0014) */
+	tc_proto_rvtrace = 4, /* RISC-V processor trace 0.026 */
+	tc_proto_etmv1 = 5,   /* Arm ETMv1 */
+	tc_proto_etmv2 = 6,   /* Arm ETMv2 */
+	tc_proto_count
+};
+
+/* Levels of output (DESIGN: L1 packets, s1 the stage-1 element stream, L2
+ * resolved elements, L3 what executed). */
+enum tc_level { tc_level_l1 = 1, tc_level_s1 = 2, tc_level_l2 = 4, tc_level_l3 = 8 };
+
+/* The first member of every item that crosses an interface (a packet record,
+ * an element, an L3 item). Shared code that does not know the item's
+ * protocol forwards or skips it by its size. */
+struct tc_item {
+	uint32_t size;        /* bytes of the whole item, this header included */
+	uint16_t protocol;    /* enum tc_protocol; tc_proto_none for L3 items */
+	uint16_t kind;        /* the protocol's packet/element kind, or enum tc_l3_kind */
+	uint64_t offset;      /* byte offset of the first byte of the packet the item comes from */
+};
+
+/* Instruction sets of L3 ranges. */
+enum tc_isa { tc_isa_a64 = 0, tc_isa_a32 = 1, tc_isa_t32 = 2, tc_isa_rv32 = 3, tc_isa_rv64 = 4, tc_isa_count };
+
+/* Instruction types: what a range's last instruction is (reference/FORMAT.md
+ * `type=`). The Arm ETE names (K10.5.6.2.3 InstType) cover the others:
+ * waypoints and branches are `dir`/`indir`. */
+enum tc_insn_type {
+	tc_insn_other = 0,    /* not a P0 / waypoint instruction */
+	tc_insn_branch_dir,   /* direct branch */
+	tc_insn_branch_indir, /* indirect branch (any PC write that is not direct) */
+	tc_insn_wfx,          /* ETE: WFI/WFE/WFIT/WFET with wfxmode=1 */
+	tc_insn_isb,          /* ETE: ISB */
+	tc_insn_tstart,       /* ETE: TSTART (TC-P27) */
+	tc_insn_type_count
+};
+
+/* Outcome of a range's last instruction. */
+enum tc_taken { tc_taken_n = 0, tc_taken_e = 1, tc_taken_none = 2, tc_taken_unknown = 3 };
+
+/* Execution context, as far as a protocol traces it. */
+struct tc_context {
+	uint32_t context_id;
+	uint32_t vmid;
+	uint8_t el;           /* exception level 0..3 (ETE); PTM/ETMv3: 2 = Hyp, else 0/1 unknown */
+	uint8_t ns;           /* 1 = Non-secure */
+	uint8_t sf;           /* 1 = AArch64 */
+	uint8_t nse;          /* FEAT_RME NSE bit */
+};
+
+/* L3: what executed. The numbers of the first 18 kinds are ETE's and stay. */
+enum tc_l3_kind {
+	tc_l3_range, tc_l3_exception, tc_l3_context, tc_l3_trace_on,
+	tc_l3_discard, tc_l3_overflow, tc_l3_no_image, tc_l3_walk_limit,
+	tc_l3_timestamp, tc_l3_cycle_count, tc_l3_event,
+	tc_l3_trans_start, tc_l3_trans_commit, tc_l3_trans_failure,
+	tc_l3_ts_marker, tc_l3_instrumentation, tc_l3_unresolved,
+	tc_l3_error,
+	tc_l3_exception_return, /* PTM/ETMv3: an exception return was traced */
+	tc_l3_trigger,          /* a trigger packet */
+	tc_l3_kind_count
+};
+
+/* One L3 item; which fields mean something depends on the kind
+ * (reference/FORMAT.md "L3"). */
+struct tc_l3 {
+	struct tc_item h;     /* h.protocol is the protocol that produced it, for error names */
+	uint64_t first;       /* range: first instruction's address */
+	uint64_t last;        /* range: last instruction's address */
+	uint64_t count;       /* range: instructions; event number; cycle count; unresolved n; ts cc */
+	uint64_t address;     /* exception: preferred return address; no-image/walk-limit: address */
+	uint64_t value;       /* timestamp; instrumentation value */
+	struct tc_context ctx;
+	uint16_t type;        /* exception type or number */
+	uint8_t isa;          /* range, no-image: enum tc_isa */
+	uint8_t last_type;    /* range: enum tc_insn_type of the last instruction */
+	uint8_t taken;        /* range: enum tc_taken */
+	uint8_t unknown;      /* exception: return address unknown; timestamp/cycle count: count unknown */
+	uint8_t error;        /* the protocol's error class */
+};
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif
