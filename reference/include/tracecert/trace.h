@@ -96,6 +96,18 @@ struct tc_l3 {
 	uint8_t error;        /* the protocol's error class */
 };
 
+/* The L3 text (reference/FORMAT.md "L3"), one writer and one parser for
+ * every protocol (reference/l3text.c). error_names[0..nerrors-1] are the
+ * producing protocol's error class names.
+ *
+ * tc_l3_format writes at most size bytes including the NUL and returns the
+ * length it needed (like snprintf). tc_l3_parse reads one line, with or
+ * without its "@OFFSET " (no comment, single blanks) into *x; returns 0, or
+ * -1 when the line is not an L3 item. */
+int tc_l3_format(char *buf, size_t size, const struct tc_l3 *x, const char *const *error_names, int nerrors);
+int tc_l3_parse(const char *line, struct tc_l3 *x, const char *const *error_names, int nerrors);
+const char *tc_l3_kind_name(int kind);
+
 #ifdef __cplusplus
 }
 #endif
