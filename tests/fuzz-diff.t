@@ -11,7 +11,6 @@ fi
 async='\000\000\000\000\000\000\000\000\000\000\000\200'
 printf "\001\000\000\000$async\001\000\014\000\367" > "$tmp/0c.bin"
 printf "\001\000\000\000$async\001\000\024\367" > "$tmp/14.bin"
-run() { TC_DIFF_ADAPTER="$A" "$R" diff "$1" 2>&1; }
 # 0C 00: reserved-header in the project's reading (ERRATA TC-S7). The literal reading makes it a
 # format 2 packet committing MAXSPEC + 15 - 15 = 0; OpenCSD commits 1 (F and AAAA from the
 # payload byte), which neither reading allows: a divergence, not TC-S7-literal.
@@ -27,5 +26,5 @@ check "0x14 under COMMOPT=1 decoded as a cycle count committing nothing is the T
 # replay driver write the candidate.
 printf "\001\000\000\000$async\001\000\014\000\367" > "$tmp/caps.bin"
 check "a candidate records queue_cap and tx_cap as the harness set them" \
-  sh -c "TC_DIFF_WRITE=1 TC_DIFF_FINDINGS='$tmp/f' TC_DIFF_ADAPTER='$A' '$R' diff '$tmp/caps.bin' >/dev/null 2>&1; grep -qx 'queue_cap=64' '$tmp'/f/diff-*.tcv && grep -qx 'tx_cap=64' '$tmp'/f/diff-*.tcv"
+  sh -c "TC_DIFF_WRITE=1 TC_DIFF_FINDINGS='$tmp/f' TC_DIFF_ADAPTER='$A' '$R' diff '$tmp/caps.bin' && test \$(ls '$tmp'/f/diff-*.tcv | wc -l) -eq 1 && grep -qx 'queue_cap=64' '$tmp'/f/diff-*.tcv && grep -qx 'tx_cap=64' '$tmp'/f/diff-*.tcv"
 tap_done
