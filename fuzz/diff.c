@@ -638,7 +638,8 @@ static uint64_t line_offset(const char *line)
  * the context (el, ns, sf, ctxid, vmid, nse) becomes "kind/kind:context":
  * one cause (a context value carried or reset differently) gave a new
  * signature for every combination of values (24 candidates, 22 signatures
- * in one session's diff run, all the same OpenCSD defect). */
+ * in run B of conformance/notes/diff-triage-2026-11-22.md, all the same
+ * OpenCSD defect). */
 static void only_context_fields(char *sig, size_t sigsz)
 {
 	static const char *const ctx[] = { "el", "ns", "sf", "ctxid", "vmid", "nse" };

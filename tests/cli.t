@@ -1,15 +1,17 @@
 # Command-line behaviour of build/tracecert: help texts, bad input, exit codes.
 T="${TC_BUILD:-build}/tracecert"
 . tests/lib/tap.sh
-check "--help exits 0 and lists dump" sh -c "'$T' --help | grep -q '^  dump'"
+# rejects MESSAGE ARG...: tracecert ARG... prints MESSAGE (a fixed string) and exits 2.
+rejects() { m=$1; shift; "$T" "$@" 2>&1 | grep -qF -- "$m" && { "$T" "$@" >/dev/null 2>&1; test $? -eq 2; }; }
+check "--help exits 0 and lists dump" sh -c "out=\$('$T' --help) && echo \"\$out\" | grep -q '^  dump'"
 check "dump --help documents every config key" sh -c "h=\$('$T' dump --help); for k in maxspec commopt commtrans tsmark ite rme tf_keep_cc queue_cap tx_cap; do echo \"\$h\" | grep -q \"\$k=\" || exit 1; done"
 check "no command exits 2" sh -c "'$T'; test \$? -eq 2"
 check "unknown command exits 2 and says so" sh -c "'$T' frob 2>&1 | grep -q \"unknown command 'frob'\" && { '$T' frob 2>/dev/null; test \$? -eq 2; }"
-check "dump without FILE exits 2 with a message" sh -c "'$T' dump 2>&1 | grep -q 'no FILE'"
+check "dump without FILE exits 2 with a message" sh -c "'$T' dump 2>&1 | grep -q 'no FILE' && { '$T' dump >/dev/null 2>&1; test \$? -eq 2; }"
 check "unknown option is named" sh -c "'$T' dump --bogus x 2>&1 | grep -q \"unknown option '--bogus'\""
 check "unknown config key is named" sh -c "'$T' dump --config foo=1 /dev/null 2>&1 | grep -q \"unknown config key 'foo'\""
 check "bad config value is named" sh -c "'$T' dump --config maxspec=70000 /dev/null 2>&1 | grep -q \"bad value '70000'\""
-check "bad --level is rejected" sh -c "'$T' dump --level 9 /dev/null 2>&1 | grep -q 'expects 1, s1, 2 or all'"
+check "bad --level is rejected (exit 2)" sh -c "'$T' dump --level 9 /dev/null 2>&1 | grep -q 'expects 1, s1, 2 or all' && { '$T' dump --level 9 /dev/null >/dev/null 2>&1; test \$? -eq 2; }"
 check "missing file names the file" sh -c "'$T' dump /nonexistent/x 2>&1 | grep -q \"cannot read '/nonexistent/x'\""
 printf '00 00 00 00 00 00 00 00 00 00 00 80 01 00 04 zz\n' > "$tmp/bad.hex"
 check "bad hex names the byte offset" sh -c "'$T' dump --hex '$tmp/bad.hex' 2>&1 | grep -q 'byte 45: expected a hex digit'"
@@ -24,11 +26,14 @@ check "binary input from stdin" sh -c "printf '\\000\\000\\000\\000\\000\\000\\0
 check "dump --vector reads a vector's config and trace" sh -c "'$T' dump --vector vectors/ete/spec/k10-18-transaction-failure-speculative.tcv --level 2 | grep -q '^@[0-9]* trans-failure\$'"
 check "certify --help explains the verdicts" sh -c "'$T' certify --help | grep -q 'crash (signal), hang'"
 check "decode --help documents the stage-3 keys" sh -c "h=\$('$T' decode --help); for k in wfxmode retstack walk_limit 'FILE@ADDR'; do echo \"\$h\" | grep -q \"\$k\" || exit 1; done"
-check "decode with a bad --image address is refused" sh -c "'$T' decode --image x@zz /dev/null 2>&1 | grep -q \"'zz' is not an address\""
+check "decode with a bad --image address is refused (message, exit 2)" rejects "'zz' is not an address" decode --image x@zz /dev/null
 check "decode with a malformed ELF names the problem" sh -c "printf 'notelf' > '$tmp/bad.elf'; '$T' decode --image '$tmp/bad.elf' /dev/null 2>&1 | grep -q 'bad magic'"
 check "gen writes a vector that decodes as it says" sh -c "'$T' gen --seed 7 --quiet > '$tmp/g.tcv' && '${TC_BUILD:-build}/test/vectest' '$tmp/g.tcv'"
 check "gen --coverage lists the variants" sh -c "'$T' gen --count 50 --coverage --quiet | grep -q '^# variants used: '"
-check "gen rejects impossible parameters" sh -c "'$T' gen --steps 0 2>&1 | grep -q 'expects a number in 1..100000'; '$T' gen --blocks 2 2>&1 | grep -q 'in 4..4096'; '$T' gen --config maxspec=99999 2>&1 | grep -q \"bad value '99999'\"; '$T' gen --bogus 2>&1 | grep -q \"unknown option '--bogus'\""
+check "gen rejects impossible parameters (message, exit 2): --steps 0" rejects 'expects a number in 1..100000' gen --steps 0
+check "gen rejects impossible parameters (message, exit 2): --blocks 2" rejects 'in 4..4096' gen --blocks 2
+check "gen rejects impossible parameters (message, exit 2): maxspec=99999" rejects "bad value '99999'" gen --config maxspec=99999
+check "gen rejects impossible parameters (message, exit 2): an unknown option" rejects "unknown option '--bogus'" gen --bogus
 check "gen --seeds-file reports a bad line" sh -c "printf '1\\nx\\n' > '$tmp/s.txt'; '$T' gen --seeds-file '$tmp/s.txt' 2>&1 | grep -q 's.txt:2: expected a seed number'"
 check "bench without --reference exits 2 and says what is required" sh -c "'$T' bench 2>&1 | grep -q -- '--reference PATH.so is required' && { '$T' bench >/dev/null 2>&1; test \$? -eq 2; }"
 check "bench --only names an unknown section" sh -c "'$T' bench --reference x.so --only throughput,frob 2>&1 | grep -q \"unknown section 'frob'\" && { '$T' bench --reference x.so --only frob >/dev/null 2>&1; test \$? -eq 2; }"

@@ -37,5 +37,5 @@ check "0D F2 under COMMOPT=1 committing 16 is divergent, not TC-S7-literal" \
 # replay driver write the candidate.
 printf "\001\000\000\000$async\001\000\014\000\367" > "$tmp/caps.bin"
 check "a candidate records queue_cap and tx_cap as the harness set them" \
-  sh -c "TC_DIFF_WRITE=1 TC_DIFF_FINDINGS='$tmp/f' TC_DIFF_ADAPTER='$A' '$R' diff '$tmp/caps.bin' >/dev/null 2>&1; grep -qx 'queue_cap=64' '$tmp'/f/diff-*.tcv && grep -qx 'tx_cap=64' '$tmp'/f/diff-*.tcv"
+  sh -c "TC_DIFF_WRITE=1 TC_DIFF_FINDINGS='$tmp/f' TC_DIFF_ADAPTER='$A' '$R' diff '$tmp/caps.bin' && test \$(ls '$tmp'/f/diff-*.tcv | wc -l) -eq 1 && grep -qx 'queue_cap=64' '$tmp'/f/diff-*.tcv && grep -qx 'tx_cap=64' '$tmp'/f/diff-*.tcv"
 tap_done

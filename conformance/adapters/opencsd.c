@@ -90,9 +90,28 @@
  *   - NO_SYNC: overflow / discard items; a bad packet (and a fatal
  *     datapath response) gives an error item classed from
  *     ocsd_get_last_err() (l3_error()). ADDR_NACC -> no-image.
- *   - offsets are OpenCSD's element indexes (an uninitialised one, as
- *     I_RANGE_NOPATH carries, is replaced by the previous index).
+ *   - offsets are OpenCSD's element indexes, except I_RANGE_NOPATH's:
+ *     OpenCSD 1.3.3 passes an uninitialised index with it (the root index
+ *     of its Q stack element: values such as 3506308326 in a 33-byte
+ *     trace), so it takes the previous item's offset, as does any index
+ *     that names no byte OpenCSD has been given.
+ *
+ * Offsets beyond 4 GiB
+ *   The installed C API's ocsd_trc_index_t is 32 bits (opencsd/ocsd_if_types.h:
+ *   uint32_t unless ENABLE_LARGE_TRACE_SOURCES is defined, which nothing in
+ *   Debian's libopencsd-dev 1.3.3 does; the library is built to match). The
+ *   adapter hands OpenCSD the low 32 bits of each block's 64-bit offset;
+ *   OpenCSD's index arithmetic (block index + bytes consumed) wraps the same
+ *   way, so every index it reports is the true offset modulo 2^32. The high
+ *   part is restored by oc_unwrap() against the end of the bytes OpenCSD has
+ *   been given so far (h->fed_end, advanced at every ocsd_dt_process_data
+ *   call): the offset is the last one at or before that end with those low
+ *   32 bits. This is exact as long as what OpenCSD reports lags less than
+ *   4 GiB behind the bytes it was given (a packet, or a P0 element waiting
+ *   for its commit). conformance/test/opencsd_offsets.c tests it
+ *   (tests/opencsd-offsets.t).
  */
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -112,8 +131,8 @@ struct oc_handle {
 	struct tc_adapter_callbacks cb;
 	struct tc_ete_config cfg;
 	unsigned levels;
-	uint64_t fed;                     /* bytes fed so far (the next index) */
-	uint64_t fed_end;                 /* fed + the block being pushed */
+	uint64_t fed;                     /* bytes fed so far (the next offset) */
+	uint64_t fed_end;                 /* end of the bytes OpenCSD has been given (oc_unwrap) */
 	uint64_t l3_index;                /* index of the last L3 element */
 	/* L1 */
 	dcd_tree_handle_t l1;
@@ -167,6 +186,37 @@ static void make_config(const struct tc_ete_config *c, ocsd_etmv4_cfg *r)
 	r->reg_traceidr = OC_TRACE_ID;
 	r->arch_ver = ARCH_AA64;
 	r->core_prof = profile_CortexA;
+}
+
+/* ---- offsets -------------------------------------------------------------- */
+
+/* An offset that no byte given to OpenCSD can have (oc_unwrap). */
+#define OC_NO_OFFSET UINT64_MAX
+
+/* The 64-bit offset of an index OpenCSD reports (the offset modulo 2^32),
+ * when bytes [0, end) have been given to it: the last offset below end with
+ * those low 32 bits, or OC_NO_OFFSET when there is none (an index at or
+ * beyond end within the first 4 GiB: not a byte OpenCSD has seen). */
+static uint64_t oc_unwrap(uint64_t end, uint32_t index)
+{
+	uint32_t lag;
+	if (end == 0)
+		return OC_NO_OFFSET;
+	lag = (uint32_t)(end - 1) - index;   /* modulo 2^32 */
+	return lag > end - 1 ? OC_NO_OFFSET : end - 1 - lag;
+}
+
+/* The index OpenCSD is given for a byte: its offset modulo 2^32. */
+static ocsd_trc_index_t oc_index(uint64_t offset)
+{
+	return (ocsd_trc_index_t)(uint32_t)offset;
+}
+
+/* The offset of an index OpenCSD reports now (0 if it names no byte given). */
+static uint64_t oc_offset(const struct oc_handle *h, ocsd_trc_index_t index)
+{
+	uint64_t off = oc_unwrap(h->fed_end, (uint32_t)index);
+	return off == OC_NO_OFFSET ? 0 : off;
 }
 
 /* ---- L1 ------------------------------------------------------------------- */
@@ -294,13 +344,13 @@ static ocsd_datapath_resp_t l1_packet(const void *ctx, const ocsd_datapath_op_t 
 	if (op != OCSD_OP_DATA || !k)
 		return OCSD_RESP_CONT;
 	memset(&p, 0, sizeof p);
-	p.offset = index;
+	p.offset = oc_offset(h, index);
 	if (h->raw_valid && h->raw_index == index && h->raw_len > 0)
 		p.header = h->raw[0];
 	if (h->debug) {
 		char buf[1024];
 		ocsd_pkt_str(OCSD_PROTOCOL_ETMV4I, k, buf, (int)sizeof buf);
-		fprintf(stderr, "ocsd-l1 @%llu [%u bytes, hdr %02x] %s\n", (unsigned long long)index,
+		fprintf(stderr, "ocsd-l1 @%llu [%u bytes, hdr %02x] %s\n", (unsigned long long)p.offset,
 			h->raw_valid && h->raw_index == index ? h->raw_len : 0, p.header, buf);
 	}
 	switch (k->type) {
@@ -591,7 +641,12 @@ static void l3_error(struct oc_handle *h, uint64_t fallback_index)
 	ocsd_err_t code = ocsd_get_last_err(&index, &chan, msg, (int)sizeof msg);
 	memset(&x, 0, sizeof x);
 	x.kind = tc_ete_l3_error;
-	x.offset = code != OCSD_OK ? index : fallback_index;
+	/* a commit overrun with an empty P0 stack is logged at index 0, which
+	 * names no byte (OpenCSD has no element to take an index from) */
+	if (code == OCSD_OK || (code == OCSD_ERR_COMMIT_PKT_OVERRUN && index == 0))
+		x.offset = fallback_index;
+	else
+		x.offset = oc_offset(h, index);
 	switch (code) {
 	case OCSD_ERR_INVALID_PCKT_HDR:
 	case OCSD_ERR_BAD_DECODE_PKT:
@@ -606,7 +661,7 @@ static void l3_error(struct oc_handle *h, uint64_t fallback_index)
 		break;
 	}
 	if (h->debug)
-		fprintf(stderr, "ocsd-l3-error code %d @%llu: %s\n", (int)code, (unsigned long long)index, msg);
+		fprintf(stderr, "ocsd-l3-error code %d @%llu: %s\n", (int)code, (unsigned long long)x.offset, msg);
 	h->last_ctx_valid = 0;
 	emit_l3(h, &x);
 }
@@ -616,17 +671,20 @@ static ocsd_datapath_resp_t l3_elem(const void *ctx, const ocsd_trc_index_t inde
 {
 	struct oc_handle *h = (struct oc_handle *)ctx;
 	struct tc_ete_l3 x;
+	uint64_t off = oc_unwrap(h->fed_end, (uint32_t)index);
 	(void)chan;
 	memset(&x, 0, sizeof x);
-	/* OpenCSD passes an uninitialised index with I_RANGE_NOPATH: an
-	 * index beyond the bytes fed so far is replaced by the last good one */
-	if (index < h->fed_end)
-		h->l3_index = index;
+	/* OpenCSD passes an uninitialised index with I_RANGE_NOPATH (the root
+	 * index of its Q stack element): that one, and an index beyond the
+	 * bytes given so far, are replaced by the last good one */
+	if (off != OC_NO_OFFSET && e->elem_type != OCSD_GEN_TRC_ELEM_I_RANGE_NOPATH)
+		h->l3_index = off;
 	x.offset = h->l3_index;
 	if (h->debug) {
 		char buf[1024];
 		ocsd_gen_elem_str(e, buf, (int)sizeof buf);
-		fprintf(stderr, "ocsd-l3 @%llu %s\n", (unsigned long long)index, buf);
+		fprintf(stderr, "ocsd-l3 @%llu (index %llu) %s\n", (unsigned long long)x.offset,
+			(unsigned long long)index, buf);
 	}
 	switch (e->elem_type) {
 	case OCSD_GEN_TRC_ELEM_INSTR_RANGE:
@@ -753,7 +811,7 @@ static ocsd_datapath_resp_t l3_elem(const void *ctx, const ocsd_trc_index_t inde
 		case UNSYNC_OVERFLOW: x.kind = tc_ete_l3_overflow; break;
 		case UNSYNC_DISCARD: x.kind = tc_ete_l3_discard; break;
 		case UNSYNC_BAD_PACKET:
-			l3_error(h, index);
+			l3_error(h, h->l3_index);
 			return OCSD_RESP_CONT;
 		default: return OCSD_RESP_CONT;
 		}
@@ -888,25 +946,29 @@ static void *oc_open(const struct tc_adapter_open_args *a, char *err, size_t err
 	return h;
 }
 
-/* Pushes one block through a tree: a WAIT response is answered with a
- * FLUSH; a fatal response resets the tree and skips the byte at fault. */
-static int push(struct oc_handle *h, dcd_tree_handle_t t, uint64_t index, const uint8_t *data, size_t len)
+/* Pushes one block, whose first byte is at 64-bit offset `offset`, through
+ * a tree: a WAIT response is answered with a FLUSH; a fatal response resets
+ * the tree and skips the byte at fault. OpenCSD gets each piece's offset
+ * modulo 2^32 (oc_index), h->fed_end the end of what it has been given. */
+static int push(struct oc_handle *h, dcd_tree_handle_t t, uint64_t offset, const uint8_t *data, size_t len)
 {
 	size_t done = 0;
 	unsigned stalled = 0;
 	while (done < len) {
 		uint32_t n = 0;
 		uint32_t chunk = len - done > 0x10000000u ? 0x10000000u : (uint32_t)(len - done);
-		ocsd_datapath_resp_t r = ocsd_dt_process_data(t, OCSD_OP_DATA, index + done, chunk, data + done, &n);
+		ocsd_datapath_resp_t r;
+		h->fed_end = offset + done + chunk;
+		r = ocsd_dt_process_data(t, OCSD_OP_DATA, oc_index(offset + done), chunk, data + done, &n);
 		done += n;
 		if (h->debug)
-			fprintf(stderr, "ocsd-resp %d (%u bytes at %llu)\n", (int)r, n, (unsigned long long)(index + done));
+			fprintf(stderr, "ocsd-resp %d (%u bytes at %llu)\n", (int)r, n, (unsigned long long)(offset + done));
 		if (OCSD_DATA_RESP_IS_FATAL(r)) {
 			/* OpenCSD gave up (e.g. "Address missing in Q packet"):
 			 * the error is reported, the tree reset; decoding
 			 * resumes at the next A-sync */
 			if (t == h->l3)
-				l3_error(h, index + done);
+				l3_error(h, offset + done);
 			ocsd_dt_process_data(t, OCSD_OP_RESET, 0, 0, NULL, NULL);
 			if (n == 0)
 				done++;
@@ -934,12 +996,12 @@ static int oc_feed(void *handle, const uint8_t *data, size_t len)
 		return -1;
 	if (len == 0)
 		return 0;
-	h->fed_end = h->fed + len;
 	if (h->l1 && push(h, h->l1, h->fed, data, len))
 		rc = -1;
 	if (h->l3 && push(h, h->l3, h->fed, data, len))
 		rc = -1;
 	h->fed += len;
+	h->fed_end = h->fed;
 	return rc;
 }
 

@@ -239,10 +239,10 @@ static void test_truncation(void)
 	}
 }
 
-/* Reserved headers per the project's errata (the 256-value header map
- * with TC-S2/S3/P1; with COMMOPT=1, 0x0C and 0x14-0x1F are cycle counts
- * with a warning, TC-R1), written here independently of the decoder's
- * dispatch. */
+/* Reserved headers per the project's errata (the 256 header values of
+ * Parse_Trace, Arm ARM K10.5.2.2.1, with reference/ERRATA.md TC-S2/S3/P1;
+ * with COMMOPT=1, 0x0C and 0x14-0x1F are cycle counts with a warning,
+ * TC-R1), written here independently of the decoder's dispatch. */
 static int expect_reserved(int h)
 {
 	static const int always[] = { 0x05, 0x07, 0x08, 0x09, 0x84, 0x87, 0x88, 0x94, 0x97,

@@ -2,7 +2,7 @@
 """Template the repetitive negative ETE vectors of vectors/ete/neg/.
 
 Every expectation below comes from the reasoning written next to it (the header map of
-reference/ERRATA.md and ../shared/notes/ete-errata.md section 2, the error classes of
+Parse_Trace, Arm ARM K10.5.2.2.1, as reference/ERRATA.md amends it, the error classes of
 reference/FORMAT.md); nothing is obtained by running a decoder. The script only lays the
 bytes out, counts offsets and prints the lines.
 
@@ -28,7 +28,7 @@ DEFAULT = dict(protocol='ete', maxspec='0', commopt='0', commtrans='0', tsmark='
                rme='0', tf_keep_cc='0')
 TI0 = 'trace-info cc=0 cct=0 spec=0 tx=0'
 
-# --- header map (ERRATA.md TC-S2, TC-S3, TC-S3b, TC-S7, TC-P1, TC-P7; notes section 2) ------
+# --- header map (K10.5.2.2.1 Parse_Trace; ERRATA.md TC-S2, TC-S3, TC-S3b, TC-S7, TC-P1, TC-P7) ---
 # Headers that start a packet with commopt=0, ite=0, tsmark=0:
 VALID_DEFAULT = set(
     [0x00, 0x01, 0x02, 0x03, 0x04, 0x06,          # ext, Trace Info, Timestamp, Trace On, Exception

@@ -1,0 +1,9 @@
+# The OpenCSD adapter's 64-bit offsets over OpenCSD's 32-bit trace index: oc_unwrap's arithmetic, and
+# the vectors decoded through OpenCSD as if the stream began just below 2^32, at 2^32, across 7*2^32
+# and at the end of the 64-bit range (conformance/test/opencsd_offsets.c says how, and what it skips).
+b=${TC_BUILD:-build}
+if [ ! -x "$b/test/opencsd_offsets" ]; then
+  echo "1..0 # SKIP needs libopencsd-dev (make builds $b/test/opencsd_offsets only when OpenCSD is installed)"; exit 0
+fi
+# Not neg/ and regress/: OpenCSD crashes at L3 on a regress vector, and the point here is offsets.
+exec "$b/test/opencsd_offsets" vectors/ete/spec vectors/ete/hdr vectors/ete/hand vectors/ete/l3 vectors/ete/gen
