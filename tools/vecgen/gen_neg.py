@@ -533,7 +533,7 @@ def main():
     os.makedirs(warndir, exist_ok=True)
     wmade = set()
     for name, cfg, ti, pkt, head in warn_cases():
-        write(warndir, name, warned(cfg, ti, pkt, head, 'warning res0' if pkt[4][0][0] == 'res0'
+        write(warndir, name, warned(cfg, ti, pkt, head, 'warning res0' + (' ite instrumentation' if cfg.get('ite') == '1' else '') if pkt[4][0][0] == 'res0'
                                    else 'warning ignored-field commopt1'), wmade)
 
     # 8. queue-overflow is written by hand (vectors/ete/neg/queue-overflow.tcv): it needs a
