@@ -8,6 +8,7 @@
 
 #include "gen.h"
 #include "tracecert/encoder.h"
+#include "tracecert/ete_config.h"
 
 struct gen_opts {
 	struct tc_enc_options enc;
@@ -21,6 +22,7 @@ struct gen_opts {
 	int quiet;
 	int negative;               /* --negative: one deliberate corruption per vector */
 	int neg_kind;               /* --kind: enum tc_enc_negative_kind */
+	struct tc_ete_config_builder config;   /* --config keys and registers */
 };
 
 static void usage(FILE *f)
@@ -44,8 +46,8 @@ static void usage(FILE *f)
 		"  --out DIR           write DIR/gen-SEED.tcv (default: the vectors to stdout)\n"
 		"  --steps N           execution steps per vector, 1..100000 (default 60)\n"
 		"  --blocks N          basic blocks per program, 4..4096 (default 32)\n"
-		"  --config K=V        fix a decoder configuration field (as for dump; disables the\n"
-		"                      per-seed random configuration)\n"
+		"  --config K=V        fix a decoder configuration key or register (as for dump;\n"
+		"                      disables the per-seed random configuration)\n"
 		"  --coverage          print, for every variant of encoder/variants.txt, how often the\n"
 		"                      generated vectors use it; exit 1 if any is unused\n"
 		"  --select C          set-cover search: try seeds 1..C, pick greedily the seeds that\n"
@@ -91,21 +93,19 @@ static int parse_ulong(const char *s, unsigned long min, unsigned long max, unsi
 
 static int set_config(struct gen_opts *o, const char *arg)
 {
-	char key[64];
+	char name[64], err[300];
 	const char *eq = strchr(arg, '=');
 	int rc;
-	if (!eq || eq - arg >= (long)sizeof key) {
-		fprintf(stderr, "tracecert gen: --config expects KEY=VALUE, got '%s'\n", arg);
+	if (!eq || eq == arg || eq - arg >= (long)sizeof name) {
+		fprintf(stderr, "tracecert gen: --config expects NAME=VALUE, got '%s'\n", arg);
 		return -1;
 	}
-	snprintf(key, sizeof key, "%.*s", (int)(eq - arg), arg);
-	rc = tc_ete_config_set(&o->enc.cfg, key, eq + 1);
-	if (rc == -1)
-		fprintf(stderr, "tracecert gen: unknown config key '%s'\n", key);
-	else if (rc < 0)
-		fprintf(stderr, "tracecert gen: bad value '%s' for config key '%s'\n", eq + 1, key);
+	snprintf(name, sizeof name, "%.*s", (int)(eq - arg), arg);
+	rc = tc_ete_builder_set(&o->config, name, eq + 1, err, sizeof err);
+	if (rc)
+		fprintf(stderr, "tracecert gen: %s%s\n", err, rc == -1 ? " (see tracecert config)" : "");
 	o->enc.random_config = 0;
-	return rc < 0 ? -1 : 0;
+	return rc ? -1 : 0;
 }
 
 static int parse_args(int argc, char **argv, struct gen_opts *o)
@@ -342,8 +342,10 @@ int tc_gen_main(int argc, char **argv)
 	o.enc.blocks = 32;
 	o.seed = 1;
 	o.count = 1;
+	tc_ete_builder_init(&o.config);
 	if (parse_args(argc, argv, &o))
 		return 2;
+	tc_ete_builder_apply(&o.config, &o.enc.cfg, NULL);
 	if (o.neg_kind && !o.negative) {
 		fprintf(stderr, "tracecert gen: --kind needs --negative\n");
 		return 2;
