@@ -150,16 +150,18 @@ static int read_hex_line(struct reader *r, const char *line, uint8_t **buf, size
 /* Ends an [image base=…] hex section: its bytes become a region. */
 static int end_image_section(struct reader *r)
 {
+	char name[64], err[400];
 	int rc;
 	if (r->section != -5)
 		return 0;
 	r->section = -1;
-	rc = tc_image_add(&r->v->image, r->image_base, r->image_bytes, r->image_len);
+	snprintf(name, sizeof name, "[image base=0x%llx]", (unsigned long long)r->image_base);
+	rc = tc_image_add_named(&r->v->image, r->image_base, r->image_bytes, r->image_len, name, err, sizeof err);
 	free(r->image_bytes);
 	r->image_bytes = NULL;
 	r->image_len = 0;
 	if (rc)
-		return bad(r, "[image base=0x%llx]: %s", (unsigned long long)r->image_base, tc_image_strerror(rc));
+		return bad(r, "%s", err);
 	return 0;
 }
 
@@ -370,6 +372,9 @@ static int check_complete(struct reader *r)
 		return bad(r, "[config] has no protocol= line");
 	if (check_config(r))
 		return -1;
+	if (r->v->image.n > TC_IMAGE_MAX_REGIONS)
+		return bad(r, "the [image] sections give %d regions; a vector may give at most %d", r->v->image.n,
+			   TC_IMAGE_MAX_REGIONS);
 	if (r->v->has[tc_sec_l3]) {
 		if (!r->v->has_image)
 			return bad(r, "[expect.l3] needs an [image …] section");

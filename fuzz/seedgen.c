@@ -86,34 +86,27 @@ static int put_regions(struct buf *b, const struct tc_image *img, int n)
 }
 
 /* Vectors often split one program into adjacent [image] sections: merge
- * contiguous regions so that up to 7 fit the harness header. */
+ * contiguous regions (the image keeps them sorted by base) so that up to 7
+ * fit the harness header. */
 static void merge_regions(const struct tc_image *in, struct tc_image *out)
 {
-	int order[TC_IMAGE_MAX_REGIONS];
 	memset(out, 0, sizeof *out);
-	for (int i = 0; i < in->n; i++)
-		order[i] = i;
-	for (int i = 1; i < in->n; i++)   /* insertion sort by base */
-		for (int j = i; j > 0 && in->region[order[j]].base < in->region[order[j - 1]].base; j--) {
-			int t = order[j];
-			order[j] = order[j - 1];
-			order[j - 1] = t;
+	for (int i = 0; i < in->n;) {
+		const struct tc_image_region *r = &in->region[i];
+		uint64_t len = r->size;
+		uint8_t *d;
+		int j = i + 1;
+		while (j < in->n && in->region[j - 1].base + in->region[j - 1].size == in->region[j].base)
+			len += in->region[j++].size;
+		d = malloc((size_t)len);
+		if (!d) {
+			perror("seedgen");
+			exit(2);
 		}
-	for (int i = 0; i < in->n; i++) {
-		const struct tc_image_region *r = &in->region[order[i]];
-		struct tc_image_region *last = out->n ? &out->region[out->n - 1] : NULL;
-		if (last && last->base + last->size == r->base) {
-			uint8_t *d = realloc(last->data, (size_t)(last->size + r->size));
-			if (!d) {
-				perror("seedgen");
-				exit(2);
-			}
-			memcpy(d + last->size, r->data, (size_t)r->size);
-			last->data = d;
-			last->size += r->size;
-		} else {
-			tc_image_add(out, r->base, r->data, (size_t)r->size);
-		}
+		for (uint64_t at = 0; i < j; at += in->region[i++].size)
+			memcpy(d + at, in->region[i].data, (size_t)in->region[i].size);
+		tc_image_add(out, r->base, d, (size_t)len);
+		free(d);
 	}
 }
 
