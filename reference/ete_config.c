@@ -7,6 +7,9 @@
  *   TRCCONFIGR  RS [12]
  *   TRCDEVARCH  ARCHITECT [31:21], PRESENT [20], REVISION [19:16], ARCHVER [15:12], ARCHPART [11:0]
  *   TRCTRACEIDR TRACEID [6:0] */
+#ifndef _POSIX_C_SOURCE
+#define _POSIX_C_SOURCE 200809L   /* mmap, open, strdup, strcasecmp: also built with plain -std=c11 (tools/bench-floor.sh) */
+#endif
 #include <ctype.h>
 #include <errno.h>
 #include <stdarg.h>

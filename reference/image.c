@@ -8,6 +8,9 @@
  * Why mappings: a real capture has a hundred or more memory dumps whose
  * total size can exceed memory; a region that maps its file read-only costs
  * the pages decoding touches, not the file's size. */
+#ifndef _POSIX_C_SOURCE
+#define _POSIX_C_SOURCE 200809L   /* mmap, open, strdup, strcasecmp: also built with plain -std=c11 (tools/bench-floor.sh) */
+#endif
 #include <errno.h>
 #include <fcntl.h>
 #include <stdarg.h>

@@ -6,6 +6,7 @@
 #include <sys/stat.h>
 
 #include "dump.h"
+#include "snaprun.h"
 #include "tracecert/image.h"
 #include "vector.h"
 
@@ -111,6 +112,7 @@ static void usage_dump(FILE *f)
 	fprintf(f,
 		"usage: tracecert dump [--protocol ete] [--config NAME=VALUE]... [--level 1|s1|2|all]\n"
 		"                      [--hex] [--vector] FILE\n"
+		"       tracecert dump [--config NAME=VALUE]... [--level 1|s1|2|all] --snapshot DIR\n"
 		"\n"
 		"Decodes FILE with the reference decoder and prints the canonical text of\n"
 		"reference/FORMAT.md, one item per line, each with the byte offset of its\n"
@@ -131,6 +133,13 @@ static void usage_dump(FILE *f)
 		"  --hex                 FILE is text: hex bytes, blanks and '#' comments\n"
 		"  --vector              FILE is a .tcv vector: use its [config], [trace] and\n"
 		"                        [image] sections (--config options override)\n"
+		"  --snapshot DIR        a trace snapshot directory (snapshot.ini, device .ini files\n"
+		"                        with registers, trace.ini and its buffers, raw or CoreSight\n"
+		"                        formatted): every ETE source is decoded with its registers\n"
+		"                        as configuration (--config overrides), one block each headed\n"
+		"                        by a '#' line naming the source, buffer and trace ID; other\n"
+		"                        sources are listed as not decoded. The whole directory is\n"
+		"                        checked first: an error names the file and line, exit 2\n"
 		"  -h, --help            this text\n");
 }
 
@@ -139,6 +148,7 @@ static void usage_decode(FILE *f)
 	fprintf(f,
 		"usage: tracecert decode [--protocol ete] --image FILE[@ADDR]... [--config NAME=VALUE]...\n"
 		"                        [--level 3|all] [--hex] [--vector] TRACE\n"
+		"       tracecert decode [--config NAME=VALUE]... [--level 3|all] --snapshot DIR\n"
 		"\n"
 		"Decodes TRACE with the reference decoder down to what executed (L3,\n"
 		"reference/FORMAT.md): instruction ranges, exceptions, context changes,\n"
@@ -155,6 +165,8 @@ static void usage_decode(FILE *f)
 	fprintf(f,
 		"  --level 3|all         L3 only (the default), or L1, s1, L2 and L3 prefixed\n"
 		"  --hex, --vector       as for dump\n"
+		"  --snapshot DIR        as for dump; the memory dumps of each source's core\n"
+		"                        ([core_trace_sources]) are its image, mapped, not copied\n"
 		"  -h, --help            this text\n");
 }
 
@@ -205,7 +217,7 @@ static int add_config(struct dump_opts *o, const char *arg)
 static int takes_value(const struct dump_opts *o, const char *a)
 {
 	return !strcmp(a, "--protocol") || !strcmp(a, "--config") || !strcmp(a, "--level") ||
-	       (o->decode && !strcmp(a, "--image"));
+	       !strcmp(a, "--snapshot") || (o->decode && !strcmp(a, "--image"));
 }
 
 /* One option with its value (argv[*i + 1]); returns 0 or -1. */
@@ -214,6 +226,8 @@ static int parse_valued(struct dump_opts *o, char **argv, int *i)
 	const char *a = argv[*i], *v = argv[++*i];
 	if (!strcmp(a, "--image")) {
 		o->image_args[o->nimage++] = v;
+	} else if (!strcmp(a, "--snapshot")) {
+		o->snapshot = v;
 	} else if (!strcmp(a, "--protocol")) {
 		if (strcmp(v, "ete")) {
 			fprintf(stderr, "tracecert %s: unsupported protocol '%s' (supported: ete)\n", o->cmd, v);
@@ -541,6 +555,8 @@ int tc_dump_main(int argc, char **argv, int decode)
 		return 2;
 	if (parse_dump_args(argc, argv, &o))
 		rc = 2;
+	else if (o.snapshot)
+		rc = tc_snapshot_run(o.snapshot, o.cmd, &o.config, &o.out);
 	else
 		rc = run_file(&o);
 	free(o.image_args);

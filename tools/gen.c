@@ -7,6 +7,7 @@
 #include <time.h>
 
 #include "gen.h"
+#include "snapwrite.h"
 #include "tracecert/encoder.h"
 #include "tracecert/ete_config.h"
 
@@ -23,6 +24,8 @@ struct gen_opts {
 	int negative;               /* --negative: one deliberate corruption per vector */
 	int neg_kind;               /* --kind: enum tc_enc_negative_kind */
 	struct tc_ete_config_builder config;   /* --config keys and registers */
+	const char *snapshot_out;   /* --snapshot-out DIR */
+	int snapshot_raw;           /* --snapshot-format source_data */
 };
 
 static void usage(FILE *f)
@@ -54,6 +57,14 @@ static void usage(FILE *f)
 		"                      cover every variant, print them (the seed list of vectors/ete/gen)\n"
 		"  --extra N           with --select: add N plain seeds after C\n"
 		"  --quiet             no speed figures on stderr\n"
+		"  --snapshot-out DIR  also write the vectors (1 to 16) as a trace snapshot directory:\n"
+		"                      per vector a core whose memory dumps hold its image and an ETE\n"
+		"                      source whose registers give its configuration (trace ID 0x10,\n"
+		"                      0x11, ...), the traces interleaved in one CoreSight formatted\n"
+		"                      buffer (tracecert decode --snapshot DIR reproduces each vector's\n"
+		"                      expected L3; the vectors go to stdout only with --out)\n"
+		"  --snapshot-format coresight|source_data\n"
+		"                      one formatted buffer (the default) or one raw buffer per source\n"
 		"\n"
 		"Negative vectors:\n"
 		"  --negative          write negative vectors, DIR/neg-SEED.tcv: the vector of the seed\n"
@@ -128,7 +139,8 @@ static int parse_args(int argc, char **argv, struct gen_opts *o)
 		}
 		if (strcmp(a, "--out") && strcmp(a, "--seeds-file") && strcmp(a, "--config") && strcmp(a, "--seed") &&
 		    strcmp(a, "--count") && strcmp(a, "--steps") && strcmp(a, "--blocks") && strcmp(a, "--select") &&
-		    strcmp(a, "--extra") && strcmp(a, "--kind")) {
+		    strcmp(a, "--extra") && strcmp(a, "--kind") && strcmp(a, "--snapshot-out") &&
+		    strcmp(a, "--snapshot-format")) {
 			fprintf(stderr, "tracecert gen: unknown option '%s' (see tracecert gen --help)\n", a);
 			return -1;
 		}
@@ -143,6 +155,14 @@ static int parse_args(int argc, char **argv, struct gen_opts *o)
 				fprintf(stderr, "tracecert gen: unknown --kind '%s' (see tracecert gen --help)\n", v);
 				return -1;
 			}
+		} else if (!strcmp(a, "--snapshot-out")) {
+			o->snapshot_out = v;
+		} else if (!strcmp(a, "--snapshot-format")) {
+			if (strcmp(v, "coresight") && strcmp(v, "source_data")) {
+				fprintf(stderr, "tracecert gen: --snapshot-format expects coresight or source_data, got '%s'\n", v);
+				return -1;
+			}
+			o->snapshot_raw = !strcmp(v, "source_data");
 		} else if (!strcmp(a, "--out") || !strcmp(a, "--seeds-file")) {
 			*(a[2] == 'o' ? &o->out : &o->seeds_file) = v;
 		} else if (!strcmp(a, "--config")) {
@@ -328,8 +348,43 @@ static int select_seeds(struct gen_opts *o)
 	return missing ? 1 : 0;
 }
 
+/* The vectors --snapshot-out writes. */
+struct snapshot_acc {
+	struct tc_enc_vector v[16];
+	uint64_t seed[16];
+	int n;
+};
+
+static int check_snapshot_args(const struct gen_opts *o, long n)
+{
+	if (o->snapshot_out && (o->negative || n < 1 || n > 16)) {
+		fprintf(stderr, "tracecert gen: --snapshot-out takes 1 to 16 vectors (not %ld) and no --negative\n", n);
+		return -1;
+	}
+	return 0;
+}
+
+/* Writes the snapshot (when asked) and frees the vectors kept for it. */
+static int finish_snapshot(const struct gen_opts *o, struct snapshot_acc *acc, int rc)
+{
+	char err[600];
+	for (int i = 0; rc == 0 && i < acc->n; i++)
+		if (acc->v[i].cfg.rme || acc->v[i].cfg.tf_keep_cc)
+			fprintf(stderr, "tracecert gen: seed %llu: rme and tf_keep_cc have no register: decode the snapshot with --config\n",
+				(unsigned long long)acc->seed[i]);
+	if (rc == 0 && o->snapshot_out &&
+	    tc_snapshot_write(o->snapshot_out, acc->v, acc->seed, acc->n, !o->snapshot_raw, acc->seed[0], err, sizeof err)) {
+		fprintf(stderr, "tracecert gen: --snapshot-out: %s\n", err);
+		rc = 2;
+	}
+	for (int i = 0; i < acc->n; i++)
+		tc_enc_vector_free(&acc->v[i]);
+	return rc;
+}
+
 int tc_gen_main(int argc, char **argv)
 {
+	static struct snapshot_acc acc;
 	struct gen_opts o;
 	uint64_t *seeds = NULL, *hits;
 	long n;
@@ -367,9 +422,12 @@ int tc_gen_main(int argc, char **argv)
 	} else {
 		n = (long)o.count;
 	}
-	hits = calloc((size_t)tc_enc_variant_count(), sizeof *hits);
-	if (!hits)
+	hits = check_snapshot_args(&o, n) ? NULL : calloc((size_t)tc_enc_variant_count(), sizeof *hits);
+	if (!hits) {
+		free(seeds);
 		return 2;
+	}
+	acc.n = 0;
 	t0 = now_s();
 	for (long i = 0; i < n && rc == 0; i++) {
 		struct tc_enc_vector v;
@@ -384,10 +442,16 @@ int tc_gen_main(int argc, char **argv)
 		for (int k = 0; k < tc_enc_variant_count(); k++)
 			hits[k] += v.variants[k];
 		bytes += v.trace_len;
-		if (!o.coverage || o.out)
+		if ((!o.coverage && !o.snapshot_out) || o.out)
 			rc = write_vector(&o, &v, o.enc.seed) ? 2 : 0;
-		tc_enc_vector_free(&v);
+		if (o.snapshot_out) {
+			acc.seed[acc.n] = o.enc.seed;
+			acc.v[acc.n++] = v;
+		} else {
+			tc_enc_vector_free(&v);
+		}
 	}
+	rc = finish_snapshot(&o, &acc, rc);
 	if (!o.quiet) {
 		double dt = now_s() - t0;
 		fprintf(stderr, "tracecert gen: %ld vectors, %llu trace bytes in %.3f s: %.0f vectors/s, %.2f MB/s\n", n,
