@@ -176,7 +176,10 @@ int tc_ini_parse(const char *text, size_t len, const char *path, struct tc_ini *
 			line[n] = '\0';
 			if (n && line[n - 1] == '\r')
 				line[n - 1] = '\0';
-			rc = parse_line(&p, line);
+			if (strchr(line, '\r'))   /* found by fuzz/snapini: fuzz/corpus/snapini/cr-inside-a-line.ini */
+				rc = ini_bad(&p, "a carriage return inside the line (at byte offset %zu)", i + (size_t)(strchr(line, '\r') - line));
+			else
+				rc = parse_line(&p, line);
 			free(line);
 		}
 		i += n + 1;

@@ -70,6 +70,8 @@ bad "a link to a buffer that does not exist" trace.ini 's/^ETE_1=ETB_0/ETE_1=ETB
 bad "a [dump] section without address" cpu_1.ini '0,/^address=.*/s///' "tracecert decode: $tmp/bad/cpu_1.ini:9: [dump0] has no address="
 bad "a register of the wrong architecture" ete_0.ini 's/^TRCDEVARCH(0xfbc)=0x47705a13/TRCDEVARCH(0xfbc)=0x47724a13/' "not an ETE trace unit"
 bad "a section given twice" trace.ini '$a [source_buffers]' "tracecert decode: $tmp/bad/trace.ini:16: section [source_buffers] given twice"
+rm -rf "$tmp/bad"; cp -r "$tmp/s2" "$tmp/bad"; sed -i '/^cpu_1=ETE_1/d' "$tmp/bad/trace.ini"; sed -i '0,/^length=.*/s//length=0x100000/' "$tmp/bad/cpu_1.ini"
+check "bad snapshot, a dump of a core no source uses is still checked (past its file's end)" sh -c "'$T' dump --snapshot '$tmp/bad' > '$tmp/out' 2> '$tmp/err'; test \$? -eq 2 && test ! -s '$tmp/out' && grep -q 'cpu_1.ini:9 \[dump0\] .*past the end of the file' '$tmp/err'"
 check "no snapshot.ini: named with the errno text" sh -c "'$T' dump --snapshot '$tmp/nothing' 2>&1 >/dev/null | grep -qx \"tracecert dump: $tmp/nothing/snapshot.ini: cannot read: No such file or directory\""
 check "--snapshot does not go with a FILE" sh -c "'$T' dump --snapshot '$tmp/s2' x 2>&1 | grep -q 'takes no FILE' && { '$T' dump --snapshot '$tmp/s2' x 2>/dev/null; test \$? -eq 2; }"
 check "gen --snapshot-out refuses more than 16 sources" sh -c "'$T' gen --count 17 --quiet --snapshot-out '$tmp/x' 2>&1 | grep -q '1 to 16 vectors'"

@@ -153,6 +153,9 @@ static int make_plan(struct plan *p, const char *dir, const struct tc_ete_config
 		snprintf(p->err, sizeof p->err, "%s: no ETE trace source (a device of class trace_source and type ETE)", dir);
 		return -1;
 	}
+	for (int i = 0; i < p->ss.ndevices; i++)   /* every dump is checked, used or not */
+		if (!core_image(p, &p->ss.device[i]))
+			return -1;
 	return 0;
 }
 

@@ -11,7 +11,8 @@ extern "C" {
 
 /* ---- INI files ---------------------------------------------------------------
  * Lines: "[section]", "key=value", blank; ';' or '#' starts a comment
- * anywhere on a line; CR before LF is ignored; keys and values are trimmed
+ * anywhere on a line; CR before LF is ignored (elsewhere a CR is an
+ * error); keys and values are trimmed
  * and a value's surrounding quotes removed. Anything else, a key=value
  * before the first section, an empty key, a key given twice in a section, a
  * section given twice, or a NUL byte is an error "PATH:LINE: ...". */
