@@ -221,7 +221,7 @@ static void print_header(const struct source *s)
 {
 	char keys[300] = "";
 	printf("# source %s (ETE): buffer %s (%s", s->dev->name, s->buf->name, s->buf->coresight ? "coresight" : "source_data");
-	if (s->buf->coresight)
+	if (s->info.trace_id >= 0)
 		printf(", trace ID 0x%02x", (unsigned)s->info.trace_id);
 	printf("), core %s\n", s->core ? s->core->name : "none (no memory image)");
 	for (int i = 0; i < s->info.nnotes; i++)
