@@ -223,6 +223,24 @@ static void test_inverse(void)
 	ok(reg_mismatches == 0, "registers -> config -> registers is the identity for them");
 }
 
+static void test_api_edges(void)
+{
+	struct tc_ete_config cfg;
+	struct tc_ete_config_builder b;
+	char text[8];
+	tc_ete_config_default(NULL);
+	tc_ete_builder_init(NULL);
+	tc_ete_config_default(&cfg);
+	tc_ete_builder_init(&b);
+	ok(tc_ete_config_set(&cfg, "maxspec", NULL) == -2 && tc_ete_config_set(&cfg, NULL, "1") == -1, "NULL key or value");
+	ok(tc_ete_config_key_text(NULL, 0, text, sizeof text) == -1, "key text of no configuration");
+	ok(tc_ete_builder_set(NULL, "maxspec", "1", NULL, 0) == -1 && tc_ete_builder_set(&b, "maxspec", NULL, NULL, 0) == -1 &&
+		   tc_ete_builder_set(&b, NULL, "1", NULL, 0) == -1, "NULL builder, value or name (no message buffer)");
+	ok(tc_ete_builder_set(&b, "TRCDEVARCH", "0x46705A13", NULL, 0) == -2 && tc_ete_builder_set(&b, "TRCDEVARCH", "0x47605A13", NULL, 0) == -2 &&
+		   tc_ete_builder_set(&b, "TRCDEVARCH", "0x47705A14", NULL, 0) == -2, "TRCDEVARCH: another architect, PRESENT 0, another part");
+	ok(tc_ete_reg_find(NULL) < 0, "no register name");
+}
+
 int main(void)
 {
 	test_table();
@@ -233,5 +251,6 @@ int main(void)
 	test_values_and_names();
 	test_precedence();
 	test_inverse();
+	test_api_edges();
 	return tap_finish();
 }

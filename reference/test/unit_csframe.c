@@ -213,11 +213,29 @@ static void test_writer_round_trip(void)
 	   "the writer refuses ID 0x70");
 }
 
+static void test_api_edges(void)
+{
+	struct tc_csframe d;
+	static const uint8_t frame[16] = { 0x21, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 0 };
+	tc_csframe_init(&d, NULL);
+	tc_csframe_feed(&d, frame, sizeof frame);          /* no sink: counted only */
+	tc_csframe_feed(&d, NULL, 5);
+	tc_csframe_feed(NULL, frame, 5);
+	tc_csframe_finish(NULL);
+	tc_csframe_feed(&d, frame, 3);
+	tc_csframe_finish(&d);
+	tc_csframe_finish(&d);
+	tc_csframe_feed(&d, frame, 16);                    /* after finish: ignored */
+	ok(d.frames == 1 && d.errors == 1 && d.finished && tc_csframe_seen(&d, 0x10) && !tc_csframe_seen(&d, 200),
+	   "no sink, NULL arguments, feed after finish, an ID beyond 127");
+}
+
 int main(void)
 {
 	test_hand_frames();
 	test_no_id_yet();
 	test_chunking();
 	test_writer_round_trip();
+	test_api_edges();
 	return tap_finish();
 }

@@ -304,6 +304,84 @@ static void test_l3_normalise(void)
 	tc_image_free(&img);
 }
 
+/* NULL arguments, every status's text, files read instead of mapped, ELF edge cases. */
+static void test_api_edges(void)
+{
+	struct tc_image img;
+	uint8_t f[0x100];
+	char err[400];
+	size_t avail = 0, n;
+	int texts = 1;
+	memset(&img, 0, sizeof img);
+	for (int st = 0; st >= -9; st--)
+		texts &= tc_image_strerror(st)[0] != '\0';
+	ok(texts && !strcmp(tc_image_strerror(-9), "unknown error") && !strcmp(tc_image_strerror(tc_image_err_full), "too many regions"),
+	   "every status has a text");
+	ok(tc_image_add_named(NULL, 0, f, 1, "x", err, sizeof err) == tc_image_err_invalid &&
+		   tc_image_add_named(&img, 0, NULL, 1, "x", err, sizeof err) == tc_image_err_invalid &&
+		   tc_image_add(&img, 0, NULL, 0) == tc_image_err_empty, "NULL image or bytes: invalid; no bytes and no length: empty");
+	ok(tc_image_map_file(NULL, "x", 0, 1, 0, NULL, err, sizeof err) == tc_image_err_invalid &&
+		   tc_image_map_file(&img, NULL, 0, 1, 0, NULL, err, sizeof err) == tc_image_err_invalid &&
+		   tc_image_load_elf(NULL, "x", err, sizeof err) == tc_image_err_invalid &&
+		   tc_image_load_elf(&img, NULL, err, sizeof err) == tc_image_err_invalid &&
+		   tc_image_load_elf_mem(&img, NULL, 0, err, sizeof err) == tc_image_err_invalid, "NULL arguments to the file loaders");
+	ok(tc_image_lookup(&img, 0, &avail) == NULL, "lookup in an empty image");
+	tc_image_free(NULL);
+	ok(tc_image_map_file(&img, "/proc/self/cmdline", 0, TC_IMAGE_TO_END, 0x5000, NULL, err, sizeof err) == tc_image_ok &&
+		   tc_image_lookup(&img, 0x5000, &avail) && avail > 0, "a file whose size is not known (/proc) is read instead of mapped (%s)", err);
+	ok(tc_image_map_file(&img, "/dev/null", 0, TC_IMAGE_TO_END, 0x9000, NULL, err, sizeof err) == tc_image_err_empty,
+	   "an empty device file is an empty region");
+	ok(tc_image_load_elf(&img, "/nonexistent.elf", err, sizeof err) == tc_image_err_io && strstr(err, "cannot open"), "a missing ELF: %s", err);
+	tc_image_free(&img);
+	n = make_elf64(f);
+	f[4] = 3;
+	ok(tc_image_load_elf_mem(&img, f, n, err, sizeof err) == tc_image_err_elf && strstr(err, "EI_CLASS 3"), "EI_CLASS 3: %s", err);
+	n = make_elf64(f);
+	f[56] = 2;                            /* a second program header over the segment's bytes: type 0xd503201f, skipped */
+	ok(tc_image_load_elf_mem(&img, f, 0x40 + 2 * 56, err, sizeof err) == tc_image_ok && img.n == 1,
+	   "a header of another type is skipped (%s)", err);
+	tc_image_free(&img);
+}
+
+/* An ELF64 with two PT_LOAD segments; overlap: the second starts inside the first. */
+static size_t make_elf64_two(uint8_t *f, int overlap)
+{
+	memset(f, 0, 0x100);
+	memcpy(f, "\177ELF", 4);
+	f[4] = 2;
+	f[5] = 1;
+	f[6] = 1;
+	f[32] = 0x40;
+	f[54] = 56;
+	f[56] = 3;                            /* three headers: PT_LOAD, PT_NOTE, PT_LOAD */
+	for (int i = 0; i < 3; i++) {
+		uint8_t *h = f + 0x40 + 56 * i;
+		h[0] = i == 1 ? 4 : 1;
+		h[8] = (uint8_t)(0xe8 + 8 * (i / 2));   /* p_offset 0xe8, 0xf0 */
+		h[17] = 0x10;                          /* p_vaddr 0x1000 / 0x1004 or 0x1008 */
+		h[16] = (uint8_t)(i == 2 ? (overlap ? 4 : 8) : 0);
+		h[32] = 8;
+	}
+	return 0xf8;
+}
+
+static void test_elf_segments(void)
+{
+	struct tc_image img;
+	uint8_t f[0x100];
+	char err[400];
+	size_t n;
+	memset(&img, 0, sizeof img);
+	n = make_elf64_two(f, 0);
+	ok(tc_image_load_elf_mem(&img, f, n, err, sizeof err) == tc_image_ok && img.n == 2 && img.region[1].base == 0x1008 &&
+		   strstr(img.region[1].name, "program header 2"), "two PT_LOADs around a PT_NOTE (%s)", err);
+	tc_image_free(&img);
+	n = make_elf64_two(f, 1);
+	ok(tc_image_load_elf_mem(&img, f, n, err, sizeof err) == tc_image_err_overlap &&
+		   strstr(err, "program header 2 (offset 0xb0) [0x1004..0x100b] overlaps ELF program header 0 (offset 0x40) [0x1000..0x1007]") &&
+		   img.n == 0, "segments of one file that overlap: %s", err);
+}
+
 int main(int argc, char **argv)
 {
 	const char *dir = argc > 1 ? argv[1] : "reference/test/data";
@@ -313,6 +391,8 @@ int main(int argc, char **argv)
 	test_map_file();
 	test_real_elf(dir);
 	test_malformed_elf();
+	test_api_edges();
+	test_elf_segments();
 	test_l3_normalise();
 	return tap_finish();
 }
