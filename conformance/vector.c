@@ -129,8 +129,7 @@ static const char *const section_names[tc_sec_count] = {
 struct reader {
 	struct tc_vector *v;
 	int section;          /* -1 none yet, -2 config, -3 tags, -4 trace, -5 image hex, else tc_sec_* */
-	int config_seen[16];
-	int config_seen_l3[8];
+	struct tc_ete_config_builder config;   /* keys and registers of [config] */
 	const char *dir;      /* folder of the vector file, for [image file=…] */
 	uint64_t image_base;
 	uint8_t *image_bytes;
@@ -186,16 +185,18 @@ static int read_hex_line(struct reader *r, const char *line, uint8_t **buf, size
 /* Ends an [image base=…] hex section: its bytes become a region. */
 static int end_image_section(struct reader *r)
 {
+	char name[64], err[400];
 	int rc;
 	if (r->section != -5)
 		return 0;
 	r->section = -1;
-	rc = tc_image_add(&r->v->image, r->image_base, r->image_bytes, r->image_len);
+	snprintf(name, sizeof name, "[image base=0x%llx]", (unsigned long long)r->image_base);
+	rc = tc_image_add_named(&r->v->image, r->image_base, r->image_bytes, r->image_len, name, err, sizeof err);
 	free(r->image_bytes);
 	r->image_bytes = NULL;
 	r->image_len = 0;
 	if (rc)
-		return bad(r, "[image base=0x%llx]: %s", (unsigned long long)r->image_base, tc_image_strerror(rc));
+		return bad(r, "%s", err);
 	return 0;
 }
 
@@ -251,18 +252,9 @@ static int start_image_section(struct reader *r, const char *header)
 	return 0;
 }
 
-static int key_index(const char *const *keys, const char *key)
-{
-	for (int i = 0; keys[i]; i++)
-		if (!strcmp(key, keys[i]))
-			return i;
-	return -1;
-}
-
 static int read_config_line(struct reader *r, const char *line)
 {
-	char buf[256], *eq;
-	int rc, k;
+	char buf[256], err[300], *eq;
 	normalise(line, strlen(line), buf, sizeof buf);
 	if (!buf[0])
 		return 0;
@@ -276,17 +268,8 @@ static int read_config_line(struct reader *r, const char *line)
 		snprintf(r->v->protocol, sizeof r->v->protocol, "%s", eq + 1);
 		return 0;
 	}
-	rc = tc_ete_config_set(&r->v->ete, buf, eq + 1);
-	if (rc == -1)
-		return bad(r, "unknown config key '%s'", buf);
-	if (rc < 0)
-		return bad(r, "bad value '%s' for config key '%s'", eq + 1, buf);
-	k = key_index(tc_ete_config_keys, buf);
-	if (k >= 0)
-		r->config_seen[k] = 1;
-	k = key_index(tc_ete_config_keys_l3, buf);
-	if (k >= 0)
-		r->config_seen_l3[k] = 1;
+	if (tc_ete_builder_set(&r->config, buf, eq + 1, err, sizeof err))
+		return bad(r, "%s", err);
 	return 0;
 }
 
@@ -397,18 +380,37 @@ static int read_line(struct reader *r, const char *line)
 	return bad(r, "text outside any section");
 }
 
+/* Every key given, directly or by a register (no implicit defaults); then the configuration. */
+static int check_config(struct reader *r)
+{
+	uint32_t covered = tc_ete_builder_covered(&r->config);
+	for (int k = 0; k < tc_ete_nkeys; k++) {
+		const struct tc_ete_key *key = &tc_ete_keys[k];
+		int needed = key->need == tc_ete_key_required ||
+			     (key->need == tc_ete_key_required_l3 && r->v->has[tc_sec_l3]);
+		if (needed && !((covered >> k) & 1) && !strncmp(key->source, "none", 4))
+			return bad(r, "[config] does not give '%s'%s (every key must be given; no register derives it)",
+				   key->name, key->need == tc_ete_key_required_l3 ? ", needed with [expect.l3]" : "");
+		if (needed && !((covered >> k) & 1))
+			return bad(r, "[config] does not give '%s'%s (every key must be given, directly or by %s)",
+				   key->name, key->need == tc_ete_key_required_l3 ? ", needed with [expect.l3]" : "",
+				   key->source);
+	}
+	tc_ete_builder_apply(&r->config, &r->v->ete, NULL);
+	return 0;
+}
+
 static int check_complete(struct reader *r)
 {
 	int any = 0;
 	if (!r->v->protocol[0])
 		return bad(r, "[config] has no protocol= line");
-	for (int i = 0; tc_ete_config_keys[i]; i++)
-		if (!r->config_seen[i])
-			return bad(r, "[config] does not give '%s' (every key must be given)", tc_ete_config_keys[i]);
+	if (check_config(r))
+		return -1;
+	if (r->v->image.n > TC_IMAGE_MAX_REGIONS)
+		return bad(r, "the [image] sections give %d regions; a vector may give at most %d", r->v->image.n,
+			   TC_IMAGE_MAX_REGIONS);
 	if (r->v->has[tc_sec_l3]) {
-		for (int i = 0; tc_ete_config_keys_l3[i]; i++)
-			if (!r->config_seen_l3[i])
-				return bad(r, "[config] does not give '%s' (needed with [expect.l3])", tc_ete_config_keys_l3[i]);
 		if (!r->v->has_image)
 			return bad(r, "[expect.l3] needs an [image …] section");
 	}

@@ -6,6 +6,7 @@
 #include <stdint.h>
 
 #include "tracecert/ete.h"
+#include "tracecert/ete_config.h"
 #include "tracecert/image.h"
 
 /* A growable list of normalised lines. */

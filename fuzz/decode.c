@@ -155,8 +155,8 @@ static void load_elf(struct tc_fuzz_in *in, struct tc_image *img)
 		return;
 	}
 	TC_FUZZ_CHECK(img->n > before, "ELF load succeeded without adding a region");
-	for (int i = before; i < img->n; i++)
-		TC_FUZZ_CHECK(img->region[i].size <= len, "ELF segment of %llu bytes from a %zu-byte file",
+	for (int i = 0; i < img->n; i++)   /* raw regions hold at most 0xffff bytes; ELF segments lie in the file */
+		TC_FUZZ_CHECK(img->region[i].size <= (len > 0xffff ? len : 0xffff), "a region of %llu bytes from a %zu-byte ELF file",
 			      (unsigned long long)img->region[i].size, len);
 }
 

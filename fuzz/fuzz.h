@@ -96,8 +96,8 @@ int tc_fuzz_base_encode(uint64_t base, size_t len, uint32_t *sel);
  * (on error nothing is added). Returns the number of image bytes read. */
 size_t tc_fuzz_read_regions(struct tc_fuzz_in *in, int nregions, struct tc_image *img);
 
-/* Checks the image invariants: 0 ≤ n ≤ TC_IMAGE_MAX_REGIONS, no empty or
- * overlapping or wrapping region, lookup() agrees with every region. */
+/* Checks the image invariants: 0 ≤ n ≤ cap, regions sorted by base, no
+ * empty or overlapping or wrapping region, lookup() agrees with every region. */
 void tc_fuzz_check_image(const struct tc_image *img);
 
 /* ---- Chunking ---------------------------------------------------------- */

@@ -12,14 +12,14 @@
 # make fuzz-regress                     replays fuzz/corpus/<harness>/* and vectors/ete/regress/*.bin (gcc, ASan+UBSan), TAP
 # make fuzz-seeds                       the seed corpora $(FUZZ_OUT)/<harness>_seed_corpus/ from vectors/**/*.tcv
 #
-# Harnesses: parse decode diff adapter format roundtrip. Variables: HARNESS, TIME (seconds), FUZZ_OUT (default
+# Harnesses: parse decode diff adapter format roundtrip csframe snapini. Variables: HARNESS, TIME (seconds), FUZZ_OUT (default
 # $(BUILD)/fuzz), FUZZ_CLANG, FUZZ_AFL_CC, FUZZ_REGRESS_CC, FUZZ_AFL_SAN (e.g. -fsanitize=address,undefined; that
 # build goes to $(FUZZ_OUT)/afl-san), FUZZ_LF_SAN, FUZZ_ARGS (extra libFuzzer arguments), JOBS (processes or
 # instances), TC_DIFF_ADAPTER, TC_FUZZ_ADAPTER.
 
 BUILD           ?= build
 FUZZ_OUT        ?= $(BUILD)/fuzz
-FUZZ_HARNESSES  := parse decode diff adapter format roundtrip
+FUZZ_HARNESSES  := parse decode diff adapter format roundtrip csframe snapini
 HARNESS         ?= parse
 TIME            ?= 60
 FUZZ_CLANG      ?= clang
@@ -143,6 +143,17 @@ $(FUZZ_OUT)/%_seed_corpus/.stamp: $(FUZZ_SEEDGEN) $(FUZZ_VECTORS)
 $(FUZZ_OUT)/roundtrip_seed_corpus/.stamp: $(FUZZ_SEEDGEN) vectors/ete/gen/seeds.txt
 	rm -rf $(dir $@)
 	$(FUZZ_SEEDGEN) roundtrip $(dir $@) vectors/ete/gen/seeds.txt
+	@touch $@
+
+# csframe: synthetic frames; snapini: the .ini files of the hand-written snapshot in tests/data.
+$(FUZZ_OUT)/csframe_seed_corpus/.stamp: $(FUZZ_SEEDGEN)
+	rm -rf $(dir $@)
+	$(FUZZ_SEEDGEN) csframe $(dir $@)
+	@touch $@
+
+$(FUZZ_OUT)/snapini_seed_corpus/.stamp: $(FUZZ_SEEDGEN) $(wildcard tests/data/snap-mixed/*.ini)
+	rm -rf $(dir $@)
+	$(FUZZ_SEEDGEN) snapini $(dir $@) tests/data/snap-mixed
 	@touch $@
 
 FUZZ_SEEDS := $(foreach h,$(FUZZ_HARNESSES),$(FUZZ_OUT)/$(h)_seed_corpus/.stamp)

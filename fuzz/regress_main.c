@@ -25,7 +25,7 @@
 
 #include "fuzz.h"
 
-#define HARNESSES(X) X(parse) X(decode) X(diff) X(adapter) X(format) X(roundtrip)
+#define HARNESSES(X) X(parse) X(decode) X(diff) X(adapter) X(format) X(roundtrip) X(csframe) X(snapini)
 
 #define DECLARE(name)                                                  \
 	int tc_fuzz_one_##name(const uint8_t *data, size_t size);      \

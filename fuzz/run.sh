@@ -19,7 +19,7 @@ AFL=${FUZZ_AFL_DIR:-$OUT/afl}          # the AFL++ build (afl-san with FUZZ_AFL_
 MAKE=${MAKE:-make}
 CLANG=${FUZZ_CLANG:-clang}
 AFLCC=${FUZZ_AFL_CC:-afl-clang-fast}
-HARNESSES="parse decode diff adapter format roundtrip"
+HARNESSES="parse decode diff adapter format roundtrip csframe snapini"
 
 banner() {
 	echo "########################################################################"
@@ -276,8 +276,8 @@ run_afl() {
 
 smoke() {
 	opencsd=${1:-}
-	lf_times=${FUZZ_SMOKE_LF:-"parse:30 decode:30 diff:15 adapter:15 format:10 roundtrip:15"}
-	afl_times=${FUZZ_SMOKE_AFL:-"parse:15 decode:15 diff:10 adapter:10 format:5 roundtrip:10"}
+	lf_times=${FUZZ_SMOKE_LF:-"parse:30 decode:30 diff:15 adapter:15 format:10 roundtrip:15 csframe:10 snapini:10"}
+	afl_times=${FUZZ_SMOKE_AFL:-"parse:15 decode:15 diff:10 adapter:10 format:5 roundtrip:10 csframe:5 snapini:5"}
 	status=0 lf=yes afl=yes
 	export FUZZ_AFL_FRESH=1
 	rm -rf "$OUT/findings"

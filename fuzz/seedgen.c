@@ -14,6 +14,7 @@
  * vectors/ete/gen (one seed each, no entropy: that generated vector), plus
  * synthetic headers with pseudo-random entropy.
  */
+#include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -86,34 +87,27 @@ static int put_regions(struct buf *b, const struct tc_image *img, int n)
 }
 
 /* Vectors often split one program into adjacent [image] sections: merge
- * contiguous regions so that up to 7 fit the harness header. */
+ * contiguous regions (the image keeps them sorted by base) so that up to 7
+ * fit the harness header. */
 static void merge_regions(const struct tc_image *in, struct tc_image *out)
 {
-	int order[TC_IMAGE_MAX_REGIONS];
 	memset(out, 0, sizeof *out);
-	for (int i = 0; i < in->n; i++)
-		order[i] = i;
-	for (int i = 1; i < in->n; i++)   /* insertion sort by base */
-		for (int j = i; j > 0 && in->region[order[j]].base < in->region[order[j - 1]].base; j--) {
-			int t = order[j];
-			order[j] = order[j - 1];
-			order[j - 1] = t;
+	for (int i = 0; i < in->n;) {
+		const struct tc_image_region *r = &in->region[i];
+		uint64_t len = r->size;
+		uint8_t *d;
+		int j = i + 1;
+		while (j < in->n && in->region[j - 1].base + in->region[j - 1].size == in->region[j].base)
+			len += in->region[j++].size;
+		d = malloc((size_t)len);
+		if (!d) {
+			perror("seedgen");
+			exit(2);
 		}
-	for (int i = 0; i < in->n; i++) {
-		const struct tc_image_region *r = &in->region[order[i]];
-		struct tc_image_region *last = out->n ? &out->region[out->n - 1] : NULL;
-		if (last && last->base + last->size == r->base) {
-			uint8_t *d = realloc(last->data, (size_t)(last->size + r->size));
-			if (!d) {
-				perror("seedgen");
-				exit(2);
-			}
-			memcpy(d + last->size, r->data, (size_t)r->size);
-			last->data = d;
-			last->size += r->size;
-		} else {
-			tc_image_add(out, r->base, r->data, (size_t)r->size);
-		}
+		for (uint64_t at = 0; i < j; at += in->region[i++].size)
+			memcpy(d + at, in->region[i].data, (size_t)in->region[i].size);
+		tc_image_add(out, r->base, d, (size_t)len);
+		free(d);
 	}
 }
 
@@ -463,6 +457,59 @@ static int roundtrip_random_seeds(const char *outdir)
 	return written;
 }
 
+/* csframe: byte 0 the chunking, then formatted frames (as tests unit_csframe builds by hand). */
+static int csframe_seeds(const char *outdir)
+{
+	static const uint8_t frames[] = {
+		0xff, 0xff, 0xff, 0x7f,
+		0x21, 0xaa, 0x54, 0x66, 0x41, 0x77, 0x02, 0x99, 0x01, 0x12, 0xfb, 0x34, 0x21, 0x31, 0x41, 0x86,
+		0x08, 0x01, 0x0a, 0x03, 0x0c, 0x05, 0x0e, 0x07, 0x10, 0x09, 0x12, 0x0b, 0x14, 0x0d, 0x16, 0x01,
+		0xff, 0xff, 0xff, 0x7f,
+		0x23, 0x01, 0x02, 0x03, 0x04, 0x05, 0x06, 0x07, 0x08, 0x09, 0x0a, 0x0b, 0x0c, 0x0d, 0x0e, 0x00,
+		0x01, 0x00, 0x01, 0x00, 0x01, 0x00, 0x01, 0x00, 0x01, 0x00, 0x01, 0x00, 0x01, 0x00, 0x00, 0x00,
+	};
+	int written = 0;
+	for (unsigned k = 0; k < 4; k++) {
+		struct buf b = { NULL, 0, 0 };
+		char name[32];
+		put8(&b, (uint8_t)(k * 0x45 + 3));
+		put(&b, frames, sizeof frames - k * 20);
+		snprintf(name, sizeof name, "frames-%u.bin", k);
+		written += write_file(outdir, name, &b) == 0;
+		free(b.p);
+	}
+	return written;
+}
+
+/* snapini: every .ini file of the given folders, as it is. */
+static int snapini_seeds(const char *outdir, int argc, char **argv)
+{
+	int written = 0;
+	for (int i = 3; i < argc; i++) {
+		DIR *d = opendir(argv[i]);
+		struct dirent *de;
+		while (d && (de = readdir(d)) != NULL) {
+			char path[4096];
+			size_t len = strlen(de->d_name), n = 0;
+			uint8_t *text;
+			struct buf b = { NULL, 0, 0 };
+			if (len < 5 || strcmp(de->d_name + len - 4, ".ini"))
+				continue;
+			snprintf(path, sizeof path, "%s/%s", argv[i], de->d_name);
+			text = tc_image_read_file(path, &n);
+			if (!text)
+				continue;
+			put(&b, text, n);
+			written += write_file(outdir, de->d_name, &b) == 0;
+			free(b.p);
+			free(text);
+		}
+		if (d)
+			closedir(d);
+	}
+	return written;
+}
+
 int main(int argc, char **argv)
 {
 	const char *harness, *outdir;
@@ -479,6 +526,14 @@ int main(int argc, char **argv)
 	if (!strcmp(harness, "format")) {
 		written = format_seeds(outdir);
 		printf("seedgen: format: %d synthetic seeds in %s\n", written, outdir);
+		return 0;
+	}
+	if (!strcmp(harness, "csframe")) {
+		printf("seedgen: csframe: %d synthetic seeds in %s\n", csframe_seeds(outdir), outdir);
+		return 0;
+	}
+	if (!strcmp(harness, "snapini")) {   /* PATH...: folders of .ini files */
+		printf("seedgen: snapini: %d .ini files in %s\n", snapini_seeds(outdir, argc, argv), outdir);
 		return 0;
 	}
 	if (!strcmp(harness, "roundtrip")) {   /* PATH: the seed list of vectors/ete/gen */

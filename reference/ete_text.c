@@ -1,4 +1,4 @@
-/* ete_text.c — canonical text of ETE packets and elements (reference/FORMAT.md), and configuration keys. */
+/* ete_text.c — canonical text of ETE packets and elements (reference/FORMAT.md). */
 #include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -342,81 +342,4 @@ int tc_ete_format_l3(char *buf, size_t size, const struct tc_ete_l3 *x)
 	put(&t, "@%llu %s", (unsigned long long)x->offset, tc_ete_l3_kind_name(x->kind));
 	put_l3_fields(&t, x);
 	return (int)t.len;
-}
-
-/* ---- Configuration ------------------------------------------------------ */
-
-const char *const tc_ete_config_keys[] = {
-	"maxspec", "commopt", "commtrans", "tsmark", "ite", "rme", "tf_keep_cc", NULL
-};
-
-const char *const tc_ete_config_keys_l3[] = { "wfxmode", "retstack", NULL };
-
-void tc_ete_config_default(struct tc_ete_config *cfg)
-{
-	if (cfg)
-		memset(cfg, 0, sizeof *cfg);
-}
-
-/* Parses a decimal value in [0, max]. */
-static int parse_value(const char *s, unsigned long max, unsigned long *out)
-{
-	char *end;
-	unsigned long v;
-	if (!s || *s < '0' || *s > '9')
-		return -1;
-	errno = 0;
-	v = strtoul(s, &end, 10);
-	if (errno || *end != '\0' || v > max)
-		return -1;
-	*out = v;
-	return 0;
-}
-
-static int set_u32(uint32_t *field, const char *value, unsigned long max)
-{
-	unsigned long v;
-	if (parse_value(value, max, &v))
-		return -2;
-	*field = (uint32_t)v;
-	return 0;
-}
-
-int tc_ete_config_set(struct tc_ete_config *cfg, const char *key, const char *value)
-{
-	unsigned long v;
-	int *flag = NULL;
-	if (!cfg || !key)
-		return -1;
-	if (!strcmp(key, "commopt"))
-		flag = &cfg->commopt;
-	else if (!strcmp(key, "commtrans"))
-		flag = &cfg->commtrans;
-	else if (!strcmp(key, "tsmark"))
-		flag = &cfg->tsmark;
-	else if (!strcmp(key, "ite"))
-		flag = &cfg->ite;
-	else if (!strcmp(key, "rme"))
-		flag = &cfg->rme;
-	else if (!strcmp(key, "tf_keep_cc"))
-		flag = &cfg->tf_keep_cc;
-	else if (!strcmp(key, "wfxmode"))
-		flag = &cfg->wfxmode;
-	else if (!strcmp(key, "retstack"))
-		flag = &cfg->retstack;
-	if (flag) {
-		if (parse_value(value, 1, &v))
-			return -2;
-		*flag = (int)v;
-		return 0;
-	}
-	if (!strcmp(key, "maxspec"))
-		return set_u32(&cfg->maxspec, value, TC_ETE_MAXSPEC_LIMIT);
-	if (!strcmp(key, "queue_cap"))
-		return set_u32(&cfg->queue_cap, value, 1ul << 24);
-	if (!strcmp(key, "tx_cap"))
-		return set_u32(&cfg->tx_cap, value, 1ul << 24);
-	if (!strcmp(key, "walk_limit"))
-		return set_u32(&cfg->walk_limit, value, 0xfffffffful);
-	return -1;
 }

@@ -1,15 +1,34 @@
-/* image.c — program image regions and a small bounds-checked ELF (32/64-bit LE) program-header reader.
+/* image.c — program images: any number of sorted regions (copies or read-only file mappings, binary-searched), and a small bounds-checked ELF (32/64-bit LE) program-header reader.
  *
  * Why not libelf: the reader needs only the ELF header and the PT_LOAD
  * program headers; a hundred lines that check every offset against the file
  * size are easier to fuzz and to trust than an extra library, and keep the
- * reference free of dependencies. */
+ * reference free of dependencies.
+ *
+ * Why mappings: a real capture has a hundred or more memory dumps whose
+ * total size can exceed memory; a region that maps its file read-only costs
+ * the pages decoding touches, not the file's size. */
+#ifndef _POSIX_C_SOURCE
+#define _POSIX_C_SOURCE 200809L   /* mmap, open, strdup, strcasecmp: also built with plain -std=c11 (tools/bench-floor.sh) */
+#endif
+#include <errno.h>
+#include <fcntl.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "tracecert/image.h"
+
+/* A copy (malloc) or a mapping (mmap) that regions point into. */
+struct tc_image_block {
+	void *addr;
+	size_t len;
+	int mapped;
+};
 
 const char *tc_image_strerror(int status)
 {
@@ -27,69 +46,6 @@ const char *tc_image_strerror(int status)
 	}
 }
 
-/* Compares last addresses, so a region ending at 2^64 does not wrap
- * (found by fuzz/decode: fuzz/corpus/decode/image-overlap-region-ending-at-2e64.bin). */
-static int overlaps(const struct tc_image *img, uint64_t base, uint64_t size)
-{
-	uint64_t last = base + (size - 1);
-	for (int i = 0; i < img->n; i++) {
-		const struct tc_image_region *r = &img->region[i];
-		if (base <= r->base + (r->size - 1) && r->base <= last)
-			return 1;
-	}
-	return 0;
-}
-
-int tc_image_add(struct tc_image *img, uint64_t base, const uint8_t *bytes, size_t len)
-{
-	struct tc_image_region *r;
-	if (!img || (!bytes && len))
-		return tc_image_err_invalid;
-	if (len == 0)
-		return tc_image_err_empty;
-	if (base + (uint64_t)len - 1 < base)
-		return tc_image_err_wrap;
-	if (overlaps(img, base, len))
-		return tc_image_err_overlap;
-	if (img->n == TC_IMAGE_MAX_REGIONS)
-		return tc_image_err_full;
-	r = &img->region[img->n];
-	r->data = malloc(len);
-	if (!r->data)
-		return tc_image_err_nomem;
-	memcpy(r->data, bytes, len);
-	r->base = base;
-	r->size = len;
-	img->n++;
-	return tc_image_ok;
-}
-
-const uint8_t *tc_image_lookup(const struct tc_image *img, uint64_t address, size_t *avail)
-{
-	if (!img)
-		return NULL;
-	for (int i = 0; i < img->n; i++) {
-		const struct tc_image_region *r = &img->region[i];
-		if (address >= r->base && address - r->base < r->size) {
-			if (avail)
-				*avail = (size_t)(r->size - (address - r->base));
-			return r->data + (address - r->base);
-		}
-	}
-	return NULL;
-}
-
-void tc_image_free(struct tc_image *img)
-{
-	if (!img)
-		return;
-	for (int i = 0; i < img->n; i++)
-		free(img->region[i].data);
-	memset(img, 0, sizeof *img);
-}
-
-/* ---- Files ----------------------------------------------------------------- */
-
 static int set_err(char *err, size_t errlen, int status, const char *fmt, ...)
 {
 	va_list ap;
@@ -100,6 +56,174 @@ static int set_err(char *err, size_t errlen, int status, const char *fmt, ...)
 	}
 	return status;
 }
+
+/* ---- Regions ------------------------------------------------------------------ */
+
+/* Room for `extra` more regions. */
+static int reserve(struct tc_image *img, int extra)
+{
+	struct tc_image_region *r;
+	int cap;
+	if (extra <= img->cap - img->n)
+		return 0;
+	if (extra > (1 << 28) - img->n)
+		return -1;
+	cap = img->cap ? img->cap : 16;
+	while (cap - img->n < extra)
+		cap *= 2;
+	r = realloc(img->region, (size_t)cap * sizeof *r);
+	if (!r)
+		return -1;
+	img->region = r;
+	img->cap = cap;
+	return 0;
+}
+
+/* Keeps a copy or mapping; returns 0 or -1 (the caller then releases it). */
+static int add_block(struct tc_image *img, void *addr, size_t len, int mapped)
+{
+	if (img->nblocks == img->capblocks) {
+		int cap = img->capblocks ? 2 * img->capblocks : 16;
+		struct tc_image_block *b = cap > (1 << 28) ? NULL : realloc(img->block, (size_t)cap * sizeof *b);
+		if (!b)
+			return -1;
+		img->block = b;
+		img->capblocks = cap;
+	}
+	img->block[img->nblocks++] = (struct tc_image_block){ addr, len, mapped };
+	return 0;
+}
+
+static void release(void *addr, size_t len, int mapped)
+{
+	if (mapped)
+		munmap(addr, len);
+	else
+		free(addr);
+}
+
+/* Index of the first region whose base is above address. */
+static int upper_bound(const struct tc_image *img, uint64_t address)
+{
+	int lo = 0, hi = img->n;
+	while (lo < hi) {
+		int mid = lo + (hi - lo) / 2;
+		if (img->region[mid].base <= address)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+/* The region overlapping [base, last], or NULL. Compares last addresses, so
+ * a region ending at 2^64 does not wrap (found by fuzz/decode:
+ * fuzz/corpus/decode/image-overlap-region-ending-at-2e64.bin). */
+static const struct tc_image_region *overlapping(const struct tc_image *img, uint64_t base, uint64_t last)
+{
+	int i = upper_bound(img, last);
+	if (i > 0) {
+		const struct tc_image_region *r = &img->region[i - 1];
+		if (base <= r->base + (r->size - 1))
+			return r;
+	}
+	return NULL;
+}
+
+static const char *name_of(const char *name)
+{
+	return name ? name : "bytes";
+}
+
+/* Checks a new region; 0, or a status with err naming both regions of an overlap. */
+static int check_region(const struct tc_image *img, uint64_t base, uint64_t size, const char *name, char *err,
+			size_t errlen)
+{
+	const struct tc_image_region *o;
+	if (size == 0)
+		return set_err(err, errlen, tc_image_err_empty, "%s: zero-size region at 0x%llx", name_of(name),
+			       (unsigned long long)base);
+	if (base + (size - 1) < base)
+		return set_err(err, errlen, tc_image_err_wrap, "%s [0x%llx, %llu bytes] extends beyond the 64-bit address space",
+			       name_of(name), (unsigned long long)base, (unsigned long long)size);
+	o = overlapping(img, base, base + (size - 1));
+	if (o)
+		return set_err(err, errlen, tc_image_err_overlap, "%s [0x%llx..0x%llx] overlaps %s [0x%llx..0x%llx]",
+			       name_of(name), (unsigned long long)base, (unsigned long long)(base + (size - 1)),
+			       name_of(o->name), (unsigned long long)o->base, (unsigned long long)(o->base + (o->size - 1)));
+	return 0;
+}
+
+/* Inserts a checked region (room reserved). Returns 0 or -1 (no memory for the name). */
+static int insert(struct tc_image *img, uint64_t base, uint64_t size, const uint8_t *data, const char *name)
+{
+	int i = upper_bound(img, base);
+	char *copy = name ? strdup(name) : NULL;
+	if (name && !copy)
+		return -1;
+	memmove(&img->region[i + 1], &img->region[i], (size_t)(img->n - i) * sizeof img->region[0]);
+	img->region[i] = (struct tc_image_region){ base, size, data, copy };
+	img->n++;
+	return 0;
+}
+
+int tc_image_add_named(struct tc_image *img, uint64_t base, const uint8_t *bytes, size_t len, const char *name,
+		       char *err, size_t errlen)
+{
+	uint8_t *copy;
+	int rc;
+	if (!img || (!bytes && len))
+		return set_err(err, errlen, tc_image_err_invalid, "invalid argument");
+	rc = check_region(img, base, len, name, err, errlen);
+	if (rc)
+		return rc;
+	copy = malloc(len);
+	if (!copy || reserve(img, 1) || add_block(img, copy, len, 0)) {
+		free(copy);
+		return set_err(err, errlen, tc_image_err_nomem, "out of memory");
+	}
+	memcpy(copy, bytes, len);
+	if (insert(img, base, len, copy, name))
+		return set_err(err, errlen, tc_image_err_nomem, "out of memory");
+	return tc_image_ok;
+}
+
+int tc_image_add(struct tc_image *img, uint64_t base, const uint8_t *bytes, size_t len)
+{
+	return tc_image_add_named(img, base, bytes, len, NULL, NULL, 0);
+}
+
+const uint8_t *tc_image_lookup(const struct tc_image *img, uint64_t address, size_t *avail)
+{
+	const struct tc_image_region *r;
+	int i;
+	if (!img || img->n == 0)
+		return NULL;
+	i = upper_bound(img, address);
+	if (i == 0)
+		return NULL;
+	r = &img->region[i - 1];
+	if (address - r->base >= r->size)
+		return NULL;
+	if (avail)
+		*avail = (size_t)(r->size - (address - r->base));
+	return r->data + (address - r->base);
+}
+
+void tc_image_free(struct tc_image *img)
+{
+	if (!img)
+		return;
+	for (int i = 0; i < img->n; i++)
+		free((char *)img->region[i].name);
+	for (int i = 0; i < img->nblocks; i++)
+		release(img->block[i].addr, img->block[i].len, img->block[i].mapped);
+	free(img->region);
+	free(img->block);
+	memset(img, 0, sizeof *img);
+}
+
+/* ---- Files ----------------------------------------------------------------- */
 
 /* Reads a whole file (or stdin for "-") into malloc'd memory. Returns NULL
  * with errno set. */
@@ -131,6 +255,7 @@ uint8_t *tc_image_read_file(const char *path, size_t *len)
 	if (buf && ferror(f)) {
 		free(buf);
 		buf = NULL;
+		errno = EIO;
 	}
 	if (f != stdin)
 		fclose(f);
@@ -138,19 +263,83 @@ uint8_t *tc_image_read_file(const char *path, size_t *len)
 	return buf;
 }
 
+/* An open file: a mapping of a regular file, or its bytes read (pipes, "-"). */
+struct file_view {
+	const uint8_t *p;
+	size_t len;
+	void *addr;               /* what to release */
+	size_t addr_len;
+	int mapped;
+};
+
+static int open_view(const char *path, struct file_view *v, char *err, size_t errlen)
+{
+	struct stat st;
+	int fd;
+	memset(v, 0, sizeof *v);
+	fd = strcmp(path, "-") ? open(path, O_RDONLY) : -1;
+	if (fd >= 0 && fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0 &&
+	    (uint64_t)st.st_size <= SIZE_MAX) {
+		void *m = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
+		close(fd);
+		if (m == MAP_FAILED)
+			return set_err(err, errlen, tc_image_err_io, "%s: cannot map: %s", path, strerror(errno));
+		*v = (struct file_view){ m, (size_t)st.st_size, m, (size_t)st.st_size, 1 };
+		return 0;
+	}
+	if (fd < 0 && strcmp(path, "-"))
+		return set_err(err, errlen, tc_image_err_io, "%s: cannot open: %s", path, strerror(errno));
+	if (fd >= 0)
+		close(fd);
+	v->addr = tc_image_read_file(path, &v->len);
+	if (!v->addr)
+		return set_err(err, errlen, tc_image_err_io, "%s: cannot read: %s", path, strerror(errno));
+	v->p = v->addr;
+	v->addr_len = v->len;
+	return 0;
+}
+
+static void close_view(struct file_view *v)
+{
+	if (v->addr)
+		release(v->addr, v->addr_len, v->mapped);
+	memset(v, 0, sizeof *v);
+}
+
+int tc_image_map_file(struct tc_image *img, const char *path, uint64_t offset, uint64_t length, uint64_t base,
+		      const char *name, char *err, size_t errlen)
+{
+	struct file_view v;
+	const char *n = name ? name : path;
+	int rc;
+	if (!img || !path)
+		return set_err(err, errlen, tc_image_err_invalid, "invalid argument");
+	rc = open_view(path, &v, err, errlen);
+	if (rc)
+		return rc;
+	if (offset > v.len || (length != TC_IMAGE_TO_END && length > v.len - offset)) {
+		rc = set_err(err, errlen, tc_image_err_io, "%s: offset 0x%llx + length 0x%llx is past the end of the file (%zu bytes)",
+			     n, (unsigned long long)offset, (unsigned long long)(length == TC_IMAGE_TO_END ? 0 : length), v.len);
+	} else {
+		if (length == TC_IMAGE_TO_END)
+			length = v.len - offset;
+		rc = check_region(img, base, length, n, err, errlen);
+	}
+	if (!rc && (reserve(img, 1) || add_block(img, v.addr, v.addr_len, v.mapped)))
+		rc = set_err(err, errlen, tc_image_err_nomem, "out of memory");
+	else if (!rc) {
+		const uint8_t *data = v.p + offset;
+		memset(&v, 0, sizeof v);            /* the image releases it now */
+		if (insert(img, base, length, data, n))
+			rc = set_err(err, errlen, tc_image_err_nomem, "out of memory");
+	}
+	close_view(&v);
+	return rc;
+}
+
 int tc_image_load_raw(struct tc_image *img, const char *path, uint64_t base, char *err, size_t errlen)
 {
-	size_t len = 0;
-	uint8_t *buf = tc_image_read_file(path, &len);
-	int rc;
-	if (!buf)
-		return set_err(err, errlen, tc_image_err_io, "%s: cannot read file", path);
-	rc = tc_image_add(img, base, buf, len);
-	free(buf);
-	if (rc)
-		return set_err(err, errlen, rc, "%s: %s (base 0x%llx, %zu bytes)", path, tc_image_strerror(rc),
-			       (unsigned long long)base, len);
-	return tc_image_ok;
+	return tc_image_map_file(img, path, 0, TC_IMAGE_TO_END, base, NULL, err, errlen);
 }
 
 /* ---- ELF -------------------------------------------------------------------- */
@@ -172,6 +361,7 @@ struct elf_layout {
 struct phdr {
 	uint32_t type;
 	uint64_t offset, vaddr, filesz;
+	uint64_t index, at;       /* program header number and its file offset, for messages */
 };
 
 static void read_phdr(const struct elf_layout *l, const uint8_t *p, struct phdr *h)
@@ -216,57 +406,141 @@ static int elf_header(const uint8_t *f, size_t len, struct elf_layout *l, uint64
 	return tc_image_ok;
 }
 
-int tc_image_load_elf_mem(struct tc_image *img, const uint8_t *f, size_t len, char *err, size_t errlen)
+/* The PT_LOAD segments with file bytes, each inside the file: *n of them in
+ * *seg (malloc'd, the caller frees it). */
+static int elf_segments(const uint8_t *f, size_t len, struct phdr **seg, int *n, char *err, size_t errlen)
 {
 	struct elf_layout l = { 0, 0, 0 };
 	uint64_t phoff = 0, phentsize = 0, phnum = 0;
-	struct tc_image tmp;
-	int rc;
-	if (!img || !f)
-		return set_err(err, errlen, tc_image_err_invalid, "invalid argument");
-	rc = elf_header(f, len, &l, &phoff, &phentsize, &phnum, err, errlen);
+	int rc = elf_header(f, len, &l, &phoff, &phentsize, &phnum, err, errlen);
+	*n = 0;
+	*seg = NULL;
 	if (rc)
 		return rc;
-	tmp = *img;   /* load into a copy so that a failure adds nothing */
+	*seg = calloc((size_t)phnum, sizeof **seg);   /* phnum < 65536 */
+	if (!*seg)
+		return set_err(err, errlen, tc_image_err_nomem, "out of memory");
 	for (uint64_t i = 0; i < phnum; i++) {
 		struct phdr h;
-		uint64_t at = phoff + i * phentsize;
-		read_phdr(&l, f + at, &h);
+		h.index = i;
+		h.at = phoff + i * phentsize;
+		read_phdr(&l, f + h.at, &h);
 		if (h.type != 1 || h.filesz == 0)   /* PT_LOAD with file bytes only */
 			continue;
-		if (h.offset > len || h.filesz > len - h.offset) {
-			rc = set_err(err, errlen, tc_image_err_elf, "program header %llu (offset 0x%llx): segment bytes 0x%llx+0x%llx extend beyond the file (%zu bytes)",
-				     (unsigned long long)i, (unsigned long long)at, (unsigned long long)h.offset,
-				     (unsigned long long)h.filesz, len);
-			break;
-		}
-		rc = tc_image_add(&tmp, h.vaddr, f + h.offset, (size_t)h.filesz);
-		if (rc) {
-			set_err(err, errlen, rc, "program header %llu (offset 0x%llx): %s (vaddr 0x%llx, 0x%llx bytes)",
-				(unsigned long long)i, (unsigned long long)at, tc_image_strerror(rc),
-				(unsigned long long)h.vaddr, (unsigned long long)h.filesz);
-			break;
-		}
+		if (h.offset > len || h.filesz > len - h.offset)
+			return set_err(err, errlen, tc_image_err_elf, "program header %llu (offset 0x%llx): segment bytes 0x%llx+0x%llx extend beyond the file (%zu bytes)",
+				       (unsigned long long)i, (unsigned long long)h.at, (unsigned long long)h.offset,
+				       (unsigned long long)h.filesz, len);
+		(*seg)[(*n)++] = h;
 	}
-	if (rc) {
-		for (int i = img->n; i < tmp.n; i++)
-			free(tmp.region[i].data);
-		return rc;
-	}
-	if (tmp.n == img->n)
+	if (*n == 0)
 		return set_err(err, errlen, tc_image_err_elf, "no PT_LOAD segment with file bytes");
-	*img = tmp;
-	return tc_image_ok;
+	return 0;
+}
+
+static int cmp_vaddr(const void *a, const void *b)
+{
+	const struct phdr *x = a, *y = b;
+	return x->vaddr < y->vaddr ? -1 : x->vaddr > y->vaddr;
+}
+
+static void segment_name(char *buf, size_t size, const char *file, const struct phdr *h)
+{
+	snprintf(buf, size, "%s program header %llu (offset 0x%llx)", file, (unsigned long long)h->index,
+		 (unsigned long long)h->at);
+}
+
+/* Checks every segment against the image and against each other (sorted by vaddr). */
+static int elf_check(const struct tc_image *img, struct phdr *seg, int n, const char *file, char *err, size_t errlen)
+{
+	char name[600], prev[600];
+	qsort(seg, (size_t)n, sizeof *seg, cmp_vaddr);
+	for (int i = 0; i < n; i++) {
+		int rc;
+		segment_name(name, sizeof name, file, &seg[i]);
+		rc = check_region(img, seg[i].vaddr, seg[i].filesz, name, err, errlen);
+		if (rc)
+			return rc;
+		if (i > 0 && seg[i].vaddr <= seg[i - 1].vaddr + (seg[i - 1].filesz - 1)) {
+			segment_name(prev, sizeof prev, file, &seg[i - 1]);
+			return set_err(err, errlen, tc_image_err_overlap, "%s [0x%llx..0x%llx] overlaps %s [0x%llx..0x%llx]",
+				       name, (unsigned long long)seg[i].vaddr,
+				       (unsigned long long)(seg[i].vaddr + (seg[i].filesz - 1)), prev,
+				       (unsigned long long)seg[i - 1].vaddr,
+				       (unsigned long long)(seg[i - 1].vaddr + (seg[i - 1].filesz - 1)));
+		}
+	}
+	return 0;
+}
+
+/* Adds the checked segments; copy: each segment copied, else pointing into f. */
+static int elf_commit(struct tc_image *img, const uint8_t *f, const struct phdr *seg, int n, int copy,
+		      const char *file)
+{
+	char name[600];
+	if (reserve(img, n))
+		return -1;
+	for (int i = 0; i < n; i++) {
+		const uint8_t *data = f + seg[i].offset;
+		if (copy) {
+			uint8_t *c = malloc((size_t)seg[i].filesz);
+			if (!c || add_block(img, c, (size_t)seg[i].filesz, 0)) {
+				free(c);
+				return -1;
+			}
+			memcpy(c, data, (size_t)seg[i].filesz);
+			data = c;
+		}
+		segment_name(name, sizeof name, file, &seg[i]);
+		if (insert(img, seg[i].vaddr, seg[i].filesz, data, name))
+			return -1;
+	}
+	return 0;
+}
+
+/* Loads f (len bytes); copy: segments copied (f is the caller's memory),
+ * else the regions point into f (a mapping the caller gives the image). */
+static int load_elf(struct tc_image *img, const uint8_t *f, size_t len, int copy, const char *file, char *err,
+		    size_t errlen)
+{
+	struct phdr *seg = NULL;
+	int n = 0, rc;
+	if (!img || !f)
+		return set_err(err, errlen, tc_image_err_invalid, "invalid argument");
+	rc = elf_segments(f, len, &seg, &n, err, errlen);
+	if (!rc)
+		rc = elf_check(img, seg, n, file, err, errlen);
+	if (!rc && elf_commit(img, f, seg, n, copy, file))
+		rc = set_err(err, errlen, tc_image_err_nomem, "out of memory");
+	free(seg);
+	return rc;
+}
+
+int tc_image_load_elf_mem(struct tc_image *img, const uint8_t *f, size_t len, char *err, size_t errlen)
+{
+	return load_elf(img, f, len, 1, "ELF", err, errlen);
 }
 
 int tc_image_load_elf(struct tc_image *img, const char *path, char *err, size_t errlen)
 {
-	size_t len = 0;
-	uint8_t *buf = tc_image_read_file(path, &len);
+	struct file_view v;
+	char msg[900];
 	int rc;
-	if (!buf)
-		return set_err(err, errlen, tc_image_err_io, "%s: cannot read file", path);
-	rc = tc_image_load_elf_mem(img, buf, len, err, errlen);
-	free(buf);
-	return rc;
+	if (!img || !path)
+		return set_err(err, errlen, tc_image_err_invalid, "invalid argument");
+	rc = open_view(path, &v, err, errlen);
+	if (rc)
+		return rc;
+	if (add_block(img, v.addr, v.addr_len, v.mapped)) {
+		close_view(&v);
+		return set_err(err, errlen, tc_image_err_nomem, "out of memory");
+	}
+	rc = load_elf(img, v.p, v.len, 0, path, msg, sizeof msg);
+	if (rc) {
+		img->nblocks--;                     /* nothing points into it */
+		close_view(&v);
+		return set_err(err, errlen, rc, "%s%s%s", rc == tc_image_err_elf ? path : "",
+			       rc == tc_image_err_elf ? ": " : "", msg);
+	}
+	return 0;
 }

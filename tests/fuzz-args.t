@@ -2,8 +2,8 @@
 # before anything is built): an unknown harness, a bad TIME or a bad JOBS is refused with a message, exit 2.
 . tests/lib/tap.sh
 R="sh fuzz/run.sh"
-check "every harness is accepted" sh -c "for h in parse decode diff adapter format roundtrip; do $R check-args \$h 60 || exit 1; done"
-check "an unknown harness is named with the list" sh -c "$R check-args bogus 60 2>&1 | grep -q \"unknown HARNESS 'bogus' (one of: parse decode diff adapter format roundtrip)\" && { $R check-args bogus 60 2>/dev/null; test \$? -eq 2; }"
+check "every harness is accepted" sh -c "for h in parse decode diff adapter format roundtrip csframe snapini; do $R check-args \$h 60 || exit 1; done"
+check "an unknown harness is named with the list" sh -c "$R check-args bogus 60 2>&1 | grep -q \"unknown HARNESS 'bogus' (one of: parse decode diff adapter format roundtrip csframe snapini)\" && { $R check-args bogus 60 2>/dev/null; test \$? -eq 2; }"
 check "a TIME that is not a number is refused" sh -c "$R check-args parse abc 2>&1 | grep -q \"TIME must be a whole number of seconds, not 'abc'\" && { $R check-args parse abc 2>/dev/null; test \$? -eq 2; }"
 check "TIME 0 is refused" sh -c "$R check-args parse 0 2>&1 | grep -q 'at least 1 second' && { $R check-args parse 0 2>/dev/null; test \$? -eq 2; }"
 check "an empty TIME is refused" sh -c "$R check-args parse '' 2>/dev/null; test \$? -eq 2"

@@ -7,7 +7,9 @@
 #include <time.h>
 
 #include "gen.h"
+#include "snapwrite.h"
 #include "tracecert/encoder.h"
+#include "tracecert/ete_config.h"
 
 struct gen_opts {
 	struct tc_enc_options enc;
@@ -21,6 +23,9 @@ struct gen_opts {
 	int quiet;
 	int negative;               /* --negative: one deliberate corruption per vector */
 	int neg_kind;               /* --kind: enum tc_enc_negative_kind */
+	struct tc_ete_config_builder config;   /* --config keys and registers */
+	const char *snapshot_out;   /* --snapshot-out DIR */
+	int snapshot_raw;           /* --snapshot-format source_data */
 };
 
 static void usage(FILE *f)
@@ -44,14 +49,22 @@ static void usage(FILE *f)
 		"  --out DIR           write DIR/gen-SEED.tcv (default: the vectors to stdout)\n"
 		"  --steps N           execution steps per vector, 1..100000 (default 60)\n"
 		"  --blocks N          basic blocks per program, 4..4096 (default 32)\n"
-		"  --config K=V        fix a decoder configuration field (as for dump; disables the\n"
-		"                      per-seed random configuration)\n"
+		"  --config K=V        fix a decoder configuration key or register (as for dump;\n"
+		"                      disables the per-seed random configuration)\n"
 		"  --coverage          print, for every variant of encoder/variants.txt, how often the\n"
 		"                      generated vectors use it; exit 1 if any is unused\n"
 		"  --select C          set-cover search: try seeds 1..C, pick greedily the seeds that\n"
 		"                      cover every variant, print them (the seed list of vectors/ete/gen)\n"
 		"  --extra N           with --select: add N plain seeds after C\n"
 		"  --quiet             no speed figures on stderr\n"
+		"  --snapshot-out DIR  also write the vectors (1 to 16) as a trace snapshot directory:\n"
+		"                      per vector a core whose memory dumps hold its image and an ETE\n"
+		"                      source whose registers give its configuration (trace ID 0x10,\n"
+		"                      0x11, ...), the traces interleaved in one CoreSight formatted\n"
+		"                      buffer (tracecert decode --snapshot DIR reproduces each vector's\n"
+		"                      expected L3; the vectors go to stdout only with --out)\n"
+		"  --snapshot-format coresight|source_data\n"
+		"                      one formatted buffer (the default) or one raw buffer per source\n"
 		"\n"
 		"Negative vectors:\n"
 		"  --negative          write negative vectors, DIR/neg-SEED.tcv: the vector of the seed\n"
@@ -91,21 +104,19 @@ static int parse_ulong(const char *s, unsigned long min, unsigned long max, unsi
 
 static int set_config(struct gen_opts *o, const char *arg)
 {
-	char key[64];
+	char name[64], err[300];
 	const char *eq = strchr(arg, '=');
 	int rc;
-	if (!eq || eq - arg >= (long)sizeof key) {
-		fprintf(stderr, "tracecert gen: --config expects KEY=VALUE, got '%s'\n", arg);
+	if (!eq || eq == arg || eq - arg >= (long)sizeof name) {
+		fprintf(stderr, "tracecert gen: --config expects NAME=VALUE, got '%s'\n", arg);
 		return -1;
 	}
-	snprintf(key, sizeof key, "%.*s", (int)(eq - arg), arg);
-	rc = tc_ete_config_set(&o->enc.cfg, key, eq + 1);
-	if (rc == -1)
-		fprintf(stderr, "tracecert gen: unknown config key '%s'\n", key);
-	else if (rc < 0)
-		fprintf(stderr, "tracecert gen: bad value '%s' for config key '%s'\n", eq + 1, key);
+	snprintf(name, sizeof name, "%.*s", (int)(eq - arg), arg);
+	rc = tc_ete_builder_set(&o->config, name, eq + 1, err, sizeof err);
+	if (rc)
+		fprintf(stderr, "tracecert gen: %s%s\n", err, rc == -1 ? " (see tracecert config)" : "");
 	o->enc.random_config = 0;
-	return rc < 0 ? -1 : 0;
+	return rc ? -1 : 0;
 }
 
 static int parse_args(int argc, char **argv, struct gen_opts *o)
@@ -128,7 +139,8 @@ static int parse_args(int argc, char **argv, struct gen_opts *o)
 		}
 		if (strcmp(a, "--out") && strcmp(a, "--seeds-file") && strcmp(a, "--config") && strcmp(a, "--seed") &&
 		    strcmp(a, "--count") && strcmp(a, "--steps") && strcmp(a, "--blocks") && strcmp(a, "--select") &&
-		    strcmp(a, "--extra") && strcmp(a, "--kind")) {
+		    strcmp(a, "--extra") && strcmp(a, "--kind") && strcmp(a, "--snapshot-out") &&
+		    strcmp(a, "--snapshot-format")) {
 			fprintf(stderr, "tracecert gen: unknown option '%s' (see tracecert gen --help)\n", a);
 			return -1;
 		}
@@ -143,6 +155,14 @@ static int parse_args(int argc, char **argv, struct gen_opts *o)
 				fprintf(stderr, "tracecert gen: unknown --kind '%s' (see tracecert gen --help)\n", v);
 				return -1;
 			}
+		} else if (!strcmp(a, "--snapshot-out")) {
+			o->snapshot_out = v;
+		} else if (!strcmp(a, "--snapshot-format")) {
+			if (strcmp(v, "coresight") && strcmp(v, "source_data")) {
+				fprintf(stderr, "tracecert gen: --snapshot-format expects coresight or source_data, got '%s'\n", v);
+				return -1;
+			}
+			o->snapshot_raw = !strcmp(v, "source_data");
 		} else if (!strcmp(a, "--out") || !strcmp(a, "--seeds-file")) {
 			*(a[2] == 'o' ? &o->out : &o->seeds_file) = v;
 		} else if (!strcmp(a, "--config")) {
@@ -328,8 +348,43 @@ static int select_seeds(struct gen_opts *o)
 	return missing ? 1 : 0;
 }
 
+/* The vectors --snapshot-out writes. */
+struct snapshot_acc {
+	struct tc_enc_vector v[16];
+	uint64_t seed[16];
+	int n;
+};
+
+static int check_snapshot_args(const struct gen_opts *o, long n)
+{
+	if (o->snapshot_out && (o->negative || n < 1 || n > 16)) {
+		fprintf(stderr, "tracecert gen: --snapshot-out takes 1 to 16 vectors (not %ld) and no --negative\n", n);
+		return -1;
+	}
+	return 0;
+}
+
+/* Writes the snapshot (when asked) and frees the vectors kept for it. */
+static int finish_snapshot(const struct gen_opts *o, struct snapshot_acc *acc, int rc)
+{
+	char err[600];
+	for (int i = 0; rc == 0 && i < acc->n; i++)
+		if (acc->v[i].cfg.rme || acc->v[i].cfg.tf_keep_cc)
+			fprintf(stderr, "tracecert gen: seed %llu: rme and tf_keep_cc have no register: decode the snapshot with --config\n",
+				(unsigned long long)acc->seed[i]);
+	if (rc == 0 && o->snapshot_out &&
+	    tc_snapshot_write(o->snapshot_out, acc->v, acc->seed, acc->n, !o->snapshot_raw, acc->seed[0], err, sizeof err)) {
+		fprintf(stderr, "tracecert gen: --snapshot-out: %s\n", err);
+		rc = 2;
+	}
+	for (int i = 0; i < acc->n; i++)
+		tc_enc_vector_free(&acc->v[i]);
+	return rc;
+}
+
 int tc_gen_main(int argc, char **argv)
 {
+	static struct snapshot_acc acc;
 	struct gen_opts o;
 	uint64_t *seeds = NULL, *hits;
 	long n;
@@ -342,8 +397,10 @@ int tc_gen_main(int argc, char **argv)
 	o.enc.blocks = 32;
 	o.seed = 1;
 	o.count = 1;
+	tc_ete_builder_init(&o.config);
 	if (parse_args(argc, argv, &o))
 		return 2;
+	tc_ete_builder_apply(&o.config, &o.enc.cfg, NULL);
 	if (o.neg_kind && !o.negative) {
 		fprintf(stderr, "tracecert gen: --kind needs --negative\n");
 		return 2;
@@ -365,9 +422,12 @@ int tc_gen_main(int argc, char **argv)
 	} else {
 		n = (long)o.count;
 	}
-	hits = calloc((size_t)tc_enc_variant_count(), sizeof *hits);
-	if (!hits)
+	hits = check_snapshot_args(&o, n) ? NULL : calloc((size_t)tc_enc_variant_count(), sizeof *hits);
+	if (!hits) {
+		free(seeds);
 		return 2;
+	}
+	acc.n = 0;
 	t0 = now_s();
 	for (long i = 0; i < n && rc == 0; i++) {
 		struct tc_enc_vector v;
@@ -382,10 +442,16 @@ int tc_gen_main(int argc, char **argv)
 		for (int k = 0; k < tc_enc_variant_count(); k++)
 			hits[k] += v.variants[k];
 		bytes += v.trace_len;
-		if (!o.coverage || o.out)
+		if ((!o.coverage && !o.snapshot_out) || o.out)
 			rc = write_vector(&o, &v, o.enc.seed) ? 2 : 0;
-		tc_enc_vector_free(&v);
+		if (o.snapshot_out) {
+			acc.seed[acc.n] = o.enc.seed;
+			acc.v[acc.n++] = v;
+		} else {
+			tc_enc_vector_free(&v);
+		}
 	}
+	rc = finish_snapshot(&o, &acc, rc);
 	if (!o.quiet) {
 		double dt = now_s() - t0;
 		fprintf(stderr, "tracecert gen: %ld vectors, %llu trace bytes in %.3f s: %.0f vectors/s, %.2f MB/s\n", n,

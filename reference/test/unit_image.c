@@ -1,8 +1,10 @@
-/* unit_image.c — program images: regions, the ELF reader on real and malformed files, L3 normalisation; prints TAP. */
+/* unit_image.c — program images: regions (many, sorted, mapped from files), the ELF reader on real and malformed files, L3 normalisation; prints TAP. */
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
+#include <unistd.h>
 
 #include "tap.h"
 
@@ -44,6 +46,118 @@ static void test_regions(void)
 	ok(tc_image_add(&img, UINT64_MAX - 3, a, 4) == tc_image_err_overlap, "its last bytes do overlap it");
 	ok(tc_image_lookup(&img, UINT64_MAX, &avail) != NULL && avail == 1, "the last byte of the address space is found");
 	tc_image_free(&img);
+}
+
+static uint64_t next_rand(uint64_t *s)
+{
+	*s = *s * 6364136223846793005ull + 1442695040888963407ull;
+	return *s >> 33;
+}
+
+/* Thousands of regions added in random order: no limit, kept sorted, and
+ * lookup agrees with a linear search everywhere. */
+static void test_many_regions(void)
+{
+	enum { N = 3000 };
+	struct tc_image img;
+	static uint64_t base[N];
+	static int order[N];
+	uint64_t seed = 42;
+	int added = 0, sorted = 1, wrong = 0;
+	uint8_t bytes[24];
+	memset(&img, 0, sizeof img);
+	for (int i = 0; i < N; i++) {
+		base[i] = 0x10000 + (uint64_t)i * 64 + next_rand(&seed) % 16;   /* 16..48 bytes each, gaps between */
+		order[i] = i;
+	}
+	for (int i = N - 1; i > 0; i--) {
+		int j = (int)(next_rand(&seed) % (uint64_t)(i + 1)), t = order[i];
+		order[i] = order[j];
+		order[j] = t;
+	}
+	for (int i = 0; i < N; i++) {
+		memset(bytes, order[i] & 0xff, sizeof bytes);
+		added += tc_image_add(&img, base[order[i]], bytes, 16 + (size_t)(order[i] % 2) * 8) == tc_image_ok;
+	}
+	ok(added == N && img.n == N, "%d regions added in random order (no fixed limit)", N);
+	for (int i = 1; i < img.n; i++)
+		sorted &= img.region[i - 1].base < img.region[i].base;
+	ok(sorted, "regions are kept sorted by base");
+	for (int k = 0; k < 20000; k++) {
+		uint64_t a = 0xff00 + next_rand(&seed) % ((uint64_t)N * 64 + 512);
+		size_t avail = 0, want_avail = 0;
+		const uint8_t *want = NULL, *got = tc_image_lookup(&img, a, &avail);
+		for (int i = 0; i < img.n; i++)
+			if (a >= img.region[i].base && a - img.region[i].base < img.region[i].size) {
+				want = img.region[i].data + (a - img.region[i].base);
+				want_avail = (size_t)(img.region[i].size - (a - img.region[i].base));
+			}
+		wrong += got != want || (got && avail != want_avail);
+	}
+	ok(wrong == 0, "binary-search lookup agrees with a linear search at 20000 addresses");
+	tc_image_free(&img);
+}
+
+static void test_named_overlap(void)
+{
+	struct tc_image img;
+	static const uint8_t a[32];
+	char err[400];
+	memset(&img, 0, sizeof img);
+	ok(tc_image_add_named(&img, 0x1000, a, 32, "first.bin", err, sizeof err) == tc_image_ok, "a named region");
+	ok(tc_image_add_named(&img, 0x1010, a, 32, "second.bin", err, sizeof err) == tc_image_err_overlap &&
+		   strstr(err, "second.bin [0x1010..0x102f] overlaps first.bin [0x1000..0x101f]"),
+	   "an overlap names both regions and their ranges: %s", err);
+	ok(tc_image_add_named(&img, 0xff0, a, 17, NULL, err, sizeof err) == tc_image_err_overlap &&
+		   strstr(err, "overlaps first.bin"), "an unnamed region overlapping from below: %s", err);
+	ok(img.n == 1 && !strcmp(img.region[0].name, "first.bin"), "nothing added by the failures; the name is kept");
+	tc_image_free(&img);
+}
+
+static long max_rss_kib(void)
+{
+	struct rusage ru;
+	getrusage(RUSAGE_SELF, &ru);
+	return ru.ru_maxrss;
+}
+
+/* File regions are mapped, not copied: a 256 MiB (sparse) file costs the
+ * pages touched. Offsets and lengths select part of a file; a range past the
+ * end of the file is refused, naming it. */
+static void test_map_file(void)
+{
+	char path[] = "/tmp/tc-unit-image-XXXXXX", err[400];
+	struct tc_image img;
+	size_t avail = 0;
+	const uint8_t *p;
+	long before, after;
+	int fd = mkstemp(path);
+	static const uint8_t head[8] = { 0xd5, 0x03, 0x20, 0x1f, 1, 2, 3, 4 };
+	memset(&img, 0, sizeof img);
+	ok(fd >= 0 && write(fd, head, sizeof head) == (ssize_t)sizeof head && ftruncate(fd, 256l << 20) == 0,
+	   "a 256 MiB sparse file");
+	if (fd >= 0)
+		close(fd);
+	before = max_rss_kib();
+	ok(tc_image_map_file(&img, path, 0, TC_IMAGE_TO_END, 0x40000000, NULL, err, sizeof err) == tc_image_ok, "mapped whole (%s)", err);
+	p = tc_image_lookup(&img, 0x40000000 + (128l << 20), &avail);
+	ok(p && p[0] == 0 && avail == (128ul << 20), "a byte in the middle reads as the file's");
+	after = max_rss_kib();
+	ok(after - before < 32 * 1024, "peak RSS grew by %ld KiB, not by the file's 256 MiB", after - before);
+	ok(tc_image_map_file(&img, path, 4, 4, 0x1000, "dump1", err, sizeof err) == tc_image_ok &&
+		   (p = tc_image_lookup(&img, 0x1000, &avail)) && p[0] == 1 && p[3] == 4 && avail == 4,
+	   "offset 4 length 4 maps bytes 4..7 of the file");
+	ok(tc_image_map_file(&img, path, 256l << 20, 1, 0x2000, "dump2", err, sizeof err) == tc_image_err_io &&
+		   strstr(err, "dump2: offset 0x10000000 + length 0x1 is past the end of the file (268435456 bytes)"),
+	   "a range past the end of the file: %s", err);
+	ok(tc_image_map_file(&img, path, 0, 0, 0x2000, "dump3", err, sizeof err) == tc_image_err_empty, "length 0 is empty");
+	ok(tc_image_map_file(&img, path, 0, 16, 0x1002, "dump4", err, sizeof err) == tc_image_err_overlap &&
+		   strstr(err, "dump4 [0x1002..0x1011] overlaps dump1 [0x1000..0x1003]"), "overlapping dumps: %s", err);
+	ok(tc_image_map_file(&img, "/nonexistent/mem.bin", 0, TC_IMAGE_TO_END, 0, NULL, err, sizeof err) == tc_image_err_io &&
+		   strstr(err, "/nonexistent/mem.bin: cannot open: No such file or directory"), "a missing file: %s", err);
+	ok(img.n == 2, "failed maps added nothing");
+	tc_image_free(&img);
+	unlink(path);
 }
 
 /* Real ELF files made with binutils (reference/test/data/a64.s, a32.s;
@@ -190,12 +304,95 @@ static void test_l3_normalise(void)
 	tc_image_free(&img);
 }
 
+/* NULL arguments, every status's text, files read instead of mapped, ELF edge cases. */
+static void test_api_edges(void)
+{
+	struct tc_image img;
+	uint8_t f[0x100];
+	char err[400];
+	size_t avail = 0, n;
+	int texts = 1;
+	memset(&img, 0, sizeof img);
+	for (int st = 0; st >= -9; st--)
+		texts &= tc_image_strerror(st)[0] != '\0';
+	ok(texts && !strcmp(tc_image_strerror(-9), "unknown error") && !strcmp(tc_image_strerror(tc_image_err_full), "too many regions"),
+	   "every status has a text");
+	ok(tc_image_add_named(NULL, 0, f, 1, "x", err, sizeof err) == tc_image_err_invalid &&
+		   tc_image_add_named(&img, 0, NULL, 1, "x", err, sizeof err) == tc_image_err_invalid &&
+		   tc_image_add(&img, 0, NULL, 0) == tc_image_err_empty, "NULL image or bytes: invalid; no bytes and no length: empty");
+	ok(tc_image_map_file(NULL, "x", 0, 1, 0, NULL, err, sizeof err) == tc_image_err_invalid &&
+		   tc_image_map_file(&img, NULL, 0, 1, 0, NULL, err, sizeof err) == tc_image_err_invalid &&
+		   tc_image_load_elf(NULL, "x", err, sizeof err) == tc_image_err_invalid &&
+		   tc_image_load_elf(&img, NULL, err, sizeof err) == tc_image_err_invalid &&
+		   tc_image_load_elf_mem(&img, NULL, 0, err, sizeof err) == tc_image_err_invalid, "NULL arguments to the file loaders");
+	ok(tc_image_lookup(&img, 0, &avail) == NULL, "lookup in an empty image");
+	tc_image_free(NULL);
+	ok(tc_image_map_file(&img, "/proc/self/cmdline", 0, TC_IMAGE_TO_END, 0x5000, NULL, err, sizeof err) == tc_image_ok &&
+		   tc_image_lookup(&img, 0x5000, &avail) && avail > 0, "a file whose size is not known (/proc) is read instead of mapped (%s)", err);
+	ok(tc_image_map_file(&img, "/dev/null", 0, TC_IMAGE_TO_END, 0x9000, NULL, err, sizeof err) == tc_image_err_empty,
+	   "an empty device file is an empty region");
+	ok(tc_image_load_elf(&img, "/nonexistent.elf", err, sizeof err) == tc_image_err_io && strstr(err, "cannot open"), "a missing ELF: %s", err);
+	tc_image_free(&img);
+	n = make_elf64(f);
+	f[4] = 3;
+	ok(tc_image_load_elf_mem(&img, f, n, err, sizeof err) == tc_image_err_elf && strstr(err, "EI_CLASS 3"), "EI_CLASS 3: %s", err);
+	n = make_elf64(f);
+	f[56] = 2;                            /* a second program header over the segment's bytes: type 0xd503201f, skipped */
+	ok(tc_image_load_elf_mem(&img, f, 0x40 + 2 * 56, err, sizeof err) == tc_image_ok && img.n == 1,
+	   "a header of another type is skipped (%s)", err);
+	tc_image_free(&img);
+}
+
+/* An ELF64 with two PT_LOAD segments; overlap: the second starts inside the first. */
+static size_t make_elf64_two(uint8_t *f, int overlap)
+{
+	memset(f, 0, 0x100);
+	memcpy(f, "\177ELF", 4);
+	f[4] = 2;
+	f[5] = 1;
+	f[6] = 1;
+	f[32] = 0x40;
+	f[54] = 56;
+	f[56] = 3;                            /* three headers: PT_LOAD, PT_NOTE, PT_LOAD */
+	for (int i = 0; i < 3; i++) {
+		uint8_t *h = f + 0x40 + 56 * i;
+		h[0] = i == 1 ? 4 : 1;
+		h[8] = (uint8_t)(0xe8 + 8 * (i / 2));   /* p_offset 0xe8, 0xf0 */
+		h[17] = 0x10;                          /* p_vaddr 0x1000 / 0x1004 or 0x1008 */
+		h[16] = (uint8_t)(i == 2 ? (overlap ? 4 : 8) : 0);
+		h[32] = 8;
+	}
+	return 0xf8;
+}
+
+static void test_elf_segments(void)
+{
+	struct tc_image img;
+	uint8_t f[0x100];
+	char err[400];
+	size_t n;
+	memset(&img, 0, sizeof img);
+	n = make_elf64_two(f, 0);
+	ok(tc_image_load_elf_mem(&img, f, n, err, sizeof err) == tc_image_ok && img.n == 2 && img.region[1].base == 0x1008 &&
+		   strstr(img.region[1].name, "program header 2"), "two PT_LOADs around a PT_NOTE (%s)", err);
+	tc_image_free(&img);
+	n = make_elf64_two(f, 1);
+	ok(tc_image_load_elf_mem(&img, f, n, err, sizeof err) == tc_image_err_overlap &&
+		   strstr(err, "program header 2 (offset 0xb0) [0x1004..0x100b] overlaps ELF program header 0 (offset 0x40) [0x1000..0x1007]") &&
+		   img.n == 0, "segments of one file that overlap: %s", err);
+}
+
 int main(int argc, char **argv)
 {
 	const char *dir = argc > 1 ? argv[1] : "reference/test/data";
 	test_regions();
+	test_many_regions();
+	test_named_overlap();
+	test_map_file();
 	test_real_elf(dir);
 	test_malformed_elf();
+	test_api_edges();
+	test_elf_segments();
 	test_l3_normalise();
 	return tap_finish();
 }

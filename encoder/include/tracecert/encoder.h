@@ -105,6 +105,24 @@ int tc_enc_make_negative(const struct tc_enc_options *o, int kind, struct tc_enc
  * the leading comment. NULL when memory is short. */
 char *tc_enc_tcv_text(const struct tc_enc_vector *v, const char *title);
 
+/* One source's bytes for the CoreSight formatter writer. */
+struct tc_enc_stream {
+	unsigned id;            /* trace ID, 0x01..0x6F */
+	const uint8_t *bytes;
+	size_t len;
+};
+
+/* The CoreSight trace formatter (reference/include/tracecert/csframe.h has
+ * the rules; reference/csframe.c is the one parser): interleaves the streams
+ * in runs of pseudo-random length chosen by seed into 16-byte frames, using
+ * every form the parser must take: an ID change taking effect at once and
+ * after the next byte, an ID in byte 14, repeated IDs, data in even bytes
+ * (bit 0 in byte 15); pads the last frame with ID 0x00 data; with fsync,
+ * frame synchronization packets (FF FF FF 7F) before the first frame and
+ * between some frames. Returns malloc'd bytes, their count in *len; NULL
+ * for an ID out of range or when memory is short. */
+uint8_t *tc_enc_csframe(const struct tc_enc_stream *streams, int n, uint64_t seed, int fsync, size_t *len);
+
 /* The encoding variants the encoder counts (encoder/variants.txt, one name
  * per line), in that file's order. */
 int tc_enc_variant_count(void);

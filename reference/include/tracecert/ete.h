@@ -87,13 +87,10 @@ struct tc_ete_config {
 void tc_ete_config_default(struct tc_ete_config *cfg);
 
 /* Sets one field by name ("maxspec", "commopt", …) from a decimal string.
- * Returns 0, or -1 for an unknown key, -2 for a bad or out-of-range value. */
+ * Returns 0, or -1 for an unknown key, -2 for a bad or out-of-range value.
+ * The keys, and configuration from the trace unit's registers:
+ * tracecert/ete_config.h. */
 int tc_ete_config_set(struct tc_ete_config *cfg, const char *key, const char *value);
-
-/* Names of the configuration keys a vector must give, NULL-terminated:
- * the stage 1-2 keys, and the stage-3 keys for vectors with an L3 section. */
-extern const char *const tc_ete_config_keys[];
-extern const char *const tc_ete_config_keys_l3[];
 
 struct tc_ete_context {
 	uint32_t context_id;

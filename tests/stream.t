@@ -1,0 +1,32 @@
+# dump and decode stream their input (files and standard input, raw and hex) in fixed chunks: peak RSS does
+# not grow with the trace (64 MiB against 8 MiB), and every error names the command, the file and the reason.
+T="${TC_BUILD:-build}/tracecert"
+M="${TC_BUILD:-build}/test/maxrss"
+. tests/lib/tap.sh
+# A trace of N MiB: zeros (skipped until the A-sync) ending with an A-sync, Trace Info, Trace On and an atom.
+mk() { head -c $(($1 << 20)) /dev/zero > "$2" && printf '\000\000\000\000\000\000\000\000\000\000\000\200\001\000\004\367' >> "$2"; }
+mk 8 "$tmp/t8"; mk 64 "$tmp/t64"
+# Peak RSS (KiB) of a command; its stdout goes to $tmp/out.
+rss() { "$M" "$@" 2>&1 >"$tmp/out" | tail -1; }
+r8=$(rss "$T" dump "$tmp/t8"); r64=$(rss "$T" dump "$tmp/t64")
+echo "# dump peak RSS: 8 MiB trace $r8 KiB, 64 MiB trace $r64 KiB"
+check "dump: peak RSS of a 64 MiB trace is within 4 MiB of an 8 MiB one ($r8 / $r64 KiB)" test "$r64" -le $((r8 + 4096))
+check "dump of the 64 MiB trace decoded it to the end" sh -c "'$T' dump '$tmp/t64' | tail -1 | grep -qx '@67108879 f7 atom atoms=E'"
+s8=$(rss sh -c "'$T' decode - < '$tmp/t8'"); s64=$(rss sh -c "'$T' decode - < '$tmp/t64'")
+echo "# decode - (standard input) peak RSS: $s8 / $s64 KiB"
+check "decode from standard input: peak RSS flat too ($s8 / $s64 KiB)" test "$s64" -le $((s8 + 4096))
+# Hex text: 6 and 36 MiB of '00 ' (2 and 12 MiB of trace bytes).
+perl -e 'print "00 " x (8 << 18), "\n# comment\n"' > "$tmp/h8"; perl -e 'print "00 " x (48 << 18), "\n"' > "$tmp/h48"
+h8=$(rss "$T" dump --hex "$tmp/h8"); h48=$(rss "$T" dump --hex "$tmp/h48")
+echo "# dump --hex peak RSS: $h8 / $h48 KiB"
+check "dump --hex converts while streaming: peak RSS flat ($h8 / $h48 KiB)" test "$h48" -le $((h8 + 4096))
+check "dump --hex of 36 MiB of text decodes every byte" sh -c "'$T' dump --hex '$tmp/h48' | grep -qx '# skipped 12582912 bytes outside A-sync'"
+printf '00 00 00 00 00 00 00 00 00 00 00 80 01 00 04 f7\n00 zz\n' > "$tmp/bad.hex"
+check "bad hex in a file: nothing is decoded, the error names the command, file and byte offset" sh -c "'$T' dump --hex '$tmp/bad.hex' > '$tmp/o' 2> '$tmp/e'; test \$? -eq 2 && test ! -s '$tmp/o' && grep -qx \"tracecert dump: $tmp/bad.hex: byte 51: expected a hex digit, blank or '#' comment\" '$tmp/e'"
+check "bad hex on standard input: the error names the command and '-'" sh -c "'$T' decode --hex - < '$tmp/bad.hex' 2> '$tmp/e' >/dev/null; test \$? -eq 2 && grep -q \"^tracecert decode: -: byte 51: expected a hex digit\" '$tmp/e'"
+check "an odd number of hex digits is reported at the end" sh -c "printf '00 0' | '$T' dump --hex - 2>&1 >/dev/null | grep -q 'byte 4: .*odd number of hex digits'"
+check "a missing file: the command, the file and the errno text" sh -c "'$T' decode /nonexistent/x 2> '$tmp/e'; test \$? -eq 2 && grep -qx \"tracecert decode: cannot read '/nonexistent/x': No such file or directory\" '$tmp/e'"
+check "a directory as the trace: the command, the file and the errno text" sh -c "'$T' dump '$tmp' 2> '$tmp/e'; test \$? -eq 2 && grep -qx \"tracecert dump: cannot read '$tmp': Is a directory\" '$tmp/e'"
+check "decode errors say 'tracecert decode:' (a bad vector)" sh -c "printf 'x\n' > '$tmp/v.tcv'; '$T' decode --vector '$tmp/v.tcv' 2>&1 | grep -q \"^tracecert decode: $tmp/v.tcv: line 1: \""
+check "chunked reading gives the same output as the vector's expectation (a generated vector's trace as a file)" sh -c "'$T' gen --seed 11 --quiet > '$tmp/g.tcv' && sed -n '/^\\[trace\\]/,/^\\[/p' '$tmp/g.tcv' | sed '1d;\$d' > '$tmp/g.hex' && '$T' dump --hex '$tmp/g.hex' --config TRCIDR0=0x08000EA1 --config TRCIDR8=0 > /dev/null; '$T' dump --vector '$tmp/g.tcv' > '$tmp/a' && sed -n '/^\\[expect.l1\\]/,/^\\[/p' '$tmp/g.tcv' | sed '1d;\$d' | grep -v '^#' > '$tmp/b' && cmp '$tmp/a' '$tmp/b'"
+tap_done

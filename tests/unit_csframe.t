@@ -1,0 +1,2 @@
+# Unit tests of the CoreSight formatter deformatter (reference/csframe.c) and the encoder's formatter writer.
+exec "${TC_BUILD:-build}/test/unit_csframe"

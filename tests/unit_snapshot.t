@@ -1,0 +1,2 @@
+# Unit tests of the snapshot INI parser and directory reader (reference/snapshot.c).
+exec "${TC_BUILD:-build}/test/unit_snapshot"

@@ -1,0 +1,671 @@
+/* dump.c — `tracecert dump` / `decode`: decode a trace (file or standard input streamed in fixed chunks, hex text, a vector, a snapshot directory), and `tracecert config`. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "dump.h"
+#include "snaprun.h"
+#include "tracecert/image.h"
+#include "vector.h"
+
+#define CHUNK 65536
+
+struct dump_opts {
+	const char *cmd;                 /* "dump" or "decode" */
+	int decode;
+	struct tc_printer out;
+	struct tc_ete_config_builder config;   /* --config: over the defaults or the vector's [config] */
+	const char **image_args;         /* --image, argc entries at most */
+	int nimage;
+	int hex;
+	int vector;
+	const char *file;
+	const char *snapshot;
+};
+
+/* ---- Printing ---------------------------------------------------------------- */
+
+static void out_packet(void *ctx, const struct tc_ete_packet *p)
+{
+	struct tc_printer *o = ctx;
+	char buf[512];
+	if (p->kind == tc_ete_pkt_error)
+		o->errors++;
+	if (!(o->level_mask & 1)) {
+		if (p->kind == tc_ete_pkt_warning) {   /* L1 only: shown as a comment at other levels */
+			tc_ete_format_packet(buf, sizeof buf, p);
+			printf("# %s\n", buf);
+		}
+		return;
+	}
+	tc_ete_format_packet(buf, sizeof buf, p);
+	printf("%s%s\n", o->prefix ? "L1 " : "", buf);
+}
+
+static void out_s1(void *ctx, const struct tc_ete_elem *e)
+{
+	struct tc_printer *o = ctx;
+	char buf[512];
+	if (!(o->level_mask & 2))
+		return;
+	tc_ete_format_elem(buf, sizeof buf, e);
+	printf("%s%s\n", o->prefix ? "s1 " : "", buf);
+}
+
+static void out_l2(void *ctx, const struct tc_ete_elem *e)
+{
+	struct tc_printer *o = ctx;
+	char buf[512];
+	if (!(o->level_mask & 4))
+		return;
+	tc_ete_format_elem(buf, sizeof buf, e);
+	printf("%s%s\n", o->prefix ? "L2 " : "", buf);
+}
+
+static void out_l3(void *ctx, const struct tc_ete_l3 *x)
+{
+	struct tc_printer *o = ctx;
+	char buf[512];
+	tc_ete_format_l3(buf, sizeof buf, x);
+	printf("%s%s\n", o->prefix ? "L3 " : "", buf);
+}
+
+void tc_printer_sink(struct tc_printer *p, struct tc_ete_sink *sink)
+{
+	sink->ctx = p;
+	sink->packet = out_packet;
+	sink->s1 = out_s1;
+	sink->l2 = out_l2;
+	sink->l3 = (p->level_mask & 8) ? out_l3 : NULL;
+}
+
+/* ---- Help -------------------------------------------------------------------- */
+
+void tc_print_config_keys(FILE *f, int stage)
+{
+	for (int k = 0; k < tc_ete_nkeys; k++) {
+		const struct tc_ete_key *key = &tc_ete_keys[k];
+		char lhs[32];
+		if ((key->stage == 3) != (stage == 1))
+			continue;
+		snprintf(lhs, sizeof lhs, "%s=%s", key->name, key->max == 1 ? "0|1" : "N");
+		fprintf(f, "      %-18s %s, 0..%lu (default %lu)\n", lhs, key->doc, key->max, key->def);
+		fprintf(f, "      %-18s   from: %s\n", "", key->source);
+	}
+}
+
+void tc_print_config_registers(FILE *f)
+{
+	for (int r = 0; r < tc_ete_reg_count; r++)
+		fprintf(f, "      %-18s %s\n", tc_ete_regs[r].name, tc_ete_regs[r].doc);
+}
+
+static void usage_common(FILE *f)
+{
+	fprintf(f,
+		"  --config NAME=VALUE   decoder configuration; may be repeated. NAME is a key\n"
+		"                        (decimal value) or a trace unit register (32 bits, decimal\n"
+		"                        or 0x hex) the keys are derived from; a key given overrides\n"
+		"                        one derived, whatever the order. Keys:\n");
+	tc_print_config_keys(f, 0);
+}
+
+static void usage_dump(FILE *f)
+{
+	fprintf(f,
+		"usage: tracecert dump [--protocol ete] [--config NAME=VALUE]... [--level 1|s1|2|all]\n"
+		"                      [--hex] [--vector] FILE\n"
+		"       tracecert dump [--config NAME=VALUE]... [--level 1|s1|2|all] --snapshot DIR\n"
+		"\n"
+		"Decodes FILE with the reference decoder and prints the canonical text of\n"
+		"reference/FORMAT.md, one item per line, each with the byte offset of its\n"
+		"packet. FILE '-' reads standard input; input is read in fixed chunks, so memory\n"
+		"does not grow with its size. Bytes before the first A-sync are skipped (a '#'\n"
+		"comment says how many). Errors are printed in-band as 'error class=NAME' items;\n"
+		"the exit status is 1 when any error was found, 2 for bad usage or input.\n"
+		"\n"
+		"Options:\n"
+		"  --protocol ete        the trace protocol (only ete so far; the default)\n");
+	usage_common(f);
+	fprintf(f, "    Registers:\n");
+	tc_print_config_registers(f);
+	fprintf(f,
+		"  --level 1|s1|2|all    what to print: packets (1, the default), stage-1\n"
+		"                        elements (s1), resolved elements (2), or all three,\n"
+		"                        each line prefixed by its level\n"
+		"  --hex                 FILE is text: hex bytes, blanks and '#' comments\n"
+		"  --vector              FILE is a .tcv vector: use its [config], [trace] and\n"
+		"                        [image] sections (--config options override)\n"
+		"  --snapshot DIR        a trace snapshot directory (snapshot.ini, device .ini files\n"
+		"                        with registers, trace.ini and its buffers, raw or CoreSight\n"
+		"                        formatted): every ETE source is decoded with its registers\n"
+		"                        as configuration (--config overrides), one block each headed\n"
+		"                        by a '#' line naming the source, buffer and trace ID; other\n"
+		"                        sources are listed as not decoded. The whole directory is\n"
+		"                        checked first: an error names the file and line, exit 2\n"
+		"  -h, --help            this text\n");
+}
+
+static void usage_decode(FILE *f)
+{
+	fprintf(f,
+		"usage: tracecert decode [--protocol ete] --image FILE[@ADDR]... [--config NAME=VALUE]...\n"
+		"                        [--level 3|all] [--hex] [--vector] TRACE\n"
+		"       tracecert decode [--config NAME=VALUE]... [--level 3|all] --snapshot DIR\n"
+		"\n"
+		"Decodes TRACE with the reference decoder down to what executed (L3,\n"
+		"reference/FORMAT.md): instruction ranges, exceptions, context changes,\n"
+		"gaps, timestamps, cycle counts, events, transactions. TRACE '-' reads standard\n"
+		"input, in fixed chunks. The exit status is 1 when the trace had errors, 2 for\n"
+		"bad usage or input.\n"
+		"\n"
+		"Options:\n"
+		"  --image FILE@ADDR     a raw binary mapped at address ADDR (0x... or decimal)\n"
+		"  --image FILE          an ELF file (32- or 64-bit, little endian): its PT_LOAD\n"
+		"                        segments; may be repeated; regions must not overlap\n"
+		"  --config NAME=VALUE   as for dump (tracecert dump --help), plus the stage-3 keys:\n");
+	tc_print_config_keys(f, 1);
+	fprintf(f,
+		"  --level 3|all         L3 only (the default), or L1, s1, L2 and L3 prefixed\n"
+		"  --hex, --vector       as for dump\n"
+		"  --snapshot DIR        as for dump; the memory dumps of each source's core\n"
+		"                        ([core_trace_sources]) are its image, mapped, not copied\n"
+		"  -h, --help            this text\n");
+}
+
+/* ---- Arguments -------------------------------------------------------------------- */
+
+static int parse_level(const char *s, struct dump_opts *o)
+{
+	if (o->decode) {
+		if (!strcmp(s, "3") || !strcmp(s, "l3") || !strcmp(s, "L3"))
+			o->out.level_mask = 8;
+		else if (!strcmp(s, "all"))
+			o->out.level_mask = 15, o->out.prefix = 1;
+		else
+			return -1;
+		return 0;
+	}
+	if (!strcmp(s, "1") || !strcmp(s, "l1") || !strcmp(s, "L1"))
+		o->out.level_mask = 1;
+	else if (!strcmp(s, "s1"))
+		o->out.level_mask = 2;
+	else if (!strcmp(s, "2") || !strcmp(s, "l2") || !strcmp(s, "L2"))
+		o->out.level_mask = 4;
+	else if (!strcmp(s, "all"))
+		o->out.level_mask = 7, o->out.prefix = 1;
+	else
+		return -1;
+	return 0;
+}
+
+static int add_config(struct dump_opts *o, const char *arg)
+{
+	char name[64], err[300];
+	const char *eq = strchr(arg, '=');
+	int rc;
+	if (!eq || eq == arg || eq - arg >= (long)sizeof name) {
+		fprintf(stderr, "tracecert %s: --config expects NAME=VALUE, got '%s'\n", o->cmd, arg);
+		return -1;
+	}
+	snprintf(name, sizeof name, "%.*s", (int)(eq - arg), arg);
+	rc = tc_ete_builder_set(&o->config, name, eq + 1, err, sizeof err);
+	if (rc == -1)
+		fprintf(stderr, "tracecert %s: %s (see tracecert config)\n", o->cmd, err);
+	else if (rc)
+		fprintf(stderr, "tracecert %s: %s\n", o->cmd, err);
+	return rc ? -1 : 0;
+}
+
+static int takes_value(const struct dump_opts *o, const char *a)
+{
+	return !strcmp(a, "--protocol") || !strcmp(a, "--config") || !strcmp(a, "--level") ||
+	       !strcmp(a, "--snapshot") || (o->decode && !strcmp(a, "--image"));
+}
+
+/* One option with its value (argv[*i + 1]); returns 0 or -1. */
+static int parse_valued(struct dump_opts *o, char **argv, int *i)
+{
+	const char *a = argv[*i], *v = argv[++*i];
+	if (!strcmp(a, "--image")) {
+		o->image_args[o->nimage++] = v;
+	} else if (!strcmp(a, "--snapshot")) {
+		o->snapshot = v;
+	} else if (!strcmp(a, "--protocol")) {
+		if (strcmp(v, "ete")) {
+			fprintf(stderr, "tracecert %s: unsupported protocol '%s' (supported: ete)\n", o->cmd, v);
+			return -1;
+		}
+	} else if (!strcmp(a, "--config")) {
+		return add_config(o, v);
+	} else if (parse_level(v, o)) {
+		fprintf(stderr, "tracecert %s: --level expects %s, got '%s'\n", o->cmd,
+			o->decode ? "3 or all" : "1, s1, 2 or all", v);
+		return -1;
+	}
+	return 0;
+}
+
+static int check_combination(const struct dump_opts *o)
+{
+	if (o->snapshot && (o->file || o->hex || o->vector || o->nimage)) {
+		fprintf(stderr, "tracecert %s: --snapshot DIR takes no FILE, --hex, --vector or --image\n", o->cmd);
+		return -1;
+	}
+	if (!o->snapshot && !o->file) {
+		fprintf(stderr, "tracecert %s: no FILE given (see tracecert %s --help)\n", o->cmd, o->cmd);
+		return -1;
+	}
+	if (o->hex && o->vector) {
+		fprintf(stderr, "tracecert %s: --hex and --vector do not go together\n", o->cmd);
+		return -1;
+	}
+	return 0;
+}
+
+static int parse_dump_args(int argc, char **argv, struct dump_opts *o)
+{
+	for (int i = 2; i < argc; i++) {
+		const char *a = argv[i];
+		if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
+			if (o->decode)
+				usage_decode(stdout);
+			else
+				usage_dump(stdout);
+			exit(0);
+		} else if (!strcmp(a, "--hex")) {
+			o->hex = 1;
+		} else if (!strcmp(a, "--vector")) {
+			o->vector = 1;
+		} else if (takes_value(o, a)) {
+			if (i + 1 >= argc) {
+				fprintf(stderr, "tracecert %s: %s needs a value\n", o->cmd, a);
+				return -1;
+			}
+			if (parse_valued(o, argv, &i))
+				return -1;
+		} else if (a[0] == '-' && a[1] != '\0') {
+			fprintf(stderr, "tracecert %s: unknown option '%s' (see tracecert %s --help)\n", o->cmd, a, o->cmd);
+			return -1;
+		} else if (o->file) {
+			fprintf(stderr, "tracecert %s: more than one FILE ('%s' and '%s')\n", o->cmd, o->file, a);
+			return -1;
+		} else {
+			o->file = a;
+		}
+	}
+	return check_combination(o);
+}
+
+/* Loads each --image FILE[@ADDR] (raw files are mapped, not copied). */
+static int load_images(const struct dump_opts *o, struct tc_image *img)
+{
+	for (int i = 0; i < o->nimage; i++) {
+		char err[1200];
+		const char *arg = o->image_args[i], *at = strrchr(arg, '@');
+		int rc;
+		if (at) {
+			char *end, *path;
+			unsigned long long base = strtoull(at + 1, &end, 0);
+			if (at[1] == '\0' || *end != '\0') {
+				fprintf(stderr, "tracecert decode: --image %s: '%s' is not an address\n", arg, at + 1);
+				return -1;
+			}
+			path = strndup(arg, (size_t)(at - arg));
+			if (!path)
+				return -1;
+			rc = tc_image_load_raw(img, path, base, err, sizeof err);
+			free(path);
+		} else {
+			rc = tc_image_load_elf(img, arg, err, sizeof err);
+		}
+		if (rc) {
+			fprintf(stderr, "tracecert decode: --image %s: %s\n", arg, err);
+			return -1;
+		}
+	}
+	return 0;
+}
+
+/* ---- Streamed input ------------------------------------------------------------------ */
+
+/* A trace file or standard input read in fixed chunks, raw or hex text. */
+struct input {
+	FILE *f;
+	const char *path;
+	const char *cmd;
+	int hex;
+	int hi;                 /* hex: pending high nibble, -1 none */
+	int comment;            /* hex: inside a '#' comment */
+	uint64_t pos;           /* bytes of the file read so far */
+	uint8_t raw[CHUNK];
+};
+
+static int hexval(int c)
+{
+	if (c >= '0' && c <= '9')
+		return c - '0';
+	c |= 0x20;
+	return c >= 'a' && c <= 'f' ? c - 'a' + 10 : -1;
+}
+
+/* Converts n bytes of hex text from in->raw into out; returns the bytes
+ * written or -1 with a message naming the byte offset. */
+static long hex_convert(struct input *in, size_t n, uint8_t *out)
+{
+	long o = 0;
+	for (size_t i = 0; i < n; i++) {
+		int c = in->raw[i], v;
+		if (c == '\n')
+			in->comment = 0;
+		if (in->comment || c == ' ' || c == '\t' || c == '\r' || c == '\n')
+			continue;
+		if (c == '#') {
+			in->comment = 1;
+			continue;
+		}
+		v = hexval(c);
+		if (v < 0) {
+			fprintf(stderr, "tracecert %s: %s: byte %llu: expected a hex digit, blank or '#' comment\n", in->cmd,
+				in->path, (unsigned long long)(in->pos - n + i));
+			return -1;
+		}
+		if (in->hi < 0) {
+			in->hi = v;
+		} else {
+			out[o++] = (uint8_t)(in->hi << 4 | v);
+			in->hi = -1;
+		}
+	}
+	return o;
+}
+
+static int input_open(struct input *in, const char *path, const char *cmd, int hex)
+{
+	in->path = path;
+	in->cmd = cmd;
+	in->hex = hex;
+	in->hi = -1;
+	in->comment = 0;
+	in->pos = 0;
+	in->f = strcmp(path, "-") ? fopen(path, "rb") : stdin;
+	if (!in->f) {
+		fprintf(stderr, "tracecert %s: cannot read '%s': %s\n", cmd, path, strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
+static void input_close(struct input *in)
+{
+	if (in->f && in->f != stdin)
+		fclose(in->f);
+	in->f = NULL;
+}
+
+/* Up to CHUNK trace bytes into out: the count, 0 at the end, -1 on an error (reported). */
+static long input_read(struct input *in, uint8_t *out)
+{
+	for (;;) {
+		size_t n = fread(in->hex ? in->raw : out, 1, CHUNK, in->f);
+		long got;
+		if (n == 0 && ferror(in->f)) {
+			fprintf(stderr, "tracecert %s: cannot read '%s': %s\n", in->cmd, in->path, strerror(errno));
+			return -1;
+		}
+		in->pos += n;
+		if (n == 0 && in->hex && in->hi >= 0) {
+			fprintf(stderr, "tracecert %s: %s: byte %llu: expected a hex digit, blank or '#' comment (odd number of hex digits)\n",
+				in->cmd, in->path, (unsigned long long)in->pos);
+			return -1;
+		}
+		if (!in->hex || n == 0)
+			return (long)n;
+		got = hex_convert(in, n, out);
+		if (got != 0)
+			return got;
+	}
+}
+
+/* Hex text in a regular file is checked whole before anything is decoded. */
+static int hex_precheck(struct input *in)
+{
+	static uint8_t scratch[CHUNK];
+	struct stat st;
+	long n;
+	if (!in->hex || fstat(fileno(in->f), &st) || !S_ISREG(st.st_mode))
+		return 0;
+	while ((n = input_read(in, scratch)) > 0)
+		;
+	if (n < 0)
+		return -1;
+	rewind(in->f);
+	in->hi = -1;
+	in->comment = 0;
+	in->pos = 0;
+	return 0;
+}
+
+/* ---- Decoding ------------------------------------------------------------------------ */
+
+static int feed_file(struct tc_ete_decoder *d, struct input *in)
+{
+	static uint8_t buf[CHUNK];
+	long n;
+	while ((n = input_read(in, buf)) > 0)
+		tc_ete_feed(d, buf, (size_t)n);
+	return n < 0 ? -1 : 0;
+}
+
+static void feed_memory(struct tc_ete_decoder *d, const uint8_t *p, size_t len)
+{
+	for (size_t i = 0; i < len; i += CHUNK)
+		tc_ete_feed(d, p + i, len - i < CHUNK ? len - i : CHUNK);
+}
+
+static void print_notes(const struct tc_ete_reg_info *info)
+{
+	for (int i = 0; i < info->nnotes; i++)
+		printf("# note: %s\n", info->note[i]);
+}
+
+/* The vector's configuration, trace and (without --image) image. */
+static int load_vector(struct dump_opts *o, struct tc_vector *v, struct tc_image *img, struct tc_ete_config *cfg)
+{
+	char err[512];
+	if (tc_vector_load(o->file, v, err, sizeof err)) {
+		fprintf(stderr, "tracecert %s: %s: %s\n", o->cmd, o->file, err);
+		return -1;
+	}
+	*cfg = v->ete;
+	if (v->has_image && o->nimage == 0) {
+		tc_image_free(img);
+		*img = v->image;            /* the vector's image moves to the caller */
+		memset(&v->image, 0, sizeof v->image);
+	}
+	return 0;
+}
+
+/* Runs the decoder over the input named by the options. */
+static int run_decoder(struct dump_opts *o, struct tc_ete_config *cfg, struct tc_image *img, struct tc_vector *v,
+		       struct input *in)
+{
+	struct tc_ete_sink sink;
+	struct tc_ete_reg_info info;
+	struct tc_ete_decoder *d;
+	int rc = 0;
+	tc_ete_builder_apply(&o->config, cfg, &info);
+	print_notes(&info);
+	tc_printer_sink(&o->out, &sink);
+	d = tc_ete_alloc(cfg, &sink);
+	if (!d) {
+		fprintf(stderr, "tracecert %s: invalid configuration (queue_cap must exceed maxspec)\n", o->cmd);
+		return 2;
+	}
+	tc_ete_set_image(d, img);
+	if (o->vector)
+		feed_memory(d, v->trace, v->trace_len);
+	else if (feed_file(d, in))
+		rc = 2;
+	tc_ete_finish(d);
+	if (tc_ete_skipped(d))
+		printf("# skipped %llu bytes outside A-sync\n", (unsigned long long)tc_ete_skipped(d));
+	tc_ete_free(d);
+	return rc ? rc : o->out.errors ? 1 : 0;
+}
+
+static int run_file(struct dump_opts *o)
+{
+	struct tc_image img;
+	struct tc_vector v;
+	struct tc_ete_config cfg;
+	struct input *in = NULL;
+	int rc = 2;
+	memset(&img, 0, sizeof img);
+	memset(&v, 0, sizeof v);
+	tc_ete_config_default(&cfg);
+	if (load_images(o, &img))
+		goto out;
+	if (o->vector) {
+		if (load_vector(o, &v, &img, &cfg))
+			goto out;
+	} else {
+		in = malloc(sizeof *in);
+		if (!in || input_open(in, o->file, o->cmd, o->hex) || hex_precheck(in))
+			goto out;
+	}
+	rc = run_decoder(o, &cfg, &img, &v, in);
+out:
+	if (in)
+		input_close(in);
+	free(in);
+	tc_vector_free(&v);
+	tc_image_free(&img);
+	return rc;
+}
+
+int tc_dump_main(int argc, char **argv, int decode)
+{
+	struct dump_opts o;
+	int rc;
+	memset(&o, 0, sizeof o);
+	o.cmd = decode ? "decode" : "dump";
+	o.decode = decode;
+	o.out.level_mask = decode ? 8 : 1;
+	tc_ete_builder_init(&o.config);
+	o.image_args = calloc((size_t)argc, sizeof *o.image_args);
+	if (!o.image_args)
+		return 2;
+	if (parse_dump_args(argc, argv, &o))
+		rc = 2;
+	else if (o.snapshot)
+		rc = tc_snapshot_run(o.snapshot, o.cmd, &o.config, &o.out);
+	else
+		rc = run_file(&o);
+	free(o.image_args);
+	return rc;
+}
+
+/* ---- tracecert config ---------------------------------------------------------------- */
+
+static void usage_config(FILE *f)
+{
+	fprintf(f,
+		"usage: tracecert config [--markdown]\n"
+		"       tracecert config NAME=VALUE...\n"
+		"\n"
+		"Without assignments: the configuration keys (the one table the command line, the\n"
+		"vector reader and vectors/README.md use; --markdown prints it as the README's\n"
+		"tables) and the trace unit registers they are derived from. With assignments (keys\n"
+		"and registers, as for dump --config): the configuration they give, each key with\n"
+		"where its value came from, and the register fields the decoder does not use yet.\n");
+}
+
+static const char *need_name(int need)
+{
+	return need == tc_ete_key_required ? "required" : need == tc_ete_key_required_l3 ? "with [expect.l3]" : "optional";
+}
+
+static void print_markdown(void)
+{
+	printf("| key | meaning | values | default | in a vector | derived from |\n|---|---|---|---|---|---|\n");
+	for (int k = 0; k < tc_ete_nkeys; k++) {
+		const struct tc_ete_key *key = &tc_ete_keys[k];
+		printf("| `%s` | %s | 0 … %lu | %lu | %s | %s |\n", key->name, key->doc, key->max, key->def,
+		       need_name(key->need), key->source);
+	}
+	printf("\n| register | fields used |\n|---|---|\n");
+	for (int r = 0; r < tc_ete_reg_count; r++)
+		printf("| `%s` | %s |\n", tc_ete_regs[r].name, tc_ete_regs[r].doc);
+}
+
+static void print_table(void)
+{
+	printf("Configuration keys (NAME=VALUE):\n");
+	tc_print_config_keys(stdout, 0);
+	tc_print_config_keys(stdout, 1);
+	printf("Registers (NAME=VALUE, 32 bits, decimal or 0x hex):\n");
+	tc_print_config_registers(stdout);
+}
+
+/* The configuration that keys and registers give. */
+static int print_derived(const struct tc_ete_config_builder *b)
+{
+	struct tc_ete_config cfg;
+	struct tc_ete_reg_info info;
+	uint32_t covered = tc_ete_builder_covered(b);
+	tc_ete_config_default(&cfg);
+	tc_ete_builder_apply(b, &cfg, &info);
+	for (int k = 0; k < tc_ete_nkeys; k++) {
+		char value[32];
+		const char *from = (b->key_given >> k) & 1 ? "given" : (covered >> k) & 1 ? tc_ete_keys[k].source : "default";
+		if (tc_ete_config_key_text(&cfg, k, value, sizeof value))
+			return 2;
+		printf("%s=%s  # %s\n", tc_ete_keys[k].name, value, from);
+	}
+	if (info.ccsize_bits)
+		printf("# TRCIDR2.CCSIZE: a %u-bit cycle counter (would bound Cycle Count values)\n", info.ccsize_bits);
+	if (info.tssize_bits)
+		printf("# TRCIDR0.TSSIZE: %u-bit timestamps (would bound Timestamp values)\n", info.tssize_bits);
+	if (info.revision >= 0)
+		printf("# TRCDEVARCH.REVISION: %d (ETE 1.%d)\n", info.revision, info.revision);
+	if (info.trace_id >= 0)
+		printf("# TRCTRACEIDR.TRACEID: 0x%02x\n", (unsigned)info.trace_id);
+	print_notes(&info);
+	return 0;
+}
+
+int tc_config_main(int argc, char **argv)
+{
+	struct tc_ete_config_builder b;
+	int markdown = 0, assignments = 0;
+	struct dump_opts o;
+	memset(&o, 0, sizeof o);
+	o.cmd = "config";
+	tc_ete_builder_init(&o.config);
+	for (int i = 2; i < argc; i++) {
+		if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
+			usage_config(stdout);
+			return 0;
+		} else if (!strcmp(argv[i], "--markdown")) {
+			markdown = 1;
+		} else if (argv[i][0] == '-') {
+			fprintf(stderr, "tracecert config: unknown option '%s' (see tracecert config --help)\n", argv[i]);
+			return 2;
+		} else if (add_config(&o, argv[i])) {
+			return 2;
+		} else {
+			assignments++;
+		}
+	}
+	b = o.config;
+	if (assignments)
+		return print_derived(&b);
+	if (markdown)
+		print_markdown();
+	else
+		print_table();
+	return 0;
+}

@@ -1,0 +1,286 @@
+/* snaprun.c — decoding a trace snapshot directory: a plan checked whole (configuration from each ETE source's registers, its buffer and trace ID, its core's memory dumps mapped), then one block per source, buffers streamed (through the CoreSight deformatter when formatted). */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "snaprun.h"
+#include "tracecert/csframe.h"
+#include "tracecert/image.h"
+#include "tracecert/snapshot.h"
+
+#define CHUNK 65536
+
+/* One trace source of the snapshot and how it will be decoded. */
+struct source {
+	const struct tc_snap_device *dev;
+	const struct tc_snap_buffer *buf;     /* NULL: not decoded (skip says why) */
+	const struct tc_snap_device *core;
+	struct tc_image *image;               /* the core's memory, NULL without a core */
+	struct tc_ete_config cfg;
+	struct tc_ete_reg_info info;
+	uint32_t defaulted;                   /* keys neither in the registers nor in --config */
+	char unknown[400];                    /* registers the configuration does not use */
+	char skip[200];
+};
+
+struct plan {
+	struct tc_snapshot ss;
+	struct source *src;
+	int n;
+	int ete;                              /* ETE sources */
+	struct tc_image *images;              /* one per device (cores only used) */
+	const char *cmd;
+	char err[1200];
+};
+
+static int is_ete(const struct tc_snap_device *d)
+{
+	return !strcasecmp(d->class_, "trace_source") && !strcasecmp(d->type, "ETE");
+}
+
+static void append(char *list, size_t size, const char *name)
+{
+	size_t n = strlen(list);
+	snprintf(list + n, size - n, "%s%s", n ? ", " : "", name);
+}
+
+/* One register of the source: a configuration register, or another that must still be a number. */
+static int source_reg(struct tc_ete_config_builder *b, const struct tc_snap_reg *r, char *err, size_t errlen)
+{
+	uint64_t v;
+	if (tc_ete_reg_find(r->name) >= 0)
+		return tc_ete_builder_set(b, r->name, r->value, err, errlen);
+	if (tc_snapshot_number(r->value, &v)) {
+		snprintf(err, errlen, "register %s: '%s' is not a number (decimal or 0x hex)", r->name, r->value);
+		return -2;
+	}
+	return 0;
+}
+
+/* The configuration from the source's registers, then --config. */
+static int configure(struct plan *p, struct source *s, const struct tc_ete_config_builder *overrides)
+{
+	struct tc_ete_config_builder b;
+	char err[400];
+	tc_ete_builder_init(&b);
+	for (int i = 0; i < s->dev->nregs; i++) {
+		const struct tc_snap_reg *r = &s->dev->reg[i];
+		if (source_reg(&b, r, err, sizeof err)) {
+			snprintf(p->err, sizeof p->err, "%s:%d: %s", s->dev->ini, r->line, err);
+			return -1;
+		}
+		if (tc_ete_reg_find(r->name) < 0)
+			append(s->unknown, sizeof s->unknown, r->name);
+	}
+	tc_ete_config_default(&s->cfg);
+	tc_ete_builder_apply(&b, &s->cfg, &s->info);
+	tc_ete_builder_apply(overrides, &s->cfg, NULL);
+	s->defaulted = ~(tc_ete_builder_covered(&b) | tc_ete_builder_covered(overrides));
+	return 0;
+}
+
+/* Maps every dump of a core once. */
+static struct tc_image *core_image(struct plan *p, const struct tc_snap_device *core)
+{
+	struct tc_image *img = &p->images[core - p->ss.device];
+	if (img->n || !core->ndumps)
+		return img;
+	for (int i = 0; i < core->ndumps; i++) {
+		const struct tc_snap_dump *d = &core->dump[i];
+		char name[700], err[1000];
+		snprintf(name, sizeof name, "%s:%d [%s] %s", core->ini, d->line, d->section, d->file);
+		if (tc_image_map_file(img, d->file, d->offset, d->length, d->address, name, err, sizeof err)) {
+			snprintf(p->err, sizeof p->err, "%s", err);
+			return NULL;
+		}
+	}
+	return img;
+}
+
+static int plan_source(struct plan *p, struct source *s, const struct tc_ete_config_builder *overrides)
+{
+	if (configure(p, s, overrides))
+		return -1;
+	s->buf = tc_snapshot_source_buffer(&p->ss, s->dev->name);
+	if (!s->buf) {
+		snprintf(s->skip, sizeof s->skip, "no buffer ([source_buffers] has no entry for it)");
+		return 0;
+	}
+	if (s->buf->coresight && (s->info.trace_id <= 0 || s->info.trace_id >= 0x70)) {
+		if (s->info.trace_id < 0)
+			snprintf(p->err, sizeof p->err, "%s: ETE source '%s' is in the CoreSight formatted buffer '%s' but has no TRCTRACEIDR to select its bytes",
+				 s->dev->ini, s->dev->name, s->buf->name);
+		else
+			snprintf(p->err, sizeof p->err, "%s: ETE source '%s': TRCTRACEIDR.TRACEID 0x%02x is reserved (0x00, 0x70-0x7F), it cannot select bytes in buffer '%s'",
+				 s->dev->ini, s->dev->name, (unsigned)s->info.trace_id, s->buf->name);
+		return -1;
+	}
+	s->core = tc_snapshot_source_core(&p->ss, s->dev->name);
+	if (s->core && !(s->image = core_image(p, s->core)))
+		return -1;
+	return 0;
+}
+
+/* Reads and checks everything before any output. */
+static int make_plan(struct plan *p, const char *dir, const struct tc_ete_config_builder *overrides)
+{
+	if (tc_snapshot_load(dir, &p->ss, p->err, sizeof p->err))
+		return -1;
+	p->src = calloc((size_t)p->ss.ndevices + 1, sizeof *p->src);
+	p->images = calloc((size_t)p->ss.ndevices + 1, sizeof *p->images);
+	if (!p->src || !p->images) {
+		snprintf(p->err, sizeof p->err, "out of memory");
+		return -1;
+	}
+	for (int i = 0; i < p->ss.ndevices; i++) {
+		const struct tc_snap_device *d = &p->ss.device[i];
+		struct source *s = &p->src[p->n];
+		if (strcasecmp(d->class_, "trace_source"))
+			continue;
+		s->dev = d;
+		p->n++;
+		if (!is_ete(d)) {
+			snprintf(s->skip, sizeof s->skip, "type %s", d->type);
+			continue;
+		}
+		p->ete++;
+		if (plan_source(p, s, overrides))
+			return -1;
+	}
+	if (!p->ete) {
+		snprintf(p->err, sizeof p->err, "%s: no ETE trace source (a device of class trace_source and type ETE)", dir);
+		return -1;
+	}
+	for (int i = 0; i < p->ss.ndevices; i++)   /* every dump is checked, used or not */
+		if (!core_image(p, &p->ss.device[i]))
+			return -1;
+	return 0;
+}
+
+static void free_plan(struct plan *p)
+{
+	for (int i = 0; p->images && i < p->ss.ndevices; i++)
+		tc_image_free(&p->images[i]);
+	free(p->images);
+	free(p->src);
+	tc_snapshot_free(&p->ss);
+}
+
+/* ---- Decoding ------------------------------------------------------------------------ */
+
+struct feed {
+	struct tc_ete_decoder *d;
+	unsigned id;
+	unsigned long frame_errors;
+};
+
+static void on_data(void *ctx, unsigned id, const uint8_t *bytes, size_t len)
+{
+	struct feed *f = ctx;
+	if (id == f->id)
+		tc_ete_feed(f->d, bytes, len);
+}
+
+static void on_frame_error(void *ctx, uint64_t offset, const char *msg)
+{
+	struct feed *f = ctx;
+	f->frame_errors++;
+	printf("# buffer error @%llu: %s\n", (unsigned long long)offset, msg);
+}
+
+/* Streams the source's buffer into the decoder; 0, or -1 on a read error (reported). */
+static int stream_buffer(const struct plan *p, const struct source *s, struct feed *f, struct tc_csframe *cs)
+{
+	static uint8_t buf[CHUNK];
+	FILE *in = fopen(s->buf->file, "rb");
+	size_t n;
+	if (!in) {
+		fprintf(stderr, "tracecert %s: cannot read '%s': %s\n", p->cmd, s->buf->file, strerror(errno));
+		return -1;
+	}
+	while ((n = fread(buf, 1, sizeof buf, in)) > 0) {
+		if (s->buf->coresight)
+			tc_csframe_feed(cs, buf, n);
+		else
+			tc_ete_feed(f->d, buf, n);
+	}
+	if (ferror(in)) {
+		fprintf(stderr, "tracecert %s: cannot read '%s': %s\n", p->cmd, s->buf->file, strerror(errno));
+		fclose(in);
+		return -1;
+	}
+	fclose(in);
+	if (s->buf->coresight)
+		tc_csframe_finish(cs);
+	return 0;
+}
+
+static void print_header(const struct source *s)
+{
+	char keys[300] = "";
+	printf("# source %s (ETE): buffer %s (%s", s->dev->name, s->buf->name, s->buf->coresight ? "coresight" : "source_data");
+	if (s->info.trace_id >= 0)
+		printf(", trace ID 0x%02x", (unsigned)s->info.trace_id);
+	printf("), core %s\n", s->core ? s->core->name : "none (no memory image)");
+	for (int i = 0; i < s->info.nnotes; i++)
+		printf("# note: %s\n", s->info.note[i]);
+	if (s->unknown[0])
+		printf("# registers not used for the configuration: %s\n", s->unknown);
+	for (int k = 0; k < tc_ete_nkeys; k++)
+		if (((s->defaulted >> k) & 1) && tc_ete_keys[k].need != tc_ete_key_optional)
+			append(keys, sizeof keys, tc_ete_keys[k].name);
+	if (keys[0])
+		printf("# keys no register or --config gave (defaults): %s\n", keys);
+}
+
+static int decode_source(const struct plan *p, const struct source *s, struct tc_printer *out)
+{
+	struct tc_ete_sink sink;
+	struct feed f = { NULL, (unsigned)s->info.trace_id, 0 };
+	struct tc_csframe_sink cs_sink = { &f, on_data, on_frame_error };
+	struct tc_csframe cs;
+	int rc;
+	print_header(s);
+	tc_printer_sink(out, &sink);
+	f.d = tc_ete_alloc(&s->cfg, &sink);
+	if (!f.d) {
+		fprintf(stderr, "tracecert %s: source %s: invalid configuration (queue_cap must exceed maxspec)\n", p->cmd, s->dev->name);
+		return 2;
+	}
+	tc_ete_set_image(f.d, s->image);
+	tc_csframe_init(&cs, &cs_sink);
+	rc = stream_buffer(p, s, &f, &cs);
+	tc_ete_finish(f.d);
+	if (tc_ete_skipped(f.d))
+		printf("# skipped %llu bytes outside A-sync\n", (unsigned long long)tc_ete_skipped(f.d));
+	if (s->buf->coresight && !tc_csframe_seen(&cs, f.id))
+		printf("# trace ID 0x%02x never occurs in buffer %s\n", f.id, s->buf->name);
+	tc_ete_free(f.d);
+	out->errors += f.frame_errors;
+	return rc ? 2 : 0;
+}
+
+int tc_snapshot_run(const char *dir, const char *cmd, const struct tc_ete_config_builder *overrides,
+		    struct tc_printer *out)
+{
+	struct plan p;
+	int rc = 0;
+	memset(&p, 0, sizeof p);
+	p.cmd = cmd;
+	if (make_plan(&p, dir, overrides)) {
+		fprintf(stderr, "tracecert %s: %s\n", cmd, p.err);
+		free_plan(&p);
+		return 2;
+	}
+	for (int i = 0; i < p.n && rc != 2; i++) {
+		const struct source *s = &p.src[i];
+		if (s->skip[0])
+			printf("# source %s: not decoded: %s\n", s->dev->name, s->skip);
+		else
+			rc = decode_source(&p, s, out);
+	}
+	free_plan(&p);
+	return rc ? rc : out->errors ? 1 : 0;
+}

@@ -1,0 +1,174 @@
+/* snapwrite.c — generated vectors written as a trace snapshot directory: snapshot.ini, a core .ini with memory dumps and an ETE .ini with registers per vector, trace.ini and the buffers (test data for the snapshot reader). */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "snapwrite.h"
+#include "tracecert/ete_config.h"
+
+struct writer {
+	const char *dir;
+	char *err;
+	size_t errlen;
+};
+
+static int fail(struct writer *w, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(w->err, w->errlen, fmt, ap);
+	va_end(ap);
+	return -1;
+}
+
+/* Opens DIR/name for writing. */
+static FILE *create(struct writer *w, const char *name)
+{
+	char path[4096];
+	FILE *f;
+	snprintf(path, sizeof path, "%s/%s", w->dir, name);
+	f = fopen(path, "wb");
+	if (!f)
+		fail(w, "cannot write '%s': %s", path, strerror(errno));
+	return f;
+}
+
+static int done(struct writer *w, FILE *f, const char *name)
+{
+	if (ferror(f) | fclose(f))
+		return fail(w, "cannot write '%s/%s': %s", w->dir, name, strerror(errno));
+	return 0;
+}
+
+static int write_bytes(struct writer *w, const char *name, const uint8_t *p, size_t n)
+{
+	FILE *f = create(w, name);
+	if (!f)
+		return -1;
+	fwrite(p, 1, n, f);
+	return done(w, f, name);
+}
+
+static int write_snapshot_ini(struct writer *w, const uint64_t *seeds, int n)
+{
+	FILE *f = create(w, "snapshot.ini");
+	if (!f)
+		return -1;
+	fprintf(f, "; written by tracecert gen --snapshot-out\n[snapshot]\nversion=1.0\ndescription=tracecert gen, seeds");
+	for (int i = 0; i < n; i++)
+		fprintf(f, " %llu", (unsigned long long)seeds[i]);
+	fprintf(f, "\n\n[device_list]\n");
+	for (int i = 0; i < n; i++)
+		fprintf(f, "device%d=cpu_%d.ini\ndevice%d=ete_%d.ini\n", 2 * i, i, 2 * i + 1, i);
+	fprintf(f, "\n[trace]\nmetadata=trace.ini\n");
+	return done(w, f, "snapshot.ini");
+}
+
+/* The core: its image in one file, one dump per region (offset, length). */
+static int write_core(struct writer *w, const struct tc_enc_vector *v, int i)
+{
+	char name[64], mem[64];
+	uint64_t at = 0;
+	FILE *f, *m;
+	snprintf(name, sizeof name, "cpu_%d.ini", i);
+	snprintf(mem, sizeof mem, "cpu_%d_mem.bin", i);
+	f = create(w, name);
+	m = f ? create(w, mem) : NULL;
+	if (!m) {
+		if (f)
+			fclose(f);
+		return -1;
+	}
+	fprintf(f, "[device]\nname=cpu_%d\nclass=core\ntype=ARM-AA64\n\n[regs]\nPC(size:64)=0x%llx\n", i,
+		(unsigned long long)(v->nregions ? v->region[0].base : 0));
+	for (int r = 0; r < v->nregions; r++) {
+		fprintf(f, "\n[dump%d]\nfile=%s\naddress=0x%llx\noffset=0x%llx\nlength=0x%zx\nspace=EL1N\n", r, mem,
+			(unsigned long long)v->region[r].base, (unsigned long long)at, v->region[r].len);
+		fwrite(v->region[r].bytes, 1, v->region[r].len, m);
+		at += v->region[r].len;
+	}
+	return done(w, m, mem) | done(w, f, name);
+}
+
+/* The ETE source: registers from the configuration, plus two the configuration does not use. */
+static int write_source(struct writer *w, const struct tc_enc_vector *v, int i)
+{
+	static const unsigned offset[tc_ete_reg_count] = { 0x1e0, 0x1e8, 0x180, 0x010, 0xfbc, 0x040 };
+	uint32_t regs[tc_ete_reg_count];
+	char name[64];
+	FILE *f;
+	snprintf(name, sizeof name, "ete_%d.ini", i);
+	f = create(w, name);
+	if (!f)
+		return -1;
+	tc_ete_config_to_regs(&v->cfg, 0x10u + (unsigned)i, regs);
+	fprintf(f, "[device]\nname=ETE_%d\nclass=trace_source\ntype=ETE\n\n[regs]\n", i);
+	for (int r = 0; r < tc_ete_reg_count; r++)
+		fprintf(f, "%s(0x%03x)=0x%08x\n", tc_ete_regs[r].name, offset[r], regs[r]);
+	fprintf(f, "TRCIDR1(0x1e4)=0x4100fff0\nTRCAUTHSTATUS(0xfb8)=0xcc\n");
+	return done(w, f, name);
+}
+
+static int write_trace_ini(struct writer *w, int n, int coresight)
+{
+	FILE *f = create(w, "trace.ini");
+	if (!f)
+		return -1;
+	fprintf(f, "[trace_buffers]\nbuffers=");
+	for (int i = 0; i < (coresight ? 1 : n); i++)
+		fprintf(f, "%sbuffer%d", i ? ", " : "", i);
+	fprintf(f, "\n");
+	for (int i = 0; i < (coresight ? 1 : n); i++)
+		fprintf(f, "\n[buffer%d]\nname=%s_%d\nfile=trace_%d.bin\nformat=%s\n", i, coresight ? "ETB" : "ETE_buffer", i, i,
+			coresight ? "coresight" : "source_data");
+	fprintf(f, "\n[source_buffers]\n");
+	for (int i = 0; i < n; i++)
+		fprintf(f, coresight ? "ETE_%d=ETB_0\n" : "ETE_%d=ETE_buffer_%d\n", i, i);
+	fprintf(f, "\n[core_trace_sources]\n");
+	for (int i = 0; i < n; i++)
+		fprintf(f, "cpu_%d=ETE_%d\n", i, i);
+	return done(w, f, "trace.ini");
+}
+
+static int write_buffers(struct writer *w, const struct tc_enc_vector *v, int n, int coresight, uint64_t seed)
+{
+	struct tc_enc_stream s[16];
+	uint8_t *frames;
+	size_t len = 0;
+	char name[64];
+	int rc;
+	for (int i = 0; i < n && !coresight; i++) {
+		snprintf(name, sizeof name, "trace_%d.bin", i);
+		if (write_bytes(w, name, v[i].trace, v[i].trace_len))
+			return -1;
+	}
+	if (!coresight)
+		return 0;
+	for (int i = 0; i < n; i++)
+		s[i] = (struct tc_enc_stream){ 0x10u + (unsigned)i, v[i].trace, v[i].trace_len };
+	frames = tc_enc_csframe(s, n, seed, (int)(seed & 1), &len);
+	if (!frames)
+		return fail(w, "cannot format the buffer: out of memory");
+	rc = write_bytes(w, "trace_0.bin", frames, len);
+	free(frames);
+	return rc;
+}
+
+int tc_snapshot_write(const char *dir, const struct tc_enc_vector *v, const uint64_t *seeds, int n, int coresight,
+		      uint64_t seed, char *err, size_t errlen)
+{
+	struct writer w = { dir, err, errlen };
+	if (n < 1 || n > 16)
+		return fail(&w, "a snapshot holds 1 to 16 generated sources, not %d", n);
+	if (mkdir(dir, 0777) != 0 && errno != EEXIST)
+		return fail(&w, "cannot create '%s': %s", dir, strerror(errno));
+	if (write_snapshot_ini(&w, seeds, n) || write_trace_ini(&w, n, coresight))
+		return -1;
+	for (int i = 0; i < n; i++)
+		if (write_core(&w, &v[i], i) || write_source(&w, &v[i], i))
+			return -1;
+	return write_buffers(&w, v, n, coresight, seed);
+}
