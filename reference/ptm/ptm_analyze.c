@@ -142,7 +142,9 @@ static int can_walk(const struct tc_ptm_analyzer *a)
 
 /* ---- Return stack (App. B.3.2; depth and overflow: PTM-P13) ------------------- */
 
-static void push_return(struct tc_ptm_analyzer *a, uint32_t address)
+/* Pushes a return address with the instruction set and security state of
+ * the branch with link (lines 63-65). */
+static void push_return(struct tc_ptm_analyzer *a, uint32_t address, int isa, int ns)
 {
 	if (!a->cfg->return_stack)
 		return;
@@ -151,8 +153,8 @@ static void push_return(struct tc_ptm_analyzer *a, uint32_t address)
 		a->rs_n--;
 	}
 	a->rs[a->rs_n].address = address;
-	a->rs[a->rs_n].isa = a->cur.isa;
-	a->rs[a->rs_n].ns = a->cur.ns;
+	a->rs[a->rs_n].isa = (uint8_t)isa;
+	a->rs[a->rs_n].ns = (uint8_t)ns;
 	a->rs_n++;
 }
 
@@ -196,6 +198,7 @@ static int walk_to_waypoint(struct tc_ptm_analyzer *a, struct tc_insn *inst)
 static void take_waypoint(struct tc_ptm_analyzer *a, const struct tc_insn *inst, int taken)
 {
 	uint32_t next = a->cur.address + inst->size;
+	int isa = a->cur.isa, ns = a->cur.ns;
 	output_instruction(a, inst);
 	close_range(a, inst->type, taken ? tc_taken_e : tc_taken_n);
 	if (!taken || inst->type == tc_insn_isb) {
@@ -210,7 +213,7 @@ static void take_waypoint(struct tc_ptm_analyzer *a, const struct tc_insn *inst,
 		pop_return(a);   /* indirect: only the return stack knows the target */
 	}
 	if (inst->is_link)
-		push_return(a, next);
+		push_return(a, next, isa, ns);
 }
 
 /* analyze_atomheader(): each atom walks to its waypoint. */
@@ -245,8 +248,8 @@ static void branch_no_excp(struct tc_ptm_analyzer *a, const struct tc_ptm_packet
 		uint32_t next = a->cur.address + inst.size;
 		output_instruction(a, &inst);
 		close_range(a, inst.type, tc_taken_e);
-		if (inst.is_link && inst.type != tc_insn_isb)
-			push_return(a, next);
+		if (inst.is_link)
+			push_return(a, next, a->cur.isa, a->cur.ns);
 	}
 	set_current(a, p);
 	report_context(a);

@@ -210,8 +210,8 @@ static void branch_packet(struct tc_ptm_parse *p, uint8_t header)
 	k->hyp = st->hyp;
 }
 
-/* Waypoint update packet (§4.5 Table 4.1: header 0x72, 1–5 bytes): the address section of a branch address
- * packet after the header, with an information byte (bit 6 AltISA) after
+/* Waypoint update packet (§4.5 Table 4.1: header 0x72, 1–5 bytes): the
+ * address section of a branch address packet after the header, with an information byte (bit 6 AltISA) after
  * a fifth address byte whose bit 6 is set (PTM-S4); decompressed against
  * LastState, which it leaves unchanged (PTM-S3). */
 static void waypoint_update_packet(struct tc_ptm_parse *p)
@@ -265,8 +265,8 @@ static int isync_isa(struct tc_ptm_parse *p, uint8_t info, uint8_t a0)
 	return alt ? tc_ptm_isa_thumbee : tc_ptm_isa_thumb;
 }
 
-/* I-sync packet (§4.5 Table 4.1: header 0x08, 5–14 bytes): 4 address bytes (bit 0 of the first is the Thumb
- * bit), the information byte (bits 6:5 reason, 4 J, 3 NS, 2 AltISA, 1
+/* I-sync packet (§4.5 Table 4.1: header 0x08, 5–14 bytes): 4 address
+ * bytes (bit 0 of the first is the Thumb bit), the information byte (bits 6:5 reason, 4 J, 3 NS, 2 AltISA, 1
  * Hyp), a cycle count in cycle-accurate mode unless the reason is
  * periodic, then the context ID (PTM-P8). */
 static void isync_packet(struct tc_ptm_parse *p)
@@ -303,8 +303,8 @@ static void isync_packet(struct tc_ptm_parse *p)
 	k->context_id = st->context_id;
 }
 
-/* Atom packet (§4.5 Table 4.1: header b1xxxxxx0, 0–4 bytes; §4.2 PFT atoms; PTM-P6). Not cycle-accurate: the header holds 1–5
- * atoms, bit 1 the newest, a 0 bit an E atom: 1000 0x F0 (one; bit 2 not
+/* Atom packet (§4.5 Table 4.1: header b1xxxxxx0, 0–4 bytes; §4.2 PFT
+ * atoms; PTM-P6). Not cycle-accurate: the header holds 1–5 atoms, bit 1 the newest, a 0 bit an E atom: 1000 0x F0 (one; bit 2 not
  * assigned), 1000 1FF0, 1001 FFF0, 101F FFF0, 11FF FFF0. Cycle-accurate:
  * one atom in bit 1 and a cycle count whose first byte is the header. */
 static void atom_packet(struct tc_ptm_parse *p, uint8_t header)
@@ -347,8 +347,8 @@ static uint64_t gray_to_bin(uint64_t g)
 	return g;
 }
 
-/* Timestamp packet (§4.5 Table 4.1: header b01000x10, 1–14 bytes): the timestamp's low bits, 7 a byte with a
- * continuation bit 7, at most 7 bytes (48 bits; the seventh carries bits
+/* Timestamp packet (§4.5 Table 4.1: header b01000x10, 1–14 bytes): the
+ * timestamp's low bits, 7 a byte with a continuation bit 7, at most 7 bytes (48 bits; the seventh carries bits
  * 47:42 in bits 5:0) or 9 (64 bits; the ninth carries bits 63:56), replacing
  * the low bits of the previous value, in natural binary or Gray code
  * (ETMCCER); then a cycle count in cycle-accurate mode (PTM-P9). */

@@ -100,7 +100,7 @@ static void config_line(struct vector *v, const char *s)
 	char key[64];
 	const char *eq = strchr(s, '=');
 	if (!eq || (size_t)(eq - s) >= sizeof key) {
-		snprintf(v->problem, sizeof v->problem, "bad [config] line '%s'", s);
+		snprintf(v->problem, sizeof v->problem, "bad [config] line '%.160s'", s);
 		return;
 	}
 	memcpy(key, s, (size_t)(eq - s));
@@ -113,7 +113,7 @@ static void config_line(struct vector *v, const char *s)
 		if (!strcmp(key, tc_ptm_config_keys[i]))
 			v->keys_seen |= 1 << i;
 	if (tc_ptm_config_set(&v->cfg, key, eq + 1))
-		snprintf(v->problem, sizeof v->problem, "bad config key or value '%s'", s);
+		snprintf(v->problem, sizeof v->problem, "bad config key or value '%.160s'", s);
 }
 
 enum section { sec_none, sec_config, sec_tags, sec_trace, sec_image, sec_l1, sec_l3, sec_error, sec_other };
@@ -160,7 +160,7 @@ static enum section section_of(struct vector *v, const char *s, struct pending_i
 		v->err.present = 1;
 		return sec_error;
 	}
-	snprintf(v->problem, sizeof v->problem, "unknown section %s", s);
+	snprintf(v->problem, sizeof v->problem, "unknown section %.160s", s);
 	return sec_other;
 }
 
@@ -170,11 +170,11 @@ static void body_line(struct vector *v, enum section sec, const char *raw, const
 	case sec_config: config_line(v, s); break;
 	case sec_trace:
 		if (add_hex(raw, &v->trace, &v->ntrace))
-			snprintf(v->problem, sizeof v->problem, "bad hex in [trace]: %s", s);
+			snprintf(v->problem, sizeof v->problem, "bad hex in [trace]: %.160s", s);
 		break;
 	case sec_image:
 		if (add_hex(raw, &im->bytes, &im->n))
-			snprintf(v->problem, sizeof v->problem, "bad hex in [image]: %s", s);
+			snprintf(v->problem, sizeof v->problem, "bad hex in [image]: %.160s", s);
 		break;
 	case sec_l1: add_line(&v->l1, s); break;
 	case sec_l3: add_line(&v->l3, s); break;
@@ -217,7 +217,7 @@ static int read_vector(const char *path, struct vector *v)
 		snprintf(v->problem, sizeof v->problem, "[config] has no protocol=ptm");
 	for (int i = 0; !v->problem[0] && tc_ptm_config_keys[i]; i++)
 		if (!(v->keys_seen & (1 << i)))
-			snprintf(v->problem, sizeof v->problem, "[config] lacks %s", tc_ptm_config_keys[i]);
+			snprintf(v->problem, sizeof v->problem, "[config] lacks %.160s", tc_ptm_config_keys[i]);
 	if (!v->problem[0] && v->l3.present && v->image.n == 0)
 		snprintf(v->problem, sizeof v->problem, "[expect.l3] without an [image]");
 	return v->problem[0] ? -1 : 0;
@@ -286,11 +286,16 @@ static int failures;
 static void first_difference(const char *what, const char *want, const char *got)
 {
 	int line = 1;
+	const char *w0 = want;
 	while (*want && *want == *got) {
 		if (*want == '\n')
 			line++;
 		want++;
 		got++;
+	}
+	while (want > w0 && want[-1] != '\n') {   /* back to the start of the line */
+		want--;
+		got--;
 	}
 	printf("  # %s differs at line %d\n  # expected: %.*s\n  # got:      %.*s\n", what, line,
 	       (int)strcspn(want, "\n"), want, (int)strcspn(got, "\n"), got);

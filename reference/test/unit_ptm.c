@@ -242,13 +242,17 @@ static void test_truncation(void)
 			if (cut == 0)
 				continue;
 			if (cut == x->n) {   /* complete: no error, a packet at AT */
-				if (o.errors != 0 || !line_at(o.l1, AT)[0] || strstr(line_at(o.l1, AT), "error"))
-					bad++, note("%s complete: %s\n", x->what, line_at(o.l1, AT));
+				if (o.errors != 0 || !line_at(o.l1, AT)[0] || strstr(line_at(o.l1, AT), "error")) {
+					bad++;
+					note("%s complete: %s\n", x->what, line_at(o.l1, AT));
+				}
 				continue;
 			}
 			snprintf(want, sizeof want, "@%u %02x error class=truncated", AT, x->bytes[0]);
-			if (o.errors != 1 || strcmp(line_at(o.l1, AT), want))
-				bad++, note("%s cut at %zu: '%s'\n", x->what, cut, line_at(o.l1, AT));
+			if (o.errors != 1 || strcmp(line_at(o.l1, AT), want)) {
+				bad++;
+				note("%s cut at %zu: '%s'\n", x->what, cut, line_at(o.l1, AT));
+			}
 		}
 		ok(bad == 0, "%s: truncated at every byte, whole when complete", x->what);
 	}
@@ -308,8 +312,10 @@ static void test_chunking(void)
 		decode_image(&cfg, &image, stream, n, 1, &one);
 		decode_image(&cfg, &image, stream, n, SIZE_MAX, &some);
 		if (strcmp(whole.l1, one.l1) || strcmp(whole.l1, some.l1) ||
-		    strcmp(whole.l3, one.l3) || strcmp(whole.l3, some.l3))
-			bad++, note("seed %u differs\n", s);
+		    strcmp(whole.l3, one.l3) || strcmp(whole.l3, some.l3)) {
+			bad++;
+			note("seed %u differs\n", s);
+		}
 	}
 	ok(bad == 0, "60 random streams: whole, 1-byte and random chunks give the same L1 and L3");
 	tc_image_free(&image);
