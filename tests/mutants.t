@@ -4,4 +4,4 @@
 case "${TC_BUILD:-build}" in
 *asan*) echo "1..0 # SKIP the mutants run in the plain pass of make check"; exit 0 ;;
 esac
-exec sh conformance/mutants/run.sh --tap --first-failure "${TC_BUILD:-build}"
+exec sh conformance/mutants/run.sh --tap --first-failure --vectors vectors/ete "${TC_BUILD:-build}"

@@ -1,0 +1,267 @@
+/* ptm_text.c — canonical text of PTM packets and L3 items (reference/ptm/FORMAT.md), and configuration keys. */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "tracecert/ete.h"
+#include "tracecert/ptm.h"
+
+static const char *const pkt_names[tc_ptm_pkt_count] = {
+	"async", "isync", "atom", "branch", "waypoint", "trigger", "context-id", "vmid",
+	"timestamp", "exception-return", "ignore", "error", "warning"
+};
+
+static const char *const error_names[tc_ptm_err_count] = {
+	"none", "reserved-header", "reserved-field", "truncated", "bad-async"
+};
+
+static const char *const warning_names[tc_ptm_warn_count] = { "none", "res0" };
+
+static const char *const field_names[tc_ptm_wf_count] = {
+	"none", "atom", "addr5", "addr-last", "exc0", "exc1", "wp-info", "isync-info",
+	"cc-first", "cc-last", "ts-last"
+};
+
+static const char *const isa_names[tc_ptm_isa_count] = { "arm", "thumb", "thumbee", "jazelle" };
+
+const char *tc_ptm_pkt_kind_name(int kind)
+{
+	return (kind >= 0 && kind < tc_ptm_pkt_count) ? pkt_names[kind] : "?";
+}
+
+const char *tc_ptm_error_name(int error)
+{
+	return (error >= 0 && error < tc_ptm_err_count) ? error_names[error] : "?";
+}
+
+const char *tc_ptm_warning_name(int warning)
+{
+	return (warning >= 0 && warning < tc_ptm_warn_count) ? warning_names[warning] : "?";
+}
+
+const char *tc_ptm_warning_field_name(int field)
+{
+	return (field >= 0 && field < tc_ptm_wf_count) ? field_names[field] : "?";
+}
+
+const char *tc_ptm_isa_name(int isa)
+{
+	return (isa >= 0 && isa < tc_ptm_isa_count) ? isa_names[isa] : "?";
+}
+
+const char *tc_ptm_l3_kind_name(int kind)
+{
+	if (kind == tc_l3_exception_return)
+		return "exception-return";
+	if (kind == tc_l3_trigger)
+		return "trigger";
+	return tc_ete_l3_kind_name(kind);   /* the first 18 kinds are ETE's (trace.h) */
+}
+
+/* An output buffer that records how much would have been written. */
+struct text {
+	char *buf;
+	size_t size;
+	size_t len;
+};
+
+static void put(struct text *t, const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+	char *at = t->len < t->size ? t->buf + t->len : NULL;
+	size_t room = t->len < t->size ? t->size - t->len : 0;
+	va_start(ap, fmt);
+	n = vsnprintf(at, room, fmt, ap);
+	va_end(ap);
+	if (n > 0)
+		t->len += (size_t)n;
+}
+
+static void put_atoms(struct text *t, uint32_t atoms, int n)
+{
+	if (n > 32)
+		n = 32;
+	for (int i = 0; i < n; i++)
+		put(t, "%c", (atoms >> i) & 1 ? 'E' : 'N');
+}
+
+static void put_cc(struct text *t, const struct tc_ptm_packet *p)
+{
+	if (p->has_cc)
+		put(t, " cc=%lu", (unsigned long)p->cc);
+}
+
+static void put_fields(struct text *t, const struct tc_ptm_packet *p)
+{
+	switch (p->h.kind) {
+	case tc_ptm_pkt_isync:
+		put(t, " addr=0x%lx isa=%s reason=%u ns=%u hyp=%u", (unsigned long)p->address,
+		    tc_ptm_isa_name(p->isa), p->reason, p->ns, p->hyp);
+		put_cc(t, p);
+		if (p->has_ctxid)
+			put(t, " ctxid=0x%lx", (unsigned long)p->context_id);
+		break;
+	case tc_ptm_pkt_atom:
+		put(t, " atoms=");
+		put_atoms(t, p->atoms, p->natoms);
+		put_cc(t, p);
+		break;
+	case tc_ptm_pkt_branch:
+		put(t, " addr=0x%lx isa=%s ns=%u hyp=%u", (unsigned long)p->address,
+		    tc_ptm_isa_name(p->isa), p->ns, p->hyp);
+		if (p->has_exception)
+			put(t, " exc=0x%x", p->exception);
+		put_cc(t, p);
+		break;
+	case tc_ptm_pkt_waypoint:
+		put(t, " addr=0x%lx isa=%s", (unsigned long)p->address, tc_ptm_isa_name(p->isa));
+		break;
+	case tc_ptm_pkt_context_id:
+		put(t, " ctxid=0x%lx", (unsigned long)p->context_id);
+		break;
+	case tc_ptm_pkt_vmid:
+		put(t, " vmid=0x%lx", (unsigned long)p->vmid);
+		break;
+	case tc_ptm_pkt_timestamp:
+		put(t, " ts=0x%llx", (unsigned long long)p->value);
+		put_cc(t, p);
+		break;
+	case tc_ptm_pkt_error:
+		put(t, " class=%s", tc_ptm_error_name(p->error));
+		break;
+	case tc_ptm_pkt_warning:
+		put(t, " class=%s field=%s bits=0x%llx", tc_ptm_warning_name(p->warning),
+		    tc_ptm_warning_field_name(p->field), (unsigned long long)p->value);
+		break;
+	default:
+		break;
+	}
+}
+
+int tc_ptm_format_packet(char *buf, size_t size, const struct tc_ptm_packet *p)
+{
+	struct text t = { buf, size, 0 };
+	if (size > 0)
+		buf[0] = '\0';
+	if (!p)
+		return 0;
+	put(&t, "@%llu %02x %s", (unsigned long long)p->h.offset, p->header, tc_ptm_pkt_kind_name(p->h.kind));
+	put_fields(&t, p);
+	return (int)t.len;
+}
+
+/* The shared L3 text (reference/FORMAT.md "L3"), written by ETE's writer
+ * for the kinds it knows; PTM's error classes, exception-return and
+ * trigger here. */
+int tc_ptm_format_l3(char *buf, size_t size, const struct tc_l3 *x)
+{
+	struct text t = { buf, size, 0 };
+	struct tc_ete_l3 e;
+	if (size > 0)
+		buf[0] = '\0';
+	if (!x)
+		return 0;
+	if (x->h.kind == tc_l3_error || x->h.kind >= tc_l3_exception_return) {
+		put(&t, "@%llu %s", (unsigned long long)x->h.offset, tc_ptm_l3_kind_name(x->h.kind));
+		if (x->h.kind == tc_l3_error)
+			put(&t, " class=%s", tc_ptm_error_name(x->error));
+		return (int)t.len;
+	}
+	memset(&e, 0, sizeof e);
+	e.offset = x->h.offset;
+	e.first = x->first;
+	e.last = x->last;
+	e.count = x->count;
+	e.address = x->address;
+	e.value = x->value;
+	e.ctx.context_id = x->ctx.context_id;
+	e.ctx.vmid = x->ctx.vmid;
+	e.ctx.el = x->ctx.el;
+	e.ctx.ns = x->ctx.ns;
+	e.ctx.sf = x->ctx.sf;
+	e.ctx.nse = x->ctx.nse;
+	e.kind = (uint8_t)x->h.kind;
+	e.isa = x->isa;
+	e.last_type = x->last_type;
+	e.taken = x->taken;
+	e.type = (uint8_t)x->type;
+	e.unknown = x->unknown;
+	return tc_ete_format_l3(buf, size, &e);
+}
+
+/* ---- Configuration ------------------------------------------------------ */
+
+const char *const tc_ptm_config_keys[] = {
+	"version", "cycle_accurate", "branch_broadcast", "return_stack", "timestamps",
+	"contextid_size", "vmid", "ts64", "ts_binary", NULL
+};
+
+void tc_ptm_config_default(struct tc_ptm_config *cfg)
+{
+	if (!cfg)
+		return;
+	memset(cfg, 0, sizeof *cfg);
+	cfg->version = 1;
+	cfg->ts_binary = 1;
+}
+
+static int parse_value(const char *s, unsigned long max, unsigned long *out)
+{
+	char *end;
+	unsigned long v;
+	if (!s || *s < '0' || *s > '9')
+		return -1;
+	errno = 0;
+	v = strtoul(s, &end, 10);
+	if (errno || *end != '\0' || v > max)
+		return -1;
+	*out = v;
+	return 0;
+}
+
+static int *flag_field(struct tc_ptm_config *cfg, const char *key)
+{
+	static const char *const names[] = {
+		"version", "cycle_accurate", "branch_broadcast", "return_stack", "timestamps",
+		"vmid", "ts64", "ts_binary"
+	};
+	int *const fields[] = {
+		&cfg->version, &cfg->cycle_accurate, &cfg->branch_broadcast, &cfg->return_stack,
+		&cfg->timestamps, &cfg->vmid, &cfg->ts64, &cfg->ts_binary
+	};
+	for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
+		if (!strcmp(key, names[i]))
+			return fields[i];
+	return NULL;
+}
+
+int tc_ptm_config_set(struct tc_ptm_config *cfg, const char *key, const char *value)
+{
+	unsigned long v;
+	int *flag;
+	if (!cfg || !key)
+		return -1;
+	flag = flag_field(cfg, key);
+	if (flag) {
+		if (parse_value(value, 1, &v))
+			return -2;
+		*flag = (int)v;
+		return 0;
+	}
+	if (!strcmp(key, "contextid_size")) {
+		if (parse_value(value, 4, &v) || v == 3)
+			return -2;
+		cfg->contextid_size = (int)v;
+		return 0;
+	}
+	if (!strcmp(key, "walk_limit")) {
+		if (parse_value(value, 0xfffffffful, &v))
+			return -2;
+		cfg->walk_limit = (uint32_t)v;
+		return 0;
+	}
+	return -1;
+}

@@ -1,0 +1,2 @@
+# Unit tests of the PFT/PTM reference decoder (L1 and L3).
+exec "${TC_BUILD:-build}/test/unit_ptm"
