@@ -38,7 +38,7 @@ FUZZ_ENC_HDRS := $(wildcard encoder/*.h encoder/include/tracecert/*.h)
 FUZZ_CPPFLAGS := -Ireference/include -Ireference -Iconformance/include -Iconformance -Iencoder/include -Iencoder -Ifuzz
 FUZZ_CFLAGS_W := -std=c11 -Wall -Wextra -Werror -D_POSIX_C_SOURCE=200809L
 FUZZ_HEADERS  := $(wildcard reference/*.h reference/include/tracecert/*.h conformance/*.h conformance/include/tracecert/*.h fuzz/*.h)
-FUZZ_VECTORS  := $(shell find vectors -name '*.tcv' 2>/dev/null)
+FUZZ_VECTORS  := $(shell find vectors/ete -name '*.tcv' 2>/dev/null)
 # An instrumented adapter .so (TC_FUZZ_ADAPTER) resolves the coverage runtime from the harness
 # executable: export those symbols only (-rdynamic would also export the harness's copy of the
 # reference, an ODR violation next to the adapter's own copy).
@@ -135,7 +135,7 @@ $(FUZZ_SEEDGEN): fuzz/seedgen.c fuzz/fuzz_common.c conformance/vector.c $(FUZZ_R
 
 $(FUZZ_OUT)/%_seed_corpus/.stamp: $(FUZZ_SEEDGEN) $(FUZZ_VECTORS)
 	rm -rf $(dir $@)
-	$(FUZZ_SEEDGEN) $* $(dir $@) vectors
+	$(FUZZ_SEEDGEN) $* $(dir $@) vectors/ete
 	@touch $@
 
 # roundtrip: no vectors; one seed per seed of vectors/ete/gen (with no entropy: that very vector)
