@@ -93,7 +93,7 @@ static void child_packet(void *ctx, const struct tc_ete_packet *p)
 	child_line("1 ", buf);
 }
 
-static void child_l3(void *ctx, const struct tc_ete_l3 *x)
+static void child_l3(void *ctx, const struct tc_l3 *x)
 {
 	char buf[512];
 	(void)ctx;

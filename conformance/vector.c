@@ -554,7 +554,7 @@ static void on_l2(void *ctx, const struct tc_ete_elem *e)
 	tc_lines_add(&out->level[tc_sec_l2], buf);
 }
 
-static void on_l3(void *ctx, const struct tc_ete_l3 *x)
+static void on_l3(void *ctx, const struct tc_l3 *x)
 {
 	struct tc_ete_output *out = ctx;
 	char buf[512];

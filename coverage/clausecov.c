@@ -118,8 +118,8 @@ static int named_value(const char *name, long *value)
 			return 1;
 		}
 	}
-	for (int k = 0; k < tc_ete_l3_count; k++) {
-		upper_name(buf, sizeof buf, "L3_", tc_ete_l3_kind_name(k));
+	for (int k = 0; k < tc_l3_kind_count; k++) {
+		upper_name(buf, sizeof buf, "L3_", tc_l3_kind_name(k));
 		if (!strcmp(name, buf)) {
 			*value = k;
 			return 1;

@@ -156,7 +156,7 @@ struct enc {
 	uint32_t *variants;
 	/* The trace unit's stage-1 view (what a decoder's DSTATE.IA will hold). */
 	struct enc_ahb ahb[3];
-	struct tc_ete_context ctx;
+	struct tc_context ctx;
 	uint64_t timestamp;
 	uint32_t cc_threshold;
 	int cc_enabled;
@@ -171,7 +171,7 @@ struct enc {
 	/* The analyzer's view (L3): */
 	uint64_t pc;                /* next instruction to execute */
 	int synced;                 /* the analyzer has context and address */
-	struct tc_ete_context ctx_reported;
+	struct tc_context ctx_reported;
 	int ctx_reported_valid;
 	struct enc_ahb rs[ENC_RS_DEPTH];    /* the return stack as the analyzer will hold it (address, sub-ISA) */
 	int rs_n;
@@ -200,13 +200,13 @@ struct enc {
 void enc_pkt_async(struct enc *e);
 void enc_pkt_trace_info(struct enc *e, int cc, uint32_t cct, uint32_t spec, int tx);
 void enc_pkt_trace_on(struct enc *e);
-void enc_pkt_context(struct enc *e, const struct tc_ete_context *c);
+void enc_pkt_context(struct enc *e, const struct tc_context *c);
 void enc_pkt_address(struct enc *e, uint64_t address, int isa);
-void enc_pkt_addr_ctx(struct enc *e, uint64_t address, int isa, const struct tc_ete_context *c);
+void enc_pkt_addr_ctx(struct enc *e, uint64_t address, int isa, const struct tc_context *c);
 void enc_atom(struct enc *e, int taken, const char *l3);
 void enc_flush_atoms(struct enc *e);
 void enc_pkt_exception(struct enc *e, int form, int type, uint64_t per, int isa, int unknown,
-		       const struct tc_ete_context *c);
+		       const struct tc_context *c);
 void enc_commit(struct enc *e, int64_t n);
 void enc_cancel_mispredict(struct enc *e, int k);
 void enc_cancel_plain(struct enc *e, int k);

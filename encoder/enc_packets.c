@@ -261,7 +261,7 @@ void enc_pkt_trace_on(struct enc *e)
 }
 
 /* The context payload byte and its sections; merges into the stage-1 view. */
-static void put_context_payload(struct enc *e, const struct tc_ete_context *c)
+static void put_context_payload(struct enc *e, const struct tc_context *c)
 {
 	int v = c->vmid != e->ctx.vmid || enc_chance(&e->rng, 25);
 	int cid = c->context_id != e->ctx.context_id || enc_chance(&e->rng, 25);
@@ -274,7 +274,7 @@ static void put_context_payload(struct enc *e, const struct tc_ete_context *c)
 	e->ctx = *c;
 }
 
-void enc_pkt_context(struct enc *e, const struct tc_ete_context *c)
+void enc_pkt_context(struct enc *e, const struct tc_context *c)
 {
 	struct tc_ete_packet p;
 	int same = !memcmp(c, &e->ctx, sizeof *c);
@@ -307,7 +307,7 @@ void enc_pkt_address(struct enc *e, uint64_t a, int isa)
 	l1(e, &p);
 }
 
-void enc_pkt_addr_ctx(struct enc *e, uint64_t a, int isa, const struct tc_ete_context *c)
+void enc_pkt_addr_ctx(struct enc *e, uint64_t a, int isa, const struct tc_context *c)
 {
 	struct tc_ete_packet p;
 	int long32 = a >> 32 == e->ahb[0].address >> 32 && enc_chance(&e->rng, 50);
@@ -444,7 +444,7 @@ void enc_flush_atoms(struct enc *e)
  * (also a target address); the address header is an address form, 0x70
  * (unknown) or a long form with a context (c != NULL). */
 void enc_pkt_exception(struct enc *e, int form, int type, uint64_t per, int isa, int unknown,
-		       const struct tc_ete_context *c)
+		       const struct tc_context *c)
 {
 	struct tc_ete_packet p;
 	uint64_t off = begin(e, 0x06);

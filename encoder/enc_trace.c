@@ -173,9 +173,9 @@ static void send_address(struct enc *e, uint64_t a)
 }
 
 /* A context for execution state sf (1 AArch64, 0 AArch32). */
-static struct tc_ete_context random_context(struct enc *e, int sf)
+static struct tc_context random_context(struct enc *e, int sf)
 {
-	struct tc_ete_context c = e->ctx;
+	struct tc_context c = e->ctx;
 	c.sf = (uint8_t)sf;
 	if (enc_chance(&e->rng, 50))
 		c.el = (uint8_t)enc_below(&e->rng, 4);
@@ -190,7 +190,7 @@ static struct tc_ete_context random_context(struct enc *e, int sf)
 
 /* Goes to a with context c: a Context packet and an address, or one
  * Address with Context packet (its IS bit the sub-ISA of a). */
-static void send_context_address(struct enc *e, uint64_t a, const struct tc_ete_context *c)
+static void send_context_address(struct enc *e, uint64_t a, const struct tc_context *c)
 {
 	uint64_t off = next_offset(e);
 	int is1 = sub_isa(e, a);
@@ -213,7 +213,7 @@ static void send_context_address(struct enc *e, uint64_t a, const struct tc_ete_
  * execution state changed (AArch64 <-> AArch32). */
 static int restart(struct enc *e, uint64_t at)
 {
-	struct tc_ete_context c = random_context(e, !group_at(e, at));
+	struct tc_context c = random_context(e, !group_at(e, at));
 	int switched = e->ctx_reported_valid && e->ctx_reported.sf != c.sf;
 	enc_pkt_trace_on(e);
 	enc_l3(e, 0, "@%llu trace-on", (unsigned long long)(e->trace.len - 1));
@@ -435,7 +435,7 @@ static void run_block(struct enc *e)
 static void enter_handler(struct enc *e, uint64_t handler)
 {
 	int a64 = !group_at(e, handler);
-	struct tc_ete_context c;
+	struct tc_context c;
 	if (a64 == e->ctx_reported.sf) {
 		send_address(e, handler);
 		return;
@@ -453,7 +453,7 @@ static void exception(struct enc *e)
 	const struct enc_block *k;
 	uint64_t per, off, handler = random_block_start(e, -1);
 	int type, unknown = enc_chance(&e->rng, 5), form = 1, was_t, is1;
-	struct tc_ete_context c;
+	struct tc_context c;
 	int with_ctx = enc_chance(&e->rng, 20);
 	if (b < 0)
 		return;
@@ -672,7 +672,7 @@ static void non_p0_extras(struct enc *e)
 		uint32_t count = enc_chance(&e->rng, 30) ? enc_below(&e->rng, 4) : enc_below(&e->rng, 3000);
 		enc_pkt_cycle_count_only(e, count, enc_chance(&e->rng, 10));
 	} else if (r < 15 && !e->in_tx) {
-		struct tc_ete_context c = random_context(e, !group_at(e, e->pc));
+		struct tc_context c = random_context(e, !group_at(e, e->pc));
 		uint64_t off = next_offset(e);
 		enc_pkt_context(e, &c);
 		report_context(e, off);

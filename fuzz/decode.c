@@ -47,23 +47,23 @@ static void on_l2(void *ctx, const struct tc_ete_elem *e)
 	r->l2++;
 }
 
-static void check_range(const struct run *r, const struct tc_ete_l3 *x)
+static void check_range(const struct run *r, const struct tc_l3 *x)
 {
 	uint64_t span = x->last - x->first, n = x->count;
-	TC_FUZZ_CHECK(n >= 1, "range @%llu with n=0", (unsigned long long)x->offset);
+	TC_FUZZ_CHECK(n >= 1, "range @%llu with n=0", (unsigned long long)x->h.offset);
 	TC_FUZZ_CHECK(strcmp(tc_isa_name(x->isa), "?") && strcmp(tc_insn_type_name(x->last_type), "?") && x->taken <= 3,
-		      "range @%llu: isa %u type %u taken %u", (unsigned long long)x->offset, x->isa, x->last_type,
+		      "range @%llu: isa %u type %u taken %u", (unsigned long long)x->h.offset, x->isa, x->last_type,
 		      x->taken);
 	if (x->isa != tc_isa_t32)
 		TC_FUZZ_CHECK(span == 4 * (n - 1), "range @%llu first=0x%llx last=0x%llx n=%llu (4-byte ISA)",
-			      (unsigned long long)x->offset, (unsigned long long)x->first,
+			      (unsigned long long)x->h.offset, (unsigned long long)x->first,
 			      (unsigned long long)x->last, (unsigned long long)n);
 	else
 		TC_FUZZ_CHECK(span >= 2 * (n - 1) && span <= 4 * (n - 1),
-			      "range @%llu first=0x%llx last=0x%llx n=%llu (T32)", (unsigned long long)x->offset,
+			      "range @%llu first=0x%llx last=0x%llx n=%llu (T32)", (unsigned long long)x->h.offset,
 			      (unsigned long long)x->first, (unsigned long long)x->last, (unsigned long long)n);
 	TC_FUZZ_CHECK(tc_image_lookup(r->image, x->first, NULL) && tc_image_lookup(r->image, x->last, NULL),
-		      "range @%llu first=0x%llx last=0x%llx outside the image", (unsigned long long)x->offset,
+		      "range @%llu first=0x%llx last=0x%llx outside the image", (unsigned long long)x->h.offset,
 		      (unsigned long long)x->first, (unsigned long long)x->last);
 }
 
@@ -71,13 +71,13 @@ static void check_range(const struct run *r, const struct tc_ete_l3 *x)
  * its text: formatting each item was ~40% of this harness's time (4debf21), and the
  * format harness checks for any struct that the line fits TC_FUZZ_LINE.
  * Fields the text omits for a kind are compared too (stricter). */
-static void hash_l3(struct tc_fuzz_hash *h, const struct tc_ete_l3 *x)
+static void hash_l3(struct tc_fuzz_hash *h, const struct tc_l3 *x)
 {
 	const uint64_t w[] = {
-		x->offset, x->first, x->last, x->count, x->address, x->value,
+		x->h.offset, x->first, x->last, x->count, x->address, x->value,
 		(uint64_t)x->ctx.context_id << 32 | x->ctx.vmid,
 		(uint64_t)x->ctx.el | (uint64_t)x->ctx.ns << 8 | (uint64_t)x->ctx.sf << 16 | (uint64_t)x->ctx.nse << 24 |
-			(uint64_t)x->kind << 32 | (uint64_t)x->isa << 40 | (uint64_t)x->last_type << 48 |
+			(uint64_t)x->h.kind << 32 | (uint64_t)x->isa << 40 | (uint64_t)x->last_type << 48 |
 			(uint64_t)x->taken << 56,
 		(uint64_t)x->type | (uint64_t)x->unknown << 8 | (uint64_t)x->error << 16,
 	};
@@ -91,19 +91,19 @@ static void hash_l3(struct tc_fuzz_hash *h, const struct tc_ete_l3 *x)
 	h->n++;
 }
 
-static void on_l3(void *ctx, const struct tc_ete_l3 *x)
+static void on_l3(void *ctx, const struct tc_l3 *x)
 {
 	struct run *r = ctx;
-	TC_FUZZ_CHECK(x->kind < tc_ete_l3_count, "L3 kind %u", x->kind);
-	TC_FUZZ_CHECK(x->offset <= r->len && x->offset >= r->last_off, "L3 offset %llu after %llu, trace length %zu",
-		      (unsigned long long)x->offset, (unsigned long long)r->last_off, r->len);
-	TC_FUZZ_CHECK((x->kind == tc_ete_l3_error) == (x->error != tc_ete_err_none && x->error < tc_ete_err_count),
-		      "L3 @%llu kind %u error %u", (unsigned long long)x->offset, x->kind, x->error);
-	if (x->kind == tc_ete_l3_range)
+	TC_FUZZ_CHECK(x->h.kind < tc_l3_kind_count, "L3 kind %u", x->h.kind);
+	TC_FUZZ_CHECK(x->h.offset <= r->len && x->h.offset >= r->last_off, "L3 offset %llu after %llu, trace length %zu",
+		      (unsigned long long)x->h.offset, (unsigned long long)r->last_off, r->len);
+	TC_FUZZ_CHECK((x->h.kind == tc_l3_error) == (x->error != tc_ete_err_none && x->error < tc_ete_err_count),
+		      "L3 @%llu kind %u error %u", (unsigned long long)x->h.offset, x->h.kind, x->error);
+	if (x->h.kind == tc_l3_range)
 		check_range(r, x);
-	if (x->kind == tc_ete_l3_no_image || x->kind == tc_ete_l3_walk_limit)
+	if (x->h.kind == tc_l3_no_image || x->h.kind == tc_l3_walk_limit)
 		TC_FUZZ_CHECK(strcmp(tc_isa_name(x->isa), "?"), "no-image isa %u", x->isa);
-	r->last_off = x->offset;
+	r->last_off = x->h.offset;
 	hash_l3(&r->l3, x);
 	if (r->verbose) {
 		char buf[TC_FUZZ_LINE];

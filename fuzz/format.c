@@ -97,7 +97,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	union {
 		struct tc_ete_packet p;
 		struct tc_ete_elem e;
-		struct tc_ete_l3 x;
+		struct tc_l3 x;
 	} u;
 	size_t bufsize;
 	if (size < 2)
@@ -116,7 +116,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	}
 	tc_ete_pkt_kind_name((int8_t)data[1]);
 	tc_ete_elem_kind_name((int8_t)data[1]);
-	tc_ete_l3_kind_name((int8_t)data[1]);
+	tc_l3_kind_name((int8_t)data[1]);
 	tc_ete_error_name((int8_t)data[1]);
 	return 0;
 }

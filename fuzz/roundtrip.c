@@ -91,7 +91,7 @@ static void on_packet(void *ctx, const struct tc_ete_packet *p)
 	take(&r->l1, buf);
 }
 
-static void on_l3(void *ctx, const struct tc_ete_l3 *x)
+static void on_l3(void *ctx, const struct tc_l3 *x)
 {
 	struct run *r = ctx;
 	char buf[TC_FUZZ_LINE];

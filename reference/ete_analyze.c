@@ -20,15 +20,17 @@ static void flush_output(struct tc_ete_stage3 *s)
 	s->amend = -1;
 }
 
-static struct tc_ete_l3 *new_item(struct tc_ete_stage3 *s, int kind)
+static struct tc_l3 *new_item(struct tc_ete_stage3 *s, int kind)
 {
-	struct tc_ete_l3 *x;
+	struct tc_l3 *x;
 	if (s->nout == TC_L3_PENDING)
 		flush_output(s);   /* a Mispredict this late can no longer amend the range */
 	x = &s->out[s->nout++];
 	memset(x, 0, sizeof *x);
-	x->kind = (uint8_t)kind;
-	x->offset = s->offset;
+	x->h.size = sizeof *x;
+	x->h.protocol = tc_proto_ete;
+	x->h.kind = (uint16_t)kind;
+	x->h.offset = s->offset;
 	return x;
 }
 
@@ -42,11 +44,11 @@ static int current_isa(const struct tc_reconstruct *st)
 /* Ends the open range; taken describes its last instruction. */
 static void close_range(struct tc_ete_stage3 *s, int last_type, int taken)
 {
-	struct tc_ete_l3 *x;
+	struct tc_l3 *x;
 	if (!s->range_open)
 		return;
 	s->range_open = 0;
-	x = new_item(s, tc_ete_l3_range);
+	x = new_item(s, tc_l3_range);
 	*x = s->range;
 	x->last_type = (uint8_t)last_type;
 	x->taken = (uint8_t)taken;
@@ -64,11 +66,13 @@ static inline void output_instruction(struct tc_ete_stage3 *s, const struct tc_i
 	(void)inst;
 	/* an open range never changes ISA (branches, addresses, contexts close it); at jumps only on an AArch32 wrap */
 	if (s->range_open && (s->range.isa != isa || at != s->range_next))
-		close_range(s, tc_insn_other, tc_ete_taken_none);
+		close_range(s, tc_insn_other, tc_taken_none);
 	if (!s->range_open) {
 		memset(&s->range, 0, sizeof s->range);
-		s->range.kind = tc_ete_l3_range;
-		s->range.offset = s->offset;
+		s->range.h.size = sizeof s->range;
+		s->range.h.protocol = tc_proto_ete;
+		s->range.h.kind = tc_l3_range;
+		s->range.h.offset = s->offset;
 		s->range.first = at;
 		s->range.isa = (uint8_t)isa;
 		s->range_open = 1;
@@ -81,7 +85,7 @@ static inline void output_instruction(struct tc_ete_stage3 *s, const struct tc_i
 
 static void emit_simple(struct tc_ete_stage3 *s, int kind)
 {
-	close_range(s, tc_insn_other, tc_ete_taken_none);
+	close_range(s, tc_insn_other, tc_taken_none);
 	new_item(s, kind);
 }
 
@@ -235,17 +239,17 @@ static inline int decode_next(struct tc_ete_stage3 *s, struct tc_insn *inst, uin
 {
 	TC_CLAUSE("K10.5.6.3.11/ProgramImage");
 	uint32_t limit = s->cfg->walk_limit ? s->cfg->walk_limit : DEFAULT_WALK_LIMIT;
-	int kind = tc_ete_l3_no_image;
+	int kind = tc_l3_no_image;
 	if (*walked >= limit)
-		kind = tc_ete_l3_walk_limit;
+		kind = tc_l3_walk_limit;
 	else if (decode_inst(s, current_isa(&s->cur), s->cur.address, inst)) {
 		++*walked;
 		return 1;
 	}
-	close_range(s, tc_insn_other, tc_ete_taken_none);
+	close_range(s, tc_insn_other, tc_taken_none);
 	{
 		TC_CLAUSE_CASE(kind, "TC-P23/DecodeAvailable=FALSE");
-		struct tc_ete_l3 *x = new_item(s, kind);
+		struct tc_l3 *x = new_item(s, kind);
 		x->address = s->cur.address;
 		x->isa = (uint8_t)current_isa(&s->cur);
 	}
@@ -262,7 +266,7 @@ static int is_p0_type(int type)
 /* A P0 element starts: the range a Mispredict could amend is final. */
 static void start_p0(struct tc_ete_stage3 *s)
 {
-	close_range(s, tc_insn_other, tc_ete_taken_none);
+	close_range(s, tc_insn_other, tc_taken_none);
 	flush_output(s);
 	check_for_return_stack_match(s);
 }
@@ -301,7 +305,7 @@ static void analyze_atom(struct tc_ete_stage3 *s, const struct tc_ete_elem *e)
 		process_branch_instruction(s, &inst, taken);
 		update_return_stack(s, &inst, taken);
 		output_instruction(s, &inst);
-		close_range(s, inst.type, taken ? tc_ete_taken_e : tc_ete_taken_n);
+		close_range(s, inst.type, taken ? tc_taken_e : tc_taken_n);
 		s->cur = s->next;
 		return;
 	}
@@ -321,7 +325,7 @@ static void analyze_exception(struct tc_ete_stage3 *s, const struct tc_ete_elem 
 	TC_CLAUSE("K10.5.5.6.1/AnalyzeException");
 	uint64_t per = e->address;
 	uint32_t walked = 0;
-	struct tc_ete_l3 *x;
+	struct tc_l3 *x;
 	start_p0(s);
 	if (s->sync_state == TC_SYNC_ADDRESS)
 		s->sync_state = TC_SYNC_NOT;
@@ -336,12 +340,12 @@ static void analyze_exception(struct tc_ete_stage3 *s, const struct tc_ete_elem 
 			}
 			output_instruction(s, &inst);
 			if (is_p0_type(inst.type))
-				close_range(s, inst.type, tc_ete_taken_n);
+				close_range(s, inst.type, tc_taken_n);
 			s->cur.address = mask_address(s->cur.address + inst.size, s->cur.ctx.sf);
 		}
 	}
-	close_range(s, tc_insn_other, tc_ete_taken_none);
-	x = new_item(s, tc_ete_l3_exception);
+	close_range(s, tc_insn_other, tc_taken_none);
+	x = new_item(s, tc_l3_exception);
 	x->type = e->type;
 	x->address = per;
 	x->unknown = (uint8_t)exception_with_unknown_address(e->type);
@@ -372,12 +376,12 @@ static void analyze_source_address(struct tc_ete_stage3 *s, const struct tc_ete_
 		}
 		output_instruction(s, &inst);
 		if (is_p0_type(inst.type))
-			close_range(s, inst.type, at_src ? tc_ete_taken_e : tc_ete_taken_n);
+			close_range(s, inst.type, at_src ? tc_taken_e : tc_taken_n);
 		s->cur = s->next;
 		if (at_src || s->cur.address > src)
 			break;
 	}
-	close_range(s, tc_insn_other, tc_ete_taken_none);
+	close_range(s, tc_insn_other, tc_taken_none);
 }
 
 /* K10.5.5.15.1 AnalyzeQ: count instructions, linearly; no count means wait
@@ -400,17 +404,17 @@ static void analyze_q(struct tc_ete_stage3 *s, const struct tc_ete_elem *e)
 			return;
 		output_instruction(s, &inst);
 		if (is_p0_type(inst.type))
-			close_range(s, inst.type, tc_ete_taken_unknown);
+			close_range(s, inst.type, tc_taken_unknown);
 		s->cur.address = mask_address(s->cur.address + inst.size, s->cur.ctx.sf);
 	}
-	close_range(s, tc_insn_other, tc_ete_taken_none);
+	close_range(s, tc_insn_other, tc_taken_none);
 }
 
 /* K10.5.5.8.1 AnalyzeTargetAddress */
 static void analyze_target_address(struct tc_ete_stage3 *s, const struct tc_ete_elem *e)
 {
 	TC_CLAUSE_CASE(s->sync_state, "K10.5.5.8.1/AnalyzeTargetAddress");
-	close_range(s, tc_insn_other, tc_ete_taken_none);
+	close_range(s, tc_insn_other, tc_taken_none);
 	s->cur.address = e->address;
 	s->cur.sub_isa = e->isa;
 	s->pop_pending = 0;
@@ -425,8 +429,8 @@ static void analyze_context(struct tc_ete_stage3 *s, const struct tc_ete_elem *e
 {
 	TC_CLAUSE_CASE(s->sync_state, "K10.5.5.5.1/AnalyzeContext");
 	if (!s->ctx_out_valid || memcmp(&s->ctx_out, &e->ctx, sizeof e->ctx) != 0) {
-		close_range(s, tc_insn_other, tc_ete_taken_none);
-		new_item(s, tc_ete_l3_context)->ctx = e->ctx;
+		close_range(s, tc_insn_other, tc_taken_none);
+		new_item(s, tc_l3_context)->ctx = e->ctx;
 		s->ctx_out = e->ctx;
 		s->ctx_out_valid = 1;
 	}
@@ -453,7 +457,7 @@ static void analyze_mispredict(struct tc_ete_stage3 *s)
 		s->pop_pending = 0;
 	}
 	if (s->amend >= 0)
-		s->out[s->amend].taken = s->mr_taken ? tc_ete_taken_e : tc_ete_taken_n;
+		s->out[s->amend].taken = s->mr_taken ? tc_taken_e : tc_taken_n;
 }
 
 /* Trace On, Discard, Overflow, errors: synchronisation is lost. */
@@ -468,9 +472,9 @@ static void lose_sync(struct tc_ete_stage3 *s, int kind)
 static void analyze_timestamp(struct tc_ete_stage3 *s, const struct tc_ete_elem *e)
 {
 	TC_CLAUSE("K10.5.5.16.1/AnalyzeTimestamp");
-	struct tc_ete_l3 *x;
-	close_range(s, tc_insn_other, tc_ete_taken_none);
-	x = new_item(s, tc_ete_l3_timestamp);
+	struct tc_l3 *x;
+	close_range(s, tc_insn_other, tc_taken_none);
+	x = new_item(s, tc_l3_timestamp);
 	x->value = e->value;
 	x->count = e->count;
 	x->unknown = e->unknown;
@@ -478,8 +482,8 @@ static void analyze_timestamp(struct tc_ete_stage3 *s, const struct tc_ete_elem 
 
 static void analyze_counted(struct tc_ete_stage3 *s, const struct tc_ete_elem *e, int kind)
 {
-	struct tc_ete_l3 *x;
-	close_range(s, tc_insn_other, tc_ete_taken_none);
+	struct tc_l3 *x;
+	close_range(s, tc_insn_other, tc_taken_none);
 	x = new_item(s, kind);
 	x->count = e->count;
 	x->unknown = e->unknown;
@@ -505,25 +509,25 @@ void tc_stage3_analyze(struct tc_ete_stage3 *s, const struct tc_ete_elem *e)
 	case tc_ete_elem_trace_on:
 		TC_CLAUSE("K10.5.5.10.1/AnalyzeTraceOn");
 		s->return_stack_clear_pending = 1;   /* K10.5.5.10.1 AnalyzeTraceOn */
-		lose_sync(s, tc_ete_l3_trace_on);
+		lose_sync(s, tc_l3_trace_on);
 		break;
 	case tc_ete_elem_trace_info:             /* K10.5.5.9.1 AnalyzeTraceInfo */
 		TC_CLAUSE("K10.5.5.9.1/AnalyzeTraceInfo");
 		check_for_return_stack_match(s);
 		s->return_stack_clear_pending = 1;
 		break;
-	case tc_ete_elem_discard: lose_sync(s, tc_ete_l3_discard); break;      /* TC-S16 */
-	case tc_ete_elem_overflow: lose_sync(s, tc_ete_l3_overflow); break;
-	case tc_ete_elem_error: lose_sync(s, tc_ete_l3_error); s->out[s->nout - 1].error = e->error; break;
+	case tc_ete_elem_discard: lose_sync(s, tc_l3_discard); break;      /* TC-S16 */
+	case tc_ete_elem_overflow: lose_sync(s, tc_l3_overflow); break;
+	case tc_ete_elem_error: lose_sync(s, tc_l3_error); s->out[s->nout - 1].error = e->error; break;
 	case tc_ete_elem_timestamp: analyze_timestamp(s, e); break;
-	case tc_ete_elem_cycle_count: analyze_counted(s, e, tc_ete_l3_cycle_count); break;
-	case tc_ete_elem_event: analyze_counted(s, e, tc_ete_l3_event); break;
-	case tc_ete_elem_unresolved: analyze_counted(s, e, tc_ete_l3_unresolved); break;
-	case tc_ete_elem_instrumentation: analyze_counted(s, e, tc_ete_l3_instrumentation); break;
-	case tc_ete_elem_ts_marker: emit_simple(s, tc_ete_l3_ts_marker); break;
-	case tc_ete_elem_trans_start: emit_simple(s, tc_ete_l3_trans_start); break;
-	case tc_ete_elem_trans_commit: emit_simple(s, tc_ete_l3_trans_commit); break;
-	case tc_ete_elem_trans_failure: emit_simple(s, tc_ete_l3_trans_failure); break;
+	case tc_ete_elem_cycle_count: analyze_counted(s, e, tc_l3_cycle_count); break;
+	case tc_ete_elem_event: analyze_counted(s, e, tc_l3_event); break;
+	case tc_ete_elem_unresolved: analyze_counted(s, e, tc_l3_unresolved); break;
+	case tc_ete_elem_instrumentation: analyze_counted(s, e, tc_l3_instrumentation); break;
+	case tc_ete_elem_ts_marker: emit_simple(s, tc_l3_ts_marker); break;
+	case tc_ete_elem_trans_start: emit_simple(s, tc_l3_trans_start); break;
+	case tc_ete_elem_trans_commit: emit_simple(s, tc_l3_trans_commit); break;
+	case tc_ete_elem_trans_failure: emit_simple(s, tc_l3_trans_failure); break;
 	default: break;   /* commit and cancel never leave stage 2 */
 	}
 }
@@ -531,7 +535,7 @@ void tc_stage3_analyze(struct tc_ete_stage3 *s, const struct tc_ete_elem *e)
 /* End of trace: everything still held is output. */
 void tc_stage3_flush(struct tc_ete_stage3 *s)
 {
-	close_range(s, tc_insn_other, tc_ete_taken_none);
+	close_range(s, tc_insn_other, tc_taken_none);
 	flush_output(s);
 }
 

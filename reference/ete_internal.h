@@ -18,7 +18,7 @@ struct tc_ahb_entry {
 struct tc_ete_ia {
 	uint64_t timestamp;
 	struct tc_ahb_entry ahb[3];   /* [0] most recent */
-	struct tc_ete_context ctx;
+	struct tc_context ctx;
 	int64_t current_spec_depth;
 	int T;
 	uint32_t cc_threshold;
@@ -109,7 +109,7 @@ enum tc_sync_state { TC_SYNC_NOT, TC_SYNC_CONTEXT, TC_SYNC_ADDRESS, TC_SYNC_FULL
 /* K10.5.5.2.1 ReconstructState (sixty_four_bit is ctx.sf). */
 struct tc_reconstruct {
 	uint64_t address;
-	struct tc_ete_context ctx;
+	struct tc_context ctx;
 	uint8_t sub_isa;
 };
 
@@ -142,13 +142,13 @@ struct tc_ete_stage3 {
 	int pop_pending;                      /* TC-S24 */
 	uint64_t inst_out_count;
 	uint64_t offset;                      /* element being analysed */
-	struct tc_ete_l3 range;               /* the open range */
+	struct tc_l3 range;               /* the open range */
 	int range_open;
 	uint64_t range_next;                  /* address after its last instruction */
-	struct tc_ete_l3 *out;                /* items not yet delivered (TC_L3_PENDING; only with an L3 sink) */
+	struct tc_l3 *out;                /* items not yet delivered (TC_L3_PENDING; only with an L3 sink) */
 	int nout;
 	int amend;                            /* index in out of the last branch's range, or -1 */
-	struct tc_ete_context ctx_out;        /* last context reported */
+	struct tc_context ctx_out;        /* last context reported */
 	int ctx_out_valid;
 	struct tc_insn_cache_entry *icache;   /* allocated at the first decode */
 	uint32_t icache_size;                 /* slots (a power of two) */

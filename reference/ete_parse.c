@@ -292,7 +292,7 @@ static void exact_match_bytes(struct tc_parse *p, uint8_t header)
 static void context_bytes(struct tc_parse *p)
 {
 	uint64_t payload = read_bytes(p, 1);
-	struct tc_ete_context *c = &p->ia->ctx;
+	struct tc_context *c = &p->ia->ctx;
 	TC_CLAUSE_CASE(payload >> 6, "K10.5.2.14.9/ContextBytes", "K10.5.2.14.10/ContextPacket");
 	sbz(p, payload & (p->cfg->rme ? 0x4 : 0xc));   /* TC-P8 */
 	if (payload & 0x40)

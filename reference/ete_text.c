@@ -29,11 +29,6 @@ static const char *const elem_names[tc_ete_elem_count] = {
 	"instrumentation", "error", "unresolved"
 };
 
-static const char *const l3_names[tc_ete_l3_count] = {
-	"range", "exception", "context", "trace-on", "discard", "overflow", "no-image",
-	"walk-limit", "timestamp", "cycle-count", "event", "trans-start", "trans-commit",
-	"trans-failure", "ts-marker", "instrumentation", "unresolved", "error"
-};
 
 static const char *const warning_names[tc_ete_warn_count] = { "none", "res0", "ignored-field" };
 
@@ -42,10 +37,6 @@ static const char *const warning_field_names[tc_ete_wf_count] = {
 	"source-address"
 };
 
-const char *tc_ete_l3_kind_name(int kind)
-{
-	return (kind >= 0 && kind < tc_ete_l3_count) ? l3_names[kind] : "?";
-}
 
 const char *tc_ete_error_name(int error)
 {
@@ -106,7 +97,7 @@ static void put_atoms(struct text *t, uint32_t atoms, int n)
 		put(t, "%c", (atoms >> i) & 1 ? 'E' : 'N');
 }
 
-static void put_context(struct text *t, const struct tc_ete_context *c)
+static void put_context(struct text *t, const struct tc_context *c)
 {
 	put(t, " el=%u ns=%u sf=%u ctxid=0x%lx vmid=0x%lx", c->el, c->ns, c->sf,
 	    (unsigned long)c->context_id, (unsigned long)c->vmid);
@@ -283,63 +274,9 @@ int tc_ete_format_elem(char *buf, size_t size, const struct tc_ete_elem *e)
 	return (int)t.len;
 }
 
-static void put_l3_fields(struct text *t, const struct tc_ete_l3 *x)
+/* L3 items are protocol-neutral: the one writer (reference/l3text.c) with
+ * ETE's error class names. */
+int tc_ete_format_l3(char *buf, size_t size, const struct tc_l3 *x)
 {
-	static const char taken[4] = { 'N', 'E', '-', '?' };
-	switch (x->kind) {
-	case tc_ete_l3_range:
-		put(t, " first=0x%llx last=0x%llx n=%llu isa=%s type=%s taken=%c",
-		    (unsigned long long)x->first, (unsigned long long)x->last, (unsigned long long)x->count,
-		    tc_isa_name(x->isa), tc_insn_type_name(x->last_type), taken[x->taken & 3]);
-		break;
-	case tc_ete_l3_exception:
-		put(t, " type=0x%x", x->type);
-		if (x->unknown)
-			put(t, " ret=unknown");
-		else
-			put(t, " ret=0x%llx", (unsigned long long)x->address);
-		break;
-	case tc_ete_l3_context:
-		put_context(t, &x->ctx);
-		break;
-	case tc_ete_l3_no_image:
-	case tc_ete_l3_walk_limit:
-		put(t, " addr=0x%llx isa=%s", (unsigned long long)x->address, tc_isa_name(x->isa));
-		break;
-	case tc_ete_l3_timestamp:
-		put(t, " ts=0x%llx", (unsigned long long)x->value);
-		if (x->unknown)
-			put(t, " cc=unknown");
-		else
-			put(t, " cc=%llu", (unsigned long long)x->count);
-		break;
-	case tc_ete_l3_cycle_count:
-		if (x->unknown)
-			put(t, " n=unknown");
-		else
-			put(t, " n=%llu", (unsigned long long)x->count);
-		break;
-	case tc_ete_l3_event:
-	case tc_ete_l3_unresolved:
-		put(t, " n=%llu", (unsigned long long)x->count);
-		break;
-	case tc_ete_l3_instrumentation:
-		put(t, " el=%u value=0x%llx", x->ctx.el, (unsigned long long)x->value);
-		break;
-	case tc_ete_l3_error:
-		put(t, " class=%s", tc_ete_error_name(x->error));
-		break;
-	default:
-		break;
-	}
-}
-
-int tc_ete_format_l3(char *buf, size_t size, const struct tc_ete_l3 *x)
-{
-	struct text t = { buf, size, 0 };
-	if (size > 0)
-		buf[0] = '\0';
-	put(&t, "@%llu %s", (unsigned long long)x->offset, tc_ete_l3_kind_name(x->kind));
-	put_l3_fields(&t, x);
-	return (int)t.len;
+	return tc_l3_format(buf, size, x, error_names, tc_ete_err_count);
 }

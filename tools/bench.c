@@ -52,7 +52,7 @@ static void count_packet(void *ctx, const struct tc_ete_packet *p)
 	items++;
 }
 
-static void count_l3(void *ctx, const struct tc_ete_l3 *x)
+static void count_l3(void *ctx, const struct tc_l3 *x)
 {
 	(void)ctx;
 	(void)x;

@@ -64,7 +64,7 @@ static void out_l2(void *ctx, const struct tc_ete_elem *e)
 	printf("%s%s\n", o->prefix ? "L2 " : "", buf);
 }
 
-static void out_l3(void *ctx, const struct tc_ete_l3 *x)
+static void out_l3(void *ctx, const struct tc_l3 *x)
 {
 	struct tc_printer *o = ctx;
 	char buf[512];

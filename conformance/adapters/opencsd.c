@@ -149,8 +149,8 @@ struct oc_handle {
 	dcd_tree_handle_t l3;
 	struct tc_adapter_region *regions;
 	size_t nregions;
-	struct tc_ete_context last_ctx;
-	struct tc_ete_l3 *txbuf;          /* items since a Transaction Start */
+	struct tc_context last_ctx;
+	struct tc_l3 *txbuf;          /* items since a Transaction Start */
 	size_t txlen, txcap;
 	int in_tx;
 	int last_ctx_valid;
@@ -231,7 +231,7 @@ static void emit_packet(struct oc_handle *h, struct tc_ete_packet *p)
  * fields uninitialised until it has decoded a context payload (and never
  * resets them at a Trace Info): parts it has not decoded yet are reported
  * as 0. */
-static void set_ctx(struct oc_handle *h, struct tc_ete_context *c, const etmv4_context_t *k)
+static void set_ctx(struct oc_handle *h, struct tc_context *c, const etmv4_context_t *k)
 {
 	if (k->updated)
 		h->ctx_info_known = 1;
@@ -548,7 +548,7 @@ static void l1_monitor(const void *ctx, const ocsd_datapath_op_t op, const ocsd_
 
 /* ---- L3 ------------------------------------------------------------------- */
 
-static void emit_l3_now(struct oc_handle *h, const struct tc_ete_l3 *x)
+static void emit_l3_now(struct oc_handle *h, const struct tc_l3 *x)
 {
 	if (h->cb.l3)
 		h->cb.l3(h->cb.ctx, x);
@@ -567,12 +567,12 @@ static void tx_flush(struct oc_handle *h)
  * executed without the unwound operations: the items after a Transaction
  * Start are held, passed on at its Commit (or at the end of the trace), and
  * dropped at its Failure. If memory runs short they are passed on at once. */
-static void emit_l3(struct oc_handle *h, const struct tc_ete_l3 *x)
+static void emit_l3(struct oc_handle *h, const struct tc_l3 *x)
 {
 	if (h->in_tx) {
 		if (h->txlen == h->txcap) {
 			size_t cap = h->txcap ? 2 * h->txcap : 64;
-			struct tc_ete_l3 *b = realloc(h->txbuf, cap * sizeof *b);
+			struct tc_l3 *b = realloc(h->txbuf, cap * sizeof *b);
 			if (!b) {
 				tx_flush(h);
 				emit_l3_now(h, x);
@@ -634,19 +634,21 @@ static uint32_t mem_read(const void *ctx, const ocsd_vaddr_t address, const ocsd
  * commit-overrun, anything else (bad packet sequence...) reserved-field. */
 static void l3_error(struct oc_handle *h, uint64_t fallback_index)
 {
-	struct tc_ete_l3 x;
+	struct tc_l3 x;
 	ocsd_trc_index_t index = 0;
 	uint8_t chan = 0;
 	char msg[256];
 	ocsd_err_t code = ocsd_get_last_err(&index, &chan, msg, (int)sizeof msg);
 	memset(&x, 0, sizeof x);
-	x.kind = tc_ete_l3_error;
+	x.h.size = sizeof x;
+	x.h.protocol = tc_proto_ete;
+	x.h.kind = tc_l3_error;
 	/* a commit overrun with an empty P0 stack is logged at index 0, which
 	 * names no byte (OpenCSD has no element to take an index from) */
 	if (code == OCSD_OK || (code == OCSD_ERR_COMMIT_PKT_OVERRUN && index == 0))
-		x.offset = fallback_index;
+		x.h.offset = fallback_index;
 	else
-		x.offset = oc_offset(h, index);
+		x.h.offset = oc_offset(h, index);
 	switch (code) {
 	case OCSD_ERR_INVALID_PCKT_HDR:
 	case OCSD_ERR_BAD_DECODE_PKT:
@@ -661,7 +663,7 @@ static void l3_error(struct oc_handle *h, uint64_t fallback_index)
 		break;
 	}
 	if (h->debug)
-		fprintf(stderr, "ocsd-l3-error code %d @%llu: %s\n", (int)code, (unsigned long long)x.offset, msg);
+		fprintf(stderr, "ocsd-l3-error code %d @%llu: %s\n", (int)code, (unsigned long long)x.h.offset, msg);
 	h->last_ctx_valid = 0;
 	emit_l3(h, &x);
 }
@@ -670,25 +672,27 @@ static ocsd_datapath_resp_t l3_elem(const void *ctx, const ocsd_trc_index_t inde
 				    const ocsd_generic_trace_elem *e)
 {
 	struct oc_handle *h = (struct oc_handle *)ctx;
-	struct tc_ete_l3 x;
+	struct tc_l3 x;
 	uint64_t off = oc_unwrap(h->fed_end, (uint32_t)index);
 	(void)chan;
 	memset(&x, 0, sizeof x);
+	x.h.size = sizeof x;
+	x.h.protocol = tc_proto_ete;
 	/* OpenCSD passes an uninitialised index with I_RANGE_NOPATH (the root
 	 * index of its Q stack element): that one, and an index beyond the
 	 * bytes given so far, are replaced by the last good one */
 	if (off != OC_NO_OFFSET && e->elem_type != OCSD_GEN_TRC_ELEM_I_RANGE_NOPATH)
 		h->l3_index = off;
-	x.offset = h->l3_index;
+	x.h.offset = h->l3_index;
 	if (h->debug) {
 		char buf[1024];
 		ocsd_gen_elem_str(e, buf, (int)sizeof buf);
-		fprintf(stderr, "ocsd-l3 @%llu (index %llu) %s\n", (unsigned long long)x.offset,
+		fprintf(stderr, "ocsd-l3 @%llu (index %llu) %s\n", (unsigned long long)x.h.offset,
 			(unsigned long long)index, buf);
 	}
 	switch (e->elem_type) {
 	case OCSD_GEN_TRC_ELEM_INSTR_RANGE:
-		x.kind = tc_ete_l3_range;
+		x.h.kind = tc_l3_range;
 		x.first = e->st_addr;
 		x.last = e->en_addr - e->last_instr_sz;
 		x.count = e->num_instr_range;
@@ -698,9 +702,9 @@ static ocsd_datapath_resp_t l3_elem(const void *ctx, const ocsd_trc_index_t inde
 		 * WFI/WFE (with WFXMODE) and, for ETE, TSTART (type tstart,
 		 * reference/ERRATA.md TC-P27). */
 		if (x.last_type == oc_insn_other)
-			x.taken = tc_ete_taken_none;
+			x.taken = tc_taken_none;
 		else
-			x.taken = e->last_instr_exec ? tc_ete_taken_e : tc_ete_taken_n;
+			x.taken = e->last_instr_exec ? tc_taken_e : tc_taken_n;
 		break;
 	case OCSD_GEN_TRC_ELEM_I_RANGE_NOPATH:
 		/* a Q element: OpenCSD gives the first address and the count,
@@ -710,16 +714,16 @@ static ocsd_datapath_resp_t l3_elem(const void *ctx, const ocsd_trc_index_t inde
 		 * and other, outcome '?'. A count of 0 executed nothing. */
 		if (e->num_instr_range == 0)
 			return OCSD_RESP_CONT;
-		x.kind = tc_ete_l3_range;
+		x.h.kind = tc_l3_range;
 		x.first = e->st_addr;
 		x.last = e->st_addr;
 		x.count = e->num_instr_range;
 		x.isa = (uint8_t)isa_code(e->isa);
 		x.last_type = oc_insn_other;
-		x.taken = tc_ete_taken_unknown;
+		x.taken = tc_taken_unknown;
 		break;
 	case OCSD_GEN_TRC_ELEM_EXCEPTION:
-		x.kind = tc_ete_l3_exception;
+		x.h.kind = tc_l3_exception;
 		x.type = (uint8_t)e->exception_number;
 		if (e->excep_ret_addr)
 			x.address = e->en_addr;
@@ -727,7 +731,7 @@ static ocsd_datapath_resp_t l3_elem(const void *ctx, const ocsd_trc_index_t inde
 			x.unknown = 1;
 		break;
 	case OCSD_GEN_TRC_ELEM_PE_CONTEXT:
-		x.kind = tc_ete_l3_context;
+		x.h.kind = tc_l3_context;
 		x.ctx.el = (uint8_t)(e->context.el_valid ? e->context.exception_level : 0);
 		x.ctx.ns = (uint8_t)(e->context.security_level == ocsd_sec_nonsecure ||
 				     e->context.security_level == ocsd_sec_realm);
@@ -743,10 +747,10 @@ static ocsd_datapath_resp_t l3_elem(const void *ctx, const ocsd_trc_index_t inde
 		h->last_ctx_valid = 1;
 		break;
 	case OCSD_GEN_TRC_ELEM_TRACE_ON:
-		x.kind = tc_ete_l3_trace_on;
+		x.h.kind = tc_l3_trace_on;
 		break;
 	case OCSD_GEN_TRC_ELEM_ADDR_NACC:
-		x.kind = tc_ete_l3_no_image;
+		x.h.kind = tc_l3_no_image;
 		x.address = e->st_addr;
 		x.isa = (uint8_t)isa_code(e->isa);
 		break;
@@ -754,7 +758,7 @@ static ocsd_datapath_resp_t l3_elem(const void *ctx, const ocsd_trc_index_t inde
 		/* OpenCSD sets has_cc with a count of 0 for a timestamp packet
 		 * without a count when cycle counting is on, and marks an
 		 * unknown count as 0: 0 prints as unknown */
-		x.kind = tc_ete_l3_timestamp;
+		x.h.kind = tc_l3_timestamp;
 		x.value = e->timestamp;
 		if (e->has_cc && e->cycle_count != 0)
 			x.count = e->cycle_count;
@@ -763,7 +767,7 @@ static ocsd_datapath_resp_t l3_elem(const void *ctx, const ocsd_trc_index_t inde
 		break;
 	case OCSD_GEN_TRC_ELEM_CYCLE_COUNT:
 		/* "unknown CC marked as 0" (format 1, U=1) */
-		x.kind = tc_ete_l3_cycle_count;
+		x.h.kind = tc_l3_cycle_count;
 		x.count = e->cycle_count;
 		x.unknown = (uint8_t)(e->cycle_count == 0);
 		break;
@@ -772,7 +776,7 @@ static ocsd_datapath_resp_t l3_elem(const void *ctx, const ocsd_trc_index_t inde
 		 * one item per event, ascending */
 		if (e->trace_event.ev_type != EVENT_NUMBERED)
 			return OCSD_RESP_CONT;
-		x.kind = tc_ete_l3_event;
+		x.h.kind = tc_l3_event;
 		for (unsigned i = 0; i < 16; i++) {
 			if ((e->trace_event.ev_number >> i) & 1) {
 				x.count = i;
@@ -783,17 +787,17 @@ static ocsd_datapath_resp_t l3_elem(const void *ctx, const ocsd_trc_index_t inde
 	case OCSD_GEN_TRC_ELEM_MEMTRANS:
 		switch (e->mem_trans) {
 		case OCSD_MEM_TRANS_START:
-			x.kind = tc_ete_l3_trans_start;
+			x.h.kind = tc_l3_trans_start;
 			emit_l3(h, &x);
 			h->in_tx = 1;
 			return OCSD_RESP_CONT;
 		case OCSD_MEM_TRANS_COMMIT:
-			x.kind = tc_ete_l3_trans_commit;
+			x.h.kind = tc_l3_trans_commit;
 			h->in_tx = 0;
 			tx_flush(h);
 			break;
 		case OCSD_MEM_TRANS_FAIL:
-			x.kind = tc_ete_l3_trans_failure;
+			x.h.kind = tc_l3_trans_failure;
 			h->in_tx = 0;
 			h->txlen = 0;
 			break;
@@ -804,12 +808,12 @@ static ocsd_datapath_resp_t l3_elem(const void *ctx, const ocsd_trc_index_t inde
 	case OCSD_GEN_TRC_ELEM_SYNC_MARKER:
 		if (e->sync_marker.type != ELEM_MARKER_TS)
 			return OCSD_RESP_CONT;
-		x.kind = tc_ete_l3_ts_marker;
+		x.h.kind = tc_l3_ts_marker;
 		break;
 	case OCSD_GEN_TRC_ELEM_NO_SYNC:
 		switch (e->unsync_eot_info) {
-		case UNSYNC_OVERFLOW: x.kind = tc_ete_l3_overflow; break;
-		case UNSYNC_DISCARD: x.kind = tc_ete_l3_discard; break;
+		case UNSYNC_OVERFLOW: x.h.kind = tc_l3_overflow; break;
+		case UNSYNC_DISCARD: x.h.kind = tc_l3_discard; break;
 		case UNSYNC_BAD_PACKET:
 			l3_error(h, h->l3_index);
 			return OCSD_RESP_CONT;

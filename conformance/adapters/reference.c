@@ -20,7 +20,7 @@ static void on_packet(void *ctx, const struct tc_ete_packet *p)
 		h->cb.packet(h->cb.ctx, p);
 }
 
-static void on_l3(void *ctx, const struct tc_ete_l3 *x)
+static void on_l3(void *ctx, const struct tc_l3 *x)
 {
 	struct ref_handle *h = ctx;
 	if (h->cb.l3)

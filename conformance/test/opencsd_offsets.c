@@ -61,14 +61,14 @@ static void on_packet(void *ctx, const struct tc_ete_packet *p)
 	put_line(s, p->offset, buf);
 }
 
-static void on_l3(void *ctx, const struct tc_ete_l3 *x)
+static void on_l3(void *ctx, const struct tc_l3 *x)
 {
 	const struct sink *s = ctx;
-	struct tc_ete_l3 y = *x;
+	struct tc_l3 y = *x;
 	char buf[1024];
-	y.offset -= s->base;
+	y.h.offset -= s->base;
 	tc_ete_format_l3(buf, sizeof buf, &y);
-	put_line(s, x->offset, buf);
+	put_line(s, x->h.offset, buf);
 }
 
 /* The child: decodes v at one level through the adapter as if `base` bytes

@@ -5,7 +5,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "tracecert/ete.h"
 #include "tracecert/ptm.h"
 
 static const char *const pkt_names[tc_ptm_pkt_count] = {
@@ -53,11 +52,7 @@ const char *tc_ptm_isa_name(int isa)
 
 const char *tc_ptm_l3_kind_name(int kind)
 {
-	if (kind == tc_l3_exception_return)
-		return "exception-return";
-	if (kind == tc_l3_trigger)
-		return "trigger";
-	return tc_ete_l3_kind_name(kind);   /* the first 18 kinds are ETE's (trace.h) */
+	return tc_l3_kind_name(kind);   /* the shared names (reference/l3text.c) */
 }
 
 /* An output buffer that records how much would have been written. */
@@ -153,43 +148,16 @@ int tc_ptm_format_packet(char *buf, size_t size, const struct tc_ptm_packet *p)
 	return (int)t.len;
 }
 
-/* The shared L3 text (reference/FORMAT.md "L3"), written by ETE's writer
- * for the kinds it knows; PTM's error classes, exception-return and
- * trigger here. */
+/* The shared L3 text (reference/FORMAT.md "L3", reference/l3text.c) with
+ * PTM's error class names. */
 int tc_ptm_format_l3(char *buf, size_t size, const struct tc_l3 *x)
 {
-	struct text t = { buf, size, 0 };
-	struct tc_ete_l3 e;
-	if (size > 0)
-		buf[0] = '\0';
-	if (!x)
+	if (!x) {
+		if (size > 0)
+			buf[0] = '\0';
 		return 0;
-	if (x->h.kind == tc_l3_error || x->h.kind >= tc_l3_exception_return) {
-		put(&t, "@%llu %s", (unsigned long long)x->h.offset, tc_ptm_l3_kind_name(x->h.kind));
-		if (x->h.kind == tc_l3_error)
-			put(&t, " class=%s", tc_ptm_error_name(x->error));
-		return (int)t.len;
 	}
-	memset(&e, 0, sizeof e);
-	e.offset = x->h.offset;
-	e.first = x->first;
-	e.last = x->last;
-	e.count = x->count;
-	e.address = x->address;
-	e.value = x->value;
-	e.ctx.context_id = x->ctx.context_id;
-	e.ctx.vmid = x->ctx.vmid;
-	e.ctx.el = x->ctx.el;
-	e.ctx.ns = x->ctx.ns;
-	e.ctx.sf = x->ctx.sf;
-	e.ctx.nse = x->ctx.nse;
-	e.kind = (uint8_t)x->h.kind;
-	e.isa = x->isa;
-	e.last_type = x->last_type;
-	e.taken = x->taken;
-	e.type = (uint8_t)x->type;
-	e.unknown = x->unknown;
-	return tc_ete_format_l3(buf, size, &e);
+	return tc_l3_format(buf, size, x, error_names, tc_ptm_err_count);
 }
 
 /* ---- Configuration ------------------------------------------------------ */

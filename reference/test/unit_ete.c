@@ -57,7 +57,7 @@ static void on_l2(void *ctx, const struct tc_ete_elem *e)
 	append(o->l2, sizeof o->l2, buf);
 }
 
-static void on_l3(void *ctx, const struct tc_ete_l3 *x)
+static void on_l3(void *ctx, const struct tc_l3 *x)
 {
 	struct out *o = ctx;
 	char buf[256];

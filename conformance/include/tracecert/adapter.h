@@ -18,7 +18,7 @@
  *   being filled in from elsewhere.
  * - Errors are reported in-band at L1 as a packet of kind tc_ete_pkt_error
  *   with the error class (tc_ete_error) and the offset of the offending
- *   packet's first byte; at L3 as an item of kind tc_ete_l3_error.
+ *   packet's first byte; at L3 as an item of kind tc_l3_error.
  * - Warnings (tc_ete_pkt_warning: bits the specification leaves
  *   unassigned, ignored) are never scored: an adapter may report them or
  *   not; the runner drops them from both sides.
@@ -59,7 +59,7 @@ struct tc_adapter_region {
 struct tc_adapter_callbacks {
 	void *ctx;
 	void (*packet)(void *ctx, const struct tc_ete_packet *p);   /* L1 */
-	void (*l3)(void *ctx, const struct tc_ete_l3 *x);           /* L3 */
+	void (*l3)(void *ctx, const struct tc_l3 *x);           /* L3 */
 };
 
 struct tc_adapter_open_args {

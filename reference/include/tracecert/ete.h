@@ -5,6 +5,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "tracecert/trace.h"   /* struct tc_context, struct tc_l3 and its kinds (L3 is protocol-neutral) */
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -92,14 +94,6 @@ void tc_ete_config_default(struct tc_ete_config *cfg);
  * tracecert/ete_config.h. */
 int tc_ete_config_set(struct tc_ete_config *cfg, const char *key, const char *value);
 
-struct tc_ete_context {
-	uint32_t context_id;
-	uint32_t vmid;
-	uint8_t el;           /* exception level 0..3 */
-	uint8_t ns;           /* 1 = Non-secure */
-	uint8_t sf;           /* 1 = AArch64 (sixty_four_bit) */
-	uint8_t nse;          /* NSE bit (rme=1 only) */
-};
 
 /* L1: packet kinds. */
 enum tc_ete_pkt_kind {
@@ -139,7 +133,7 @@ struct tc_ete_packet {
 	uint8_t has_wndw;     /* trace info WNDW section present */
 	uint8_t warning;      /* enum tc_ete_warning, kind == warning */
 	uint8_t field;        /* enum tc_ete_warn_field, kind == warning */
-	struct tc_ete_context ctx;
+	struct tc_context ctx;
 	uint64_t value;       /* timestamp, instrumentation value; warning: the bits */
 	uint64_t count;       /* commit/cancel/q count; cycle count; timestamp cc */
 	uint64_t commit;      /* cycle-count packet: elements committed */
@@ -168,7 +162,7 @@ struct tc_ete_elem {
 	uint64_t address;     /* target/source address; exception address */
 	uint64_t value;       /* timestamp; instrumentation value */
 	uint64_t count;       /* commit/cancel/q/cycle count; timestamp cc; event number; unresolved n */
-	struct tc_ete_context ctx;
+	struct tc_context ctx;
 	uint32_t cct;         /* trace info */
 	uint32_t spec;        /* trace info */
 	uint8_t kind;         /* enum tc_ete_elem_kind */
@@ -181,36 +175,8 @@ struct tc_ete_elem {
 	uint8_t error;        /* enum tc_ete_error */
 };
 
-/* L3: what executed (K10.5.5), reference/FORMAT.md "L3". */
-enum tc_ete_l3_kind {
-	tc_ete_l3_range, tc_ete_l3_exception, tc_ete_l3_context, tc_ete_l3_trace_on,
-	tc_ete_l3_discard, tc_ete_l3_overflow, tc_ete_l3_no_image, tc_ete_l3_walk_limit,
-	tc_ete_l3_timestamp, tc_ete_l3_cycle_count, tc_ete_l3_event,
-	tc_ete_l3_trans_start, tc_ete_l3_trans_commit, tc_ete_l3_trans_failure,
-	tc_ete_l3_ts_marker, tc_ete_l3_instrumentation, tc_ete_l3_unresolved,
-	tc_ete_l3_error,
-	tc_ete_l3_count
-};
+/* L3 items are struct tc_l3 (tracecert/trace.h); .error is an enum tc_ete_error. */
 
-/* Outcome of a range's last instruction. */
-enum tc_ete_taken { tc_ete_taken_n = 0, tc_ete_taken_e = 1, tc_ete_taken_none = 2, tc_ete_taken_unknown = 3 };
-
-struct tc_ete_l3 {
-	uint64_t offset;      /* offset of the packet of the element analysed */
-	uint64_t first;       /* range: first instruction's address */
-	uint64_t last;        /* range: last instruction's address */
-	uint64_t count;       /* range: instructions; event number; cycle count; unresolved n; ts cc */
-	uint64_t address;     /* exception: preferred return address; no-image/walk-limit: address */
-	uint64_t value;       /* timestamp; instrumentation value */
-	struct tc_ete_context ctx;
-	uint8_t kind;         /* enum tc_ete_l3_kind */
-	uint8_t isa;          /* range, no-image: enum tc_isa (0 a64, 1 a32, 2 t32) */
-	uint8_t last_type;    /* range: InstType of the last instruction (insn.h) */
-	uint8_t taken;        /* range: enum tc_ete_taken */
-	uint8_t type;         /* exception type */
-	uint8_t unknown;      /* exception: return address unknown; timestamp/cycle count: count unknown */
-	uint8_t error;        /* enum tc_ete_error */
-};
 
 /* Output callbacks; any may be NULL. Called synchronously from feed/finish. */
 struct tc_ete_sink {
@@ -218,7 +184,7 @@ struct tc_ete_sink {
 	void (*packet)(void *ctx, const struct tc_ete_packet *p);   /* L1 */
 	void (*s1)(void *ctx, const struct tc_ete_elem *e);         /* stage-1 Emit() stream */
 	void (*l2)(void *ctx, const struct tc_ete_elem *e);         /* stage-2 output */
-	void (*l3)(void *ctx, const struct tc_ete_l3 *x);           /* stage-3 output (needs an image) */
+	void (*l3)(void *ctx, const struct tc_l3 *x);           /* stage-3 output (needs an image) */
 };
 
 struct tc_image;
@@ -255,8 +221,8 @@ uint64_t tc_ete_skipped(const struct tc_ete_decoder *d);
  * the terminating NUL and returns the length it needed (like snprintf). */
 int tc_ete_format_packet(char *buf, size_t size, const struct tc_ete_packet *p);
 int tc_ete_format_elem(char *buf, size_t size, const struct tc_ete_elem *e);
-int tc_ete_format_l3(char *buf, size_t size, const struct tc_ete_l3 *x);
-const char *tc_ete_l3_kind_name(int kind);
+int tc_ete_format_l3(char *buf, size_t size, const struct tc_l3 *x);
+const char *tc_l3_kind_name(int kind);
 const char *tc_ete_error_name(int error);
 const char *tc_ete_warning_name(int warning);
 const char *tc_ete_warning_field_name(int field);
