@@ -531,9 +531,9 @@ static void on_packet(void *ctx, const struct tc_ete_packet *p)
 	char buf[512];
 	tc_ete_format_packet(buf, sizeof buf, p);
 	tc_lines_add(&out->level[tc_sec_l1], buf);
-	if (p->kind == tc_ete_pkt_error) {
+	if (p->h.kind == tc_ete_pkt_error) {
 		snprintf(buf, sizeof buf, "%s %llu", tc_ete_error_name(p->error),
-			 (unsigned long long)p->offset);
+			 (unsigned long long)p->h.offset);
 		tc_lines_add(&out->level[tc_sec_error], buf);
 	}
 }

@@ -348,10 +348,8 @@ static int truth(const struct npkt *pk, long n, const struct plan *p, const uint
 	int error = kind_error[p->kind];
 	for (long i = 0; i < p->pkt; i++)
 		enc_buf_printf(l1, "@%llu%.*s\n", (unsigned long long)pk[i].off, pk[i].rest_len, pk[i].rest);
-	memset(&x, 0, sizeof x);
-	x.offset = erroff;
+	tc_ete_packet_init(&x, tc_ete_pkt_error, erroff);
 	x.header = t[erroff];
-	x.kind = tc_ete_pkt_error;
 	x.error = (uint8_t)error;
 	put_packet_line(l1, &x);
 	enc_buf_printf(errs, "%s %llu\n", tc_ete_error_name(error), (unsigned long long)erroff);
@@ -367,10 +365,8 @@ static int truth(const struct npkt *pk, long n, const struct plan *p, const uint
 				break;
 		if (j >= n - 1 || pk[j + 1].kind != tc_ete_pkt_trace_info)
 			return 1;
-		memset(&x, 0, sizeof x);
-		x.offset = start;
+		tc_ete_packet_init(&x, tc_ete_pkt_async, start);
 		x.header = 0x00;
-		x.kind = tc_ete_pkt_async;
 		put_packet_line(l1, &x);
 		for (long i = j + 1; i < n; i++)
 			enc_buf_printf(l1, "@%llu%.*s\n", (unsigned long long)moved(p, pk[i].off), pk[i].rest_len,

@@ -46,10 +46,8 @@ static void l1(struct enc *e, const struct tc_ete_packet *p)
 
 static void pkt_init(struct tc_ete_packet *p, uint64_t off, unsigned header, int kind)
 {
-	memset(p, 0, sizeof *p);
-	p->offset = off;
+	tc_ete_packet_init(p, kind, off);
 	p->header = (uint8_t)header;
-	p->kind = (uint8_t)kind;
 }
 
 /* ---- Continuation encodings ------------------------------------------------- */

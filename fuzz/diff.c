@@ -203,13 +203,13 @@ static void ref_packet(void *ctx, const struct tc_ete_packet *p)
 	struct ref_run *r = ctx;
 	char buf[TC_FUZZ_LINE];
 	int n;
-	if (p->kind == tc_ete_pkt_warning)
+	if (p->h.kind == tc_ete_pkt_warning)
 		return;   /* never scored (reference/FORMAT.md "Warnings") */
 	n = tc_ete_format_packet(buf, sizeof buf, p);
 	TC_FUZZ_CHECK(n > 0 && n < TC_FUZZ_LINE, "reference line of %d bytes", n);
-	TC_FUZZ_CHECK(p->offset < r->len && p->offset >= r->last_off, "reference packet offset %llu",
-		      (unsigned long long)p->offset);
-	r->last_off = p->offset;
+	TC_FUZZ_CHECK(p->h.offset < r->len && p->h.offset >= r->last_off, "reference packet offset %llu",
+		      (unsigned long long)p->h.offset);
+	r->last_off = p->h.offset;
 	lines_add(&r->out, buf, (size_t)n);
 }
 

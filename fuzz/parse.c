@@ -126,31 +126,31 @@ static void item(struct run *r, int level, const void *it)
 static void on_packet(void *ctx, const struct tc_ete_packet *p)
 {
 	struct run *r = ctx;
-	TC_FUZZ_CHECK(p->offset >= r->shift && p->offset - r->shift < r->len,
-		      "packet offset %llu, trace length %zu after %u skipped bytes", (unsigned long long)p->offset,
+	TC_FUZZ_CHECK(p->h.offset >= r->shift && p->h.offset - r->shift < r->len,
+		      "packet offset %llu, trace length %zu after %u skipped bytes", (unsigned long long)p->h.offset,
 		      r->len, r->shift);
-	TC_FUZZ_CHECK(p->offset >= r->last_off[0], "packet offset %llu after %llu", (unsigned long long)p->offset,
+	TC_FUZZ_CHECK(p->h.offset >= r->last_off[0], "packet offset %llu after %llu", (unsigned long long)p->h.offset,
 		      (unsigned long long)r->last_off[0]);
-	TC_FUZZ_CHECK(p->header == r->trace[p->offset - r->shift], "packet @%llu header %02x, byte there %02x",
-		      (unsigned long long)p->offset, p->header, r->trace[p->offset - r->shift]);
-	TC_FUZZ_CHECK(p->kind < tc_ete_pkt_count, "packet kind %u", p->kind);
-	TC_FUZZ_CHECK((p->kind == tc_ete_pkt_error) == (p->error != tc_ete_err_none && p->error < tc_ete_err_count),
-		      "packet @%llu kind %u error %u", (unsigned long long)p->offset, p->kind, p->error);
-	r->last_off[0] = p->offset;
+	TC_FUZZ_CHECK(p->header == r->trace[p->h.offset - r->shift], "packet @%llu header %02x, byte there %02x",
+		      (unsigned long long)p->h.offset, p->header, r->trace[p->h.offset - r->shift]);
+	TC_FUZZ_CHECK(p->h.kind < tc_ete_pkt_count, "packet kind %u", p->h.kind);
+	TC_FUZZ_CHECK((p->h.kind == tc_ete_pkt_error) == (p->error != tc_ete_err_none && p->error < tc_ete_err_count),
+		      "packet @%llu kind %u error %u", (unsigned long long)p->h.offset, p->h.kind, p->error);
+	r->last_off[0] = p->h.offset;
 	item(r, 0, p);
 }
 
 static void check_elem(struct run *r, int level, const struct tc_ete_elem *e)
 {
-	TC_FUZZ_CHECK(e->offset >= r->shift && e->offset - r->shift <= r->len,
+	TC_FUZZ_CHECK(e->h.offset >= r->shift && e->h.offset - r->shift <= r->len,
 		      "%s element offset %llu, trace length %zu after %u skipped bytes", level_name[level],
-		      (unsigned long long)e->offset, r->len, r->shift);
-	TC_FUZZ_CHECK(e->offset >= r->last_off[level], "%s element offset %llu after %llu", level_name[level],
-		      (unsigned long long)e->offset, (unsigned long long)r->last_off[level]);
-	TC_FUZZ_CHECK(e->kind < tc_ete_elem_count, "element kind %u", e->kind);
-	TC_FUZZ_CHECK((e->kind == tc_ete_elem_error) == (e->error != tc_ete_err_none && e->error < tc_ete_err_count),
-		      "element @%llu kind %u error %u", (unsigned long long)e->offset, e->kind, e->error);
-	r->last_off[level] = e->offset;
+		      (unsigned long long)e->h.offset, r->len, r->shift);
+	TC_FUZZ_CHECK(e->h.offset >= r->last_off[level], "%s element offset %llu after %llu", level_name[level],
+		      (unsigned long long)e->h.offset, (unsigned long long)r->last_off[level]);
+	TC_FUZZ_CHECK(e->h.kind < tc_ete_elem_count, "element kind %u", e->h.kind);
+	TC_FUZZ_CHECK((e->h.kind == tc_ete_elem_error) == (e->error != tc_ete_err_none && e->error < tc_ete_err_count),
+		      "element @%llu kind %u error %u", (unsigned long long)e->h.offset, e->h.kind, e->error);
+	r->last_off[level] = e->h.offset;
 	item(r, level, e);
 }
 
@@ -161,9 +161,9 @@ static void on_s1(void *ctx, const struct tc_ete_elem *e)
 
 static void on_l2(void *ctx, const struct tc_ete_elem *e)
 {
-	TC_FUZZ_CHECK(e->kind != tc_ete_elem_commit && e->kind != tc_ete_elem_cancel,
+	TC_FUZZ_CHECK(e->h.kind != tc_ete_elem_commit && e->h.kind != tc_ete_elem_cancel,
 		      "L2 element @%llu is a %s (commit and cancel never leave stage 2)",
-		      (unsigned long long)e->offset, tc_ete_elem_kind_name(e->kind));
+		      (unsigned long long)e->h.offset, tc_ete_elem_kind_name(e->h.kind));
 	check_elem(ctx, 2, e);
 }
 

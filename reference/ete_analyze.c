@@ -496,9 +496,9 @@ static void analyze_counted(struct tc_ete_stage3 *s, const struct tc_ete_elem *e
  * (TC-S19) and the later packets. */
 void tc_stage3_analyze(struct tc_ete_stage3 *s, const struct tc_ete_elem *e)
 {
-	TC_CLAUSE_CASE(e->kind, "K10.5.5.1.1/AnalyzeElement");
-	s->offset = e->offset;
-	switch (e->kind) {
+	TC_CLAUSE_CASE(e->h.kind, "K10.5.5.1.1/AnalyzeElement");
+	s->offset = e->h.offset;
+	switch (e->h.kind) {
 	case tc_ete_elem_target_address: analyze_target_address(s, e); break;
 	case tc_ete_elem_context: analyze_context(s, e); break;
 	case tc_ete_elem_mispredict: analyze_mispredict(s); break;

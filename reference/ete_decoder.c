@@ -62,15 +62,11 @@ static void report_error(struct tc_ete_decoder *d, int error, uint64_t offset,
 {
 	struct tc_ete_packet p;
 	struct tc_ete_elem e;
-	memset(&p, 0, sizeof p);
-	p.offset = offset;
+	tc_ete_packet_init(&p, tc_ete_pkt_error, offset);
 	p.header = header;
-	p.kind = tc_ete_pkt_error;
 	p.error = (uint8_t)error;
 	send_packet(d, &p);
-	memset(&e, 0, sizeof e);
-	e.offset = offset;
-	e.kind = tc_ete_elem_error;
+	tc_ete_elem_init(&e, tc_ete_elem_error, offset);
 	e.error = (uint8_t)error;
 	send_s1(d, &e);
 	tc_stage2_flush(&d->s2, offset);
@@ -86,10 +82,8 @@ static void report_error(struct tc_ete_decoder *d, int error, uint64_t offset,
 static void send_async(struct tc_ete_decoder *d, uint64_t offset)
 {
 	struct tc_ete_packet p;
-	memset(&p, 0, sizeof p);
-	p.offset = offset;
+	tc_ete_packet_init(&p, tc_ete_pkt_async, offset);
 	p.header = 0x00;
-	p.kind = tc_ete_pkt_async;
 	send_packet(d, &p);
 }
 
@@ -100,10 +94,8 @@ static void send_warnings(struct tc_ete_decoder *d, const struct tc_packet_out *
 {
 	for (int i = 0; i < out->nwarn; i++) {
 		struct tc_ete_packet p;
-		memset(&p, 0, sizeof p);
-		p.offset = out->pkt.offset;
+		tc_ete_packet_init(&p, tc_ete_pkt_warning, out->pkt.h.offset);
 		p.header = out->pkt.header;
-		p.kind = tc_ete_pkt_warning;
 		p.warning = out->warn[i].warning;
 		p.field = out->warn[i].field;
 		p.value = out->warn[i].bits;
@@ -118,7 +110,7 @@ static void accept_packet(struct tc_ete_decoder *d)
 	const struct tc_packet_out *out = &d->out;
 	if (out->async_start) {
 		d->state = st_async_zeros;
-		d->run_start = out->pkt.offset;
+		d->run_start = out->pkt.h.offset;
 		d->zero_run = 1;
 		return;
 	}
@@ -129,7 +121,7 @@ static void accept_packet(struct tc_ete_decoder *d)
 		send_s1(d, &out->emit[i]);
 		if (tc_stage2_emit(&d->s2, &out->emit[i]) < 0) {
 			/* queue-overflow: a stage-2 error; parsing goes on (FORMAT.md) */
-			report_error(d, tc_ete_err_queue_overflow, out->pkt.offset, out->pkt.header, 0);
+			report_error(d, tc_ete_err_queue_overflow, out->pkt.h.offset, out->pkt.header, 0);
 			return;
 		}
 	}

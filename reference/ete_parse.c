@@ -124,11 +124,12 @@ static struct tc_ete_elem *emit(struct tc_parse *p, int kind)
 		fail(p, tc_ete_err_queue_overflow);
 		return &out->emit[TC_ETE_MAX_EMIT - 1];
 	}
-	static const struct tc_ete_elem zero;   /* an inline clear, cheaper than memset per element */
+	/* an inline clear, cheaper than memset per element */
+	static const struct tc_ete_elem zero = { .h = { sizeof(struct tc_ete_elem), tc_proto_ete, 0, 0 } };
 	e = &out->emit[out->nemit++];
 	*e = zero;
-	e->kind = (uint8_t)kind;
-	e->offset = p->offset;
+	e->h.kind = (uint16_t)kind;
+	e->h.offset = p->offset;
 	return e;
 }
 
@@ -316,7 +317,7 @@ static void parse_target_address_packet(struct tc_parse *p, uint8_t header)
 		exact_match_bytes(p, header);
 	else
 		long_address_bytes(p, header, tc_ete_wf_none);
-	p->out->pkt.kind = tc_ete_pkt_address;
+	p->out->pkt.h.kind = tc_ete_pkt_address;
 	note_address(p);
 	emit_address(p, tc_ete_elem_target_address, p->ia->ahb[0]);
 }
@@ -327,7 +328,7 @@ static void parse_address_with_context_packet(struct tc_parse *p, uint8_t header
 	TC_CLAUSE("K10.5.2.14.8/Parse_AddressWithContextPacket");
 	long_address_bytes(p, header, tc_ete_wf_none);
 	context_bytes(p);
-	p->out->pkt.kind = tc_ete_pkt_addr_ctx;
+	p->out->pkt.h.kind = tc_ete_pkt_addr_ctx;
 	note_address(p);
 	p->out->pkt.ctx = p->ia->ctx;
 	p->out->pkt.has_context = 1;
@@ -341,7 +342,7 @@ static void parse_context_packet(struct tc_parse *p, uint8_t header)
 	TC_CLAUSE_CASE(header & 1, "K10.5.2.14.9/Parse_ContextPacket");
 	if (header & 1)
 		context_bytes(p);
-	p->out->pkt.kind = tc_ete_pkt_context;
+	p->out->pkt.h.kind = tc_ete_pkt_context;
 	p->out->pkt.ctx = p->ia->ctx;
 	emit_context(p);
 }
@@ -381,15 +382,15 @@ static void parse_extension_packet(struct tc_parse *p)
 	TC_CLAUSE_CASE(extension, "K10.5.2.3.1/Parse_ExtensionPacket");
 	switch (extension) {
 	case 0x00:
-		p->out->pkt.kind = tc_ete_pkt_async;
+		p->out->pkt.h.kind = tc_ete_pkt_async;
 		p->out->async_start = 1;
 		break;
 	case 0x03:
-		p->out->pkt.kind = tc_ete_pkt_discard;
+		p->out->pkt.h.kind = tc_ete_pkt_discard;
 		discard_packet(p);
 		break;
 	case 0x05:
-		p->out->pkt.kind = tc_ete_pkt_overflow;
+		p->out->pkt.h.kind = tc_ete_pkt_overflow;
 		overflow_packet(p);
 		break;
 	default:
@@ -442,7 +443,7 @@ static void parse_trace_info_packet(struct tc_parse *p)
 		pkt->has_wndw = 1;
 	}
 	trace_info_packet(p, info, spec, cyct);
-	pkt->kind = tc_ete_pkt_trace_info;
+	pkt->h.kind = tc_ete_pkt_trace_info;
 	pkt->cc_enabled = info & 1;
 	pkt->cct = p->ia->cc_threshold;
 	pkt->spec = (uint32_t)spec;
@@ -465,7 +466,7 @@ static void parse_timestamp_packet(struct tc_parse *p, uint8_t header)
 	e->value = ts;
 	e->count = count;
 	e->unknown = !n;
-	pkt->kind = tc_ete_pkt_timestamp;
+	pkt->h.kind = tc_ete_pkt_timestamp;
 	pkt->value = ts;
 	pkt->count = count;
 	pkt->has_cc = (uint8_t)n;
@@ -487,7 +488,7 @@ static void cycle_count_value(struct tc_parse *p, uint64_t count, int unknown)
 	uint64_t value = unknown ? 0 : count + p->ia->cc_threshold;
 	e->count = value;
 	e->unknown = (uint8_t)unknown;
-	p->out->pkt.kind = tc_ete_pkt_cycle_count;
+	p->out->pkt.h.kind = tc_ete_pkt_cycle_count;
 	p->out->pkt.count = value;
 	p->out->pkt.cc_unknown = (uint8_t)unknown;
 }
@@ -585,7 +586,7 @@ static void parse_commit_packet(struct tc_parse *p)
 	uint64_t commit = uleb128(p, 32);
 	emit_count(p, tc_ete_elem_commit, commit);
 	resolve_spec_depth(p, commit, tc_ete_err_commit_overrun);
-	p->out->pkt.kind = tc_ete_pkt_commit;
+	p->out->pkt.h.kind = tc_ete_pkt_commit;
 	p->out->pkt.count = commit;
 }
 
@@ -595,7 +596,7 @@ static void cancel(struct tc_parse *p, uint64_t count, int mispredict)
 	resolve_spec_depth(p, count, tc_ete_err_cancel_overrun);
 	if (mispredict)
 		emit(p, tc_ete_elem_mispredict);
-	p->out->pkt.kind = tc_ete_pkt_cancel;
+	p->out->pkt.h.kind = tc_ete_pkt_cancel;
 	p->out->pkt.count = count;
 	p->out->pkt.mispredict = (uint8_t)mispredict;
 }
@@ -626,7 +627,7 @@ static void parse_mispredict_packet(struct tc_parse *p, uint8_t header)
 	TC_CLAUSE_CASE(header & 3, "K10.5.2.9.1/Parse_MispredictPacket", "K10.5.2.9.2/MispredictPacket");
 	handle_atoms_a2(p, header & 3);
 	emit(p, tc_ete_elem_mispredict);
-	p->out->pkt.kind = tc_ete_pkt_mispredict;
+	p->out->pkt.h.kind = tc_ete_pkt_mispredict;
 }
 
 /* K10.5.2.10.1 Parse_AtomPackets with AtomFormat1…6Packet: each format as a
@@ -642,7 +643,7 @@ static void parse_atom_packets(struct tc_parse *p, uint8_t header)
 	TC_CLAUSE_CASE(header, "K10.5.2.10.1/Parse_AtomPackets");
 	static const char *const format4[4] = { "NEEE", "NNNN", "NENE", "ENEN" };
 	static const char *const format5_2[4] = { "", "NNNNN", "NENEN", "ENENE" };
-	p->out->pkt.kind = tc_ete_pkt_atom;
+	p->out->pkt.h.kind = tc_ete_pkt_atom;
 	if ((header & 0xfe) == 0xf6) {          /* '1111011x' format 1 */
 		TC_CLAUSE("K10.5.2.10.2/AtomFormat1Packet");
 		handle_atom(p, header & 1);
@@ -685,7 +686,7 @@ static void q_packet(struct tc_parse *p, int type, int addressed, uint64_t count
 		emit_address(p, tc_ete_elem_target_address, p->ia->ahb[0]);
 		note_address(p);
 	}
-	pkt->kind = tc_ete_pkt_q;
+	pkt->h.kind = tc_ete_pkt_q;
 	pkt->type = (uint8_t)type;
 	pkt->count = count;
 }
@@ -746,7 +747,7 @@ static void parse_source_address_packet(struct tc_parse *p, uint8_t header)
 {
 	TC_CLAUSE_CASE(header, "K10.5.2.12.1/Parse_SourceAddressPacket");
 	source_address_bytes(p, header);
-	p->out->pkt.kind = tc_ete_pkt_source_address;
+	p->out->pkt.h.kind = tc_ete_pkt_source_address;
 	note_address(p);
 	emit_address(p, tc_ete_elem_source_address, p->ia->ahb[0]);
 	update_spec_depth(p, 1);
@@ -820,7 +821,7 @@ static void parse_exception_packet(struct tc_parse *p)
 	ah = (uint8_t)read_bytes(p, 1);
 	exception_address(p, ah);
 	exception_packet(p, e, type, ah);
-	pkt->kind = tc_ete_pkt_exception;
+	pkt->h.kind = tc_ete_pkt_exception;
 	pkt->e = (uint8_t)e;
 	pkt->type = (uint8_t)type;
 }
@@ -835,7 +836,7 @@ static void transaction_start_packet(struct tc_parse *p)
 	p->ia->T = 1;
 	if (p->cfg->commtrans == 0)
 		update_spec_depth(p, 1);
-	p->out->pkt.kind = tc_ete_pkt_tx_start;
+	p->out->pkt.h.kind = tc_ete_pkt_tx_start;
 }
 
 /* K10.5.2.15.2 TransactionCommitPacket */
@@ -844,21 +845,21 @@ static void transaction_commit_packet(struct tc_parse *p)
 	TC_CLAUSE("K10.5.2.15.2/TransactionCommitPacket");
 	emit(p, tc_ete_elem_trans_commit);
 	p->ia->T = 0;
-	p->out->pkt.kind = tc_ete_pkt_tx_commit;
+	p->out->pkt.h.kind = tc_ete_pkt_tx_commit;
 }
 
 /* K10.5.2.17.2 EventTracingPacket (header 0x70 is the Ignore packet). */
 static void parse_event_tracing_packet(struct tc_parse *p, uint8_t header)
 {
 	if (header == 0x70) {
-		p->out->pkt.kind = tc_ete_pkt_ignore;
+		p->out->pkt.h.kind = tc_ete_pkt_ignore;
 		return;
 	}
 	TC_CLAUSE("K10.5.2.17.1/Parse_EventTracingPacket", "K10.5.2.17.2/EventTracingPacket");
 	for (int i = 0; i <= 3; i++)
 		if ((header >> i) & 1)
 			emit_count(p, tc_ete_elem_event, (uint64_t)i);
-	p->out->pkt.kind = tc_ete_pkt_event;
+	p->out->pkt.h.kind = tc_ete_pkt_event;
 	p->out->pkt.events = header & 0xf;
 }
 
@@ -873,7 +874,7 @@ static void parse_instrumentation_packet(struct tc_parse *p)
 	e = emit(p, tc_ete_elem_instrumentation);
 	e->ctx.el = el & 3;
 	e->value = value;
-	p->out->pkt.kind = tc_ete_pkt_instrumentation;
+	p->out->pkt.h.kind = tc_ete_pkt_instrumentation;
 	p->out->pkt.ctx.el = el & 3;
 	p->out->pkt.value = value;
 }
@@ -882,14 +883,14 @@ static void trace_on_packet(struct tc_parse *p)
 {
 	TC_CLAUSE("K10.5.2.7.1/TraceOnPacket");
 	emit(p, tc_ete_elem_trace_on);   /* K10.5.2.7.1 TraceOnPacket */
-	p->out->pkt.kind = tc_ete_pkt_trace_on;
+	p->out->pkt.h.kind = tc_ete_pkt_trace_on;
 }
 
 static void timestamp_marker_packet(struct tc_parse *p)
 {
 	TC_CLAUSE("TC-P1/TimestampMarkerPacket");
 	emit(p, tc_ete_elem_ts_marker);  /* TC-P1 */
-	p->out->pkt.kind = tc_ete_pkt_ts_marker;
+	p->out->pkt.h.kind = tc_ete_pkt_ts_marker;
 }
 
 /* ---- K10.5.2.2.1 Parse_Trace: the header dispatch ---------------------- */
@@ -978,12 +979,12 @@ int tc_ete_parse_packet(const struct tc_ete_config *cfg, struct tc_ete_ia *ia,
 			struct tc_packet_out *out)
 {
 	struct tc_parse p;
-	static const struct tc_ete_packet zero;
+	static const struct tc_ete_packet zero = { .h = { sizeof(struct tc_ete_packet), tc_proto_ete, 0, 0 } };
 	out->pkt = zero;
 	out->nemit = 0;
 	out->nwarn = 0;
 	out->async_start = 0;
-	out->pkt.offset = offset;
+	out->pkt.h.offset = offset;
 	p.cfg = cfg;
 	p.ia = ia;
 	p.r.buf = buf;

@@ -186,7 +186,7 @@ static void transaction_failure(struct tc_ete_stage2 *s)
 {
 	while (s->tq.len > 0) {
 		const struct tc_ete_elem *e = queue_front(&s->tq);
-		if (kept_on_failure(s, e->kind))
+		if (kept_on_failure(s, e->h.kind))
 			analyze_element(s, e);
 		queue_drop_front(&s->tq);
 	}
@@ -199,7 +199,7 @@ static void transaction_failure(struct tc_ete_stage2 *s)
 static int pass_on(struct tc_ete_stage2 *s, const struct tc_ete_elem *e)
 {
 	int r = 0;
-	switch (e->kind) {
+	switch (e->h.kind) {
 	case tc_ete_elem_trans_start:
 		TC_CLAUSE("K10.5.4.2.1/ProcessTransactionStart");
 		r = process_transaction(s, e);
@@ -248,8 +248,8 @@ static int process_commit(struct tc_ete_stage2 *s, uint64_t count)
 		if (s->rq.len == 0)          /* stage 1 rejects this first (TC-S11) */
 			return -tc_ete_err_commit_overrun;
 		e = queue_front(&s->rq);     /* pass_on never touches the resolution queue */
-		TC_CLAUSE_CASE(e->kind, "K10.5.3.3.1/ProcessCommit.Front");
-		if (is_p0(s, e->kind))
+		TC_CLAUSE_CASE(e->h.kind, "K10.5.3.3.1/ProcessCommit.Front");
+		if (is_p0(s, e->h.kind))
 			i++;
 		r = pass_on(s, e);
 		queue_drop_front(&s->rq);
@@ -270,7 +270,7 @@ static int process_cancel(struct tc_ete_stage2 *s, uint64_t count)
 	uint32_t cut = s->rq.len, w;
 	while (i < count && cut > 0) {
 		cut--;
-		if (is_p0(s, queue_at(&s->rq, cut)->kind))
+		if (is_p0(s, queue_at(&s->rq, cut)->h.kind))
 			i++;
 	}
 	if (i < count) {
@@ -282,7 +282,7 @@ static int process_cancel(struct tc_ete_stage2 *s, uint64_t count)
 	w = cut;
 	for (uint32_t r = cut; r < s->rq.len; r++) {
 		struct tc_ete_elem *e = queue_at(&s->rq, r);
-		if (kept_on_cancel(e->kind))
+		if (kept_on_cancel(e->h.kind))
 			*queue_at(&s->rq, w++) = *e;
 	}
 	s->rq.len = w;
@@ -299,7 +299,7 @@ static void process_discard(struct tc_ete_stage2 *s, const struct tc_ete_elem *d
 	transaction_failure(s);
 	while (s->rq.len > 0) {
 		const struct tc_ete_elem *e = queue_front(&s->rq);
-		if (kept_on_discard(e->kind))
+		if (kept_on_discard(e->h.kind))
 			analyze_element(s, e);
 		queue_drop_front(&s->rq);
 	}
@@ -324,10 +324,10 @@ static int process_trace_info(struct tc_ete_stage2 *s, const struct tc_ete_elem 
  * (TC-P17). Transaction elements are stacked (TC-S17). */
 int tc_stage2_emit(struct tc_ete_stage2 *s, const struct tc_ete_elem *e)
 {
-	if (!s->initialized && e->kind != tc_ete_elem_trace_info)
+	if (!s->initialized && e->h.kind != tc_ete_elem_trace_info)
 		return 0;
-	TC_CLAUSE_CASE(e->kind, "K10.5.3.1.1/Emit");
-	switch (e->kind) {
+	TC_CLAUSE_CASE(e->h.kind, "K10.5.3.1.1/Emit");
+	switch (e->h.kind) {
 	case tc_ete_elem_trace_info:
 		return process_trace_info(s, e);
 	case tc_ete_elem_cancel:
@@ -346,7 +346,7 @@ static uint64_t count_p0(const struct tc_ete_stage2 *s, const struct tc_queue *q
 {
 	uint64_t n = 0;
 	for (uint32_t i = 0; i < q->len; i++)
-		n += (uint64_t)is_p0(s, queue_at(q, i)->kind);
+		n += (uint64_t)is_p0(s, queue_at(q, i)->h.kind);
 	return n;
 }
 
@@ -357,7 +357,7 @@ void tc_stage2_flush(struct tc_ete_stage2 *s, uint64_t offset)
 {
 	TC_CLAUSE("TC-P16/EndOfTrace");
 	uint64_t dropped, p0;
-	while (s->rq.len > 0 && !is_p0(s, queue_front(&s->rq)->kind)) {
+	while (s->rq.len > 0 && !is_p0(s, queue_front(&s->rq)->h.kind)) {
 		/* A full transaction queue drops the element; the transaction is
 		 * open, so its contents are reported as unresolved below. */
 		(void)pass_on(s, queue_front(&s->rq));
@@ -371,9 +371,7 @@ void tc_stage2_flush(struct tc_ete_stage2 *s, uint64_t offset)
 	}
 	if (dropped > 0) {
 		struct tc_ete_elem u;
-		memset(&u, 0, sizeof u);
-		u.kind = tc_ete_elem_unresolved;
-		u.offset = offset;
+		tc_ete_elem_init(&u, tc_ete_elem_unresolved, offset);
 		u.count = p0;
 		analyze_element(s, &u);
 	}

@@ -43,6 +43,24 @@ const char *tc_ete_error_name(int error)
 	return (error >= 0 && error < tc_ete_err_count) ? error_names[error] : "?";
 }
 
+void tc_ete_packet_init(struct tc_ete_packet *p, int kind, uint64_t offset)
+{
+	memset(p, 0, sizeof *p);
+	p->h.size = sizeof *p;
+	p->h.protocol = tc_proto_ete;
+	p->h.kind = (uint16_t)kind;
+	p->h.offset = offset;
+}
+
+void tc_ete_elem_init(struct tc_ete_elem *e, int kind, uint64_t offset)
+{
+	memset(e, 0, sizeof *e);
+	e->h.size = sizeof *e;
+	e->h.protocol = tc_proto_ete;
+	e->h.kind = (uint16_t)kind;
+	e->h.offset = offset;
+}
+
 const char *tc_ete_warning_name(int warning)
 {
 	return (warning >= 0 && warning < tc_ete_warn_count) ? warning_names[warning] : "?";
@@ -132,7 +150,7 @@ static void put_exception_packet(struct text *t, const struct tc_ete_packet *p)
 
 static void put_packet_fields(struct text *t, const struct tc_ete_packet *p)
 {
-	switch (p->kind) {
+	switch (p->h.kind) {
 	case tc_ete_pkt_trace_info:
 		put(t, " cc=%u cct=%lu spec=%lu tx=%u", p->cc_enabled, (unsigned long)p->cct,
 		    (unsigned long)p->spec, p->in_tx);
@@ -207,15 +225,15 @@ int tc_ete_format_packet(char *buf, size_t size, const struct tc_ete_packet *p)
 	struct text t = { buf, size, 0 };
 	if (size > 0)
 		buf[0] = '\0';
-	put(&t, "@%llu %02x %s", (unsigned long long)p->offset, p->header,
-	    tc_ete_pkt_kind_name(p->kind));
+	put(&t, "@%llu %02x %s", (unsigned long long)p->h.offset, p->header,
+	    tc_ete_pkt_kind_name(p->h.kind));
 	put_packet_fields(&t, p);
 	return (int)t.len;
 }
 
 static void put_elem_fields(struct text *t, const struct tc_ete_elem *e)
 {
-	switch (e->kind) {
+	switch (e->h.kind) {
 	case tc_ete_elem_trace_info:
 		put(t, " cc=%u cct=%lu spec=%lu tx=%u", e->cc_enabled, (unsigned long)e->cct,
 		    (unsigned long)e->spec, e->in_tx);
@@ -269,7 +287,7 @@ int tc_ete_format_elem(char *buf, size_t size, const struct tc_ete_elem *e)
 	struct text t = { buf, size, 0 };
 	if (size > 0)
 		buf[0] = '\0';
-	put(&t, "@%llu %s", (unsigned long long)e->offset, tc_ete_elem_kind_name(e->kind));
+	put(&t, "@%llu %s", (unsigned long long)e->h.offset, tc_ete_elem_kind_name(e->h.kind));
 	put_elem_fields(&t, e);
 	return (int)t.len;
 }

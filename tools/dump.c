@@ -31,10 +31,10 @@ static void out_packet(void *ctx, const struct tc_ete_packet *p)
 {
 	struct tc_printer *o = ctx;
 	char buf[512];
-	if (p->kind == tc_ete_pkt_error)
+	if (p->h.kind == tc_ete_pkt_error)
 		o->errors++;
 	if (!(o->level_mask & 1)) {
-		if (p->kind == tc_ete_pkt_warning) {   /* L1 only: shown as a comment at other levels */
+		if (p->h.kind == tc_ete_pkt_warning) {   /* L1 only: shown as a comment at other levels */
 			tc_ete_format_packet(buf, sizeof buf, p);
 			printf("# %s\n", buf);
 		}

@@ -275,19 +275,19 @@ static void deliver(struct oc_handle *h, struct tc_ete_packet *p, ocsd_etmv4_i_p
 {
 	if (h->held_valid) {
 		struct tc_ete_packet *x = &h->held;
-		if (p->kind == tc_ete_pkt_address || p->kind == tc_ete_pkt_addr_ctx) {
+		if (p->h.kind == tc_ete_pkt_address || p->h.kind == tc_ete_pkt_addr_ctx) {
 			x->has_address = 1;
 			x->address = p->address;
 			x->isa = p->isa;
-			if (p->kind == tc_ete_pkt_addr_ctx) {
+			if (p->h.kind == tc_ete_pkt_addr_ctx) {
 				x->has_context = 1;
 				x->ctx = p->ctx;
 			}
 			flush_held(h);
 			return;
 		}
-		if (p->kind == tc_ete_pkt_error) {
-			x->kind = tc_ete_pkt_error;
+		if (p->h.kind == tc_ete_pkt_error) {
+			x->h.kind = tc_ete_pkt_error;
 			if (p->error == tc_ete_err_truncated)
 				x->error = tc_ete_err_truncated;
 			else if (p->header == 0x93)
@@ -343,14 +343,16 @@ static ocsd_datapath_resp_t l1_packet(const void *ctx, const ocsd_datapath_op_t 
 	struct tc_ete_packet p;
 	if (op != OCSD_OP_DATA || !k)
 		return OCSD_RESP_CONT;
-	memset(&p, 0, sizeof p);
-	p.offset = oc_offset(h, index);
+	memset(&p, 0, sizeof p);   /* the adapter links no tracecert code: the header by hand */
+	p.h.size = sizeof p;
+	p.h.protocol = tc_proto_ete;
+	p.h.offset = oc_offset(h, index);
 	if (h->raw_valid && h->raw_index == index && h->raw_len > 0)
 		p.header = h->raw[0];
 	if (h->debug) {
 		char buf[1024];
 		ocsd_pkt_str(OCSD_PROTOCOL_ETMV4I, k, buf, (int)sizeof buf);
-		fprintf(stderr, "ocsd-l1 @%llu [%u bytes, hdr %02x] %s\n", (unsigned long long)p.offset,
+		fprintf(stderr, "ocsd-l1 @%llu [%u bytes, hdr %02x] %s\n", (unsigned long long)p.h.offset,
 			h->raw_valid && h->raw_index == index ? h->raw_len : 0, p.header, buf);
 	}
 	switch (k->type) {
@@ -361,14 +363,14 @@ static ocsd_datapath_resp_t l1_packet(const void *ctx, const ocsd_datapath_op_t 
 		/* bytes still waiting for a sync point are skipped, not truncated */
 		if (k->err_type == ETM4_PKT_I_NOTSYNC)
 			return OCSD_RESP_CONT;
-		p.kind = tc_ete_pkt_error;
+		p.h.kind = tc_ete_pkt_error;
 		p.error = tc_ete_err_truncated;
 		break;
 	case ETM4_PKT_I_BAD_SEQUENCE:
 	case ETM4_PKT_I_BAD_TRACEMODE:
 	case ETM4_PKT_I_RESERVED:
 	case ETM4_PKT_I_RESERVED_CFG:
-		p.kind = tc_ete_pkt_error;
+		p.h.kind = tc_ete_pkt_error;
 		p.error = (uint8_t)error_class(k);
 		/* OpenCSD rejects 0x93, 0xA3, 0xB3 as reserved headers: they are
 		 * the exact-match index 3 forms */
@@ -377,16 +379,16 @@ static ocsd_datapath_resp_t l1_packet(const void *ctx, const ocsd_datapath_op_t 
 			p.error = tc_ete_err_exact_match_index;
 		break;
 	case ETM4_PKT_I_ASYNC:
-		p.kind = tc_ete_pkt_async;
+		p.h.kind = tc_ete_pkt_async;
 		break;
 	case ETM4_PKT_I_DISCARD:
-		p.kind = tc_ete_pkt_discard;
+		p.h.kind = tc_ete_pkt_discard;
 		break;
 	case ETM4_PKT_I_OVERFLOW:
-		p.kind = tc_ete_pkt_overflow;
+		p.h.kind = tc_ete_pkt_overflow;
 		break;
 	case ETM4_PKT_I_TRACE_INFO:
-		p.kind = tc_ete_pkt_trace_info;
+		p.h.kind = tc_ete_pkt_trace_info;
 		p.cc_enabled = (uint8_t)k->trace_info.bits.cc_enabled;
 		p.in_tx = (uint8_t)k->trace_info.bits.in_trans_state;
 		/* the value fields keep the previous Trace Info's values when
@@ -395,13 +397,13 @@ static ocsd_datapath_resp_t l1_packet(const void *ctx, const ocsd_datapath_op_t 
 		p.spec = k->pkt_valid.bits.spec_depth_valid ? k->curr_spec_depth : 0;
 		break;
 	case ETM4_PKT_I_TIMESTAMP:
-		p.kind = tc_ete_pkt_timestamp;
+		p.h.kind = tc_ete_pkt_timestamp;
 		p.value = k->ts.timestamp;
 		p.has_cc = (uint8_t)(k->pkt_valid.bits.cc_valid != 0);
 		p.count = k->cycle_count;
 		break;
 	case ETM4_PKT_I_TRACE_ON:
-		p.kind = tc_ete_pkt_trace_on;
+		p.h.kind = tc_ete_pkt_trace_on;
 		break;
 	case ETM4_PKT_I_EXCEPT:
 	case ETE_PKT_I_PE_RESET:
@@ -411,7 +413,7 @@ static ocsd_datapath_resp_t l1_packet(const void *ctx, const ocsd_datapath_op_t 
 		 * and Transaction Failure (TYPE 0x18): OpenCSD takes one byte
 		 * after the payload without reading it as an address header
 		 * and sets the address to 0, IS0: reported as it stands. */
-		p.kind = tc_ete_pkt_exception;
+		p.h.kind = tc_ete_pkt_exception;
 		p.e = (uint8_t)k->exception_info.addr_interp;
 		p.type = (uint8_t)k->exception_info.exceptionType;
 		if (k->type != ETM4_PKT_I_EXCEPT) {
@@ -421,15 +423,15 @@ static ocsd_datapath_resp_t l1_packet(const void *ctx, const ocsd_datapath_op_t 
 		}
 		break;
 	case ETE_PKT_I_TRANS_ST:
-		p.kind = tc_ete_pkt_tx_start;
+		p.h.kind = tc_ete_pkt_tx_start;
 		break;
 	case ETE_PKT_I_TRANS_COMMIT:
-		p.kind = tc_ete_pkt_tx_commit;
+		p.h.kind = tc_ete_pkt_tx_commit;
 		break;
 	case ETM4_PKT_I_CCNT_F1:
 	case ETM4_PKT_I_CCNT_F2:
 	case ETM4_PKT_I_CCNT_F3:
-		p.kind = tc_ete_pkt_cycle_count;
+		p.h.kind = tc_ete_pkt_cycle_count;
 		/* OpenCSD computes format 2's MAXSPEC + AAAA - 15 as a signed
 		 * value: zero or less commits nothing */
 		p.commit = k->pkt_valid.bits.commit_elem_valid && (int32_t)k->commit_elements > 0 ? k->commit_elements : 0;
@@ -438,40 +440,40 @@ static ocsd_datapath_resp_t l1_packet(const void *ctx, const ocsd_datapath_op_t 
 		p.cc_unknown = (uint8_t)(k->type == ETM4_PKT_I_CCNT_F1 && k->cycle_count == 0);
 		break;
 	case ETM4_PKT_I_COMMIT:
-		p.kind = tc_ete_pkt_commit;
+		p.h.kind = tc_ete_pkt_commit;
 		p.count = k->commit_elements;
 		break;
 	case ETM4_PKT_I_CANCEL_F1:
 	case ETM4_PKT_I_CANCEL_F1_MISPRED:
 	case ETM4_PKT_I_CANCEL_F2:
 	case ETM4_PKT_I_CANCEL_F3:
-		p.kind = tc_ete_pkt_cancel;
+		p.h.kind = tc_ete_pkt_cancel;
 		p.natoms = k->atom.num;
 		p.atoms = k->atom.En_bits;
 		p.count = k->cancel_elements;
 		p.mispredict = (uint8_t)(k->type != ETM4_PKT_I_CANCEL_F1);
 		break;
 	case ETM4_PKT_I_MISPREDICT:
-		p.kind = tc_ete_pkt_mispredict;
+		p.h.kind = tc_ete_pkt_mispredict;
 		p.natoms = k->atom.num;
 		p.atoms = k->atom.En_bits;
 		break;
 	case ETM4_PKT_I_IGNORE:
-		p.kind = tc_ete_pkt_ignore;
+		p.h.kind = tc_ete_pkt_ignore;
 		break;
 	case ETM4_PKT_I_EVENT:
-		p.kind = tc_ete_pkt_event;
+		p.h.kind = tc_ete_pkt_event;
 		p.events = k->event_val;
 		break;
 	case ETM4_PKT_I_CTXT:
-		p.kind = tc_ete_pkt_context;
+		p.h.kind = tc_ete_pkt_context;
 		set_ctx(h, &p.ctx, &k->context);
 		break;
 	case ETM4_PKT_I_ADDR_CTXT_L_32IS0:
 	case ETM4_PKT_I_ADDR_CTXT_L_32IS1:
 	case ETM4_PKT_I_ADDR_CTXT_L_64IS0:
 	case ETM4_PKT_I_ADDR_CTXT_L_64IS1:
-		p.kind = tc_ete_pkt_addr_ctx;
+		p.h.kind = tc_ete_pkt_addr_ctx;
 		p.address = k->v_addr.val;
 		p.isa = k->v_addr_ISA;
 		set_ctx(h, &p.ctx, &k->context);
@@ -483,12 +485,12 @@ static ocsd_datapath_resp_t l1_packet(const void *ctx, const ocsd_datapath_op_t 
 	case ETM4_PKT_I_ADDR_L_32IS1:
 	case ETM4_PKT_I_ADDR_L_64IS0:
 	case ETM4_PKT_I_ADDR_L_64IS1:
-		p.kind = tc_ete_pkt_address;
+		p.h.kind = tc_ete_pkt_address;
 		p.address = k->v_addr.val;
 		p.isa = k->v_addr_ISA;
 		break;
 	case ETM4_PKT_I_Q:
-		p.kind = tc_ete_pkt_q;
+		p.h.kind = tc_ete_pkt_q;
 		p.type = (uint8_t)k->Q_pkt.q_type;
 		p.has_address = (uint8_t)k->Q_pkt.addr_present;
 		if (p.has_address) {
@@ -504,7 +506,7 @@ static ocsd_datapath_resp_t l1_packet(const void *ctx, const ocsd_datapath_op_t 
 	case ETE_PKT_I_SRC_ADDR_L_32IS1:
 	case ETE_PKT_I_SRC_ADDR_L_64IS0:
 	case ETE_PKT_I_SRC_ADDR_L_64IS1:
-		p.kind = tc_ete_pkt_source_address;
+		p.h.kind = tc_ete_pkt_source_address;
 		p.address = k->v_addr.val;
 		p.isa = k->v_addr_ISA;
 		break;
@@ -514,18 +516,18 @@ static ocsd_datapath_resp_t l1_packet(const void *ctx, const ocsd_datapath_op_t 
 	case ETM4_PKT_I_ATOM_F4:
 	case ETM4_PKT_I_ATOM_F5:
 	case ETM4_PKT_I_ATOM_F6:
-		p.kind = tc_ete_pkt_atom;
+		p.h.kind = tc_ete_pkt_atom;
 		p.natoms = k->atom.num;
 		p.atoms = k->atom.En_bits;
 		break;
 	case ETE_PKT_I_TS_MARKER:
-		p.kind = tc_ete_pkt_ts_marker;
+		p.h.kind = tc_ete_pkt_ts_marker;
 		break;
 	default:
 		/* a packet type ETE does not define (ETMv4 data/conditional
 		 * trace, return, commit window...): OpenCSD accepted a header
 		 * ETE reserves */
-		p.kind = tc_ete_pkt_error;
+		p.h.kind = tc_ete_pkt_error;
 		p.error = tc_ete_err_reserved_header;
 		break;
 	}

@@ -56,9 +56,9 @@ static void on_packet(void *ctx, const struct tc_ete_packet *p)
 	const struct sink *s = ctx;
 	struct tc_ete_packet q = *p;
 	char buf[1024];
-	q.offset -= s->base;
+	q.h.offset -= s->base;
 	tc_ete_format_packet(buf, sizeof buf, &q);
-	put_line(s, p->offset, buf);
+	put_line(s, p->h.offset, buf);
 }
 
 static void on_l3(void *ctx, const struct tc_l3 *x)

@@ -34,10 +34,10 @@ static void on_packet(void *ctx, const struct tc_ete_packet *p)
 	char buf[256];
 	tc_ete_format_packet(buf, sizeof buf, p);
 	append(o->l1, sizeof o->l1, buf);
-	if (p->kind == tc_ete_pkt_error) {
+	if (p->h.kind == tc_ete_pkt_error) {
 		o->errors++;
 		o->last_error = p->error;
-		o->last_error_offset = (unsigned long long)p->offset;
+		o->last_error_offset = (unsigned long long)p->h.offset;
 	}
 }
 

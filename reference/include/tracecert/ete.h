@@ -112,9 +112,8 @@ enum tc_ete_pkt_kind {
 /* One packet with its fields resolved against the parser state. Which
  * fields are meaningful depends on the kind (reference/FORMAT.md, L1). */
 struct tc_ete_packet {
-	uint64_t offset;      /* stream offset of the header byte */
+	struct tc_item h;     /* h.kind: enum tc_ete_pkt_kind; h.offset: the header byte's */
 	uint8_t header;
-	uint8_t kind;         /* enum tc_ete_pkt_kind */
 	uint8_t error;        /* enum tc_ete_error, kind == error */
 	uint8_t natoms;       /* atom, mispredict, cancel */
 	uint32_t atoms;       /* bit i = atom i, oldest first; 1 = E */
@@ -158,14 +157,13 @@ enum tc_ete_elem_kind {
 
 /* One element. */
 struct tc_ete_elem {
-	uint64_t offset;      /* offset of the packet that emitted it */
+	struct tc_item h;     /* h.kind: enum tc_ete_elem_kind; h.offset: the packet that emitted it */
 	uint64_t address;     /* target/source address; exception address */
 	uint64_t value;       /* timestamp; instrumentation value */
 	uint64_t count;       /* commit/cancel/q/cycle count; timestamp cc; event number; unresolved n */
 	struct tc_context ctx;
 	uint32_t cct;         /* trace info */
 	uint32_t spec;        /* trace info */
-	uint8_t kind;         /* enum tc_ete_elem_kind */
 	uint8_t isa;
 	uint8_t atom_e;       /* atom: 1 = E, 0 = N */
 	uint8_t type;         /* exception type */
@@ -225,6 +223,10 @@ int tc_ete_format_l3(char *buf, size_t size, const struct tc_l3 *x);
 const char *tc_l3_kind_name(int kind);
 const char *tc_ete_error_name(int error);
 const char *tc_ete_warning_name(int warning);
+/* A cleared packet or element of the given kind and offset, its item header
+ * filled in (size, protocol). */
+void tc_ete_packet_init(struct tc_ete_packet *p, int kind, uint64_t offset);
+void tc_ete_elem_init(struct tc_ete_elem *e, int kind, uint64_t offset);
 const char *tc_ete_warning_field_name(int field);
 const char *tc_ete_pkt_kind_name(int kind);
 const char *tc_ete_elem_kind_name(int kind);
