@@ -153,43 +153,18 @@ int tc_ptm_format_packet(char *buf, size_t size, const struct tc_ptm_packet *p)
 	return (int)t.len;
 }
 
-/* The shared L3 text (reference/FORMAT.md "L3"), written by ETE's writer
- * for the kinds it knows; PTM's error classes, exception-return and
- * trigger here. */
+/* The shared L3 text (reference/FORMAT.md "L3"), written by the one L3
+ * writer of every protocol (reference/l3text.c) with PTM's error classes;
+ * exception-return and trigger are kinds of its own. Exception types are
+ * Exception[8:0], nine bits: ETE's writer (an 8-bit type) would cut them
+ * (vectors/ptm/regress/exception-type-9-bits.tcv). */
 int tc_ptm_format_l3(char *buf, size_t size, const struct tc_l3 *x)
 {
-	struct text t = { buf, size, 0 };
-	struct tc_ete_l3 e;
 	if (size > 0)
 		buf[0] = '\0';
 	if (!x)
 		return 0;
-	if (x->h.kind == tc_l3_error || x->h.kind >= tc_l3_exception_return) {
-		put(&t, "@%llu %s", (unsigned long long)x->h.offset, tc_ptm_l3_kind_name(x->h.kind));
-		if (x->h.kind == tc_l3_error)
-			put(&t, " class=%s", tc_ptm_error_name(x->error));
-		return (int)t.len;
-	}
-	memset(&e, 0, sizeof e);
-	e.offset = x->h.offset;
-	e.first = x->first;
-	e.last = x->last;
-	e.count = x->count;
-	e.address = x->address;
-	e.value = x->value;
-	e.ctx.context_id = x->ctx.context_id;
-	e.ctx.vmid = x->ctx.vmid;
-	e.ctx.el = x->ctx.el;
-	e.ctx.ns = x->ctx.ns;
-	e.ctx.sf = x->ctx.sf;
-	e.ctx.nse = x->ctx.nse;
-	e.kind = (uint8_t)x->h.kind;
-	e.isa = x->isa;
-	e.last_type = x->last_type;
-	e.taken = x->taken;
-	e.type = (uint8_t)x->type;
-	e.unknown = x->unknown;
-	return tc_ete_format_l3(buf, size, &e);
+	return tc_l3_format(buf, size, x, error_names, tc_ptm_err_count);
 }
 
 /* ---- Configuration ------------------------------------------------------ */
