@@ -71,6 +71,8 @@ struct pe {
 	int natoms;
 	/* The execution, and the analysis a decoder makes of it: */
 	uint64_t walk;             /* CurrentState: the first instruction not yet traced (model address) */
+	int ee;                    /* T32 code runs in ThumbEE state (decoded as T32, PTM-P12) */
+	int use_thumbee;           /* this execution enters ThumbEE state at times */
 	int ns;
 	int hyp;
 	uint32_t ctxid;
@@ -111,6 +113,10 @@ int pe_crosses(uint64_t a, uint64_t b);
 uint64_t pe_pkt_async(struct pe *e);
 uint64_t pe_pkt_isync(struct pe *e, uint32_t address, int isa, int reason, uint32_t cc);
 uint64_t pe_pkt_branch(struct pe *e, uint32_t address, int isa, const struct pe_exc *exc, uint32_t cc);
+/* Whether a branch address packet without exception information can state
+ * isa: a fifth byte selecting Thumb keeps LastState's ThumbEE (PTM-P4), so
+ * Thumb after ThumbEE and ThumbEE after Thumb need the AltISA bit. */
+int pe_plain_branch_states(const struct pe *e, int isa);
 uint64_t pe_pkt_waypoint(struct pe *e, uint32_t address, int isa);
 uint64_t pe_pkt_context_id(struct pe *e, uint32_t ctxid);
 uint64_t pe_pkt_vmid(struct pe *e, uint32_t vmid);

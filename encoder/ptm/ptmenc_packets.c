@@ -41,7 +41,18 @@ static void l1(struct pe *e, const struct tc_ptm_packet *p)
 
 static const char *isa_word(int isa)
 {
-	return isa == tc_ptm_isa_arm ? "arm" : "thumb";
+	return isa == tc_ptm_isa_arm ? "arm" : isa == tc_ptm_isa_thumb ? "thumb" : "thumbee";
+}
+
+/* Thumb and ThumbEE share the alignment and byte 5's selector. */
+static int thumbish(int isa)
+{
+	return isa != tc_ptm_isa_arm;
+}
+
+int pe_plain_branch_states(const struct pe *e, int isa)
+{
+	return !thumbish(isa) || (e->last.isa == tc_ptm_isa_thumbee) == (isa == tc_ptm_isa_thumbee);
 }
 
 /* A length between the shortest valid one and the longest: mostly the
@@ -109,13 +120,15 @@ static int addr_cover(int isa, int k)
 }
 
 /* The compression rule: k bytes (k < 5) are valid when the instruction set
- * is LastState's (only byte 5 states one) and the address bits above what
- * they carry equal LastState.address's. */
-static int addr_min_bytes(const struct pe *e, uint32_t a, int isa, int min)
+ * is LastState's (only byte 5 states one; with exception information its
+ * AltISA bit tells Thumb from ThumbEE, so the alignment is enough) and the
+ * address bits above what they carry equal LastState.address's. */
+static int addr_min_bytes(const struct pe *e, uint32_t a, int isa, int min, int altisa)
 {
 	for (int k = min; k < 5; k++) {
 		int cover = addr_cover(isa, k);
-		if (isa == e->last.isa && (a >> cover) == (e->last.address >> cover))
+		int same = altisa ? thumbish(isa) == thumbish(e->last.isa) : isa == e->last.isa;
+		if (same && (a >> cover) == (e->last.address >> cover))
 			return k;
 	}
 	return 5;
@@ -169,10 +182,10 @@ uint64_t pe_pkt_isync(struct pe *e, uint32_t address, int isa, int reason, uint3
 {
 	uint64_t off = begin(e);
 	struct tc_ptm_packet p;
-	int thumb = isa != tc_ptm_isa_arm;
+	int thumb = thumbish(isa), alt = isa == tc_ptm_isa_thumbee;
 	put1(e, 0x08);
 	put_le(e, address | (uint32_t)thumb, 4);
-	put1(e, (unsigned)reason << 5 | (unsigned)e->ns << 3 | (unsigned)e->hyp << 1 | 1);
+	put1(e, (unsigned)reason << 5 | (unsigned)e->ns << 3 | (unsigned)alt << 2 | (unsigned)e->hyp << 1 | 1);
 	pkt_init(&p, tc_ptm_pkt_isync, off, 0x08);
 	if (e->cfg.cycle_accurate && reason != 0) {
 		put_cc(e, cc, "isync");
@@ -198,16 +211,21 @@ uint64_t pe_pkt_isync(struct pe *e, uint32_t address, int isa, int reason, uint3
 	pe_hit(e, "isync-reason-%d", reason);
 	pe_hit(e, "isync-%s", isa_word(isa));
 	pe_hit(e, "isync-ctxid-%d", e->cfg.contextid_size);
+	if (e->ns || e->hyp)
+		pe_hit(e, e->hyp ? "isync-hyp" : "isync-ns");
+	if (e->cfg.cycle_accurate && reason == 0)
+		pe_hit(e, "isync-ca-periodic");
 	return off;
 }
 
 /* Exception information (PTM-P3): byte 0 C AltISA - E[3:0] NS; byte 1
  * - - Hyp E[8:4]. One byte only when E[8:4] and Hyp are 0 (a field of a
- * byte not output is 0). */
-static void put_exception(struct pe *e, const struct pe_exc *x)
+ * byte not output is 0). AltISA: ThumbEE rather than Thumb. */
+static void put_exception(struct pe *e, const struct pe_exc *x, int isa)
 {
 	int two = (x->type >> 4) != 0 || x->hyp || enc_chance(&e->rng, 30);
-	put1(e, (two ? 0x80u : 0) | (x->type & 0xf) << 1 | (unsigned)x->ns);
+	unsigned alt = isa == tc_ptm_isa_thumbee;
+	put1(e, (two ? 0x80u : 0) | alt << 6 | (x->type & 0xf) << 1 | (unsigned)x->ns);
 	if (two)
 		put1(e, (unsigned)x->hyp << 5 | ((x->type >> 4) & 0x1f));
 	pe_hit(e, "exc-bytes-%d", two ? 2 : 1);
@@ -220,11 +238,13 @@ uint64_t pe_pkt_branch(struct pe *e, uint32_t address, int isa, const struct pe_
 {
 	uint64_t off = begin(e);
 	struct tc_ptm_packet p;
-	int min = addr_min_bytes(e, address, isa, x ? 2 : 1), k = choose_length(e, min, 5);
+	int min = addr_min_bytes(e, address, isa, x ? 2 : 1, x != NULL), k = choose_length(e, min, 5);
 	put_address(e, address, isa, k, x != NULL);
 	pkt_init(&p, tc_ptm_pkt_branch, off, e->trace.p[off] & 0xff);
 	if (x) {
-		put_exception(e, x);
+		put_exception(e, x, isa);
+		if (isa == tc_ptm_isa_thumbee || (e->last.isa == tc_ptm_isa_thumbee && isa == tc_ptm_isa_thumb))
+			pe_hit(e, isa == tc_ptm_isa_thumbee ? "exc-altisa" : "thumbee-left");
 		e->last.ns = x->ns;
 		e->last.hyp = x->hyp;
 		p.has_exception = 1;
@@ -235,6 +255,8 @@ uint64_t pe_pkt_branch(struct pe *e, uint32_t address, int isa, const struct pe_
 		p.has_cc = 1;
 		p.cc = cc;
 	}
+	if (!x && k == 5 && isa == tc_ptm_isa_thumbee)
+		pe_hit(e, "thumbee-kept-5byte");
 	e->last.address = address;
 	e->last.isa = isa;
 	p.address = address;
@@ -248,19 +270,20 @@ uint64_t pe_pkt_branch(struct pe *e, uint32_t address, int isa, const struct pe_
 	return off;
 }
 
-/* Waypoint update (PTM-S4, PTM-S3): header 0x72, an address section of 1-5
+/* Waypoint update (PTM-S3, PTM-S4): header 0x72, an address section of 1-5
  * bytes compressed against LastState, after a fifth byte with bit 6 set an
- * information byte (AltISA 0). LastState does not change. */
+ * information byte (bit 6 AltISA: needed where LastState's Thumb or
+ * ThumbEE is not the waypoint's, PTM-P4). LastState does not change. */
 uint64_t pe_pkt_waypoint(struct pe *e, uint32_t address, int isa)
 {
 	uint64_t off = begin(e);
 	struct tc_ptm_packet p;
-	int k = choose_length(e, addr_min_bytes(e, address, isa, 1), 5);
-	int info = k == 5 && enc_chance(&e->rng, 30);
+	int k = choose_length(e, addr_min_bytes(e, address, isa, 1, 0), 5);
+	int info = k == 5 && (!pe_plain_branch_states(e, isa) || enc_chance(&e->rng, 30));
 	put1(e, 0x72);
 	put_address(e, address, isa, k, info);
 	if (info) {
-		put1(e, 0x00);
+		put1(e, isa == tc_ptm_isa_thumbee ? 0x40 : 0x00);
 		pe_hit(e, "wpu-info");
 	}
 	pkt_init(&p, tc_ptm_pkt_waypoint, off, 0x72);
@@ -415,7 +438,7 @@ static void atom_ca(struct pe *e, uint32_t cc)
 	p.has_cc = 1;
 	p.cc = cc;
 	l1(e, &p);
-	pe_hit(e, "atom-ca-%c", taken ? 'e' : 'n');
+	pe_hit(e, "atom-ca-hdr-%02x", header);
 	pe_hit(e, "cc-atom-len%d", k);
 	atom_items(e, off);
 	pe_item(&x, tc_l3_cycle_count, off);

@@ -104,6 +104,21 @@ static uint64_t random_block_start(struct pe *e)
 	return e->prog.block[enc_random_block(&e->prog, &e->rng, -1)].start;
 }
 
+/* The instruction set state at a: ARM for A32 code, Thumb or ThumbEE (ee)
+ * for T32 code. */
+static int state_isa(const struct pe *e, uint64_t a, int ee)
+{
+	if (pe_isa_at(e, a) == tc_ptm_isa_arm)
+		return tc_ptm_isa_arm;
+	return ee ? tc_ptm_isa_thumbee : tc_ptm_isa_thumb;
+}
+
+/* Whether execution arriving at a (by an address) runs in ThumbEE state. */
+static int random_ee(struct pe *e, uint64_t a)
+{
+	return e->use_thumbee && pe_isa_at(e, a) != tc_ptm_isa_arm && enc_chance(&e->rng, 50);
+}
+
 static int term_type(int term)
 {
 	const char *t = enc_term_info(term)->type;
@@ -165,14 +180,16 @@ static void rs_push(struct pe *e, uint32_t address, int isa, int ns)
 }
 
 /* Whether the return stack predicts a return to next: its top entry is
- * the target, its instruction set and security state. The PTM then traces
- * the return by an E atom, and a decoder pops (PTM-S2). */
+ * the target, in its instruction set (the entry's Thumb or ThumbEE is the
+ * state returned to) and security state. The PTM then traces the return
+ * by an E atom, and a decoder pops (PTM-S2). */
 static int predicted(const struct pe *e, int flow, uint64_t next)
 {
 	const struct pe_rs_entry *top = e->rs_n > 0 ? &e->rs[e->rs_n - 1] : NULL;
 	if (!e->cfg.return_stack || e->cfg.branch_broadcast || flow != flow_return || !top)
 		return 0;
-	return top->address == pe_vis(e, next) && top->isa == pe_isa_at(e, next) && top->ns == e->ns;
+	return top->address == pe_vis(e, next) && (top->isa == tc_ptm_isa_arm) == (pe_isa_at(e, next) == tc_ptm_isa_arm) &&
+	       top->ns == e->ns;
 }
 
 /* ---- Tracing a waypoint ------------------------------------------------------------- */
@@ -181,10 +198,10 @@ static int predicted(const struct pe *e, int flow, uint64_t next)
  * §4.5.4). An indirect branch may be an exception return: exception
  * information with type 0 gives the new NS and Hyp (PTM-P15's last
  * sentence), then an Exception return packet. */
-static void branch_to(struct pe *e, uint64_t next, struct tc_l3 *items, int n, int indirect)
+static void branch_to(struct pe *e, uint64_t next, int ee, struct tc_l3 *items, int n, int indirect)
 {
 	struct pe_exc x = { 0, e->ns, e->hyp };
-	int with_exc = enc_chance(&e->rng, 4), eret = 0;
+	int isa = state_isa(e, next, ee), with_exc = enc_chance(&e->rng, 4), eret = 0;
 	uint32_t cc = pe_random_cc(e);
 	uint64_t off;
 	if (indirect && enc_chance(&e->rng, 8)) {
@@ -195,12 +212,15 @@ static void branch_to(struct pe *e, uint64_t next, struct tc_l3 *items, int n, i
 		if (e->cfg.version >= 1 && enc_chance(&e->rng, 30))
 			x.hyp = !e->hyp;
 	}
-	off = pe_pkt_branch(e, pe_vis(e, next), pe_isa_at(e, next), with_exc ? &x : NULL, cc);
+	if (!pe_plain_branch_states(e, isa))
+		with_exc = 1;   /* only AltISA states Thumb after ThumbEE, ThumbEE after Thumb (PTM-P4) */
+	off = pe_pkt_branch(e, pe_vis(e, next), isa, with_exc ? &x : NULL, cc);
 	put_items(e, items, n, off);
 	if (with_exc)
 		pe_hit(e, x.ns != e->ns || x.hyp != e->hyp ? "exc0-state-change" : "exc0-same-state");
 	e->ns = x.ns;
 	e->hyp = x.hyp;
+	e->ee = ee;
 	report_context(e, off);
 	cc_item(e, off, cc);
 	if (eret)
@@ -232,23 +252,28 @@ static void trace_waypoint(struct pe *e, const struct enc_block *k, int taken, u
 {
 	int flow = enc_term_info(k->term)->flow;
 	int link = flow == flow_call || flow == flow_icall;
-	int isa = pe_isa_at(e, k->term_addr), ns = e->ns;
+	int isa = state_isa(e, k->term_addr, e->ee), ns = e->ns;
+	int ee = k->term == term_blx_imm ? 0 : e->ee;   /* BLX (immediate) goes to ARM or Thumb */
 	uint32_t ret = pe_vis(e, k->term_addr + (uint64_t)k->term_size);
 	if (!taken || flow == flow_fall) {
 		pe_atom(e, taken, items, n, pe_random_cc(e));
 		return;
 	}
 	if (is_indirect(flow) && predicted(e, flow, next) && enc_chance(&e->rng, 85)) {
-		e->rs_n--;
+		const struct pe_rs_entry *top = &e->rs[--e->rs_n];
+		e->ee = top->isa == tc_ptm_isa_thumbee;
 		pe_atom(e, 1, items, n, pe_random_cc(e));
-		pe_hit(e, "rs-pop-%s", pe_isa_at(e, next) == tc_ptm_isa_arm ? "arm" : "thumb");
+		pe_hit(e, "rs-pop-%s", top->isa == tc_ptm_isa_arm ? "arm" : top->isa == tc_ptm_isa_thumb ? "thumb" : "thumbee");
+		if ((top->isa == tc_ptm_isa_arm) != (isa == tc_ptm_isa_arm))
+			pe_hit(e, "rs-pop-interwork");
 	} else if (is_indirect(flow) || e->cfg.branch_broadcast) {
 		if (predicted(e, flow, next))
 			pe_hit(e, "rs-not-used");
 		if (!is_indirect(flow))
 			pe_hit(e, "broadcast-direct");
-		branch_to(e, next, items, n, is_indirect(flow));
+		branch_to(e, next, is_indirect(flow) ? random_ee(e, next) : ee, items, n, is_indirect(flow));
 	} else {
+		e->ee = ee;
 		pe_atom(e, 1, items, n, pe_random_cc(e));
 	}
 	if (link)
@@ -296,7 +321,7 @@ static uint64_t point_in_walk(struct pe *e)
  * `at`; the instructions before it are traced, condition unknown. */
 static void waypoint_update(struct pe *e, uint64_t at)
 {
-	uint64_t off = pe_pkt_waypoint(e, pe_vis(e, at), pe_isa_at(e, at));
+	uint64_t off = pe_pkt_waypoint(e, pe_vis(e, at), state_isa(e, at, e->ee));
 	struct tc_l3 x;
 	if (at != e->walk) {
 		range_item(e, &x, e->walk, enc_insn_prev(&e->prog, at), tc_insn_other, tc_taken_none);
@@ -325,6 +350,7 @@ static void exception(struct pe *e)
 	struct pe_exc x;
 	uint32_t cc = pe_random_cc(e);
 	struct tc_l3 item;
+	int ee = random_ee(e, handler);
 	if (!per)
 		return;
 	x.type = enc_chance(&e->rng, 50) ? 1 + enc_below(&e->rng, 15) : 1 + enc_below(&e->rng, 0x1ff);
@@ -333,7 +359,7 @@ static void exception(struct pe *e)
 		waypoint_update(e, per);
 		pe_hit(e, "wpu-before-exception");
 	}
-	off = pe_pkt_branch(e, pe_vis(e, handler), pe_isa_at(e, handler), &x, cc);
+	off = pe_pkt_branch(e, pe_vis(e, handler), state_isa(e, handler, ee), &x, cc);
 	pe_item(&item, tc_l3_exception, off);
 	item.type = (uint16_t)x.type;
 	item.address = pe_vis(e, per);
@@ -344,6 +370,7 @@ static void exception(struct pe *e)
 		pe_hit(e, "exception-to-hyp");
 	e->ns = x.ns;
 	e->hyp = x.hyp;
+	e->ee = ee;
 	report_context(e, off);
 	cc_item(e, off, cc);
 	e->walk = handler;
@@ -361,19 +388,20 @@ static uint32_t random_ctxid(struct pe *e)
 /* An I-sync at `at`: reason 0 periodic, 1 trace enabled, 2 after an
  * overflow, 3 after debug (PTM-P16): its items, the return stack emptied
  * by a discontinuity. */
-static void isync(struct pe *e, uint64_t at, int reason)
+static void isync(struct pe *e, uint64_t at, int ee, int reason)
 {
 	uint32_t cc = pe_random_cc(e);
-	uint64_t off = pe_pkt_isync(e, pe_vis(e, at), pe_isa_at(e, at), reason, cc);
+	uint64_t off = pe_pkt_isync(e, pe_vis(e, at), state_isa(e, at, ee), reason, cc);
 	if (reason == 2)
 		simple_item(e, tc_l3_overflow, off);
 	else if (reason != 0)
 		simple_item(e, tc_l3_trace_on, off);
-	if (reason != 0 && e->rs_n > 0)
-		pe_hit(e, "rs-cleared");
+	if (e->rs_n > 0)
+		pe_hit(e, reason != 0 ? "rs-cleared" : "rs-kept-periodic");
 	if (reason != 0)
 		e->rs_n = 0;
 	e->walk = at;
+	e->ee = ee;
 	report_context(e, off);
 	if (reason != 0)
 		cc_item(e, off, cc);
@@ -384,7 +412,7 @@ static void periodic_sync(struct pe *e)
 {
 	if (enc_chance(&e->rng, 50))
 		pe_pkt_async(e);
-	isync(e, e->walk, 0);
+	isync(e, e->walk, e->ee, 0);
 }
 
 /* Tracing stops (a waypoint update may say where) and starts again
@@ -402,7 +430,7 @@ static void restart(struct pe *e, int reason)
 		e->ctxid = random_ctxid(e);
 	if (reason == 2 || enc_chance(&e->rng, 50))
 		pe_pkt_async(e);
-	isync(e, at, reason);
+	isync(e, at, random_ee(e, at), reason);
 }
 
 static void context_id(struct pe *e)
@@ -510,18 +538,23 @@ static void leading_garbage(struct pe *e)
 static void before_isync(struct pe *e)
 {
 	unsigned r = enc_below(&e->rng, 3);
-	if (r == 0 && e->cfg.timestamps)
+	if (r == 0 && e->cfg.timestamps) {
 		timestamp(e);
-	else if (r == 1 && e->cfg.contextid_size > 0)
+		pe_hit(e, "before-isync-timestamp");
+	} else if (r == 1 && e->cfg.contextid_size > 0) {
 		context_id(e);
-	else
+		pe_hit(e, "before-isync-ctxid");
+	} else {
 		simple_item(e, tc_l3_trigger, pe_pkt_simple(e, tc_ptm_pkt_trigger));
-	pe_hit(e, "before-isync");
+		pe_hit(e, "before-isync-trigger");
+	}
 }
 
 void pe_start(struct pe *e)
 {
 	int reason = enc_chance(&e->rng, 70) ? 1 : (int)enc_below(&e->rng, 4);
+	uint64_t at;
+	e->use_thumbee = enc_chance(&e->rng, 25);
 	e->ts_clock = enc_next(&e->rng) >> (e->cfg.ts64 ? 8 : 24);
 	if (enc_chance(&e->rng, 20))
 		leading_garbage(e);
@@ -531,7 +564,8 @@ void pe_start(struct pe *e)
 	new_state(e, &e->ns, &e->hyp);
 	if (e->cfg.contextid_size > 0)
 		e->ctxid = random_ctxid(e);
-	isync(e, random_block_start(e), reason);
+	at = random_block_start(e);
+	isync(e, at, random_ee(e, at), reason);
 }
 
 void pe_finish(struct pe *e)
