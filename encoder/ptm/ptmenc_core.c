@@ -189,25 +189,27 @@ static void take_result(struct pe *e, struct tc_enc_ptm_vector *v)
 	e->variants = NULL;
 }
 
+/* A message for the caller (err may be NULL). */
+static int fail(char *err, size_t errlen, const char *msg)
+{
+	if (err && errlen)
+		snprintf(err, errlen, "%s", msg);
+	return -1;
+}
+
 int tc_enc_ptm_generate(const struct tc_enc_ptm_options *o, struct tc_enc_ptm_vector *v, char *err, size_t errlen)
 {
 	struct pe *e;
 	if (!v)
-		return -1;
+		return fail(err, errlen, "no vector");
 	memset(v, 0, sizeof *v);
-	if (!o || o->steps < 1 || o->steps > 100000 || o->blocks < 4 || o->blocks > ENC_MAX_BLOCKS) {
-		snprintf(err, errlen, "steps must be 1..100000 and blocks 4..%d", ENC_MAX_BLOCKS);
-		return -1;
-	}
-	if (!o->random_config && !config_valid(&o->cfg)) {
-		snprintf(err, errlen, "invalid PTM configuration");
-		return -1;
-	}
+	if (!o || o->steps < 1 || o->steps > 100000 || o->blocks < 4 || o->blocks > ENC_MAX_BLOCKS)
+		return fail(err, errlen, "steps must be 1..100000 and blocks 4..4096");
+	if (!o->random_config && !config_valid(&o->cfg))
+		return fail(err, errlen, "invalid PTM configuration (reference/ptm/FORMAT.md \"Configuration keys\")");
 	e = pe_new(o);
-	if (!e) {
-		snprintf(err, errlen, "out of memory");
-		return -1;
-	}
+	if (!e)
+		return fail(err, errlen, "out of memory");
 	config_variants(e);
 	pe_start(e);
 	for (unsigned i = 0; i < o->steps; i++)

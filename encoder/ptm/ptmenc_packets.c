@@ -175,6 +175,17 @@ static void put_le(struct pe *e, uint32_t v, int n)
 		put1(e, (v >> (8 * i)) & 0xff);
 }
 
+static void isync_variants(struct pe *e, int isa, int reason)
+{
+	pe_hit(e, "isync-reason-%d", reason);
+	pe_hit(e, "isync-%s", isa_word(isa));
+	pe_hit(e, "isync-ctxid-%d", e->cfg.contextid_size);
+	if (e->ns || e->hyp)
+		pe_hit(e, e->hyp ? "isync-hyp" : "isync-ns");
+	if (e->cfg.cycle_accurate && reason == 0)
+		pe_hit(e, "isync-ca-periodic");
+}
+
 /* I-sync (PTM-P8): address with the T bit, information byte (reason, NS,
  * Hyp, bit 0 set as IHI 0014 has it), a cycle count (cycle-accurate,
  * reason not periodic), the context ID. */
@@ -208,13 +219,7 @@ uint64_t pe_pkt_isync(struct pe *e, uint32_t address, int isa, int reason, uint3
 	p.ns = (uint8_t)e->ns;
 	p.hyp = (uint8_t)e->hyp;
 	l1(e, &p);
-	pe_hit(e, "isync-reason-%d", reason);
-	pe_hit(e, "isync-%s", isa_word(isa));
-	pe_hit(e, "isync-ctxid-%d", e->cfg.contextid_size);
-	if (e->ns || e->hyp)
-		pe_hit(e, e->hyp ? "isync-hyp" : "isync-ns");
-	if (e->cfg.cycle_accurate && reason == 0)
-		pe_hit(e, "isync-ca-periodic");
+	isync_variants(e, isa, reason);
 	return off;
 }
 
@@ -331,26 +336,35 @@ static uint64_t gray(uint64_t v)
  * ts_binary 0) that differ from the previous one, 7 a byte with a
  * continuation bit, the last byte of the longest form 6 (48-bit) or 8
  * (64-bit) bits; then a cycle count in cycle-accurate mode. */
-uint64_t pe_pkt_timestamp(struct pe *e, uint64_t ts, uint32_t cc)
+/* The timestamp bytes (of its Gray code, or of the binary value) that
+ * replace the low bits of the previous one: k of at most maxb. */
+static int put_ts_bytes(struct pe *e, uint64_t g, uint64_t pg, int maxb)
 {
-	int maxb = e->cfg.ts64 ? 9 : 7, min = maxb, k;
-	uint64_t g = e->cfg.ts_binary ? ts : gray(ts), pg = e->cfg.ts_binary ? e->last.ts : gray(e->last.ts);
-	unsigned header = enc_chance(&e->rng, 50) ? 0x42 : 0x46;
-	uint64_t off = begin(e);
-	struct tc_ptm_packet p;
+	int min = maxb, k;
 	for (int i = 1; i < maxb; i++)
 		if ((g >> (7 * i)) == (pg >> (7 * i))) {
 			min = i;
 			break;
 		}
 	k = choose_length(e, min, maxb);
-	put1(e, header);
 	for (int i = 0; i < k; i++) {
 		if (i == maxb - 1)
 			put1(e, (unsigned)(g >> (7 * i)) & (e->cfg.ts64 ? 0xffu : 0x3fu));
 		else
 			put1(e, (unsigned)((g >> (7 * i)) & 0x7f) | (i < k - 1 ? 0x80u : 0));
 	}
+	return k;
+}
+
+uint64_t pe_pkt_timestamp(struct pe *e, uint64_t ts, uint32_t cc)
+{
+	int maxb = e->cfg.ts64 ? 9 : 7, k;
+	uint64_t g = e->cfg.ts_binary ? ts : gray(ts), pg = e->cfg.ts_binary ? e->last.ts : gray(e->last.ts);
+	unsigned header = enc_chance(&e->rng, 50) ? 0x42 : 0x46;
+	uint64_t off = begin(e);
+	struct tc_ptm_packet p;
+	put1(e, header);
+	k = put_ts_bytes(e, g, pg, maxb);
 	pkt_init(&p, tc_ptm_pkt_timestamp, off, header);
 	if (e->cfg.cycle_accurate) {
 		put_cc(e, cc, "timestamp");

@@ -161,17 +161,15 @@ static void dump_vector(const struct tc_enc_ptm_vector *v, uint64_t seed)
 	printf("# expected L1:\n%s# expected L3:\n%s", v->l1, v->l3);
 }
 
-static int one(uint64_t seed, struct run *r)
+/* Generates from o, decodes three ways, compares; returns 1 on a failure. */
+static int check_options(const struct tc_enc_ptm_options *o, struct run *r)
 {
-	struct tc_enc_ptm_options o;
 	struct tc_enc_ptm_vector v;
 	struct tc_image img;
 	char err[256];
+	uint64_t seed = o->seed;
 	int bad = 0;
-	tc_enc_ptm_options_default(&o);
-	o.seed = seed;
-	o.steps = 100 + (unsigned)(seed % 400);
-	if (tc_enc_ptm_generate(&o, &v, err, sizeof err)) {
+	if (tc_enc_ptm_generate(o, &v, err, sizeof err)) {
 		printf("  ---\n  seed: %llu\n  message: '%s'\n  ...\n", (unsigned long long)seed, err);
 		return 1;
 	}
@@ -199,6 +197,108 @@ static int one(uint64_t seed, struct run *r)
 	tc_image_free(&img);
 	tc_enc_ptm_vector_free(&v);
 	return bad;
+}
+
+static int one(uint64_t seed, struct run *r)
+{
+	struct tc_enc_ptm_options o;
+	tc_enc_ptm_options_default(&o);
+	o.seed = seed;
+	o.steps = 100 + (unsigned)(seed % 400);
+	o.blocks = 4 + (unsigned)(seed % 13) * 20;   /* programs of 4 to 244 blocks */
+	return check_options(&o, r);
+}
+
+/* ---- The API's edges ---------------------------------------------------------------- */
+
+static int same_vector(const struct tc_enc_ptm_vector *a, const struct tc_enc_ptm_vector *b)
+{
+	return a->trace_len == b->trace_len && !memcmp(a->trace, b->trace, a->trace_len) && !strcmp(a->l1, b->l1) &&
+	       !strcmp(a->l3, b->l3) && a->nregions == b->nregions;
+}
+
+/* The same options give the same vector. */
+static int deterministic(void)
+{
+	struct tc_enc_ptm_options o;
+	struct tc_enc_ptm_vector a, b;
+	int ok;
+	tc_enc_ptm_options_default(&o);
+	o.seed = 77;
+	if (tc_enc_ptm_generate(&o, &a, NULL, 0))
+		return 0;
+	if (tc_enc_ptm_generate(&o, &b, NULL, 0)) {
+		tc_enc_ptm_vector_free(&a);
+		return 0;
+	}
+	ok = same_vector(&a, &b);
+	tc_enc_ptm_vector_free(&a);
+	tc_enc_ptm_vector_free(&b);
+	return ok;
+}
+
+/* Refusals: NULL options or vector, steps and blocks out of range, a bad
+ * fixed configuration; the variant names in and out of range. */
+static int refusals(void)
+{
+	struct tc_enc_ptm_options o;
+	struct tc_enc_ptm_vector v;
+	char err[128];
+	int ok = tc_enc_ptm_generate(NULL, &v, err, sizeof err) == -1 && v.trace == NULL &&
+		 tc_enc_ptm_generate(NULL, NULL, NULL, 0) == -1;
+	tc_enc_ptm_options_default(NULL);
+	tc_enc_ptm_vector_free(NULL);
+	tc_enc_ptm_options_default(&o);
+	o.steps = 0;
+	ok &= tc_enc_ptm_generate(&o, &v, err, sizeof err) == -1 && strstr(err, "steps") != NULL;
+	o.steps = 10;
+	o.blocks = 3;
+	ok &= tc_enc_ptm_generate(&o, &v, err, sizeof err) == -1;
+	o.blocks = 64;
+	o.random_config = 0;
+	o.cfg.contextid_size = 3;
+	ok &= tc_enc_ptm_generate(&o, &v, err, sizeof err) == -1 && strstr(err, "configuration") != NULL;
+	return ok && tc_enc_ptm_variant_name(-1) == NULL && tc_enc_ptm_variant_name(tc_enc_ptm_variant_count()) == NULL &&
+	       tc_enc_ptm_variant_name(0) != NULL;
+}
+
+/* A fixed configuration is used as given (and round-trips); its variants
+ * are not counted with the seeds'. */
+static int fixed_config(void)
+{
+	struct tc_enc_ptm_options o;
+	struct tc_enc_ptm_vector v;
+	struct run r;
+	int ok;
+	tc_enc_ptm_options_default(&o);
+	o.random_config = 0;
+	o.cfg.version = 0;
+	o.cfg.cycle_accurate = 1;
+	o.cfg.return_stack = 1;
+	o.cfg.timestamps = 1;
+	o.cfg.contextid_size = 2;
+	o.cfg.ts64 = 1;
+	o.cfg.ts_binary = 0;
+	o.seed = 5;
+	if (tc_enc_ptm_generate(&o, &v, NULL, 0))
+		return 0;
+	ok = v.cfg.version == 0 && v.cfg.cycle_accurate == 1 && v.cfg.contextid_size == 2 && v.cfg.ts_binary == 0;
+	tc_enc_ptm_vector_free(&v);
+	memset(&r, 0, sizeof r);
+	r.hits = calloc((size_t)tc_enc_ptm_variant_count(), sizeof *r.hits);
+	ok = ok && r.hits && !check_options(&o, &r);
+	free(r.hits);
+	return ok;
+}
+
+static int api_checks(unsigned long long *n)
+{
+	int d = deterministic(), f = refusals(), c = fixed_config();
+	printf("%s %llu - API: deterministic, refusals (NULL, ranges, configuration), a fixed configuration\n",
+	       d && f && c ? "ok" : "not ok", ++*n);
+	if (!(d && f && c))
+		printf("  ---\n  deterministic: %d\n  refusals: %d\n  fixed: %d\n  ...\n", d, f, c);
+	return !(d && f && c);
 }
 
 /* ---- Coverage ---------------------------------------------------------------------- */
@@ -262,7 +362,8 @@ int main(int argc, char **argv)
 		return 2;
 	chunk = a.count < 20 ? 1 : a.count / 20;
 	end = a.first + a.count;
-	printf("TAP version 13\n1..%llu\n", (a.count + chunk - 1) / chunk + (a.require ? 1 : 0));
+	printf("TAP version 13\n1..%llu\n", (a.count + chunk - 1) / chunk + (a.require ? 1 : 0) + 1);
+	failed += (unsigned long long)api_checks(&n);
 	for (unsigned long long s = a.first; s < end; s += chunk) {
 		unsigned long long bad = 0, last = s + chunk < end ? s + chunk - 1 : end - 1;
 		for (unsigned long long k = s; k <= last; k++)

@@ -37,9 +37,10 @@ struct tc_enc_ptm_vector {
 	uint32_t *variants;         /* hit counts per variant (tc_enc_ptm_variant_count()) */
 };
 
-/* Generates one vector. Returns 0, or -1 with a message in err for
- * impossible options (steps or blocks out of range, an invalid fixed
- * configuration) or when memory is short. On -1, *v holds nothing to free. */
+/* Generates one vector. Returns 0, or -1 with a message in err (when err
+ * is not NULL) for impossible options (NULL, steps or blocks out of range,
+ * an invalid fixed configuration) or when memory is short. On -1, *v holds
+ * nothing to free. The same options give the same vector. */
 int tc_enc_ptm_generate(const struct tc_enc_ptm_options *o, struct tc_enc_ptm_vector *v, char *err,
 			size_t errlen);
 void tc_enc_ptm_vector_free(struct tc_enc_ptm_vector *v);
