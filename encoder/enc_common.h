@@ -1,5 +1,6 @@
-/* enc_common.h — what every protocol's random encoder shares: random numbers, growable buffers,
- * and random A64/A32/T32 programs (enc_core.c, enc_program.c). Nothing here knows a trace protocol. */
+/* enc_common.h — what every protocol's random encoder shares: random numbers, buffers, programs. */
+/* enc_core.c and enc_program.c (random A64/A32/T32 programs); nothing here
+ * knows a trace protocol. */
 #ifndef TC_ENC_COMMON_H
 #define TC_ENC_COMMON_H
 

@@ -1,6 +1,5 @@
-/* ptmenc_internal.h — private state of the random PFT/PTM encoder (a PTM trace-unit model).
- *
- * Independence: the encoder shares with the reference decoder only the public
+/* ptmenc_internal.h — private state of the random PFT/PTM encoder (a PTM trace-unit model). */
+/* Independence: the encoder shares with the reference decoder only the public
  * packet and L3 structs and their text writers (tracecert/ptm.h
  * tc_ptm_format_packet, tracecert/trace.h tc_l3_format). Its LastState, its
  * return stack, its address compression and its execution model are its own;

@@ -1,7 +1,9 @@
-/* ptmenc_packets.c — the PTM encoder's packet layer: writes PFT packets (IHI 0035B §4.5, Table 4.1;
- * layouts as reference/ptm/ERRATA.md PTM-P3..P10 and PTM-S4 decide them), choosing at random among
- * the valid encodings of the same information, and records the expected L1 line of each from what
- * it wrote. Its LastState (the compression reference) is its own. */
+/* ptmenc_packets.c — the PTM encoder's packet layer: every PFT packet, every valid encoding, its L1 record. */
+/* Layouts: IHI 0035B §4.5 Table 4.1 and §4.5.4 as reference/ptm/ERRATA.md
+ * (PTM-P3..P10, PTM-S4) decides them. Each writer chooses at random among
+ * the valid encodings of the same information and records the expected L1
+ * line from what it wrote; its LastState (the compression reference) is its
+ * own. */
 #include <string.h>
 
 #include "ptmenc_internal.h"

@@ -1,7 +1,9 @@
-/* ptmenc_trace.c — the PTM encoder's execution model and trace-unit decisions: runs a random A32/T32
- * program, decides what the PTM reports (atoms, branch addresses, the return stack, exceptions with
- * waypoint updates, context, gaps, overflows, timestamps, cycle counts), and records the L3 truth as
- * what the execution traced (IHI 0035B App. B.3.2 read as reference/ptm/ERRATA.md decides). */
+/* ptmenc_trace.c — the PTM encoder's execution model and trace-unit decisions, and the L3 truth. */
+/* Runs a random A32/T32 program, decides what the PTM reports (atoms,
+ * branch addresses, the return stack, exceptions with waypoint updates,
+ * context, gaps, overflows, timestamps, cycle counts), and records the L3
+ * truth as what the execution traced (IHI 0035B App. B.3.2 read as
+ * reference/ptm/ERRATA.md decides). */
 #include <string.h>
 
 #include "ptmenc_internal.h"

@@ -1,7 +1,9 @@
-/* ptm_roundtrip.c — the PTM round trip: for every seed, the reference PTM decoder fed the encoder's
- * bytes whole, byte by byte and in random chunks must print exactly the encoder's L1 and L3 truth.
- * Prints TAP version 13 (a test per range of seeds; a failure names the seed and the first line that
- * differs); --require-coverage adds a test that the seeds produced every variant. */
+/* ptm_roundtrip.c — the PTM round trip: the reference decoder must print exactly the encoder's L1 and L3 truth. */
+/* For every seed, the reference PTM decoder is fed the encoder's bytes
+ * whole, byte by byte and in random chunks. Prints TAP version 13 (a test
+ * per range of seeds; a failure names the seed and the first line that
+ * differs); --require-coverage adds a test that the seeds produced every
+ * variant of encoder/ptm/variants.txt. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>

@@ -1,5 +1,6 @@
-/* tracecert/encoder_ptm.h — the random PFT/PTM encoder: a PTM trace-unit model that produces an A32/T32
- * program, an execution of it, the byte stream, and the ground truth at L1 and L3. */
+/* tracecert/encoder_ptm.h — the random PFT/PTM encoder: a program, an execution, the trace, the L1 and L3 truth. */
+/* A PTM trace-unit model: it makes a random A32/T32 program, runs it, and
+ * writes the byte stream a PTM would, with the ground truth. */
 #ifndef TRACECERT_ENCODER_PTM_H
 #define TRACECERT_ENCODER_PTM_H
 
