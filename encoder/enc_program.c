@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "enc_internal.h"
+#include "enc_common.h"
 
 /* ---- Terminators ------------------------------------------------------------------------ */
 

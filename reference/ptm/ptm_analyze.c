@@ -77,7 +77,7 @@ static void output_instruction(struct tc_ptm_analyzer *a, const struct tc_insn *
 	}
 	a->range.last = at;
 	a->range.count++;
-	a->range_next = at + inst->size;
+	a->range_next = (uint64_t)at + inst->size;
 }
 
 /* The context as L3 reports it; an item only when it changes. */

@@ -87,7 +87,8 @@ struct tc_ptm_analyzer {
 	uint64_t offset;           /* packet being analysed */
 	struct tc_l3 range;        /* the open range */
 	int range_open;
-	uint32_t range_next;       /* address after its last instruction */
+	uint64_t range_next;       /* address after its last instruction: 2^32 after 0xfffffffe/c, so a walk
+	                            * that runs on at 0 starts a new range (ranges are in address order, PTM-P20) */
 };
 
 void tc_ptm_analyze_init(struct tc_ptm_analyzer *a, const struct tc_ptm_config *cfg,

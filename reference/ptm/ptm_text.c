@@ -148,15 +148,17 @@ int tc_ptm_format_packet(char *buf, size_t size, const struct tc_ptm_packet *p)
 	return (int)t.len;
 }
 
-/* The shared L3 text (reference/FORMAT.md "L3", reference/l3text.c) with
- * PTM's error class names. */
+/* The shared L3 text (reference/FORMAT.md "L3"), written by the one L3
+ * writer of every protocol (reference/l3text.c) with PTM's error classes;
+ * exception-return and trigger are kinds of its own. Exception types are
+ * Exception[8:0], nine bits: ETE's writer (an 8-bit type) would cut them
+ * (vectors/ptm/regress/exception-type-9-bits.tcv). */
 int tc_ptm_format_l3(char *buf, size_t size, const struct tc_l3 *x)
 {
-	if (!x) {
-		if (size > 0)
-			buf[0] = '\0';
+	if (size > 0)
+		buf[0] = '\0';
+	if (!x)
 		return 0;
-	}
 	return tc_l3_format(buf, size, x, error_names, tc_ptm_err_count);
 }
 

@@ -1,0 +1,58 @@
+/* tracecert/encoder_ptm.h — the random PFT/PTM encoder: a program, an execution, the trace, the L1 and L3 truth. */
+/* A PTM trace-unit model: it makes a random A32/T32 program, runs it, and
+ * writes the byte stream a PTM would, with the ground truth. */
+#ifndef TRACECERT_ENCODER_PTM_H
+#define TRACECERT_ENCODER_PTM_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "tracecert/encoder.h"   /* struct tc_enc_region, TC_ENC_MAX_REGIONS */
+#include "tracecert/ptm.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* What to generate. tc_enc_ptm_options_default() sets every field. */
+struct tc_enc_ptm_options {
+	uint64_t seed;
+	int random_config;          /* 1: every configuration field chosen from the seed */
+	struct tc_ptm_config cfg;   /* used when random_config is 0 (walk_limit is ignored) */
+	unsigned steps;             /* execution steps (waypoints reached, mostly), 1..100000 */
+	unsigned blocks;            /* basic blocks in the program, 4..4096 */
+};
+
+void tc_enc_ptm_options_default(struct tc_enc_ptm_options *o);
+
+/* A generated PTM vector: configuration, program image, trace, truth. */
+struct tc_enc_ptm_vector {
+	struct tc_ptm_config cfg;
+	struct tc_enc_region region[TC_ENC_MAX_REGIONS];   /* the program image: A32 or T32 code by region */
+	int nregions;
+	uint8_t *trace;
+	size_t trace_len;
+	char *l1;                   /* expected L1 lines, '\n'-separated (tc_ptm_format_packet) */
+	char *l3;                   /* expected L3 lines (tc_l3_format) */
+	char *tags;                 /* feature tags, blank-separated */
+	uint32_t *variants;         /* hit counts per variant (tc_enc_ptm_variant_count()) */
+};
+
+/* Generates one vector. Returns 0, or -1 with a message in err (when err
+ * is not NULL) for impossible options (NULL, steps or blocks out of range,
+ * an invalid fixed configuration) or when memory is short. On -1, *v holds
+ * nothing to free. The same options give the same vector. */
+int tc_enc_ptm_generate(const struct tc_enc_ptm_options *o, struct tc_enc_ptm_vector *v, char *err,
+			size_t errlen);
+void tc_enc_ptm_vector_free(struct tc_enc_ptm_vector *v);
+
+/* The encoding variants the PTM encoder counts (encoder/ptm/variants.txt,
+ * one name per line), sorted by name. */
+int tc_enc_ptm_variant_count(void);
+const char *tc_enc_ptm_variant_name(int i);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

@@ -1,0 +1,139 @@
+/* ptmenc_internal.h — private state of the random PFT/PTM encoder (a PTM trace-unit model). */
+/* Independence: the encoder shares with the reference decoder only the public
+ * packet and L3 structs and their text writers (tracecert/ptm.h
+ * tc_ptm_format_packet, tracecert/trace.h tc_l3_format). Its LastState, its
+ * return stack, its address compression and its execution model are its own;
+ * the L3 truth is what that execution traced. */
+#ifndef TC_PTMENC_INTERNAL_H
+#define TC_PTMENC_INTERNAL_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "tracecert/encoder_ptm.h"
+#include "enc_common.h"
+
+/* The return stack: 15 entries, a push onto a full stack drops the oldest
+ * (reference/ptm/ERRATA.md PTM-P13: a decoder and the trace unit must agree). */
+#define PE_RS_DEPTH 15
+/* Atoms held back until their packet is written (a non-cycle-accurate atom
+ * packet holds 1 to 5). */
+#define PE_MAX_ATOMS 5
+#define PE_MAX_CALLS 64
+
+/* LastState as the trace unit knows every decoder holds it: the reference
+ * of address compression (§4.5.4: "the address in the last branch address
+ * packet or I-sync packet"), of NS/Hyp in packets without exception
+ * information, and of timestamp bit replacement. */
+struct pe_last {
+	uint32_t address;
+	int isa;                   /* enum tc_ptm_isa */
+	int ns;
+	int hyp;
+	uint32_t ctxid;
+	uint32_t vmid;
+	uint64_t ts;               /* natural binary */
+};
+
+struct pe_rs_entry {
+	uint32_t address;
+	int isa;                   /* enum tc_ptm_isa */
+	int ns;
+};
+
+/* An atom waiting for its packet, with the L3 items its waypoint gives
+ * (a range, split in two where the walk runs across 2^32). */
+struct pe_atom {
+	int taken;
+	struct tc_l3 item[2];
+	int nitems;
+};
+
+/* Exception information of a branch address packet (§4.5.4). */
+struct pe_exc {
+	unsigned type;             /* Exception[8:0]; 0: a state change only */
+	int ns;
+	int hyp;
+};
+
+struct pe {
+	struct enc_rng rng;
+	struct tc_ptm_config cfg;
+	struct enc_program prog;
+	uint8_t *cond;             /* per block: its A32 terminator was made conditional (ptmenc_program.c) */
+	struct enc_buf trace;
+	struct enc_buf l1;
+	struct enc_buf l3;
+	uint32_t *variants;
+	struct pe_last last;
+	struct pe_atom atoms[PE_MAX_ATOMS];
+	int natoms;
+	/* The execution, and the analysis a decoder makes of it: */
+	uint64_t walk;             /* CurrentState: the first instruction not yet traced (model address) */
+	int ee;                    /* T32 code runs in ThumbEE state (decoded as T32, PTM-P12) */
+	int use_thumbee;           /* this execution enters ThumbEE state at times */
+	int ns;
+	int hyp;
+	uint32_t ctxid;
+	uint32_t vmid;
+	struct tc_context reported;  /* the last context an L3 item gave */
+	int reported_valid;
+	struct pe_rs_entry rs[PE_RS_DEPTH];
+	int rs_n;
+	uint64_t calls[PE_MAX_CALLS];   /* the program's own call stack (model return addresses) */
+	int call_depth;
+	uint64_t ts_clock;
+	unsigned burst;            /* blocks left to run back to back */
+	unsigned burst_bias;       /* percent of conditional branches taken in a burst */
+	unsigned loop_left;        /* iterations left in the current loop block */
+};
+
+/* ---- Variants (ptmenc_core.c) ------------------------------------------- */
+/* Counts one use of a variant of encoder/ptm/variants.txt; a name missing
+ * from it is a bug of the encoder, reported at once (abort). */
+void pe_hit(struct pe *e, const char *fmt, ...);
+
+/* ---- Program (ptmenc_program.c) ------------------------------------------ */
+/* Makes some A32 terminators conditional (BL, BX, BLX, LDM/LDR/MOV to PC). */
+int pe_program_conditions(struct pe *e);
+/* enum tc_ptm_isa of the code at a model address. */
+int pe_isa_at(const struct pe *e, uint64_t a);
+/* The address the trace shows: 32 bits. */
+uint32_t pe_vis(const struct pe *e, uint64_t a);
+/* The block whose terminator is the next waypoint at or after a (WFI is
+ * not a waypoint, PTM-P11), or -1 outside the code. */
+int pe_next_waypoint(const struct pe *e, uint64_t a);
+/* Whether the instructions from a through b run across 2^32. */
+int pe_crosses(uint64_t a, uint64_t b);
+
+/* ---- Packets (ptmenc_packets.c): each writes its bytes and its L1 line
+ * and updates LastState; each returns the packet's offset. Atoms held
+ * back are written first. ------------------------------------------------- */
+uint64_t pe_pkt_async(struct pe *e);
+uint64_t pe_pkt_isync(struct pe *e, uint32_t address, int isa, int reason, uint32_t cc);
+uint64_t pe_pkt_branch(struct pe *e, uint32_t address, int isa, const struct pe_exc *exc, uint32_t cc);
+/* Whether a branch address packet without exception information can state
+ * isa: a fifth byte selecting Thumb keeps LastState's ThumbEE (PTM-P4), so
+ * Thumb after ThumbEE and ThumbEE after Thumb need the AltISA bit. */
+int pe_plain_branch_states(const struct pe *e, int isa);
+uint64_t pe_pkt_waypoint(struct pe *e, uint32_t address, int isa);
+uint64_t pe_pkt_context_id(struct pe *e, uint32_t ctxid);
+uint64_t pe_pkt_vmid(struct pe *e, uint32_t vmid);
+uint64_t pe_pkt_timestamp(struct pe *e, uint64_t ts, uint32_t cc);
+uint64_t pe_pkt_simple(struct pe *e, int kind);   /* trigger, ignore, exception return */
+/* Adds an atom; in cycle-accurate mode it is written at once with cc. */
+void pe_atom(struct pe *e, int taken, const struct tc_l3 *item, int nitems, uint32_t cc);
+void pe_flush_atoms(struct pe *e);
+/* A random cycle count (cycle-accurate mode). */
+uint32_t pe_random_cc(struct pe *e);
+
+/* ---- L3 truth (ptmenc_trace.c) -------------------------------------------- */
+void pe_l3(struct pe *e, const struct tc_l3 *x);
+void pe_item(struct tc_l3 *x, int kind, uint64_t offset);
+
+/* ---- The execution (ptmenc_trace.c) ---------------------------------------- */
+void pe_start(struct pe *e);
+void pe_step(struct pe *e);
+void pe_finish(struct pe *e);
+
+#endif
