@@ -1,0 +1,152 @@
+/* tracecert/protocol.h — a protocol as shared code sees it: its configuration keys and registers, its names, its reference decoder. */
+#ifndef TRACECERT_PROTOCOL_H
+#define TRACECERT_PROTOCOL_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "tracecert/trace.h"
+#include "tracecert/image.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Where a decoder delivers what it produces. item() is called for every
+ * level in `levels` (enum tc_level bits), synchronously from feed/finish.
+ * L1, s1 and L2 items are the protocol's own records (tracecert/<p>.h),
+ * L3 items are struct tc_l3; every one starts with struct tc_item. */
+struct tc_sink {
+	void *ctx;
+	unsigned levels;
+	void (*item)(void *ctx, int level, const struct tc_item *item);
+};
+
+/* Which vectors must give a configuration key in [config] (vectors/README.md). */
+enum tc_key_need {
+	tc_key_required = 0,      /* every vector */
+	tc_key_required_l3,       /* vectors with [expect.l3] */
+	tc_key_optional           /* the default applies when absent */
+};
+
+/* One configuration key. A protocol's table of keys is the only list of
+ * them: the command line, its help, the vector reader and the documentation
+ * are made from it. Values are unsigned integers 0..max. */
+struct tc_config_key {
+	const char *name;         /* as on the command line and in [config] */
+	uint64_t max;
+	uint64_t def;             /* default */
+	int need;                 /* enum tc_key_need */
+	int stage;                /* 1: packets and resolution (dump); 3: instruction level only (decode) */
+	const char *source;       /* the register field it is derived from, or why none is */
+	const char *doc;          /* one line */
+};
+
+/* One trace unit register a configuration can be derived from. */
+struct tc_config_reg {
+	const char *name;         /* upper case, as in a snapshot's [regs] */
+	const char *doc;          /* the fields used, one line */
+};
+
+#define TC_CONFIG_KEYS_MAX 32
+#define TC_CONFIG_REGS_MAX 16
+
+/* Keys and registers gathered in any order (tracecert config, --config,
+ * [config], a snapshot's [regs]); tc_config_apply writes the defaults, then
+ * what the registers derive, then the keys given: an explicit key overrides
+ * a derived one whatever the order. reference/config.c. */
+struct tc_config_builder {
+	const struct tc_protocol *proto;
+	uint64_t key[TC_CONFIG_KEYS_MAX];
+	uint32_t key_given;       /* bit k: proto->keys[k] given */
+	uint32_t reg[TC_CONFIG_REGS_MAX];
+	uint32_t reg_given;       /* bit r: proto->regs[r] given */
+};
+
+/* What the registers say beyond the keys (notes on ignored fields, sizes). */
+#define TC_CONFIG_NOTES 4
+struct tc_config_notes {
+	int n;
+	char note[TC_CONFIG_NOTES][200];
+};
+
+struct tc_protocol {
+	int id;                   /* enum tc_protocol */
+	const char *name;         /* "ete": [config] protocol=, --protocol */
+	const char *title;        /* "Arm ETE (Arm ARM K10.5)" */
+
+	/* Configuration: a struct of config_size bytes that only the
+	 * protocol's functions read. */
+	size_t config_size;
+	const struct tc_config_key *keys;
+	int nkeys;
+	const struct tc_config_reg *regs;
+	int nregs;
+	void (*config_default)(void *cfg);
+	void (*config_set_key)(void *cfg, int key, uint64_t value);   /* value already in range */
+	uint64_t (*config_get_key)(const void *cfg, int key);
+	/* The keys derived from the registers given (bit r of given: regs[r]):
+	 * value[k] and bit k of *derived for each; a note for each field ignored.
+	 * Returns 0, or -1 with err naming the register field that is unusable. */
+	int (*config_derive)(const uint32_t *regs, uint32_t given, uint64_t *value, uint32_t *derived,
+			     struct tc_config_notes *notes, char *err, size_t errlen);
+	/* A combination of values the decoder refuses; 0, or -1 with err. */
+	int (*config_check)(const void *cfg, char *err, size_t errlen);
+
+	/* Names of error and warning classes (index 0: "none"). */
+	const char *const *error_names;
+	int nerrors;
+	const char *const *warning_names;
+	int nwarnings;
+
+	/* Text of this protocol's L1, s1 and L2 items (the protocol's FORMAT.md;
+	 * L3 items: tc_l3_format with error_names). Like snprintf. */
+	int (*format)(char *buf, size_t size, int level, const struct tc_item *item);
+	/* The error class of an item (0 when it is not an error), and whether it
+	 * is a warning (never scored). */
+	int (*item_error)(int level, const struct tc_item *item);
+	int (*item_is_warning)(int level, const struct tc_item *item);
+
+	/* The reference decoder. alloc returns NULL for a configuration that
+	 * config_check refuses, or when memory is short. */
+	void *(*alloc)(const void *cfg, const struct tc_sink *sink);
+	int (*set_image)(void *dec, const struct tc_image *image);
+	int (*feed)(void *dec, const uint8_t *data, size_t len);
+	int (*finish)(void *dec);
+	void (*free)(void *dec);
+	uint64_t (*skipped)(const void *dec);   /* bytes skipped before synchronisation */
+};
+
+/* The protocols of this build (PROTOCOLS in GNUmakefile), NULL-terminated. */
+extern const struct tc_protocol *const tc_protocols[];
+
+/* By name ("ete"), or NULL. */
+const struct tc_protocol *tc_protocol_find(const char *name);
+/* By id (enum tc_protocol), or NULL. */
+const struct tc_protocol *tc_protocol_by_id(int id);
+
+/* ---- Configuration from keys and registers (reference/config.c) ---------- */
+
+void tc_config_builder_init(struct tc_config_builder *b, const struct tc_protocol *proto);
+/* Sets a key (decimal, in its range) or a register (32 bits, decimal or 0x
+ * hex; a "(…)" suffix after the name is ignored) by name, in any case.
+ * Returns 0, -1 for a name the protocol does not have, -2 for a bad value;
+ * err says why (for -1, naming the protocol that has the key, if any). */
+int tc_config_builder_set(struct tc_config_builder *b, const char *name, const char *value, char *err,
+			  size_t errlen);
+/* Keys given or derivable from the registers given (bit k = keys[k]). */
+uint32_t tc_config_builder_covered(const struct tc_config_builder *b);
+/* Writes the keys derived from the registers, then the keys given, over cfg
+ * (a base the caller set: config_default, or a vector's configuration), then
+ * checks it. Returns 0, or -1 with err. notes may be NULL. */
+int tc_config_builder_apply(const struct tc_config_builder *b, void *cfg, struct tc_config_notes *notes, char *err,
+			    size_t errlen);
+/* Index of a key or a register by name, or -1. */
+int tc_config_key_find(const struct tc_protocol *p, const char *name);
+int tc_config_reg_find(const struct tc_protocol *p, const char *name);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif
