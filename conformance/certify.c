@@ -129,7 +129,7 @@ static void run_child(const struct tc_adapter *ad, const struct tc_vector *v, in
 	}
 	args.abi_version = TC_ADAPTER_ABI_VERSION;
 	args.protocol = tc_adapter_ete;
-	args.ete = &v->ete;
+	args.ete = v->config;   /* ABI v1: ETE vectors only (unsupported() below) */
 	args.regions = regions;
 	args.nregions = (size_t)v->image.n;
 	args.levels = level == 1 ? tc_adapter_l1 : tc_adapter_l3;
@@ -518,7 +518,7 @@ static int has_tag(const char *tags, const char *tag)
 static int unsupported(const struct tc_adapter *ad, const struct tc_vector *v, int level)
 {
 	unsigned bit = level == 1 ? tc_adapter_l1 : tc_adapter_l3;
-	if (!(ad->levels & bit) || !(ad->protocols & tc_adapter_ete))
+	if (!(ad->levels & bit) || !(ad->protocols & tc_adapter_ete) || v->proto->id != tc_proto_ete)
 		return 1;
 	for (const char *const *u = ad->unsupported_tags; u && *u; u++)
 		if (has_tag(v->tags, *u))
