@@ -34,7 +34,7 @@ FUZZ_REF_SRC  := $(sort $(wildcard reference/*.c reference/ptm/*.c)) $(BUILD)/ge
 # The round-trip harness also links the encoder (its sources and the variant list GNUmakefile
 # generates) and the line lists and L3 normalisation of conformance/.
 FUZZ_ENC_SRC  := $(sort $(wildcard encoder/*.c)) $(BUILD)/gen/enc_variants.c
-FUZZ_RT_SRC   := $(FUZZ_ENC_SRC) conformance/vector.c conformance/l3norm.c
+FUZZ_RT_SRC   := $(FUZZ_ENC_SRC) conformance/vector.c conformance/vecwrite.c conformance/l3norm.c
 FUZZ_ENC_HDRS := $(wildcard encoder/*.h encoder/include/tracecert/*.h)
 FUZZ_CPPFLAGS := -Ireference/include -Ireference -Iconformance/include -Iconformance -Iencoder/include -Iencoder -Ifuzz
 FUZZ_CFLAGS_W := -std=c11 -Wall -Wextra -Werror -D_POSIX_C_SOURCE=200809L
