@@ -117,8 +117,11 @@ static void refused(const struct tc_cli *c, const struct option *lo, int n, int 
 		tc_cli_usage_error(c, "option '--%s' needs a value (%s)", c->opts[at].name, c->opts[at].arg);
 		return;
 	}
-	if (strncmp(given, "--", 2)) {        /* a short option: only -h exists */
-		tc_cli_usage_error(c, "unknown option '-%c'", optopt ? optopt : '?');
+	/* getopt_long sets optopt to a refused short option's character (-h is
+	 * the only valid one); to 0, 'h' (--help=x) or a value of ours at least
+	 * VERSION_VAL for a long option. */
+	if (optopt != 0 && optopt != HELP_VAL && optopt < VERSION_VAL) {
+		tc_cli_usage_error(c, "unknown option '-%c'", (unsigned char)optopt);
 		return;
 	}
 	found = matching_options(lo, n, given, list, sizeof list, &at);
