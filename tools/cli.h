@@ -30,7 +30,26 @@ int tc_cli_dispatch(const struct tc_cli_command *commands, int argc, char **argv
  * git work tree (GNUmakefile writes both into $(BUILD)/gen/version.c). */
 void tc_cli_print_version(FILE *f);
 
-/* ---- Options ----------------------------------------------------------------- */
+/* ---- Options -----------------------------------------------------------------
+ *
+ * A command's parse (tools/config_cmd.c is a short example):
+ *
+ *	static const struct tc_cli_option options[] = {
+ *		{ "seed", "N", opt_seed, "first seed (default 1)" },
+ *		{ "quiet", NULL, opt_quiet, "no speed figures on stderr" },
+ *		{ NULL, NULL, 0, NULL }
+ *	};
+ *	tc_cli_init(&c, "gen", options, argc, argv);
+ *	while ((id = tc_cli_next(&c)) != TC_CLI_END)
+ *		if (id == TC_CLI_ERROR || take_argument(&o, &c, id))   // c.value; operands: TC_CLI_OPERAND
+ *			return 2;
+ *	if (c.help)
+ *		return help(stdout, &c), 0;       // its text, tc_cli_print_options(f, &c), …
+ *	if (c.version)
+ *		return tc_cli_print_version(stdout), 0;
+ *
+ * Other usage errors (a bad value, a missing or extra operand, options that
+ * do not go together) go through tc_cli_usage_error, exit status 2. */
 
 /* One long option of a command, given as --NAME, --NAME=VALUE or --NAME
  * VALUE (an unambiguous prefix of NAME is accepted too). A command's table
@@ -90,7 +109,7 @@ void tc_cli_print_options(FILE *f, const struct tc_cli *c);
  * (PROTOCOLS in GNUmakefile). */
 const struct tc_protocol *tc_cli_default_protocol(void);
 
-/* "ete|ptm": the protocols of this build, for help and messages. */
+/* The names of this build's protocols joined by '|', for help and messages. */
 void tc_cli_protocol_list(char *buf, size_t size);
 
 /* The help's list of the protocols of this build, the default marked. */

@@ -74,19 +74,20 @@ void tc_printer_sink(struct tc_printer *p, struct tc_sink *sink)
 
 enum dump_option { opt_protocol = 1, opt_config, opt_level, opt_hex, opt_vector, opt_snapshot, opt_image };
 
-#define PROTOCOL_DOC "the trace protocol (default: the first of the build,\nlisted below); with --vector the vector's own, which P\nmust then name"
-#define CONFIG_DOC "decoder configuration: a key or a register (below);\nmay be repeated"
-#define HEX_DOC "FILE is text: hex bytes, blanks and '#' comments"
-#define VECTOR_DOC "FILE is a .tcv vector: use its protocol, [config],\n[trace] and [image] sections (--config overrides)"
+/* The help of the options dump and decode share. */
+static const char protocol_doc[] = "the trace protocol (default: the first of the build,\nlisted below); with --vector the vector's own, which P\nmust then name";
+static const char config_doc[] = "decoder configuration: a key or a register (below);\nmay be repeated";
+static const char hex_doc[] = "FILE is text: hex bytes, blanks and '#' comments";
+static const char vector_doc[] = "FILE is a .tcv vector: use its protocol, [config],\n[trace] and [image] sections (--config overrides)";
 
 static const struct tc_cli_option dump_options[] = {
-	{ "protocol", "P", opt_protocol, PROTOCOL_DOC },
-	{ "config", "NAME=VALUE", opt_config, CONFIG_DOC },
+	{ "protocol", "P", opt_protocol, protocol_doc },
+	{ "config", "NAME=VALUE", opt_config, config_doc },
 	{ "level", "1|s1|2|all", opt_level,
 	  "what to print: packets (1, the default), stage-1\nelements (s1), resolved elements (2), or all three,\n"
 	  "each line prefixed by its level" },
-	{ "hex", NULL, opt_hex, HEX_DOC },
-	{ "vector", NULL, opt_vector, VECTOR_DOC },
+	{ "hex", NULL, opt_hex, hex_doc },
+	{ "vector", NULL, opt_vector, vector_doc },
 	{ "snapshot", "DIR", opt_snapshot,
 	  "a trace snapshot directory (snapshot.ini, device .ini\nfiles with registers, trace.ini and its buffers, raw or\n"
 	  "CoreSight formatted): every source of a protocol of this\nbuild (by its device type) is decoded with its registers\n"
@@ -100,11 +101,11 @@ static const struct tc_cli_option decode_options[] = {
 	{ "image", "FILE[@ADDR]", opt_image,
 	  "FILE@ADDR: a raw binary mapped at address ADDR (0x... or\ndecimal); FILE: an ELF file (32- or 64-bit, little\n"
 	  "endian), its PT_LOAD segments. May be repeated; regions\nmust not overlap" },
-	{ "protocol", "P", opt_protocol, PROTOCOL_DOC },
-	{ "config", "NAME=VALUE", opt_config, CONFIG_DOC },
+	{ "protocol", "P", opt_protocol, protocol_doc },
+	{ "config", "NAME=VALUE", opt_config, config_doc },
 	{ "level", "3|all", opt_level, "L3 only (the default), or L1, s1, L2 and L3, each line\nprefixed by its level" },
-	{ "hex", NULL, opt_hex, HEX_DOC },
-	{ "vector", NULL, opt_vector, VECTOR_DOC },
+	{ "hex", NULL, opt_hex, hex_doc },
+	{ "vector", NULL, opt_vector, vector_doc },
 	{ "snapshot", "DIR", opt_snapshot,
 	  "as for dump (tracecert help dump); the memory dumps of\neach source's core ([core_trace_sources]) are its image,\n"
 	  "mapped, not copied" },
@@ -217,7 +218,7 @@ static int take_argument(struct dump_opts *o, const struct tc_cli *c, int id)
 	case opt_level:
 		if (parse_level(v, o) == 0)
 			return 0;
-		tc_cli_usage_error(c, "--level expects %s, got '%s'", o->decode ? "3 or all" : "1, s1, 2 or all", v);
+		tc_cli_usage_error(c, "--%s expects %s, got '%s'", c->option, o->decode ? "3 or all" : "1, s1, 2 or all", v);
 		return -1;
 	default:                  /* TC_CLI_OPERAND */
 		if (o->file) {
