@@ -150,6 +150,7 @@ check "unknown option (tracecert)" usage_error "tracecert: unknown option '--bog
 check "unknown short option" usage_error "tracecert dump: unknown option '-x'" dump -x f
 check "an option of decode is unknown to dump (--image)" usage_error "tracecert dump: unknown option '--image'" dump --image a@0 f
 check "ambiguous abbreviation names the candidates" usage_error "tracecert dump: option '--he' is ambiguous: --hex, --help" dump --he f
+check "an option with an empty name" usage_error "tracecert dump: unknown option '--=x'" dump --=x f
 check "a value for an option that takes none" usage_error "tracecert dump: option '--hex' takes no value (got '--hex=1')" dump --hex=1 f
 check "missing value (dump --level)" usage_error "tracecert dump: option '--level' needs a value (1|s1|2|all)" dump f --level
 check "missing value (decode --image, abbreviated)" usage_error "tracecert decode: option '--image' needs a value (FILE[@ADDR])" decode f --ima
@@ -166,5 +167,8 @@ check "no FILE" usage_error "tracecert decode: no FILE given" decode
 check "--snapshot with --protocol" usage_error "tracecert dump: --snapshot DIR takes each source's protocol from its device type, not --protocol" dump --snapshot=x --protocol=ptm
 check "--hex with --vector" usage_error "tracecert dump: --hex and --vector do not go together" dump --hex --vector f
 check "help of an unknown command" usage_error "tracecert: unknown command 'frob'" help frob
+long=$(printf 'k%.0s' $(seq 1 100))
+check "a --config name longer than any key is named whole as unknown (exit 2)" sh -c "'$T' dump --config '$long=1' /dev/null 2> '$tmp/e'; test \$? -eq 2 && grep -qx \"tracecert dump: unknown config key or register '$long' for protocol ete (see tracecert config --protocol ete)\" '$tmp/e'"
+check "config: registers that give no usable configuration are refused, naming the field (exit 2)" sh -c "'$T' config TRCIDR2=0x12000488 > '$tmp/o' 2> '$tmp/e'; test \$? -eq 2 && test ! -s '$tmp/o' && grep -q '^tracecert config: .*CCSIZE \\[28:25\\] is 0x9, a reserved value' '$tmp/e'"
 check "a --config key of another protocol names the protocol that has it (exit 2)" sh -c "'$T' dump --config=ETMCR=0x1000 /dev/null 2> '$tmp/e'; test \$? -eq 2 && grep -qx \"tracecert dump: 'ETMCR' is a config key or register of protocol ptm, not of ete (see tracecert config --protocol ete)\" '$tmp/e' && '$T' config --protocol ptm maxspec=1 2>&1 | grep -q \"'maxspec' is a config key or register of protocol ete, not of ptm\""
 tap_done

@@ -258,19 +258,25 @@ int tc_cli_config_shape(const struct tc_cli *c, const char *arg)
 
 int tc_cli_config_set(const char *cmd, struct tc_config_builder *b, const char *arg)
 {
-	char name[64], err[300];
+	char err[300];
 	const char *eq = strchr(arg, '=');
+	char *name;
 	int rc;
-	if (!eq || eq == arg || eq - arg >= (long)sizeof name) {
+	if (!eq || eq == arg) {
 		fprintf(stderr, "tracecert %s: --config expects NAME=VALUE, got '%s'\n", cmd, arg);
 		return -1;
 	}
-	snprintf(name, sizeof name, "%.*s", (int)(eq - arg), arg);
+	name = strndup(arg, (size_t)(eq - arg));
+	if (!name) {
+		fprintf(stderr, "tracecert %s: out of memory\n", cmd);
+		return -1;
+	}
 	rc = tc_config_builder_set(b, name, eq + 1, err, sizeof err);
 	if (rc == -1)
 		fprintf(stderr, "tracecert %s: %s (see tracecert config --protocol %s)\n", cmd, err, b->proto->name);
 	else if (rc)
 		fprintf(stderr, "tracecert %s: %s\n", cmd, err);
+	free(name);
 	return rc ? -1 : 0;
 }
 
