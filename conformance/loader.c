@@ -21,7 +21,7 @@ int tc_has_tag(const char *tags, const char *tag)
 int tc_adapter_unsupported(const struct tc_adapter *ad, const struct tc_vector *v, int level)
 {
 	unsigned bit = level == 1 ? tc_adapter_l1 : tc_adapter_l3;
-	if (!(ad->levels & bit) || !(ad->protocols & tc_adapter_ete))
+	if (!(ad->levels & bit) || !(ad->protocols & tc_adapter_ete) || v->proto->id != tc_proto_ete)
 		return 1;
 	for (const char *const *u = ad->unsupported_tags; u && *u; u++)
 		if (tc_has_tag(v->tags, *u))

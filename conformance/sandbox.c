@@ -97,7 +97,7 @@ static void run_child(const struct tc_adapter *ad, const struct tc_vector *v, in
 	}
 	args.abi_version = TC_ADAPTER_ABI_VERSION;
 	args.protocol = tc_adapter_ete;
-	args.ete = &v->ete;
+	args.ete = v->config;   /* ABI v1: ETE vectors only (tc_adapter_unsupported) */
 	args.nregions = (size_t)v->image.n;
 	args.levels = level == 1 ? tc_adapter_l1 : tc_adapter_l3;
 	args.cb.ctx = &c;

@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "tracecert/ete.h"
 #include "vector.h"
 
 /* One twin: a byte of the trace replaced, and the warning it must give. */
@@ -70,7 +71,7 @@ static int packet_twins(const struct tc_vector *v, const uint8_t *tr, const stru
 	} else if (!strcmp(p->kind, "source-address") && p->header >= 0xb6 && p->header <= 0xb9 && p->len >= 2 &&
 		   !(tr[o + 1] & 0x80)) {
 		add_twin(t, &n, o + 1, tr[o + 1] | 0x80, "res0", "source-address", 0x80);
-	} else if (!strcmp(p->kind, "cycle-count") && v->ete.commopt) {
+	} else if (!strcmp(p->kind, "cycle-count") && ((const struct tc_ete_config *)v->config)->commopt) {
 		if (p->header == 0x0d && p->len == 2) {
 			add_twin(t, &n, o, 0x0c, "ignored-field", "cc-f2-f", 0);
 			if ((tr[o + 1] >> 4) == 0xf)
@@ -136,10 +137,10 @@ static void restore_header(struct tc_lines *l1, const struct packet *p, const st
 /* Checks one twin; prints a diagnostic and returns 1 when it fails. The twin's output, less
  * its new L1 warning, must be the original's at every level (stage 3 runs with or without an
  * image); the warning follows the packet's line (or a warning of the same packet). */
-static int check_twin(const struct tc_vector *v, const struct tc_ete_output *orig, const struct packet *p,
+static int check_twin(const struct tc_vector *v, const struct tc_output *orig, const struct packet *p,
 		      const struct twin *t)
 {
-	struct tc_ete_output got;
+	struct tc_output got;
 	uint8_t *tr = malloc(v->trace_len);
 	char l1_warning[160], where[48];
 	int bad = 0;
@@ -147,7 +148,7 @@ static int check_twin(const struct tc_vector *v, const struct tc_ete_output *ori
 		return 1;
 	memcpy(tr, v->trace, v->trace_len);
 	tr[t->at] = t->value;
-	if (tc_ete_collect(&v->ete, &v->image, tr, v->trace_len, 0, &got)) {
+	if (tc_collect(v->proto, v->config, &v->image, tr, v->trace_len, 0, &got)) {
 		free(tr);
 		return 1;
 	}
@@ -174,7 +175,7 @@ static int check_twin(const struct tc_vector *v, const struct tc_ete_output *ori
 			}
 		}
 	}
-	tc_ete_output_free(&got);
+	tc_output_free(&got);
 	free(tr);
 	return bad;
 }
@@ -190,7 +191,7 @@ static int field_index(const char *field)
 static void run_vector(const char *path, int num, struct totals *tot)
 {
 	struct tc_vector v;
-	struct tc_ete_output orig;
+	struct tc_output orig;
 	struct packet *pk;
 	char err[512];
 	size_t np;
@@ -200,7 +201,12 @@ static void run_vector(const char *path, int num, struct totals *tot)
 		tot->failed++;
 		return;
 	}
-	if (v.has[tc_sec_error] || !v.has[tc_sec_l1] || tc_ete_collect(&v.ete, &v.image, v.trace, v.trace_len, 0, &orig)) {
+	if (v.proto->id != tc_proto_ete) {   /* the packet layouts below are ETE's */
+		printf("ok %d - %s # SKIP not an ETE vector\n", num, path);
+		tc_vector_free(&v);
+		return;
+	}
+	if (v.has[tc_sec_error] || !v.has[tc_sec_l1] || tc_collect(v.proto, v.config, &v.image, v.trace, v.trace_len, 0, &orig)) {
 		printf("ok %d - %s # SKIP negative, no [expect.l1], or no decoder\n", num, path);
 		tc_vector_free(&v);
 		return;
@@ -221,7 +227,7 @@ static void run_vector(const char *path, int num, struct totals *tot)
 	tot->twins += twins;
 	tot->vectors += twins > 0;
 	free(pk);
-	tc_ete_output_free(&orig);
+	tc_output_free(&orig);
 	tc_vector_free(&v);
 }
 

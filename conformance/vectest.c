@@ -40,7 +40,7 @@ static void diag_diff(const char *what, const struct tc_lines *want, const struc
 }
 
 /* The three feeding modes must agree on every level. */
-static int check_streaming(const struct tc_ete_output *whole, const struct tc_ete_output *other,
+static int check_streaming(const struct tc_output *whole, const struct tc_output *other,
 			   const char *mode)
 {
 	for (int s = 0; s < tc_sec_count; s++) {
@@ -56,7 +56,7 @@ static int check_streaming(const struct tc_ete_output *whole, const struct tc_et
 
 /* L3 is compared exactly (the reference must print what FORMAT.md says)
  * and after the shared normalisation (what the runner compares). */
-static int check_l3(const struct tc_vector *v, const struct tc_ete_output *got)
+static int check_l3(const struct tc_vector *v, const struct tc_output *got)
 {
 	struct tc_lines want_n, got_n;
 	long at = tc_lines_diff(&v->expect[tc_sec_l3], &got->level[tc_sec_l3]);
@@ -77,7 +77,7 @@ static int check_l3(const struct tc_vector *v, const struct tc_ete_output *got)
 	return bad;
 }
 
-static int check_expect(const struct tc_vector *v, const struct tc_ete_output *got)
+static int check_expect(const struct tc_vector *v, const struct tc_output *got)
 {
 	int bad = 0;
 	for (int s = 0; s < tc_sec_count; s++) {
@@ -103,7 +103,7 @@ static int check_expect(const struct tc_vector *v, const struct tc_ete_output *g
 static void run_vector(struct run *run, const char *path)
 {
 	struct tc_vector v;
-	struct tc_ete_output whole, bytewise, random;
+	struct tc_output whole, bytewise, random;
 	char err[512];
 	int bad = 0;
 	run->n++;
@@ -112,9 +112,9 @@ static void run_vector(struct run *run, const char *path)
 		run->failed++;
 		return;
 	}
-	if (tc_ete_collect(&v.ete, &v.image, v.trace, v.trace_len, 0, &whole) ||
-	    tc_ete_collect(&v.ete, &v.image, v.trace, v.trace_len, 1, &bytewise) ||
-	    tc_ete_collect(&v.ete, &v.image, v.trace, v.trace_len, -(long)(v.trace_len + 7), &random)) {
+	if (tc_collect(v.proto, v.config, &v.image, v.trace, v.trace_len, 0, &whole) ||
+	    tc_collect(v.proto, v.config, &v.image, v.trace, v.trace_len, 1, &bytewise) ||
+	    tc_collect(v.proto, v.config, &v.image, v.trace, v.trace_len, -(long)(v.trace_len + 7), &random)) {
 		printf("not ok %d - %s\n  ---\n  message: 'decoder rejected the configuration'\n  ...\n",
 		       run->n, path);
 		run->failed++;
@@ -127,9 +127,9 @@ static void run_vector(struct run *run, const char *path)
 	      check_streaming(&whole, &random, "random-chunk") || check_expect(&v, &whole);
 	printf("%s %d - %s\n", bad ? "not ok" : "ok", run->n, path);
 	run->failed += bad;
-	tc_ete_output_free(&whole);
-	tc_ete_output_free(&bytewise);
-	tc_ete_output_free(&random);
+	tc_output_free(&whole);
+	tc_output_free(&bytewise);
+	tc_output_free(&random);
 	tc_vector_free(&v);
 }
 

@@ -129,7 +129,7 @@ static const char *const section_names[tc_sec_count] = {
 struct reader {
 	struct tc_vector *v;
 	int section;          /* -1 none yet, -2 config, -3 tags, -4 trace, -5 image hex, else tc_sec_* */
-	struct tc_ete_config_builder config;   /* keys and registers of [config] */
+	struct tc_config_builder config;   /* keys and registers of [config], once protocol= named the protocol */
 	const char *dir;      /* folder of the vector file, for [image file=…] */
 	uint64_t image_base;
 	uint8_t *image_bytes;
@@ -252,6 +252,25 @@ static int start_image_section(struct reader *r, const char *header)
 	return 0;
 }
 
+/* protocol=NAME: one of the protocols of this build. */
+static int set_protocol(struct reader *r, const char *name)
+{
+	const struct tc_protocol *p = tc_protocol_find(name);
+	char list[200] = "";
+	if (r->v->proto)
+		return bad(r, "a second protocol= line");
+	if (!p) {
+		for (int i = 0; tc_protocols[i]; i++)
+			snprintf(list + strlen(list), sizeof list - strlen(list), "%s%s", i ? ", " : "", tc_protocols[i]->name);
+		return bad(r, "unknown protocol '%s' (this build has: %s)", name, list);
+	}
+	r->v->proto = p;
+	r->v->config = xrealloc(NULL, p->config_size);
+	p->config_default(r->v->config);
+	tc_config_builder_init(&r->config, p);
+	return 0;
+}
+
 static int read_config_line(struct reader *r, const char *line)
 {
 	char buf[256], err[300], *eq;
@@ -262,13 +281,11 @@ static int read_config_line(struct reader *r, const char *line)
 	if (!eq)
 		return bad(r, "expected key=value in [config], got '%s'", buf);
 	*eq = '\0';
-	if (!strcmp(buf, "protocol")) {
-		if (strcmp(eq + 1, "ete"))
-			return bad(r, "unsupported protocol '%s' (expected ete)", eq + 1);
-		snprintf(r->v->protocol, sizeof r->v->protocol, "%s", eq + 1);
-		return 0;
-	}
-	if (tc_ete_builder_set(&r->config, buf, eq + 1, err, sizeof err))
+	if (!strcmp(buf, "protocol"))
+		return set_protocol(r, eq + 1);
+	if (!r->v->proto)
+		return bad(r, "[config] gives '%s' before protocol= (protocol= comes first: it decides the keys)", buf);
+	if (tc_config_builder_set(&r->config, buf, eq + 1, err, sizeof err))
 		return bad(r, "%s", err);
 	return 0;
 }
@@ -383,27 +400,29 @@ static int read_line(struct reader *r, const char *line)
 /* Every key given, directly or by a register (no implicit defaults); then the configuration. */
 static int check_config(struct reader *r)
 {
-	uint32_t covered = tc_ete_builder_covered(&r->config);
-	for (int k = 0; k < tc_ete_nkeys; k++) {
-		const struct tc_ete_key *key = &tc_ete_keys[k];
-		int needed = key->need == tc_ete_key_required ||
-			     (key->need == tc_ete_key_required_l3 && r->v->has[tc_sec_l3]);
+	const struct tc_protocol *p = r->v->proto;
+	uint32_t covered = tc_config_builder_covered(&r->config);
+	char err[300];
+	for (int k = 0; k < p->nkeys; k++) {
+		const struct tc_config_key *key = &p->keys[k];
+		int needed = key->need == tc_key_required || (key->need == tc_key_required_l3 && r->v->has[tc_sec_l3]);
 		if (needed && !((covered >> k) & 1) && !strncmp(key->source, "none", 4))
 			return bad(r, "[config] does not give '%s'%s (every key must be given; no register derives it)",
-				   key->name, key->need == tc_ete_key_required_l3 ? ", needed with [expect.l3]" : "");
+				   key->name, key->need == tc_key_required_l3 ? ", needed with [expect.l3]" : "");
 		if (needed && !((covered >> k) & 1))
 			return bad(r, "[config] does not give '%s'%s (every key must be given, directly or by %s)",
-				   key->name, key->need == tc_ete_key_required_l3 ? ", needed with [expect.l3]" : "",
+				   key->name, key->need == tc_key_required_l3 ? ", needed with [expect.l3]" : "",
 				   key->source);
 	}
-	tc_ete_builder_apply(&r->config, &r->v->ete, NULL);
+	if (tc_config_builder_apply(&r->config, r->v->config, NULL, err, sizeof err))
+		return bad(r, "[config]: %s", err);
 	return 0;
 }
 
 static int check_complete(struct reader *r)
 {
 	int any = 0;
-	if (!r->v->protocol[0])
+	if (!r->v->proto)
 		return bad(r, "[config] has no protocol= line");
 	if (check_config(r))
 		return -1;
@@ -431,7 +450,6 @@ int tc_vector_load(const char *path, struct tc_vector *v, char *err, size_t errl
 	const char *slash = strrchr(path, '/');
 	int rc = 0;
 	memset(v, 0, sizeof *v);
-	tc_ete_config_default(&v->ete);
 	memset(&r, 0, sizeof r);
 	r.v = v;
 	r.section = -1;
@@ -468,6 +486,7 @@ int tc_vector_load(const char *path, struct tc_vector *v, char *err, size_t errl
 void tc_vector_free(struct tc_vector *v)
 {
 	free(v->trace);
+	free(v->config);
 	tc_image_free(&v->image);
 	for (int i = 0; i < tc_sec_count; i++)
 		tc_lines_free(&v->expect[i]);
@@ -525,55 +544,51 @@ size_t tc_vector_list(const char *path, char ***list, size_t *n)
 
 /* ---- Collecting the reference decoder's output ------------------------------ */
 
-static void on_packet(void *ctx, const struct tc_ete_packet *p)
+static int level_section(int level)
 {
-	struct tc_ete_output *out = ctx;
-	char buf[512];
-	tc_ete_format_packet(buf, sizeof buf, p);
-	tc_lines_add(&out->level[tc_sec_l1], buf);
-	if (p->h.kind == tc_ete_pkt_error) {
-		snprintf(buf, sizeof buf, "%s %llu", tc_ete_error_name(p->error),
-			 (unsigned long long)p->h.offset);
-		tc_lines_add(&out->level[tc_sec_error], buf);
+	switch (level) {
+	case tc_level_l1: return tc_sec_l1;
+	case tc_level_s1: return tc_sec_s1;
+	case tc_level_l2: return tc_sec_l2;
+	default: return tc_sec_l3;
 	}
 }
 
-static void on_s1(void *ctx, const struct tc_ete_elem *e)
+struct collector {
+	const struct tc_protocol *proto;
+	struct tc_output *out;
+};
+
+static void on_item(void *ctx, int level, const struct tc_item *item)
 {
-	struct tc_ete_output *out = ctx;
+	struct collector *c = ctx;
 	char buf[512];
-	tc_ete_format_elem(buf, sizeof buf, e);
-	tc_lines_add(&out->level[tc_sec_s1], buf);
+	int error;
+	if (level == tc_level_l3)
+		tc_l3_format(buf, sizeof buf, (const struct tc_l3 *)item, c->proto->error_names, c->proto->nerrors);
+	else
+		c->proto->format(buf, sizeof buf, level, item);
+	tc_lines_add(&c->out->level[level_section(level)], buf);
+	error = level == tc_level_l1 ? c->proto->item_error(level, item) : 0;
+	if (error > 0 && error < c->proto->nerrors) {
+		snprintf(buf, sizeof buf, "%s %llu", c->proto->error_names[error], (unsigned long long)item->offset);
+		tc_lines_add(&c->out->level[tc_sec_error], buf);
+	}
 }
 
-static void on_l2(void *ctx, const struct tc_ete_elem *e)
+int tc_collect(const struct tc_protocol *proto, const void *cfg, const struct tc_image *image,
+	       const uint8_t *trace, size_t len, long chunk, struct tc_output *out)
 {
-	struct tc_ete_output *out = ctx;
-	char buf[512];
-	tc_ete_format_elem(buf, sizeof buf, e);
-	tc_lines_add(&out->level[tc_sec_l2], buf);
-}
-
-static void on_l3(void *ctx, const struct tc_l3 *x)
-{
-	struct tc_ete_output *out = ctx;
-	char buf[512];
-	tc_ete_format_l3(buf, sizeof buf, x);
-	tc_lines_add(&out->level[tc_sec_l3], buf);
-}
-
-int tc_ete_collect(const struct tc_ete_config *cfg, const struct tc_image *image,
-		   const uint8_t *trace, size_t len, long chunk, struct tc_ete_output *out)
-{
-	struct tc_ete_sink sink = { out, on_packet, on_s1, on_l2, on_l3 };
-	struct tc_ete_decoder *d;
+	struct collector c = { proto, out };
+	struct tc_sink sink = { &c, tc_level_l1 | tc_level_s1 | tc_level_l2 | tc_level_l3, on_item };
+	void *d;
 	uint32_t seed = chunk < 0 ? (uint32_t)-chunk : 1;
 	size_t i = 0;
 	memset(out, 0, sizeof *out);
-	d = tc_ete_alloc(cfg, &sink);
+	d = proto->alloc(cfg, &sink);
 	if (!d)
 		return -1;
-	tc_ete_set_image(d, image);
+	proto->set_image(d, image);
 	while (i < len) {
 		size_t n = len - i;
 		if (chunk > 0 && (size_t)chunk < n)
@@ -583,15 +598,15 @@ int tc_ete_collect(const struct tc_ete_config *cfg, const struct tc_image *image
 			if ((seed >> 16) % 40 + 1 < n)
 				n = (seed >> 16) % 40 + 1;
 		}
-		tc_ete_feed(d, trace + i, n);
+		proto->feed(d, trace + i, n);
 		i += n;
 	}
-	tc_ete_finish(d);
-	tc_ete_free(d);
+	proto->finish(d);
+	proto->free(d);
 	return 0;
 }
 
-void tc_ete_output_free(struct tc_ete_output *out)
+void tc_output_free(struct tc_output *out)
 {
 	for (int i = 0; i < tc_sec_count; i++)
 		tc_lines_free(&out->level[i]);

@@ -5,9 +5,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "tracecert/ete.h"
-#include "tracecert/ete_config.h"
 #include "tracecert/image.h"
+#include "tracecert/protocol.h"
 
 /* A growable list of normalised lines. */
 struct tc_lines {
@@ -49,8 +48,8 @@ struct tc_alt {
 };
 
 struct tc_vector {
-	char protocol[16];
-	struct tc_ete_config ete;
+	const struct tc_protocol *proto;   /* [config] protocol= */
+	void *config;                      /* proto->config_size bytes: the protocol's configuration */
 	char tags[512];
 	uint8_t *trace;
 	size_t trace_len;
@@ -74,18 +73,18 @@ void tc_vector_drop_warnings(struct tc_vector *v);
  * sorted, to *list (malloc'd strings). Returns how many were added. */
 size_t tc_vector_list(const char *path, char ***list, size_t *n);
 
-/* Decoder output collected as text, one list per level (L1, s1, L2) plus
- * the errors as "CLASS OFFSET" lines. */
-struct tc_ete_output {
+/* Decoder output collected as text, one list per level (L1, s1, L2, L3)
+ * plus the errors as "CLASS OFFSET" lines. */
+struct tc_output {
 	struct tc_lines level[tc_sec_count];
 };
 
-/* Decodes trace with the reference, feeding `chunk` bytes at a time
- * (0 = all at once; a negative value = pseudo-random sizes seeded by -chunk).
- * Returns 0, or -1 if the decoder could not be created. */
-int tc_ete_collect(const struct tc_ete_config *cfg, const struct tc_image *image,
-		   const uint8_t *trace, size_t len, long chunk, struct tc_ete_output *out);
-void tc_ete_output_free(struct tc_ete_output *out);
+/* Decodes trace with the reference decoder of proto, feeding `chunk` bytes
+ * at a time (0 = all at once; a negative value = pseudo-random sizes seeded
+ * by -chunk). Returns 0, or -1 if the decoder could not be created. */
+int tc_collect(const struct tc_protocol *proto, const void *cfg, const struct tc_image *image,
+	       const uint8_t *trace, size_t len, long chunk, struct tc_output *out);
+void tc_output_free(struct tc_output *out);
 
 /* L3 normalisation for comparison (reference/FORMAT.md "L3"): offsets
  * dropped, contiguous ranges merged when the first ends in a non-P0

@@ -22,6 +22,7 @@
 #include <string.h>
 
 #include "fuzz.h"
+#include "tracecert/protocol.h"
 
 #define BIG 4096
 #define CANARY 0xA5
@@ -68,6 +69,8 @@ static void check_config_set(const uint8_t *p, size_t n)
 	char key[64], value[64];
 	size_t k = 0, v = 0, i = 0;
 	struct tc_ete_config cfg, before;
+	struct tc_config_builder b;
+	char err[300];
 	int rc;
 	while (i < n && p[i] && k < sizeof key - 1)
 		key[k++] = (char)p[i++];
@@ -79,10 +82,13 @@ static void check_config_set(const uint8_t *p, size_t n)
 	value[v] = '\0';
 	tc_ete_config_default(&cfg);
 	before = cfg;
-	rc = tc_ete_config_set(&cfg, key, value);
-	TC_FUZZ_CHECK(rc == 0 || rc == -1 || rc == -2, "tc_ete_config_set returned %d", rc);
+	tc_config_builder_init(&b, tc_protocol_find("ete"));
+	rc = tc_config_builder_set(&b, key, value, err, sizeof err);
+	TC_FUZZ_CHECK(rc == 0 || rc == -1 || rc == -2, "tc_config_builder_set returned %d", rc);
+	if (rc == 0)
+		rc = tc_config_builder_apply(&b, &cfg, NULL, err, sizeof err);
 	if (rc)
-		TC_FUZZ_CHECK(memcmp(&cfg, &before, sizeof cfg) == 0, "a failed tc_ete_config_set('%s') changed the configuration", key);
+		TC_FUZZ_CHECK(memcmp(&cfg, &before, sizeof cfg) == 0, "a refused '%s' changed the configuration", key);
 }
 
 int LLVMFuzzerInitialize(int *argc, char ***argv)

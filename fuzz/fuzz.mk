@@ -29,7 +29,8 @@ FUZZ_AFL_SAN    ?=
 FUZZ_LF_SAN     ?= -fsanitize=address,undefined -fno-sanitize-recover=all
 FUZZ_ARGS       ?=
 
-FUZZ_REF_SRC  := $(sort $(wildcard reference/*.c))
+# Every protocol's reference decoder and the protocol list GNUmakefile generates (PROTOCOLS).
+FUZZ_REF_SRC  := $(sort $(wildcard reference/*.c reference/ptm/*.c)) $(BUILD)/gen/protocols.c
 # The round-trip harness also links the encoder (its sources and the variant list GNUmakefile
 # generates) and the line lists and L3 normalisation of conformance/.
 FUZZ_ENC_SRC  := $(sort $(wildcard encoder/*.c)) $(BUILD)/gen/enc_variants.c
@@ -37,7 +38,7 @@ FUZZ_RT_SRC   := $(FUZZ_ENC_SRC) conformance/vector.c conformance/l3norm.c
 FUZZ_ENC_HDRS := $(wildcard encoder/*.h encoder/include/tracecert/*.h)
 FUZZ_CPPFLAGS := -Ireference/include -Ireference -Iconformance/include -Iconformance -Iencoder/include -Iencoder -Ifuzz
 FUZZ_CFLAGS_W := -std=c11 -Wall -Wextra -Werror -D_POSIX_C_SOURCE=200809L
-FUZZ_HEADERS  := $(wildcard reference/*.h reference/include/tracecert/*.h conformance/*.h conformance/include/tracecert/*.h fuzz/*.h)
+FUZZ_HEADERS  := $(wildcard reference/*.h reference/ptm/*.h reference/include/tracecert/*.h conformance/*.h conformance/include/tracecert/*.h fuzz/*.h)
 FUZZ_VECTORS  := $(shell find vectors/ete -name '*.tcv' 2>/dev/null)
 # An instrumented adapter .so (TC_FUZZ_ADAPTER) resolves the coverage runtime from the harness
 # executable: export those symbols only (-rdynamic would also export the harness's copy of the

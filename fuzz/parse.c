@@ -76,10 +76,9 @@ static int format_item(int level, const void *item, char *buf)
 static void item(struct run *r, int level, const void *it)
 {
 	size_t i = r->n[level]++, sz = item_size[level];
-	/* both structs start with the uint64_t offset: compared unshifted */
 	uint8_t tmp[sizeof(struct tc_ete_packet) > sizeof(struct tc_ete_elem) ? sizeof(struct tc_ete_packet)
 									       : sizeof(struct tc_ete_elem)];
-	uint64_t off;
+	struct tc_item h;
 	if (r->verbose) {
 		char buf[TC_FUZZ_LINE];
 		format_item(level, it, buf);
@@ -98,18 +97,14 @@ static void item(struct run *r, int level, const void *it)
 	}
 	if (r->mismatch)
 		return;
-	memcpy(&off, it, sizeof off);
-	off -= r->shift;
-	if (i < rec[level].n) {
-		const uint8_t *was = rec[level].p + i * sz;
-		uint64_t was_off;
-		memcpy(&was_off, was, sizeof was_off);
-		if (was_off == off && memcmp(was + sizeof off, (const uint8_t *)it + sizeof off, sz - sizeof off) == 0)
-			return;
-	}
+	/* compared with the offset unshifted: both structs start with their item header */
 	memcpy(tmp, it, sz);
-	memcpy(tmp, &off, sizeof off);
+	memcpy(&h, tmp, sizeof h);
+	h.offset -= r->shift;
+	memcpy(tmp, &h, sizeof h);
 	it = tmp;
+	if (i < rec[level].n && memcmp(rec[level].p + i * sz, tmp, sz) == 0)
+		return;
 	{
 		char a[TC_FUZZ_LINE], b[TC_FUZZ_LINE];
 		format_item(level, it, b);

@@ -140,17 +140,17 @@ static void decode(const struct tc_ete_config *cfg, const struct tc_image *img, 
 static const char *l3_normalised_equal(const struct tc_ete_config *cfg, const struct tc_image *img,
 				       const struct tc_enc_vector *v, const struct tc_lines *want)
 {
-	struct tc_ete_output out;
+	struct tc_output out;
 	struct tc_lines a, b;
 	long at;
-	if (tc_ete_collect(cfg, img, v->trace, v->trace_len, 0, &out))
+	if (tc_collect(tc_protocol_find("ete"), cfg, img, v->trace, v->trace_len, 0, &out))
 		return "(decoder not created)";
 	tc_l3_normalise(want, img, &a);
 	tc_l3_normalise(&out.level[tc_sec_l3], img, &b);
 	at = tc_lines_diff(&a, &b);
 	tc_lines_free(&a);
 	tc_lines_free(&b);
-	tc_ete_output_free(&out);
+	tc_output_free(&out);
 	return at < 0 ? "yes" : "no";
 }
 

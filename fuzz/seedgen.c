@@ -119,19 +119,19 @@ static uint8_t name_byte(const char *s)
 /* Whether two configurations decode the vector to the same L1, s1, L2, L3. */
 static int same_output(const struct tc_vector *v, const struct tc_ete_config *a, const struct tc_ete_config *b)
 {
-	struct tc_ete_output x, y;
+	struct tc_output x, y;
 	int same = 1;
-	if (tc_ete_collect(a, &v->image, v->trace, v->trace_len, 0, &x))
+	if (tc_collect(v->proto, a, &v->image, v->trace, v->trace_len, 0, &x))
 		return 0;
-	if (tc_ete_collect(b, &v->image, v->trace, v->trace_len, 0, &y)) {
-		tc_ete_output_free(&x);
+	if (tc_collect(v->proto, b, &v->image, v->trace, v->trace_len, 0, &y)) {
+		tc_output_free(&x);
 		return 0;
 	}
 	for (int i = 0; i < tc_sec_count; i++)
 		if (tc_lines_diff(&x.level[i], &y.level[i]) >= 0)
 			same = 0;
-	tc_ete_output_free(&x);
-	tc_ete_output_free(&y);
+	tc_output_free(&x);
+	tc_output_free(&y);
 	return same;
 }
 
@@ -139,7 +139,7 @@ static int same_output(const struct tc_vector *v, const struct tc_ete_config *a,
  * in place of automatic ones when the decoded output is the same. */
 static struct tc_ete_config cheap_config(const struct tc_vector *v)
 {
-	struct tc_ete_config c = v->ete;
+	struct tc_ete_config c = *(const struct tc_ete_config *)v->config;
 	if (c.queue_cap == 0) {
 		struct tc_ete_config t = c;
 		t.queue_cap = c.maxspec + 64;
@@ -161,8 +161,8 @@ static int from_vector(const char *harness, const char *path, const struct tc_ve
 	struct tc_ete_config cfg = cheap_config(v);
 	int approx = tc_fuzz_config_encode(&cfg, hdr) != 0, nreg;
 	struct tc_image img;
-	uint8_t walk = v->ete.walk_limit <= 255 ? (uint8_t)v->ete.walk_limit : 0;
-	if (v->ete.walk_limit > 255)
+	uint8_t walk = ((const struct tc_ete_config *)v->config)->walk_limit <= 255 ? (uint8_t)((const struct tc_ete_config *)v->config)->walk_limit : 0;
+	if (((const struct tc_ete_config *)v->config)->walk_limit > 255)
 		approx = 1;
 	merge_regions(&v->image, &img);
 	nreg = img.n < 7 ? img.n : 7;
@@ -258,7 +258,7 @@ static int elf_from_vector(const char *path, const struct tc_vector *v, struct b
 	tc_fuzz_config_encode(&cfg, hdr);
 	put(b, hdr, sizeof hdr);
 	put8(b, 0x80 | 8);                            /* no raw region, an ELF file, streaming check */
-	put8(b, v->ete.walk_limit <= 255 ? (uint8_t)v->ete.walk_limit : 0);
+	put8(b, ((const struct tc_ete_config *)v->config)->walk_limit <= 255 ? (uint8_t)((const struct tc_ete_config *)v->config)->walk_limit : 0);
 	put8(b, name_byte(path));
 	put16(b, (uint16_t)elf.n);
 	put(b, elf.p, elf.n);
@@ -553,6 +553,11 @@ int main(int argc, char **argv)
 		if (tc_vector_load(list[i], &v, err, sizeof err)) {
 			fprintf(stderr, "seedgen: %s: %s\n", list[i], err);
 			bad++;
+			free(list[i]);
+			continue;
+		}
+		if (v.proto->id != tc_proto_ete) {   /* the harnesses are ETE's */
+			tc_vector_free(&v);
 			free(list[i]);
 			continue;
 		}

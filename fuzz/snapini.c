@@ -2,7 +2,7 @@
  *
  * Why: a snapshot directory is untrusted input; its .ini files are parsed
  * before anything else, and a trace source's [regs] values go to
- * tc_ete_builder_set.
+ * tc_config_builder_set.
  *
  * Property: any byte string parses or is refused without crash, leak or
  * undefined behaviour, and
@@ -14,7 +14,7 @@
  *      surrounding blanks (a quoted value keeps its own); line numbers
  *      increase;
  *   3. every value given to tc_snapshot_number and, as every register
- *      name, to tc_ete_builder_set returns one of the documented results
+ *      name, to tc_config_builder_set returns one of the documented results
  *      and leaves a failed set without effect.
  *
  * Input: the text of one .ini file.
@@ -23,6 +23,7 @@
 #include <string.h>
 
 #include "fuzz.h"
+#include "tracecert/protocol.h"
 #include "tracecert/ete_config.h"
 #include "tracecert/snapshot.h"
 
@@ -37,16 +38,17 @@ static int clean(const char *s, int may_have_blanks)
 static void check_values(const struct tc_ini_section *s)
 {
 	for (int j = 0; j < s->n; j++) {
-		struct tc_ete_config_builder b, before;
+		struct tc_config_builder b, before;
+		const struct tc_protocol *ete = tc_protocol_find("ete");
 		uint64_t v;
 		char err[400];
 		int rc;
 		(void)tc_snapshot_number(s->entry[j].value, &v);
-		for (int r = 0; r < tc_ete_reg_count; r++) {
-			tc_ete_builder_init(&b);
+		for (int r = 0; r < ete->nregs; r++) {
+			tc_config_builder_init(&b, ete);
 			before = b;
-			rc = tc_ete_builder_set(&b, tc_ete_regs[r].name, s->entry[j].value, err, sizeof err);
-			TC_FUZZ_CHECK(rc == 0 || rc == -2, "tc_ete_builder_set(%s) returned %d", tc_ete_regs[r].name, rc);
+			rc = tc_config_builder_set(&b, ete->regs[r].name, s->entry[j].value, err, sizeof err);
+			TC_FUZZ_CHECK(rc == 0 || rc == -2, "tc_config_builder_set(%s) returned %d", ete->regs[r].name, rc);
 			TC_FUZZ_CHECK(rc == 0 || !memcmp(&b, &before, sizeof b), "a failed set changed the builder");
 		}
 	}

@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "ete_internal.h"
+#include "tracecert/ete_config.h"
 
 /* Longest packet: Exception with a 64-bit address and context (20 bytes). */
 #define TC_ETE_MAX_PACKET 32
@@ -283,21 +284,11 @@ int tc_ete_finish(struct tc_ete_decoder *d)
 	return tc_ete_ok;
 }
 
-static int config_valid(const struct tc_ete_config *c)
-{
-	return c->maxspec <= TC_ETE_MAXSPEC_LIMIT && (c->commopt == 0 || c->commopt == 1) &&
-	       (c->commtrans == 0 || c->commtrans == 1) && (c->tsmark == 0 || c->tsmark == 1) &&
-	       (c->ite == 0 || c->ite == 1) && (c->rme == 0 || c->rme == 1) &&
-	       (c->tf_keep_cc == 0 || c->tf_keep_cc == 1) &&
-	       (c->wfxmode == 0 || c->wfxmode == 1) && (c->retstack == 0 || c->retstack == 1) &&
-	       (c->queue_cap == 0 || c->queue_cap > c->maxspec) &&
-	       c->queue_cap <= (1u << 24) && c->tx_cap <= (1u << 24);
-}
 
 struct tc_ete_decoder *tc_ete_alloc(const struct tc_ete_config *cfg, const struct tc_ete_sink *sink)
 {
 	struct tc_ete_decoder *d;
-	if (!cfg || !config_valid(cfg))
+	if (!cfg || tc_ete_config_check(cfg, NULL, 0))
 		return NULL;
 	d = calloc(1, sizeof *d);   /* DSTATE.IA starts all zero (ERRATA TC-P29) */
 	if (!d)

@@ -8,7 +8,7 @@
 #include "tracecert/ete.h"
 #include "insn.h"
 
-static const char *const error_names[tc_ete_err_count] = {
+const char *const tc_ete_error_names[tc_ete_err_count] = {
 	"none", "reserved-header", "reserved-extension", "reserved-field", "sbz",
 	"truncated", "field-overflow", "exact-match-index", "commit-overrun",
 	"cancel-overrun", "bad-async", "spec-mismatch", "queue-overflow"
@@ -30,7 +30,7 @@ static const char *const elem_names[tc_ete_elem_count] = {
 };
 
 
-static const char *const warning_names[tc_ete_warn_count] = { "none", "res0", "ignored-field" };
+const char *const tc_ete_warning_names[tc_ete_warn_count] = { "none", "res0", "ignored-field" };
 
 static const char *const warning_field_names[tc_ete_wf_count] = {
 	"none", "plctl", "info", "exception", "instrumentation", "cc-f2-f", "cc-f2-aaaa", "cc-f3-aa",
@@ -40,7 +40,7 @@ static const char *const warning_field_names[tc_ete_wf_count] = {
 
 const char *tc_ete_error_name(int error)
 {
-	return (error >= 0 && error < tc_ete_err_count) ? error_names[error] : "?";
+	return (error >= 0 && error < tc_ete_err_count) ? tc_ete_error_names[error] : "?";
 }
 
 void tc_ete_packet_init(struct tc_ete_packet *p, int kind, uint64_t offset)
@@ -63,7 +63,7 @@ void tc_ete_elem_init(struct tc_ete_elem *e, int kind, uint64_t offset)
 
 const char *tc_ete_warning_name(int warning)
 {
-	return (warning >= 0 && warning < tc_ete_warn_count) ? warning_names[warning] : "?";
+	return (warning >= 0 && warning < tc_ete_warn_count) ? tc_ete_warning_names[warning] : "?";
 }
 
 const char *tc_ete_warning_field_name(int field)
@@ -296,5 +296,5 @@ int tc_ete_format_elem(char *buf, size_t size, const struct tc_ete_elem *e)
  * ETE's error class names. */
 int tc_ete_format_l3(char *buf, size_t size, const struct tc_l3 *x)
 {
-	return tc_l3_format(buf, size, x, error_names, tc_ete_err_count);
+	return tc_l3_format(buf, size, x, tc_ete_error_names, tc_ete_err_count);
 }

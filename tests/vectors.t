@@ -1,3 +1,3 @@
-# Every ETE vector under vectors/ete through the reference decoder (whole, 1-byte, random chunks);
-# vectors/ptm has its own test (ptm-vectors.t) until the shared reader knows protocol=ptm.
-exec "${TC_BUILD:-build}/test/vectest" vectors/ete
+# Every vector under vectors/ (every protocol) through its reference decoder: whole, one byte at a
+# time and in random chunks, each section compared (build/test/vectest).
+exec "${TC_BUILD:-build}/test/vectest" vectors

@@ -60,7 +60,10 @@ prepare() {
 # Builds $1/libtc_floor.so from $1/src/reference and the reference adapter.
 build_so() {
 	mkdir -p "$1/obj" || return 1
-	for c in "$1"/src/reference/*.c; do   # every file of the reference, as REF_SRC in GNUmakefile
+	# every file of the reference and its protocol folders, and the protocol list (PROTOCOLS)
+	protocols=$(sed -n 's/^PROTOCOLS := //p' GNUmakefile)
+	sh tools/gen-protocols.sh $protocols > "$1/protocols.c" || return 1
+	for c in "$1"/src/reference/*.c "$1"/src/reference/ptm/*.c "$1/protocols.c"; do
 		$CC $CFLAGS -fPIC -I"$1/src/reference/include" -I"$1/src/reference" -Iconformance/include \
 			-c "$c" -o "$1/obj/$(basename "$c" .c).o" || return 1
 	done

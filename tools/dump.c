@@ -16,7 +16,10 @@ struct dump_opts {
 	const char *cmd;                 /* "dump" or "decode" */
 	int decode;
 	struct tc_printer out;
-	struct tc_ete_config_builder config;   /* --config: over the defaults or the vector's [config] */
+	const struct tc_protocol *proto;   /* --protocol (default ete), or the vector's */
+	int proto_given;
+	const char **config_args;        /* --config NAME=VALUE, applied once the protocol is known */
+	int nconfig;
 	const char **image_args;         /* --image, argc entries at most */
 	int nimage;
 	int hex;
@@ -27,79 +30,85 @@ struct dump_opts {
 
 /* ---- Printing ---------------------------------------------------------------- */
 
-static void out_packet(void *ctx, const struct tc_ete_packet *p)
+static const char *level_prefix(int level)
+{
+	switch (level) {
+	case tc_level_l1: return "L1 ";
+	case tc_level_s1: return "s1 ";
+	case tc_level_l2: return "L2 ";
+	default: return "L3 ";
+	}
+}
+
+static void out_item(void *ctx, int level, const struct tc_item *item)
 {
 	struct tc_printer *o = ctx;
+	const struct tc_protocol *p = o->proto;
 	char buf[512];
-	if (p->h.kind == tc_ete_pkt_error)
+	if (level == tc_level_l1 && p->item_error(level, item))
 		o->errors++;
-	if (!(o->level_mask & 1)) {
-		if (p->h.kind == tc_ete_pkt_warning) {   /* L1 only: shown as a comment at other levels */
-			tc_ete_format_packet(buf, sizeof buf, p);
+	if (!(o->level_mask & level)) {
+		if (level == tc_level_l1 && p->item_is_warning(level, item)) {   /* L1 only: a comment at other levels */
+			p->format(buf, sizeof buf, level, item);
 			printf("# %s\n", buf);
 		}
 		return;
 	}
-	tc_ete_format_packet(buf, sizeof buf, p);
-	printf("%s%s\n", o->prefix ? "L1 " : "", buf);
+	if (level == tc_level_l3)
+		tc_l3_format(buf, sizeof buf, (const struct tc_l3 *)item, p->error_names, p->nerrors);
+	else
+		p->format(buf, sizeof buf, level, item);
+	printf("%s%s\n", o->prefix ? level_prefix(level) : "", buf);
 }
 
-static void out_s1(void *ctx, const struct tc_ete_elem *e)
-{
-	struct tc_printer *o = ctx;
-	char buf[512];
-	if (!(o->level_mask & 2))
-		return;
-	tc_ete_format_elem(buf, sizeof buf, e);
-	printf("%s%s\n", o->prefix ? "s1 " : "", buf);
-}
-
-static void out_l2(void *ctx, const struct tc_ete_elem *e)
-{
-	struct tc_printer *o = ctx;
-	char buf[512];
-	if (!(o->level_mask & 4))
-		return;
-	tc_ete_format_elem(buf, sizeof buf, e);
-	printf("%s%s\n", o->prefix ? "L2 " : "", buf);
-}
-
-static void out_l3(void *ctx, const struct tc_l3 *x)
-{
-	struct tc_printer *o = ctx;
-	char buf[512];
-	tc_ete_format_l3(buf, sizeof buf, x);
-	printf("%s%s\n", o->prefix ? "L3 " : "", buf);
-}
-
-void tc_printer_sink(struct tc_printer *p, struct tc_ete_sink *sink)
+/* L1 always (errors are counted there), s1 and L2 when printed, L3 when printed. */
+void tc_printer_sink(struct tc_printer *p, struct tc_sink *sink)
 {
 	sink->ctx = p;
-	sink->packet = out_packet;
-	sink->s1 = out_s1;
-	sink->l2 = out_l2;
-	sink->l3 = (p->level_mask & 8) ? out_l3 : NULL;
+	sink->levels = tc_level_l1 | (unsigned)(p->level_mask & (tc_level_s1 | tc_level_l2 | tc_level_l3));
+	sink->item = out_item;
 }
 
 /* ---- Help -------------------------------------------------------------------- */
 
-void tc_print_config_keys(FILE *f, int stage)
+void tc_print_config_keys(FILE *f, const struct tc_protocol *p, int stage)
 {
-	for (int k = 0; k < tc_ete_nkeys; k++) {
-		const struct tc_ete_key *key = &tc_ete_keys[k];
+	for (int k = 0; k < p->nkeys; k++) {
+		const struct tc_config_key *key = &p->keys[k];
 		char lhs[32];
 		if ((key->stage == 3) != (stage == 1))
 			continue;
 		snprintf(lhs, sizeof lhs, "%s=%s", key->name, key->max == 1 ? "0|1" : "N");
-		fprintf(f, "      %-18s %s, 0..%lu (default %lu)\n", lhs, key->doc, key->max, key->def);
+		fprintf(f, "      %-18s %s, 0..%llu (default %llu)\n", lhs, key->doc, (unsigned long long)key->max,
+			(unsigned long long)key->def);
 		fprintf(f, "      %-18s   from: %s\n", "", key->source);
 	}
 }
 
-void tc_print_config_registers(FILE *f)
+void tc_print_config_registers(FILE *f, const struct tc_protocol *p)
 {
-	for (int r = 0; r < tc_ete_reg_count; r++)
-		fprintf(f, "      %-18s %s\n", tc_ete_regs[r].name, tc_ete_regs[r].doc);
+	for (int r = 0; r < p->nregs; r++)
+		fprintf(f, "      %-18s %s\n", p->regs[r].name, p->regs[r].doc);
+}
+
+/* Every protocol's keys of one stage, and (stage 0) its registers. */
+static void print_all_keys(FILE *f, int stage)
+{
+	for (int i = 0; tc_protocols[i]; i++) {
+		fprintf(f, "    --protocol %s (%s):\n", tc_protocols[i]->name, tc_protocols[i]->title);
+		tc_print_config_keys(f, tc_protocols[i], stage);
+		if (stage == 0 && tc_protocols[i]->nregs) {
+			fprintf(f, "    Registers of %s:\n", tc_protocols[i]->name);
+			tc_print_config_registers(f, tc_protocols[i]);
+		}
+	}
+}
+
+static void protocol_list(char *buf, size_t size)
+{
+	buf[0] = '\0';
+	for (int i = 0; tc_protocols[i]; i++)
+		snprintf(buf + strlen(buf), size - strlen(buf), "%s%s", i ? "|" : "", tc_protocols[i]->name);
 }
 
 static void usage_common(FILE *f)
@@ -108,14 +117,21 @@ static void usage_common(FILE *f)
 		"  --config NAME=VALUE   decoder configuration; may be repeated. NAME is a key\n"
 		"                        (decimal value) or a trace unit register (32 bits, decimal\n"
 		"                        or 0x hex) the keys are derived from; a key given overrides\n"
-		"                        one derived, whatever the order. Keys:\n");
-	tc_print_config_keys(f, 0);
+		"                        one derived, whatever the order. Keys, by protocol:\n");
+	print_all_keys(f, 0);
+}
+
+static void usage_protocol(FILE *f)
+{
+	char list[100];
+	protocol_list(list, sizeof list);
+	fprintf(f, "  --protocol %-10s the trace protocol (default ete; a vector's own with --vector)\n", list);
 }
 
 static void usage_dump(FILE *f)
 {
 	fprintf(f,
-		"usage: tracecert dump [--protocol ete] [--config NAME=VALUE]... [--level 1|s1|2|all]\n"
+		"usage: tracecert dump [--protocol P] [--config NAME=VALUE]... [--level 1|s1|2|all]\n"
 		"                      [--hex] [--vector] FILE\n"
 		"       tracecert dump [--config NAME=VALUE]... [--level 1|s1|2|all] --snapshot DIR\n"
 		"\n"
@@ -126,11 +142,9 @@ static void usage_dump(FILE *f)
 		"comment says how many). Errors are printed in-band as 'error class=NAME' items;\n"
 		"the exit status is 1 when any error was found, 2 for bad usage or input.\n"
 		"\n"
-		"Options:\n"
-		"  --protocol ete        the trace protocol (only ete so far; the default)\n");
+		"Options:\n");
+	usage_protocol(f);
 	usage_common(f);
-	fprintf(f, "    Registers:\n");
-	tc_print_config_registers(f);
 	fprintf(f,
 		"  --level 1|s1|2|all    what to print: packets (1, the default), stage-1\n"
 		"                        elements (s1), resolved elements (2), or all three,\n"
@@ -140,7 +154,8 @@ static void usage_dump(FILE *f)
 		"                        [image] sections (--config options override)\n"
 		"  --snapshot DIR        a trace snapshot directory (snapshot.ini, device .ini files\n"
 		"                        with registers, trace.ini and its buffers, raw or CoreSight\n"
-		"                        formatted): every ETE source is decoded with its registers\n"
+		"                        formatted): every source of a protocol of this build (by its\n"
+		"                        device type) is decoded with its registers\n"
 		"                        as configuration (--config overrides), one block each headed\n"
 		"                        by a '#' line naming the source, buffer and trace ID; other\n"
 		"                        sources are listed as not decoded. The whole directory is\n"
@@ -151,7 +166,7 @@ static void usage_dump(FILE *f)
 static void usage_decode(FILE *f)
 {
 	fprintf(f,
-		"usage: tracecert decode [--protocol ete] --image FILE[@ADDR]... [--config NAME=VALUE]...\n"
+		"usage: tracecert decode [--protocol P] --image FILE[@ADDR]... [--config NAME=VALUE]...\n"
 		"                        [--level 3|all] [--hex] [--vector] TRACE\n"
 		"       tracecert decode [--config NAME=VALUE]... [--level 3|all] --snapshot DIR\n"
 		"\n"
@@ -165,8 +180,9 @@ static void usage_decode(FILE *f)
 		"  --image FILE@ADDR     a raw binary mapped at address ADDR (0x... or decimal)\n"
 		"  --image FILE          an ELF file (32- or 64-bit, little endian): its PT_LOAD\n"
 		"                        segments; may be repeated; regions must not overlap\n"
-		"  --config NAME=VALUE   as for dump (tracecert dump --help), plus the stage-3 keys:\n");
-	tc_print_config_keys(f, 1);
+		"  --protocol P          as for dump\n"
+		"  --config NAME=VALUE   as for dump (tracecert dump --help), plus the instruction-level keys:\n");
+	print_all_keys(f, 1);
 	fprintf(f,
 		"  --level 3|all         L3 only (the default), or L1, s1, L2 and L3 prefixed\n"
 		"  --hex, --vector       as for dump\n"
@@ -201,22 +217,44 @@ static int parse_level(const char *s, struct dump_opts *o)
 	return 0;
 }
 
-static int add_config(struct dump_opts *o, const char *arg)
+/* Sets NAME=VALUE in b; a message and -1 when it is bad. */
+static int set_config(const char *cmd, struct tc_config_builder *b, const char *arg)
 {
 	char name[64], err[300];
 	const char *eq = strchr(arg, '=');
 	int rc;
 	if (!eq || eq == arg || eq - arg >= (long)sizeof name) {
-		fprintf(stderr, "tracecert %s: --config expects NAME=VALUE, got '%s'\n", o->cmd, arg);
+		fprintf(stderr, "tracecert %s: --config expects NAME=VALUE, got '%s'\n", cmd, arg);
 		return -1;
 	}
 	snprintf(name, sizeof name, "%.*s", (int)(eq - arg), arg);
-	rc = tc_ete_builder_set(&o->config, name, eq + 1, err, sizeof err);
+	rc = tc_config_builder_set(b, name, eq + 1, err, sizeof err);
 	if (rc == -1)
-		fprintf(stderr, "tracecert %s: %s (see tracecert config)\n", o->cmd, err);
+		fprintf(stderr, "tracecert %s: %s (see tracecert config --protocol %s)\n", cmd, err, b->proto->name);
 	else if (rc)
-		fprintf(stderr, "tracecert %s: %s\n", o->cmd, err);
+		fprintf(stderr, "tracecert %s: %s\n", cmd, err);
 	return rc ? -1 : 0;
+}
+
+/* The --config options over the protocol finally decoded. */
+static int build_config(const struct dump_opts *o, struct tc_config_builder *b)
+{
+	tc_config_builder_init(b, o->proto);
+	for (int i = 0; i < o->nconfig; i++)
+		if (set_config(o->cmd, b, o->config_args[i]))
+			return -1;
+	return 0;
+}
+
+static int add_config(struct dump_opts *o, const char *arg)
+{
+	const char *eq = strchr(arg, '=');
+	if (!eq || eq == arg) {
+		fprintf(stderr, "tracecert %s: --config expects NAME=VALUE, got '%s'\n", o->cmd, arg);
+		return -1;
+	}
+	o->config_args[o->nconfig++] = arg;
+	return 0;
 }
 
 static int takes_value(const struct dump_opts *o, const char *a)
@@ -234,8 +272,12 @@ static int parse_valued(struct dump_opts *o, char **argv, int *i)
 	} else if (!strcmp(a, "--snapshot")) {
 		o->snapshot = v;
 	} else if (!strcmp(a, "--protocol")) {
-		if (strcmp(v, "ete")) {
-			fprintf(stderr, "tracecert %s: unsupported protocol '%s' (supported: ete)\n", o->cmd, v);
+		char list[100];
+		o->proto = tc_protocol_find(v);
+		o->proto_given = 1;
+		if (!o->proto) {
+			protocol_list(list, sizeof list);
+			fprintf(stderr, "tracecert %s: unknown protocol '%s' (this build has: %s)\n", o->cmd, v, list);
 			return -1;
 		}
 	} else if (!strcmp(a, "--config")) {
@@ -252,6 +294,11 @@ static int check_combination(const struct dump_opts *o)
 {
 	if (o->snapshot && (o->file || o->hex || o->vector || o->nimage)) {
 		fprintf(stderr, "tracecert %s: --snapshot DIR takes no FILE, --hex, --vector or --image\n", o->cmd);
+		return -1;
+	}
+	if (o->snapshot && o->proto_given) {
+		fprintf(stderr, "tracecert %s: --snapshot DIR takes each source's protocol from its device type, not --protocol\n",
+			o->cmd);
 		return -1;
 	}
 	if (!o->snapshot && !o->file) {
@@ -450,36 +497,40 @@ static int hex_precheck(struct input *in)
 
 /* ---- Decoding ------------------------------------------------------------------------ */
 
-static int feed_file(struct tc_ete_decoder *d, struct input *in)
+static int feed_file(const struct tc_protocol *p, void *d, struct input *in)
 {
 	static uint8_t buf[CHUNK];
 	long n;
 	while ((n = input_read(in, buf)) > 0)
-		tc_ete_feed(d, buf, (size_t)n);
+		p->feed(d, buf, (size_t)n);
 	return n < 0 ? -1 : 0;
 }
 
-static void feed_memory(struct tc_ete_decoder *d, const uint8_t *p, size_t len)
+static void feed_memory(const struct tc_protocol *p, void *d, const uint8_t *b, size_t len)
 {
 	for (size_t i = 0; i < len; i += CHUNK)
-		tc_ete_feed(d, p + i, len - i < CHUNK ? len - i : CHUNK);
+		p->feed(d, b + i, len - i < CHUNK ? len - i : CHUNK);
 }
 
-static void print_notes(const struct tc_ete_reg_info *info)
+static void print_notes(const struct tc_config_notes *notes)
 {
-	for (int i = 0; i < info->nnotes; i++)
-		printf("# note: %s\n", info->note[i]);
+	for (int i = 0; i < notes->n; i++)
+		printf("# note: %s\n", notes->note[i]);
 }
 
-/* The vector's configuration, trace and (without --image) image. */
-static int load_vector(struct dump_opts *o, struct tc_vector *v, struct tc_image *img, struct tc_ete_config *cfg)
+/* The vector's protocol, configuration, trace and (without --image) image. */
+static int load_vector(struct dump_opts *o, struct tc_vector *v, struct tc_image *img)
 {
 	char err[512];
 	if (tc_vector_load(o->file, v, err, sizeof err)) {
 		fprintf(stderr, "tracecert %s: %s: %s\n", o->cmd, o->file, err);
 		return -1;
 	}
-	*cfg = v->ete;
+	if (o->proto_given && o->proto != v->proto) {
+		fprintf(stderr, "tracecert %s: %s is a %s vector, not %s\n", o->cmd, o->file, v->proto->name, o->proto->name);
+		return -1;
+	}
+	o->proto = v->proto;
 	if (v->has_image && o->nimage == 0) {
 		tc_image_free(img);
 		*img = v->image;            /* the vector's image moves to the caller */
@@ -488,31 +539,39 @@ static int load_vector(struct dump_opts *o, struct tc_vector *v, struct tc_image
 	return 0;
 }
 
-/* Runs the decoder over the input named by the options. */
-static int run_decoder(struct dump_opts *o, struct tc_ete_config *cfg, struct tc_image *img, struct tc_vector *v,
-		       struct input *in)
+/* Runs the decoder of o->proto with configuration cfg over the input. */
+static int run_decoder(struct dump_opts *o, void *cfg, struct tc_image *img, struct tc_vector *v, struct input *in)
 {
-	struct tc_ete_sink sink;
-	struct tc_ete_reg_info info;
-	struct tc_ete_decoder *d;
+	const struct tc_protocol *p = o->proto;
+	struct tc_config_builder b;
+	struct tc_config_notes notes;
+	struct tc_sink sink;
+	char err[300];
+	void *d;
 	int rc = 0;
-	tc_ete_builder_apply(&o->config, cfg, &info);
-	print_notes(&info);
-	tc_printer_sink(&o->out, &sink);
-	d = tc_ete_alloc(cfg, &sink);
-	if (!d) {
-		fprintf(stderr, "tracecert %s: invalid configuration (queue_cap must exceed maxspec)\n", o->cmd);
+	if (build_config(o, &b))
+		return 2;
+	if (tc_config_builder_apply(&b, cfg, &notes, err, sizeof err)) {
+		fprintf(stderr, "tracecert %s: %s\n", o->cmd, err);
 		return 2;
 	}
-	tc_ete_set_image(d, img);
+	print_notes(&notes);
+	o->out.proto = p;
+	tc_printer_sink(&o->out, &sink);
+	d = p->alloc(cfg, &sink);
+	if (!d) {
+		fprintf(stderr, "tracecert %s: out of memory\n", o->cmd);
+		return 2;
+	}
+	p->set_image(d, img);
 	if (o->vector)
-		feed_memory(d, v->trace, v->trace_len);
-	else if (feed_file(d, in))
+		feed_memory(p, d, v->trace, v->trace_len);
+	else if (feed_file(p, d, in))
 		rc = 2;
-	tc_ete_finish(d);
-	if (tc_ete_skipped(d))
-		printf("# skipped %llu bytes outside A-sync\n", (unsigned long long)tc_ete_skipped(d));
-	tc_ete_free(d);
+	p->finish(d);
+	if (p->skipped(d))
+		printf("# skipped %llu bytes outside A-sync\n", (unsigned long long)p->skipped(d));
+	p->free(d);
 	return rc ? rc : o->out.errors ? 1 : 0;
 }
 
@@ -520,27 +579,34 @@ static int run_file(struct dump_opts *o)
 {
 	struct tc_image img;
 	struct tc_vector v;
-	struct tc_ete_config cfg;
+	void *cfg = NULL;
 	struct input *in = NULL;
 	int rc = 2;
 	memset(&img, 0, sizeof img);
 	memset(&v, 0, sizeof v);
-	tc_ete_config_default(&cfg);
 	if (load_images(o, &img))
 		goto out;
 	if (o->vector) {
-		if (load_vector(o, &v, &img, &cfg))
+		if (load_vector(o, &v, &img))
 			goto out;
 	} else {
 		in = malloc(sizeof *in);
 		if (!in || input_open(in, o->file, o->cmd, o->hex) || hex_precheck(in))
 			goto out;
 	}
-	rc = run_decoder(o, &cfg, &img, &v, in);
+	cfg = malloc(o->proto->config_size);
+	if (!cfg)
+		goto out;
+	if (o->vector)
+		memcpy(cfg, v.config, o->proto->config_size);
+	else
+		o->proto->config_default(cfg);
+	rc = run_decoder(o, cfg, &img, &v, in);
 out:
 	if (in)
 		input_close(in);
 	free(in);
+	free(cfg);
 	tc_vector_free(&v);
 	tc_image_free(&img);
 	return rc;
@@ -553,18 +619,23 @@ int tc_dump_main(int argc, char **argv, int decode)
 	memset(&o, 0, sizeof o);
 	o.cmd = decode ? "decode" : "dump";
 	o.decode = decode;
-	o.out.level_mask = decode ? 8 : 1;
-	tc_ete_builder_init(&o.config);
+	o.out.level_mask = decode ? tc_level_l3 : tc_level_l1;
+	o.proto = tc_protocol_find("ete");
 	o.image_args = calloc((size_t)argc, sizeof *o.image_args);
-	if (!o.image_args)
+	o.config_args = calloc((size_t)argc, sizeof *o.config_args);
+	if (!o.image_args || !o.config_args) {
+		free(o.image_args);
+		free(o.config_args);
 		return 2;
+	}
 	if (parse_dump_args(argc, argv, &o))
 		rc = 2;
 	else if (o.snapshot)
-		rc = tc_snapshot_run(o.snapshot, o.cmd, &o.config, &o.out);
+		rc = tc_snapshot_run(o.snapshot, o.cmd, o.config_args, o.nconfig, &o.out);
 	else
 		rc = run_file(&o);
 	free(o.image_args);
+	free(o.config_args);
 	return rc;
 }
 
@@ -572,80 +643,89 @@ int tc_dump_main(int argc, char **argv, int decode)
 
 static void usage_config(FILE *f)
 {
+	char list[100];
+	protocol_list(list, sizeof list);
 	fprintf(f,
-		"usage: tracecert config [--markdown]\n"
-		"       tracecert config NAME=VALUE...\n"
+		"usage: tracecert config [--protocol %s] [--markdown]\n"
+		"       tracecert config [--protocol %s] NAME=VALUE...\n"
 		"\n"
-		"Without assignments: the configuration keys (the one table the command line, the\n"
-		"vector reader and vectors/README.md use; --markdown prints it as the README's\n"
-		"tables) and the trace unit registers they are derived from. With assignments (keys\n"
-		"and registers, as for dump --config): the configuration they give, each key with\n"
-		"where its value came from, and the register fields the decoder does not use yet.\n");
+		"Without assignments: the protocol's configuration keys (the one table the command\n"
+		"line, the vector reader and vectors/README.md use; --markdown prints it as the\n"
+		"README's tables) and the trace unit registers they are derived from. With\n"
+		"assignments (keys and registers, as for dump --config): the configuration they give,\n"
+		"each key with where its value came from, and notes on the register fields. The\n"
+		"protocol is ete unless --protocol says otherwise.\n", list, list);
 }
 
 static const char *need_name(int need)
 {
-	return need == tc_ete_key_required ? "required" : need == tc_ete_key_required_l3 ? "with [expect.l3]" : "optional";
+	return need == tc_key_required ? "required" : need == tc_key_required_l3 ? "with [expect.l3]" : "optional";
 }
 
-static void print_markdown(void)
+static void print_markdown(const struct tc_protocol *p)
 {
 	printf("| key | meaning | values | default | in a vector | derived from |\n|---|---|---|---|---|---|\n");
-	for (int k = 0; k < tc_ete_nkeys; k++) {
-		const struct tc_ete_key *key = &tc_ete_keys[k];
-		printf("| `%s` | %s | 0 … %lu | %lu | %s | %s |\n", key->name, key->doc, key->max, key->def,
-		       need_name(key->need), key->source);
+	for (int k = 0; k < p->nkeys; k++) {
+		const struct tc_config_key *key = &p->keys[k];
+		printf("| `%s` | %s | 0 … %llu | %llu | %s | %s |\n", key->name, key->doc, (unsigned long long)key->max,
+		       (unsigned long long)key->def, need_name(key->need), key->source);
 	}
 	printf("\n| register | fields used |\n|---|---|\n");
-	for (int r = 0; r < tc_ete_reg_count; r++)
-		printf("| `%s` | %s |\n", tc_ete_regs[r].name, tc_ete_regs[r].doc);
+	for (int r = 0; r < p->nregs; r++)
+		printf("| `%s` | %s |\n", p->regs[r].name, p->regs[r].doc);
 }
 
-static void print_table(void)
+static void print_table(const struct tc_protocol *p)
 {
-	printf("Configuration keys (NAME=VALUE):\n");
-	tc_print_config_keys(stdout, 0);
-	tc_print_config_keys(stdout, 1);
+	printf("Configuration keys of %s (NAME=VALUE):\n", p->name);
+	tc_print_config_keys(stdout, p, 0);
+	tc_print_config_keys(stdout, p, 1);
 	printf("Registers (NAME=VALUE, 32 bits, decimal or 0x hex):\n");
-	tc_print_config_registers(stdout);
+	tc_print_config_registers(stdout, p);
 }
 
 /* The configuration that keys and registers give. */
-static int print_derived(const struct tc_ete_config_builder *b)
+static int print_derived(const struct tc_config_builder *b)
 {
-	struct tc_ete_config cfg;
-	struct tc_ete_reg_info info;
-	uint32_t covered = tc_ete_builder_covered(b);
-	tc_ete_config_default(&cfg);
-	tc_ete_builder_apply(b, &cfg, &info);
-	for (int k = 0; k < tc_ete_nkeys; k++) {
-		char value[32];
-		const char *from = (b->key_given >> k) & 1 ? "given" : (covered >> k) & 1 ? tc_ete_keys[k].source : "default";
-		if (tc_ete_config_key_text(&cfg, k, value, sizeof value))
-			return 2;
-		printf("%s=%s  # %s\n", tc_ete_keys[k].name, value, from);
+	const struct tc_protocol *p = b->proto;
+	struct tc_config_notes notes;
+	uint32_t covered = tc_config_builder_covered(b);
+	char err[300];
+	void *cfg = malloc(p->config_size);
+	if (!cfg)
+		return 2;
+	p->config_default(cfg);
+	if (tc_config_builder_apply(b, cfg, &notes, err, sizeof err)) {
+		fprintf(stderr, "tracecert config: %s\n", err);
+		free(cfg);
+		return 2;
 	}
-	if (info.ccsize_bits)
-		printf("# TRCIDR2.CCSIZE: a %u-bit cycle counter (would bound Cycle Count values)\n", info.ccsize_bits);
-	if (info.tssize_bits)
-		printf("# TRCIDR0.TSSIZE: %u-bit timestamps (would bound Timestamp values)\n", info.tssize_bits);
-	if (info.revision >= 0)
-		printf("# TRCDEVARCH.REVISION: %d (ETE 1.%d)\n", info.revision, info.revision);
-	if (info.trace_id >= 0)
-		printf("# TRCTRACEIDR.TRACEID: 0x%02x\n", (unsigned)info.trace_id);
-	print_notes(&info);
+	for (int k = 0; k < p->nkeys; k++) {
+		const char *from = (b->key_given >> k) & 1 ? "given" : (covered >> k) & 1 ? p->keys[k].source : "default";
+		printf("%s=%llu  # %s\n", p->keys[k].name, (unsigned long long)p->config_get_key(cfg, k), from);
+	}
+	if (p->trace_id_reg >= 0 && ((b->reg_given >> p->trace_id_reg) & 1))
+		printf("# %s: trace ID 0x%02x\n", p->regs[p->trace_id_reg].name, (unsigned)(b->reg[p->trace_id_reg] & 0x7f));
+	print_notes(&notes);
+	free(cfg);
 	return 0;
 }
 
 int tc_config_main(int argc, char **argv)
 {
-	struct tc_ete_config_builder b;
-	int markdown = 0, assignments = 0;
-	struct dump_opts o;
-	memset(&o, 0, sizeof o);
-	o.cmd = "config";
-	tc_ete_builder_init(&o.config);
-	for (int i = 2; i < argc; i++) {
+	struct tc_config_builder b;
+	const struct tc_protocol *p = tc_protocol_find("ete");
+	int markdown = 0, first = 2;
+	if (argc > 3 && !strcmp(argv[2], "--protocol")) {
+		p = tc_protocol_find(argv[3]);
+		if (!p) {
+			fprintf(stderr, "tracecert config: unknown protocol '%s' (see tracecert config --help)\n", argv[3]);
+			return 2;
+		}
+		first = 4;
+	}
+	tc_config_builder_init(&b, p);
+	for (int i = first; i < argc; i++) {
 		if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
 			usage_config(stdout);
 			return 0;
@@ -654,18 +734,15 @@ int tc_config_main(int argc, char **argv)
 		} else if (argv[i][0] == '-') {
 			fprintf(stderr, "tracecert config: unknown option '%s' (see tracecert config --help)\n", argv[i]);
 			return 2;
-		} else if (add_config(&o, argv[i])) {
+		} else if (set_config("config", &b, argv[i])) {
 			return 2;
-		} else {
-			assignments++;
 		}
 	}
-	b = o.config;
-	if (assignments)
+	if (b.key_given || b.reg_given)
 		return print_derived(&b);
 	if (markdown)
-		print_markdown();
+		print_markdown(p);
 	else
-		print_table();
+		print_table(p);
 	return 0;
 }

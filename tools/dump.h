@@ -4,8 +4,7 @@
 
 #include <stdio.h>
 
-#include "tracecert/ete.h"
-#include "tracecert/ete_config.h"
+#include "tracecert/protocol.h"
 
 /* argv[1] is "dump" (decode 0) or "decode" (decode 1); returns the exit status. */
 int tc_dump_main(int argc, char **argv, int decode);
@@ -13,19 +12,21 @@ int tc_dump_main(int argc, char **argv, int decode);
 /* argv[1] is "config"; returns the exit status. */
 int tc_config_main(int argc, char **argv);
 
-/* The configuration keys of tc_ete_keys that a command takes, one line each
- * (stage: 0 = stages 1-2, 1 = stage 3), and the registers. */
-void tc_print_config_keys(FILE *f, int stage);
-void tc_print_config_registers(FILE *f);
+/* A protocol's configuration keys that a command takes, one line each
+ * (stage: 0 = packets and resolution, 1 = instruction level), and its
+ * registers. */
+void tc_print_config_keys(FILE *f, const struct tc_protocol *p, int stage);
+void tc_print_config_registers(FILE *f, const struct tc_protocol *p);
 
-/* Output of one decoder run: sinks that print the canonical text, and the
- * error count. level_mask: 1 = L1, 2 = s1, 4 = L2, 8 = L3. */
+/* Output of one decoder run: a sink that prints the canonical text of the
+ * protocol, and the error count. level_mask: enum tc_level bits. */
 struct tc_printer {
+	const struct tc_protocol *proto;
 	int level_mask;
 	int prefix;               /* prefix each line with its level */
 	unsigned long errors;
 };
 
-void tc_printer_sink(struct tc_printer *p, struct tc_ete_sink *sink);
+void tc_printer_sink(struct tc_printer *p, struct tc_sink *sink);
 
 #endif

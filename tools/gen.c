@@ -23,7 +23,7 @@ struct gen_opts {
 	int quiet;
 	int negative;               /* --negative: one deliberate corruption per vector */
 	int neg_kind;               /* --kind: enum tc_enc_negative_kind */
-	struct tc_ete_config_builder config;   /* --config keys and registers */
+	struct tc_config_builder config;   /* --config keys and registers */
 	const char *snapshot_out;   /* --snapshot-out DIR */
 	int snapshot_raw;           /* --snapshot-format source_data */
 };
@@ -112,7 +112,7 @@ static int set_config(struct gen_opts *o, const char *arg)
 		return -1;
 	}
 	snprintf(name, sizeof name, "%.*s", (int)(eq - arg), arg);
-	rc = tc_ete_builder_set(&o->config, name, eq + 1, err, sizeof err);
+	rc = tc_config_builder_set(&o->config, name, eq + 1, err, sizeof err);
 	if (rc)
 		fprintf(stderr, "tracecert gen: %s%s\n", err, rc == -1 ? " (see tracecert config)" : "");
 	o->enc.random_config = 0;
@@ -389,6 +389,7 @@ int tc_gen_main(int argc, char **argv)
 	uint64_t *seeds = NULL, *hits;
 	long n;
 	int rc = 0;
+	char err[300];
 	unsigned long long bytes = 0;
 	double t0;
 	memset(&o, 0, sizeof o);
@@ -397,10 +398,13 @@ int tc_gen_main(int argc, char **argv)
 	o.enc.blocks = 32;
 	o.seed = 1;
 	o.count = 1;
-	tc_ete_builder_init(&o.config);
+	tc_config_builder_init(&o.config, tc_protocol_find("ete"));   /* the encoder is ETE's */
 	if (parse_args(argc, argv, &o))
 		return 2;
-	tc_ete_builder_apply(&o.config, &o.enc.cfg, NULL);
+	if (tc_config_builder_apply(&o.config, &o.enc.cfg, NULL, err, sizeof err)) {
+		fprintf(stderr, "tracecert gen: %s\n", err);
+		return 2;
+	}
 	if (o.neg_kind && !o.negative) {
 		fprintf(stderr, "tracecert gen: --kind needs --negative\n");
 		return 2;

@@ -1,4 +1,4 @@
-/* snaprun.c — decoding a trace snapshot directory: a plan checked whole (configuration from each ETE source's registers, its buffer and trace ID, its core's memory dumps mapped), then one block per source, buffers streamed (through the CoreSight deformatter when formatted). */
+/* snaprun.c — decoding a trace snapshot directory: a plan checked whole (configuration from each source's registers, its buffer and trace ID, its core's memory dumps mapped), then one block per source, buffers streamed (through the CoreSight deformatter when formatted). */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -18,8 +18,10 @@ struct source {
 	const struct tc_snap_buffer *buf;     /* NULL: not decoded (skip says why) */
 	const struct tc_snap_device *core;
 	struct tc_image *image;               /* the core's memory, NULL without a core */
-	struct tc_ete_config cfg;
-	struct tc_ete_reg_info info;
+	const struct tc_protocol *proto;     /* by the device's type */
+	void *cfg;                            /* proto->config_size bytes */
+	struct tc_config_notes notes;
+	int trace_id;                         /* -1: no trace ID register given */
 	uint32_t defaulted;                   /* keys neither in the registers nor in --config */
 	char unknown[400];                    /* registers the configuration does not use */
 	char skip[200];
@@ -29,15 +31,23 @@ struct plan {
 	struct tc_snapshot ss;
 	struct source *src;
 	int n;
-	int ete;                              /* ETE sources */
+	int decoded;                          /* sources of a protocol of this build */
 	struct tc_image *images;              /* one per device (cores only used) */
 	const char *cmd;
+	const char *const *over;              /* --config NAME=VALUE */
+	int nover;
+	char types[200];                      /* the device types this build decodes */
 	char err[1200];
 };
 
-static int is_ete(const struct tc_snap_device *d)
+/* The protocol a trace source's device type names, or NULL. */
+static const struct tc_protocol *source_protocol(const struct tc_snap_device *d)
 {
-	return !strcasecmp(d->class_, "trace_source") && !strcasecmp(d->type, "ETE");
+	for (int i = 0; tc_protocols[i]; i++)
+		for (int t = 0; tc_protocols[i]->snapshot_types && tc_protocols[i]->snapshot_types[t]; t++)
+			if (!strcasecmp(d->type, tc_protocols[i]->snapshot_types[t]))
+				return tc_protocols[i];
+	return NULL;
 }
 
 static void append(char *list, size_t size, const char *name)
@@ -47,11 +57,11 @@ static void append(char *list, size_t size, const char *name)
 }
 
 /* One register of the source: a configuration register, or another that must still be a number. */
-static int source_reg(struct tc_ete_config_builder *b, const struct tc_snap_reg *r, char *err, size_t errlen)
+static int source_reg(struct tc_config_builder *b, const struct tc_snap_reg *r, char *err, size_t errlen)
 {
 	uint64_t v;
-	if (tc_ete_reg_find(r->name) >= 0)
-		return tc_ete_builder_set(b, r->name, r->value, err, errlen);
+	if (tc_config_reg_find(b->proto, r->name) >= 0)
+		return tc_config_builder_set(b, r->name, r->value, err, errlen);
 	if (tc_snapshot_number(r->value, &v)) {
 		snprintf(err, errlen, "register %s: '%s' is not a number (decimal or 0x hex)", r->name, r->value);
 		return -2;
@@ -59,25 +69,51 @@ static int source_reg(struct tc_ete_config_builder *b, const struct tc_snap_reg 
 	return 0;
 }
 
-/* The configuration from the source's registers, then --config. */
-static int configure(struct plan *p, struct source *s, const struct tc_ete_config_builder *overrides)
+/* --config NAME=VALUE over a source's configuration: the names its protocol has. */
+static int apply_overrides(struct plan *p, struct source *s, struct tc_config_builder *b)
 {
-	struct tc_ete_config_builder b;
+	char name[64], err[400];
+	for (int i = 0; i < p->nover; i++) {
+		const char *eq = strchr(p->over[i], '=');
+		snprintf(name, sizeof name, "%.*s", (int)(eq - p->over[i]), p->over[i]);
+		if (tc_config_key_find(s->proto, name) < 0 && tc_config_reg_find(s->proto, name) < 0)
+			continue;
+		if (tc_config_builder_set(b, name, eq + 1, err, sizeof err)) {
+			snprintf(p->err, sizeof p->err, "--config %s: %s", p->over[i], err);
+			return -1;
+		}
+	}
+	return 0;
+}
+
+/* The configuration from the source's registers, then --config. */
+static int configure(struct plan *p, struct source *s)
+{
+	struct tc_config_builder b, o;
 	char err[400];
-	tc_ete_builder_init(&b);
+	tc_config_builder_init(&b, s->proto);
+	tc_config_builder_init(&o, s->proto);
 	for (int i = 0; i < s->dev->nregs; i++) {
 		const struct tc_snap_reg *r = &s->dev->reg[i];
 		if (source_reg(&b, r, err, sizeof err)) {
 			snprintf(p->err, sizeof p->err, "%s:%d: %s", s->dev->ini, r->line, err);
 			return -1;
 		}
-		if (tc_ete_reg_find(r->name) < 0)
+		if (tc_config_reg_find(s->proto, r->name) < 0)
 			append(s->unknown, sizeof s->unknown, r->name);
 	}
-	tc_ete_config_default(&s->cfg);
-	tc_ete_builder_apply(&b, &s->cfg, &s->info);
-	tc_ete_builder_apply(overrides, &s->cfg, NULL);
-	s->defaulted = ~(tc_ete_builder_covered(&b) | tc_ete_builder_covered(overrides));
+	s->trace_id = s->proto->trace_id_reg >= 0 && ((b.reg_given >> s->proto->trace_id_reg) & 1) ?
+		      (int)(b.reg[s->proto->trace_id_reg] & 0x7f) : -1;
+	s->cfg = malloc(s->proto->config_size);
+	if (!s->cfg || apply_overrides(p, s, &o))
+		return -1;
+	s->proto->config_default(s->cfg);
+	if (tc_config_builder_apply(&b, s->cfg, &s->notes, err, sizeof err) ||
+	    tc_config_builder_apply(&o, s->cfg, NULL, err, sizeof err)) {
+		snprintf(p->err, sizeof p->err, "%s: source %s: %s", s->dev->ini, s->dev->name, err);
+		return -1;
+	}
+	s->defaulted = ~(tc_config_builder_covered(&b) | tc_config_builder_covered(&o));
 	return 0;
 }
 
@@ -99,22 +135,23 @@ static struct tc_image *core_image(struct plan *p, const struct tc_snap_device *
 	return img;
 }
 
-static int plan_source(struct plan *p, struct source *s, const struct tc_ete_config_builder *overrides)
+static int plan_source(struct plan *p, struct source *s)
 {
-	if (configure(p, s, overrides))
+	if (configure(p, s))
 		return -1;
 	s->buf = tc_snapshot_source_buffer(&p->ss, s->dev->name);
 	if (!s->buf) {
 		snprintf(s->skip, sizeof s->skip, "no buffer ([source_buffers] has no entry for it)");
 		return 0;
 	}
-	if (s->buf->coresight && (s->info.trace_id <= 0 || s->info.trace_id >= 0x70)) {
-		if (s->info.trace_id < 0)
-			snprintf(p->err, sizeof p->err, "%s: ETE source '%s' is in the CoreSight formatted buffer '%s' but has no TRCTRACEIDR to select its bytes",
-				 s->dev->ini, s->dev->name, s->buf->name);
+	if (s->buf->coresight && (s->trace_id <= 0 || s->trace_id >= 0x70)) {
+		const char *reg = s->proto->trace_id_reg >= 0 ? s->proto->regs[s->proto->trace_id_reg].name : "trace ID register";
+		if (s->trace_id < 0)
+			snprintf(p->err, sizeof p->err, "%s: %s source '%s' is in the CoreSight formatted buffer '%s' but has no %s to select its bytes",
+				 s->dev->ini, s->dev->type, s->dev->name, s->buf->name, reg);
 		else
-			snprintf(p->err, sizeof p->err, "%s: ETE source '%s': TRCTRACEIDR.TRACEID 0x%02x is reserved (0x00, 0x70-0x7F), it cannot select bytes in buffer '%s'",
-				 s->dev->ini, s->dev->name, (unsigned)s->info.trace_id, s->buf->name);
+			snprintf(p->err, sizeof p->err, "%s: %s source '%s': %s.TRACEID 0x%02x is reserved (0x00, 0x70-0x7F), it cannot select bytes in buffer '%s'",
+				 s->dev->ini, s->dev->type, s->dev->name, reg, (unsigned)s->trace_id, s->buf->name);
 		return -1;
 	}
 	s->core = tc_snapshot_source_core(&p->ss, s->dev->name);
@@ -124,7 +161,27 @@ static int plan_source(struct plan *p, struct source *s, const struct tc_ete_con
 }
 
 /* Reads and checks everything before any output. */
-static int make_plan(struct plan *p, const char *dir, const struct tc_ete_config_builder *overrides)
+/* Every --config name belongs to the protocol of some source the snapshot decodes. */
+static int check_overrides(struct plan *p)
+{
+	char name[64];
+	for (int i = 0; i < p->nover; i++) {
+		const char *eq = strchr(p->over[i], '=');
+		int used = 0;
+		snprintf(name, sizeof name, "%.*s", (int)(eq - p->over[i]), p->over[i]);
+		for (int j = 0; j < p->n; j++)
+			used |= p->src[j].proto && (tc_config_key_find(p->src[j].proto, name) >= 0 ||
+						    tc_config_reg_find(p->src[j].proto, name) >= 0);
+		if (!used) {
+			snprintf(p->err, sizeof p->err, "--config %s: no trace source of the snapshot has a key or register '%s'",
+				 p->over[i], name);
+			return -1;
+		}
+	}
+	return 0;
+}
+
+static int make_plan(struct plan *p, const char *dir)
 {
 	if (tc_snapshot_load(dir, &p->ss, p->err, sizeof p->err))
 		return -1;
@@ -140,19 +197,23 @@ static int make_plan(struct plan *p, const char *dir, const struct tc_ete_config
 		if (strcasecmp(d->class_, "trace_source"))
 			continue;
 		s->dev = d;
+		s->proto = source_protocol(d);
 		p->n++;
-		if (!is_ete(d)) {
+		if (!s->proto)
 			snprintf(s->skip, sizeof s->skip, "type %s", d->type);
-			continue;
-		}
-		p->ete++;
-		if (plan_source(p, s, overrides))
-			return -1;
+		else
+			p->decoded++;
 	}
-	if (!p->ete) {
-		snprintf(p->err, sizeof p->err, "%s: no ETE trace source (a device of class trace_source and type ETE)", dir);
+	if (!p->decoded) {
+		snprintf(p->err, sizeof p->err, "%s: no trace source of a protocol this build decodes (types: %s)", dir,
+			 p->types);
 		return -1;
 	}
+	if (check_overrides(p))
+		return -1;
+	for (int i = 0; i < p->n; i++)
+		if (p->src[i].proto && plan_source(p, &p->src[i]))
+			return -1;
 	for (int i = 0; i < p->ss.ndevices; i++)   /* every dump is checked, used or not */
 		if (!core_image(p, &p->ss.device[i]))
 			return -1;
@@ -163,6 +224,8 @@ static void free_plan(struct plan *p)
 {
 	for (int i = 0; p->images && i < p->ss.ndevices; i++)
 		tc_image_free(&p->images[i]);
+	for (int i = 0; p->src && i < p->n; i++)
+		free(p->src[i].cfg);
 	free(p->images);
 	free(p->src);
 	tc_snapshot_free(&p->ss);
@@ -171,7 +234,8 @@ static void free_plan(struct plan *p)
 /* ---- Decoding ------------------------------------------------------------------------ */
 
 struct feed {
-	struct tc_ete_decoder *d;
+	const struct tc_protocol *proto;
+	void *d;
 	unsigned id;
 	unsigned long frame_errors;
 };
@@ -180,7 +244,7 @@ static void on_data(void *ctx, unsigned id, const uint8_t *bytes, size_t len)
 {
 	struct feed *f = ctx;
 	if (id == f->id)
-		tc_ete_feed(f->d, bytes, len);
+		f->proto->feed(f->d, bytes, len);
 }
 
 static void on_frame_error(void *ctx, uint64_t offset, const char *msg)
@@ -204,7 +268,7 @@ static int stream_buffer(const struct plan *p, const struct source *s, struct fe
 		if (s->buf->coresight)
 			tc_csframe_feed(cs, buf, n);
 		else
-			tc_ete_feed(f->d, buf, n);
+			f->proto->feed(f->d, buf, n);
 	}
 	if (ferror(in)) {
 		fprintf(stderr, "tracecert %s: cannot read '%s': %s\n", p->cmd, s->buf->file, strerror(errno));
@@ -220,56 +284,66 @@ static int stream_buffer(const struct plan *p, const struct source *s, struct fe
 static void print_header(const struct source *s)
 {
 	char keys[300] = "";
-	printf("# source %s (ETE): buffer %s (%s", s->dev->name, s->buf->name, s->buf->coresight ? "coresight" : "source_data");
-	if (s->info.trace_id >= 0)
-		printf(", trace ID 0x%02x", (unsigned)s->info.trace_id);
+	printf("# source %s (%s): buffer %s (%s", s->dev->name, s->dev->type, s->buf->name,
+	       s->buf->coresight ? "coresight" : "source_data");
+	if (s->trace_id >= 0)
+		printf(", trace ID 0x%02x", (unsigned)s->trace_id);
 	printf("), core %s\n", s->core ? s->core->name : "none (no memory image)");
-	for (int i = 0; i < s->info.nnotes; i++)
-		printf("# note: %s\n", s->info.note[i]);
+	for (int i = 0; i < s->notes.n; i++)
+		printf("# note: %s\n", s->notes.note[i]);
 	if (s->unknown[0])
 		printf("# registers not used for the configuration: %s\n", s->unknown);
-	for (int k = 0; k < tc_ete_nkeys; k++)
-		if (((s->defaulted >> k) & 1) && tc_ete_keys[k].need != tc_ete_key_optional)
-			append(keys, sizeof keys, tc_ete_keys[k].name);
+	for (int k = 0; k < s->proto->nkeys; k++)
+		if (((s->defaulted >> k) & 1) && s->proto->keys[k].need != tc_key_optional)
+			append(keys, sizeof keys, s->proto->keys[k].name);
 	if (keys[0])
 		printf("# keys no register or --config gave (defaults): %s\n", keys);
 }
 
 static int decode_source(const struct plan *p, const struct source *s, struct tc_printer *out)
 {
-	struct tc_ete_sink sink;
-	struct feed f = { NULL, (unsigned)s->info.trace_id, 0 };
+	struct tc_sink sink;
+	struct feed f = { s->proto, NULL, (unsigned)s->trace_id, 0 };
+	char err[300];
 	struct tc_csframe_sink cs_sink = { &f, on_data, on_frame_error };
 	struct tc_csframe cs;
 	int rc;
 	print_header(s);
+	out->proto = s->proto;
 	tc_printer_sink(out, &sink);
-	f.d = tc_ete_alloc(&s->cfg, &sink);
+	f.d = s->proto->alloc(s->cfg, &sink);
 	if (!f.d) {
-		fprintf(stderr, "tracecert %s: source %s: invalid configuration (queue_cap must exceed maxspec)\n", p->cmd, s->dev->name);
+		if (s->proto->config_check(s->cfg, err, sizeof err) == 0)
+			snprintf(err, sizeof err, "out of memory");
+		fprintf(stderr, "tracecert %s: source %s: %s\n", p->cmd, s->dev->name, err);
 		return 2;
 	}
-	tc_ete_set_image(f.d, s->image);
+	s->proto->set_image(f.d, s->image);
 	tc_csframe_init(&cs, &cs_sink);
 	rc = stream_buffer(p, s, &f, &cs);
-	tc_ete_finish(f.d);
-	if (tc_ete_skipped(f.d))
-		printf("# skipped %llu bytes outside A-sync\n", (unsigned long long)tc_ete_skipped(f.d));
+	s->proto->finish(f.d);
+	if (s->proto->skipped(f.d))
+		printf("# skipped %llu bytes outside A-sync\n", (unsigned long long)s->proto->skipped(f.d));
 	if (s->buf->coresight && !tc_csframe_seen(&cs, f.id))
 		printf("# trace ID 0x%02x never occurs in buffer %s\n", f.id, s->buf->name);
-	tc_ete_free(f.d);
+	s->proto->free(f.d);
 	out->errors += f.frame_errors;
 	return rc ? 2 : 0;
 }
 
-int tc_snapshot_run(const char *dir, const char *cmd, const struct tc_ete_config_builder *overrides,
+int tc_snapshot_run(const char *dir, const char *cmd, const char *const *overrides, int noverrides,
 		    struct tc_printer *out)
 {
 	struct plan p;
 	int rc = 0;
 	memset(&p, 0, sizeof p);
 	p.cmd = cmd;
-	if (make_plan(&p, dir, overrides)) {
+	p.over = overrides;
+	p.nover = noverrides;
+	for (int i = 0; tc_protocols[i]; i++)
+		for (int t = 0; tc_protocols[i]->snapshot_types && tc_protocols[i]->snapshot_types[t]; t++)
+			append(p.types, sizeof p.types, tc_protocols[i]->snapshot_types[t]);
+	if (make_plan(&p, dir)) {
 		fprintf(stderr, "tracecert %s: %s\n", cmd, p.err);
 		free_plan(&p);
 		return 2;

@@ -93,13 +93,19 @@ if [ -z "$patches" ]; then
 	exit 1
 fi
 
-# The reference sources: every .c of reference/ (not its tests).
-ref_srcs=$(cd reference && ls *.c)
+# The reference sources: every .c of reference/ and of its protocol folders
+# (not its tests), and the protocol list GNUmakefile generates (PROTOCOLS).
+ref_srcs=$(cd reference && ls *.c ptm/*.c)
+protocols_c=$build/gen/protocols.c
+if [ ! -f "$protocols_c" ]; then
+	echo "mutants: $protocols_c is missing (make builds it)" >&2
+	exit 2
+fi
 
 # copy_ref DIR: reference/ copied to DIR/reference, without the marker-only lines.
 copy_ref() {
 	mkdir -p "$1" && cp -R reference "$1/reference" || return 1
-	for f in "$1"/reference/*.c "$1"/reference/*.h; do
+	for f in "$1"/reference/*.c "$1"/reference/*.h "$1"/reference/ptm/*.c "$1"/reference/ptm/*.h; do
 		[ -f "$f" ] || continue
 		grep -q 'TC_CLAUSE' "$f" || continue
 		sed '/^[[:space:]]*TC_CLAUSE\(_CASE\)\{0,1\}(.*);[[:space:]]*$/d' "$f" >"$f.tmp" && mv "$f.tmp" "$f" || return 1
@@ -147,9 +153,11 @@ mkdir -p "$out" || exit 2
 
 # ---- The control: a pristine copy, built the same way, passes every vector.
 base=$out/.base
-mkdir -p "$base/obj" || exit 2
+mkdir -p "$base/obj/ptm" || exit 2
 copy_ref "$base/src" || exit 2
 pids=
+$CC $CFLAGS_M -I"$base/src/reference/include" -c "$protocols_c" -o "$base/obj/protocols.o" &
+pids="$pids $!"
 for f in $ref_srcs; do
 	compile "$base/src/reference" "$f" "$base/obj/${f%.c}.o" &
 	pids="$pids $!"
@@ -163,7 +171,10 @@ if [ $bad -ne 0 ]; then
 	echo "mutants: the pristine reference does not compile" >&2
 	exit 1
 fi
-$CC -shared -o "$base/libtc_mutant.so" "$base"/obj/*.o || exit 1
+base_objs="$base/obj/adapter.o $base/obj/protocols.o"
+for f in $ref_srcs; do base_objs="$base_objs $base/obj/${f%.c}.o"; done
+# shellcheck disable=SC2086
+$CC -shared -o "$base/libtc_mutant.so" $base_objs || exit 1
 certify_run "$base/libtc_mutant.so" "$base/certify"
 cfail=$(count fail "$base/certify")
 if [ -z "$cfail" ] || [ "$cfail" -ne 0 ] || ! grep -q ' 0 crash, 0 hang, 0 flood, 0 adapter-error, 0 runner-error' "$base/certify.err"; then
@@ -204,8 +215,9 @@ done
 build_one() {
 	name=$1 dir=$out/$1
 	files=$(touched "conformance/mutants/$name.patch")
-	objs=
+	objs="$base/obj/protocols.o"
 	all=0
+	mkdir -p "$dir/obj/ptm" || return 1
 	for t in $files; do
 		case $t in *.h) all=1 ;; esac
 	done

@@ -94,7 +94,7 @@ static void decode_child(const struct tc_vector *v, unsigned level, uint64_t bas
 	}
 	args.abi_version = TC_ADAPTER_ABI_VERSION;
 	args.protocol = tc_adapter_ete;
-	args.ete = &v->ete;
+	args.ete = v->config;   /* ETE vectors only */
 	args.regions = regions;
 	args.nregions = (size_t)v->image.n;
 	args.levels = level;
@@ -314,7 +314,7 @@ int main(int argc, char **argv)
 		if (tc_vector_load(list[i], &v, err, sizeof err)) {
 			ok(0, "%s: %s", list[i], err);
 		} else {
-			if (v.trace_len > 0 && !has_unsupported_tag(&v)) {
+			if (v.proto->id == tc_proto_ete && v.trace_len > 0 && !has_unsupported_tag(&v)) {
 				check_vector(list[i], &v, tc_adapter_l1);
 				if (v.has[tc_sec_l3])
 					check_vector(list[i], &v, tc_adapter_l3);

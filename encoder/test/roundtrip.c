@@ -30,7 +30,7 @@ static int one(uint64_t seed, const char *dir, unsigned long long *bytes)
 	struct tc_enc_options o;
 	struct tc_enc_vector v;
 	struct tc_image img;
-	struct tc_ete_output out;
+	struct tc_output out;
 	char err[256];
 	int bad = 0;
 	tc_enc_options_default(&o);
@@ -44,13 +44,13 @@ static int one(uint64_t seed, const char *dir, unsigned long long *bytes)
 	for (int i = 0; i < v.nregions; i++)
 		tc_image_add(&img, v.region[i].base, v.region[i].bytes, v.region[i].len);
 	*bytes += v.trace_len;
-	if (tc_ete_collect(&v.cfg, &img, v.trace, v.trace_len, 0, &out)) {
+	if (tc_collect(tc_protocol_find("ete"), &v.cfg, &img, v.trace, v.trace_len, 0, &out)) {
 		printf("  ---\n  seed: %llu\n  message: 'decoder rejected the configuration'\n  ...\n", (unsigned long long)seed);
 		bad = 1;
 	} else {
 		bad = compare("l1", v.l1, &out.level[tc_sec_l1], seed) ||
 		      compare("l3", v.l3, &out.level[tc_sec_l3], seed);
-		tc_ete_output_free(&out);
+		tc_output_free(&out);
 	}
 	if (bad && dir) {
 		char path[512], title[64];

@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "ptm_internal.h"
+#include "tracecert/ptm_config.h"
 
 /* A-sync (§4.5 Table 4.1: header 0x00, at least 5 bytes of payload): at
  * least five 0x00 bytes, the header included, then 0x80 (PTM-P10). */
@@ -250,24 +251,10 @@ int tc_ptm_finish(struct tc_ptm_decoder *d)
 	return tc_ptm_ok;
 }
 
-static int flag(int v)
-{
-	return v == 0 || v == 1;
-}
-
-static int config_valid(const struct tc_ptm_config *c)
-{
-	int cs = c->contextid_size;
-	return (c->version == 0 || c->version == 1) && flag(c->cycle_accurate) &&
-	       flag(c->branch_broadcast) && flag(c->return_stack) && flag(c->timestamps) &&
-	       (cs == 0 || cs == 1 || cs == 2 || cs == 4) && flag(c->vmid) && flag(c->ts64) &&
-	       flag(c->ts_binary);
-}
-
 struct tc_ptm_decoder *tc_ptm_alloc(const struct tc_ptm_config *cfg, const struct tc_ptm_sink *sink)
 {
 	struct tc_ptm_decoder *d;
-	if (!cfg || !config_valid(cfg))
+	if (!cfg || tc_ptm_config_check(cfg, NULL, 0))
 		return NULL;
 	d = calloc(1, sizeof *d);   /* LastState starts all zero: address 0, ARM, Secure (PTM-P5) */
 	if (!d)

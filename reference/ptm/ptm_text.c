@@ -12,11 +12,11 @@ static const char *const pkt_names[tc_ptm_pkt_count] = {
 	"timestamp", "exception-return", "ignore", "error", "warning"
 };
 
-static const char *const error_names[tc_ptm_err_count] = {
+const char *const tc_ptm_error_names[tc_ptm_err_count] = {
 	"none", "reserved-header", "reserved-field", "truncated", "bad-async"
 };
 
-static const char *const warning_names[tc_ptm_warn_count] = { "none", "res0" };
+const char *const tc_ptm_warning_names[tc_ptm_warn_count] = { "none", "res0" };
 
 static const char *const field_names[tc_ptm_wf_count] = {
 	"none", "atom", "addr5", "addr-last", "exc0", "exc1", "wp-info", "isync-info",
@@ -32,12 +32,12 @@ const char *tc_ptm_pkt_kind_name(int kind)
 
 const char *tc_ptm_error_name(int error)
 {
-	return (error >= 0 && error < tc_ptm_err_count) ? error_names[error] : "?";
+	return (error >= 0 && error < tc_ptm_err_count) ? tc_ptm_error_names[error] : "?";
 }
 
 const char *tc_ptm_warning_name(int warning)
 {
-	return (warning >= 0 && warning < tc_ptm_warn_count) ? warning_names[warning] : "?";
+	return (warning >= 0 && warning < tc_ptm_warn_count) ? tc_ptm_warning_names[warning] : "?";
 }
 
 const char *tc_ptm_warning_field_name(int field)
@@ -159,79 +159,6 @@ int tc_ptm_format_l3(char *buf, size_t size, const struct tc_l3 *x)
 		buf[0] = '\0';
 	if (!x)
 		return 0;
-	return tc_l3_format(buf, size, x, error_names, tc_ptm_err_count);
+	return tc_l3_format(buf, size, x, tc_ptm_error_names, tc_ptm_err_count);
 }
 
-/* ---- Configuration ------------------------------------------------------ */
-
-const char *const tc_ptm_config_keys[] = {
-	"version", "cycle_accurate", "branch_broadcast", "return_stack", "timestamps",
-	"contextid_size", "vmid", "ts64", "ts_binary", NULL
-};
-
-void tc_ptm_config_default(struct tc_ptm_config *cfg)
-{
-	if (!cfg)
-		return;
-	memset(cfg, 0, sizeof *cfg);
-	cfg->version = 1;
-	cfg->ts_binary = 1;
-}
-
-static int parse_value(const char *s, unsigned long max, unsigned long *out)
-{
-	char *end;
-	unsigned long v;
-	if (!s || *s < '0' || *s > '9')
-		return -1;
-	errno = 0;
-	v = strtoul(s, &end, 10);
-	if (errno || *end != '\0' || v > max)
-		return -1;
-	*out = v;
-	return 0;
-}
-
-static int *flag_field(struct tc_ptm_config *cfg, const char *key)
-{
-	static const char *const names[] = {
-		"version", "cycle_accurate", "branch_broadcast", "return_stack", "timestamps",
-		"vmid", "ts64", "ts_binary"
-	};
-	int *const fields[] = {
-		&cfg->version, &cfg->cycle_accurate, &cfg->branch_broadcast, &cfg->return_stack,
-		&cfg->timestamps, &cfg->vmid, &cfg->ts64, &cfg->ts_binary
-	};
-	for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
-		if (!strcmp(key, names[i]))
-			return fields[i];
-	return NULL;
-}
-
-int tc_ptm_config_set(struct tc_ptm_config *cfg, const char *key, const char *value)
-{
-	unsigned long v;
-	int *flag;
-	if (!cfg || !key)
-		return -1;
-	flag = flag_field(cfg, key);
-	if (flag) {
-		if (parse_value(value, 1, &v))
-			return -2;
-		*flag = (int)v;
-		return 0;
-	}
-	if (!strcmp(key, "contextid_size")) {
-		if (parse_value(value, 4, &v) || v == 3)
-			return -2;
-		cfg->contextid_size = (int)v;
-		return 0;
-	}
-	if (!strcmp(key, "walk_limit")) {
-		if (parse_value(value, 0xfffffffful, &v))
-			return -2;
-		cfg->walk_limit = (uint32_t)v;
-		return 0;
-	}
-	return -1;
-}

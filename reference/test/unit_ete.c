@@ -8,6 +8,7 @@
 
 #include "tracecert/ete.h"
 #include "tracecert/image.h"
+#include "tracecert/protocol.h"
 
 
 /* ---- Collecting output as one string per level -------------------------- */
@@ -139,18 +140,33 @@ static void test_null_arguments(void)
 	tc_ete_free(d);
 }
 
+/* One key by name through the shared builder (tracecert/protocol.h). */
+static int config_set(struct tc_ete_config *cfg, const char *key, const char *value)
+{
+	struct tc_config_builder b;
+	char err[200];
+	int rc;
+	if (!cfg)
+		return -1;
+	tc_config_builder_init(&b, tc_protocol_find("ete"));
+	rc = tc_config_builder_set(&b, key, value, err, sizeof err);
+	if (rc)
+		return rc;
+	return tc_config_builder_apply(&b, cfg, NULL, err, sizeof err) ? -2 : 0;
+}
+
 static void test_config(void)
 {
 	struct tc_ete_config cfg;
 	tc_ete_config_default(&cfg);
-	ok(tc_ete_config_set(&cfg, "maxspec", "12") == 0 && cfg.maxspec == 12, "maxspec=12 is set");
-	ok(tc_ete_config_set(&cfg, "nosuch", "1") == -1, "unknown key is -1");
-	ok(tc_ete_config_set(&cfg, "commopt", "2") == -2, "commopt=2 is out of range");
-	ok(tc_ete_config_set(&cfg, "maxspec", "65536") == -2, "maxspec=65536 is out of range");
-	ok(tc_ete_config_set(&cfg, "maxspec", "-1") == -2, "maxspec=-1 is rejected");
-	ok(tc_ete_config_set(&cfg, "maxspec", "1x") == -2, "maxspec=1x is rejected");
-	ok(tc_ete_config_set(&cfg, "maxspec", "") == -2, "empty value is rejected");
-	ok(tc_ete_config_set(NULL, "maxspec", "1") == -1, "NULL config is rejected");
+	ok(config_set(&cfg, "maxspec", "12") == 0 && cfg.maxspec == 12, "maxspec=12 is set");
+	ok(config_set(&cfg, "nosuch", "1") == -1, "unknown key is -1");
+	ok(config_set(&cfg, "commopt", "2") == -2, "commopt=2 is out of range");
+	ok(config_set(&cfg, "maxspec", "65536") == -2, "maxspec=65536 is out of range");
+	ok(config_set(&cfg, "maxspec", "-1") == -2, "maxspec=-1 is rejected");
+	ok(config_set(&cfg, "maxspec", "1x") == -2, "maxspec=1x is rejected");
+	ok(config_set(&cfg, "maxspec", "") == -2, "empty value is rejected");
+	ok(config_set(NULL, "maxspec", "1") == -1, "NULL config is rejected");
 	cfg.maxspec = 8;
 	cfg.queue_cap = 8;
 	ok(tc_ete_alloc(&cfg, NULL) == NULL, "queue_cap <= maxspec is an invalid configuration");

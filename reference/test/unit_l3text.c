@@ -186,8 +186,8 @@ static void test_vectors(const char *dir)
 				struct tc_l3 x;
 				char buf[256];
 				lines++;
-				if (tc_l3_parse(line, &x, error_names, tc_ete_err_count) == 0 &&
-				    tc_l3_format(buf, sizeof buf, &x, error_names, tc_ete_err_count) > 0 &&
+				if (tc_l3_parse(line, &x, v.proto->error_names, v.proto->nerrors) == 0 &&
+				    tc_l3_format(buf, sizeof buf, &x, v.proto->error_names, v.proto->nerrors) > 0 &&
 				    !strcmp(buf, line))
 					good++;
 				else if (good + 1 == lines)

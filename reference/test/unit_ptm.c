@@ -7,6 +7,7 @@
 
 #include "tracecert/image.h"
 #include "tracecert/ptm.h"
+#include "tracecert/protocol.h"
 
 /* ---- Collecting output ------------------------------------------------------- */
 
@@ -357,19 +358,34 @@ static void test_null_arguments(void)
 	   !strcmp(tc_ptm_l3_kind_name(tc_l3_range), "range"), "L3 kind names");
 }
 
+/* One key by name through the shared builder (tracecert/protocol.h). */
+static int config_set(struct tc_ptm_config *cfg, const char *key, const char *value)
+{
+	struct tc_config_builder b;
+	char err[200];
+	int rc;
+	if (!cfg)
+		return -1;
+	tc_config_builder_init(&b, tc_protocol_find("ptm"));
+	rc = tc_config_builder_set(&b, key, value, err, sizeof err);
+	if (rc)
+		return rc;
+	return tc_config_builder_apply(&b, cfg, NULL, err, sizeof err) ? -2 : 0;
+}
+
 static void test_config(void)
 {
 	struct tc_ptm_config cfg;
 	config(&cfg);
 	ok(cfg.version == 1 && cfg.ts_binary == 1 && cfg.cycle_accurate == 0 && cfg.contextid_size == 0,
 	   "defaults: version 1, binary timestamps, the rest 0");
-	ok(tc_ptm_config_set(&cfg, "contextid_size", "4") == 0 && cfg.contextid_size == 4, "contextid_size=4");
-	ok(tc_ptm_config_set(&cfg, "contextid_size", "3") == -2, "contextid_size=3 is refused");
-	ok(tc_ptm_config_set(&cfg, "cycle_accurate", "2") == -2, "cycle_accurate=2 is refused");
-	ok(tc_ptm_config_set(&cfg, "version", "x") == -2, "version=x is refused");
-	ok(tc_ptm_config_set(&cfg, "nosuch", "1") == -1, "unknown key is -1");
-	ok(tc_ptm_config_set(NULL, "version", "1") == -1, "NULL config is -1");
-	ok(tc_ptm_config_set(&cfg, "walk_limit", "100") == 0 && cfg.walk_limit == 100, "walk_limit=100");
+	ok(config_set(&cfg, "contextid_size", "4") == 0 && cfg.contextid_size == 4, "contextid_size=4");
+	ok(config_set(&cfg, "contextid_size", "3") == -2, "contextid_size=3 is refused");
+	ok(config_set(&cfg, "cycle_accurate", "2") == -2, "cycle_accurate=2 is refused");
+	ok(config_set(&cfg, "version", "x") == -2, "version=x is refused");
+	ok(config_set(&cfg, "nosuch", "1") == -1, "unknown key is -1");
+	ok(config_set(NULL, "version", "1") == -1, "NULL config is -1");
+	ok(config_set(&cfg, "walk_limit", "100") == 0 && cfg.walk_limit == 100, "walk_limit=100");
 	cfg.contextid_size = 3;
 	ok(tc_ptm_alloc(&cfg, NULL) == NULL, "contextid_size 3 in the struct is invalid");
 	config(&cfg);

@@ -88,11 +88,8 @@ struct tc_ete_config {
  * wfxmode 0, retstack 0, walk_limit 0 (automatic). */
 void tc_ete_config_default(struct tc_ete_config *cfg);
 
-/* Sets one field by name ("maxspec", "commopt", …) from a decimal string.
- * Returns 0, or -1 for an unknown key, -2 for a bad or out-of-range value.
- * The keys, and configuration from the trace unit's registers:
- * tracecert/ete_config.h. */
-int tc_ete_config_set(struct tc_ete_config *cfg, const char *key, const char *value);
+/* Keys and registers by name: tracecert/ete_config.h and the shared
+ * builder of tracecert/protocol.h. */
 
 
 /* L1: packet kinds. */
@@ -222,6 +219,8 @@ int tc_ete_format_elem(char *buf, size_t size, const struct tc_ete_elem *e);
 int tc_ete_format_l3(char *buf, size_t size, const struct tc_l3 *x);
 const char *tc_l3_kind_name(int kind);
 const char *tc_ete_error_name(int error);
+extern const char *const tc_ete_error_names[tc_ete_err_count];
+extern const char *const tc_ete_warning_names[tc_ete_warn_count];
 const char *tc_ete_warning_name(int warning);
 /* A cleared packet or element of the given kind and offset, its item header
  * filled in (size, protocol). */

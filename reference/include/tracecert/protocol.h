@@ -71,7 +71,7 @@ struct tc_config_notes {
 };
 
 struct tc_protocol {
-	int id;                   /* enum tc_protocol */
+	int id;                   /* enum tc_protocol_id */
 	const char *name;         /* "ete": [config] protocol=, --protocol */
 	const char *title;        /* "Arm ETE (Arm ARM K10.5)" */
 
@@ -115,6 +115,13 @@ struct tc_protocol {
 	int (*finish)(void *dec);
 	void (*free)(void *dec);
 	uint64_t (*skipped)(const void *dec);   /* bytes skipped before synchronisation */
+
+	/* The register holding the trace ID (bits 6:0) that selects this source
+	 * in a CoreSight formatted buffer, or -1. */
+	int trace_id_reg;
+	/* The device types of a trace snapshot's [device] type= that are this
+	 * protocol ("ETE"; "PTM1.0" …), NULL-terminated. */
+	const char *const *snapshot_types;
 };
 
 /* The protocols of this build (PROTOCOLS in GNUmakefile), NULL-terminated. */
@@ -122,7 +129,7 @@ extern const struct tc_protocol *const tc_protocols[];
 
 /* By name ("ete"), or NULL. */
 const struct tc_protocol *tc_protocol_find(const char *name);
-/* By id (enum tc_protocol), or NULL. */
+/* By id (enum tc_protocol_id), or NULL. */
 const struct tc_protocol *tc_protocol_by_id(int id);
 
 /* ---- Configuration from keys and registers (reference/config.c) ---------- */
@@ -138,7 +145,7 @@ int tc_config_builder_set(struct tc_config_builder *b, const char *name, const c
 uint32_t tc_config_builder_covered(const struct tc_config_builder *b);
 /* Writes the keys derived from the registers, then the keys given, over cfg
  * (a base the caller set: config_default, or a vector's configuration), then
- * checks it. Returns 0, or -1 with err. notes may be NULL. */
+ * checks it. Returns 0, or -1 with err, cfg unchanged. notes may be NULL. */
 int tc_config_builder_apply(const struct tc_config_builder *b, void *cfg, struct tc_config_notes *notes, char *err,
 			    size_t errlen);
 /* Index of a key or a register by name, or -1. */

@@ -34,13 +34,8 @@ struct tc_ptm_config {
 /* Sets the defaults: version 1, everything else 0 except ts_binary 1. */
 void tc_ptm_config_default(struct tc_ptm_config *cfg);
 
-/* Sets one field by name ("cycle_accurate", "contextid_size", …) from a
- * decimal string. Returns 0, or -1 for an unknown key or NULL argument, -2
- * for a bad or out-of-range value. */
-int tc_ptm_config_set(struct tc_ptm_config *cfg, const char *key, const char *value);
-
-/* Names of the configuration keys every PTM vector gives, NULL-terminated. */
-extern const char *const tc_ptm_config_keys[];
+/* Keys and registers by name: tracecert/ptm_config.h and the shared
+ * builder of tracecert/protocol.h. */
 
 /* Error classes (reference/ptm/FORMAT.md "Error classes"). */
 enum tc_ptm_error {
@@ -160,6 +155,8 @@ int tc_ptm_format_packet(char *buf, size_t size, const struct tc_ptm_packet *p);
 int tc_ptm_format_l3(char *buf, size_t size, const struct tc_l3 *x);
 const char *tc_ptm_pkt_kind_name(int kind);
 const char *tc_ptm_error_name(int error);
+extern const char *const tc_ptm_error_names[tc_ptm_err_count];
+extern const char *const tc_ptm_warning_names[tc_ptm_warn_count];
 const char *tc_ptm_warning_name(int warning);
 const char *tc_ptm_warning_field_name(int field);
 const char *tc_ptm_isa_name(int isa);

@@ -11,7 +11,7 @@ extern "C" {
 
 /* Protocols. The numbers are part of the adapter ABI and of vector files'
  * meaning; they never change. */
-enum tc_protocol {
+enum tc_protocol_id {
 	tc_proto_none = 0,    /* a protocol-neutral item (L3) */
 	tc_proto_ete = 1,     /* Arm ETE (Arm ARM K10.5) */
 	tc_proto_ptm = 2,     /* Arm PFT / PTM (ARM IHI 0035) */
@@ -31,7 +31,7 @@ enum tc_level { tc_level_l1 = 1, tc_level_s1 = 2, tc_level_l2 = 4, tc_level_l3 =
  * protocol forwards or skips it by its size. */
 struct tc_item {
 	uint32_t size;        /* bytes of the whole item, this header included */
-	uint16_t protocol;    /* enum tc_protocol; tc_proto_none for L3 items */
+	uint16_t protocol;    /* enum tc_protocol_id; tc_proto_none for L3 items */
 	uint16_t kind;        /* the protocol's packet/element kind, or enum tc_l3_kind */
 	uint64_t offset;      /* byte offset of the first byte of the packet the item comes from */
 };

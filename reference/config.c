@@ -1,0 +1,181 @@
+/* config.c — a protocol's configuration from keys and trace unit registers, given in any order (tracecert/protocol.h). */
+#ifndef _POSIX_C_SOURCE
+#define _POSIX_C_SOURCE 200809L   /* strcasecmp: also built with plain -std=c11 (tools/bench-floor.sh) */
+#endif
+#include <ctype.h>
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "tracecert/protocol.h"
+
+static int set_err(char *err, size_t errlen, int rc, const char *fmt, ...)
+{
+	va_list ap;
+	if (err && errlen) {
+		va_start(ap, fmt);
+		vsnprintf(err, errlen, fmt, ap);
+		va_end(ap);
+	}
+	return rc;
+}
+
+int tc_config_key_find(const struct tc_protocol *p, const char *name)
+{
+	for (int i = 0; p && name && i < p->nkeys; i++)
+		if (!strcmp(name, p->keys[i].name))
+			return i;
+	return -1;
+}
+
+/* A register name, in any case, with an optional "(…)" suffix after it, as
+ * snapshot files write them: TRCIDR0(0x1E0). */
+int tc_config_reg_find(const struct tc_protocol *p, const char *name)
+{
+	size_t len;
+	if (!p || !name)
+		return -1;
+	len = strcspn(name, "(");
+	if (name[len] == '(' && name[strlen(name) - 1] != ')')
+		return -1;
+	for (int i = 0; i < p->nregs; i++)
+		if (strlen(p->regs[i].name) == len && !strncasecmp(name, p->regs[i].name, len))
+			return i;
+	return -1;
+}
+
+void tc_config_builder_init(struct tc_config_builder *b, const struct tc_protocol *proto)
+{
+	memset(b, 0, sizeof *b);
+	b->proto = proto;
+}
+
+/* A decimal value in [0, max]. */
+static int parse_decimal(const char *s, uint64_t max, uint64_t *out)
+{
+	char *end;
+	unsigned long long v;
+	if (!s || *s < '0' || *s > '9')
+		return -1;
+	errno = 0;
+	v = strtoull(s, &end, 10);
+	if (errno || *end != '\0' || v > max)
+		return -1;
+	*out = v;
+	return 0;
+}
+
+/* A register value: 32 bits, decimal or 0x hex. */
+static int parse_register(const char *s, uint32_t *out)
+{
+	char *end;
+	unsigned long long v;
+	int hex = s[0] == '0' && (s[1] == 'x' || s[1] == 'X');
+	const char *digits = hex ? s + 2 : s;
+	if (!(hex ? isxdigit((unsigned char)*digits) : isdigit((unsigned char)*digits)))
+		return -1;
+	errno = 0;
+	v = strtoull(digits, &end, hex ? 16 : 10);
+	if (errno || *end != '\0' || v > 0xffffffffull)
+		return -1;
+	*out = (uint32_t)v;
+	return 0;
+}
+
+/* The protocol that has a key or register of this name, for the message. */
+static const struct tc_protocol *owner(const struct tc_protocol *self, const char *name)
+{
+	for (int i = 0; tc_protocols[i]; i++)
+		if (tc_protocols[i] != self &&
+		    (tc_config_key_find(tc_protocols[i], name) >= 0 || tc_config_reg_find(tc_protocols[i], name) >= 0))
+			return tc_protocols[i];
+	return NULL;
+}
+
+int tc_config_builder_set(struct tc_config_builder *b, const char *name, const char *value, char *err,
+			  size_t errlen)
+{
+	const struct tc_protocol *p = b->proto, *other;
+	int k = tc_config_key_find(p, name), r = tc_config_reg_find(p, name);
+	uint64_t v;
+	uint32_t rv;
+	if (!name || !value)
+		return set_err(err, errlen, -1, "no name or value");
+	if (k >= 0) {
+		if (parse_decimal(value, p->keys[k].max, &v))
+			return set_err(err, errlen, -2, "bad value '%s' for config key '%s' (decimal 0..%llu)", value, name,
+				       (unsigned long long)p->keys[k].max);
+		b->key[k] = v;
+		b->key_given |= UINT32_C(1) << k;
+		return 0;
+	}
+	if (r < 0) {
+		other = owner(p, name);
+		if (other)
+			return set_err(err, errlen, -1, "'%s' is a config key or register of protocol %s, not of %s", name,
+				       other->name, p->name);
+		return set_err(err, errlen, -1, "unknown config key or register '%s' for protocol %s", name, p->name);
+	}
+	if (parse_register(value, &rv))
+		return set_err(err, errlen, -2, "bad value '%s' for register %s (a 32-bit number, decimal or 0x hex)", value,
+			       p->regs[r].name);
+	b->reg[r] = rv;
+	b->reg_given |= UINT32_C(1) << r;
+	return 0;
+}
+
+/* What the registers given derive (values, the keys they cover). */
+static int derive(const struct tc_config_builder *b, uint64_t *value, uint32_t *derived, struct tc_config_notes *notes,
+		  char *err, size_t errlen)
+{
+	*derived = 0;
+	if (!b->reg_given || !b->proto->config_derive)
+		return 0;
+	return b->proto->config_derive(b->reg, b->reg_given, value, derived, notes, err, errlen);
+}
+
+uint32_t tc_config_builder_covered(const struct tc_config_builder *b)
+{
+	uint64_t value[TC_CONFIG_KEYS_MAX];
+	uint32_t derived;
+	struct tc_config_notes notes;
+	memset(&notes, 0, sizeof notes);
+	if (derive(b, value, &derived, &notes, NULL, 0))
+		derived = 0;
+	return b->key_given | derived;
+}
+
+int tc_config_builder_apply(const struct tc_config_builder *b, void *cfg, struct tc_config_notes *notes, char *err,
+			    size_t errlen)
+{
+	const struct tc_protocol *p = b->proto;
+	uint64_t value[TC_CONFIG_KEYS_MAX];
+	uint32_t derived;
+	struct tc_config_notes local;
+	void *saved;
+	if (!notes)
+		notes = &local;
+	memset(notes, 0, sizeof *notes);
+	if (derive(b, value, &derived, notes, err, errlen))
+		return -1;
+	saved = malloc(p->config_size);   /* a refused configuration leaves cfg as it was */
+	if (!saved)
+		return set_err(err, errlen, -1, "out of memory");
+	memcpy(saved, cfg, p->config_size);
+	for (int k = 0; k < p->nkeys; k++) {
+		if ((b->key_given >> k) & 1)
+			p->config_set_key(cfg, k, b->key[k]);
+		else if ((derived >> k) & 1)
+			p->config_set_key(cfg, k, value[k]);
+	}
+	if (p->config_check && p->config_check(cfg, err, errlen)) {
+		memcpy(cfg, saved, p->config_size);
+		free(saved);
+		return -1;
+	}
+	free(saved);
+	return 0;
+}

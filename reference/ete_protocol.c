@@ -1,0 +1,165 @@
+/* ete_protocol.c — ETE as shared code sees it: the protocol descriptor (tracecert/protocol.h) over the ETE decoder. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "tracecert/ete.h"
+#include "tracecert/ete_config.h"
+#include "tracecert/protocol.h"
+
+/* A decoder and the sink it forwards to. */
+struct ete_handle {
+	struct tc_ete_decoder *dec;
+	struct tc_sink sink;
+};
+
+static void on_packet(void *ctx, const struct tc_ete_packet *p)
+{
+	struct ete_handle *h = ctx;
+	h->sink.item(h->sink.ctx, tc_level_l1, &p->h);
+}
+
+static void on_s1(void *ctx, const struct tc_ete_elem *e)
+{
+	struct ete_handle *h = ctx;
+	h->sink.item(h->sink.ctx, tc_level_s1, &e->h);
+}
+
+static void on_l2(void *ctx, const struct tc_ete_elem *e)
+{
+	struct ete_handle *h = ctx;
+	h->sink.item(h->sink.ctx, tc_level_l2, &e->h);
+}
+
+static void on_l3(void *ctx, const struct tc_l3 *x)
+{
+	struct ete_handle *h = ctx;
+	h->sink.item(h->sink.ctx, tc_level_l3, &x->h);
+}
+
+static void *ete_alloc(const void *cfg, const struct tc_sink *sink)
+{
+	struct ete_handle *h = calloc(1, sizeof *h);
+	struct tc_ete_sink s;
+	if (!h || !sink || !sink->item) {
+		free(h);
+		return NULL;
+	}
+	h->sink = *sink;
+	memset(&s, 0, sizeof s);
+	s.ctx = h;
+	s.packet = (sink->levels & tc_level_l1) ? on_packet : NULL;
+	s.s1 = (sink->levels & tc_level_s1) ? on_s1 : NULL;
+	s.l2 = (sink->levels & tc_level_l2) ? on_l2 : NULL;
+	s.l3 = (sink->levels & tc_level_l3) ? on_l3 : NULL;
+	h->dec = tc_ete_alloc(cfg, &s);
+	if (!h->dec) {
+		free(h);
+		return NULL;
+	}
+	return h;
+}
+
+static int ete_set_image(void *d, const struct tc_image *image)
+{
+	return tc_ete_set_image(((struct ete_handle *)d)->dec, image);
+}
+
+static int ete_feed(void *d, const uint8_t *data, size_t len)
+{
+	return tc_ete_feed(((struct ete_handle *)d)->dec, data, len);
+}
+
+static int ete_finish(void *d)
+{
+	return tc_ete_finish(((struct ete_handle *)d)->dec);
+}
+
+static void ete_free(void *d)
+{
+	struct ete_handle *h = d;
+	if (!h)
+		return;
+	tc_ete_free(h->dec);
+	free(h);
+}
+
+static uint64_t ete_skipped(const void *d)
+{
+	return tc_ete_skipped(((const struct ete_handle *)d)->dec);
+}
+
+static int ete_format(char *buf, size_t size, int level, const struct tc_item *item)
+{
+	if (level == tc_level_l1)
+		return tc_ete_format_packet(buf, size, (const struct tc_ete_packet *)item);
+	if (level == tc_level_l3)
+		return tc_ete_format_l3(buf, size, (const struct tc_l3 *)item);
+	return tc_ete_format_elem(buf, size, (const struct tc_ete_elem *)item);
+}
+
+static int ete_item_error(int level, const struct tc_item *item)
+{
+	if (level == tc_level_l1)
+		return item->kind == tc_ete_pkt_error ? ((const struct tc_ete_packet *)item)->error : 0;
+	if (level == tc_level_l3)
+		return item->kind == tc_l3_error ? ((const struct tc_l3 *)item)->error : 0;
+	return item->kind == tc_ete_elem_error ? ((const struct tc_ete_elem *)item)->error : 0;
+}
+
+static int ete_item_is_warning(int level, const struct tc_item *item)
+{
+	return level == tc_level_l1 && item->kind == tc_ete_pkt_warning;
+}
+
+static void config_default(void *cfg)
+{
+	tc_ete_config_default(cfg);
+}
+
+static void config_set_key(void *cfg, int k, uint64_t v)
+{
+	tc_ete_config_set_key(cfg, k, v);
+}
+
+static uint64_t config_get_key(const void *cfg, int k)
+{
+	return tc_ete_config_get_key(cfg, k);
+}
+
+static int config_check(const void *cfg, char *err, size_t errlen)
+{
+	return tc_ete_config_check(cfg, err, errlen);
+}
+
+static const char *const snapshot_types[] = { "ETE", NULL };
+
+const struct tc_protocol tc_protocol_ete = {
+	.id = tc_proto_ete,
+	.name = "ete",
+	.title = "Arm ETE (Arm ARM K10.5)",
+	.config_size = sizeof(struct tc_ete_config),
+	.keys = tc_ete_keys,
+	.nkeys = TC_ETE_NKEYS,
+	.regs = tc_ete_regs,
+	.nregs = tc_ete_reg_count,
+	.config_default = config_default,
+	.config_set_key = config_set_key,
+	.config_get_key = config_get_key,
+	.config_derive = tc_ete_config_derive,
+	.config_check = config_check,
+	.error_names = tc_ete_error_names,
+	.nerrors = tc_ete_err_count,
+	.warning_names = tc_ete_warning_names,
+	.nwarnings = tc_ete_warn_count,
+	.format = ete_format,
+	.item_error = ete_item_error,
+	.item_is_warning = ete_item_is_warning,
+	.alloc = ete_alloc,
+	.set_image = ete_set_image,
+	.feed = ete_feed,
+	.finish = ete_finish,
+	.free = ete_free,
+	.skipped = ete_skipped,
+	.snapshot_types = snapshot_types,
+	.trace_id_reg = tc_ete_reg_trctraceidr,
+};

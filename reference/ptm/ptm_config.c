@@ -1,0 +1,177 @@
+/* ptm_config.c — PTM decoder configuration: the key table, the register table and what the registers derive.
+ *
+ * Register fields (reference/ptm/ERRATA.md PTM-P1, PTM-P22):
+ *   ETMCR       [8] branch output, [12] cycle accurate, [15:14] ContextIDSize,
+ *               [28] timestamp enable, [29] return stack enable, [30] VMID enable
+ *   ETMIDR      [11:8] major architecture version (3 for PFT), [7:4] minor (PFTv1.0, v1.1)
+ *   ETMCCER     [28] timestamp encoding (1: binary), [29] timestamp size (1: 64 bits)
+ *   ETMTRACEIDR [6:0] trace ID */
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "tracecert/ptm_config.h"
+
+enum { k_version, k_cycle_accurate, k_branch_broadcast, k_return_stack, k_timestamps, k_contextid_size,
+       k_vmid, k_ts64, k_ts_binary, k_walk_limit, k_count };
+
+const struct tc_config_key tc_ptm_keys[TC_PTM_NKEYS] = {
+	{ "version", 1, 1, tc_key_required, 1, "ETMIDR[7:4] (minor PFT version)",
+	  "0: PFTv1.0 (no VMID packet), 1: PFTv1.1" },
+	{ "cycle_accurate", 1, 0, tc_key_required, 1, "ETMCR[12]",
+	  "cycle-accurate tracing: atoms, branches, I-syncs and timestamps carry cycle counts" },
+	{ "branch_broadcast", 1, 0, tc_key_required, 1, "ETMCR[8]",
+	  "branch broadcast: taken direct branches are traced by address too" },
+	{ "return_stack", 1, 0, tc_key_required, 1, "ETMCR[29]", "the return stack is enabled" },
+	{ "timestamps", 1, 0, tc_key_required, 1, "ETMCR[28]", "timestamps are enabled" },
+	{ "contextid_size", 4, 0, tc_key_required, 1, "ETMCR[15:14]",
+	  "bytes of context ID in I-sync and Context ID packets: 0, 1, 2 or 4" },
+	{ "vmid", 1, 0, tc_key_required, 1, "ETMCR[30]", "VMID tracing is enabled" },
+	{ "ts64", 1, 0, tc_key_required, 1, "ETMCCER[29]", "timestamps are 64 bits (0: 48 bits)" },
+	{ "ts_binary", 1, 1, tc_key_required, 1, "ETMCCER[28]", "timestamps are natural binary (0: Gray code)" },
+	{ "walk_limit", 0xffffffffu, 0, tc_key_optional, 3, "none: the reference's own bound",
+	  "most instructions one packet may walk; 0: 1048576 (L3)" },
+};
+
+const int tc_ptm_nkeys = TC_PTM_NKEYS;
+_Static_assert(k_count == TC_PTM_NKEYS, "one table row per key");
+
+const struct tc_config_reg tc_ptm_regs[tc_ptm_reg_count] = {
+	{ "ETMCR", "branch output [8], cycle accurate [12], ContextIDSize [15:14], timestamp [28], return stack [29], VMID [30]" },
+	{ "ETMIDR", "major architecture version [11:8] (3: PFT), minor [7:4] (0: PFTv1.0, 1: PFTv1.1)" },
+	{ "ETMCCER", "timestamp encoding [28] (1: binary), timestamp size [29] (1: 64 bits)" },
+	{ "ETMTRACEIDR", "trace ID [6:0] (selects the source in a CoreSight formatted buffer)" },
+};
+
+static int *flag(struct tc_ptm_config *cfg, int k)
+{
+	switch (k) {
+	case k_version: return &cfg->version;
+	case k_cycle_accurate: return &cfg->cycle_accurate;
+	case k_branch_broadcast: return &cfg->branch_broadcast;
+	case k_return_stack: return &cfg->return_stack;
+	case k_timestamps: return &cfg->timestamps;
+	case k_contextid_size: return &cfg->contextid_size;
+	case k_vmid: return &cfg->vmid;
+	case k_ts64: return &cfg->ts64;
+	case k_ts_binary: return &cfg->ts_binary;
+	default: return NULL;
+	}
+}
+
+void tc_ptm_config_set_key(struct tc_ptm_config *cfg, int k, uint64_t value)
+{
+	int *f = flag(cfg, k);
+	if (f)
+		*f = (int)value;
+	else if (k == k_walk_limit)
+		cfg->walk_limit = (uint32_t)value;
+}
+
+uint64_t tc_ptm_config_get_key(const struct tc_ptm_config *cfg, int k)
+{
+	int *f = flag((struct tc_ptm_config *)cfg, k);
+	if (f)
+		return (uint64_t)*f;
+	return k == k_walk_limit ? cfg->walk_limit : 0;
+}
+
+void tc_ptm_config_default(struct tc_ptm_config *cfg)
+{
+	if (!cfg)
+		return;
+	memset(cfg, 0, sizeof *cfg);
+	for (int k = 0; k < tc_ptm_nkeys; k++)
+		tc_ptm_config_set_key(cfg, k, tc_ptm_keys[k].def);
+}
+
+static int set_err(char *err, size_t errlen, const char *fmt, ...)
+{
+	va_list ap;
+	if (err && errlen) {
+		va_start(ap, fmt);
+		vsnprintf(err, errlen, fmt, ap);
+		va_end(ap);
+	}
+	return -1;
+}
+
+int tc_ptm_config_check(const struct tc_ptm_config *cfg, char *err, size_t errlen)
+{
+	for (int k = 0; k < tc_ptm_nkeys; k++) {
+		uint64_t v = tc_ptm_config_get_key(cfg, k);
+		if (v > tc_ptm_keys[k].max)
+			return set_err(err, errlen, "%s=%llu is out of range (0..%llu)", tc_ptm_keys[k].name,
+				       (unsigned long long)v, (unsigned long long)tc_ptm_keys[k].max);
+	}
+	if (cfg->contextid_size == 3)
+		return set_err(err, errlen, "contextid_size=3: a context ID is 0, 1, 2 or 4 bytes");
+	return 0;
+}
+
+/* ---- Registers --------------------------------------------------------------- */
+
+static uint32_t field(uint32_t reg, int hi, int lo)
+{
+	return (reg >> lo) & ((1u << (hi - lo + 1)) - 1u);
+}
+
+static void derive_key(uint64_t *value, uint32_t *derived, int k, uint64_t v)
+{
+	value[k] = v;
+	*derived |= UINT32_C(1) << k;
+}
+
+static void note(struct tc_config_notes *notes, const char *text)
+{
+	if (notes->n < TC_CONFIG_NOTES)
+		snprintf(notes->note[notes->n++], sizeof notes->note[0], "%s", text);
+}
+
+static void derive_etmcr(uint32_t v, uint64_t *value, uint32_t *derived)
+{
+	static const uint64_t cid_bytes[4] = { 0, 1, 2, 4 };
+	derive_key(value, derived, k_branch_broadcast, field(v, 8, 8));
+	derive_key(value, derived, k_cycle_accurate, field(v, 12, 12));
+	derive_key(value, derived, k_contextid_size, cid_bytes[field(v, 15, 14)]);
+	derive_key(value, derived, k_timestamps, field(v, 28, 28));
+	derive_key(value, derived, k_return_stack, field(v, 29, 29));
+	derive_key(value, derived, k_vmid, field(v, 30, 30));
+}
+
+int tc_ptm_config_derive(const uint32_t *regs, uint32_t given, uint64_t *value, uint32_t *derived,
+			 struct tc_config_notes *notes, char *err, size_t errlen)
+{
+	*derived = 0;
+	if ((given >> tc_ptm_reg_etmidr) & 1) {
+		uint32_t v = regs[tc_ptm_reg_etmidr];
+		if (field(v, 11, 8) != 3)
+			return set_err(err, errlen, "ETMIDR=0x%08x: major architecture version [11:8] is %u, not 3 (PFT)", v,
+				       field(v, 11, 8));
+		if (field(v, 7, 4) > 1)
+			return set_err(err, errlen, "ETMIDR=0x%08x: minor version [7:4] %u is not PFTv1.0 or v1.1", v,
+				       field(v, 7, 4));
+		derive_key(value, derived, k_version, field(v, 7, 4));
+	}
+	if ((given >> tc_ptm_reg_etmcr) & 1)
+		derive_etmcr(regs[tc_ptm_reg_etmcr], value, derived);
+	if ((given >> tc_ptm_reg_etmccer) & 1) {
+		derive_key(value, derived, k_ts_binary, field(regs[tc_ptm_reg_etmccer], 28, 28));
+		derive_key(value, derived, k_ts64, field(regs[tc_ptm_reg_etmccer], 29, 29));
+	}
+	if (((given >> tc_ptm_reg_etmtraceidr) & 1) && field(regs[tc_ptm_reg_etmtraceidr], 31, 7))
+		note(notes, "ETMTRACEIDR bits [31:7] are set: ignored");
+	return 0;
+}
+
+void tc_ptm_config_to_regs(const struct tc_ptm_config *cfg, unsigned trace_id, uint32_t regs[tc_ptm_reg_count])
+{
+	uint32_t cid = cfg->contextid_size == 4 ? 3 : cfg->contextid_size == 2 ? 2 : cfg->contextid_size == 1 ? 1 : 0;
+	regs[tc_ptm_reg_etmcr] = (uint32_t)(cfg->branch_broadcast != 0) << 8 | (uint32_t)(cfg->cycle_accurate != 0) << 12 | cid << 14 |
+				 (uint32_t)(cfg->timestamps != 0) << 28 | (uint32_t)(cfg->return_stack != 0) << 29 |
+				 (uint32_t)(cfg->vmid != 0) << 30;
+	regs[tc_ptm_reg_etmidr] = 0x41u << 24 | 3u << 8 | (uint32_t)(cfg->version != 0) << 4;
+	regs[tc_ptm_reg_etmccer] = (uint32_t)(cfg->ts_binary != 0) << 28 | (uint32_t)(cfg->ts64 != 0) << 29;
+	regs[tc_ptm_reg_etmtraceidr] = trace_id & 0x7fu;
+}

@@ -1,0 +1,153 @@
+/* ptm_protocol.c — PFT/PTM as shared code sees it: the protocol descriptor (tracecert/protocol.h) over the PTM decoder. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "tracecert/ptm.h"
+#include "tracecert/ptm_config.h"
+#include "tracecert/protocol.h"
+
+/* A decoder and the sink it forwards to. */
+struct ptm_handle {
+	struct tc_ptm_decoder *dec;
+	struct tc_sink sink;
+};
+
+static void on_packet(void *ctx, const struct tc_ptm_packet *p)
+{
+	struct ptm_handle *h = ctx;
+	h->sink.item(h->sink.ctx, tc_level_l1, &p->h);
+}
+
+static void on_l3(void *ctx, const struct tc_l3 *x)
+{
+	struct ptm_handle *h = ctx;
+	h->sink.item(h->sink.ctx, tc_level_l3, &x->h);
+}
+
+static void *ptm_alloc(const void *cfg, const struct tc_sink *sink)
+{
+	struct ptm_handle *h = calloc(1, sizeof *h);
+	struct tc_ptm_sink s;   /* PTM has no speculation: L1 and L3 only */
+	if (!h || !sink || !sink->item) {
+		free(h);
+		return NULL;
+	}
+	h->sink = *sink;
+	memset(&s, 0, sizeof s);
+	s.ctx = h;
+	s.packet = (sink->levels & tc_level_l1) ? on_packet : NULL;
+	s.l3 = (sink->levels & tc_level_l3) ? on_l3 : NULL;
+	h->dec = tc_ptm_alloc(cfg, &s);
+	if (!h->dec) {
+		free(h);
+		return NULL;
+	}
+	return h;
+}
+
+static int ptm_set_image(void *d, const struct tc_image *image)
+{
+	return tc_ptm_set_image(((struct ptm_handle *)d)->dec, image);
+}
+
+static int ptm_feed(void *d, const uint8_t *data, size_t len)
+{
+	return tc_ptm_feed(((struct ptm_handle *)d)->dec, data, len);
+}
+
+static int ptm_finish(void *d)
+{
+	return tc_ptm_finish(((struct ptm_handle *)d)->dec);
+}
+
+static void ptm_free(void *d)
+{
+	struct ptm_handle *h = d;
+	if (!h)
+		return;
+	tc_ptm_free(h->dec);
+	free(h);
+}
+
+static uint64_t ptm_skipped(const void *d)
+{
+	return tc_ptm_skipped(((const struct ptm_handle *)d)->dec);
+}
+
+static int ptm_format(char *buf, size_t size, int level, const struct tc_item *item)
+{
+	if (level == tc_level_l1)
+		return tc_ptm_format_packet(buf, size, (const struct tc_ptm_packet *)item);
+	if (level == tc_level_l3)
+		return tc_ptm_format_l3(buf, size, (const struct tc_l3 *)item);
+	if (size > 0)
+		buf[0] = '\0';
+	return 0;   /* no s1 or L2 */
+}
+
+static int ptm_item_error(int level, const struct tc_item *item)
+{
+	if (level == tc_level_l1)
+		return item->kind == tc_ptm_pkt_error ? ((const struct tc_ptm_packet *)item)->error : 0;
+	if (level == tc_level_l3)
+		return item->kind == tc_l3_error ? ((const struct tc_l3 *)item)->error : 0;
+	return 0;
+}
+
+static int ptm_item_is_warning(int level, const struct tc_item *item)
+{
+	return level == tc_level_l1 && item->kind == tc_ptm_pkt_warning;
+}
+
+static void config_default(void *cfg)
+{
+	tc_ptm_config_default(cfg);
+}
+
+static void config_set_key(void *cfg, int k, uint64_t v)
+{
+	tc_ptm_config_set_key(cfg, k, v);
+}
+
+static uint64_t config_get_key(const void *cfg, int k)
+{
+	return tc_ptm_config_get_key(cfg, k);
+}
+
+static int config_check(const void *cfg, char *err, size_t errlen)
+{
+	return tc_ptm_config_check(cfg, err, errlen);
+}
+
+static const char *const snapshot_types[] = { "PTM1.0", "PTM1.1", "PFT1.0", "PFT1.1", NULL };
+
+const struct tc_protocol tc_protocol_ptm = {
+	.id = tc_proto_ptm,
+	.name = "ptm",
+	.title = "Arm PFT/PTM (ARM IHI 0035B)",
+	.config_size = sizeof(struct tc_ptm_config),
+	.keys = tc_ptm_keys,
+	.nkeys = TC_PTM_NKEYS,
+	.regs = tc_ptm_regs,
+	.nregs = tc_ptm_reg_count,
+	.config_default = config_default,
+	.config_set_key = config_set_key,
+	.config_get_key = config_get_key,
+	.config_derive = tc_ptm_config_derive,
+	.config_check = config_check,
+	.error_names = tc_ptm_error_names,
+	.nerrors = tc_ptm_err_count,
+	.warning_names = tc_ptm_warning_names,
+	.nwarnings = tc_ptm_warn_count,
+	.format = ptm_format,
+	.item_error = ptm_item_error,
+	.item_is_warning = ptm_item_is_warning,
+	.alloc = ptm_alloc,
+	.set_image = ptm_set_image,
+	.feed = ptm_feed,
+	.finish = ptm_finish,
+	.free = ptm_free,
+	.skipped = ptm_skipped,
+	.snapshot_types = snapshot_types,
+	.trace_id_reg = tc_ptm_reg_etmtraceidr,
+};
