@@ -91,8 +91,9 @@ static void run_one(const struct tc_adapter *ad, const char *path, struct tc_tas
 		return;
 	}
 	tc_vector_drop_warnings(&v);   /* adapters are never scored on warnings */
-	if (tc_adapter_unsupported(ad, &v, r->level)) {
+	if (tc_adapter_unsupported(ad, &v, r->level, err, sizeof err)) {
 		r->verdict = tc_v_unsupported;
+		tc_task_diag(r, "%s", err);   /* why, for the TAP SKIP line */
 	} else if (tc_sandbox_run(ad, &v, r, &o->lim, &out)) {
 		r->verdict = tc_compare(r, &v, &out);
 	}
@@ -120,6 +121,7 @@ static void run_worker(const struct tc_adapter *ad, char **paths, struct board *
 		 * a worker that dies mid-task leaves */
 		r->vector = b->tasks[i].vector;
 		r->level = b->tasks[i].level;
+		r->protocol = b->tasks[i].protocol;
 		r->verdict = tc_v_pass;
 		r->diag[0] = '\0';
 		run_one(ad, paths[r->vector], r, o);
@@ -183,10 +185,11 @@ static struct board *run_all(const struct tc_adapter *ad, char **paths, int ntas
 
 /* A planned task reads as an error until a worker stores its result: a
  * task nobody finished (its worker died) must not count as a pass. */
-static void plan_task(struct tc_task *t, int vector, int level)
+static void plan_task(struct tc_task *t, int vector, int level, int protocol)
 {
 	t->vector = vector;
 	t->level = level;
+	t->protocol = protocol;
 	t->verdict = tc_v_runner;
 	snprintf(t->diag, sizeof t->diag,
 		 "  message: 'not run: the certify worker process died before finishing it'\n");
@@ -217,14 +220,14 @@ static int plan(const struct options *o, char **paths, size_t npaths, char **tag
 		if (tc_vector_load(paths[i], &v, err, sizeof err)) {
 			fprintf(stderr, "tracecert certify: %s: %s\n", paths[i], err);
 			tags[i] = strdup("");
-			plan_task(&t[n++], (int)i, 1);   /* the worker reports the runner-error */
+			plan_task(&t[n++], (int)i, 1, tc_proto_none);   /* the worker reports the runner-error */
 			continue;
 		}
 		tags[i] = strdup(v.tags);
 		if (selected(o, &v) && (o->levels & 1) && (v.has[tc_sec_l1] || v.has[tc_sec_error]))
-			plan_task(&t[n++], (int)i, 1);
+			plan_task(&t[n++], (int)i, 1, v.proto->id);
 		if (selected(o, &v) && (o->levels & 4) && v.has[tc_sec_l3])
-			plan_task(&t[n++], (int)i, 3);
+			plan_task(&t[n++], (int)i, 3, v.proto->id);
 		tc_vector_free(&v);
 		if (!tags[i]) {
 			free(t);
@@ -268,14 +271,30 @@ static void tallies_free(struct tallies *ts)
 	free(ts->t);
 }
 
-/* Totals, the matrix by tag and the score. Returns 0, or -1 when memory is short. */
+const char *tc_report_protocol_name(int id)
+{
+	const struct tc_protocol *p = tc_protocol_by_id(id);
+	return p ? p->name : "unreadable";
+}
+
+double tc_report_score(const int *count)
+{
+	int counted = 0;
+	for (int k = 0; k < tc_v_count; k++)
+		counted += k == tc_v_unsupported || k == tc_v_skipped ? 0 : count[k];
+	return counted > 0 ? (double)(count[tc_v_pass] + count[tc_v_pass_alt]) / counted : 0.0;
+}
+
+/* Totals, the matrices by protocol and by tag, the score. Returns 0, or -1
+ * when memory is short. */
 static int summarise(struct tc_report *r, struct tallies *ts)
 {
-	int counted;
 	for (int i = 0; i < r->ntasks; i++) {
 		const struct tc_task *t = &r->tasks[i];
 		const char *s = r->tags[t->vector];
 		r->total[t->verdict]++;
+		if (t->protocol >= 0 && t->protocol < tc_proto_count)
+			r->by_protocol[t->protocol][t->level == 3][t->verdict]++;
 		while (*s) {
 			size_t n = strcspn(s, " ");
 			char tag[256];
@@ -291,8 +310,7 @@ static int summarise(struct tc_report *r, struct tallies *ts)
 	}
 	r->tally = ts->t;
 	r->ntally = ts->n;
-	counted = r->ntasks - r->total[tc_v_unsupported] - r->total[tc_v_skipped];
-	r->score = counted > 0 ? (double)(r->total[tc_v_pass] + r->total[tc_v_pass_alt]) / counted : 0.0;
+	r->score = tc_report_score(r->total);
 	return 0;
 }
 

@@ -166,6 +166,28 @@ static void verdict_counts(struct jw *j, const char *key, const int *count)
 	jw_close(j, '}');
 }
 
+/* Verdict counts and score of each protocol that has runs. */
+static void by_protocol(struct jw *j, const struct tc_report *r)
+{
+	jw_open(j, "by_protocol", '[', 0);
+	for (int p = 0; p < tc_proto_count; p++) {
+		int sum[tc_v_count], any = 0;
+		for (int k = 0; k < tc_v_count; k++) {
+			sum[k] = r->by_protocol[p][0][k] + r->by_protocol[p][1][k];
+			any |= sum[k];
+		}
+		if (!any)
+			continue;
+		jw_open(j, NULL, '{', 1);
+		jw_string(j, "protocol", tc_report_protocol_name(p));
+		jw_fixed(j, "score", tc_report_score(sum), 4);
+		verdict_counts(j, "L1", r->by_protocol[p][0]);
+		verdict_counts(j, "L3", r->by_protocol[p][1]);
+		jw_close(j, '}');
+	}
+	jw_close(j, ']');
+}
+
 static void by_tag(struct jw *j, const struct tc_report *r)
 {
 	jw_open(j, "by_tag", '[', 0);
@@ -209,6 +231,7 @@ int tc_json_certificate(FILE *f, const struct tc_report *r, char *err, size_t er
 	jw_fixed(&j, "score", r->score, 4);
 	jw_fixed(&j, "seconds", r->seconds, 3);
 	verdict_counts(&j, "totals", r->total);
+	by_protocol(&j, r);
 	by_tag(&j, r);
 	failures(&j, r);
 	if (r->notes)

@@ -36,6 +36,32 @@ static void header(FILE *f, const struct tc_report *r)
 		fprintf(f, "| %s | %d |\n", tc_verdict_names[k], t[k]);
 }
 
+static void level_cell(FILE *f, const int *c)
+{
+	fprintf(f, " %d / %d / %d / %d / %d / %d / %d |", c[tc_v_pass] + c[tc_v_pass_alt], c[tc_v_fail], c[tc_v_crash],
+		c[tc_v_hang], c[tc_v_flood], c[tc_v_error] + c[tc_v_runner], c[tc_v_unsupported]);
+}
+
+static void protocols(FILE *f, const struct tc_report *r)
+{
+	fprintf(f, "\n## By protocol and level (pass / fail / crash / hang / flood / error (adapter or runner) / "
+		   "unsupported)\n\n");
+	fprintf(f, "| protocol | score | L1 | L3 |\n|---|---|---|---|\n");
+	for (int p = 0; p < tc_proto_count; p++) {
+		int sum[tc_v_count], any = 0;
+		for (int k = 0; k < tc_v_count; k++) {
+			sum[k] = r->by_protocol[p][0][k] + r->by_protocol[p][1][k];
+			any |= sum[k];
+		}
+		if (!any)
+			continue;
+		fprintf(f, "| %s | %.2f%% |", tc_report_protocol_name(p), 100.0 * tc_report_score(sum));
+		level_cell(f, r->by_protocol[p][0]);
+		level_cell(f, r->by_protocol[p][1]);
+		fprintf(f, "\n");
+	}
+}
+
 static void matrix(FILE *f, const struct tc_report *r)
 {
 	fprintf(f, "\n## By feature tag and level (pass / fail / crash / hang / flood / error (adapter or runner) / "
@@ -45,12 +71,8 @@ static void matrix(FILE *f, const struct tc_report *r)
 		fprintf(f, "| ");
 		md_text(f, r->tally[i].tag);
 		fprintf(f, " |");
-		for (int lv = 0; lv < 2; lv++) {
-			const int *c = r->tally[i].count[lv];
-			fprintf(f, " %d / %d / %d / %d / %d / %d / %d |", c[tc_v_pass] + c[tc_v_pass_alt], c[tc_v_fail],
-				c[tc_v_crash], c[tc_v_hang], c[tc_v_flood], c[tc_v_error] + c[tc_v_runner],
-				c[tc_v_unsupported]);
-		}
+		level_cell(f, r->tally[i].count[0]);
+		level_cell(f, r->tally[i].count[1]);
 		fprintf(f, "\n");
 	}
 }
@@ -74,6 +96,7 @@ static void failures(FILE *f, const struct tc_report *r)
 int tc_markdown_certificate(FILE *f, const struct tc_report *r, char *err, size_t errlen)
 {
 	header(f, r);
+	protocols(f, r);
 	matrix(f, r);
 	failures(f, r);
 	if (r->notes) {

@@ -5,6 +5,7 @@
 #include <stddef.h>
 #include <stdio.h>
 
+#include "tracecert/protocol.h"
 #include "vector.h"
 
 struct tc_adapter;
@@ -23,14 +24,16 @@ extern const char *const tc_verdict_names[tc_v_count];
 int tc_verdict_is_good(int verdict);
 
 #define TC_DIAG_SIZE 3072
+#define TC_LINE_MAX 1024          /* the longest item text the child writes (longer: cut) */
 
 /* One (vector, level) task and its result. Results live in shared memory so
  * that worker processes can fill them: no pointers. */
 struct tc_task {
 	int vector;               /* index in the list of vector files */
 	int level;                /* 1 or 3 */
+	int protocol;             /* the vector's (enum tc_protocol_id; tc_proto_none: unreadable) */
 	int verdict;              /* enum tc_verdict */
-	char diag[TC_DIAG_SIZE];  /* YAML lines (indented two spaces) for a failure */
+	char diag[TC_DIAG_SIZE];  /* YAML lines (indented two spaces) for a failure; why, for unsupported */
 };
 
 /* Appends to t->diag (cut at its size). */
@@ -49,9 +52,11 @@ struct tc_limits {
 
 /* Whether tags (blank-separated) holds tag. */
 int tc_has_tag(const char *tags, const char *tag);
-/* Whether the adapter declares the vector's protocol, the level (1 or 3) or
- * one of the vector's feature tags unsupported. */
-int tc_adapter_unsupported(const struct tc_adapter *ad, const struct tc_vector *v, int level);
+/* Whether the adapter leaves the vector's protocol or the level (1 or 3)
+ * out, or declares one of the vector's feature tags unsupported: NULL when
+ * it supports the run, else why not (in why, n bytes). */
+const char *tc_adapter_unsupported(const struct tc_adapter *ad, const struct tc_vector *v, int level, char *why,
+				   size_t n);
 
 /* ---- sandbox.c: one run of the adapter in a child process ----------------- */
 
@@ -96,11 +101,19 @@ struct tc_report {
 	size_t ntally;
 	int total[tc_v_count];
 	double score;             /* passes over the runs that count */
+	/* [enum tc_protocol_id][level 1 / 3][verdict]; tc_proto_none: vectors that could not be read */
+	int by_protocol[tc_proto_count][2][tc_v_count];
 	double seconds;
 	const char *notes_path;   /* a Markdown file appended to the certificates, or NULL */
 	const char *notes;        /* its text (no NUL byte), notes_len bytes */
 	size_t notes_len;
 };
+
+/* The name of a protocol in the report ("unreadable" for tc_proto_none). */
+const char *tc_report_protocol_name(int id);
+/* The score of a verdict count: passes over the runs that count (not
+ * unsupported, not skipped); 0 when none counts. */
+double tc_report_score(const int *count);
 
 /* tap.c: TAP version 13 with a YAML block per failing run. Returns 0, or -1
  * when a write failed. */

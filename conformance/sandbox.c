@@ -16,10 +16,15 @@
 
 /* ---- The child -------------------------------------------------------------- */
 
-/* The child writes one line per item: "1 TEXT" (L1), "3 TEXT" (L3), and
- * "! …" lines about the run ("! done" after close()). */
+/* The child writes one line per item: "1 TEXT" (L1), "3 TEXT" (L3),
+ * "e CLASS OFFSET" (an L1 error, for the error list), and "! …" lines about
+ * the run ("! done" after close()). Exit status 4: the adapter failed; 5:
+ * the runner could not set the run up; 6: the adapter handed over a
+ * malformed item. */
 struct child {
 	int fd;
+	int level;                         /* tc_level_l1 or tc_level_l3: what this run asked for */
+	const struct tc_protocol *proto;   /* the vector's */
 };
 
 /* Writes everything or dies (the parent treats a short output as a crash). */
@@ -38,23 +43,82 @@ static void write_all(int fd, const char *s, size_t n)
 
 static void child_line(const struct child *c, const char *prefix, const char *text)
 {
-	char buf[600];
+	char buf[TC_LINE_MAX + 64];
 	int n = snprintf(buf, sizeof buf, "%s%s\n", prefix, text);
-	write_all(c->fd, buf, n < (int)sizeof buf ? (size_t)n : sizeof buf - 1);
+	if (n < 0)
+		_exit(3);
+	if ((size_t)n >= sizeof buf) {   /* cut: still one line */
+		n = (int)sizeof buf - 1;
+		buf[n - 1] = '\n';
+	}
+	write_all(c->fd, buf, (size_t)n);
 }
 
-static void child_packet(void *ctx, const struct tc_ete_packet *p)
+/* What an item must be before anything of it is read beyond its header:
+ * the level asked for, the protocol opened, the size of that protocol's
+ * record at that level, a kind in range, an error class the protocol
+ * names. 0, or -1 with why. */
+static int check_item(const struct child *c, int level, const struct tc_item *it, char *why, size_t n)
 {
-	char buf[512];
-	tc_ete_format_packet(buf, sizeof buf, p);
-	child_line(ctx, "1 ", buf);
+	size_t want = level == tc_level_l3 ? sizeof(struct tc_l3) : c->proto->l1_size;
+	unsigned kinds = level == tc_level_l3 ? tc_l3_kind_count : (unsigned)c->proto->l1_kinds;
+	int cls;
+	if (!it) {
+		snprintf(why, n, "a NULL item at level %d", level);
+		return -1;
+	}
+	if (level != c->level) {
+		snprintf(why, n, "an item at level %d in a run that asked for level %d (enum tc_level)", level, c->level);
+		return -1;
+	}
+	if (it->protocol != c->proto->id) {
+		snprintf(why, n, "protocol %u in a run of protocol %d (%s)", (unsigned)it->protocol, c->proto->id,
+			 c->proto->name);
+		return -1;
+	}
+	if (it->size != want) {
+		snprintf(why, n, "size %u; a %s %s item is %zu bytes", (unsigned)it->size, c->proto->name,
+			 level == tc_level_l3 ? "L3" : "L1", want);
+		return -1;
+	}
+	if (it->kind >= kinds) {
+		snprintf(why, n, "kind %u; %s %s kinds are 0..%u", (unsigned)it->kind, c->proto->name,
+			 level == tc_level_l3 ? "L3" : "L1", kinds - 1);
+		return -1;
+	}
+	cls = c->proto->item_error(level, it);
+	if (cls < 0 || cls >= c->proto->nerrors) {
+		snprintf(why, n, "error class %d; %s has classes 0..%d", cls, c->proto->name, c->proto->nerrors - 1);
+		return -1;
+	}
+	return 0;
 }
 
-static void child_l3(void *ctx, const struct tc_l3 *x)
+/* The runner's item callback: checked, then formatted through the
+ * protocol's descriptor; warnings are dropped (never scored). */
+static void child_item(void *ctx, int level, const struct tc_item *it)
 {
-	char buf[512];
-	tc_ete_format_l3(buf, sizeof buf, x);
-	child_line(ctx, "3 ", buf);
+	const struct child *c = ctx;
+	char buf[TC_LINE_MAX], why[256];
+	int cls;
+	if (check_item(c, level, it, why, sizeof why)) {
+		child_line(c, "! malformed item: ", why);
+		_exit(6);
+	}
+	if (c->proto->item_is_warning(level, it))
+		return;
+	if (level == tc_level_l3) {
+		tc_l3_format(buf, sizeof buf, (const struct tc_l3 *)it, c->proto->error_names, c->proto->nerrors);
+		child_line(c, "3 ", buf);
+		return;
+	}
+	c->proto->format(buf, sizeof buf, level, it);
+	child_line(c, "1 ", buf);
+	cls = c->proto->item_error(level, it);
+	if (cls > 0) {
+		snprintf(buf, sizeof buf, "%s %llu", c->proto->error_names[cls], (unsigned long long)it->offset);
+		child_line(c, "e ", buf);
+	}
 }
 
 static void set_limits(const struct tc_limits *lim)
@@ -79,13 +143,12 @@ static struct tc_adapter_region *region_table(const struct tc_vector *v)
 	return r;
 }
 
-/* The child: open, feed, finish, close; items go to fd as text lines. Exit
- * status 4: the adapter failed; 5: the runner could not set the run up. */
+/* The child: open, feed, finish, close; items go to fd as text lines. */
 static void run_child(const struct tc_adapter *ad, const struct tc_vector *v, int level, int fd,
 		      const struct tc_limits *lim)
 {
 	struct tc_adapter_open_args args;
-	struct child c = { fd };
+	struct child c = { fd, level == 3 ? tc_level_l3 : tc_level_l1, v->proto };
 	char err[512] = "";
 	void *h;
 	set_limits(lim);
@@ -96,13 +159,13 @@ static void run_child(const struct tc_adapter *ad, const struct tc_vector *v, in
 		_exit(5);
 	}
 	args.abi_version = TC_ADAPTER_ABI_VERSION;
-	args.protocol = tc_adapter_ete;
-	args.ete = v->config;   /* ABI v1: ETE vectors only (tc_adapter_unsupported) */
+	args.protocol = v->proto->id;
+	args.config = v->config;
+	args.config_size = v->proto->config_size;
 	args.nregions = (size_t)v->image.n;
-	args.levels = level == 1 ? tc_adapter_l1 : tc_adapter_l3;
-	args.cb.ctx = &c;
-	args.cb.packet = child_packet;
-	args.cb.l3 = child_l3;
+	args.levels = (unsigned)c.level;
+	args.ctx = &c;
+	args.item = child_item;
 	h = ad->open(&args, err, sizeof err);
 	if (!h) {
 		err[sizeof err - 1] = '\0';
@@ -198,24 +261,12 @@ static int read_child(int fd, pid_t pid, struct capture *c, const struct tc_limi
  * line is the message. */
 static void take_line(const char *line, struct tc_run_output *out, int *done, char *msg, size_t msglen)
 {
-	unsigned long long off;
-	char cls[64];
-	if (line[0] == '1' && line[1] == ' ' && tc_line_is_warning(line + 2)) {
-		/* warnings are never scored (FORMAT.md "Warnings") */
-	} else if (line[0] == '1' && line[1] == ' ') {
-		tc_lines_add(&out->l1, line + 2);
-		if (sscanf(line + 2, "@%llu %*s error class=%63s", &off, cls) == 2) {
-			char e[128];
-			snprintf(e, sizeof e, "%s %llu", cls, off);
-			tc_lines_add(&out->errs, e);
-		}
-	} else if (line[0] == '3' && line[1] == ' ') {
-		tc_lines_add(&out->l3, line + 2);
-	} else if (!strcmp(line, "! done")) {
+	if (line[0] && line[1] == ' ' && (line[0] == '1' || line[0] == '3' || line[0] == 'e'))
+		tc_lines_add(line[0] == '1' ? &out->l1 : line[0] == '3' ? &out->l3 : &out->errs, line + 2);
+	else if (!strcmp(line, "! done"))
 		*done = 1;
-	} else if (line[0] == '!') {
+	else if (line[0] == '!')
 		snprintf(msg, msglen, "%.*s", (int)(msglen - 1), line + 2);
-	}
 }
 
 /* Splits the child's lines by level prefix; returns whether it said done. */
@@ -225,7 +276,7 @@ static int split_output(const char *text, struct tc_run_output *out, char *msg, 
 	while (text && *text) {
 		const char *eol = strchr(text, '\n');
 		size_t len = eol ? (size_t)(eol - text) : strlen(text);
-		char line[600];
+		char line[TC_LINE_MAX + 64];
 		snprintf(line, sizeof line, "%.*s", (int)len, text);
 		take_line(line, out, &done, msg, msglen);
 		text += len + (eol ? 1 : 0);
@@ -248,7 +299,7 @@ static int classify(struct tc_task *t, int status, const struct capture *c, stru
 	done = split_output(c->buf, out, msg, sizeof msg);
 	if (done && WEXITSTATUS(status) == 0)
 		return 1;
-	t->verdict = WEXITSTATUS(status) == 5 ? tc_v_runner : tc_v_error;
+	t->verdict = WEXITSTATUS(status) == 5 ? tc_v_runner : tc_v_error;   /* 6: a malformed item */
 	tc_task_diag_quoted(t, "message", msg[0] ? msg : "adapter ended without finishing");
 	return 0;
 }

@@ -11,7 +11,7 @@ static void tap_line(FILE *f, const struct tc_report *r, int i)
 	if (t->verdict == tc_v_pass_alt)
 		fprintf(f, " # pass under an alternative reading (see the vector; reference/ERRATA.md)");
 	if (t->verdict == tc_v_unsupported)
-		fprintf(f, " # SKIP unsupported by the adapter");
+		fprintf(f, " # SKIP unsupported by the adapter: %s", t->diag);
 	if (t->verdict == tc_v_skipped)
 		fprintf(f, " # SKIP not run (--first-failure)");
 	fprintf(f, "\n");
