@@ -56,4 +56,11 @@ printf 'not a vector\n' > "$tmp/broken.tcv"
 check "an unreadable vector file is a runner-error with its message, and fails the run" sh -c "'$T' certify --adapter '$B/libtc_reference.so' --vectors '$tmp/broken.tcv' --tap > '$tmp/broken.tap' 2> '$tmp/broken.err'; test \$? -eq 1 && grep -q ' 0 adapter-error, 1 runner-error,' '$tmp/broken.err' && grep -q \"verdict: runner-error\" '$tmp/broken.tap' && grep -q \"message: 'vector file: \" '$tmp/broken.tap'"
 # Every protocol through one runner: the reference on all the vectors, the certificate listing each protocol.
 check "reference adapter: every protocol's vectors pass; the certificate lists each protocol" sh -c "'$T' certify --adapter '$B/libtc_reference.so' --vectors vectors --report '$tmp/all' 2>/dev/null && grep -q '^| ete | 100.00% |' '$tmp/all/certificate.md' && grep -q '^| ptm | 100.00% |' '$tmp/all/certificate.md' && grep -q '{\"protocol\": \"ptm\", \"score\": 1.0000' '$tmp/all/certificate.json'"
+# OpenCSD's PTM decoder through the runner (built when libopencsd-dev is installed): every PTM
+# vector runs at L1 and L3 and is classified; none is a crash, a hang or an error of the adapter.
+if [ -f "$B/libtc_opencsd.so" ]; then
+  check "OpenCSD PTM: the PTM vectors run at both levels, each classified pass or fail, some pass" sh -c "'$T' certify --adapter '$B/libtc_opencsd.so' --vectors vectors/ptm --tap --report '$tmp/ocptm' > '$tmp/ocptm.tap' 2> '$tmp/ocptm.err'; test \$? -le 1 && grep -Eq ': [1-9][0-9]* pass, [0-9]+ fail, 0 crash, 0 hang, 0 flood, 0 adapter-error, 0 runner-error, [0-9]+ unsupported' '$tmp/ocptm.err' && grep -q '^ok [0-9]* - L3 ' '$tmp/ocptm.tap' && grep -q '^| ptm |' '$tmp/ocptm/certificate.md'"
+else
+  check "OpenCSD PTM # SKIP libopencsd-dev not installed" true
+fi
 tap_done

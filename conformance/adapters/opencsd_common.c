@@ -2,7 +2,8 @@
  *
  * One shared object, libtc_opencsd.so, exports tracecert_adapter_v2 with
  * every protocol OpenCSD decodes that tracecert has: ETE (opencsd_ete.c,
- * OpenCSD's ETMv4 decoder in ETE configuration). This file is the plumbing they share: library setup,
+ * OpenCSD's ETMv4 decoder in ETE configuration) and PFT/PTM
+ * (opencsd_ptm.c). This file is the plumbing they share: library setup,
  * the decode trees, the memory accessor over the runner's image, the raw
  * packet monitor, the datapath and 64-bit offsets. The protocol files map
  * OpenCSD's packets and generic elements onto tracecert's items; no
@@ -232,7 +233,7 @@ static void oc_close(void *handle)
 
 static const struct oc_protocol *find_protocol(int id)
 {
-	static const struct oc_protocol *const all[] = { &oc_ete };
+	static const struct oc_protocol *const all[] = { &oc_ete, &oc_ptm };
 	for (size_t i = 0; i < sizeof all / sizeof all[0]; i++)
 		if (all[i]->protocol == id)
 			return all[i];
@@ -400,12 +401,13 @@ static int oc_finish(void *handle)
 /* Feature tags OpenCSD cannot decode: each protocol's file says which and why. */
 static const struct tc_adapter_protocol oc_protocols[] = {
 	{ tc_proto_ete, tc_level_l1 | tc_level_l3, oc_ete_unsupported },
+	{ tc_proto_ptm, tc_level_l1 | tc_level_l3, oc_ptm_unsupported },
 };
 
 static const struct tc_adapter opencsd_adapter = {
 	TC_ADAPTER_ABI_VERSION,
 	"opencsd",
-	"OpenCSD " OCSD_VER_STRING " (ETE: ETMV4I decoder in ETE configuration)",
+	"OpenCSD " OCSD_VER_STRING " (ETE: ETMV4I decoder in ETE configuration; PTM: PTM decoder)",
 	oc_protocols,
 	sizeof oc_protocols / sizeof oc_protocols[0],
 	oc_open,

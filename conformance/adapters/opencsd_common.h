@@ -13,7 +13,7 @@
 
 struct oc_handle;
 
-/* One protocol on OpenCSD (opencsd_ete.c). */
+/* One protocol on OpenCSD (opencsd_ete.c, opencsd_ptm.c). */
 struct oc_protocol {
 	int protocol;                       /* enum tc_protocol_id */
 	const char *decoder;                /* OCSD_BUILTIN_DCD_… */
@@ -92,6 +92,8 @@ void oc_debug_elem(const struct oc_handle *h, uint64_t offset, ocsd_trc_index_t 
 
 /* The protocols, and the vector feature tags each cannot decode (NULL-terminated). */
 extern const struct oc_protocol oc_ete;
+extern const struct oc_protocol oc_ptm;
 extern const char *const oc_ete_unsupported[];
+extern const char *const oc_ptm_unsupported[];
 
 #endif
