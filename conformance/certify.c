@@ -491,7 +491,7 @@ static void usage(FILE *f)
 		"  --report DIR        write DIR/certificate.md and DIR/certificate.json\n"
 		"  --jobs N            worker processes (default: 2)\n"
 		"  --timeout S         per-vector time limit in seconds (default: 10)\n"
-		"  --memory MB         per-vector address-space limit, non-sanitized runs (default: 1024)\n"
+		"  --memory MB         per-vector address-space limit (default: 1024; none in an ASan build)\n"
 		"  --output MB         per-vector output limit (default: 64)\n"
 		"  --first-failure     stop after the first failing comparison (for mutants)\n"
 		"  --notes FILE        Markdown verdicts on the failure classes, appended to the\n"

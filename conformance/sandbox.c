@@ -121,11 +121,25 @@ static void child_item(void *ctx, int level, const struct tc_item *it)
 	}
 }
 
+/* Whether this runner is built with AddressSanitizer (then so is every
+ * adapter it can load): ASan reserves terabytes of address space and cannot
+ * run under RLIMIT_AS. Decided by the build, not by the environment. */
+#if defined(__SANITIZE_ADDRESS__)
+#define TC_ASAN_BUILD 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define TC_ASAN_BUILD 1
+#endif
+#endif
+#ifndef TC_ASAN_BUILD
+#define TC_ASAN_BUILD 0
+#endif
+
 static void set_limits(const struct tc_limits *lim)
 {
 	struct rlimit cpu = { lim->timeout_s, lim->timeout_s + 1 };
 	setrlimit(RLIMIT_CPU, &cpu);
-	if (lim->mem_mb && !getenv("ASAN_OPTIONS")) {   /* ASan cannot start under RLIMIT_AS */
+	if (lim->mem_mb && !TC_ASAN_BUILD) {
 		struct rlimit as = { lim->mem_mb << 20, lim->mem_mb << 20 };
 		setrlimit(RLIMIT_AS, &as);
 	}
