@@ -1,4 +1,4 @@
-/* markdown.c — the Markdown certificate: score, verdict totals, a matrix by feature tag and level, every failure. */
+/* markdown.c — the Markdown certificate: score, verdict totals, matrices by protocol and by feature tag and level, every failure. */
 #include <stdio.h>
 #include <string.h>
 

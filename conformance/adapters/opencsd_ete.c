@@ -24,7 +24,7 @@
  *   TRCCONFIGR, AArch64 Cortex-A PE (ARCH_AA64).
  *   No OpenCSD setting exists for ite (no FEAT_ITE packet in 1.3.x), rme
  *   (the NSE bit is always decoded, never checked), tf_keep_cc, queue_cap,
- *   tx_cap and walk_limit: see unsupported_tags.
+ *   tx_cap and walk_limit: see oc_ete_unsupported.
  *
  * Mapping decisions and what OpenCSD does not provide
  *   L1
