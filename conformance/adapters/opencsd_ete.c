@@ -89,11 +89,6 @@
 #include "opencsd_common.h"
 #include "tracecert/ete.h"
 
-/* InstType / ISA codes of FORMAT.md (reference/insn.h), repeated here: the
- * adapter only sees the public headers. */
-enum { oc_isa_a64 = 0, oc_isa_a32 = 1, oc_isa_t32 = 2 };
-enum { oc_insn_other = 0, oc_insn_dir, oc_insn_indir, oc_insn_wfx, oc_insn_isb, oc_insn_tstart };
-
 /* What the ETE mapping keeps between OpenCSD's callbacks. */
 struct ete_state {
 	/* L1 */
@@ -500,21 +495,21 @@ static void emit_l3(struct oc_handle *h, const struct tc_l3 *x)
 static int isa_code(ocsd_isa isa)
 {
 	switch (isa) {
-	case ocsd_isa_aarch64: return oc_isa_a64;
-	case ocsd_isa_thumb2: return oc_isa_t32;
-	default: return oc_isa_a32;
+	case ocsd_isa_aarch64: return tc_isa_a64;
+	case ocsd_isa_thumb2: return tc_isa_t32;
+	default: return tc_isa_a32;
 	}
 }
 
 static int insn_type(ocsd_instr_type t)
 {
 	switch (t) {
-	case OCSD_INSTR_BR: return oc_insn_dir;
-	case OCSD_INSTR_BR_INDIRECT: return oc_insn_indir;
-	case OCSD_INSTR_ISB: return oc_insn_isb;
-	case OCSD_INSTR_WFI_WFE: return oc_insn_wfx;
-	case OCSD_INSTR_TSTART: return oc_insn_tstart;
-	default: return oc_insn_other;
+	case OCSD_INSTR_BR: return tc_insn_branch_dir;
+	case OCSD_INSTR_BR_INDIRECT: return tc_insn_branch_indir;
+	case OCSD_INSTR_ISB: return tc_insn_isb;
+	case OCSD_INSTR_WFI_WFE: return tc_insn_wfx;
+	case OCSD_INSTR_TSTART: return tc_insn_tstart;
+	default: return tc_insn_other;
 	}
 }
 
@@ -587,7 +582,7 @@ static ocsd_datapath_resp_t l3_elem(const void *ctx, const ocsd_trc_index_t inde
 		/* OpenCSD's waypoints (P0 instructions) are the branches, ISB,
 		 * WFI/WFE (with WFXMODE) and, for ETE, TSTART (type tstart,
 		 * reference/ERRATA.md TC-P27). */
-		if (x.last_type == oc_insn_other)
+		if (x.last_type == tc_insn_other)
 			x.taken = tc_taken_none;
 		else
 			x.taken = e->last_instr_exec ? tc_taken_e : tc_taken_n;
@@ -605,7 +600,7 @@ static ocsd_datapath_resp_t l3_elem(const void *ctx, const ocsd_trc_index_t inde
 		x.last = e->st_addr;
 		x.count = e->num_instr_range;
 		x.isa = (uint8_t)isa_code(e->isa);
-		x.last_type = oc_insn_other;
+		x.last_type = tc_insn_other;
 		x.taken = tc_taken_unknown;
 		break;
 	case OCSD_GEN_TRC_ELEM_EXCEPTION:
