@@ -6,6 +6,7 @@
 #include <sys/stat.h>
 #include <time.h>
 
+#include "cli.h"
 #include "gen.h"
 #include "snapwrite.h"
 #include "tracecert/encoder.h"
@@ -15,6 +16,7 @@
 struct gen_opts {
 	const struct tc_encoder *enc;      /* --protocol: its encoder */
 	const struct tc_protocol *proto;   /* and its descriptor */
+	int proto_given;
 	struct tc_enc_request rq;
 	void *cfg;                  /* the fixed configuration (--config), proto->config_size bytes */
 	const char **config;        /* the --config arguments, applied once the protocol is known */
@@ -32,6 +34,49 @@ struct gen_opts {
 	int neg_kind;               /* its index in enc->negative_kinds */
 	const char *snapshot_out;   /* --snapshot-out DIR */
 	int snapshot_raw;           /* --snapshot-format source_data */
+};
+
+enum gen_option {
+	opt_protocol = 1, opt_seed, opt_count, opt_seeds_file, opt_out, opt_steps, opt_blocks, opt_config,
+	opt_coverage, opt_select, opt_extra, opt_quiet, opt_snapshot_out, opt_snapshot_format, opt_negative, opt_kind
+};
+
+static const struct tc_cli_option gen_options[] = {
+	{ "protocol", "P", opt_protocol, "the protocol whose encoder runs (default: the\nfirst of the build; the encoders are listed below)" },
+	{ "seed", "N", opt_seed, "first seed (default 1)" },
+	{ "count", "N", opt_count, "number of consecutive seeds (default 1)" },
+	{ "seeds-file", "FILE", opt_seeds_file, "the seeds to generate, one a line ('#' comments)" },
+	{ "out", "DIR", opt_out, "write DIR/gen-SEED.tcv (default: the vectors to\nstandard output)" },
+	{ "steps", "N", opt_steps, "execution steps per vector, 1..100000 (default:\nthe encoder's)" },
+	{ "blocks", "N", opt_blocks, "basic blocks per program, 4..4096 (default: the\nencoder's)" },
+	{ "config", "NAME=VALUE", opt_config, "fix a configuration key or register of the\n"
+					      "protocol (as for dump; no random configuration\nper seed then)" },
+	{ "coverage", NULL, opt_coverage, "print how often the vectors use each variant of\n"
+					  "the encoder's list; exit 1 if any is unused" },
+	{ "select", "C", opt_select, "set-cover search: try seeds 1..C, pick greedily\n"
+				     "seeds that cover every variant, print them (the\nseed list of vectors/PROTOCOL/gen)" },
+	{ "extra", "N", opt_extra, "with --select: add N plain seeds after C" },
+	{ "quiet", NULL, opt_quiet, "no speed figures on standard error" },
+	{ "snapshot-out", "DIR", opt_snapshot_out,
+	  "also write the vectors (1 to 16) as a trace\n"
+	  "snapshot directory: per vector a core whose memory\n"
+	  "dumps hold its image and a trace source whose\n"
+	  "registers give its configuration (trace ID 0x10,\n"
+	  "0x11, ...), the traces interleaved in one\n"
+	  "CoreSight formatted buffer (decode --snapshot DIR\n"
+	  "gives each vector's expected L3; the vectors go to\n"
+	  "standard output only with --out); only for a\n"
+	  "protocol tools/snapwrite.c writes" },
+	{ "snapshot-format", "coresight|source_data", opt_snapshot_format,
+	  "one formatted buffer (the default) or one raw\nbuffer per source" },
+	{ "negative", NULL, opt_negative, "write negative vectors, DIR/neg-SEED.tcv: the\n"
+					  "vector of the seed with ONE deliberate corruption\n"
+					  "chosen by the seed, an [error] section (CLASS\n"
+					  "OFFSET) and the [expect.l1] the encoder knows from\n"
+					  "its record of the packets it wrote; no\n"
+					  "[expect.l3] (the encoders that make them: below)" },
+	{ "kind", "KIND", opt_kind, "with --negative, the corruption (the encoder's\nkinds: below)" },
+	{ NULL, NULL, 0, NULL }
 };
 
 /* The protocols that have an encoder, separated by sep. */
@@ -60,89 +105,48 @@ static void print_indented(FILE *f, const char *indent, const char *text)
 	}
 }
 
-static void usage_encoders(FILE *f)
+/* One encoder: what it makes, its defaults, its negative vectors and their kinds. */
+static void help_encoder(FILE *f, const struct tc_encoder *e)
 {
-	for (int i = 0; tc_encoders[i]; i++) {
-		const struct tc_encoder *e = tc_encoders[i];
-		fprintf(f, "\n--protocol %s (default --steps %u --blocks %u; variants: %s):\n", e->protocol,
-			e->default_steps, e->default_blocks, e->variants_file);
-		print_indented(f, "  ", e->doc);
+	fprintf(f, "\n--protocol %s%s (variants: %s):\n  --steps %u --blocks %u unless given.\n", e->protocol,
+		e == tc_encoders[0] ? ", the default" : "", e->variants_file, e->default_steps, e->default_blocks);
+	print_indented(f, "  ", e->doc);
+	if (!e->negative) {
+		fprintf(f, "  No negative vectors (--negative).\n");
+		return;
+	}
+	fprintf(f, "  --negative: the [expect.l1] holds\n");
+	print_indented(f, "    ", e->negative_doc);
+	fprintf(f, "  --kind KIND, the corruption:\n");
+	for (int k = 0; k < e->nnegative_kinds; k++) {
+		const char *doc = e->negative_kinds[k].doc;
+		size_t n = strcspn(doc, "\n");
+		fprintf(f, "    %-19s %.*s\n", e->negative_kinds[k].name, (int)n, doc);
+		if (doc[n])
+			print_indented(f, "                        ", doc + n + 1);
 	}
 }
 
-static void usage_kinds(FILE *f)
+/* The help; with --protocol, only that encoder's part. */
+static void help_gen(FILE *f, const struct tc_cli *c, const struct tc_encoder *only)
 {
-	for (int i = 0; tc_encoders[i]; i++) {
-		const struct tc_encoder *e = tc_encoders[i];
-		if (!e->negative) {
-			fprintf(f, "                      (--protocol %s makes no negative vectors)\n", e->protocol);
-			continue;
-		}
-		fprintf(f, "                      --protocol %s:\n", e->protocol);
-		print_indented(f, "                        ", e->negative_doc);
-		fprintf(f, "  --kind KIND         with --negative --protocol %s, the corruption:\n", e->protocol);
-		for (int k = 0; k < e->nnegative_kinds; k++) {
-			const char *doc = e->negative_kinds[k].doc;
-			size_t n = strcspn(doc, "\n");
-			fprintf(f, "                        %-19s %.*s\n", e->negative_kinds[k].name, (int)n, doc);
-			if (doc[n])
-				print_indented(f, "                                            ", doc + n + 1);
-		}
-	}
-}
-
-static void usage(FILE *f)
-{
-	char list[200];
-	encoder_list(list, sizeof list, "|");
 	fprintf(f,
-		"usage: tracecert gen [--protocol P] [--seed N] [--count N] [--seeds-file FILE] [--out DIR]\n"
-		"                     [--steps N] [--blocks N] [--config KEY=VALUE]... [--coverage]\n"
-		"                     [--select CANDIDATES [--extra N]] [--quiet]\n"
-		"       tracecert gen --negative [--kind KIND] [--seed N] [--count N] [--out DIR] ...\n"
+		"usage: tracecert gen [--protocol P] [--seed N] [--count N] [--seeds-file F]\n"
+		"                     [--out DIR] [--steps N] [--blocks N] [--config K=V]...\n"
+		"                     [--coverage] [--select CANDIDATES [--extra N]] [--quiet]\n"
+		"       tracecert gen --negative [--kind KIND] [--seed N] [--count N] [--out DIR]\n"
 		"\n"
 		"Runs the random encoder of a protocol: for each seed a random program in one or\n"
 		"more image regions, an execution of it, the trace bytes chosen at random among\n"
 		"all valid encodings, and the ground truth at L1 and L3, written as a .tcv vector\n"
 		"(vectors/README.md) by the one vector writer (conformance/vecwrite.c).\n"
 		"\n"
-		"Options:\n"
-		"  --protocol %-8s the protocol whose encoder runs (default %s); an unknown\n"
-		"                      one is refused with the list\n"
-		"  --seed N            first seed (default 1)\n"
-		"  --count N           number of consecutive seeds (default 1)\n"
-		"  --seeds-file FILE   the seeds to generate, one per line ('#' comments)\n"
-		"  --out DIR           write DIR/gen-SEED.tcv (default: the vectors to stdout)\n"
-		"  --steps N           execution steps per vector, 1..100000 (default: the encoder's)\n"
-		"  --blocks N          basic blocks per program, 4..4096 (default: the encoder's)\n"
-		"  --config K=V        fix a decoder configuration key or register of the protocol\n"
-		"                      (as for dump; disables the per-seed random configuration)\n"
-		"  --coverage          print, for every variant of the encoder's variant list, how\n"
-		"                      often the generated vectors use it; exit 1 if any is unused\n"
-		"  --select C          set-cover search: try seeds 1..C, pick greedily the seeds that\n"
-		"                      cover every variant, print them (the seed list of\n"
-		"                      vectors/PROTOCOL/gen)\n"
-		"  --extra N           with --select: add N plain seeds after C\n"
-		"  --quiet             no speed figures on stderr\n"
-		"  --snapshot-out DIR  also write the vectors (1 to 16) as a trace snapshot directory:\n"
-		"                      per vector a core whose memory dumps hold its image and a\n"
-		"                      trace source whose registers give its configuration (trace ID\n"
-		"                      0x10, 0x11, ...), the traces interleaved in one CoreSight\n"
-		"                      formatted buffer (tracecert decode --snapshot DIR reproduces\n"
-		"                      each vector's expected L3; the vectors go to stdout only with\n"
-		"                      --out); only for a protocol tools/snapwrite.c writes\n"
-		"  --snapshot-format coresight|source_data\n"
-		"                      one formatted buffer (the default) or one raw buffer per source\n"
-		"\n"
-		"Negative vectors:\n"
-		"  --negative          write negative vectors, DIR/neg-SEED.tcv: the vector of the seed\n"
-		"                      with ONE deliberate corruption chosen by the seed, an [error]\n"
-		"                      section (CLASS OFFSET) and the [expect.l1] the encoder knows from\n"
-		"                      its own record of the packets it wrote; no [expect.l3]\n",
-		list, tc_encoders[0]->protocol);
-	usage_kinds(f);
-	fprintf(f, "\nThe encoders:\n");
-	usage_encoders(f);
+		"Options:\n");
+	tc_cli_print_options(f, c);
+	fprintf(f, "\nThe encoders of this build%s:\n", only ? " (--protocol given: its own)" : "");
+	for (int i = 0; tc_encoders[i]; i++)
+		if (!only || tc_encoders[i] == only)
+			help_encoder(f, tc_encoders[i]);
 }
 
 static int parse_ulong(const char *s, unsigned long min, unsigned long max, unsigned long *out)
@@ -160,128 +164,77 @@ static int parse_ulong(const char *s, unsigned long min, unsigned long max, unsi
 }
 
 /* --seed, --count, --steps, --blocks, --select, --extra: a number in its range. */
-static int set_number(struct gen_opts *o, const char *a, const char *v)
+static int set_number(struct gen_opts *o, const struct tc_cli *c, int id)
 {
-	unsigned long n, max = 0xfffffffful, min = 1;
-	if (!strcmp(a, "--steps"))
-		max = 100000;
-	else if (!strcmp(a, "--blocks"))
-		min = 4, max = 4096;
-	else if (!strcmp(a, "--seed") || !strcmp(a, "--extra"))
-		min = 0;
-	if (parse_ulong(v, min, max, &n)) {
-		fprintf(stderr, "tracecert gen: %s expects a number in %lu..%lu, got '%s'\n", a, min, max, v);
+	unsigned long n, max = id == opt_steps ? 100000 : id == opt_blocks ? 4096 : 0xfffffffful;
+	unsigned long min = id == opt_blocks ? 4 : (id == opt_seed || id == opt_extra) ? 0 : 1;
+	if (parse_ulong(c->value, min, max, &n)) {
+		tc_cli_usage_error(c, "--%s expects a number in %lu..%lu, got '%s'", c->option, min, max, c->value);
 		return -1;
 	}
-	if (!strcmp(a, "--seed"))
+	if (id == opt_seed)
 		o->seed = n;
-	else if (!strcmp(a, "--count"))
+	else if (id == opt_count)
 		o->count = n;
-	else if (!strcmp(a, "--steps"))
+	else if (id == opt_steps)
 		o->rq.steps = (unsigned)n;
-	else if (!strcmp(a, "--blocks"))
+	else if (id == opt_blocks)
 		o->rq.blocks = (unsigned)n;
-	else if (!strcmp(a, "--select"))
+	else if (id == opt_select)
 		o->select = n;
 	else
 		o->extra = n;
 	return 0;
 }
 
-static int set_protocol(struct gen_opts *o, const char *v)
+static int set_protocol(struct gen_opts *o, const struct tc_cli *c)
 {
 	char list[200];
-	o->enc = find_encoder(v);
+	o->enc = find_encoder(c->value);
+	o->proto_given = 1;
 	if (o->enc)
 		return 0;
 	encoder_list(list, sizeof list, ", ");
-	fprintf(stderr, "tracecert gen: unknown protocol '%s' (the encoders of this build: %s)\n", v, list);
+	tc_cli_usage_error(c, "unknown protocol '%s' (the encoders of this build: %s)", c->value, list);
 	return -1;
 }
 
-/* An option with a value. */
-static int set_option(struct gen_opts *o, const char *a, const char *v)
+/* One option or operand; 0, or -1 after a usage error. */
+static int take_argument(struct gen_opts *o, const struct tc_cli *c, int id)
 {
-	if (!strcmp(a, "--protocol"))
-		return set_protocol(o, v);
-	if (!strcmp(a, "--kind"))
-		o->kind = v;
-	else if (!strcmp(a, "--snapshot-out"))
-		o->snapshot_out = v;
-	else if (!strcmp(a, "--snapshot-format")) {
-		if (strcmp(v, "coresight") && strcmp(v, "source_data")) {
-			fprintf(stderr, "tracecert gen: --snapshot-format expects coresight or source_data, got '%s'\n", v);
+	switch (id) {
+	case opt_protocol: return set_protocol(o, c);
+	case opt_out: o->out = c->value; return 0;
+	case opt_seeds_file: o->seeds_file = c->value; return 0;
+	case opt_config: o->config[o->nconfig++] = c->value; return tc_cli_config_shape(c, c->value);
+	case opt_coverage: o->coverage = 1; return 0;
+	case opt_quiet: o->quiet = 1; return 0;
+	case opt_negative: o->negative = 1; return 0;
+	case opt_kind: o->kind = c->value; return 0;
+	case opt_snapshot_out: o->snapshot_out = c->value; return 0;
+	case opt_snapshot_format:
+		if (strcmp(c->value, "coresight") && strcmp(c->value, "source_data")) {
+			tc_cli_usage_error(c, "--snapshot-format expects coresight or source_data, got '%s'", c->value);
 			return -1;
 		}
-		o->snapshot_raw = !strcmp(v, "source_data");
-	} else if (!strcmp(a, "--out"))
-		o->out = v;
-	else if (!strcmp(a, "--seeds-file"))
-		o->seeds_file = v;
-	else if (!strcmp(a, "--config"))
-		o->config[o->nconfig++] = v;
-	else
-		return set_number(o, a, v);
-	return 0;
-}
-
-static int takes_value(const char *a)
-{
-	static const char *const names[] = { "--protocol", "--out", "--seeds-file", "--config", "--seed", "--count",
-					     "--steps", "--blocks", "--select", "--extra", "--kind",
-					     "--snapshot-out", "--snapshot-format" };
-	for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
-		if (!strcmp(a, names[i]))
-			return 1;
-	return 0;
-}
-
-static int parse_args(int argc, char **argv, struct gen_opts *o)
-{
-	for (int i = 2; i < argc; i++) {
-		const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
-		if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
-			usage(stdout);
-			exit(0);
-		} else if (!strcmp(a, "--coverage")) {
-			o->coverage = 1;
-		} else if (!strcmp(a, "--quiet")) {
-			o->quiet = 1;
-		} else if (!strcmp(a, "--negative")) {
-			o->negative = 1;
-		} else if (!takes_value(a)) {
-			fprintf(stderr, "tracecert gen: unknown option '%s' (see tracecert gen --help)\n", a);
-			return -1;
-		} else if (!v) {
-			fprintf(stderr, "tracecert gen: %s needs a value (see tracecert gen --help)\n", a);
-			return -1;
-		} else if (set_option(o, a, argv[++i])) {
-			return -1;
-		}
+		o->snapshot_raw = !strcmp(c->value, "source_data");
+		return 0;
+	case TC_CLI_OPERAND:
+		tc_cli_usage_error(c, "takes no operand, got '%s'", c->value);
+		return -1;
+	default: return set_number(o, c, id);
 	}
-	return 0;
 }
 
 /* The fixed configuration from the --config arguments, over the protocol's defaults. */
 static int apply_config(struct gen_opts *o)
 {
 	struct tc_config_builder b;
-	char name[64], err[300];
+	char err[300];
 	tc_config_builder_init(&b, o->proto);
-	for (int i = 0; i < o->nconfig; i++) {
-		const char *arg = o->config[i], *eq = strchr(arg, '=');
-		int rc;
-		if (!eq || eq == arg || eq - arg >= (long)sizeof name) {
-			fprintf(stderr, "tracecert gen: --config expects NAME=VALUE, got '%s'\n", arg);
+	for (int i = 0; i < o->nconfig; i++)
+		if (tc_cli_config_set("gen", &b, o->config[i]))
 			return -1;
-		}
-		snprintf(name, sizeof name, "%.*s", (int)(eq - arg), arg);
-		rc = tc_config_builder_set(&b, name, eq + 1, err, sizeof err);
-		if (rc) {
-			fprintf(stderr, "tracecert gen: %s%s\n", err, rc == -1 ? " (see tracecert config)" : "");
-			return -1;
-		}
-	}
 	o->proto->config_default(o->cfg);
 	if (tc_config_builder_apply(&b, o->cfg, NULL, err, sizeof err)) {
 		fprintf(stderr, "tracecert gen: %s\n", err);
@@ -292,34 +245,47 @@ static int apply_config(struct gen_opts *o)
 	return 0;
 }
 
-/* --kind: an index of the encoder's negative kinds. */
-static int resolve_kind(struct gen_opts *o)
+/* --negative and --kind: an index of the encoder's negative kinds. */
+static int resolve_kind(struct gen_opts *o, const struct tc_cli *c)
 {
-	if (o->kind && !o->negative) {
-		fprintf(stderr, "tracecert gen: --kind needs --negative\n");
-		return -1;
-	}
-	if (o->negative && !o->enc->negative) {
-		fprintf(stderr, "tracecert gen: the %s encoder makes no negative vectors (--negative)\n", o->enc->protocol);
-		return -1;
-	}
-	if (o->negative && o->select) {
-		fprintf(stderr, "tracecert gen: --select does not go with --negative\n");
-		return -1;
-	}
+	if (o->kind && !o->negative)
+		return tc_cli_usage_error(c, "--kind needs --negative"), -1;
+	if (o->negative && !o->enc->negative)
+		return tc_cli_usage_error(c, "the %s encoder makes no negative vectors (--negative)", o->enc->protocol), -1;
+	if (o->negative && o->select)
+		return tc_cli_usage_error(c, "--select does not go with --negative"), -1;
 	for (int k = 0; o->kind && k < o->enc->nnegative_kinds; k++)
 		if (!strcmp(o->kind, o->enc->negative_kinds[k].name)) {
 			o->neg_kind = k;
 			return 0;
 		}
-	if (o->kind) {
-		fprintf(stderr, "tracecert gen: unknown --kind '%s' (see tracecert gen --help)\n", o->kind);
-		return -1;
-	}
+	if (o->kind)
+		return tc_cli_usage_error(c, "unknown --kind '%s' for protocol %s", o->kind, o->enc->protocol), -1;
 	return 0;
 }
 
-/* Everything parse_args leaves to be settled once every option is known. */
+/* The arguments into o: 0 to go on, 1 when --help or --version was answered, -1 after a usage error. */
+static int parse_gen_args(int argc, char **argv, struct gen_opts *o)
+{
+	struct tc_cli c;
+	int id;
+	tc_cli_init(&c, "gen", gen_options, argc, argv);
+	while ((id = tc_cli_next(&c)) != TC_CLI_END)
+		if (id == TC_CLI_ERROR || take_argument(o, &c, id))
+			return -1;
+	if (c.help) {
+		help_gen(stdout, &c, o->proto_given ? o->enc : NULL);
+		return 1;
+	}
+	if (c.version) {
+		tc_cli_print_version(stdout);
+		return 1;
+	}
+	return resolve_kind(o, &c);
+}
+
+/* What the options leave to settle once all are known: the protocol, the
+ * encoder's defaults, the fixed configuration. */
 static int settle_options(struct gen_opts *o)
 {
 	o->proto = tc_protocol_find(o->enc->protocol);
@@ -337,7 +303,7 @@ static int settle_options(struct gen_opts *o)
 		o->rq.steps = o->enc->default_steps;
 	if (!o->rq.blocks)
 		o->rq.blocks = o->enc->default_blocks;
-	return apply_config(o) || resolve_kind(o) ? -1 : 0;
+	return apply_config(o);
 }
 
 /* Reads the seeds of a seed list; returns how many, or -1. */
@@ -625,7 +591,10 @@ int tc_gen_main(int argc, char **argv)
 	o.config = calloc((size_t)argc, sizeof *o.config);
 	if (!o.config)
 		return 2;
-	if (parse_args(argc, argv, &o) || settle_options(&o))
+	rc = parse_gen_args(argc, argv, &o);
+	if (rc)
+		rc = rc < 0 ? 2 : 0;
+	else if (settle_options(&o))
 		rc = 2;
 	else if (o.select)
 		rc = select_seeds(&o);
