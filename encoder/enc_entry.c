@@ -5,53 +5,22 @@
 
 #include "enc_internal.h"
 
-/* Bytes copied into malloc'd memory (n may be 0); NULL when memory is short. */
-static void *copy_bytes(const void *p, size_t n)
+void tc_enc_vector_result(struct tc_enc_vector *v, struct tc_enc_result *r)
 {
-	void *q = malloc(n ? n : 1);
-	if (q && n)
-		memcpy(q, p, n);
-	return q;
-}
-
-/* A string copied, NULL for NULL; *failed set when memory is short. */
-static char *copy_text(const char *s, int *failed)
-{
-	char *q;
-	if (!s)
-		return NULL;
-	q = copy_bytes(s, strlen(s) + 1);
-	*failed |= q == NULL;
-	return q;
-}
-
-int tc_enc_vector_result(const struct tc_enc_vector *v, struct tc_enc_result *r)
-{
-	int failed = 0;
 	memset(r, 0, sizeof *r);
 	r->protocol = "ete";
-	r->cfg = copy_bytes(&v->cfg, sizeof v->cfg);
-	failed |= r->cfg == NULL;
-	for (int i = 0; i < v->nregions; i++) {
-		r->region[i].base = v->region[i].base;
-		r->region[i].len = v->region[i].len;
-		r->region[i].bytes = copy_bytes(v->region[i].bytes, v->region[i].len);
-		failed |= r->region[i].bytes == NULL;
-		r->nregions = i + 1;
-	}
-	r->trace = copy_bytes(v->trace, v->trace_len);
+	r->cfg = &v->cfg;
+	for (int i = 0; i < v->nregions; i++)
+		r->region[i] = v->region[i];
+	r->nregions = v->nregions;
+	r->trace = v->trace;
 	r->trace_len = v->trace_len;
-	failed |= r->trace == NULL;
-	r->l1 = copy_text(v->l1, &failed);
-	r->l3 = v->error ? NULL : copy_text(v->l3, &failed);
-	r->tags = copy_text(v->tags, &failed);
-	r->error = copy_text(v->error, &failed);
-	r->note = copy_text(v->note, &failed);
-	r->variants = copy_bytes(v->variants, (size_t)tc_enc_variant_count() * sizeof *v->variants);
-	failed |= r->variants == NULL;
-	if (failed)
-		tc_enc_result_free(r);
-	return failed ? -1 : 0;
+	r->l1 = v->l1;
+	r->l3 = v->l3;                /* NULL for a negative vector */
+	r->tags = v->tags;
+	r->error = v->error;
+	r->note = v->note;
+	r->variants = v->variants;
 }
 
 static void options(const struct tc_enc_request *rq, struct tc_enc_options *o)
@@ -65,14 +34,20 @@ static void options(const struct tc_enc_request *rq, struct tc_enc_options *o)
 	o->blocks = rq->blocks;
 }
 
-/* Hands v over as r (a copy; v is freed). */
-static int finish(struct tc_enc_vector *v, struct tc_enc_result *r, char *err, size_t errlen)
+/* Hands what v holds over to r (v is left empty): r owns it now. */
+static int move(struct tc_enc_vector *v, struct tc_enc_result *r, char *err, size_t errlen)
 {
-	int rc = tc_enc_vector_result(v, r);
-	tc_enc_vector_free(v);
-	if (rc)
+	void *cfg = malloc(sizeof v->cfg);
+	if (!cfg) {
+		tc_enc_vector_free(v);
 		snprintf(err, errlen, "out of memory");
-	return rc;
+		return -1;
+	}
+	memcpy(cfg, &v->cfg, sizeof v->cfg);
+	tc_enc_vector_result(v, r);
+	r->cfg = cfg;
+	memset(v, 0, sizeof *v);
+	return 0;
 }
 
 static int generate(const struct tc_enc_request *rq, struct tc_enc_result *r, char *err, size_t errlen)
@@ -83,7 +58,7 @@ static int generate(const struct tc_enc_request *rq, struct tc_enc_result *r, ch
 	options(rq, &o);
 	if (tc_enc_generate(&o, &v, err, errlen))
 		return -1;
-	return finish(&v, r, err, errlen);
+	return move(&v, r, err, errlen);
 }
 
 static int negative(const struct tc_enc_request *rq, int kind, struct tc_enc_result *r, char *err, size_t errlen)
@@ -94,7 +69,7 @@ static int negative(const struct tc_enc_request *rq, int kind, struct tc_enc_res
 	options(rq, &o);
 	if (tc_enc_make_negative(&o, kind, &v, err, errlen))
 		return -1;
-	return finish(&v, r, err, errlen);
+	return move(&v, r, err, errlen);
 }
 
 /* Indexed by enum tc_enc_negative_kind. */

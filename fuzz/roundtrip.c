@@ -158,17 +158,18 @@ static const char *l3_normalised_equal(const struct tc_ete_config *cfg, const st
 static void write_tcv(const struct tc_enc_vector *v)
 {
 	const char *path = getenv("TC_FUZZ_TCV");
+	struct tc_enc_vector shallow = *v;   /* the view below points into it */
 	struct tc_enc_result r;
 	char err[400];
-	char *text = NULL;
+	char *text;
 	if (!path || !*path)
 		return;
-	if (tc_enc_vector_result(v, &r) == 0) {
-		text = tc_vector_text_generated(&r, "round-trip fuzz finding (fuzz/roundtrip.c)", err, sizeof err);
-		tc_enc_result_free(&r);
-	}
+	tc_enc_vector_result(&shallow, &r);
+	text = tc_vector_text_generated(&r, "round-trip fuzz finding (fuzz/roundtrip.c)", err, sizeof err);
 	if (text && tc_vector_save(path, text, err, sizeof err) == 0)
 		fprintf(stderr, "roundtrip: vector written to %s\n", path);
+	else
+		fprintf(stderr, "roundtrip: vector not written: %s\n", err);
 	free(text);
 }
 

@@ -94,10 +94,9 @@ int tc_enc_make_negative(const struct tc_enc_options *o, int kind, struct tc_enc
 			 size_t errlen);
 
 /* The vector in the form every protocol's encoder gives (tracecert/encoder.h),
- * copied: what the one .tcv writer takes (conformance/vector.h
- * tc_vector_text_generated). Returns 0, or -1 when memory is short (*r then
- * holds nothing to free). */
-int tc_enc_vector_result(const struct tc_enc_vector *v, struct tc_enc_result *r);
+ * what the one .tcv writer takes (conformance/vector.h
+ * tc_vector_text_generated): a view, r points into v (free v, never r). */
+void tc_enc_vector_result(struct tc_enc_vector *v, struct tc_enc_result *r);
 
 /* The encoding variants the encoder counts (encoder/variants.txt, one name
  * per line), in that file's order. */
