@@ -1,24 +1,44 @@
 #!/bin/sh
 # run.sh — builds every deliberately broken copy of the reference decoder
-# (conformance/mutants/NN-name.patch) and checks that the vectors kill it.
+# (conformance/mutants/PROTOCOL/NN-name.patch) and checks that the vectors of
+# its protocol kill it.
 #
-#   run.sh [--first-failure] [--tap] [--refresh] [--vectors DIR]... BUILD_DIR
+#   run.sh [--first-failure] [--tap] [--refresh] [--protocol NAME]... [--vectors DIR]... BUILD_DIR
 #
-# For each patch: reference/ is copied to BUILD_DIR/mutants/NAME/src/reference,
-# the patch is applied in BUILD_DIR/mutants/NAME/src (patch -p1; a patch that
-# does not apply is an error), the file(s) it touches are compiled and linked
-# with the pristine objects of the rest of the reference and of
-# conformance/adapters/reference.c into BUILD_DIR/mutants/NAME/libtc_mutant.so,
-# and BUILD_DIR/tracecert certify runs it against the vectors. The reference
-# itself carries no mutation switch: the faults exist only in these copies.
+# Each folder conformance/mutants/NAME/ holds the mutants of protocol NAME
+# (a name of PROTOCOLS in GNUmakefile, i.e. of BUILD_DIR/gen/protocols.c);
+# they run against vectors/NAME. --protocol runs only the protocols named;
+# --vectors replaces vectors/NAME (for every protocol run).
+#
+# For each patch: the shared files of reference/ (its top level and include/)
+# and the protocol's own folder reference/NAME/ (when it has one) are copied
+# to BUILD_DIR/mutants/NAME/MUTANT/src/reference, the patch is applied there
+# (patch -p1; a patch that does not apply is an error), the file(s) it
+# touches are compiled (every source, when it touches a header) and linked
+# with the pristine objects of the rest, and the result runs the vectors.
+# The reference itself carries no mutation switch: the faults exist only in
+# these copies.
 #
 # The copies leave out the lines that hold nothing but a spec-clause marker
 # (TC_CLAUSE(…); / TC_CLAUSE_CASE(…);, reference/clause.h): they expand to
 # nothing outside the coverage build, and without them the patches do not
 # depend on where markers are added (each patch is a diff -u against the
-# reference without them). A pristine copy made the same way must
-# pass every vector first (the control), so a copy that differs in behaviour
-# from the reference stops the run.
+# reference without them). A pristine copy made the same way must pass every
+# vector of the protocol first (the control), so a copy that differs in
+# behaviour from the reference stops the run.
+#
+# How a protocol's vectors run: through `BUILD_DIR/tracecert certify` with the
+# copy built as an adapter (BUILD_DIR/mutants/NAME/MUTANT/libtc_mutant.so,
+# conformance/adapters/reference.c), each vector in a sandboxed child. When
+# certify scores none of the protocol's vectors (the control comes back
+# all "unsupported": the adapter ABI it runs is not yet the protocol's), the
+# copy is linked into conformance/vectest.c instead (BUILD_DIR/mutants/NAME/
+# MUTANT/vectest) and runs `vectest --scored`: the same comparison as
+# certify (whole-buffer output, warnings dropped, L1 and its errors as
+# [error strict=…] says, L3 after normalisation, alternative readings), one
+# TAP line per vector, no sandbox: a crash or a hang (60 s) ends that run.
+# Nothing needs switching when certify runs every protocol: the control then
+# picks certify by itself (and conformance/vectest.c's --scored can go).
 #
 # Verdicts:
 #   killed    at least one failing comparison, and at least one vector passes
@@ -29,37 +49,44 @@
 #             kills (a problem)
 #   no-patch  the patch does not apply to the current reference (a problem)
 #   no-build  the mutant does not compile (a problem)
-# --first-failure stops each certify run at its first failing comparison
+# --first-failure stops each run at its first failing comparison
 # (make check); without it every vector runs (make mutants).
 # --tap prints TAP instead (one test per mutant, ok when killed; the table
 # as comments), for prove.
 # --refresh rewrites a patch that applies only with fuzz (the reference moved
 # around it) as a clean diff of the same change, keeping its header.
 #
-# Prints the kill table and `mutants: K killed of N (kill rate X%)`. Exit
-# status 0 when every mutant is killed, 1 otherwise, 2 for bad usage.
+# Prints the kill table and `mutants: K killed of N (kill rate X%)`, the
+# total over the protocols run. Exit status 0 when every mutant is killed,
+# 1 otherwise, 2 for bad usage.
 # Environment: CC (default cc), JOBS (parallel compiles, default: CPUs).
 
 set -u
 
 usage() {
-	echo "usage: $0 [--first-failure] [--tap] [--refresh] [--vectors DIR]... BUILD_DIR" >&2
+	echo "usage: $0 [--first-failure] [--tap] [--refresh] [--protocol NAME]... [--vectors DIR]... BUILD_DIR" >&2
 	exit 2
 }
 
 ff=
 tap=0
 refresh=0
-vecargs=
+vecdirs=
+only=
 while [ $# -gt 0 ]; do
 	case $1 in
 	--first-failure) ff=--first-failure; shift ;;
 	--tap) tap=1; shift ;;
 	--refresh) refresh=1; shift ;;
+	--protocol)
+		[ $# -ge 2 ] || usage
+		only="$only $2"
+		shift 2
+		;;
 	--vectors)
 		[ $# -ge 2 ] || usage
 		case $2 in /*) v=$2 ;; *) v=$(pwd)/$2 ;; esac
-		vecargs="$vecargs --vectors $v"
+		vecdirs="$vecdirs $v"
 		shift 2
 		;;
 	-*) usage ;;
@@ -75,46 +102,90 @@ case $1 in
 esac
 root=$(cd "$(dirname "$0")/../.." && pwd) || exit 2
 cd "$root" || exit 2
-[ -n "$vecargs" ] || vecargs="--vectors vectors"
 
 CC=${CC:-cc}
 JOBS=${JOBS:-$(getconf _NPROCESSORS_ONLN 2>/dev/null || echo 2)}
 CFLAGS_M="-std=c11 -Wall -Wextra -Werror -D_POSIX_C_SOURCE=200809L -fPIC -O1"
 tool=$build/tracecert
 out=$build/mutants
+protocols_c=$build/gen/protocols.c
 
 if [ ! -x "$tool" ]; then
 	echo "mutants: $tool not found (build it first)" >&2
 	exit 2
 fi
-patches=$(ls conformance/mutants/*.patch 2>/dev/null)
-if [ -z "$patches" ]; then
-	echo "mutants: no conformance/mutants/*.patch" >&2
-	exit 1
-fi
-
-# The reference sources: every .c of reference/ and of its protocol folders
-# (not its tests), and the protocol list GNUmakefile generates (PROTOCOLS).
-ref_srcs=$(cd reference && ls *.c ptm/*.c)
-protocols_c=$build/gen/protocols.c
 if [ ! -f "$protocols_c" ]; then
 	echo "mutants: $protocols_c is missing (make builds it)" >&2
 	exit 2
 fi
 
-# copy_ref DIR: reference/ copied to DIR/reference, without the marker-only lines.
+# The protocols: a folder of patches each, named after a protocol of this build.
+protocols=
+for d in conformance/mutants/*/; do
+	p=$(basename "$d")
+	if [ -n "$only" ]; then
+		case " $only " in *" $p "*) ;; *) continue ;; esac
+	fi
+	if ! grep -q "^extern const struct tc_protocol tc_protocol_$p;" "$protocols_c"; then
+		echo "mutants: conformance/mutants/$p/ is not a protocol of this build (PROTOCOLS)" >&2
+		exit 2
+	fi
+	if [ -z "$(ls "$d"*.patch 2>/dev/null)" ]; then
+		echo "mutants: no conformance/mutants/$p/*.patch" >&2
+		exit 1
+	fi
+	protocols="$protocols $p"
+done
+for p in $only; do
+	case " $protocols " in *" $p "*) ;; *) echo "mutants: no conformance/mutants/$p/" >&2; exit 2 ;; esac
+done
+if [ -z "$protocols" ]; then
+	echo "mutants: no conformance/mutants/*/ folder of patches" >&2
+	exit 1
+fi
+
+# The reference sources: every .c of reference/ and of its protocol folders
+# (not its tests), relative to reference/.
+ref_srcs=$(cd reference && for f in *.c */*.c; do
+	case $f in test/*) ;; *) [ -f "$f" ] && echo "$f" ;; esac
+done)
+
+# The conformance sources of the vectest runner.
+conf_srcs="vectest.c vector.c l3norm.c"
+
+# copy_ref DIR [PROTOCOL]: reference/ copied to DIR/reference without the
+# marker-only lines: its top-level files and include/, and every protocol
+# folder (no PROTOCOL) or only PROTOCOL's.
 copy_ref() {
-	mkdir -p "$1" && cp -R reference "$1/reference" || return 1
-	for f in "$1"/reference/*.c "$1"/reference/*.h "$1"/reference/ptm/*.c "$1"/reference/ptm/*.h; do
-		[ -f "$f" ] || continue
+	mkdir -p "$1/reference" || return 1
+	for f in reference/*; do
+		[ -f "$f" ] && { cp "$f" "$1/reference/" || return 1; }
+	done
+	cp -R reference/include "$1/reference/include" || return 1
+	for d in reference/*/; do
+		d=${d%/}
+		case ${d#reference/} in
+		include | test) continue ;;
+		esac
+		[ $# -lt 2 ] || [ "${d#reference/}" = "$2" ] || continue
+		cp -R "$d" "$1/$d" || return 1
+	done
+	find "$1/reference" -name '*.[ch]' | while read -r f; do
 		grep -q 'TC_CLAUSE' "$f" || continue
-		sed '/^[[:space:]]*TC_CLAUSE\(_CASE\)\{0,1\}(.*);[[:space:]]*$/d' "$f" >"$f.tmp" && mv "$f.tmp" "$f" || return 1
+		sed '/^[[:space:]]*TC_CLAUSE\(_CASE\)\{0,1\}(.*);[[:space:]]*$/d' "$f" >"$f.tmp" && mv "$f.tmp" "$f" || exit 1
 	done
 }
 
-# compile REFDIR FILE.c OBJ: one object; the headers come from REFDIR.
+# compile REFDIR FILE.c OBJ [SRCDIR]: one object of the reference; the headers
+# come from REFDIR, the source from SRCDIR (default REFDIR).
 compile() {
-	$CC $CFLAGS_M -I"$1/include" -I"$1" -Iconformance/include -c "$1/$2" -o "$3"
+	mkdir -p "$(dirname "$3")" &&
+		$CC $CFLAGS_M -I"$1/include" -I"$1" -Iconformance/include -c "${4:-$1}/$2" -o "$3"
+}
+
+# compile_conf REFDIR FILE.c OBJ: one object of the vectest runner.
+compile_conf() {
+	$CC $CFLAGS_M -I"$1/include" -I"$1" -Iconformance/include -Iconformance -c "conformance/$2" -o "$3"
 }
 
 # touched PATCH: the reference files a patch changes (F of its +++ b/reference/F lines).
@@ -134,27 +205,64 @@ refresh_patch() {
 	mv "$tmp" "$1"
 }
 
-# certify_run SO LOGPREFIX [--first-failure]: runs the vectors; LOGPREFIX.tap, LOGPREFIX.err.
-certify_run() {
-	so=$1 log=$2
-	shift 2
-	# shellcheck disable=SC2086
-	"$tool" certify --adapter "$so" $vecargs --tap --timeout 5 "$@" >"$log.tap" 2>"$log.err"
+# vector_dirs PROTOCOL: the folders of vectors to run (relative to the root by default).
+vector_dirs() {
+	if [ -n "$vecdirs" ]; then echo "$vecdirs"; else echo "vectors/$1"; fi
 }
 
-# count WORD LOGPREFIX: a number from the runner's summary line
-# ("certify: NAME: P pass, F fail, C crash, H hang, X flood, E adapter-error, R runner-error, U unsupported; …").
+# run_vectors RUNNER DIR PROTOCOL LOGPREFIX [--first-failure]: runs the
+# protocol's vectors against the copy built in DIR; LOGPREFIX.tap, LOGPREFIX.err.
+run_vectors() {
+	runner=$1 rdir=$2 rproto=$3 log=$4
+	shift 4
+	if [ "$runner" = certify ]; then
+		va=
+		for v in $(vector_dirs "$rproto"); do va="$va --vectors $v"; done
+		# shellcheck disable=SC2086
+		"$tool" certify --adapter "$rdir/libtc_mutant.so" $va --tap --timeout 5 "$@" >"$log.tap" 2>"$log.err"
+	else
+		# shellcheck disable=SC2046
+		timeout 60 "$rdir/vectest" --scored "$@" $(vector_dirs "$rproto") >"$log.tap" 2>"$log.err"
+		echo "status $?" >>"$log.err"
+	fi
+}
+
+# count RUNNER WORD LOGPREFIX: a number from the run's summary: certify's line
+# ("certify: NAME: P pass, F fail, C crash, H hang, X flood, E adapter-error,
+# R runner-error, U unsupported; …"); for vectest, pass and fail are its ok
+# and not-ok lines, and a run that did not end with status 0 or 1 counts as
+# one crash.
 count() {
-	sed -n "s/^certify: .*[:,] \([0-9][0-9]*\) $1[,;].*/\1/p" "$2.err" | head -n 1
+	if [ "$1" = certify ]; then
+		sed -n "s/^certify: .*[:,] \([0-9][0-9]*\) $2[,;].*/\1/p" "$3.err" | head -n 1
+		return
+	fi
+	case $2 in
+	pass) grep -c '^ok ' "$3.tap" ;;
+	fail) grep -c '^not ok ' "$3.tap" ;;
+	crash) sed -n 's/^status \([0-9]*\)$/\1/p' "$3.err" | awk '{ print ($1 > 1) ? 1 : 0 }' ;;
+	*) echo 0 ;;
+	esac
+}
+
+# killed_by RUNNER LOGPREFIX: the first failing vector (certify: level and path).
+killed_by() {
+	if [ "$1" = certify ]; then
+		awk '/^not ok /{ cur = $5 " " $6; next }
+			/^  verdict: fail$/ && cur != "" { print cur; exit }' "$2.tap"
+	else   # vectest prints a failure's YAML (level: l1, error, l3-normalised) before its "not ok" line
+		awk '/^  level: /{ level = ($2 ~ /^l3/) ? "L3" : "L1"; next }
+			/^not ok /{ print level " " $5; exit }' "$2.tap"
+	fi
 }
 
 rm -rf "$out"   # no stale mutants from patches renamed or removed since
 mkdir -p "$out" || exit 2
 
-# ---- The control: a pristine copy, built the same way, passes every vector.
+# ---- The pristine objects: every source of every protocol, built the same way.
 base=$out/.base
-mkdir -p "$base/obj/ptm" || exit 2
 copy_ref "$base/src" || exit 2
+mkdir -p "$base/obj/conf" || exit 2
 pids=
 $CC $CFLAGS_M -I"$base/src/reference/include" -c "$protocols_c" -o "$base/obj/protocols.o" &
 pids="$pids $!"
@@ -165,59 +273,100 @@ done
 $CC $CFLAGS_M -I"$base/src/reference/include" -I"$base/src/reference" -Iconformance/include \
 	-c conformance/adapters/reference.c -o "$base/obj/adapter.o" &
 pids="$pids $!"
+for f in $conf_srcs; do
+	compile_conf "$base/src/reference" "$f" "$base/obj/conf/${f%.c}.o" &
+	pids="$pids $!"
+done
 bad=0
 for p in $pids; do wait "$p" || bad=1; done
 if [ $bad -ne 0 ]; then
 	echo "mutants: the pristine reference does not compile" >&2
 	exit 1
 fi
-base_objs="$base/obj/adapter.o $base/obj/protocols.o"
-for f in $ref_srcs; do base_objs="$base_objs $base/obj/${f%.c}.o"; done
+base_ref_objs="$base/obj/protocols.o"
+for f in $ref_srcs; do base_ref_objs="$base_ref_objs $base/obj/${f%.c}.o"; done
+base_conf_objs=
+for f in $conf_srcs; do base_conf_objs="$base_conf_objs $base/obj/conf/${f%.c}.o"; done
 # shellcheck disable=SC2086
-$CC -shared -o "$base/libtc_mutant.so" $base_objs || exit 1
-certify_run "$base/libtc_mutant.so" "$base/certify"
-cfail=$(count fail "$base/certify")
-if [ -z "$cfail" ] || [ "$cfail" -ne 0 ] || ! grep -q ' 0 crash, 0 hang, 0 flood, 0 adapter-error, 0 runner-error' "$base/certify.err"; then
-	echo "mutants: the pristine reference (control) does not pass every vector:" >&2
-	cat "$base/certify.err" >&2
-	exit 1
-fi
+$CC -shared -o "$base/libtc_mutant.so" $base/obj/adapter.o $base_ref_objs || exit 1
+# shellcheck disable=SC2086
+$CC -o "$base/vectest" $base_conf_objs $base_ref_objs || exit 1
+
+# ---- The control of each protocol: the pristine copy passes every vector;
+# it also chooses the runner (certify, or vectest when certify scores nothing).
+runners=
+for p in $protocols; do
+	runner=certify
+	mkdir -p "$base/$p" || exit 2
+	run_vectors certify "$base" "$p" "$base/$p/certify"
+	cpass=$(count certify pass "$base/$p/certify")
+	cfail=$(count certify fail "$base/$p/certify")
+	cuns=$(count certify unsupported "$base/$p/certify")
+	if [ "${cpass:-0}" -eq 0 ] && [ "${cfail:-0}" -eq 0 ] && [ "${cuns:-0}" -gt 0 ]; then
+		runner=vectest
+		run_vectors vectest "$base" "$p" "$base/$p/vectest"
+		cfail=$(count vectest fail "$base/$p/vectest")
+		if [ "$cfail" -ne 0 ] || [ "$(count vectest crash "$base/$p/vectest")" -ne 0 ] ||
+		   [ "$(count vectest pass "$base/$p/vectest")" -eq 0 ]; then
+			echo "mutants: the pristine reference (control) does not pass every $p vector (vectest --scored):" >&2
+			grep -A8 '^not ok' "$base/$p/vectest.tap" >&2
+			cat "$base/$p/vectest.err" >&2
+			exit 1
+		fi
+	elif [ -z "$cfail" ] || [ "$cfail" -ne 0 ] ||
+	     ! grep -q ' 0 crash, 0 hang, 0 flood, 0 adapter-error, 0 runner-error' "$base/$p/certify.err"; then
+		echo "mutants: the pristine reference (control) does not pass every $p vector:" >&2
+		cat "$base/$p/certify.err" >&2
+		exit 1
+	fi
+	runners="$runners $p:$runner"
+done
+
+# runner_of PROTOCOL
+runner_of() {
+	for r in $runners; do
+		[ "${r%%:*}" = "$1" ] && echo "${r#*:}"
+	done
+}
 
 # ---- Every mutant: copy, patch (one after another), then compile in parallel.
 names=
-for pf in $patches; do
-	name=$(basename "$pf" .patch)
-	names="$names $name"
-	dir=$out/$name
-	rm -rf "$dir"
-	mkdir -p "$dir/obj" || exit 2
-	copy_ref "$dir/src" || exit 2
-	if ! patch -p1 --batch --no-backup-if-mismatch -d "$dir/src" -i "$root/$pf" >"$dir/patch.log" 2>&1 ||
-	   grep -q 'FAILED\|malformed\|Reversed' "$dir/patch.log"; then
-		echo "mutants: $pf does not apply to the current reference:" >&2
-		sed 's/^/  /' "$dir/patch.log" >&2
-		echo no-patch >"$dir/state"
-		continue
-	fi
-	if grep -q 'with fuzz' "$dir/patch.log"; then
-		if [ $refresh -eq 1 ]; then
-			refresh_patch "$pf" "$dir" || exit 1
-			echo "mutants: $pf refreshed (it applied with fuzz)" >&2
-		else
-			echo "mutants: warning: $pf applies only with fuzz (run.sh --refresh rewrites it)" >&2
+for p in $protocols; do
+	for pf in conformance/mutants/"$p"/*.patch; do
+		name=$p/$(basename "$pf" .patch)
+		names="$names $name"
+		dir=$out/$name
+		rm -rf "$dir"
+		mkdir -p "$dir/obj" || exit 2
+		copy_ref "$dir/src" "$p" || exit 2
+		if ! patch -p1 --batch --no-backup-if-mismatch -d "$dir/src" -i "$root/$pf" >"$dir/patch.log" 2>&1 ||
+		   grep -q 'FAILED\|malformed\|Reversed' "$dir/patch.log"; then
+			echo "mutants: $pf does not apply to the current reference:" >&2
+			sed 's/^/  /' "$dir/patch.log" >&2
+			echo no-patch >"$dir/state"
+			continue
 		fi
-	fi
-	echo ok >"$dir/state"
+		if grep -q 'with fuzz' "$dir/patch.log"; then
+			if [ $refresh -eq 1 ]; then
+				refresh_patch "$pf" "$dir" || exit 1
+				echo "mutants: $pf refreshed (it applied with fuzz)" >&2
+			else
+				echo "mutants: warning: $pf applies only with fuzz (run.sh --refresh rewrites it)" >&2
+			fi
+		fi
+		echo ok >"$dir/state"
+	done
 done
 
 # build_one NAME: compiles the files the patch touches (all of them when it
-# touches a header), links them with the pristine objects of the rest.
+# touches a header: a file the copy does not hold, another protocol's, from
+# the pristine copy with the mutant's headers), links them with the pristine
+# objects of the rest, as the protocol's runner needs them.
 build_one() {
-	name=$1 dir=$out/$1
+	name=$1 dir=$out/$1 proto=${1%%/*}
 	files=$(touched "conformance/mutants/$name.patch")
 	objs="$base/obj/protocols.o"
 	all=0
-	mkdir -p "$dir/obj/ptm" || return 1
 	for t in $files; do
 		case $t in *.h) all=1 ;; esac
 	done
@@ -225,22 +374,38 @@ build_one() {
 		o=${f%.c}.o
 		mine=$all
 		for t in $files; do [ "$t" = "$f" ] && mine=1; done
-		if [ $mine -eq 1 ]; then
+		if [ $mine -eq 0 ]; then
+			objs="$objs $base/obj/$o"
+		elif [ -f "$dir/src/reference/$f" ]; then
 			compile "$dir/src/reference" "$f" "$dir/obj/$o" || return 1
 			objs="$objs $dir/obj/$o"
 		else
-			objs="$objs $base/obj/$o"
+			compile "$dir/src/reference" "$f" "$dir/obj/$o" "$base/src/reference" || return 1
+			objs="$objs $dir/obj/$o"
 		fi
 	done
-	if [ $all -eq 1 ]; then
-		$CC $CFLAGS_M -I"$dir/src/reference/include" -I"$dir/src/reference" -Iconformance/include \
-			-c conformance/adapters/reference.c -o "$dir/obj/adapter.o" || return 1
-		objs="$objs $dir/obj/adapter.o"
+	if [ "$(runner_of "$proto")" = certify ]; then
+		adapter=$base/obj/adapter.o
+		if [ $all -eq 1 ]; then
+			adapter=$dir/obj/adapter.o
+			$CC $CFLAGS_M -I"$dir/src/reference/include" -I"$dir/src/reference" -Iconformance/include \
+				-c conformance/adapters/reference.c -o "$adapter" || return 1
+		fi
+		# shellcheck disable=SC2086
+		$CC -shared -o "$dir/libtc_mutant.so" $adapter $objs
 	else
-		objs="$objs $base/obj/adapter.o"
+		conf=$base_conf_objs
+		if [ $all -eq 1 ]; then
+			conf=
+			mkdir -p "$dir/obj/conf" || return 1
+			for f in $conf_srcs; do
+				compile_conf "$dir/src/reference" "$f" "$dir/obj/conf/${f%.c}.o" || return 1
+				conf="$conf $dir/obj/conf/${f%.c}.o"
+			done
+		fi
+		# shellcheck disable=SC2086
+		$CC -o "$dir/vectest" $conf $objs
 	fi
-	# shellcheck disable=SC2086
-	$CC -shared -o "$dir/libtc_mutant.so" $objs
 }
 
 running=0
@@ -274,10 +439,12 @@ if [ $tap -eq 1 ]; then
 	echo "TAP version 13"
 	echo "1..$(echo $names | wc -w)"
 fi
-say "$(printf '%-36s %-9s %6s %6s  %s' mutant verdict passes fails "killed by (first failing vector)")"
+say "$(printf '%-44s %-9s %6s %6s  %s' mutant verdict passes fails "killed by (first failing vector)")"
 total=0 killed=0
 for name in $names; do
 	dir=$out/$name
+	proto=${name%%/*}
+	runner=$(runner_of "$proto")
 	total=$((total + 1))
 	passes=- fails=- by=
 	case $(cat "$dir/state") in
@@ -289,26 +456,25 @@ for name in $names; do
 		;;
 	*)
 		# shellcheck disable=SC2086
-		certify_run "$dir/libtc_mutant.so" "$dir/certify" $ff
-		passes=$(count pass "$dir/certify")
-		fails=$(count fail "$dir/certify")
+		run_vectors "$runner" "$dir" "$proto" "$dir/run" $ff
+		passes=$(count "$runner" pass "$dir/run")
+		fails=$(count "$runner" fail "$dir/run")
 		others=0
 		for w in crash hang flood adapter-error runner-error; do
-			c=$(count "$w" "$dir/certify")
+			c=$(count "$runner" "$w" "$dir/run")
 			others=$((others + ${c:-0}))
 		done
-		by=$(awk '/^not ok /{ cur = $5 " " $6; next }
-			/^  verdict: fail$/ && cur != "" { print cur; exit }' "$dir/certify.tap")
+		by=$(killed_by "$runner" "$dir/run")
 		if [ -z "$fails" ] || [ -z "$passes" ]; then
 			verdict=broken
-			by="certify: $(head -n 1 "$dir/certify.err")"
+			by="$runner: $(head -n 1 "$dir/run.err")"
 			passes=- fails=-
 		elif [ "$fails" -gt 0 ]; then
 			verdict=killed
 			if [ "$passes" -eq 0 ] && [ -n "$ff" ]; then
 				# stopped before anything passed: run every vector once to know
-				certify_run "$dir/libtc_mutant.so" "$dir/certify-full"
-				passes=$(count pass "$dir/certify-full")
+				run_vectors "$runner" "$dir" "$proto" "$dir/run-full"
+				passes=$(count "$runner" pass "$dir/run-full")
 			fi
 			[ "${passes:-0}" -gt 0 ] || verdict=no-pass
 		elif [ "$others" -gt 0 ]; then
@@ -320,7 +486,7 @@ for name in $names; do
 		;;
 	esac
 	[ "$verdict" = killed ] && killed=$((killed + 1))
-	say "$(printf '%-36s %-9s %6s %6s  %s' "$name" "$verdict" "$passes" "$fails" "${by:--}")"
+	say "$(printf '%-44s %-9s %6s %6s  %s' "$name" "$verdict" "$passes" "$fails" "${by:--}")"
 	if [ $tap -eq 1 ]; then
 		if [ "$verdict" = killed ]; then
 			echo "ok $total - $name killed by $by"
@@ -331,4 +497,7 @@ for name in $names; do
 done
 say "$(awk -v k="$killed" -v n="$total" \
 	'BEGIN { printf "mutants: %d killed of %d (kill rate %.1f%%)", k, n, n ? 100 * k / n : 0 }')"
+for p in $protocols; do
+	say "mutants: $p: vectors/$p (or --vectors) through $(runner_of "$p")"
+done
 [ "$killed" -eq "$total" ]
