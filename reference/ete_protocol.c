@@ -171,6 +171,11 @@ static int clause_value(const char *name, long *value)
 	return 0;
 }
 
+static void config_to_regs(const void *cfg, unsigned trace_id, uint32_t *regs)
+{
+	tc_ete_config_to_regs(cfg, trace_id, regs);
+}
+
 static const char *const snapshot_types[] = { "ETE", NULL };
 
 const struct tc_protocol tc_protocol_ete = {
@@ -187,6 +192,7 @@ const struct tc_protocol tc_protocol_ete = {
 	.config_get_key = config_get_key,
 	.config_derive = tc_ete_config_derive,
 	.config_check = config_check,
+	.config_to_regs = config_to_regs,
 	.error_names = tc_ete_error_names,
 	.nerrors = tc_ete_err_count,
 	.warning_names = tc_ete_warning_names,
@@ -194,6 +200,8 @@ const struct tc_protocol tc_protocol_ete = {
 	.format = ete_format,
 	.item_error = ete_item_error,
 	.item_is_warning = ete_item_is_warning,
+	.l1_size = sizeof(struct tc_ete_packet),
+	.l1_kinds = tc_ete_pkt_count,
 	.alloc = ete_alloc,
 	.set_image = ete_set_image,
 	.feed = ete_feed,

@@ -150,6 +150,11 @@ static int clause_value(const char *name, long *value)
 	return 0;
 }
 
+static void config_to_regs(const void *cfg, unsigned trace_id, uint32_t *regs)
+{
+	tc_ptm_config_to_regs(cfg, trace_id, regs);
+}
+
 static const char *const snapshot_types[] = { "PTM1.0", "PTM1.1", "PFT1.0", "PFT1.1", NULL };
 
 const struct tc_protocol tc_protocol_ptm = {
@@ -166,6 +171,7 @@ const struct tc_protocol tc_protocol_ptm = {
 	.config_get_key = config_get_key,
 	.config_derive = tc_ptm_config_derive,
 	.config_check = config_check,
+	.config_to_regs = config_to_regs,
 	.error_names = tc_ptm_error_names,
 	.nerrors = tc_ptm_err_count,
 	.warning_names = tc_ptm_warning_names,
@@ -173,6 +179,8 @@ const struct tc_protocol tc_protocol_ptm = {
 	.format = ptm_format,
 	.item_error = ptm_item_error,
 	.item_is_warning = ptm_item_is_warning,
+	.l1_size = sizeof(struct tc_ptm_packet),
+	.l1_kinds = tc_ptm_pkt_count,
 	.alloc = ptm_alloc,
 	.set_image = ptm_set_image,
 	.feed = ptm_feed,
