@@ -1,9 +1,4 @@
-/* vectest.c — runs vector files through the reference decoder and prints TAP (version 13, YAML diagnostics).
- *
- * By default every section is held exactly (the reference's own check). With
- * --scored it compares only what `tracecert certify` scores an adapter on
- * (conformance/certify.c compare()): conformance/mutants/run.sh runs the
- * mutants of a protocol that certify does not yet run this way. */
+/* vectest.c — runs vector files through the reference decoder and prints TAP (version 13, YAML diagnostics). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,8 +8,6 @@
 static const char *const level_names[tc_sec_count] = { "l1", "s1", "l2", "l3", "error" };
 
 struct run {
-	int scored;                    /* --scored */
-	int first_failure;             /* --first-failure: stop after the first failing vector */
 	int n;
 	int failed;
 	unsigned char positive[256];   /* header value seen as a packet in an [expect.l1] */
@@ -107,111 +100,6 @@ static int check_expect(const struct tc_vector *v, const struct tc_output *got)
 	return bad;
 }
 
-/* ---- --scored: what certify compares ---------------------------------------- */
-
-/* The expected lines of a section under a reading (NULL: the default). */
-static const struct tc_lines *scored_expected(const struct tc_vector *v, int sec, const char *reading)
-{
-	for (int i = 0; reading && i < v->nalts; i++)
-		if (v->alt[i].sec == sec && !strcmp(v->alt[i].reading, reading))
-			return &v->alt[i].lines;
-	return &v->expect[sec];
-}
-
-static int scored_has(const struct tc_vector *v, int sec, const char *reading)
-{
-	for (int i = 0; reading && i < v->nalts; i++)
-		if (v->alt[i].sec == sec && !strcmp(v->alt[i].reading, reading))
-			return 1;
-	return v->has[sec];
-}
-
-/* "CLASS OFFSET" lines reduced to their classes. */
-static void classes_only(const struct tc_lines *in, struct tc_lines *out)
-{
-	char cls[64];
-	memset(out, 0, sizeof *out);
-	for (size_t i = 0; i < in->n; i++)
-		if (sscanf(in->line[i], "%63s", cls) == 1)
-			tc_lines_add(out, cls);
-}
-
-/* Index of the first difference of two lists (-1: equal); with report, a
- * YAML diagnostic. */
-static long scored_diff(const char *what, const struct tc_lines *want, const struct tc_lines *got, int report)
-{
-	long at = tc_lines_diff(want, got);
-	if (at >= 0 && report)
-		diag_diff(what, want, got, at);
-	return at;
-}
-
-/* L1 of a negative vector: its errors as strictly as [error strict=…] says,
- * the whole L1 only with strict=resync; of a positive vector: the whole L1
- * and no error. 1 when it matches. */
-static int scored_l1(const struct tc_vector *v, const char *reading, const struct tc_output *got, int report)
-{
-	const struct tc_lines *want_err = scored_expected(v, tc_sec_error, reading);
-	int negative = scored_has(v, tc_sec_error, reading) && want_err->n > 0;
-	if (negative && v->error_strict == tc_strict_class) {
-		struct tc_lines a, b;
-		long at;
-		classes_only(want_err, &a);
-		classes_only(&got->level[tc_sec_error], &b);
-		at = scored_diff("error (class)", &a, &b, report);
-		tc_lines_free(&a);
-		tc_lines_free(&b);
-		return at < 0;
-	}
-	if (scored_diff("error", want_err, &got->level[tc_sec_error], report) >= 0)
-		return 0;
-	if ((!negative || v->error_strict == tc_strict_resync) && scored_has(v, tc_sec_l1, reading))
-		return scored_diff("l1", scored_expected(v, tc_sec_l1, reading), &got->level[tc_sec_l1], report) < 0;
-	return 1;
-}
-
-static int scored_l3(const struct tc_vector *v, const struct tc_lines *want_raw, const struct tc_output *got,
-		     int report)
-{
-	struct tc_lines want, have;
-	long at;
-	tc_l3_normalise(want_raw, &v->image, &want);
-	tc_l3_normalise(&got->level[tc_sec_l3], &v->image, &have);
-	at = scored_diff("l3-normalised", &want, &have, report);
-	tc_lines_free(&want);
-	tc_lines_free(&have);
-	return at < 0;
-}
-
-/* One level as certify scores it: the default reading, then each
- * alternative reading the vector gives for that level. 1 when one matches. */
-static int scored_level(const struct tc_vector *v, int level, const struct tc_output *got)
-{
-	if (level == 3 ? scored_l3(v, &v->expect[tc_sec_l3], got, 1) : scored_l1(v, NULL, got, 1))
-		return 1;
-	for (int i = 0; i < v->nalts; i++) {
-		int sec = v->alt[i].sec;
-		if (level == 3 && sec == tc_sec_l3 && scored_l3(v, &v->alt[i].lines, got, 0))
-			return 1;
-		if (level == 1 && (sec == tc_sec_l1 || sec == tc_sec_error) && scored_l1(v, v->alt[i].reading, got, 0))
-			return 1;
-	}
-	return 0;
-}
-
-/* Warnings are never scored: dropped from both sides (certify does the same). */
-static int check_scored(struct tc_vector *v, struct tc_output *got)
-{
-	int bad = 0;
-	tc_vector_drop_warnings(v);
-	tc_lines_drop_warnings(&got->level[tc_sec_l1]);
-	if (v->has[tc_sec_l1] || v->has[tc_sec_error])
-		bad |= !scored_level(v, 1, got);
-	if (!bad && v->has[tc_sec_l3])
-		bad |= !scored_level(v, 3, got);
-	return bad;
-}
-
 static void run_vector(struct run *run, const char *path)
 {
 	struct tc_vector v;
@@ -235,11 +123,8 @@ static void run_vector(struct run *run, const char *path)
 	}
 	printf("# tags: %s\n", v.tags);
 	count_headers(run, &v);
-	if (run->scored)
-		bad = check_scored(&v, &whole);
-	else
-		bad = check_streaming(&whole, &bytewise, "one-byte") ||
-		      check_streaming(&whole, &random, "random-chunk") || check_expect(&v, &whole);
+	bad = check_streaming(&whole, &bytewise, "one-byte") ||
+	      check_streaming(&whole, &random, "random-chunk") || check_expect(&v, &whole);
 	printf("%s %d - %s\n", bad ? "not ok" : "ok", run->n, path);
 	run->failed += bad;
 	tc_output_free(&whole);
@@ -248,64 +133,30 @@ static void run_vector(struct run *run, const char *path)
 	tc_vector_free(&v);
 }
 
-static void usage(FILE *f)
-{
-	fprintf(f, "usage: vectest [--scored] [--first-failure] PATH...\n"
-		   "Runs every .tcv vector under each PATH through the reference decoder of its\n"
-		   "protocol (whole buffer, one byte at a time, random chunks) and prints TAP;\n"
-		   "every section must match exactly, and the three feedings must agree.\n"
-		   "  --scored         compare only what `tracecert certify` scores an adapter\n"
-		   "                   on: the whole-buffer output, warnings dropped, L1 and its\n"
-		   "                   errors as [error strict=...] says, L3 after normalisation,\n"
-		   "                   alternative readings accepted\n"
-		   "  --first-failure  stop after the first vector that fails (the plan is\n"
-		   "                   printed last)\n"
-		   "Exit status 1 when a vector fails, 2 for bad usage.\n");
-}
-
 int main(int argc, char **argv)
 {
 	static struct run run;
 	char **list = NULL;
-	size_t n = 0, ran = 0;
-	int i = 1;
-	for (; i < argc && argv[i][0] == '-'; i++) {
-		if (!strcmp(argv[i], "--help")) {
-			usage(stdout);
-			return 0;
-		} else if (!strcmp(argv[i], "--scored")) {
-			run.scored = 1;
-		} else if (!strcmp(argv[i], "--first-failure")) {
-			run.first_failure = 1;
-		} else {
-			fprintf(stderr, "vectest: unknown option '%s'\n", argv[i]);
-			usage(stderr);
-			return 2;
-		}
+	size_t n = 0;
+	if (argc < 2 || !strcmp(argv[1], "--help")) {
+		fprintf(argc < 2 ? stderr : stdout,
+			"usage: vectest PATH...\n"
+			"Runs every .tcv vector under each PATH through the reference decoder\n"
+			"(whole buffer, one byte at a time, random chunks) and prints TAP.\n");
+		return argc < 2 ? 2 : 0;
 	}
-	if (i == argc) {
-		usage(stderr);
-		return 2;
-	}
-	for (; i < argc; i++) {
+	for (int i = 1; i < argc; i++) {
 		if (tc_vector_list(argv[i], &list, &n) == 0) {
 			fprintf(stderr, "vectest: no vector files at '%s'\n", argv[i]);
 			return 2;
 		}
 	}
-	printf("TAP version 13\n");
-	if (!run.first_failure)
-		printf("1..%zu\n", n);
-	for (size_t k = 0; k < n; k++) {
-		if (!(run.first_failure && run.failed)) {
-			run_vector(&run, list[k]);
-			ran++;
-		}
-		free(list[k]);
+	printf("TAP version 13\n1..%zu\n", n);
+	for (size_t i = 0; i < n; i++) {
+		run_vector(&run, list[i]);
+		free(list[i]);
 	}
 	free(list);
-	if (run.first_failure)
-		printf("1..%zu\n", ran);
 	{
 		int pos = 0, neg = 0, any = 0;
 		for (int h = 0; h < 256; h++) {

@@ -15,9 +15,11 @@
 # to BUILD_DIR/mutants/NAME/MUTANT/src/reference, the patch is applied there
 # (patch -p1; a patch that does not apply is an error), the file(s) it
 # touches are compiled (every source, when it touches a header) and linked
-# with the pristine objects of the rest, and the result runs the vectors.
-# The reference itself carries no mutation switch: the faults exist only in
-# these copies.
+# with the pristine objects of the rest and conformance/adapters/reference.c
+# (the reference adapter, every protocol of the build) into
+# BUILD_DIR/mutants/NAME/MUTANT/libtc_mutant.so, and BUILD_DIR/tracecert
+# certify runs it against the vectors. The reference itself carries no
+# mutation switch: the faults exist only in these copies.
 #
 # The copies leave out the lines that hold nothing but a spec-clause marker
 # (TC_CLAUSE(…); / TC_CLAUSE_CASE(…);, reference/clause.h): they expand to
@@ -26,19 +28,6 @@
 # reference without them). A pristine copy made the same way must pass every
 # vector of the protocol first (the control), so a copy that differs in
 # behaviour from the reference stops the run.
-#
-# How a protocol's vectors run: through `BUILD_DIR/tracecert certify` with the
-# copy built as an adapter (BUILD_DIR/mutants/NAME/MUTANT/libtc_mutant.so,
-# conformance/adapters/reference.c), each vector in a sandboxed child. When
-# certify scores none of the protocol's vectors (the control comes back
-# all "unsupported": the adapter ABI it runs is not yet the protocol's), the
-# copy is linked into conformance/vectest.c instead (BUILD_DIR/mutants/NAME/
-# MUTANT/vectest) and runs `vectest --scored`: the same comparison as
-# certify (whole-buffer output, warnings dropped, L1 and its errors as
-# [error strict=…] says, L3 after normalisation, alternative readings), one
-# TAP line per vector, no sandbox: a crash or a hang (60 s) ends that run.
-# Nothing needs switching when certify runs every protocol: the control then
-# picks certify by itself (and conformance/vectest.c's --scored can go).
 #
 # Verdicts:
 #   killed    at least one failing comparison, and at least one vector passes
@@ -49,7 +38,7 @@
 #             kills (a problem)
 #   no-patch  the patch does not apply to the current reference (a problem)
 #   no-build  the mutant does not compile (a problem)
-# --first-failure stops each run at its first failing comparison
+# --first-failure stops each certify run at its first failing comparison
 # (make check); without it every vector runs (make mutants).
 # --tap prints TAP instead (one test per mutant, ok when killed; the table
 # as comments), for prove.
@@ -150,9 +139,6 @@ ref_srcs=$(cd reference && for f in *.c */*.c; do
 	case $f in test/*) ;; *) [ -f "$f" ] && echo "$f" ;; esac
 done)
 
-# The conformance sources of the vectest runner.
-conf_srcs="vectest.c vector.c l3norm.c"
-
 # copy_ref DIR [PROTOCOL]: reference/ copied to DIR/reference without the
 # marker-only lines: its top-level files and include/, and every protocol
 # folder (no PROTOCOL) or only PROTOCOL's.
@@ -183,11 +169,6 @@ compile() {
 		$CC $CFLAGS_M -I"$1/include" -I"$1" -Iconformance/include -c "${4:-$1}/$2" -o "$3"
 }
 
-# compile_conf REFDIR FILE.c OBJ: one object of the vectest runner.
-compile_conf() {
-	$CC $CFLAGS_M -I"$1/include" -I"$1" -Iconformance/include -Iconformance -c "conformance/$2" -o "$3"
-}
-
 # touched PATCH: the reference files a patch changes (F of its +++ b/reference/F lines).
 touched() {
 	sed -n 's|^+++ b/reference/\([^[:space:]]*\).*|\1|p' "$1"
@@ -205,64 +186,35 @@ refresh_patch() {
 	mv "$tmp" "$1"
 }
 
-# vector_dirs PROTOCOL: the folders of vectors to run (relative to the root by default).
-vector_dirs() {
-	if [ -n "$vecdirs" ]; then echo "$vecdirs"; else echo "vectors/$1"; fi
-}
-
-# run_vectors RUNNER DIR PROTOCOL LOGPREFIX [--first-failure]: runs the
-# protocol's vectors against the copy built in DIR; LOGPREFIX.tap, LOGPREFIX.err.
-run_vectors() {
-	runner=$1 rdir=$2 rproto=$3 log=$4
-	shift 4
-	if [ "$runner" = certify ]; then
-		va=
-		for v in $(vector_dirs "$rproto"); do va="$va --vectors $v"; done
-		# shellcheck disable=SC2086
-		"$tool" certify --adapter "$rdir/libtc_mutant.so" $va --tap --timeout 5 "$@" >"$log.tap" 2>"$log.err"
+# certify_run PROTOCOL SO LOGPREFIX [--first-failure]: runs the protocol's
+# vectors (vectors/PROTOCOL, or --vectors); LOGPREFIX.tap, LOGPREFIX.err.
+certify_run() {
+	p=$1 so=$2 log=$3
+	shift 3
+	va=
+	if [ -n "$vecdirs" ]; then
+		for v in $vecdirs; do va="$va --vectors $v"; done
 	else
-		# shellcheck disable=SC2046
-		timeout 60 "$rdir/vectest" --scored "$@" $(vector_dirs "$rproto") >"$log.tap" 2>"$log.err"
-		echo "status $?" >>"$log.err"
+		va="--vectors vectors/$p"
 	fi
+	# shellcheck disable=SC2086
+	"$tool" certify --adapter "$so" $va --tap --timeout 5 "$@" >"$log.tap" 2>"$log.err"
 }
 
-# count RUNNER WORD LOGPREFIX: a number from the run's summary: certify's line
-# ("certify: NAME: P pass, F fail, C crash, H hang, X flood, E adapter-error,
-# R runner-error, U unsupported; …"); for vectest, pass and fail are its ok
-# and not-ok lines, and a run that did not end with status 0 or 1 counts as
-# one crash.
+# count WORD LOGPREFIX: a number from the runner's summary line
+# ("certify: NAME: P pass, F fail, C crash, H hang, X flood, E adapter-error, R runner-error, U unsupported; …").
 count() {
-	if [ "$1" = certify ]; then
-		sed -n "s/^certify: .*[:,] \([0-9][0-9]*\) $2[,;].*/\1/p" "$3.err" | head -n 1
-		return
-	fi
-	case $2 in
-	pass) grep -c '^ok ' "$3.tap" ;;
-	fail) grep -c '^not ok ' "$3.tap" ;;
-	crash) sed -n 's/^status \([0-9]*\)$/\1/p' "$3.err" | awk '{ print ($1 > 1) ? 1 : 0 }' ;;
-	*) echo 0 ;;
-	esac
-}
-
-# killed_by RUNNER LOGPREFIX: the first failing vector (certify: level and path).
-killed_by() {
-	if [ "$1" = certify ]; then
-		awk '/^not ok /{ cur = $5 " " $6; next }
-			/^  verdict: fail$/ && cur != "" { print cur; exit }' "$2.tap"
-	else   # vectest prints a failure's YAML (level: l1, error, l3-normalised) before its "not ok" line
-		awk '/^  level: /{ level = ($2 ~ /^l3/) ? "L3" : "L1"; next }
-			/^not ok /{ print level " " $5; exit }' "$2.tap"
-	fi
+	sed -n "s/^certify: .*[:,] \([0-9][0-9]*\) $1[,;].*/\1/p" "$2.err" | head -n 1
 }
 
 rm -rf "$out"   # no stale mutants from patches renamed or removed since
 mkdir -p "$out" || exit 2
 
-# ---- The pristine objects: every source of every protocol, built the same way.
+# ---- The control: a pristine copy of every source of every protocol, built
+# the same way, passes every vector of each protocol run.
 base=$out/.base
 copy_ref "$base/src" || exit 2
-mkdir -p "$base/obj/conf" || exit 2
+mkdir -p "$base/obj" || exit 2
 pids=
 $CC $CFLAGS_M -I"$base/src/reference/include" -c "$protocols_c" -o "$base/obj/protocols.o" &
 pids="$pids $!"
@@ -273,61 +225,27 @@ done
 $CC $CFLAGS_M -I"$base/src/reference/include" -I"$base/src/reference" -Iconformance/include \
 	-c conformance/adapters/reference.c -o "$base/obj/adapter.o" &
 pids="$pids $!"
-for f in $conf_srcs; do
-	compile_conf "$base/src/reference" "$f" "$base/obj/conf/${f%.c}.o" &
-	pids="$pids $!"
-done
 bad=0
 for p in $pids; do wait "$p" || bad=1; done
 if [ $bad -ne 0 ]; then
 	echo "mutants: the pristine reference does not compile" >&2
 	exit 1
 fi
-base_ref_objs="$base/obj/protocols.o"
-for f in $ref_srcs; do base_ref_objs="$base_ref_objs $base/obj/${f%.c}.o"; done
-base_conf_objs=
-for f in $conf_srcs; do base_conf_objs="$base_conf_objs $base/obj/conf/${f%.c}.o"; done
+base_objs="$base/obj/adapter.o $base/obj/protocols.o"
+for f in $ref_srcs; do base_objs="$base_objs $base/obj/${f%.c}.o"; done
 # shellcheck disable=SC2086
-$CC -shared -o "$base/libtc_mutant.so" $base/obj/adapter.o $base_ref_objs || exit 1
-# shellcheck disable=SC2086
-$CC -o "$base/vectest" $base_conf_objs $base_ref_objs || exit 1
-
-# ---- The control of each protocol: the pristine copy passes every vector;
-# it also chooses the runner (certify, or vectest when certify scores nothing).
-runners=
+$CC -shared -o "$base/libtc_mutant.so" $base_objs || exit 1
 for p in $protocols; do
-	runner=certify
-	mkdir -p "$base/$p" || exit 2
-	run_vectors certify "$base" "$p" "$base/$p/certify"
-	cpass=$(count certify pass "$base/$p/certify")
-	cfail=$(count certify fail "$base/$p/certify")
-	cuns=$(count certify unsupported "$base/$p/certify")
-	if [ "${cpass:-0}" -eq 0 ] && [ "${cfail:-0}" -eq 0 ] && [ "${cuns:-0}" -gt 0 ]; then
-		runner=vectest
-		run_vectors vectest "$base" "$p" "$base/$p/vectest"
-		cfail=$(count vectest fail "$base/$p/vectest")
-		if [ "$cfail" -ne 0 ] || [ "$(count vectest crash "$base/$p/vectest")" -ne 0 ] ||
-		   [ "$(count vectest pass "$base/$p/vectest")" -eq 0 ]; then
-			echo "mutants: the pristine reference (control) does not pass every $p vector (vectest --scored):" >&2
-			grep -A8 '^not ok' "$base/$p/vectest.tap" >&2
-			cat "$base/$p/vectest.err" >&2
-			exit 1
-		fi
-	elif [ -z "$cfail" ] || [ "$cfail" -ne 0 ] ||
-	     ! grep -q ' 0 crash, 0 hang, 0 flood, 0 adapter-error, 0 runner-error' "$base/$p/certify.err"; then
+	certify_run "$p" "$base/libtc_mutant.so" "$base/certify-$p"
+	cfail=$(count fail "$base/certify-$p")
+	cpass=$(count pass "$base/certify-$p")
+	if [ -z "$cfail" ] || [ "$cfail" -ne 0 ] || [ "${cpass:-0}" -eq 0 ] ||
+	   ! grep -q ' 0 crash, 0 hang, 0 flood, 0 adapter-error, 0 runner-error, 0 unsupported' "$base/certify-$p.err"; then
 		echo "mutants: the pristine reference (control) does not pass every $p vector:" >&2
-		cat "$base/$p/certify.err" >&2
+		cat "$base/certify-$p.err" >&2
 		exit 1
 	fi
-	runners="$runners $p:$runner"
 done
-
-# runner_of PROTOCOL
-runner_of() {
-	for r in $runners; do
-		[ "${r%%:*}" = "$1" ] && echo "${r#*:}"
-	done
-}
 
 # ---- Every mutant: copy, patch (one after another), then compile in parallel.
 names=
@@ -361,9 +279,9 @@ done
 # build_one NAME: compiles the files the patch touches (all of them when it
 # touches a header: a file the copy does not hold, another protocol's, from
 # the pristine copy with the mutant's headers), links them with the pristine
-# objects of the rest, as the protocol's runner needs them.
+# objects of the rest.
 build_one() {
-	name=$1 dir=$out/$1 proto=${1%%/*}
+	name=$1 dir=$out/$1
 	files=$(touched "conformance/mutants/$name.patch")
 	objs="$base/obj/protocols.o"
 	all=0
@@ -384,28 +302,15 @@ build_one() {
 			objs="$objs $dir/obj/$o"
 		fi
 	done
-	if [ "$(runner_of "$proto")" = certify ]; then
-		adapter=$base/obj/adapter.o
-		if [ $all -eq 1 ]; then
-			adapter=$dir/obj/adapter.o
-			$CC $CFLAGS_M -I"$dir/src/reference/include" -I"$dir/src/reference" -Iconformance/include \
-				-c conformance/adapters/reference.c -o "$adapter" || return 1
-		fi
-		# shellcheck disable=SC2086
-		$CC -shared -o "$dir/libtc_mutant.so" $adapter $objs
+	if [ $all -eq 1 ]; then
+		$CC $CFLAGS_M -I"$dir/src/reference/include" -I"$dir/src/reference" -Iconformance/include \
+			-c conformance/adapters/reference.c -o "$dir/obj/adapter.o" || return 1
+		objs="$objs $dir/obj/adapter.o"
 	else
-		conf=$base_conf_objs
-		if [ $all -eq 1 ]; then
-			conf=
-			mkdir -p "$dir/obj/conf" || return 1
-			for f in $conf_srcs; do
-				compile_conf "$dir/src/reference" "$f" "$dir/obj/conf/${f%.c}.o" || return 1
-				conf="$conf $dir/obj/conf/${f%.c}.o"
-			done
-		fi
-		# shellcheck disable=SC2086
-		$CC -o "$dir/vectest" $conf $objs
+		objs="$objs $base/obj/adapter.o"
 	fi
+	# shellcheck disable=SC2086
+	$CC -shared -o "$dir/libtc_mutant.so" $objs
 }
 
 running=0
@@ -444,7 +349,6 @@ total=0 killed=0
 for name in $names; do
 	dir=$out/$name
 	proto=${name%%/*}
-	runner=$(runner_of "$proto")
 	total=$((total + 1))
 	passes=- fails=- by=
 	case $(cat "$dir/state") in
@@ -456,25 +360,26 @@ for name in $names; do
 		;;
 	*)
 		# shellcheck disable=SC2086
-		run_vectors "$runner" "$dir" "$proto" "$dir/run" $ff
-		passes=$(count "$runner" pass "$dir/run")
-		fails=$(count "$runner" fail "$dir/run")
+		certify_run "$proto" "$dir/libtc_mutant.so" "$dir/certify" $ff
+		passes=$(count pass "$dir/certify")
+		fails=$(count fail "$dir/certify")
 		others=0
 		for w in crash hang flood adapter-error runner-error; do
-			c=$(count "$runner" "$w" "$dir/run")
+			c=$(count "$w" "$dir/certify")
 			others=$((others + ${c:-0}))
 		done
-		by=$(killed_by "$runner" "$dir/run")
+		by=$(awk '/^not ok /{ cur = $5 " " $6; next }
+			/^  verdict: fail$/ && cur != "" { print cur; exit }' "$dir/certify.tap")
 		if [ -z "$fails" ] || [ -z "$passes" ]; then
 			verdict=broken
-			by="$runner: $(head -n 1 "$dir/run.err")"
+			by="certify: $(head -n 1 "$dir/certify.err")"
 			passes=- fails=-
 		elif [ "$fails" -gt 0 ]; then
 			verdict=killed
 			if [ "$passes" -eq 0 ] && [ -n "$ff" ]; then
 				# stopped before anything passed: run every vector once to know
-				run_vectors "$runner" "$dir" "$proto" "$dir/run-full"
-				passes=$(count "$runner" pass "$dir/run-full")
+				certify_run "$proto" "$dir/libtc_mutant.so" "$dir/certify-full"
+				passes=$(count pass "$dir/certify-full")
 			fi
 			[ "${passes:-0}" -gt 0 ] || verdict=no-pass
 		elif [ "$others" -gt 0 ]; then
@@ -497,7 +402,4 @@ for name in $names; do
 done
 say "$(awk -v k="$killed" -v n="$total" \
 	'BEGIN { printf "mutants: %d killed of %d (kill rate %.1f%%)", k, n, n ? 100 * k / n : 0 }')"
-for p in $protocols; do
-	say "mutants: $p: vectors/$p (or --vectors) through $(runner_of "$p")"
-done
 [ "$killed" -eq "$total" ]
