@@ -6,6 +6,7 @@
 #include <stdio.h>
 
 #include "tracecert/protocol.h"
+#include "certify.h"
 #include "vector.h"
 
 struct tc_adapter;
@@ -40,13 +41,6 @@ struct tc_task {
 void tc_task_diag(struct tc_task *t, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* Appends "  KEY: 'TEXT'\n", TEXT YAML-quoted (cut at about 600 bytes). */
 void tc_task_diag_quoted(struct tc_task *t, const char *key, const char *s);
-
-/* Limits of one child run. */
-struct tc_limits {
-	unsigned timeout_s;       /* CPU and wall-clock seconds */
-	unsigned long mem_mb;     /* address space (non-sanitized runs), 0: none */
-	unsigned long out_mb;     /* bytes of output */
-};
 
 /* ---- loader.c: what an adapter declares -------------------------------------- */
 
