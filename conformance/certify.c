@@ -242,6 +242,16 @@ const char *tc_report_protocol_name(int id)
 	return p ? p->name : "unreadable";
 }
 
+int tc_report_protocol_sum(const struct tc_report *r, int id, int *sum)
+{
+	int any = 0;
+	for (int k = 0; k < tc_v_count; k++) {
+		sum[k] = r->by_protocol[id][0][k] + r->by_protocol[id][1][k];
+		any |= sum[k];
+	}
+	return any;
+}
+
 double tc_report_score(const int *count)
 {
 	int counted = 0;

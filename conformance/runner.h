@@ -108,6 +108,9 @@ const char *tc_report_protocol_name(int id);
 /* The score of a verdict count: passes over the runs that count (not
  * unsupported, not skipped); 0 when none counts. */
 double tc_report_score(const int *count);
+/* sum[tc_v_count]: the verdicts of protocol id at both levels; returns
+ * whether it has any run. */
+int tc_report_protocol_sum(const struct tc_report *r, int id, int *sum);
 
 /* tap.c: TAP version 13 with a YAML block per failing run. Returns 0, or -1
  * when a write failed. */
