@@ -15,27 +15,6 @@
 #include "runner.h"
 #include "tracecert/adapter.h"
 
-/* A growable list of strings the options point at. */
-struct strlist {
-	const char **s;
-	size_t n;
-	size_t cap;
-};
-
-struct options {
-	const char *adapter;
-	struct strlist vectors;
-	int levels;               /* bit 1: L1, bit 4: L3 */
-	struct strlist tags;      /* --tags, split (pointing into tags_buf) */
-	char *tags_buf;
-	int tap;
-	const char *report;
-	int jobs;
-	struct tc_limits lim;
-	int first_failure;        /* stop scheduling after the first failing comparison */
-	const char *notes;        /* a Markdown file of verdicts, appended to the certificate */
-};
-
 #define NOTES_MAX (1u << 20)
 
 static double now_s(void)
@@ -43,20 +22,6 @@ static double now_s(void)
 	struct timespec ts;
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return (double)ts.tv_sec + ts.tv_nsec / 1e9;
-}
-
-static int strlist_add(struct strlist *l, const char *s)
-{
-	if (l->n == l->cap) {
-		size_t cap = l->cap ? 2 * l->cap : 8;
-		const char **n = realloc(l->s, cap * sizeof *n);
-		if (!n)
-			return -1;
-		l->s = n;
-		l->cap = cap;
-	}
-	l->s[l->n++] = s;
-	return 0;
 }
 
 static void free_list(char **list, size_t n)
@@ -77,7 +42,7 @@ struct board {
 
 /* One task in the worker: the vector is read again here (the plan kept
  * only its index), the run made, the output compared. */
-static void run_one(const struct tc_adapter *ad, const char *path, struct tc_task *r, const struct options *o)
+static void run_one(const struct tc_adapter *ad, const char *path, struct tc_task *r, const struct tc_certify_options *o)
 {
 	struct tc_vector v;
 	struct tc_run_output out;
@@ -102,7 +67,7 @@ static void run_one(const struct tc_adapter *ad, const char *path, struct tc_tas
 }
 
 static void run_worker(const struct tc_adapter *ad, char **paths, struct board *b, int ntasks,
-		       const struct options *o)
+		       const struct tc_certify_options *o)
 {
 	struct tc_task *r = malloc(sizeof *r);   /* 3 KB: off the stack */
 	if (!r)
@@ -152,7 +117,7 @@ static void wait_workers(void)
  * start: every fork copies the page tables of private memory, and the task
  * list is 3 KB per task (60 MB for 10,000 vectors at two levels). */
 static struct board *run_all(const struct tc_adapter *ad, char **paths, int ntasks, struct tc_task *plan,
-			     const struct options *o)
+			     const struct tc_certify_options *o)
 {
 	struct board *b = mmap(NULL, board_size(ntasks), PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
 	int forked = 0;
@@ -195,12 +160,12 @@ static void plan_task(struct tc_task *t, int vector, int level, int protocol)
 		 "  message: 'not run: the certify worker process died before finishing it'\n");
 }
 
-static int selected(const struct options *o, const struct tc_vector *v)
+static int selected(const struct tc_certify_options *o, const struct tc_vector *v)
 {
-	if (o->tags.n == 0)
+	if (o->ntags == 0)
 		return 1;
-	for (size_t k = 0; k < o->tags.n; k++)
-		if (tc_has_tag(v->tags, o->tags.s[k]))
+	for (size_t k = 0; k < o->ntags; k++)
+		if (tc_has_tag(v->tags, o->tags[k]))
 			return 1;
 	return 0;
 }
@@ -208,7 +173,7 @@ static int selected(const struct options *o, const struct tc_vector *v)
 /* Builds the task list: each vector at each level it has and the options
  * ask for; tags[i] gets each vector's tags. Returns the number of tasks, or
  * -1 when memory is short. */
-static int plan(const struct options *o, char **paths, size_t npaths, char **tags, struct tc_task **out)
+static int plan(const struct tc_certify_options *o, char **paths, size_t npaths, char **tags, struct tc_task **out)
 {
 	struct tc_task *t = calloc(npaths * 2 + 1, sizeof *t);
 	int n = 0;
@@ -275,6 +240,16 @@ const char *tc_report_protocol_name(int id)
 {
 	const struct tc_protocol *p = tc_protocol_by_id(id);
 	return p ? p->name : "unreadable";
+}
+
+int tc_report_protocol_sum(const struct tc_report *r, int id, int *sum)
+{
+	int any = 0;
+	for (int k = 0; k < tc_v_count; k++) {
+		sum[k] = r->by_protocol[id][0][k] + r->by_protocol[id][1][k];
+		any |= sum[k];
+	}
+	return any;
 }
 
 double tc_report_score(const int *count)
@@ -460,169 +435,10 @@ static int read_notes(const char *path, char **text, size_t *len)
 	return 0;
 }
 
-/* ---- Command line ---------------------------------------------------------------- */
-
-static void usage(FILE *f)
-{
-	fprintf(f,
-		"usage: tracecert certify --adapter PATH.so [--vectors DIR]... [--level 1|3|all]\n"
-		"                         [--tags TAG[,TAG…]] [--tap] [--report DIR] [--jobs N]\n"
-		"                         [--timeout SECONDS] [--memory MB] [--output MB]\n"
-		"\n"
-		"Scores a decoder, wrapped as an adapter (conformance/include/tracecert/adapter.h),\n"
-		"against the vectors. Each vector and level runs in a child process with CPU,\n"
-		"memory and output limits and is classified pass, fail (first divergence),\n"
-		"crash (signal), hang (time limit), flood (output limit), adapter-error,\n"
-		"runner-error (the runner could not run it: an unreadable vector file, a\n"
-		"worker process that died), or unsupported (level or feature the adapter\n"
-		"declares unsupported).\n"
-		"A failure's YAML block gives the level, the compared section, the first\n"
-		"differing line (expected, got, context), the size of the whole difference\n"
-		"(expected_lines, got_lines; missing_lines and extra_lines: the lines of each\n"
-		"side the other lacks, in any order) and, when the error list differs and L1\n"
-		"is compared too, the first differing L1 line (l1_line, l1_expected, l1_got).\n"
-		"\n"
-		"Options:\n"
-		"  --adapter PATH.so   the adapter shared object (required)\n"
-		"  --vectors DIR       vector file or folder, may be repeated (default: vectors)\n"
-		"  --level 1|3|all     levels to run (default: all the vectors and adapter have)\n"
-		"  --tags T1,T2        only vectors carrying at least one of these tags\n"
-		"  --tap               print TAP version 13 with YAML diagnostics on stdout\n"
-		"  --report DIR        write DIR/certificate.md and DIR/certificate.json\n"
-		"  --jobs N            worker processes (default: 2)\n"
-		"  --timeout S         per-vector time limit in seconds (default: 10)\n"
-		"  --memory MB         per-vector address-space limit (default: 1024; none in an ASan build)\n"
-		"  --output MB         per-vector output limit (default: 64)\n"
-		"  --first-failure     stop after the first failing comparison (for mutants)\n"
-		"  --notes FILE        Markdown verdicts on the failure classes, appended to the\n"
-		"                      certificate (conformance/notes/*.md; text, at most 1 MiB)\n"
-		"Exit status: 0 when every supported run passes, 1 otherwise, 2 for bad usage\n"
-		"or a certificate that could not be written.\n");
-}
-
-static int parse_uint(const char *s, unsigned long min, unsigned long max, unsigned long *out)
-{
-	char *end;
-	unsigned long v;
-	if (!s || *s < '0' || *s > '9')
-		return -1;
-	errno = 0;
-	v = strtoul(s, &end, 10);
-	if (*end || errno || v < min || v > max)
-		return -1;
-	*out = v;
-	return 0;
-}
-
-/* --tags T1,T2: every name non-empty. */
-static int parse_tags(struct options *o, const char *val)
-{
-	char *save = NULL;
-	free(o->tags_buf);
-	o->tags.n = 0;
-	o->tags_buf = strdup(val);
-	if (!o->tags_buf)
-		return -1;
-	for (char *t = strtok_r(o->tags_buf, ",", &save); t; t = strtok_r(NULL, ",", &save))
-		if (strlist_add(&o->tags, t))
-			return -1;
-	if (o->tags.n == 0 || strstr(val, ",,") || val[0] == ',' || val[strlen(val) - 1] == ',') {
-		fprintf(stderr, "tracecert certify: --tags expects TAG[,TAG…] without empty names, got '%s'\n", val);
-		return -1;
-	}
-	return 0;
-}
-
-static int parse_level(struct options *o, const char *val)
-{
-	if (!strcmp(val, "1"))
-		o->levels = 1;
-	else if (!strcmp(val, "3"))
-		o->levels = 4;
-	else if (!strcmp(val, "all"))
-		o->levels = 5;
-	else {
-		fprintf(stderr, "tracecert certify: --level expects 1, 3 or all, got '%s'\n", val);
-		return -1;
-	}
-	return 0;
-}
-
-static int parse_number(struct options *o, const char *a, const char *val)
-{
-	unsigned long v;
-	if (parse_uint(val, 1, 100000, &v)) {
-		fprintf(stderr, "tracecert certify: %s expects a positive number, got '%s'\n", a, val);
-		return -1;
-	}
-	if (!strcmp(a, "--jobs"))
-		o->jobs = (int)(v > 64 ? 64 : v);
-	else if (!strcmp(a, "--timeout"))
-		o->lim.timeout_s = (unsigned)v;
-	else if (!strcmp(a, "--memory"))
-		o->lim.mem_mb = v;
-	else
-		o->lim.out_mb = v;
-	return 0;
-}
-
-/* One option with a value. 0, or -1 (message printed). */
-static int parse_valued(struct options *o, const char *a, const char *val)
-{
-	if (!strcmp(a, "--adapter"))
-		o->adapter = val;
-	else if (!strcmp(a, "--vectors"))
-		return strlist_add(&o->vectors, val);
-	else if (!strcmp(a, "--level"))
-		return parse_level(o, val);
-	else if (!strcmp(a, "--tags"))
-		return parse_tags(o, val);
-	else if (!strcmp(a, "--report"))
-		o->report = val;
-	else if (!strcmp(a, "--notes"))
-		o->notes = val;
-	else if (!strcmp(a, "--jobs") || !strcmp(a, "--timeout") || !strcmp(a, "--memory") || !strcmp(a, "--output"))
-		return parse_number(o, a, val);
-	else {
-		fprintf(stderr, "tracecert certify: unknown option '%s' (see tracecert certify --help)\n", a);
-		return -1;
-	}
-	return 0;
-}
-
-/* 0, 1 for --help (printed), or -1 (message printed). */
-static int parse_args(int argc, char **argv, struct options *o)
-{
-	for (int i = 2; i < argc; i++) {
-		const char *a = argv[i];
-		const char *val = i + 1 < argc ? argv[i + 1] : NULL;
-		if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
-			usage(stdout);
-			return 1;
-		} else if (!strcmp(a, "--tap")) {
-			o->tap = 1;
-		} else if (!strcmp(a, "--first-failure")) {
-			o->first_failure = 1;
-		} else if (a[0] == '-' && !val) {
-			fprintf(stderr, "tracecert certify: %s needs a value\n", a);
-			return -1;
-		} else if (parse_valued(o, a, val)) {
-			return -1;
-		} else {
-			i++;
-		}
-	}
-	if (!o->adapter) {
-		fprintf(stderr, "tracecert certify: --adapter PATH.so is required (see tracecert certify --help)\n");
-		return -1;
-	}
-	return 0;
-}
-
 /* ---- The command --------------------------------------------------------------- */
 
 /* Runs the planned tasks and reports; returns the exit status. */
-static int certify(const struct options *o, const struct tc_adapter *ad, char **paths, size_t npaths,
+static int certify(const struct tc_certify_options *o, const struct tc_adapter *ad, char **paths, size_t npaths,
 		   struct tc_report *r)
 {
 	char **tags = calloc(npaths ? npaths : 1, sizeof *tags);
@@ -633,6 +449,13 @@ static int certify(const struct options *o, const struct tc_adapter *ad, char **
 	double t0 = now_s();
 	if (!tags || (n = plan(o, paths, npaths, tags, &tasks)) < 0) {
 		fprintf(stderr, "tracecert certify: out of memory\n");
+		free_list(tags, npaths);
+		return 2;
+	}
+	if (n == 0) {
+		fprintf(stderr, "tracecert certify: nothing to run: no vector of the %zu read %s\n", npaths,
+			o->ntags ? "carries one of the --tags at the levels asked" : "has a section of the levels asked");
+		free(tasks);
 		free_list(tags, npaths);
 		return 2;
 	}
@@ -660,53 +483,45 @@ static int certify(const struct options *o, const struct tc_adapter *ad, char **
 	return rc;
 }
 
-static void options_free(struct options *o)
+/* The vector files of every o->vectors. 0, or -1 (message printed). */
+static int list_vectors(const struct tc_certify_options *o, char ***paths, size_t *npaths)
 {
-	free(o->vectors.s);
-	free(o->tags.s);
-	free(o->tags_buf);
-}
-
-/* The vector files of every --vectors (default: vectors). 0, or -1 (message printed). */
-static int list_vectors(struct options *o, char ***paths, size_t *npaths)
-{
-	if (o->vectors.n == 0 && strlist_add(&o->vectors, "vectors"))
-		return -1;
-	for (size_t i = 0; i < o->vectors.n; i++) {
-		if (tc_vector_list(o->vectors.s[i], paths, npaths) == 0) {
-			fprintf(stderr, "tracecert certify: no vector files at '%s'\n", o->vectors.s[i]);
+	for (size_t i = 0; i < o->nvectors; i++) {
+		if (tc_vector_list(o->vectors[i], paths, npaths) == 0) {
+			fprintf(stderr, "tracecert certify: no vector files at '%s'\n", o->vectors[i]);
 			return -1;
 		}
 	}
 	return 0;
 }
 
-int tc_certify_main(int argc, char **argv)
+void tc_certify_options_default(struct tc_certify_options *o)
 {
-	struct options o;
+	memset(o, 0, sizeof *o);
+	o->levels = 5;
+	o->jobs = 2;
+	o->lim.timeout_s = 10;
+	o->lim.mem_mb = 1024;
+	o->lim.out_mb = 64;
+}
+
+int tc_certify(const struct tc_certify_options *o)
+{
 	struct tc_report r;
 	const struct tc_adapter *ad;
 	char **paths = NULL, *notes = NULL;
 	size_t npaths = 0;
-	int rc = 2, p;
-	memset(&o, 0, sizeof o);
+	int rc = 2;
 	memset(&r, 0, sizeof r);
-	o.levels = 5;
-	o.jobs = 2;
-	o.lim.timeout_s = 10;
-	o.lim.mem_mb = 1024;
-	o.lim.out_mb = 64;
-	p = parse_args(argc, argv, &o);
-	if (p == 0 && list_vectors(&o, &paths, &npaths) == 0 &&
-	    (!o.notes || read_notes(o.notes, &notes, &r.notes_len) == 0) && (ad = tc_adapter_load(o.adapter)) != NULL) {
+	if (list_vectors(o, &paths, &npaths) == 0 && (!o->notes || read_notes(o->notes, &notes, &r.notes_len) == 0) &&
+	    (ad = tc_adapter_load(o->adapter)) != NULL) {
 		r.adapter = ad->name;
 		r.version = ad->version;
-		r.notes_path = o.notes;
+		r.notes_path = o->notes;
 		r.notes = notes;
-		rc = certify(&o, ad, paths, npaths, &r);
+		rc = certify(o, ad, paths, npaths, &r);
 	}
 	free(notes);
 	free_list(paths, npaths);
-	options_free(&o);
-	return p == 1 ? 0 : rc;
+	return rc;
 }

@@ -171,12 +171,8 @@ static void by_protocol(struct jw *j, const struct tc_report *r)
 {
 	jw_open(j, "by_protocol", '[', 0);
 	for (int p = 0; p < tc_proto_count; p++) {
-		int sum[tc_v_count], any = 0;
-		for (int k = 0; k < tc_v_count; k++) {
-			sum[k] = r->by_protocol[p][0][k] + r->by_protocol[p][1][k];
-			any |= sum[k];
-		}
-		if (!any)
+		int sum[tc_v_count];
+		if (!tc_report_protocol_sum(r, p, sum))
 			continue;
 		jw_open(j, NULL, '{', 1);
 		jw_string(j, "protocol", tc_report_protocol_name(p));

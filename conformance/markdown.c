@@ -48,12 +48,8 @@ static void protocols(FILE *f, const struct tc_report *r)
 		   "unsupported)\n\n");
 	fprintf(f, "| protocol | score | L1 | L3 |\n|---|---|---|---|\n");
 	for (int p = 0; p < tc_proto_count; p++) {
-		int sum[tc_v_count], any = 0;
-		for (int k = 0; k < tc_v_count; k++) {
-			sum[k] = r->by_protocol[p][0][k] + r->by_protocol[p][1][k];
-			any |= sum[k];
-		}
-		if (!any)
+		int sum[tc_v_count];
+		if (!tc_report_protocol_sum(r, p, sum))
 			continue;
 		fprintf(f, "| %s | %.2f%% |", tc_report_protocol_name(p), 100.0 * tc_report_score(sum));
 		level_cell(f, r->by_protocol[p][0]);

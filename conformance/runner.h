@@ -6,6 +6,7 @@
 #include <stdio.h>
 
 #include "tracecert/protocol.h"
+#include "certify.h"
 #include "vector.h"
 
 struct tc_adapter;
@@ -40,13 +41,6 @@ struct tc_task {
 void tc_task_diag(struct tc_task *t, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* Appends "  KEY: 'TEXT'\n", TEXT YAML-quoted (cut at about 600 bytes). */
 void tc_task_diag_quoted(struct tc_task *t, const char *key, const char *s);
-
-/* Limits of one child run. */
-struct tc_limits {
-	unsigned timeout_s;       /* CPU and wall-clock seconds */
-	unsigned long mem_mb;     /* address space (non-sanitized runs), 0: none */
-	unsigned long out_mb;     /* bytes of output */
-};
 
 /* ---- loader.c: what an adapter declares -------------------------------------- */
 
@@ -114,6 +108,9 @@ const char *tc_report_protocol_name(int id);
 /* The score of a verdict count: passes over the runs that count (not
  * unsupported, not skipped); 0 when none counts. */
 double tc_report_score(const int *count);
+/* sum[tc_v_count]: the verdicts of protocol id at both levels; returns
+ * whether it has any run. */
+int tc_report_protocol_sum(const struct tc_report *r, int id, int *sum);
 
 /* tap.c: TAP version 13 with a YAML block per failing run. Returns 0, or -1
  * when a write failed. */

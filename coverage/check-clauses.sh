@@ -1,12 +1,16 @@
 #!/bin/sh
-# check-clauses.sh — coverage/clauses.txt and the TC_CLAUSE markers of the
-# sources must list the same clauses (coverage/README.md).
-# usage: coverage/check-clauses.sh [CLAUSES [SOURCE.c...]]
+# check-clauses.sh — one protocol's clause list (coverage/clauses/NAME.txt)
+# and the TC_CLAUSE markers of that protocol's reference sources must list
+# the same clauses (coverage/README.md).
+# usage: coverage/check-clauses.sh CLAUSES SOURCE.c...
 # A marked id that is not listed, a listed clause that is not marked, an id
 # marked twice, a malformed line: each is reported; the exit status is 1.
-list=${1:-coverage/clauses.txt}
-[ $# -gt 0 ] && shift
-[ $# -eq 0 ] && set -- reference/*.c
+if [ $# -lt 2 ]; then
+	echo "usage: $0 CLAUSES SOURCE.c..." >&2
+	exit 2
+fi
+list=$1
+shift
 for f in "$list" "$@"; do
 	[ -r "$f" ] || { echo "check-clauses: cannot read '$f'" >&2; exit 2; }
 done
@@ -73,7 +77,7 @@ END {
 			err(markloc[id] ": case \"" id "\" is marked but neither it nor an arm of it is listed in " list)
 	}
 	if (!bad)
-		printf "check-clauses: %d clauses (%d of them case arms), %d markers: list and code agree\n", nlist, narm, nmark
+		printf "check-clauses: %s: %d clauses (%d of them case arms), %d markers: list and code agree\n", list, nlist, narm, nmark
 	exit bad
 }' "${TMPDIR:-/tmp}/tc-markers.$$" "$list"
 rc=$?

@@ -1,8 +1,9 @@
 /* clausecov.c — spec-clause coverage of the vectors (coverage/README.md).
  *
- * Runs every vector separately through the reference decoder built with
- * -DTC_CLAUSE_TRACE, records which clauses of coverage/clauses.txt each one
- * reaches, and writes spec-coverage.md and spec-coverage.html: every clause,
+ * For one protocol: runs every vector separately through the protocol's
+ * reference decoder (its descriptor, tracecert/protocol.h) built with
+ * -DTC_CLAUSE_TRACE, records which clauses of coverage/clauses/NAME.txt each
+ * one reaches, and writes spec-coverage-NAME.md and .html: every clause,
  * its section, its hit count and the vectors that reach it. A hit counts for
  * a vector only when the vector checks the level that observes the clause
  * (the CHECK column). Exit status 1 when a clause is not covered, when a
@@ -17,7 +18,7 @@
 #include <sys/stat.h>
 
 #include "vector.h"
-#include "ete_internal.h"
+#include "insn.h"
 #include "clause_trace.h"
 
 enum check { chk_l1, chk_l2, chk_l3, chk_never };
@@ -48,6 +49,8 @@ struct clause {
 };
 
 struct run {
+	const struct tc_protocol *proto;
+	const char *list;         /* the clause list's path */
 	struct clause *c;
 	int n;
 	char **vector;            /* paths */
@@ -87,7 +90,7 @@ static char *trim(char *s)
 
 /* ---- Named values of the case selectors ----------------------------------- */
 
-/* "trace-info" -> "ELEM_TRACE_INFO" */
+/* "no-image" -> "L3_NO_IMAGE" */
 static void upper_name(char *out, size_t size, const char *prefix, const char *name)
 {
 	size_t n = (size_t)snprintf(out, size, "%s", prefix);
@@ -96,14 +99,14 @@ static void upper_name(char *out, size_t size, const char *prefix, const char *n
 	out[n] = '\0';
 }
 
-static int named_value(const char *name, long *value)
+/* The shared names (instruction types of reference/insn.h, the L3 kinds of
+ * tracecert/trace.h), then the protocol's own (its descriptor's clause_value). */
+static int named_value(const struct tc_protocol *proto, const char *name, long *value)
 {
 	static const struct { const char *name; long value; } fixed[] = {
-		{ "NOT_SYNC_STATE", TC_SYNC_NOT }, { "CONTEXT_STATE", TC_SYNC_CONTEXT },
-		{ "ADDRESS_STATE", TC_SYNC_ADDRESS }, { "FULL_SYNC_STATE", TC_SYNC_FULL },
 		{ "InstType_OTHER", tc_insn_other }, { "InstType_BRANCH_DIR", tc_insn_branch_dir },
 		{ "InstType_BRANCH_INDIR", tc_insn_branch_indir }, { "InstType_WFX", tc_insn_wfx },
-		{ "InstType_ISB", tc_insn_isb }, { "InstType_TSTART", tc_insn_tstart }, { "IS0", 0 }, { "IS1", 1 },
+		{ "InstType_ISB", tc_insn_isb }, { "InstType_TSTART", tc_insn_tstart },
 	};
 	char buf[64];
 	for (size_t i = 0; i < sizeof fixed / sizeof *fixed; i++)
@@ -111,13 +114,6 @@ static int named_value(const char *name, long *value)
 			*value = fixed[i].value;
 			return 1;
 		}
-	for (int k = 0; k < tc_ete_elem_count; k++) {
-		upper_name(buf, sizeof buf, "ELEM_", tc_ete_elem_kind_name(k));
-		if (!strcmp(name, buf)) {
-			*value = k;
-			return 1;
-		}
-	}
 	for (int k = 0; k < tc_l3_kind_count; k++) {
 		upper_name(buf, sizeof buf, "L3_", tc_l3_kind_name(k));
 		if (!strcmp(name, buf)) {
@@ -125,7 +121,7 @@ static int named_value(const char *name, long *value)
 			return 1;
 		}
 	}
-	return 0;
+	return proto->clause_value && proto->clause_value(name, value);
 }
 
 static int item_matches(const struct item *it, long value)
@@ -139,7 +135,7 @@ static int item_matches(const struct item *it, long value)
 
 /* ---- The list --------------------------------------------------------------- */
 
-static int parse_arm(struct clause *c, char *arm, char *err, size_t errlen)
+static int parse_arm(const struct tc_protocol *proto, struct clause *c, char *arm, char *err, size_t errlen)
 {
 	char *save = NULL;
 	if (!strcmp(arm, "otherwise")) {
@@ -164,7 +160,7 @@ static int parse_arm(struct clause *c, char *arm, char *err, size_t errlen)
 					return -1;
 				}
 			}
-		} else if (!named_value(tok, &it.value)) {
+		} else if (!named_value(proto, tok, &it.value)) {
 			snprintf(err, errlen, "'%s' is not a known value name", tok);
 			return -1;
 		}
@@ -214,7 +210,7 @@ static int load_list(struct run *run, const char *path)
 			char *arm = xstrdup(colon + 1);
 			c.prefix = xstrdup(c.id);
 			c.prefix[colon - c.id] = '\0';
-			if (parse_arm(&c, arm, err, sizeof err)) {
+			if (parse_arm(run->proto, &c, arm, err, sizeof err)) {
 				fprintf(stderr, "%s:%d: %s\n", path, line, err);
 				bad = 1;
 			}
@@ -281,7 +277,7 @@ static void visit(void *ctx, const char *id, int is_case, long value, unsigned l
 	int has_arms = 0;
 	if (!is_case) {
 		if (!c)
-			error(run, "the code marks \"%s\", which coverage/clauses.txt does not list", id);
+			error(run, "the code marks \"%s\", which %s does not list", id, run->list);
 		else
 			hit(run, c, count);
 		return;
@@ -307,17 +303,22 @@ static void visit(void *ctx, const char *id, int is_case, long value, unsigned l
 		error(run, "case \"%s\" has value %ld (0x%lx), which matches no listed arm", id, value,
 		      (unsigned long)value);
 	else if (!c)
-		error(run, "the code marks case \"%s\", which coverage/clauses.txt does not list", id);
+		error(run, "the code marks case \"%s\", which %s does not list", id, run->list);
 }
 
 static int run_vector(struct run *run)
 {
 	struct tc_vector v;
-	struct tc_ete_output out;
+	struct tc_output out;
 	char err[512];
 	if (tc_vector_load(run->vector[run->cur], &v, err, sizeof err)) {
 		fprintf(stderr, "clausecov: %s: %s\n", run->vector[run->cur], err);
 		run->errors++;
+		return -1;
+	}
+	if (v.proto != run->proto) {
+		error(run, "a vector of protocol %s, but the clauses are those of %s", v.proto->name, run->proto->name);
+		tc_vector_free(&v);
 		return -1;
 	}
 	run->checks[chk_l1] = v.has[tc_sec_l1] || v.has[tc_sec_s1] || v.has[tc_sec_error];
@@ -328,14 +329,14 @@ static int run_vector(struct run *run)
 	for (int i = 0; i < run->n; i++)
 		run->c[i].hit_this = 0;
 	tc_clause_trace_reset();
-	if (tc_ete_collect(&v.ete, &v.image, v.trace, v.trace_len, 0, &out)) {
+	if (tc_collect(v.proto, v.config, &v.image, v.trace, v.trace_len, 0, &out)) {
 		fprintf(stderr, "clausecov: %s: the decoder rejected the configuration\n", run->vector[run->cur]);
 		run->errors++;
 		tc_vector_free(&v);
 		return -1;
 	}
 	tc_clause_trace_visit(visit, run);
-	tc_ete_output_free(&out);
+	tc_output_free(&out);
 	tc_vector_free(&v);
 	return 0;
 }
@@ -349,11 +350,14 @@ static const char *section_of(const struct clause *c, char *buf, size_t size)
 	return buf;
 }
 
-/* Vector path as shown: without the leading "vectors/ete/". */
-static const char *short_name(const char *path)
+/* Vector path as shown: without the leading "vectors/NAME/". */
+static const char *short_name(const struct run *run, const char *path)
 {
-	const char *p = strstr(path, "vectors/ete/");
-	return p ? p + strlen("vectors/ete/") : path;
+	char folder[64];
+	const char *p;
+	snprintf(folder, sizeof folder, "vectors/%s/", run->proto->name);
+	p = strstr(path, folder);
+	return p ? p + strlen(folder) : path;
 }
 
 static int covered(const struct clause *c)
@@ -418,9 +422,9 @@ static int write_md(const struct run *run, const char *path, const char *rel)
 	char sec[64];
 	if (!f)
 		return -1;
-	fprintf(f, "# Spec-clause coverage of the vectors\n\n");
-	fprintf(f, "Generated by `make coverage` (coverage/clausecov.c) from coverage/clauses.txt and the\n"
-		   "TC_CLAUSE markers of reference/*.c; see coverage/README.md.\n\n");
+	fprintf(f, "# Spec-clause coverage of the %s vectors\n\n", run->proto->title);
+	fprintf(f, "Generated by `make coverage` (coverage/clausecov.c) from %s and the\n"
+		   "TC_CLAUSE markers of the protocol's reference sources; see coverage/README.md.\n\n", run->list);
 	fprintf(f, "**%d/%d clauses covered**, %d uncovered; %d clauses that no input can reach "
 		   "(`never`), %d of them reached. %d vectors: %d check L1/s1/errors, "
 		   "%d check L2, %d check L3. A hit counts only for a vector that checks the "
@@ -452,7 +456,7 @@ static int write_md(const struct run *run, const char *path, const char *rel)
 				const char *v = run->vector[c->vec[k]];
 				if ((strstr(v, "/gen/") != NULL) != pass)
 					continue;
-				fprintf(f, "%s[%s](%s%s)", shown++ ? ", " : "", short_name(v), rel, v);
+				fprintf(f, "%s[%s](%s%s)", shown++ ? ", " : "", short_name(run, v), rel, v);
 			}
 		if (c->nvec > MD_VECTORS)
 			fprintf(f, ", … (+%d)", c->nvec - MD_VECTORS);
@@ -470,19 +474,21 @@ static int write_html(const struct run *run, const char *path, const char *rel)
 	char sec[64];
 	if (!f)
 		return -1;
-	fprintf(f, "<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"><title>tracecert: spec-clause coverage</title>\n"
+	fprintf(f, "<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"><title>tracecert: %s spec-clause coverage</title>\n"
 		   "<style>body{font-family:sans-serif;margin:1em}table{border-collapse:collapse}"
 		   "td,th{border:1px solid #ccc;padding:2px 6px;vertical-align:top;font-size:90%%}"
 		   "tr.un{background:#fdd}tr.never{color:#777}td.n{text-align:right}code{font-size:95%%}"
-		   "summary{cursor:pointer}</style></head><body>\n");
-	fprintf(f, "<h1>Spec-clause coverage of the vectors</h1>\n<p><b>%d/%d clauses covered</b>, "
+		   "summary{cursor:pointer}</style></head><body>\n", run->proto->name);
+	fprintf(f, "<h1>Spec-clause coverage of the ");
+	html_escape(f, run->proto->title);
+	fprintf(f, " vectors</h1>\n<p><b>%d/%d clauses covered</b>, "
 		   "%d uncovered; %d clauses that no input can reach (<i>never</i>), %d of them "
 		   "reached. %d vectors: %d check L1/s1/errors, %d check L2, %d check L3. A hit "
 		   "counts only for a vector that checks the level of the clause; <i>unchecked</i> "
 		   "counts the other vectors that reach it. Generated by <code>make coverage</code> "
-		   "from coverage/clauses.txt and the TC_CLAUSE markers of reference/*.c.</p>\n",
+		   "from %s and the TC_CLAUSE markers of the protocol's reference sources.</p>\n",
 		t.covered, t.total, t.uncovered, t.never, t.never_reached, run->nvector, run->nchecking[0],
-		run->nchecking[1], run->nchecking[2]);
+		run->nchecking[1], run->nchecking[2], run->list);
 	fprintf(f, "<table>\n<tr><th>clause</th><th>section</th><th>check</th><th>hits</th>"
 		   "<th>vectors</th><th>unchecked</th><th>what</th></tr>\n");
 	for (int i = 0; i < run->n; i++) {
@@ -502,7 +508,7 @@ static int write_html(const struct run *run, const char *path, const char *rel)
 					fprintf(f, "%s<a href=\"%s", shown++ ? "<br>" : "", rel);
 					html_escape(f, v);
 					fprintf(f, "\">");
-					html_escape(f, short_name(v));
+					html_escape(f, short_name(run, v));
 					fprintf(f, "</a>");
 				}
 			fprintf(f, "</details>");
@@ -519,19 +525,41 @@ static int write_html(const struct run *run, const char *path, const char *rel)
 
 static void usage(FILE *f)
 {
-	fprintf(f, "usage: clausecov [--list CLAUSES] [--out DIR] [--rel PREFIX] PATH...\n"
-		   "Runs every .tcv vector under each PATH (each on its own) through the reference\n"
-		   "decoder built with -DTC_CLAUSE_TRACE and reports which clauses of CLAUSES\n"
-		   "(default coverage/clauses.txt) each reaches. With --out, writes\n"
-		   "DIR/spec-coverage.md, DIR/spec-coverage.html and DIR/spec-summary.txt; vector\n"
-		   "links are PREFIX + path (default: none). Exit status 1 when a clause is\n"
-		   "uncovered, a `never` clause is reached, or the code and the list disagree.\n");
+	fprintf(f, "usage: clausecov --protocol NAME [--list CLAUSES] [--out DIR] [--rel PREFIX] PATH...\n"
+		   "Runs every .tcv vector under each PATH (each on its own; all of protocol NAME)\n"
+		   "through that protocol's reference decoder built with -DTC_CLAUSE_TRACE and\n"
+		   "reports which clauses of CLAUSES (default coverage/clauses/NAME.txt) each\n"
+		   "reaches. With --out, writes DIR/spec-coverage-NAME.md, DIR/spec-coverage-NAME.html\n"
+		   "and DIR/spec-summary-NAME.txt; vector links are PREFIX + path (default: none).\n"
+		   "Exit status 1 when a clause is uncovered, a `never` clause is reached, or the\n"
+		   "code and the list disagree; 2 for bad usage or an unreadable list.\n");
+}
+
+/* The three reports of --out. */
+static void write_reports(struct run *run, const char *out, const char *rel, const struct totals *t)
+{
+	char path[4096];
+	FILE *f;
+	const char *name = run->proto->name;
+	mkdir(out, 0777);
+	snprintf(path, sizeof path, "%s/spec-coverage-%s.md", out, name);
+	if (write_md(run, path, rel))
+		fprintf(stderr, "clausecov: cannot write '%s'\n", path), run->errors++;
+	snprintf(path, sizeof path, "%s/spec-coverage-%s.html", out, name);
+	if (write_html(run, path, rel))
+		fprintf(stderr, "clausecov: cannot write '%s'\n", path), run->errors++;
+	snprintf(path, sizeof path, "%s/spec-summary-%s.txt", out, name);
+	f = fopen(path, "w");
+	if (!f || fprintf(f, "clauses_covered=%d\nclauses_total=%d\nclauses_never=%d\nvectors=%d\n", t->covered,
+			  t->total, t->never, run->nvector) < 0 || fclose(f))
+		fprintf(stderr, "clausecov: cannot write '%s'\n", path), run->errors++;
 }
 
 int main(int argc, char **argv)
 {
 	static struct run run;
-	const char *list = "coverage/clauses.txt", *out = NULL, *rel = "";
+	const char *list = NULL, *out = NULL, *rel = "", *name = NULL;
+	char default_list[256];
 	int i = 1;
 	struct totals t;
 	size_t n = 0;
@@ -539,6 +567,8 @@ int main(int argc, char **argv)
 		if (!strcmp(argv[i], "--help")) {
 			usage(stdout);
 			return 0;
+		} else if (!strcmp(argv[i], "--protocol") && i + 1 < argc) {
+			name = argv[++i];
 		} else if (!strcmp(argv[i], "--list") && i + 1 < argc) {
 			list = argv[++i];
 		} else if (!strcmp(argv[i], "--out") && i + 1 < argc) {
@@ -550,10 +580,20 @@ int main(int argc, char **argv)
 			return 2;
 		}
 	}
-	if (i == argc) {
+	if (i == argc || !name) {
 		usage(stderr);
 		return 2;
 	}
+	run.proto = tc_protocol_find(name);
+	if (!run.proto) {
+		fprintf(stderr, "clausecov: unknown protocol '%s'\n", name);
+		return 2;
+	}
+	if (!list) {
+		snprintf(default_list, sizeof default_list, "coverage/clauses/%s.txt", run.proto->name);
+		list = default_list;
+	}
+	run.list = list;
 	if (load_list(&run, list))
 		return 2;
 	for (; i < argc; i++)
@@ -565,26 +605,10 @@ int main(int argc, char **argv)
 	for (run.cur = 0; run.cur < run.nvector; run.cur++)
 		run_vector(&run);
 	t = count_totals(&run);
-	if (out) {
-		char path[4096];
-		FILE *f;
-		mkdir(out, 0777);
-		snprintf(path, sizeof path, "%s/spec-coverage.md", out);
-		if (write_md(&run, path, rel))
-			fprintf(stderr, "clausecov: cannot write '%s'\n", path), run.errors++;
-		snprintf(path, sizeof path, "%s/spec-coverage.html", out);
-		if (write_html(&run, path, rel))
-			fprintf(stderr, "clausecov: cannot write '%s'\n", path), run.errors++;
-		snprintf(path, sizeof path, "%s/spec-summary.txt", out);
-		f = fopen(path, "w");
-		if (f) {
-			fprintf(f, "clauses_covered=%d\nclauses_total=%d\nclauses_never=%d\nvectors=%d\n",
-				t.covered, t.total, t.never, run.nvector);
-			fclose(f);
-		}
-	}
-	printf("spec clauses: %d/%d covered by %d vectors (%d uncovered); %d `never` clauses, %d of them reached\n",
-	       t.covered, t.total, run.nvector, t.uncovered, t.never, t.never_reached);
+	if (out)
+		write_reports(&run, out, rel, &t);
+	printf("spec clauses (%s): %d/%d covered by %d vectors (%d uncovered); %d `never` clauses, %d of them reached\n",
+	       run.proto->name, t.covered, t.total, run.nvector, t.uncovered, t.never, t.never_reached);
 	for (int k = 0; k < run.n; k++)
 		if (!covered(&run.c[k]) && run.c[k].check != chk_never)
 			printf("  UNCOVERED %s (%s; reached unchecked by %d) — %s\n", run.c[k].id,

@@ -1,32 +1,61 @@
 # coverage/coverage.mk — `make coverage` (coverage/README.md); GNUmakefile includes it.
 #
 # An instrumented build (gcc --coverage, -DTC_CLAUSE_TRACE) in $(COV_BUILD)
-# runs the tests (test-run) and then every vector through build/clausecov.
-# Results in $(COV_BUILD): html/index.html (lcov, with branches), <part>.info,
-# spec-coverage.md and spec-coverage.html (spec clauses), summary.md.
+# runs the tests (test-run) and then, for every protocol of PROTOCOLS, every
+# vector of vectors/<p> through build/coverage/clausecov against
+# coverage/clauses/<p>.txt. Results in $(COV_BUILD): html/index.html (lcov,
+# with branches), <part>.info, spec-coverage-<p>.md and .html (spec clauses),
+# summary.md.
 
 # The thresholds, in percent, for every part: `make coverage` fails when a
 # part's line or branch coverage is below them.
 COV_MIN_LINES    := 95
 COV_MIN_BRANCHES := 90
 
+# A protocol's reference sources, where its spec-clause markers are:
+# reference/<p>/*.c, or reference/<p>_*.c (the first protocol's files sit at
+# the top of reference/, beside the shared ones, which hold no markers).
+cov_protocol_src = $(sort $(wildcard reference/$(1)/*.c reference/$(1)_*.c))
+
 # The parts measured, each with its sources (the tests that exercise them are
 # whatever test-run runs). To add one: COV_PARTS += NAME, COV_SRC_NAME := FILES.
+# `reference` and `encoder` are the top-level sources of those folders; a
+# protocol with folders of its own (reference/<p>/, encoder/<p>/) is measured
+# as parts reference-<p> and encoder-<p>.
 COV_PARTS         := reference
 COV_SRC_reference := $(REF_SRC)
 ifneq ($(strip $(ENC_SRC)),)
 COV_PARTS         += encoder
 COV_SRC_encoder   := $(ENC_SRC)
 endif
+define cov_protocol_parts
+ifneq ($$(wildcard reference/$(1)/*.c),)
+COV_PARTS += reference-$(1)
+COV_SRC_reference-$(1) := $$(sort $$(wildcard reference/$(1)/*.c))
+endif
+ifneq ($$(wildcard encoder/$(1)/*.c),)
+COV_PARTS += encoder-$(1)
+COV_SRC_encoder-$(1) := $$(sort $$(wildcard encoder/$(1)/*.c))
+endif
+endef
+$(foreach p,$(PROTOCOLS),$(eval $(call cov_protocol_parts,$(p))))
 
 COV_BUILD := build/coverage
 COV_FLAGS := --coverage -O0 -g -DTC_CLAUSE_TRACE
 
 .PHONY: coverage coverage-clauses
 
-# Markers and coverage/clauses.txt agree (no build needed).
+# Each protocol's list and the markers of its sources agree, and no shared
+# reference source holds a marker (no build needed).
+COV_SHARED_SRC := $(filter-out $(foreach p,$(PROTOCOLS),$(call cov_protocol_src,$(p))),$(wildcard reference/*.c))
 coverage-clauses:
-	coverage/check-clauses.sh coverage/clauses.txt $(filter-out coverage/%,$(foreach p,$(COV_PARTS),$(COV_SRC_$(p))))
+	@rc=0; \
+	$(foreach p,$(PROTOCOLS),coverage/check-clauses.sh coverage/clauses/$(p).txt $(call cov_protocol_src,$(p)) || rc=1;) \
+	shared=$$(grep -l 'TC_CLAUSE' $(COV_SHARED_SRC) /dev/null); \
+	if [ -n "$$shared" ]; then \
+	  echo "coverage-clauses: spec-clause markers in shared sources (a marker belongs to one protocol's files): $$shared"; rc=1; \
+	fi; \
+	exit $$rc
 
 coverage: coverage-clauses
 	@if ! command -v lcov >/dev/null 2>&1 || ! command -v genhtml >/dev/null 2>&1; then \
@@ -36,14 +65,16 @@ coverage: coverage-clauses
 	fi
 	@mkdir -p $(COV_BUILD)
 	find $(COV_BUILD) -name '*.gcda' -delete
-	rm -f $(COV_BUILD)/spec-summary.txt
+	rm -f $(COV_BUILD)/spec-summary-*.txt
 	$(MAKE) --no-print-directory -f $(firstword $(MAKEFILE_LIST)) BUILD=$(COV_BUILD) CFLAGS='$(COV_FLAGS)' \
 	  REF_SRC='$(REF_SRC) coverage/clause_trace.c' test-run $(COV_BUILD)/clausecov
 	@rc=0; \
-	$(COV_BUILD)/clausecov --out $(COV_BUILD) --rel ../../ vectors/ete || rc=1; \
+	for p in $(PROTOCOLS); do \
+	  $(COV_BUILD)/clausecov --protocol $$p --out $(COV_BUILD) --rel ../../ vectors/$$p || rc=1; \
+	done; \
 	coverage/report.sh $(COV_BUILD) $(COV_MIN_LINES) $(COV_MIN_BRANCHES) \
 	  $(foreach p,$(COV_PARTS),--part $(p) $(filter-out coverage/%,$(COV_SRC_$(p)))) || rc=1; \
-	echo "coverage: spec clauses: $(COV_BUILD)/spec-coverage.md, $(COV_BUILD)/spec-coverage.html"; \
+	echo "coverage: spec clauses: $(foreach p,$(PROTOCOLS),$(COV_BUILD)/spec-coverage-$(p).md)"; \
 	exit $$rc
 
 # The spec-clause driver; only the coverage build links it (it needs

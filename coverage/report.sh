@@ -4,7 +4,8 @@
 # Captures the gcov data under DIR/obj, writes DIR/NAME.info per part and the
 # HTML report DIR/html, prints lines/functions/branches per part and fails
 # when a part is below MIN_LINES % of lines or MIN_BRANCHES % of branches.
-# Also writes DIR/summary.md (the README's coverage line).
+# Also writes DIR/summary.md (the README's coverage line, with the spec-clause
+# figures of every DIR/spec-summary-NAME.txt that clausecov wrote).
 set -u
 dir=$1 min_lines=$2 min_branches=$3
 shift 3
@@ -48,7 +49,7 @@ while read -r name files; do
 	/branches\.*:/  { b = $2; bn = $3 " of " $5 }
 	END {
 		sub(/\(/, "", ln); sub(/\(/, "", fn); sub(/\(/, "", bn)
-		printf "coverage: %-10s lines %6s (%s)  functions %6s (%s)  branches %6s (%s)\n", name, l, ln, f, fn, b, bn
+		printf "coverage: %-13s lines %6s (%s)  functions %6s (%s)  branches %6s (%s)\n", name, l, ln, f, fn, b, bn
 		printf "%s %s %s %s\n", name, l, f, b >> parts
 		lv = l; bv = b; sub(/%/, "", lv); sub(/%/, "", bv)
 		bad = 0
@@ -73,12 +74,14 @@ echo "coverage: HTML report: $dir/html/index.html"
 		printf '%s%s %s lines, %s functions, %s branches' "$sep" "$name" "$l" "$f" "$b"
 		sep='; '
 	done < "$dir/parts.txt"
-	if [ -r "$dir/spec-summary.txt" ]; then
-		. "$dir/spec-summary.txt"
-		# shellcheck disable=SC2154 # set by spec-summary.txt
-		printf '; spec clauses %s/%s covered by %s vectors (%s more that no input can reach)' \
-			"$clauses_covered" "$clauses_total" "$vectors" "$clauses_never"
-	fi
+	for f in "$dir"/spec-summary-*.txt; do
+		[ -r "$f" ] || continue
+		p=${f##*/spec-summary-}
+		. "$f"
+		# shellcheck disable=SC2154 # set by spec-summary-NAME.txt
+		printf '; %s spec clauses %s/%s covered by %s vectors (%s more that no input can reach)' \
+			"${p%.txt}" "$clauses_covered" "$clauses_total" "$vectors" "$clauses_never"
+	done
 	printf '.\n'
 } > "$dir/summary.md"
 rm -f "$dir/parts.txt"

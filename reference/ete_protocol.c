@@ -2,6 +2,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <ctype.h>
+
+#include "ete_internal.h"
 #include "tracecert/ete.h"
 #include "tracecert/ete_config.h"
 #include "tracecert/protocol.h"
@@ -131,6 +134,43 @@ static int config_check(const void *cfg, char *err, size_t errlen)
 	return tc_ete_config_check(cfg, err, errlen);
 }
 
+/* "ELEM_" + an element kind's name in upper case, '-' as '_' ("ELEM_TRACE_INFO"). */
+static int is_elem_name(const char *name, const char *kind)
+{
+	if (strncmp(name, "ELEM_", 5) != 0)
+		return 0;
+	for (name += 5; *kind; kind++, name++)
+		if (*name != (*kind == '-' ? '_' : toupper((unsigned char)*kind)))
+			return 0;
+	return *name == '\0';
+}
+
+/* The names coverage/clauses/ete.txt gives the values of its TC_CLAUSE_CASE
+ * selectors: the stage-3 synchronisation states, the sub-ISAs of an address
+ * packet and the stage-1 element kinds, as the K10.5 pseudocode names them. */
+static int clause_value(const char *name, long *value)
+{
+	static const struct {
+		const char *name;
+		long value;
+	} fixed[] = {
+		{ "NOT_SYNC_STATE", TC_SYNC_NOT }, { "CONTEXT_STATE", TC_SYNC_CONTEXT },
+		{ "ADDRESS_STATE", TC_SYNC_ADDRESS }, { "FULL_SYNC_STATE", TC_SYNC_FULL },
+		{ "IS0", 0 }, { "IS1", 1 },
+	};
+	for (size_t i = 0; i < sizeof fixed / sizeof fixed[0]; i++)
+		if (!strcmp(name, fixed[i].name)) {
+			*value = fixed[i].value;
+			return 1;
+		}
+	for (int k = 0; k < tc_ete_elem_count; k++)
+		if (is_elem_name(name, tc_ete_elem_kind_name(k))) {
+			*value = k;
+			return 1;
+		}
+	return 0;
+}
+
 static void config_to_regs(const void *cfg, unsigned trace_id, uint32_t *regs)
 {
 	tc_ete_config_to_regs(cfg, trace_id, regs);
@@ -170,4 +210,5 @@ const struct tc_protocol tc_protocol_ete = {
 	.skipped = ete_skipped,
 	.snapshot_types = snapshot_types,
 	.trace_id_reg = tc_ete_reg_trctraceidr,
+	.clause_value = clause_value,
 };

@@ -88,7 +88,7 @@ if [ -e .git ] && command -v git > /dev/null 2>&1; then
   d=$(git describe --always 2>/dev/null)
   check "--version, built in a git work tree: git describe of the tree ($d)" sh -c "'$T' --version | grep -Eqx '$ver [(]git $d(-dirty)?[)]'"
 fi
-for c in dump decode config; do
+for c in dump decode config certify; do
   check "$c --version prints tracecert's version" same_output --version -- $c --version
 done
 check "tracecert --help, -h and help print the same list of commands, exit 0" sh -c "'$T' --help > '$tmp/h1' && '$T' -h > '$tmp/h2' && '$T' help > '$tmp/h3' && cmp '$tmp/h1' '$tmp/h2' && cmp '$tmp/h1' '$tmp/h3' && for c in dump decode config certify gen bench help; do grep -q \"^  \$c \" '$tmp/h1' || exit 1; done"
@@ -97,6 +97,17 @@ for c in dump decode config certify gen bench; do
   check "tracecert help $c prints what $c --help prints" same_output help $c -- $c --help
 done
 check "help dump --protocol ptm is dump --help --protocol ptm, and -h" sh -c "'$T' help dump --protocol ptm > '$tmp/a' && '$T' dump --protocol=ptm --help > '$tmp/b' && '$T' dump -h --protocol ptm > '$tmp/c' && cmp '$tmp/a' '$tmp/b' && cmp '$tmp/a' '$tmp/c'"
+# certify through tools/cli.c (tools/certify_cmd.c)
+R="${TC_BUILD:-build}/adapters/libtc_reference.so"
+check "certify --adapter=PATH --vectors=DIR --level=1 (the --opt=value form)" sh -c "'$T' certify --adapter='$R' --vectors=vectors/ptm/spec --level=1 2>&1 | grep -Eq ' [1-9][0-9]* pass, 0 fail'"
+check "certify: repeated --tags add up (transaction then K10-18 runs more than K10-18: the second does not replace the first)" sh -c "a=\$('$T' certify --adapter '$R' --vectors vectors/ete --tags K10-18 2>&1 | sed -n 's/.*: \\([0-9]*\\) pass.*/\\1/p'); b=\$('$T' certify --adapter '$R' --vectors vectors/ete --tags transaction --tags K10-18 2>&1 | sed -n 's/.*: \\([0-9]*\\) pass.*/\\1/p'); test \"\$a\" = 2 && test \"\$b\" -gt 2"
+check "certify: --tags that select nothing: an error, exit 2" sh -c "'$T' certify --adapter '$R' --vectors vectors/ptm --tags no-such-tag 2> '$tmp/e'; test \$? -eq 2 && grep -q 'nothing to run: no vector of the [0-9]* read carries one of the --tags' '$tmp/e'"
+check "certify: --jobs 0 is a usage error" usage_error "--jobs expects a number in 1..64, got '0'" certify --adapter "$R" --jobs 0
+check "certify: --jobs 65 is a usage error (was silently cut to 64)" usage_error "--jobs expects a number in 1..64, got '65'" certify --adapter "$R" --jobs=65
+check "certify: an operand is a usage error" usage_error "unexpected argument 'vectors'" certify --adapter "$R" vectors
+check "certify: -- makes what follows an operand" usage_error "unexpected argument '--tap'" certify --adapter "$R" -- --tap
+check "certify: an empty tag name is a usage error" usage_error "--tags expects TAG[,TAG...] without empty names, got 'a,,b'" certify --adapter "$R" --tags a,,b
+check "certify: --adapter is required" usage_error "--adapter PATH.so is required" certify --vectors vectors
 # The keys in the help come from the descriptors: every key and register of a protocol's table
 # (config --protocol P --markdown), only that protocol's with --protocol P.
 names() { "$T" config --protocol "$1" --markdown | sed -n 's/^| `\([A-Za-z_0-9]*\)` .*/\1/p'; }

@@ -1,6 +1,6 @@
 /* tracecert.c — the command-line program: the table of commands (tools/cli.c dispatches, prints the list and the version). */
 #include "bench.h"
-#include "certify.h"
+#include "certify_cmd.h"
 #include "cli.h"
 #include "config_cmd.h"
 #include "dump.h"

@@ -1,24 +1,33 @@
 #!/bin/sh
 # run.sh — builds every deliberately broken copy of the reference decoder
-# (conformance/mutants/NN-name.patch) and checks that the vectors kill it.
+# (conformance/mutants/PROTOCOL/NN-name.patch) and checks that the vectors of
+# its protocol kill it.
 #
-#   run.sh [--first-failure] [--tap] [--refresh] [--vectors DIR]... BUILD_DIR
+#   run.sh [--first-failure] [--tap] [--refresh] [--protocol NAME]... [--vectors DIR]... BUILD_DIR
 #
-# For each patch: reference/ is copied to BUILD_DIR/mutants/NAME/src/reference,
-# the patch is applied in BUILD_DIR/mutants/NAME/src (patch -p1; a patch that
-# does not apply is an error), the file(s) it touches are compiled and linked
-# with the pristine objects of the rest of the reference and of
-# conformance/adapters/reference.c into BUILD_DIR/mutants/NAME/libtc_mutant.so,
-# and BUILD_DIR/tracecert certify runs it against the vectors. The reference
-# itself carries no mutation switch: the faults exist only in these copies.
+# Each folder conformance/mutants/NAME/ holds the mutants of protocol NAME
+# (a name of PROTOCOLS in GNUmakefile, i.e. of BUILD_DIR/gen/protocols.c);
+# they run against vectors/NAME. --protocol runs only the protocols named;
+# --vectors replaces vectors/NAME (for every protocol run).
+#
+# For each patch: the shared files of reference/ (its top level and include/)
+# and the protocol's own folder reference/NAME/ (when it has one) are copied
+# to BUILD_DIR/mutants/NAME/MUTANT/src/reference, the patch is applied there
+# (patch -p1; a patch that does not apply is an error), the file(s) it
+# touches are compiled (every source, when it touches a header) and linked
+# with the pristine objects of the rest and conformance/adapters/reference.c
+# (the reference adapter, every protocol of the build) into
+# BUILD_DIR/mutants/NAME/MUTANT/libtc_mutant.so, and BUILD_DIR/tracecert
+# certify runs it against the vectors. The reference itself carries no
+# mutation switch: the faults exist only in these copies.
 #
 # The copies leave out the lines that hold nothing but a spec-clause marker
 # (TC_CLAUSE(…); / TC_CLAUSE_CASE(…);, reference/clause.h): they expand to
 # nothing outside the coverage build, and without them the patches do not
 # depend on where markers are added (each patch is a diff -u against the
-# reference without them). A pristine copy made the same way must
-# pass every vector first (the control), so a copy that differs in behaviour
-# from the reference stops the run.
+# reference without them). A pristine copy made the same way must pass every
+# vector of the protocol first (the control), so a copy that differs in
+# behaviour from the reference stops the run.
 #
 # Verdicts:
 #   killed    at least one failing comparison, and at least one vector passes
@@ -36,30 +45,37 @@
 # --refresh rewrites a patch that applies only with fuzz (the reference moved
 # around it) as a clean diff of the same change, keeping its header.
 #
-# Prints the kill table and `mutants: K killed of N (kill rate X%)`. Exit
-# status 0 when every mutant is killed, 1 otherwise, 2 for bad usage.
+# Prints the kill table and `mutants: K killed of N (kill rate X%)`, the
+# total over the protocols run. Exit status 0 when every mutant is killed,
+# 1 otherwise, 2 for bad usage.
 # Environment: CC (default cc), JOBS (parallel compiles, default: CPUs).
 
 set -u
 
 usage() {
-	echo "usage: $0 [--first-failure] [--tap] [--refresh] [--vectors DIR]... BUILD_DIR" >&2
+	echo "usage: $0 [--first-failure] [--tap] [--refresh] [--protocol NAME]... [--vectors DIR]... BUILD_DIR" >&2
 	exit 2
 }
 
 ff=
 tap=0
 refresh=0
-vecargs=
+vecdirs=
+only=
 while [ $# -gt 0 ]; do
 	case $1 in
 	--first-failure) ff=--first-failure; shift ;;
 	--tap) tap=1; shift ;;
 	--refresh) refresh=1; shift ;;
+	--protocol)
+		[ $# -ge 2 ] || usage
+		only="$only $2"
+		shift 2
+		;;
 	--vectors)
 		[ $# -ge 2 ] || usage
 		case $2 in /*) v=$2 ;; *) v=$(pwd)/$2 ;; esac
-		vecargs="$vecargs --vectors $v"
+		vecdirs="$vecdirs $v"
 		shift 2
 		;;
 	-*) usage ;;
@@ -75,46 +91,82 @@ case $1 in
 esac
 root=$(cd "$(dirname "$0")/../.." && pwd) || exit 2
 cd "$root" || exit 2
-[ -n "$vecargs" ] || vecargs="--vectors vectors"
 
 CC=${CC:-cc}
 JOBS=${JOBS:-$(getconf _NPROCESSORS_ONLN 2>/dev/null || echo 2)}
 CFLAGS_M="-std=c11 -Wall -Wextra -Werror -D_POSIX_C_SOURCE=200809L -fPIC -O1"
 tool=$build/tracecert
 out=$build/mutants
+protocols_c=$build/gen/protocols.c
 
 if [ ! -x "$tool" ]; then
 	echo "mutants: $tool not found (build it first)" >&2
 	exit 2
 fi
-patches=$(ls conformance/mutants/*.patch 2>/dev/null)
-if [ -z "$patches" ]; then
-	echo "mutants: no conformance/mutants/*.patch" >&2
-	exit 1
-fi
-
-# The reference sources: every .c of reference/ and of its protocol folders
-# (not its tests), and the protocol list GNUmakefile generates (PROTOCOLS).
-ref_srcs=$(cd reference && ls *.c ptm/*.c)
-protocols_c=$build/gen/protocols.c
 if [ ! -f "$protocols_c" ]; then
 	echo "mutants: $protocols_c is missing (make builds it)" >&2
 	exit 2
 fi
 
-# copy_ref DIR: reference/ copied to DIR/reference, without the marker-only lines.
+# The protocols: a folder of patches each, named after a protocol of this build.
+protocols=
+for d in conformance/mutants/*/; do
+	p=$(basename "$d")
+	if [ -n "$only" ]; then
+		case " $only " in *" $p "*) ;; *) continue ;; esac
+	fi
+	if ! grep -q "^extern const struct tc_protocol tc_protocol_$p;" "$protocols_c"; then
+		echo "mutants: conformance/mutants/$p/ is not a protocol of this build (PROTOCOLS)" >&2
+		exit 2
+	fi
+	if [ -z "$(ls "$d"*.patch 2>/dev/null)" ]; then
+		echo "mutants: no conformance/mutants/$p/*.patch" >&2
+		exit 1
+	fi
+	protocols="$protocols $p"
+done
+for p in $only; do
+	case " $protocols " in *" $p "*) ;; *) echo "mutants: no conformance/mutants/$p/" >&2; exit 2 ;; esac
+done
+if [ -z "$protocols" ]; then
+	echo "mutants: no conformance/mutants/*/ folder of patches" >&2
+	exit 1
+fi
+
+# The reference sources: every .c of reference/ and of its protocol folders
+# (not its tests), relative to reference/.
+ref_srcs=$(cd reference && for f in *.c */*.c; do
+	case $f in test/*) ;; *) [ -f "$f" ] && echo "$f" ;; esac
+done)
+
+# copy_ref DIR [PROTOCOL]: reference/ copied to DIR/reference without the
+# marker-only lines: its top-level files and include/, and every protocol
+# folder (no PROTOCOL) or only PROTOCOL's.
 copy_ref() {
-	mkdir -p "$1" && cp -R reference "$1/reference" || return 1
-	for f in "$1"/reference/*.c "$1"/reference/*.h "$1"/reference/ptm/*.c "$1"/reference/ptm/*.h; do
-		[ -f "$f" ] || continue
+	mkdir -p "$1/reference" || return 1
+	for f in reference/*; do
+		[ -f "$f" ] && { cp "$f" "$1/reference/" || return 1; }
+	done
+	cp -R reference/include "$1/reference/include" || return 1
+	for d in reference/*/; do
+		d=${d%/}
+		case ${d#reference/} in
+		include | test) continue ;;
+		esac
+		[ $# -lt 2 ] || [ "${d#reference/}" = "$2" ] || continue
+		cp -R "$d" "$1/$d" || return 1
+	done
+	find "$1/reference" -name '*.[ch]' | while read -r f; do
 		grep -q 'TC_CLAUSE' "$f" || continue
-		sed '/^[[:space:]]*TC_CLAUSE\(_CASE\)\{0,1\}(.*);[[:space:]]*$/d' "$f" >"$f.tmp" && mv "$f.tmp" "$f" || return 1
+		sed '/^[[:space:]]*TC_CLAUSE\(_CASE\)\{0,1\}(.*);[[:space:]]*$/d' "$f" >"$f.tmp" && mv "$f.tmp" "$f" || exit 1
 	done
 }
 
-# compile REFDIR FILE.c OBJ: one object; the headers come from REFDIR.
+# compile REFDIR FILE.c OBJ [SRCDIR]: one object of the reference; the headers
+# come from REFDIR, the source from SRCDIR (default REFDIR).
 compile() {
-	$CC $CFLAGS_M -I"$1/include" -I"$1" -Iconformance/include -c "$1/$2" -o "$3"
+	mkdir -p "$(dirname "$3")" &&
+		$CC $CFLAGS_M -I"$1/include" -I"$1" -Iconformance/include -c "${4:-$1}/$2" -o "$3"
 }
 
 # touched PATCH: the reference files a patch changes (F of its +++ b/reference/F lines).
@@ -134,12 +186,19 @@ refresh_patch() {
 	mv "$tmp" "$1"
 }
 
-# certify_run SO LOGPREFIX [--first-failure]: runs the vectors; LOGPREFIX.tap, LOGPREFIX.err.
+# certify_run PROTOCOL SO LOGPREFIX [--first-failure]: runs the protocol's
+# vectors (vectors/PROTOCOL, or --vectors); LOGPREFIX.tap, LOGPREFIX.err.
 certify_run() {
-	so=$1 log=$2
-	shift 2
+	p=$1 so=$2 log=$3
+	shift 3
+	va=
+	if [ -n "$vecdirs" ]; then
+		for v in $vecdirs; do va="$va --vectors $v"; done
+	else
+		va="--vectors vectors/$p"
+	fi
 	# shellcheck disable=SC2086
-	"$tool" certify --adapter "$so" $vecargs --tap --timeout 5 "$@" >"$log.tap" 2>"$log.err"
+	"$tool" certify --adapter "$so" $va --tap --timeout 5 "$@" >"$log.tap" 2>"$log.err"
 }
 
 # count WORD LOGPREFIX: a number from the runner's summary line
@@ -151,10 +210,11 @@ count() {
 rm -rf "$out"   # no stale mutants from patches renamed or removed since
 mkdir -p "$out" || exit 2
 
-# ---- The control: a pristine copy, built the same way, passes every vector.
+# ---- The control: a pristine copy of every source of every protocol, built
+# the same way, passes every vector of each protocol run.
 base=$out/.base
-mkdir -p "$base/obj/ptm" || exit 2
 copy_ref "$base/src" || exit 2
+mkdir -p "$base/obj" || exit 2
 pids=
 $CC $CFLAGS_M -I"$base/src/reference/include" -c "$protocols_c" -o "$base/obj/protocols.o" &
 pids="$pids $!"
@@ -175,49 +235,56 @@ base_objs="$base/obj/adapter.o $base/obj/protocols.o"
 for f in $ref_srcs; do base_objs="$base_objs $base/obj/${f%.c}.o"; done
 # shellcheck disable=SC2086
 $CC -shared -o "$base/libtc_mutant.so" $base_objs || exit 1
-certify_run "$base/libtc_mutant.so" "$base/certify"
-cfail=$(count fail "$base/certify")
-if [ -z "$cfail" ] || [ "$cfail" -ne 0 ] || ! grep -q ' 0 crash, 0 hang, 0 flood, 0 adapter-error, 0 runner-error' "$base/certify.err"; then
-	echo "mutants: the pristine reference (control) does not pass every vector:" >&2
-	cat "$base/certify.err" >&2
-	exit 1
-fi
+for p in $protocols; do
+	certify_run "$p" "$base/libtc_mutant.so" "$base/certify-$p"
+	cfail=$(count fail "$base/certify-$p")
+	cpass=$(count pass "$base/certify-$p")
+	if [ -z "$cfail" ] || [ "$cfail" -ne 0 ] || [ "${cpass:-0}" -eq 0 ] ||
+	   ! grep -q ' 0 crash, 0 hang, 0 flood, 0 adapter-error, 0 runner-error, 0 unsupported' "$base/certify-$p.err"; then
+		echo "mutants: the pristine reference (control) does not pass every $p vector:" >&2
+		cat "$base/certify-$p.err" >&2
+		exit 1
+	fi
+done
 
 # ---- Every mutant: copy, patch (one after another), then compile in parallel.
 names=
-for pf in $patches; do
-	name=$(basename "$pf" .patch)
-	names="$names $name"
-	dir=$out/$name
-	rm -rf "$dir"
-	mkdir -p "$dir/obj" || exit 2
-	copy_ref "$dir/src" || exit 2
-	if ! patch -p1 --batch --no-backup-if-mismatch -d "$dir/src" -i "$root/$pf" >"$dir/patch.log" 2>&1 ||
-	   grep -q 'FAILED\|malformed\|Reversed' "$dir/patch.log"; then
-		echo "mutants: $pf does not apply to the current reference:" >&2
-		sed 's/^/  /' "$dir/patch.log" >&2
-		echo no-patch >"$dir/state"
-		continue
-	fi
-	if grep -q 'with fuzz' "$dir/patch.log"; then
-		if [ $refresh -eq 1 ]; then
-			refresh_patch "$pf" "$dir" || exit 1
-			echo "mutants: $pf refreshed (it applied with fuzz)" >&2
-		else
-			echo "mutants: warning: $pf applies only with fuzz (run.sh --refresh rewrites it)" >&2
+for p in $protocols; do
+	for pf in conformance/mutants/"$p"/*.patch; do
+		name=$p/$(basename "$pf" .patch)
+		names="$names $name"
+		dir=$out/$name
+		rm -rf "$dir"
+		mkdir -p "$dir/obj" || exit 2
+		copy_ref "$dir/src" "$p" || exit 2
+		if ! patch -p1 --batch --no-backup-if-mismatch -d "$dir/src" -i "$root/$pf" >"$dir/patch.log" 2>&1 ||
+		   grep -q 'FAILED\|malformed\|Reversed' "$dir/patch.log"; then
+			echo "mutants: $pf does not apply to the current reference:" >&2
+			sed 's/^/  /' "$dir/patch.log" >&2
+			echo no-patch >"$dir/state"
+			continue
 		fi
-	fi
-	echo ok >"$dir/state"
+		if grep -q 'with fuzz' "$dir/patch.log"; then
+			if [ $refresh -eq 1 ]; then
+				refresh_patch "$pf" "$dir" || exit 1
+				echo "mutants: $pf refreshed (it applied with fuzz)" >&2
+			else
+				echo "mutants: warning: $pf applies only with fuzz (run.sh --refresh rewrites it)" >&2
+			fi
+		fi
+		echo ok >"$dir/state"
+	done
 done
 
 # build_one NAME: compiles the files the patch touches (all of them when it
-# touches a header), links them with the pristine objects of the rest.
+# touches a header: a file the copy does not hold, another protocol's, from
+# the pristine copy with the mutant's headers), links them with the pristine
+# objects of the rest.
 build_one() {
 	name=$1 dir=$out/$1
 	files=$(touched "conformance/mutants/$name.patch")
 	objs="$base/obj/protocols.o"
 	all=0
-	mkdir -p "$dir/obj/ptm" || return 1
 	for t in $files; do
 		case $t in *.h) all=1 ;; esac
 	done
@@ -225,11 +292,14 @@ build_one() {
 		o=${f%.c}.o
 		mine=$all
 		for t in $files; do [ "$t" = "$f" ] && mine=1; done
-		if [ $mine -eq 1 ]; then
+		if [ $mine -eq 0 ]; then
+			objs="$objs $base/obj/$o"
+		elif [ -f "$dir/src/reference/$f" ]; then
 			compile "$dir/src/reference" "$f" "$dir/obj/$o" || return 1
 			objs="$objs $dir/obj/$o"
 		else
-			objs="$objs $base/obj/$o"
+			compile "$dir/src/reference" "$f" "$dir/obj/$o" "$base/src/reference" || return 1
+			objs="$objs $dir/obj/$o"
 		fi
 	done
 	if [ $all -eq 1 ]; then
@@ -274,10 +344,11 @@ if [ $tap -eq 1 ]; then
 	echo "TAP version 13"
 	echo "1..$(echo $names | wc -w)"
 fi
-say "$(printf '%-36s %-9s %6s %6s  %s' mutant verdict passes fails "killed by (first failing vector)")"
+say "$(printf '%-44s %-9s %6s %6s  %s' mutant verdict passes fails "killed by (first failing vector)")"
 total=0 killed=0
 for name in $names; do
 	dir=$out/$name
+	proto=${name%%/*}
 	total=$((total + 1))
 	passes=- fails=- by=
 	case $(cat "$dir/state") in
@@ -289,7 +360,7 @@ for name in $names; do
 		;;
 	*)
 		# shellcheck disable=SC2086
-		certify_run "$dir/libtc_mutant.so" "$dir/certify" $ff
+		certify_run "$proto" "$dir/libtc_mutant.so" "$dir/certify" $ff
 		passes=$(count pass "$dir/certify")
 		fails=$(count fail "$dir/certify")
 		others=0
@@ -307,7 +378,7 @@ for name in $names; do
 			verdict=killed
 			if [ "$passes" -eq 0 ] && [ -n "$ff" ]; then
 				# stopped before anything passed: run every vector once to know
-				certify_run "$dir/libtc_mutant.so" "$dir/certify-full"
+				certify_run "$proto" "$dir/libtc_mutant.so" "$dir/certify-full"
 				passes=$(count pass "$dir/certify-full")
 			fi
 			[ "${passes:-0}" -gt 0 ] || verdict=no-pass
@@ -320,7 +391,7 @@ for name in $names; do
 		;;
 	esac
 	[ "$verdict" = killed ] && killed=$((killed + 1))
-	say "$(printf '%-36s %-9s %6s %6s  %s' "$name" "$verdict" "$passes" "$fails" "${by:--}")"
+	say "$(printf '%-44s %-9s %6s %6s  %s' "$name" "$verdict" "$passes" "$fails" "${by:--}")"
 	if [ $tap -eq 1 ]; then
 		if [ "$verdict" = killed ]; then
 			echo "ok $total - $name killed by $by"

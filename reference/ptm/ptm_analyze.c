@@ -92,6 +92,7 @@ static void report_context(struct tc_ptm_analyzer *a)
 	c.el = a->cur.hyp ? 2 : 0;   /* trace.h: PTM reports Hyp as EL2, else 0 */
 	if (a->ctx_out_valid && !memcmp(&c, &a->ctx_out, sizeof c))
 		return;
+	TC_CLAUSE("PTM-P19/Context");
 	a->ctx_out = c;
 	a->ctx_out_valid = 1;
 	blank_item(a, &x, tc_l3_context);
@@ -122,10 +123,12 @@ static int decode_instr(struct tc_ptm_analyzer *a, struct tc_insn *inst, uint32_
 		kind = tc_l3_no_image;
 		bytes = tc_image_lookup(a->image, a->cur.address, &avail);
 		if (bytes && tc_insn_decode(l3_isa(a->cur.isa), a->cur.address, bytes, avail, 0, inst) > 0) {
+			TC_CLAUSE_CASE(inst->type, "B.3.2/decode_instr");
 			++*walked;
 			return 1;
 		}
 	}
+	TC_CLAUSE_CASE(kind, "PTM-P14/decode_instr");
 	blank_item(a, &x, kind);
 	x.address = a->cur.address;
 	x.isa = (uint8_t)l3_isa(a->cur.isa);
@@ -137,7 +140,13 @@ static int decode_instr(struct tc_ptm_analyzer *a, struct tc_insn *inst, uint32_
 /* Whether CurrentState can be walked: known, and not Jazelle (PTM-P12). */
 static int can_walk(const struct tc_ptm_analyzer *a)
 {
-	return a->have_isync && a->cur.valid && a->cur.isa != tc_ptm_isa_jazelle;
+	if (!a->have_isync || !a->cur.valid)
+		return 0;
+	if (a->cur.isa == tc_ptm_isa_jazelle) {
+		TC_CLAUSE("PTM-P12/Jazelle");
+		return 0;
+	}
+	return 1;
 }
 
 /* ---- Return stack (App. B.3.2; depth and overflow: PTM-P13) ------------------- */
@@ -148,7 +157,9 @@ static void push_return(struct tc_ptm_analyzer *a, uint32_t address, int isa, in
 {
 	if (!a->cfg->return_stack)
 		return;
+	TC_CLAUSE("B.3.2/ReturnStack.Push");
 	if (a->rs_n == TC_PTM_RETURN_STACK_DEPTH) {   /* full: the oldest entry goes */
+		TC_CLAUSE("PTM-P13/ReturnStack.Full");
 		memmove(&a->rs[0], &a->rs[1], (TC_PTM_RETURN_STACK_DEPTH - 1) * sizeof a->rs[0]);
 		a->rs_n--;
 	}
@@ -163,9 +174,11 @@ static void push_return(struct tc_ptm_analyzer *a, uint32_t address, int isa, in
 static void pop_return(struct tc_ptm_analyzer *a)
 {
 	if (!a->cfg->return_stack || a->rs_n == 0) {
+		TC_CLAUSE_CASE(a->cfg->return_stack, "PTM-S2/NoPop");
 		a->cur.valid = 0;
 		return;
 	}
+	TC_CLAUSE("B.3.2/ReturnStack.Pop");
 	a->rs_n--;
 	a->cur.address = a->rs[a->rs_n].address;
 	a->cur.isa = a->rs[a->rs_n].isa;
@@ -193,6 +206,17 @@ static int walk_to_waypoint(struct tc_ptm_analyzer *a, struct tc_insn *inst)
 	}
 }
 
+/* decode_instr's "branch target address and instruction set state" of a
+ * direct branch: BLX (immediate) switches between ARM and Thumb; a branch
+ * in ThumbEE stays in ThumbEE (PTM-P12). */
+static int direct_target_isa(int isa, const struct tc_insn *inst)
+{
+	TC_CLAUSE_CASE(inst->next_isa != l3_isa(isa), "B.3.2/decode_instr.TargetISA");
+	if (inst->next_isa == tc_isa_a32)
+		return tc_ptm_isa_arm;
+	return isa == tc_ptm_isa_arm ? tc_ptm_isa_thumb : isa;
+}
+
 /* A waypoint with atom value taken: output, then CurrentState goes to the
  * target (direct branches; ISB and not-taken: the next instruction). */
 static void take_waypoint(struct tc_ptm_analyzer *a, const struct tc_insn *inst, int taken)
@@ -201,14 +225,19 @@ static void take_waypoint(struct tc_ptm_analyzer *a, const struct tc_insn *inst,
 	int isa = a->cur.isa, ns = a->cur.ns;
 	output_instruction(a, inst);
 	close_range(a, inst->type, taken ? tc_taken_e : tc_taken_n);
-	if (!taken || inst->type == tc_insn_isb) {
+	if (!taken) {
+		TC_CLAUSE("B.3.2/analyze_atomheader.N");
+		a->cur.address = next;
+		return;
+	}
+	TC_CLAUSE_CASE(inst->type, "B.3.2/analyze_atomheader.E");
+	if (inst->type == tc_insn_isb) {
 		a->cur.address = next;
 		return;
 	}
 	if (inst->type == tc_insn_branch_dir) {
 		a->cur.address = (uint32_t)inst->target;
-		a->cur.isa = inst->next_isa == tc_isa_a32 ? tc_ptm_isa_arm
-			     : a->cur.isa == tc_ptm_isa_arm ? tc_ptm_isa_thumb : a->cur.isa;
+		a->cur.isa = (uint8_t)direct_target_isa(a->cur.isa, inst);
 	} else {
 		pop_return(a);   /* indirect: only the return stack knows the target */
 	}
@@ -219,6 +248,7 @@ static void take_waypoint(struct tc_ptm_analyzer *a, const struct tc_insn *inst,
 /* analyze_atomheader(): each atom walks to its waypoint. */
 static void analyze_atomheader(struct tc_ptm_analyzer *a, const struct tc_ptm_packet *p)
 {
+	TC_CLAUSE("B.3.2/analyze_atomheader");
 	for (int i = 0; i < p->natoms && can_walk(a); i++) {
 		struct tc_insn inst;
 		if (!walk_to_waypoint(a, &inst))
@@ -244,12 +274,15 @@ static void set_current(struct tc_ptm_analyzer *a, const struct tc_ptm_packet *p
 static void branch_no_excp(struct tc_ptm_analyzer *a, const struct tc_ptm_packet *p)
 {
 	struct tc_insn inst;
+	TC_CLAUSE_CASE(p->has_exception, "B.3.2/branch_no_excp");
 	if (can_walk(a) && walk_to_waypoint(a, &inst)) {
 		uint32_t next = a->cur.address + inst.size;
 		output_instruction(a, &inst);
 		close_range(a, inst.type, tc_taken_e);
-		if (inst.is_link)
+		if (inst.is_link) {
+			TC_CLAUSE("B.3.2/branch_no_excp.6.2");
 			push_return(a, next, a->cur.isa, a->cur.ns);
+		}
 	}
 	set_current(a, p);
 	report_context(a);
@@ -261,6 +294,7 @@ static void branch_no_excp(struct tc_ptm_analyzer *a, const struct tc_ptm_packet
 static void branch_with_excp(struct tc_ptm_analyzer *a, const struct tc_ptm_packet *p)
 {
 	struct tc_l3 x;
+	TC_CLAUSE_CASE(a->cur.valid, "B.3.2/branch_with_excp");
 	blank_item(a, &x, tc_l3_exception);
 	x.type = p->exception;
 	x.address = a->cur.address;
@@ -277,10 +311,15 @@ static void branch_with_excp(struct tc_ptm_analyzer *a, const struct tc_ptm_pack
 static void analyze_waypoint_update(struct tc_ptm_analyzer *a, const struct tc_ptm_packet *p)
 {
 	uint32_t walked = 0;
+	TC_CLAUSE("B.3.2/analyze_waypoint_update");
 	while (can_walk(a) && a->cur.address < p->address) {
 		struct tc_insn inst;
-		if (!decode_instr(a, &inst, &walked) || is_waypoint(&inst))
+		if (!decode_instr(a, &inst, &walked))
 			break;
+		if (is_waypoint(&inst)) {
+			TC_CLAUSE("PTM-S3/analyze_waypoint_update.Waypoint");
+			break;
+		}
 		output_instruction(a, &inst);
 		a->cur.address += inst.size;
 	}
@@ -291,6 +330,7 @@ static void analyze_waypoint_update(struct tc_ptm_analyzer *a, const struct tc_p
  * periodic) is reported and clears the return stack (PTM-P16). */
 static void analyze_isync(struct tc_ptm_analyzer *a, const struct tc_ptm_packet *p)
 {
+	TC_CLAUSE_CASE(p->reason, "PTM-P16/Isync");
 	if (p->reason == 2)
 		emit_simple(a, tc_l3_overflow);
 	else if (p->reason != 0)
@@ -308,6 +348,7 @@ static void analyze_isync(struct tc_ptm_analyzer *a, const struct tc_ptm_packet 
 static void analyze_error(struct tc_ptm_analyzer *a, const struct tc_ptm_packet *p)
 {
 	struct tc_l3 x;
+	TC_CLAUSE("PTM-P5/Error");
 	blank_item(a, &x, tc_l3_error);
 	x.error = p->error;
 	emit(a, &x);
@@ -319,6 +360,7 @@ static void analyze_error(struct tc_ptm_analyzer *a, const struct tc_ptm_packet 
 static void analyze_timestamp(struct tc_ptm_analyzer *a, const struct tc_ptm_packet *p)
 {
 	struct tc_l3 x;
+	TC_CLAUSE("PTM-P17/Timestamp");
 	blank_item(a, &x, tc_l3_timestamp);
 	x.value = p->value;
 	x.count = p->cc;
@@ -329,8 +371,10 @@ static void analyze_timestamp(struct tc_ptm_analyzer *a, const struct tc_ptm_pac
 /* Packets that walk instructions do so only after an I-sync (PTM-P5). */
 static void analyze_flow(struct tc_ptm_analyzer *a, const struct tc_ptm_packet *p)
 {
-	if (!a->have_isync)
+	if (!a->have_isync) {
+		TC_CLAUSE("PTM-P5/BeforeIsync");
 		return;
+	}
 	switch (p->h.kind) {
 	case tc_ptm_pkt_atom: analyze_atomheader(a, p); break;
 	case tc_ptm_pkt_waypoint: analyze_waypoint_update(a, p); break;
@@ -343,6 +387,43 @@ static void analyze_flow(struct tc_ptm_analyzer *a, const struct tc_ptm_packet *
 	}
 }
 
+/* analyze_cid(): the context ID of LastState and CurrentState. */
+static void analyze_cid(struct tc_ptm_analyzer *a, const struct tc_ptm_packet *p)
+{
+	TC_CLAUSE("B.3.2/analyze_cid");
+	a->context_id = p->context_id;
+	report_context(a);
+}
+
+/* analyze_vmid(): the VMID of LastState and CurrentState. */
+static void analyze_vmid(struct tc_ptm_analyzer *a, const struct tc_ptm_packet *p)
+{
+	TC_CLAUSE("B.3.2/analyze_vmid");
+	a->vmid = p->vmid;
+	report_context(a);
+}
+
+/* analyze_eret(): an exception return event object. */
+static void analyze_eret(struct tc_ptm_analyzer *a)
+{
+	TC_CLAUSE("B.3.2/analyze_eret");
+	emit_simple(a, tc_l3_exception_return);
+}
+
+static void analyze_trigger(struct tc_ptm_analyzer *a)
+{
+	TC_CLAUSE("PTM-P17/Trigger");
+	emit_simple(a, tc_l3_trigger);
+}
+
+/* The cycle count of an atom, branch or I-sync packet: after the packet's
+ * instructions (PTM-P17). */
+static void analyze_cycle_count(struct tc_ptm_analyzer *a, const struct tc_ptm_packet *p)
+{
+	TC_CLAUSE("PTM-P17/CycleCount");
+	emit_count(a, tc_l3_cycle_count, p->cc);
+}
+
 void tc_ptm_analyze(struct tc_ptm_analyzer *a, const struct tc_ptm_packet *p)
 {
 	a->offset = p->h.offset;
@@ -351,16 +432,16 @@ void tc_ptm_analyze(struct tc_ptm_analyzer *a, const struct tc_ptm_packet *p)
 	case tc_ptm_pkt_atom:
 	case tc_ptm_pkt_branch:
 	case tc_ptm_pkt_waypoint: analyze_flow(a, p); break;
-	case tc_ptm_pkt_context_id: a->context_id = p->context_id; report_context(a); break;   /* analyze_cid() */
-	case tc_ptm_pkt_vmid: a->vmid = p->vmid; report_context(a); break;                    /* analyze_vmid() */
+	case tc_ptm_pkt_context_id: analyze_cid(a, p); break;
+	case tc_ptm_pkt_vmid: analyze_vmid(a, p); break;
 	case tc_ptm_pkt_timestamp: analyze_timestamp(a, p); break;
-	case tc_ptm_pkt_exception_return: emit_simple(a, tc_l3_exception_return); break;       /* analyze_eret() */
-	case tc_ptm_pkt_trigger: emit_simple(a, tc_l3_trigger); break;
+	case tc_ptm_pkt_exception_return: analyze_eret(a); break;
+	case tc_ptm_pkt_trigger: analyze_trigger(a); break;
 	case tc_ptm_pkt_error: analyze_error(a, p); break;
 	default: break;   /* A-sync, Ignore, warnings */
 	}
 	if (p->h.kind != tc_ptm_pkt_timestamp && p->h.kind != tc_ptm_pkt_error && p->has_cc)
-		emit_count(a, tc_l3_cycle_count, p->cc);   /* after the packet's instructions (PTM-P17) */
+		analyze_cycle_count(a, p);
 }
 
 void tc_ptm_analyze_flush(struct tc_ptm_analyzer *a)

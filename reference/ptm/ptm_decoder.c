@@ -55,6 +55,7 @@ static void blank_packet(struct tc_ptm_packet *p, int kind, uint64_t offset, uin
 static void report_error(struct tc_ptm_decoder *d, int error, uint64_t offset, uint8_t header)
 {
 	struct tc_ptm_packet p;
+	TC_CLAUSE("PTM-P22/Resync");
 	blank_packet(&p, tc_ptm_pkt_error, offset, header);
 	p.error = (uint8_t)error;
 	send_packet(d, &p);
@@ -109,6 +110,7 @@ static size_t step_search(struct tc_ptm_decoder *d, const uint8_t *data, size_t 
 			if (d->zero_run++ == 0)
 				d->run_start = off + i;
 		} else if (data[i] == 0x80 && d->zero_run >= TC_PTM_ASYNC_MIN_ZEROS) {
+			TC_CLAUSE("PTM-P10/AsyncSearch");
 			d->skipped += d->run_start - d->search_start;
 			d->state = st_sync;
 			d->zero_run = 0;
@@ -133,6 +135,7 @@ static size_t step_async_zeros(struct tc_ptm_decoder *d, const uint8_t *data, si
 		return len;
 	zeros = d->zero_run;
 	if (data[i] == 0x80 && zeros >= TC_PTM_ASYNC_MIN_ZEROS) {
+		TC_CLAUSE("PTM-P10/Async");
 		d->state = st_sync;
 		d->zero_run = 0;
 		send_async(d, start);
@@ -140,6 +143,7 @@ static size_t step_async_zeros(struct tc_ptm_decoder *d, const uint8_t *data, si
 	}
 	/* bad-async: the search restarts at start+1, where `zeros - 1` zero
 	 * bytes lead up to this byte, which the search then reads again. */
+	TC_CLAUSE("PTM-P10/BadAsync");
 	report_error(d, tc_ptm_err_bad_async, start, 0x00);
 	d->zero_run = zeros - 1;
 	d->run_start = start + 1;
@@ -239,10 +243,13 @@ int tc_ptm_finish(struct tc_ptm_decoder *d)
 		return tc_ptm_invalid;
 	if (d->finished)
 		return tc_ptm_finished;
-	if (d->state == st_sync && d->npend > 0)
+	if (d->state == st_sync && d->npend > 0) {
+		TC_CLAUSE("PTM-P22/Truncated");
 		report_error(d, tc_ptm_err_truncated, d->pend_off, d->pend[0]);
-	else if (d->state == st_async_zeros)
+	} else if (d->state == st_async_zeros) {
+		TC_CLAUSE("PTM-P22/TruncatedAsync");
 		report_error(d, tc_ptm_err_truncated, d->run_start, 0x00);
+	}
 	if (d->state == st_search && d->pos > d->search_start)
 		d->skipped += d->pos - d->search_start;
 	if (d->sink.l3)

@@ -3,6 +3,7 @@
 #define TC_PTM_INTERNAL_H
 
 #include "tracecert/ptm.h"
+#include "clause.h"
 #include "insn.h"
 
 /* LastState of IHI 0035B App. B.3.2 as far as the packets carry it: the

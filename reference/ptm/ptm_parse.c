@@ -48,6 +48,7 @@ static void res0(struct tc_ptm_parse *p, int field, unsigned bits)
 	struct tc_ptm_out *out = p->out;
 	if (!bits || failed(p))
 		return;
+	TC_CLAUSE_CASE(field, "PTM-R1/Warning");
 	if (out->nwarn < TC_PTM_MAX_WARN) {   /* always: no packet has more fields that warn */
 		out->warn[out->nwarn].field = (uint8_t)field;
 		out->warn[out->nwarn].bits = (uint8_t)bits;
@@ -70,14 +71,15 @@ static struct tc_ptm_packet *pkt(struct tc_ptm_parse *p)
 static uint32_t cycle_count_rest(struct tc_ptm_parse *p, uint8_t first)
 {
 	uint32_t count = (first >> 2) & 0xf;
-	int more = (first >> 6) & 1;
-	for (int i = 1; more && i < 5; i++) {
+	int more = (first >> 6) & 1, n = 1;   /* bytes */
+	for (; more && n < 5; n++) {
 		uint8_t b = read_byte(p);
-		count |= (uint32_t)(b & 0x7f) << (4 + 7 * (i - 1));
+		count |= (uint32_t)(b & 0x7f) << (4 + 7 * (n - 1));
 		more = (b >> 7) & 1;
-		if (i == 4)
+		if (n == 4)
 			res0(p, tc_ptm_wf_cc_last, b & 0x80);
 	}
+	TC_CLAUSE_CASE(n, "PTM-P7/CycleCountBytes");
 	return count;
 }
 
@@ -85,6 +87,7 @@ static uint32_t cycle_count_rest(struct tc_ptm_parse *p, uint8_t first)
 static void cycle_count(struct tc_ptm_parse *p)
 {
 	uint8_t first = read_byte(p);
+	TC_CLAUSE("PTM-P7/CycleCount");
 	res0(p, tc_ptm_wf_cc_first, first & 0x83);
 	pkt(p)->cc = cycle_count_rest(p, first);
 	pkt(p)->has_cc = 1;
@@ -114,16 +117,23 @@ static void address_bytes(struct tc_ptm_parse *p, struct addr_bytes *a)
 		a->info = (a->b[4] >> 6) & 1;
 	else if (a->n > 1)
 		a->info = (a->b[a->n - 1] >> 6) & 1;
+	TC_CLAUSE_CASE(a->n, "PTM-P3/AddressBytes");
 }
 
 /* The instruction set a fifth address byte selects: bits 5:3 are 1xx
  * Jazelle, 01x Thumb, 001 ARM; 000 is reserved (IHI 0014 Table 7-8, PTM-P3). */
 static int byte5_isa(struct tc_ptm_parse *p, uint8_t b5, int last_isa)
 {
+	TC_CLAUSE_CASE(b5, "PTM-P3/Byte5");
 	if (b5 & 0x20)
 		return tc_ptm_isa_jazelle;
-	if (b5 & 0x10)   /* Thumb alignment: ThumbEE stays ThumbEE without an AltISA bit (PTM-P4) */
-		return last_isa == tc_ptm_isa_thumbee ? tc_ptm_isa_thumbee : tc_ptm_isa_thumb;
+	if (b5 & 0x10) {   /* Thumb alignment: ThumbEE stays ThumbEE without an AltISA bit (PTM-P4) */
+		if (last_isa == tc_ptm_isa_thumbee) {
+			TC_CLAUSE("PTM-P4/ThumbEEKept");
+			return tc_ptm_isa_thumbee;
+		}
+		return tc_ptm_isa_thumb;
+	}
 	if (b5 & 0x08)
 		return tc_ptm_isa_arm;
 	fail(p, tc_ptm_err_reserved_field);
@@ -134,10 +144,14 @@ static int byte5_isa(struct tc_ptm_parse *p, uint8_t b5, int last_isa)
  * Jazelle is reserved (IHI 0014 Table 7-11). */
 static int apply_altisa(struct tc_ptm_parse *p, int isa, int alt)
 {
-	if (isa == tc_ptm_isa_thumb || isa == tc_ptm_isa_thumbee)
+	if (isa == tc_ptm_isa_thumb || isa == tc_ptm_isa_thumbee) {
+		TC_CLAUSE_CASE(alt, "PTM-P3/AltISA");
 		return alt ? tc_ptm_isa_thumbee : tc_ptm_isa_thumb;
-	if (alt)
+	}
+	if (alt) {
+		TC_CLAUSE("PTM-P3/AltISA.Reserved");
 		fail(p, tc_ptm_err_reserved_field);
+	}
 	return isa;
 }
 
@@ -151,6 +165,7 @@ static uint32_t address_value(const struct addr_bytes *a, int isa, uint32_t last
 	uint64_t v = (a->b[0] >> 1) & 0x3f;
 	int nbits = 6;
 	uint64_t mask;
+	TC_CLAUSE_CASE(isa, "PTM-P3/AddressValue");
 	for (int i = 1; i < a->n && i < 4; i++) {
 		int w = (i == a->n - 1) ? 6 : 7;
 		v |= (uint64_t)(a->b[i] & ((1u << w) - 1)) << nbits;
@@ -188,8 +203,10 @@ static void branch_packet(struct tc_ptm_parse *p, uint8_t header)
 	}
 	if (a.info) {
 		uint8_t e0 = read_byte(p), e1 = 0;
+		TC_CLAUSE("PTM-P3/ExceptionByte0");
 		res0(p, tc_ptm_wf_exc0, e0 & 0x20);
 		if (e0 & 0x80) {
+			TC_CLAUSE("PTM-P3/ExceptionByte1");
 			e1 = read_byte(p);
 			res0(p, tc_ptm_wf_exc1, e1 & 0xc0);
 		}
@@ -226,6 +243,7 @@ static void waypoint_update_packet(struct tc_ptm_parse *p)
 		isa = byte5_isa(p, a.b[4], p->st->isa);
 		if (a.info) {
 			uint8_t info = read_byte(p);
+			TC_CLAUSE("PTM-S4/WaypointUpdate.Info");
 			res0(p, tc_ptm_wf_wp_info, info & 0xbf);
 			isa = apply_altisa(p, isa, (info >> 6) & 1);
 		}
@@ -241,6 +259,7 @@ static void waypoint_update_packet(struct tc_ptm_parse *p)
 static uint32_t context_id_bytes(struct tc_ptm_parse *p)
 {
 	uint32_t v = 0;
+	TC_CLAUSE_CASE(p->cfg->contextid_size, "PTM-P1/ContextIDBytes");
 	for (int i = 0; i < p->cfg->contextid_size; i++)
 		v |= (uint32_t)read_byte(p) << (8 * i);
 	return v;
@@ -252,6 +271,7 @@ static uint32_t context_id_bytes(struct tc_ptm_parse *p)
 static int isync_isa(struct tc_ptm_parse *p, uint8_t info, uint8_t a0)
 {
 	int j = (info >> 4) & 1, alt = (info >> 2) & 1, t = a0 & 1;
+	TC_CLAUSE_CASE(j << 2 | t << 1 | alt, "PTM-P8/IsyncISA");
 	if (j) {
 		if (alt)
 			fail(p, tc_ptm_err_reserved_field);
@@ -285,8 +305,11 @@ static void isync_packet(struct tc_ptm_parse *p)
 	if (isa != tc_ptm_isa_jazelle)
 		address &= ~UINT32_C(1);
 	k->reason = (info >> 5) & 3;
-	if (p->cfg->cycle_accurate && k->reason != 0)
-		cycle_count(p);
+	if (p->cfg->cycle_accurate) {
+		TC_CLAUSE_CASE(k->reason, "PTM-P8/Isync.CycleCount");
+		if (k->reason != 0)
+			cycle_count(p);
+	}
 	if (p->cfg->contextid_size > 0) {
 		st->context_id = context_id_bytes(p);
 		k->has_ctxid = 1;
@@ -313,12 +336,14 @@ static void atom_packet(struct tc_ptm_parse *p, uint8_t header)
 	int n;
 	k->h.kind = tc_ptm_pkt_atom;
 	if (p->cfg->cycle_accurate) {
+		TC_CLAUSE("PTM-P6/AtomCycleAccurate");
 		k->natoms = 1;
 		k->atoms = !(header & 2);
 		k->cc = cycle_count_rest(p, header);
 		k->has_cc = 1;
 		return;
 	}
+	TC_CLAUSE_CASE(header, "PTM-P6/Atom");
 	if (header >= 0xc0)
 		n = 5;
 	else if (header >= 0xa0)
@@ -359,11 +384,13 @@ static void timestamp_packet(struct tc_ptm_parse *p)
 	uint64_t v = 0, prev = p->st->timestamp, mask;
 	uint8_t b;
 	int i = 0;
+	TC_CLAUSE_CASE(p->cfg->ts64 << 1 | p->cfg->ts_binary, "PTM-P9/Timestamp");
 	do {
 		b = read_byte(p);
 		i++;
 		if (i == maxb) {
 			int w = width - nbits;
+			TC_CLAUSE("PTM-P9/Timestamp.LastByte");
 			if (w < 8)
 				res0(p, tc_ptm_wf_ts_last, b & ~((1u << w) - 1) & 0xff);
 			v |= (uint64_t)(b & ((1u << w) - 1)) << nbits;
@@ -381,6 +408,7 @@ static void timestamp_packet(struct tc_ptm_parse *p)
 		prev = gray_to_bin(prev);
 	if (width < 64)
 		prev &= (UINT64_C(1) << width) - 1;
+	TC_CLAUSE_CASE(p->cfg->cycle_accurate, "PTM-P9/Timestamp.CycleCount");
 	if (p->cfg->cycle_accurate)
 		cycle_count(p);
 	p->st->timestamp = prev;
@@ -408,6 +436,7 @@ int tc_ptm_header_valid(const struct tc_ptm_config *cfg, uint8_t h)
 static void dispatch(struct tc_ptm_parse *p, uint8_t h)
 {
 	struct tc_ptm_packet *k = pkt(p);
+	TC_CLAUSE_CASE(h, "4.5/Table4.1");
 	if (h & 1) {
 		branch_packet(p, h);
 		return;
@@ -458,8 +487,10 @@ int tc_ptm_parse_packet(const struct tc_ptm_config *cfg, struct tc_ptm_state *st
 	p.out = out;
 	h = read_byte(&p);
 	out->pkt.header = h;
-	if (!tc_ptm_header_valid(cfg, h))
+	if (!tc_ptm_header_valid(cfg, h)) {
+		TC_CLAUSE_CASE(h, "4.5/Table4.1/Reserved");
 		return -tc_ptm_err_reserved_header;
+	}
 	dispatch(&p, h);
 	if (p.error)
 		return -p.error;

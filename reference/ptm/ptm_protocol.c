@@ -1,4 +1,5 @@
 /* ptm_protocol.c — PFT/PTM as shared code sees it: the protocol descriptor (tracecert/protocol.h) over the PTM decoder. */
+#include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -119,6 +120,36 @@ static int config_check(const void *cfg, char *err, size_t errlen)
 	return tc_ptm_config_check(cfg, err, errlen);
 }
 
+/* PREFIX + a name in upper case, '-' as '_' ("FIELD_" + "addr-last": "FIELD_ADDR_LAST"). */
+static int is_upper_name(const char *name, const char *prefix, const char *lower)
+{
+	size_t n = strlen(prefix);
+	if (strncmp(name, prefix, n) != 0)
+		return 0;
+	for (name += n; *lower; lower++, name++)
+		if (*name != (*lower == '-' ? '_' : toupper((unsigned char)*lower)))
+			return 0;
+	return *name == '\0';
+}
+
+/* The names coverage/clauses/ptm.txt gives the values of its TC_CLAUSE_CASE
+ * selectors: instruction set states (ISA_ARM …) and the fields a warning
+ * names (FIELD_ATOM …, reference/ptm/FORMAT.md "Warnings"). */
+static int clause_value(const char *name, long *value)
+{
+	for (int k = 0; k < tc_ptm_isa_count; k++)
+		if (is_upper_name(name, "ISA_", tc_ptm_isa_name(k))) {
+			*value = k;
+			return 1;
+		}
+	for (int k = 1; k < tc_ptm_wf_count; k++)
+		if (is_upper_name(name, "FIELD_", tc_ptm_warning_field_name(k))) {
+			*value = k;
+			return 1;
+		}
+	return 0;
+}
+
 static void config_to_regs(const void *cfg, unsigned trace_id, uint32_t *regs)
 {
 	tc_ptm_config_to_regs(cfg, trace_id, regs);
@@ -158,4 +189,5 @@ const struct tc_protocol tc_protocol_ptm = {
 	.skipped = ptm_skipped,
 	.snapshot_types = snapshot_types,
 	.trace_id_reg = tc_ptm_reg_etmtraceidr,
+	.clause_value = clause_value,
 };

@@ -409,6 +409,140 @@ static void test_sync(void)
 	   "00 00 80 in sync is bad-async; the search finds the 6-zero A-sync at its first zero");
 }
 
+/* ---- The protocol descriptor (tracecert/protocol.h) ------------------------------ */
+
+struct items {
+	char l1[4096];
+	char l3[4096];
+	int l1_errors, l3_errors, warnings;
+	uint64_t skipped;
+};
+
+static void on_item(void *ctx, int level, const struct tc_item *item)
+{
+	struct items *o = ctx;
+	const struct tc_protocol *p = tc_protocol_find("ptm");
+	char buf[256];
+	p->format(buf, sizeof buf, level, item);
+	append(level == tc_level_l3 ? o->l3 : o->l1, level == tc_level_l3 ? sizeof o->l3 : sizeof o->l1, buf);
+	o->l1_errors += level == tc_level_l1 && p->item_error(level, item) != 0;
+	o->l3_errors += level == tc_level_l3 && p->item_error(level, item) != 0;
+	o->warnings += p->item_is_warning(level, item);
+}
+
+/* Decodes through the descriptor with the given levels; 0, or -1 when alloc refuses. */
+static int descriptor_decode(const void *cfg, unsigned levels, const struct tc_image *image, const uint8_t *b,
+			     size_t n, struct items *o)
+{
+	const struct tc_protocol *p = tc_protocol_find("ptm");
+	struct tc_sink sink = { o, levels, on_item };
+	void *d = p->alloc(cfg, &sink);
+	memset(o, 0, sizeof *o);
+	if (!d)
+		return -1;
+	p->set_image(d, image);
+	p->feed(d, b, n);
+	p->finish(d);
+	o->skipped = p->skipped(d);
+	p->free(d);
+	return 0;
+}
+
+static void test_descriptor(void)
+{
+	const struct tc_protocol *p = tc_protocol_find("ptm");
+	struct tc_ptm_config cfg;
+	struct tc_sink no_item = { NULL, tc_level_l1, NULL };
+	struct items both, l3only, l1only;
+	struct tc_image image;
+	struct tc_l3 x;
+	char buf[64];
+	long v = -1;
+	/* @6 I-sync 0x1000 ARM reason 1; @12 atom N: mov, subs, bne not taken; @13 reserved header 02;
+	 * @14 I-sync at the same place, periodic; @20 atom E: bne taken to 0x1004; @21 atom header 84:
+	 * one atom E with the unassigned bit 2 set (warning) */
+	static const uint8_t trace[] = { 0, 0, 0, 0, 0, 0x80, 0x08, 0x00, 0x10, 0x00, 0x00, 0x21, 0x82, 0x02,
+					 0, 0, 0, 0, 0, 0x80, 0x08, 0x08, 0x10, 0x00, 0x00, 0x01, 0x80, 0x84 };
+	static const uint8_t code[] = { 0x01, 0x00, 0xa0, 0xe3,    /* 0x1000 mov r0, #1 */
+					0x01, 0x00, 0x50, 0xe2,    /* 0x1004 subs r0, r0, #1 */
+					0xfd, 0xff, 0xff, 0x1a };  /* 0x1008 bne 0x1004 */
+	config(&cfg);
+	memset(&image, 0, sizeof image);
+	ok(tc_image_add(&image, 0x1000, code, sizeof code) == 0, "descriptor: image");
+	ok(p != NULL && p->clause_value != NULL, "descriptor: ptm found, with clause_value");
+	ok(p->clause_value("ISA_THUMBEE", &v) && v == tc_ptm_isa_thumbee, "clause_value ISA_THUMBEE");
+	ok(p->clause_value("FIELD_ADDR_LAST", &v) && v == tc_ptm_wf_addr_last, "clause_value FIELD_ADDR_LAST");
+	ok(!p->clause_value("ISA_", &v) && !p->clause_value("FIELD_NONE", &v) && !p->clause_value("ISA_ARMX", &v) &&
+	   !p->clause_value("InstType_ISB", &v), "clause_value: names it does not have");
+	ok(p->alloc(&cfg, NULL) == NULL && p->alloc(&cfg, &no_item) == NULL, "alloc without a sink or its item() fails");
+	cfg.contextid_size = 3;
+	ok(descriptor_decode(&cfg, tc_level_l1, NULL, trace, sizeof trace, &both) == -1,
+	   "alloc refuses a configuration config_check refuses");
+	config(&cfg);
+	p->free(NULL);
+	ok(descriptor_decode(&cfg, tc_level_l1 | tc_level_l3, &image, trace, sizeof trace, &both) == 0,
+	   "descriptor: alloc, set_image, feed, finish, free");
+	ok(!strcmp(both.l1, "@0 00 async\n@6 08 isync addr=0x1000 isa=arm reason=1 ns=0 hyp=0\n@12 82 atom atoms=N\n"
+			    "@13 02 error class=reserved-header\n@14 00 async\n"
+			    "@20 08 isync addr=0x1008 isa=arm reason=0 ns=0 hyp=0\n@26 80 atom atoms=E\n"
+			    "@27 84 atom atoms=E\n@27 84 warning class=res0 field=atom bits=0x4\n"),
+	   "descriptor: L1 text through format()");
+	ok(!strcmp(both.l3, "@6 trace-on\n@6 context el=0 ns=0 sf=0 ctxid=0x0 vmid=0x0\n"
+			    "@12 range first=0x1000 last=0x1008 n=3 isa=a32 type=dir taken=N\n"
+			    "@13 error class=reserved-header\n"
+			    "@26 range first=0x1008 last=0x1008 n=1 isa=a32 type=dir taken=E\n"
+			    "@27 range first=0x1004 last=0x1008 n=2 isa=a32 type=dir taken=E\n"),
+	   "descriptor: L3 text through format()");
+	ok(both.l1_errors == 1 && both.l3_errors == 1 && both.warnings == 1,
+	   "item_error at L1 and L3, item_is_warning at L1");
+	ok(both.skipped == 0, "skipped(): nothing before the first A-sync");
+	ok(descriptor_decode(&cfg, tc_level_l1, NULL, trace + 3, sizeof trace - 3, &l1only) == 0 &&
+	   l1only.skipped == 11, "skipped(): cut at @3, the stream skips 11 bytes up to the A-sync of @14");
+	ok(descriptor_decode(&cfg, tc_level_l3, &image, trace, sizeof trace, &l3only) == 0 &&
+	   l3only.l1[0] == '\0' && !strcmp(l3only.l3, both.l3), "an L3-only sink gets the same L3 and no L1");
+	ok(descriptor_decode(&cfg, tc_level_l1, &image, trace, sizeof trace, &l1only) == 0 &&
+	   l1only.l3[0] == '\0' && !strcmp(l1only.l1, both.l1), "an L1-only sink gets the same L1 and no L3");
+	memset(&x, 0, sizeof x);
+	x.h.size = sizeof x;
+	x.h.kind = tc_l3_error;
+	x.error = tc_ptm_err_truncated;
+	ok(p->format(buf, sizeof buf, tc_level_s1, &x.h) == 0 && buf[0] == '\0' &&
+	   p->format(buf, 0, tc_level_l2, &x.h) == 0, "no s1 or L2 text");
+	ok(p->item_error(tc_level_l2, &x.h) == 0 && !p->item_is_warning(tc_level_l3, &x.h) &&
+	   p->item_error(tc_level_l3, &x.h) == tc_ptm_err_truncated, "item_error by level");
+	cfg.walk_limit = 77;
+	for (int k = 0; k < p->nkeys; k++)
+		if (!strcmp(p->keys[k].name, "walk_limit"))
+			v = (long)p->config_get_key(&cfg, k);
+	ok(v == 77, "config_get_key walk_limit");
+	ok(p->config_get_key(&cfg, p->nkeys) == 0, "config_get_key of no key is 0");
+	tc_image_free(&image);
+}
+
+/* Configuration from the PTM registers through the shared builder. */
+static void test_registers(void)
+{
+	const struct tc_protocol *p = tc_protocol_find("ptm");
+	struct tc_config_builder b;
+	struct tc_config_notes notes;
+	struct tc_ptm_config cfg;
+	char err[200];
+	config(&cfg);
+	tc_config_builder_init(&b, p);
+	ok(tc_config_builder_set(&b, "ETMIDR", "0x410cf321", err, sizeof err) == 0 &&
+	   tc_config_builder_apply(&b, &cfg, NULL, err, sizeof err) == -1 && strstr(err, "minor version"),
+	   "ETMIDR minor version 2 is refused");
+	tc_config_builder_init(&b, p);
+	ok(tc_config_builder_set(&b, "ETMIDR", "0x410cf311", err, sizeof err) == 0 &&
+	   tc_config_builder_set(&b, "ETMTRACEIDR", "0x112", err, sizeof err) == 0 &&
+	   tc_config_builder_apply(&b, &cfg, &notes, err, sizeof err) == 0 && cfg.version == 1 && notes.n == 1 &&
+	   strstr(notes.note[0], "ETMTRACEIDR"), "ETMIDR v1.1; ETMTRACEIDR bits 31:7 are noted");
+	tc_config_builder_init(&b, p);
+	ok(tc_config_builder_set(&b, "ETMCCER", "0x20000000", err, sizeof err) == 0 &&
+	   tc_config_builder_apply(&b, &cfg, NULL, err, sizeof err) == 0 && cfg.ts64 == 1 && cfg.ts_binary == 0,
+	   "ETMCCER alone: 64-bit Gray-coded timestamps");
+}
+
 int main(void)
 {
 	test_every_header(1, 0);
@@ -420,5 +554,7 @@ int main(void)
 	test_null_arguments();
 	test_config();
 	test_sync();
+	test_descriptor();
+	test_registers();
 	return tap_finish();
 }

@@ -132,6 +132,13 @@ struct tc_protocol {
 	/* The device types of a trace snapshot's [device] type= that are this
 	 * protocol ("ETE"; "PTM1.0" …), NULL-terminated. */
 	const char *const *snapshot_types;
+
+	/* Spec-clause coverage (coverage/README.md): the value of a name that an
+	 * arm of coverage/clauses/<name>.txt gives for a TC_CLAUSE_CASE selector
+	 * of this protocol (an element kind, a state). Returns 1 and sets *value,
+	 * or 0 for a name it does not have. NULL: the arms use bit patterns and
+	 * the shared names only (instruction types, L3 kinds). */
+	int (*clause_value)(const char *name, long *value);
 };
 
 /* The protocols of this build (PROTOCOLS in GNUmakefile), NULL-terminated. */
