@@ -1,63 +1,58 @@
-/* l3norm.c — the one L3 normalisation used for comparisons (reference/FORMAT.md "L3"). */
-#include <stdio.h>
+/* l3norm.c — the one L3 normalisation used for comparisons (reference/FORMAT.md "L3").
+ *
+ * Two ranges that a decoder may emit as one or as two (the first ends with
+ * an instruction that is not a waypoint, taken=-, and the second starts at
+ * the next instruction in the same instruction set) are merged into one.
+ * Lines are read and written by the one L3 text parser and writer
+ * (tracecert/trace.h: tc_l3_parse, tc_l3_format). The size of the last
+ * instruction comes from this file's own rule on the image's bytes, not
+ * from the reference decoder's instruction decoder: a fault there must not
+ * change how another decoder's output is compared. */
 #include <string.h>
 
-#include "insn.h"
 #include "vector.h"
 
-struct range {
-	unsigned long long first, last, n;
-	char isa[8], type[8], taken[4];
-};
-
-static int isa_code(const char *isa)
+/* Size in bytes of the instruction at address in instruction set isa, from
+ * its first halfword where the size depends on it; 0 when the image does not
+ * hold it.
+ *   A64, A32: always 4 bytes.
+ *   T32: a first halfword whose bits [15:11] are 0b11101, 0b11110 or
+ *        0b11111 starts a 32-bit instruction; any other is a 16-bit one
+ *        (Arm ARM, T32 instruction set encoding).
+ *   RV32, RV64: bits [1:0] of the first halfword other than 0b11 mark a
+ *        16-bit compressed instruction, 0b11 a 32-bit one (RISC-V
+ *        unprivileged ISA, "Base Instruction-Length Encoding"; longer
+ *        encodings are reserved there and not traced). */
+static int insn_size(const struct tc_image *image, int isa, uint64_t address)
 {
-	if (!strcmp(isa, "a64"))
-		return tc_isa_a64;
-	if (!strcmp(isa, "a32"))
-		return tc_isa_a32;
-	if (!strcmp(isa, "t32"))
-		return tc_isa_t32;
-	return -1;
-}
-
-/* Parses "range first=… last=… n=… isa=… type=… taken=…". */
-static int parse_range(const char *s, struct range *r)
-{
-	return sscanf(s, "range first=0x%llx last=0x%llx n=%llu isa=%7s type=%7s taken=%3s", &r->first,
-		      &r->last, &r->n, r->isa, r->type, r->taken) == 6;
-}
-
-static void format_range(const struct range *r, char *buf, size_t size)
-{
-	snprintf(buf, size, "range first=0x%llx last=0x%llx n=%llu isa=%s type=%s taken=%s", r->first, r->last,
-		 r->n, r->isa, r->type, r->taken);
-}
-
-/* Size of the instruction at address (4 for A64/A32; T32 from the image). */
-static int insn_size(const struct tc_image *image, int isa, unsigned long long address)
-{
-	struct tc_insn inst;
 	size_t avail = 0;
 	const uint8_t *bytes;
-	if (isa != tc_isa_t32)
+	unsigned halfword;
+	if (isa == tc_isa_a64 || isa == tc_isa_a32)
 		return 4;
 	bytes = tc_image_lookup(image, address, &avail);
-	if (!bytes)
+	if (!bytes || avail < 2)
 		return 0;
-	return tc_insn_decode(isa, address, bytes, avail, 0, &inst);
+	halfword = (unsigned)bytes[0] | (unsigned)bytes[1] << 8;
+	if (isa == tc_isa_t32)
+		return (halfword >> 11) >= 0x1d ? 4 : 2;
+	if (isa == tc_isa_rv32 || isa == tc_isa_rv64)
+		return (halfword & 3) == 3 ? 4 : 2;
+	return 0;
 }
 
-/* b continues a: a ends with a non-P0 instruction, same ISA, contiguous. */
-static int continues(const struct tc_image *image, const struct range *a, const struct range *b)
+/* b continues a: a ends with an instruction that is not a waypoint, in the
+ * same instruction set, and b starts right after it. */
+static int continues(const struct tc_image *image, const struct tc_l3 *a, const struct tc_l3 *b)
 {
 	int size;
-	if (strcmp(a->taken, "-") || strcmp(a->isa, b->isa))
+	if (a->taken != tc_taken_none || a->isa != b->isa)
 		return 0;
-	size = insn_size(image, isa_code(a->isa), a->last);
-	return size > 0 && b->first == a->last + (unsigned long long)size;
+	size = insn_size(image, a->isa, a->last);
+	return size > 0 && b->first == a->last + (uint64_t)size;
 }
 
+/* The line without its "@OFFSET " (offsets are not compared). */
 static const char *strip_offset(const char *line)
 {
 	if (line[0] != '@')
@@ -66,39 +61,47 @@ static const char *strip_offset(const char *line)
 	return *line ? line + 1 : line;
 }
 
+/* A range line (parsed into *x), or 0 for any other line. */
+static int parse_range(const char *line, struct tc_l3 *x)
+{
+	return tc_l3_parse(line, x, NULL, 0) == 0 && x->h.kind == tc_l3_range;
+}
+
+static void add_range(struct tc_lines *out, struct tc_l3 *x)
+{
+	char buf[512];
+	x->h.offset = 0;
+	tc_l3_format(buf, sizeof buf, x, NULL, 0);
+	tc_lines_add(out, strip_offset(buf));
+}
+
 void tc_l3_normalise(const struct tc_lines *in, const struct tc_image *image, struct tc_lines *out)
 {
-	struct range held, next;
+	struct tc_l3 held, next;
 	int holding = 0;
-	char buf[512];
 	memset(out, 0, sizeof *out);
 	for (size_t i = 0; i < in->n; i++) {
 		const char *line = strip_offset(in->line[i]);
 		if (parse_range(line, &next)) {
 			if (holding && continues(image, &held, &next)) {
 				held.last = next.last;
-				held.n += next.n;
-				memcpy(held.type, next.type, sizeof held.type);
-				memcpy(held.taken, next.taken, sizeof held.taken);
+				held.count += next.count;
+				held.last_type = next.last_type;
+				held.taken = next.taken;
 				continue;
 			}
-			if (holding) {
-				format_range(&held, buf, sizeof buf);
-				tc_lines_add(out, buf);
-			}
+			if (holding)
+				add_range(out, &held);
 			held = next;
 			holding = 1;
 			continue;
 		}
 		if (holding) {
-			format_range(&held, buf, sizeof buf);
-			tc_lines_add(out, buf);
+			add_range(out, &held);
 			holding = 0;
 		}
 		tc_lines_add(out, line);
 	}
-	if (holding) {
-		format_range(&held, buf, sizeof buf);
-		tc_lines_add(out, buf);
-	}
+	if (holding)
+		add_range(out, &held);
 }

@@ -77,12 +77,12 @@ _Static_assert(k_count == TC_ETE_NKEYS, "one key_field entry and one table row p
 _Static_assert(sizeof key_field / sizeof key_field[0] == TC_ETE_NKEYS, "key_field has a row per key");
 
 const struct tc_config_reg tc_ete_regs[tc_ete_reg_count] = {
-	{ "TRCIDR0", "RETSTACK [9], ITE [22], TSMARK [23], TSSIZE [28:24] (must be 0b01000), COMMOPT [29], COMMTRANS [30]" },
-	{ "TRCIDR2", "CCSIZE [28:25] (0..8: 12..20 bits), WFXMODE [31]" },
-	{ "TRCIDR8", "MAXSPEC [31:0] (at most 65535 here)" },
-	{ "TRCCONFIGR", "RS [12]" },
-	{ "TRCDEVARCH", "must be an ETE: ARCHITECT 0x23B, PRESENT 1, ARCHVER 5, ARCHPART 0xA13; REVISION [19:16] 0..3" },
-	{ "TRCTRACEIDR", "TRACEID [6:0] (selects the source in a CoreSight formatted buffer)" },
+	{ "TRCIDR0", 0x1e0, "RETSTACK [9], ITE [22], TSMARK [23], TSSIZE [28:24] (must be 0b01000), COMMOPT [29], COMMTRANS [30]" },
+	{ "TRCIDR2", 0x1e8, "CCSIZE [28:25] (0..8: 12..20 bits), WFXMODE [31]" },
+	{ "TRCIDR8", 0x180, "MAXSPEC [31:0] (at most 65535 here)" },
+	{ "TRCCONFIGR", 0x010, "RS [12]" },
+	{ "TRCDEVARCH", 0xfbc, "must be an ETE: ARCHITECT 0x23B, PRESENT 1, ARCHVER 5, ARCHPART 0xA13; REVISION [19:16] 0..3" },
+	{ "TRCTRACEIDR", 0x040, "TRACEID [6:0] (selects the source in a CoreSight formatted buffer)" },
 };
 
 static int set_err(char *err, size_t errlen, int rc, const char *fmt, ...)

@@ -131,6 +131,11 @@ static int config_check(const void *cfg, char *err, size_t errlen)
 	return tc_ete_config_check(cfg, err, errlen);
 }
 
+static void config_to_regs(const void *cfg, unsigned trace_id, uint32_t *regs)
+{
+	tc_ete_config_to_regs(cfg, trace_id, regs);
+}
+
 static const char *const snapshot_types[] = { "ETE", NULL };
 
 const struct tc_protocol tc_protocol_ete = {
@@ -147,6 +152,7 @@ const struct tc_protocol tc_protocol_ete = {
 	.config_get_key = config_get_key,
 	.config_derive = tc_ete_config_derive,
 	.config_check = config_check,
+	.config_to_regs = config_to_regs,
 	.error_names = tc_ete_error_names,
 	.nerrors = tc_ete_err_count,
 	.warning_names = tc_ete_warning_names,

@@ -58,7 +58,10 @@ static void out_item(void *ctx, int level, const struct tc_item *item)
 		tc_l3_format(buf, sizeof buf, (const struct tc_l3 *)item, p->error_names, p->nerrors);
 	else
 		p->format(buf, sizeof buf, level, item);
-	printf("%s%s\n", o->prefix ? level_prefix(level) : "", buf);
+	if (o->prefix)
+		fputs(level_prefix(level), stdout);
+	fputs(buf, stdout);
+	putchar('\n');
 }
 
 /* L1 always (errors are counted there), s1 and L2 when printed, L3 when printed. */

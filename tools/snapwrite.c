@@ -96,7 +96,6 @@ static int write_core(struct writer *w, const struct tc_enc_vector *v, int i)
 /* The ETE source: registers from the configuration, plus two the configuration does not use. */
 static int write_source(struct writer *w, const struct tc_enc_vector *v, int i)
 {
-	static const unsigned offset[tc_ete_reg_count] = { 0x1e0, 0x1e8, 0x180, 0x010, 0xfbc, 0x040 };
 	uint32_t regs[tc_ete_reg_count];
 	char name[64];
 	FILE *f;
@@ -107,7 +106,7 @@ static int write_source(struct writer *w, const struct tc_enc_vector *v, int i)
 	tc_ete_config_to_regs(&v->cfg, 0x10u + (unsigned)i, regs);
 	fprintf(f, "[device]\nname=ETE_%d\nclass=trace_source\ntype=ETE\n\n[regs]\n", i);
 	for (int r = 0; r < tc_ete_reg_count; r++)
-		fprintf(f, "%s(0x%03x)=0x%08x\n", tc_ete_regs[r].name, offset[r], regs[r]);
+		fprintf(f, "%s(0x%03x)=0x%08x\n", tc_ete_regs[r].name, tc_ete_regs[r].offset, regs[r]);
 	fprintf(f, "TRCIDR1(0x1e4)=0x4100fff0\nTRCAUTHSTATUS(0xfb8)=0xcc\n");
 	return done(w, f, name);
 }

@@ -44,7 +44,7 @@ static int bad_feed(void *h, const uint8_t *data, size_t len)
 	(void)data;
 	(void)len;
 	memset(&p, 0, sizeof p);
-	p.kind = tc_ete_pkt_async;
+	p.h.kind = tc_ete_pkt_async;
 	if (BAD_KIND == KIND_CRASH)
 		raise(SIGSEGV);
 	if (BAD_KIND == KIND_ABORT)

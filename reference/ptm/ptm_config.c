@@ -38,10 +38,10 @@ const int tc_ptm_nkeys = TC_PTM_NKEYS;
 _Static_assert(k_count == TC_PTM_NKEYS, "one table row per key");
 
 const struct tc_config_reg tc_ptm_regs[tc_ptm_reg_count] = {
-	{ "ETMCR", "branch output [8], cycle accurate [12], ContextIDSize [15:14], timestamp [28], return stack [29], VMID [30]" },
-	{ "ETMIDR", "major architecture version [11:8] (3: PFT), minor [7:4] (0: PFTv1.0, 1: PFTv1.1)" },
-	{ "ETMCCER", "timestamp encoding [28] (1: binary), timestamp size [29] (1: 64 bits)" },
-	{ "ETMTRACEIDR", "trace ID [6:0] (selects the source in a CoreSight formatted buffer)" },
+	{ "ETMCR", 0x000, "branch output [8], cycle accurate [12], ContextIDSize [15:14], timestamp [28], return stack [29], VMID [30]" },
+	{ "ETMIDR", 0x1e4, "major architecture version [11:8] (3: PFT), minor [7:4] (0: PFTv1.0, 1: PFTv1.1)" },
+	{ "ETMCCER", 0x1e8, "timestamp encoding [28] (1: binary), timestamp size [29] (1: 64 bits)" },
+	{ "ETMTRACEIDR", 0x200, "trace ID [6:0] (selects the source in a CoreSight formatted buffer)" },
 };
 
 static int *flag(struct tc_ptm_config *cfg, int k)

@@ -119,6 +119,11 @@ static int config_check(const void *cfg, char *err, size_t errlen)
 	return tc_ptm_config_check(cfg, err, errlen);
 }
 
+static void config_to_regs(const void *cfg, unsigned trace_id, uint32_t *regs)
+{
+	tc_ptm_config_to_regs(cfg, trace_id, regs);
+}
+
 static const char *const snapshot_types[] = { "PTM1.0", "PTM1.1", "PFT1.0", "PFT1.1", NULL };
 
 const struct tc_protocol tc_protocol_ptm = {
@@ -135,6 +140,7 @@ const struct tc_protocol tc_protocol_ptm = {
 	.config_get_key = config_get_key,
 	.config_derive = tc_ptm_config_derive,
 	.config_check = config_check,
+	.config_to_regs = config_to_regs,
 	.error_names = tc_ptm_error_names,
 	.nerrors = tc_ptm_err_count,
 	.warning_names = tc_ptm_warning_names,

@@ -329,6 +329,43 @@ static void test_ptm(void)
 	ok(rc == -1 && strstr(err, "contextid_size"), "contextid_size=3 is refused: %s", err);
 }
 
+/* Every protocol through its descriptor: config_to_regs of the defaults
+ * derives the defaults back, the trace ID lands in trace_id_reg, register
+ * offsets are word-aligned and distinct. */
+static void test_descriptor_to_regs(void)
+{
+	for (int i = 0; tc_protocols[i]; i++) {
+		const struct tc_protocol *p = tc_protocols[i];
+		unsigned char cfg[1024], back[1024];
+		uint32_t regs[TC_CONFIG_REGS_MAX];
+		struct tc_config_builder b;
+		char err[300];
+		int bad_offsets = 0, rc;
+		if (p->config_size > sizeof cfg || p->nregs > TC_CONFIG_REGS_MAX) {
+			ok(0, "%s: configuration of %zu bytes, %d registers fit the test", p->name, p->config_size, p->nregs);
+			continue;
+		}
+		memset(cfg, 0, sizeof cfg);
+		memset(back, 0, sizeof back);
+		p->config_default(cfg);
+		p->config_default(back);
+		p->config_to_regs(cfg, 0x23, regs);
+		tc_config_builder_init(&b, p);
+		for (int r = 0; r < p->nregs; r++) {
+			setx(&b, p->regs[r].name, regs[r]);
+			bad_offsets += (p->regs[r].offset & 3) != 0;
+			for (int q = 0; q < r; q++)
+				bad_offsets += p->regs[q].offset == p->regs[r].offset;
+		}
+		rc = tc_config_builder_apply(&b, back, NULL, err, sizeof err);
+		ok(rc == 0 && memcmp(cfg, back, p->config_size) == 0, "%s: the defaults' registers derive the defaults (%s)",
+		   p->name, rc ? err : "ok");
+		ok(p->trace_id_reg >= 0 && p->trace_id_reg < p->nregs && (regs[p->trace_id_reg] & 0x7f) == 0x23,
+		   "%s: the trace ID is in %s[6:0]", p->name, p->trace_id_reg >= 0 ? p->regs[p->trace_id_reg].name : "?");
+		ok(bad_offsets == 0, "%s: register offsets are word-aligned and distinct", p->name);
+	}
+}
+
 int main(void)
 {
 	ete = tc_protocol_find("ete");
@@ -343,5 +380,6 @@ int main(void)
 	test_precedence();
 	test_inverse();
 	test_ptm();
+	test_descriptor_to_regs();
 	return tap_finish();
 }

@@ -249,6 +249,56 @@ static void add_lines(struct tc_lines *l, const char *const *lines)
 		tc_lines_add(l, *lines);
 }
 
+/* Normalises the two ranges a and b over an image of `code` at 0x8000;
+ * returns the number of lines (1: merged). */
+static size_t normalise_pair(const uint8_t *code, size_t len, const char *a, const char *b)
+{
+	const char *const in[] = { a, b, NULL };
+	struct tc_lines l, got;
+	struct tc_image img;
+	size_t n;
+	memset(&l, 0, sizeof l);
+	memset(&img, 0, sizeof img);
+	tc_image_add(&img, 0x8000, code, len);
+	add_lines(&l, in);
+	tc_l3_normalise(&l, &img, &got);
+	n = got.n;
+	tc_lines_free(&l);
+	tc_lines_free(&got);
+	tc_image_free(&img);
+	return n;
+}
+
+/* The normalisation's own instruction sizes (conformance/l3norm.c), by hand. */
+static void test_l3_normalise_sizes(void)
+{
+	/* 0xe000 (bits 15:11 = 0b11100: 16-bit B) then 0xe800 (0b11101: 32-bit) */
+	static const uint8_t t32[8] = { 0x00, 0xe0, 0x00, 0xe8, 0x00, 0x00, 0x00, 0xbf };
+	/* RV: 0x4501 (bits 1:0 = 01: compressed c.li) then a 32-bit addi (bits 1:0 = 11) */
+	static const uint8_t rv[8] = { 0x01, 0x45, 0x13, 0x05, 0x10, 0x00, 0x01, 0x00 };
+	ok(normalise_pair(t32, sizeof t32, "range first=0x8000 last=0x8000 n=1 isa=t32 type=other taken=-",
+			  "range first=0x8002 last=0x8002 n=1 isa=t32 type=other taken=-") == 1,
+	   "normalise: T32 0b11100 first halfword is 16 bits (next range at +2 merges)");
+	ok(normalise_pair(t32, sizeof t32, "range first=0x8000 last=0x8000 n=1 isa=t32 type=other taken=-",
+			  "range first=0x8004 last=0x8004 n=1 isa=t32 type=other taken=-") == 2,
+	   "normalise: T32 0b11100 first halfword is not 32 bits (+4 does not merge)");
+	ok(normalise_pair(t32, sizeof t32, "range first=0x8002 last=0x8002 n=1 isa=t32 type=other taken=-",
+			  "range first=0x8006 last=0x8006 n=1 isa=t32 type=other taken=-") == 1,
+	   "normalise: T32 0b11101 first halfword is 32 bits (+4 merges)");
+	ok(normalise_pair(rv, sizeof rv, "range first=0x8000 last=0x8000 n=1 isa=rv64 type=other taken=-",
+			  "range first=0x8002 last=0x8002 n=1 isa=rv64 type=other taken=-") == 1,
+	   "normalise: RV compressed instruction is 16 bits");
+	ok(normalise_pair(rv, sizeof rv, "range first=0x8002 last=0x8002 n=1 isa=rv32 type=other taken=-",
+			  "range first=0x8006 last=0x8006 n=1 isa=rv32 type=other taken=-") == 1,
+	   "normalise: RV bits 1:0 = 11 is 32 bits");
+	ok(normalise_pair(rv, sizeof rv, "range first=0x8000 last=0x8000 n=1 isa=a32 type=other taken=-",
+			  "range first=0x8004 last=0x8004 n=1 isa=t32 type=other taken=-") == 2,
+	   "normalise: an instruction set change does not merge");
+	ok(normalise_pair(rv, sizeof rv, "range first=0x9000 last=0x9000 n=1 isa=rv32 type=other taken=-",
+			  "range first=0x9002 last=0x9002 n=1 isa=rv32 type=other taken=-") == 2,
+	   "normalise: a last instruction outside the image has no size (no merge)");
+}
+
 /* The shared normalisation: hand cases. */
 static void test_l3_normalise(void)
 {
@@ -302,6 +352,7 @@ static void test_l3_normalise(void)
 	tc_lines_free(&got_t);
 	tc_lines_free(&got_none);
 	tc_image_free(&img);
+	test_l3_normalise_sizes();
 }
 
 /* NULL arguments, every status's text, files read instead of mapped, ELF edge cases. */

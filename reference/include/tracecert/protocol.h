@@ -45,6 +45,7 @@ struct tc_config_key {
 /* One trace unit register a configuration can be derived from. */
 struct tc_config_reg {
 	const char *name;         /* upper case, as in a snapshot's [regs] */
+	unsigned offset;          /* in the trace unit's register file (a snapshot's NAME(0xOFFSET)) */
 	const char *doc;          /* the fields used, one line */
 };
 
@@ -92,6 +93,10 @@ struct tc_protocol {
 			     struct tc_config_notes *notes, char *err, size_t errlen);
 	/* A combination of values the decoder refuses; 0, or -1 with err. */
 	int (*config_check)(const void *cfg, char *err, size_t errlen);
+	/* Register values (regs[nregs], in the order of regs) that config_derive
+	 * turns back into cfg's keys, with trace_id in trace_id_reg (a
+	 * snapshot's writer). Keys no register holds are not represented. */
+	void (*config_to_regs)(const void *cfg, unsigned trace_id, uint32_t *regs);
 
 	/* Names of error and warning classes (index 0: "none"). */
 	const char *const *error_names;
