@@ -22,6 +22,10 @@
  * counted over the process (a report, not a property): at exit, after at
  * least one input, "ptm_roundtrip: variants reached K/N" on stderr; with
  * TC_FUZZ_VARIANTS=FILE the count of every variant is written to FILE.
+ * Under libFuzzer each variant an input produces is also a coverage
+ * feature (libFuzzer's extra counters): an input that produces a variant
+ * no other did is kept in the corpus, although it takes no new branch (most
+ * variants are values: an atom header, a packet length).
  *
  * Input: the PTM configuration, one byte per key (fuzz.h
  * tc_fuzz_proto_config), used when flag bit 0 is clear; a flags byte: bit 0
@@ -45,6 +49,14 @@
  * of fuzz/parse.c are the precedent). */
 static uint64_t *variant_hits;
 static uint64_t inputs;
+
+/* The variants of the current input, as libFuzzer's extra counters (a
+ * section libFuzzer reads as coverage; elsewhere an ordinary array). */
+#define VARIANT_FEATURES 1024
+#if defined(__clang__) && defined(__linux__)
+__attribute__((section("__libfuzzer_extra_counters")))
+#endif
+static uint8_t variant_feature[VARIANT_FEATURES];
 
 /* One level compared with the encoder's truth as it is decoded. */
 struct side {
@@ -212,8 +224,10 @@ static unsigned steps(uint8_t b)
 static void count_variants(const struct tc_enc_ptm_vector *v)
 {
 	inputs++;
-	for (int i = 0; variant_hits && i < tc_enc_ptm_variant_count(); i++)
+	for (int i = 0; variant_hits && i < tc_enc_ptm_variant_count(); i++) {
 		variant_hits[i] += v->variants[i];
+		variant_feature[i] = v->variants[i] > 0;
+	}
 }
 
 static void report_variants(void)
@@ -237,6 +251,11 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 {
 	(void)argc;
 	(void)argv;
+	if (tc_enc_ptm_variant_count() > VARIANT_FEATURES) {
+		fprintf(stderr, "ptm_roundtrip: %d variants, room for %d features\n", tc_enc_ptm_variant_count(),
+			VARIANT_FEATURES);
+		return 1;
+	}
 	variant_hits = calloc((size_t)tc_enc_ptm_variant_count(), sizeof *variant_hits);
 	atexit(report_variants);
 	return 0;
