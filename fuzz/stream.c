@@ -15,9 +15,11 @@
  *      gives the same output"); the chunked run is first fed k = 0…3 bytes
  *      0xFF (from the input): bytes before the first synchronisation are
  *      skipped (vectors/README.md: every vector starts with a full
- *      synchronisation), and 0xFF starts none in any protocol of this
- *      build (ETE, PTM: A-sync is 00…00 80), so the output must be the same
- *      with every offset k larger, and k more bytes skipped;
+ *      synchronisation), and 0xFF starts none in the protocols of this
+ *      build (their A-sync is zeros, then 0x80; a protocol whose
+ *      synchronisation can start with 0xFF needs another byte here), so the
+ *      output must be the same with every offset k larger, and k more
+ *      bytes skipped;
  *   3. items: each carries the protocol's id and a size at least that of
  *      the item header; L1 offsets are inside the trace, s1/L2 offsets at
  *      most its length; offsets are non-decreasing per level; error classes
