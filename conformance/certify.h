@@ -1,6 +1,8 @@
-/* certify.h — the conformance runner behind `tracecert certify`. */
+/* certify.h — the conformance runner behind `tracecert certify` (tools/certify_cmd.c parses its command line). */
 #ifndef TC_CERTIFY_H
 #define TC_CERTIFY_H
+
+#include <stddef.h>
 
 struct tc_adapter;
 
@@ -8,7 +10,35 @@ struct tc_adapter;
  * NULL with a message on stderr on failure. */
 const struct tc_adapter *tc_adapter_load(const char *path);
 
-/* argv[1] is "certify"; returns the exit status. */
-int tc_certify_main(int argc, char **argv);
+/* Limits on one run in its child process. */
+struct tc_limits {
+	unsigned timeout_s;       /* CPU and wall-clock seconds */
+	unsigned long mem_mb;     /* address space (non-sanitized runs), 0: none */
+	unsigned long out_mb;     /* bytes of output */
+};
+
+/* What to certify. The strings are the caller's. */
+struct tc_certify_options {
+	const char *adapter;      /* the adapter shared object */
+	const char *const *vectors;   /* vector files or folders */
+	size_t nvectors;
+	int levels;               /* bit 1: L1, bit 4: L3 */
+	const char *const *tags;  /* only vectors carrying one of them; none: every vector */
+	size_t ntags;
+	int tap;                  /* TAP version 13 on standard output */
+	const char *report;       /* folder of certificate.md and certificate.json, or NULL */
+	int jobs;                 /* worker processes, 1..64 */
+	struct tc_limits lim;
+	int first_failure;        /* stop scheduling after the first failing comparison */
+	const char *notes;        /* a Markdown file of verdicts, appended to the certificate */
+};
+
+/* Levels 1 and 3, 2 workers, 10 s, 1024 MB, 64 MB of output; no vectors. */
+void tc_certify_options_default(struct tc_certify_options *o);
+
+/* Runs every vector through the adapter, prints the summary (and TAP), writes
+ * the report. Returns the exit status: 0 when every supported run passes, 1
+ * otherwise, 2 when it could not run (message on stderr). */
+int tc_certify(const struct tc_certify_options *o);
 
 #endif

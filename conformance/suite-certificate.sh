@@ -9,7 +9,7 @@ echo "## Vectors"
 echo
 echo "| folder | vectors |"
 echo "|---|---|"
-for d in vectors/ete/*/; do
+for d in vectors/*/*/; do   # every protocol's folders
 	printf '| %s | %s |\n' "${d%/}" "$(ls "$d"*.tcv 2>/dev/null | wc -l)"
 done
 echo

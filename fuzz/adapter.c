@@ -32,26 +32,43 @@ static const struct tc_adapter *adapter;
 
 struct run {
 	uint64_t l1, l3, l1_limit, l3_limit;
+	unsigned levels;
 };
 
-static void on_packet(void *ctx, const struct tc_ete_packet *p)
+/* Each item: the level asked for, ETE's record of that level (the checks
+ * certify makes before formatting), then the canonical text. */
+static void on_item(void *ctx, int level, const struct tc_item *item)
 {
 	struct run *r = ctx;
 	char buf[TC_FUZZ_LINE];
-	r->l1++;
-	TC_FUZZ_CHECK(r->l1 <= r->l1_limit, "adapter %s: flood: more than %llu L1 packets", adapter->name,
-		      (unsigned long long)r->l1_limit);
-	tc_ete_format_packet(buf, sizeof buf, p);
+	int l3 = level == tc_level_l3;
+	TC_FUZZ_CHECK((level == tc_level_l1 || l3) && (r->levels & (unsigned)level), "adapter %s: an item at level %d",
+		      adapter->name, level);
+	TC_FUZZ_CHECK(item->protocol == tc_proto_ete &&
+		      item->size == (l3 ? sizeof(struct tc_l3) : sizeof(struct tc_ete_packet)) &&
+		      item->kind < (l3 ? tc_l3_kind_count : tc_ete_pkt_count),
+		      "adapter %s: malformed L%d item (protocol %u, size %u, kind %u)", adapter->name, l3 ? 3 : 1,
+		      (unsigned)item->protocol, (unsigned)item->size, (unsigned)item->kind);
+	if (l3) {
+		r->l3++;
+		TC_FUZZ_CHECK(r->l3 <= r->l3_limit, "adapter %s: flood: more than %llu L3 items", adapter->name,
+			      (unsigned long long)r->l3_limit);
+		tc_ete_format_l3(buf, sizeof buf, (const struct tc_l3 *)item);
+	} else {
+		r->l1++;
+		TC_FUZZ_CHECK(r->l1 <= r->l1_limit, "adapter %s: flood: more than %llu L1 packets", adapter->name,
+			      (unsigned long long)r->l1_limit);
+		tc_ete_format_packet(buf, sizeof buf, (const struct tc_ete_packet *)item);
+	}
 }
 
-static void on_l3(void *ctx, const struct tc_l3 *x)
+/* The levels the adapter declares for ETE (0: none). */
+static unsigned ete_levels(const struct tc_adapter *ad)
 {
-	struct run *r = ctx;
-	char buf[TC_FUZZ_LINE];
-	r->l3++;
-	TC_FUZZ_CHECK(r->l3 <= r->l3_limit, "adapter %s: flood: more than %llu L3 items", adapter->name,
-		      (unsigned long long)r->l3_limit);
-	tc_ete_format_l3(buf, sizeof buf, x);
+	for (size_t i = 0; ad->protocols && i < ad->nprotocols; i++)
+		if (ad->protocols[i].protocol == tc_proto_ete)
+			return ad->protocols[i].levels & (tc_level_l1 | tc_level_l3);
+	return 0;
 }
 
 int LLVMFuzzerInitialize(int *argc, char ***argv)
@@ -74,7 +91,7 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 	so = dlopen(path, RTLD_NOW | RTLD_LOCAL);
 	entry = so ? (tc_adapter_entry_fn)(uintptr_t)dlsym(so, TC_ADAPTER_ENTRY) : NULL;
 	adapter = entry ? entry() : NULL;
-	if (!adapter || adapter->abi_version != TC_ADAPTER_ABI_VERSION || !(adapter->protocols & tc_adapter_ete)) {
+	if (!adapter || adapter->abi_version != TC_ADAPTER_ABI_VERSION || !ete_levels(adapter)) {
 		fprintf(stderr, "adapter: cannot use %s: %s\n", path,
 			!so ? dlerror() : !entry ? "no " TC_ADAPTER_ENTRY : !adapter ? "entry returned NULL"
 			: adapter->abi_version != TC_ADAPTER_ABI_VERSION ? "ABI version mismatch" : "no ETE support");
@@ -122,17 +139,18 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	r.l3_limit = r.l1_limit * (image_bytes / 2 + 8);
 	memset(&a, 0, sizeof a);
 	a.abi_version = TC_ADAPTER_ABI_VERSION;
-	a.protocol = tc_adapter_ete;
-	a.ete = &cfg;
+	a.protocol = tc_proto_ete;
+	a.config = &cfg;
+	a.config_size = sizeof cfg;
 	a.regions = img.n ? regions : NULL;
 	a.nregions = (size_t)img.n;
-	a.levels = (flags & 1 ? tc_adapter_l1 : 0) | (flags & 2 ? tc_adapter_l3 : 0);
-	a.levels &= adapter->levels;
+	a.levels = (flags & 1 ? tc_level_l1 : 0) | (flags & 2 ? tc_level_l3 : 0);
+	a.levels &= ete_levels(adapter);
 	if (!a.levels)
-		a.levels = adapter->levels & (tc_adapter_l1 | tc_adapter_l3);
-	a.cb.ctx = &r;
-	a.cb.packet = on_packet;
-	a.cb.l3 = on_l3;
+		a.levels = ete_levels(adapter);
+	r.levels = a.levels;
+	a.ctx = &r;
+	a.item = on_item;
 	err[0] = '\0';
 	h = adapter->open(&a, err, sizeof err);
 	if (h) {

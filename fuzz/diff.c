@@ -75,7 +75,7 @@ struct explained {
 static const struct explained explanations[] = {
 	/* reference/ERRATA.md TC-P18: the queue bound is the reference's own option */
 	{ NULL, "error", "class=queue-overflow", NULL, 0, "queue-overflow: reference queue_cap (ERRATA TC-P18)" },
-	/* conformance/adapters/opencsd.c, "What OpenCSD does not provide" */
+	/* conformance/adapters/opencsd_ete.c, "Mapping decisions and what OpenCSD does not provide" */
 	{ "opencsd", "error", "class=commit-overrun", NULL, 0, "opencsd: commit-overrun not checked (stage-1 class)" },
 	{ "opencsd", "error", "class=cancel-overrun", NULL, 0, "opencsd: cancel-overrun not checked (stage-1 class)" },
 	{ "opencsd", "error", "class=spec-mismatch", NULL, 0, "opencsd: spec-mismatch not checked (stage-1 class)" },
@@ -84,7 +84,7 @@ static const struct explained explanations[] = {
 	{ "opencsd", "error", "class=field-overflow", NULL, 0, "opencsd: field-overflow checks absent" },
 	{ "opencsd", "trace-info", " wndw=", NULL, 0, "opencsd: Trace Info WNDW not parsed" },
 	{ "opencsd", "cycle-count", " cc=0", " cc=unknown", 1, "opencsd: a format-1 count of 0 prints as unknown" },
-	/* opencsd.c l1_packet, ETE_PKT_I_PE_RESET / ETE_PKT_I_TRANS_FAIL: one byte
+	/* opencsd_ete.c l1_packet, ETE_PKT_I_PE_RESET / ETE_PKT_I_TRANS_FAIL: one byte
 	 * taken after the payload, not read as an address header; address 0 */
 	{ "opencsd", "exception", " type=0x0 ", " type=0x0 addr=0x0 isa=0", 0, "opencsd: PE reset address not read" },
 	{ "opencsd", "exception", " type=0x18 ", " type=0x18 addr=0x0 isa=0", 0,
@@ -215,11 +215,21 @@ static void ref_packet(void *ctx, const struct tc_ete_packet *p)
 
 /* ---- The adapter side (in a child) ------------------------------------------------ */
 
-static void child_packet(void *ctx, const struct tc_ete_packet *p)
+/* An L1 item of the adapter: ETE's packet record (the checks certify makes
+ * before formatting; anything else ends the child as an adapter error). */
+static void child_item(void *ctx, int level, const struct tc_item *item)
 {
+	const struct tc_ete_packet *p = (const struct tc_ete_packet *)item;
 	char buf[TC_FUZZ_LINE];
 	int n;
 	(void)ctx;
+	if (level != tc_level_l1 || !item || item->protocol != tc_proto_ete || item->size != sizeof *p ||
+	    item->kind >= tc_ete_pkt_count) {
+		snprintf(shm->err, sizeof shm->err, "malformed item (level %d)", level);
+		shm->feed_rc = -1;   /* counted as an adapter error */
+		shm->done = 1;
+		_exit(0);
+	}
 	if (shm->nlines >= shm->limit_lines) {
 		shm->flood = 1;
 		_exit(3);   /* the adapter may never stop: end the child here */
@@ -251,10 +261,11 @@ static void run_input(void)
 	alarm(timeout_s);
 	memset(&a, 0, sizeof a);
 	a.abi_version = TC_ADAPTER_ABI_VERSION;
-	a.protocol = tc_adapter_ete;
-	a.ete = cfg;
-	a.levels = tc_adapter_l1;
-	a.cb.packet = child_packet;
+	a.protocol = tc_proto_ete;
+	a.config = cfg;
+	a.config_size = sizeof *cfg;
+	a.levels = tc_level_l1;
+	a.item = child_item;
 	h = adapter->open(&a, shm->err, sizeof shm->err);
 	if (h) {
 		shm->open_ok = 1;
@@ -812,6 +823,15 @@ static void at_exit(void)
 		findings);
 }
 
+/* Whether the adapter declares ETE at L1. */
+static int ete_l1(const struct tc_adapter *ad)
+{
+	for (size_t i = 0; ad->protocols && i < ad->nprotocols; i++)
+		if (ad->protocols[i].protocol == tc_proto_ete)
+			return (ad->protocols[i].levels & tc_level_l1) != 0;
+	return 0;
+}
+
 int LLVMFuzzerInitialize(int *argc, char ***argv)
 {
 	const char *env;
@@ -834,8 +854,7 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 	so = dlopen(adapter_path, RTLD_NOW | RTLD_LOCAL);
 	entry = so ? (tc_adapter_entry_fn)(uintptr_t)dlsym(so, TC_ADAPTER_ENTRY) : NULL;
 	adapter = entry ? entry() : NULL;
-	if (!adapter || adapter->abi_version != TC_ADAPTER_ABI_VERSION || !(adapter->levels & tc_adapter_l1) ||
-	    !(adapter->protocols & tc_adapter_ete)) {
+	if (!adapter || adapter->abi_version != TC_ADAPTER_ABI_VERSION || !ete_l1(adapter)) {
 		fprintf(stderr, "diff: cannot use adapter %s: %s\n", adapter_path,
 			!so ? dlerror() : !entry ? "no " TC_ADAPTER_ENTRY : !adapter ? "entry returned NULL"
 			: adapter->abi_version != TC_ADAPTER_ABI_VERSION ? "ABI version mismatch"

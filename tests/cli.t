@@ -66,4 +66,120 @@ check "a vector may give its configuration as registers (tests/data/regs-k10-15.
 check "a vector whose registers leave a key underived is rejected, naming the key and the registers" sh -c "'$V' tests/data/regs-missing-rs.tcv > '$tmp/o'; grep -q \"does not give 'retstack', needed with \\[expect.l3\\] (every key must be given, directly or by TRCIDR0.RETSTACK and TRCCONFIGR.RS)\" '$tmp/o' && ! '$V' tests/data/regs-missing-rs.tcv"
 check "--config registers override a vector's [config]" sh -c "'$T' dump --vector tests/data/regs-k10-15.tcv --level 2 --config TRCIDR8=0 | grep -q 'error class=commit-overrun'"
 check "gen --config takes registers" sh -c "'$T' gen --seed 3 --quiet --config TRCIDR0=0x28000EA1 --config TRCIDR8=4 | grep -qx 'commopt=1' && '$T' gen --seed 3 --quiet --config TRCIDR0=0x28000EA1 --config TRCIDR8=4 | grep -qx 'maxspec=4'"
+# GNU conventions (tools/cli.c): --opt=value and --opt value, '--', help CMD = CMD --help, --version
+# everywhere, usage errors (one line on standard error naming the command and `tracecert help CMD`, nothing
+# on standard output, exit 2).
+# usage_error MESSAGE ARG...: tracecert ARG... fails that way with MESSAGE (a fixed string) in its line.
+usage_error() {
+  m=$1; shift
+  "$T" "$@" > "$tmp/ue.out" 2> "$tmp/ue.err"; rc=$?
+  case "$1" in -*|""|help) see="(see tracecert help)" ;; *) see="(see tracecert help $1)" ;; esac
+  test $rc -eq 2 && test ! -s "$tmp/ue.out" && test "$(wc -l < "$tmp/ue.err")" -eq 1 &&
+    grep -qF -- "$m" "$tmp/ue.err" && grep -qF -- "$see" "$tmp/ue.err" || { echo "rc $rc"; cat "$tmp/ue.err"; return 1; }
+}
+# same_output ARGS1 -- ARGS2: both exit 0 and print the same non-empty standard output.
+same_output() {
+  a=""; while [ "$1" != "--" ]; do a="$a '$1'"; shift; done; shift
+  eval "\"\$T\" $a" > "$tmp/so1" && "$T" "$@" > "$tmp/so2" && test -s "$tmp/so1" && cmp "$tmp/so1" "$tmp/so2"
+}
+ver="tracecert $(cat VERSION)"
+check "--version: the number in VERSION" sh -c "'$T' --version | grep -Eqx '$ver( [(]git [^)]+[)])?'"
+if [ -e .git ] && command -v git > /dev/null 2>&1; then
+  d=$(git describe --always 2>/dev/null)
+  check "--version, built in a git work tree: git describe of the tree ($d)" sh -c "'$T' --version | grep -Eqx '$ver [(]git $d(-dirty)?[)]'"
+fi
+for c in dump decode config certify; do
+  check "$c --version prints tracecert's version" same_output --version -- $c --version
+done
+check "tracecert --help, -h and help print the same list of commands, exit 0" sh -c "'$T' --help > '$tmp/h1' && '$T' -h > '$tmp/h2' && '$T' help > '$tmp/h3' && cmp '$tmp/h1' '$tmp/h2' && cmp '$tmp/h1' '$tmp/h3' && for c in dump decode config certify gen bench help; do grep -q \"^  \$c \" '$tmp/h1' || exit 1; done"
+check "the list says the conventions (--NAME=VALUE, '--', exit status 2)" sh -c "'$T' --help > '$tmp/h' && grep -q -- '--NAME=VALUE or --NAME VALUE' '$tmp/h' && grep -q \"'--' ends the options\" '$tmp/h' && grep -q 'exit' '$tmp/h'"
+for c in dump decode config certify gen bench; do
+  check "tracecert help $c prints what $c --help prints" same_output help $c -- $c --help
+done
+check "help dump --protocol ptm is dump --help --protocol ptm, and -h" sh -c "'$T' help dump --protocol ptm > '$tmp/a' && '$T' dump --protocol=ptm --help > '$tmp/b' && '$T' dump -h --protocol ptm > '$tmp/c' && cmp '$tmp/a' '$tmp/b' && cmp '$tmp/a' '$tmp/c'"
+# certify through tools/cli.c (tools/certify_cmd.c)
+R="${TC_BUILD:-build}/adapters/libtc_reference.so"
+check "certify --adapter=PATH --vectors=DIR --level=1 (the --opt=value form)" sh -c "'$T' certify --adapter='$R' --vectors=vectors/ptm/spec --level=1 2>&1 | grep -Eq ' [1-9][0-9]* pass, 0 fail'"
+check "certify: repeated --tags add up (transaction then K10-18 runs more than K10-18: the second does not replace the first)" sh -c "a=\$('$T' certify --adapter '$R' --vectors vectors/ete --tags K10-18 2>&1 | sed -n 's/.*: \\([0-9]*\\) pass.*/\\1/p'); b=\$('$T' certify --adapter '$R' --vectors vectors/ete --tags transaction --tags K10-18 2>&1 | sed -n 's/.*: \\([0-9]*\\) pass.*/\\1/p'); test \"\$a\" = 2 && test \"\$b\" -gt 2"
+check "certify: --tags that select nothing: an error, exit 2" sh -c "'$T' certify --adapter '$R' --vectors vectors/ptm --tags no-such-tag 2> '$tmp/e'; test \$? -eq 2 && grep -q 'nothing to run: no vector of the [0-9]* read carries one of the --tags' '$tmp/e'"
+check "certify: --jobs 0 is a usage error" usage_error "--jobs expects a number in 1..64, got '0'" certify --adapter "$R" --jobs 0
+check "certify: --jobs 65 is a usage error (was silently cut to 64)" usage_error "--jobs expects a number in 1..64, got '65'" certify --adapter "$R" --jobs=65
+check "certify: an operand is a usage error" usage_error "unexpected argument 'vectors'" certify --adapter "$R" vectors
+check "certify: -- makes what follows an operand" usage_error "unexpected argument '--tap'" certify --adapter "$R" -- --tap
+check "certify: an empty tag name is a usage error" usage_error "--tags expects TAG[,TAG...] without empty names, got 'a,,b'" certify --adapter "$R" --tags a,,b
+check "certify: --adapter is required" usage_error "--adapter PATH.so is required" certify --vectors vectors
+# The keys in the help come from the descriptors: every key and register of a protocol's table
+# (config --protocol P --markdown), only that protocol's with --protocol P.
+names() { "$T" config --protocol "$1" --markdown | sed -n 's/^| `\([A-Za-z_0-9]*\)` .*/\1/p'; }
+names ete | sort > "$tmp/ete.names"; names ptm | sort > "$tmp/ptm.names"
+comm -23 "$tmp/ete.names" "$tmp/ptm.names" > "$tmp/ete.only"; comm -13 "$tmp/ete.names" "$tmp/ptm.names" > "$tmp/ptm.only"
+# lists HELP NAMES: every name is a line of the help; lists_none: none is.
+lists() { while read k; do grep -q "^      $k[= ]" "$1" || { echo "missing $k"; return 1; }; done < "$2"; }
+lists_none() { while read k; do ! grep -q "^      $k[= ]" "$1" || { echo "has $k"; return 1; }; done < "$2"; }
+"$T" decode --help > "$tmp/d.all"; "$T" decode --help --protocol ptm > "$tmp/d.ptm"; "$T" decode --protocol ete --help > "$tmp/d.ete"
+"$T" config --help > "$tmp/c.all"; "$T" config --help --protocol=ptm > "$tmp/c.ptm"
+check "the tables have keys and registers (ete: $(wc -l < "$tmp/ete.names"), ptm: $(wc -l < "$tmp/ptm.names")), most of them one protocol's" sh -c "test \$(wc -l < '$tmp/ete.names') -ge 12 && test \$(wc -l < '$tmp/ptm.names') -ge 10 && test \$(wc -l < '$tmp/ete.only') -ge 10 && test \$(wc -l < '$tmp/ptm.only') -ge 10"
+check "decode --help lists every key and register of ete" lists "$tmp/d.all" "$tmp/ete.names"
+check "decode --help lists every key and register of ptm" lists "$tmp/d.all" "$tmp/ptm.names"
+check "decode --help --protocol ptm lists ptm's keys and registers" lists "$tmp/d.ptm" "$tmp/ptm.names"
+check "decode --help --protocol ptm lists no key or register only ete has ($(wc -l < "$tmp/ete.only"))" lists_none "$tmp/d.ptm" "$tmp/ete.only"
+check "decode --protocol ete --help lists ete's" lists "$tmp/d.ete" "$tmp/ete.names"
+check "decode --protocol ete --help lists none only ptm has ($(wc -l < "$tmp/ptm.only"))" lists_none "$tmp/d.ete" "$tmp/ptm.only"
+check "config --help lists ete's keys" lists "$tmp/c.all" "$tmp/ete.names"
+check "config --help lists ptm's keys" lists "$tmp/c.all" "$tmp/ptm.names"
+check "config --help --protocol=ptm lists ptm's keys, none of ete's" lists "$tmp/c.ptm" "$tmp/ptm.names"
+check "config --help --protocol=ptm lists none only ete has" lists_none "$tmp/c.ptm" "$tmp/ete.only"
+check "dump --help lists each protocol's packet-level keys, not decode's instruction-level ones" sh -c "'$T' dump --help > '$tmp/du' && grep -q '^      maxspec=' '$tmp/du' && grep -q '^      cycle_accurate=' '$tmp/du' && ! grep -q '^      walk_limit=' '$tmp/du' && grep -q '^      walk_limit=' '$tmp/d.all'"
+check "every option of a command's table is in its help, with -h, --help and --version" sh -c "for o in protocol config level hex vector snapshot; do grep -q \"^  --\$o\" '$tmp/du' && grep -q \"^  --\$o\" '$tmp/d.all' || exit 1; done; grep -q '^  --image FILE\\[@ADDR\\]' '$tmp/d.all' && grep -q '^  --markdown' '$tmp/c.all' && grep -q '^  --protocol P' '$tmp/c.all' && for f in du d.all c.all; do grep -q '^  -h, --help' \"$tmp/\$f\" && grep -q '^  --version' \"$tmp/\$f\" || exit 1; done"
+# --opt=value and --opt value, abbreviations, in any order
+check "dump: --level=2 is --level 2 (and --lev 2)" same_output dump --level=2 --hex "$tmp/ok.hex" -- dump --lev 2 --hex "$tmp/ok.hex"
+check "dump: --config=NAME=VALUE is --config NAME=VALUE" same_output dump --hex "--config=TRCIDR0=0x08800EA1" "$tmp/tsm.hex" -- dump --hex --config TRCIDR0=0x08800EA1 "$tmp/tsm.hex"
+check "dump: --protocol=ptm --vector takes a PTM vector; --protocol=ete refuses it" sh -c "'$T' dump --protocol=ptm --vector vectors/ptm/spec/b32-branch-waypoint-exception.tcv > '$tmp/p' && test -s '$tmp/p' && '$T' dump --protocol=ete --vector vectors/ptm/spec/b32-branch-waypoint-exception.tcv 2>&1 | grep -q 'is a ptm vector, not ete'"
+check "options after the operand" same_output dump --hex --level 2 "$tmp/ok.hex" -- dump "$tmp/ok.hex" --level=2 --hex
+check "options after the operand with POSIXLY_CORRECT=1 too (in order, never permuted)" sh -c "POSIXLY_CORRECT=1 '$T' dump '$tmp/ok.hex' --hex --level=2 | grep -qx '@15 atom E'"
+perl -e 'print pack("H*", "200080d23f000014")' > "$tmp/r1"; perl -e 'print pack("H*", "000400913f000094c0035fd6")' > "$tmp/r2"; perl -e 'print pack("H*", "000400d17fffff17")' > "$tmp/r3"
+check "decode: --image=FILE@ADDR and --image FILE@ADDR are the vector's own image" same_output decode --vector vectors/ete/l3/a64-b-bl.tcv -- decode --vector --image="$tmp/r1@0x1000" --image "$tmp/r2@0x1100" --im="$tmp/r3@4608" vectors/ete/l3/a64-b-bl.tcv
+check "decode: --level=all is --level all" same_output decode --level=all --vector vectors/ete/l3/a64-b-bl.tcv -- decode --level all --vector vectors/ete/l3/a64-b-bl.tcv
+check "decode: --snapshot=DIR is --snapshot DIR" same_output decode --snapshot=tests/data/snap-mixed -- decode --snapshot tests/data/snap-mixed
+check "config: --protocol=ptm is --protocol ptm (and not ete's table)" sh -c "'$T' config --protocol=ptm > '$tmp/c1' && '$T' config --protocol ptm > '$tmp/c2' && cmp '$tmp/c1' '$tmp/c2' && grep -q '^Configuration keys of ptm' '$tmp/c1' && '$T' config | grep -q '^Configuration keys of ete'"
+check "config: --protocol anywhere among the assignments" same_output config --protocol ptm ETMCR=0x1000 -- config ETMCR=0x1000 --protocol=ptm
+# '--' ends the options
+cp "$tmp/ok.hex" "$tmp/-ok.hex"; cp vectors/ete/l3/a64-b-bl.tcv "$tmp/-v.tcv"
+TA=$(cd "$(dirname "$T")" && pwd)/$(basename "$T")
+check "dump -- -FILE: an operand beginning with '-'" sh -c "cd '$tmp' && '$TA' dump --hex -- -ok.hex | grep -qx '@15 f7 atom atoms=E'"
+check "dump -FILE without '--' is an unknown option" sh -c "cd '$tmp' && '$TA' dump --hex -ok.hex 2>&1 >/dev/null | grep -qx \"tracecert dump: unknown option '-o' (see tracecert help dump)\""
+check "decode -- -FILE" sh -c "cd '$tmp' && '$TA' decode --vector -- -v.tcv > l3 && '$TA' decode --vector '$tmp/-v.tcv' | cmp - l3"
+check "config -- NAME=VALUE, and '--' makes --markdown an operand" sh -c "'$T' config -- maxspec=3 | grep -qx 'maxspec=3  # given' && '$T' config -- --markdown 2>&1 | grep -q \"expected NAME=VALUE, got '--markdown'\""
+check "tracecert -- (no command) exits 2 with the list on standard error" sh -c "'$T' -- 2>&1 >/dev/null | grep -q '^  dump ' && { '$T' -- 2>/dev/null; test \$? -eq 2; }"
+# Usage errors
+check "help is printed after the whole parse: dump --help needs no FILE" sh -c "'$T' dump --help | grep -q '^usage: tracecert dump'"
+check "a usage error wins over --help" usage_error "unknown option '--bogus'" dump --help --bogus
+check "unknown option (dump)" usage_error "tracecert dump: unknown option '--bogus'" dump --bogus x
+check "unknown option (decode)" usage_error "tracecert decode: unknown option '--hexx'" decode --hexx x
+check "unknown option (config)" usage_error "tracecert config: unknown option '--frob'" config --frob=1
+check "unknown option (tracecert)" usage_error "tracecert: unknown option '--bogus'" --bogus
+check "unknown short option" usage_error "tracecert dump: unknown option '-x'" dump -x f
+check "an option of decode is unknown to dump (--image)" usage_error "tracecert dump: unknown option '--image'" dump --image a@0 f
+check "ambiguous abbreviation names the candidates" usage_error "tracecert dump: option '--he' is ambiguous: --hex, --help" dump --he f
+check "an option with an empty name" usage_error "tracecert dump: unknown option '--=x'" dump --=x f
+check "a value for an option that takes none" usage_error "tracecert dump: option '--hex' takes no value (got '--hex=1')" dump --hex=1 f
+check "missing value (dump --level)" usage_error "tracecert dump: option '--level' needs a value (1|s1|2|all)" dump f --level
+check "missing value (decode --image, abbreviated)" usage_error "tracecert decode: option '--image' needs a value (FILE[@ADDR])" decode f --ima
+check "missing value (config --protocol)" usage_error "tracecert config: option '--protocol' needs a value (P)" config --protocol
+check "extra argument (dump)" usage_error "tracecert dump: more than one FILE ('a' and 'b')" dump a b
+check "extra argument (decode, after --)" usage_error "tracecert decode: more than one FILE ('a' and '-b')" decode a -- -b
+check "extra argument (tracecert --version dump)" usage_error "tracecert: unexpected argument 'dump': the command comes first" --version dump
+check "config: NAME=VALUE with --markdown" usage_error "tracecert config: --markdown prints the key table; it takes no NAME=VALUE" config --markdown maxspec=1
+check "config: an operand that is not NAME=VALUE" usage_error "tracecert config: expected NAME=VALUE, got 'maxspec'" config maxspec
+check "--config without NAME=VALUE" usage_error "tracecert dump: --config expects NAME=VALUE, got 'maxspec'" dump --config=maxspec f
+check "unknown protocol names the build's" usage_error "tracecert decode: unknown protocol 'etm' (this build has: ete|ptm)" decode --protocol=etm f
+check "bad --level value (abbreviated: the message names the option in full)" usage_error "tracecert decode: --level expects 3 or all, got '2'" decode --lev=2 f
+check "no FILE" usage_error "tracecert decode: no FILE given" decode
+check "--snapshot with --protocol" usage_error "tracecert dump: --snapshot DIR takes each source's protocol from its device type, not --protocol" dump --snapshot=x --protocol=ptm
+check "--hex with --vector" usage_error "tracecert dump: --hex and --vector do not go together" dump --hex --vector f
+check "help of an unknown command" usage_error "tracecert: unknown command 'frob'" help frob
+long=$(printf 'k%.0s' $(seq 1 100))
+check "a --config name longer than any key is named whole as unknown (exit 2)" sh -c "'$T' dump --config '$long=1' /dev/null 2> '$tmp/e'; test \$? -eq 2 && grep -qx \"tracecert dump: unknown config key or register '$long' for protocol ete (see tracecert config --protocol ete)\" '$tmp/e'"
+check "config: registers that give no usable configuration are refused, naming the field (exit 2)" sh -c "'$T' config TRCIDR2=0x12000488 > '$tmp/o' 2> '$tmp/e'; test \$? -eq 2 && test ! -s '$tmp/o' && grep -q '^tracecert config: .*CCSIZE \\[28:25\\] is 0x9, a reserved value' '$tmp/e'"
+check "a --config key of another protocol names the protocol that has it (exit 2)" sh -c "'$T' dump --config=ETMCR=0x1000 /dev/null 2> '$tmp/e'; test \$? -eq 2 && grep -qx \"tracecert dump: 'ETMCR' is a config key or register of protocol ptm, not of ete (see tracecert config --protocol ete)\" '$tmp/e' && '$T' config --protocol ptm maxspec=1 2>&1 | grep -q \"'maxspec' is a config key or register of protocol ete, not of ptm\""
 tap_done

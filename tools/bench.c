@@ -45,17 +45,11 @@ static double now_s(void)
 
 static uint64_t items;
 
-static void count_packet(void *ctx, const struct tc_ete_packet *p)
+static void count_item(void *ctx, int level, const struct tc_item *item)
 {
 	(void)ctx;
-	(void)p;
-	items++;
-}
-
-static void count_l3(void *ctx, const struct tc_l3 *x)
-{
-	(void)ctx;
-	(void)x;
+	(void)level;
+	(void)item;
 	items++;
 }
 
@@ -67,15 +61,15 @@ static void *open_adapter(const struct tc_adapter *ad, const struct workload *w,
 	char err[256];
 	memset(&a, 0, sizeof a);
 	a.abi_version = TC_ADAPTER_ABI_VERSION;
-	a.protocol = tc_adapter_ete;
-	a.ete = &w->v.cfg;
+	a.protocol = tc_proto_ete;
+	a.config = &w->v.cfg;
+	a.config_size = sizeof w->v.cfg;
 	for (int i = 0; i < w->v.nregions; i++)
 		r[i] = (struct tc_adapter_region){ w->v.region[i].base, w->v.region[i].len, w->v.region[i].bytes };
 	a.regions = r;
 	a.nregions = (size_t)w->v.nregions;
 	a.levels = level;
-	a.cb.packet = count_packet;
-	a.cb.l3 = count_l3;
+	a.item = count_item;
 	return ad->open(&a, err, sizeof err);
 }
 
@@ -206,7 +200,7 @@ static long peak_rss(const struct tc_adapter *ad, struct workload *w, unsigned l
 	pid = fork();
 	if (pid == 0) {
 		w->total = (size_t)mb << 20;
-		_exit(run_adapter(ad, w, tc_adapter_l3) < 0);
+		_exit(run_adapter(ad, w, tc_level_l3) < 0);
 	}
 	if (pid < 0 || waitpid(pid, &status, 0) < 0 || getrusage(RUSAGE_CHILDREN, &ru) != 0)
 		return -1;
@@ -259,7 +253,7 @@ static long first_crashing_segment(const struct tc_adapter *ad, const struct wor
 	fflush(NULL);
 	pid = fork();
 	if (pid == 0) {
-		void *h = open_adapter(ad, w, tc_adapter_l3);
+		void *h = open_adapter(ad, w, tc_level_l3);
 		close(fds[0]);
 		if (!h)
 			_exit(1);
@@ -351,7 +345,7 @@ static void l3_without_crashes(const struct tc_adapter *ref, const struct tc_ada
 		printf("%-34s %s\n", "L3 without crashing segments", "OpenCSD still crashes (more than 64 segments)");
 		return;
 	}
-	measure_pair(ref, oc, &cut, tc_adapter_l3, runs, &p);
+	measure_pair(ref, oc, &cut, tc_level_l3, runs, &p);
 	snprintf(what, sizeof what, "L3, %ld of %zu segments dropped", dropped, nseg);
 	row(what, &p);
 	printf("%-34s (the trace without the A-sync segments OpenCSD crashes in: %zu bytes, both decoders)\n", "",
@@ -581,12 +575,12 @@ int tc_bench_main(int argc, char **argv)
 		struct pair p;
 		printf("%-34s %10s %19s %10s %19s %s\n", "MB/s (median [min..max])", "reference", "", "OpenCSD", "",
 		       "ratio, run by run");
-		measure_pair(ref, oc, &w, tc_adapter_l1, o.runs, &p);
+		measure_pair(ref, oc, &w, tc_level_l1, o.runs, &p);
 		row("L1 packets (+ stage 2 reference)", &p);
 	}
 	if (wanted(&o, "throughput")) {
 		struct pair p;
-		measure_pair(ref, oc, &w, tc_adapter_l3, o.runs, &p);
+		measure_pair(ref, oc, &w, tc_level_l3, o.runs, &p);
 		row("L3 instructions", &p);
 		if (oc && p.rc_oc > 0 && p.rc_oc != 1000)
 			l3_without_crashes(ref, oc, &w, o.runs);

@@ -1,10 +1,11 @@
-/* dump.c — `tracecert dump` / `decode`: decode a trace (file or standard input streamed in fixed chunks, hex text, a vector, a snapshot directory), and `tracecert config`. */
+/* dump.c — `tracecert dump` / `decode`: decode a trace (file or standard input streamed in fixed chunks, hex text, a vector, a snapshot directory). */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 
+#include "cli.h"
 #include "dump.h"
 #include "snaprun.h"
 #include "tracecert/image.h"
@@ -16,7 +17,7 @@ struct dump_opts {
 	const char *cmd;                 /* "dump" or "decode" */
 	int decode;
 	struct tc_printer out;
-	const struct tc_protocol *proto;   /* --protocol (default ete), or the vector's */
+	const struct tc_protocol *proto;   /* --protocol (default: the build's first), or the vector's */
 	int proto_given;
 	const char **config_args;        /* --config NAME=VALUE, applied once the protocol is known */
 	int nconfig;
@@ -74,68 +75,51 @@ void tc_printer_sink(struct tc_printer *p, struct tc_sink *sink)
 
 /* ---- Help -------------------------------------------------------------------- */
 
-void tc_print_config_keys(FILE *f, const struct tc_protocol *p, int stage)
-{
-	for (int k = 0; k < p->nkeys; k++) {
-		const struct tc_config_key *key = &p->keys[k];
-		char lhs[32];
-		if ((key->stage == 3) != (stage == 1))
-			continue;
-		snprintf(lhs, sizeof lhs, "%s=%s", key->name, key->max == 1 ? "0|1" : "N");
-		fprintf(f, "      %-18s %s, 0..%llu (default %llu)\n", lhs, key->doc, (unsigned long long)key->max,
-			(unsigned long long)key->def);
-		fprintf(f, "      %-18s   from: %s\n", "", key->source);
-	}
-}
+enum dump_option { opt_protocol = 1, opt_config, opt_level, opt_hex, opt_vector, opt_snapshot, opt_image };
 
-void tc_print_config_registers(FILE *f, const struct tc_protocol *p)
-{
-	for (int r = 0; r < p->nregs; r++)
-		fprintf(f, "      %-18s %s\n", p->regs[r].name, p->regs[r].doc);
-}
+/* The help of the options dump and decode share. */
+static const char protocol_doc[] = "the trace protocol (default: the first of the build,\nlisted below); with --vector the vector's own, which P\nmust then name";
+static const char config_doc[] = "decoder configuration: a key or a register (below);\nmay be repeated";
+static const char hex_doc[] = "FILE is text: hex bytes, blanks and '#' comments";
+static const char vector_doc[] = "FILE is a .tcv vector: use its protocol, [config],\n[trace] and [image] sections (--config overrides)";
 
-/* Every protocol's keys of one stage, and (stage 0) its registers. */
-static void print_all_keys(FILE *f, int stage)
-{
-	for (int i = 0; tc_protocols[i]; i++) {
-		fprintf(f, "    --protocol %s (%s):\n", tc_protocols[i]->name, tc_protocols[i]->title);
-		tc_print_config_keys(f, tc_protocols[i], stage);
-		if (stage == 0 && tc_protocols[i]->nregs) {
-			fprintf(f, "    Registers of %s:\n", tc_protocols[i]->name);
-			tc_print_config_registers(f, tc_protocols[i]);
-		}
-	}
-}
+static const struct tc_cli_option dump_options[] = {
+	{ "protocol", "P", opt_protocol, protocol_doc },
+	{ "config", "NAME=VALUE", opt_config, config_doc },
+	{ "level", "1|s1|2|all", opt_level,
+	  "what to print: packets (1, the default), stage-1\nelements (s1), resolved elements (2), or all three,\n"
+	  "each line prefixed by its level" },
+	{ "hex", NULL, opt_hex, hex_doc },
+	{ "vector", NULL, opt_vector, vector_doc },
+	{ "snapshot", "DIR", opt_snapshot,
+	  "a trace snapshot directory (snapshot.ini, device .ini\nfiles with registers, trace.ini and its buffers, raw or\n"
+	  "CoreSight formatted): every source of a protocol of this\nbuild (by its device type) is decoded with its registers\n"
+	  "as configuration (--config overrides), one block each\nheaded by a '#' line naming the source, buffer and trace\n"
+	  "ID; other sources are listed as not decoded. The whole\ndirectory is checked first: an error names the file and\n"
+	  "line, exit 2" },
+	{ NULL, NULL, 0, NULL }
+};
 
-static void protocol_list(char *buf, size_t size)
-{
-	buf[0] = '\0';
-	for (int i = 0; tc_protocols[i]; i++)
-		snprintf(buf + strlen(buf), size - strlen(buf), "%s%s", i ? "|" : "", tc_protocols[i]->name);
-}
+static const struct tc_cli_option decode_options[] = {
+	{ "image", "FILE[@ADDR]", opt_image,
+	  "FILE@ADDR: a raw binary mapped at address ADDR (0x... or\ndecimal); FILE: an ELF file (32- or 64-bit, little\n"
+	  "endian), its PT_LOAD segments. May be repeated; regions\nmust not overlap" },
+	{ "protocol", "P", opt_protocol, protocol_doc },
+	{ "config", "NAME=VALUE", opt_config, config_doc },
+	{ "level", "3|all", opt_level, "L3 only (the default), or L1, s1, L2 and L3, each line\nprefixed by its level" },
+	{ "hex", NULL, opt_hex, hex_doc },
+	{ "vector", NULL, opt_vector, vector_doc },
+	{ "snapshot", "DIR", opt_snapshot,
+	  "as for dump (tracecert help dump); the memory dumps of\neach source's core ([core_trace_sources]) are its image,\n"
+	  "mapped, not copied" },
+	{ NULL, NULL, 0, NULL }
+};
 
-static void usage_common(FILE *f)
-{
-	fprintf(f,
-		"  --config NAME=VALUE   decoder configuration; may be repeated. NAME is a key\n"
-		"                        (decimal value) or a trace unit register (32 bits, decimal\n"
-		"                        or 0x hex) the keys are derived from; a key given overrides\n"
-		"                        one derived, whatever the order. Keys, by protocol:\n");
-	print_all_keys(f, 0);
-}
-
-static void usage_protocol(FILE *f)
-{
-	char list[100];
-	protocol_list(list, sizeof list);
-	fprintf(f, "  --protocol %-10s the trace protocol (default ete; a vector's own with --vector)\n", list);
-}
-
-static void usage_dump(FILE *f)
+static void help_dump(FILE *f, const struct tc_cli *c, const struct tc_protocol *proto)
 {
 	fprintf(f,
 		"usage: tracecert dump [--protocol P] [--config NAME=VALUE]... [--level 1|s1|2|all]\n"
-		"                      [--hex] [--vector] FILE\n"
+		"                      [--hex | --vector] FILE\n"
 		"       tracecert dump [--config NAME=VALUE]... [--level 1|s1|2|all] --snapshot DIR\n"
 		"\n"
 		"Decodes FILE with the reference decoder and prints the canonical text of\n"
@@ -146,52 +130,30 @@ static void usage_dump(FILE *f)
 		"the exit status is 1 when any error was found, 2 for bad usage or input.\n"
 		"\n"
 		"Options:\n");
-	usage_protocol(f);
-	usage_common(f);
-	fprintf(f,
-		"  --level 1|s1|2|all    what to print: packets (1, the default), stage-1\n"
-		"                        elements (s1), resolved elements (2), or all three,\n"
-		"                        each line prefixed by its level\n"
-		"  --hex                 FILE is text: hex bytes, blanks and '#' comments\n"
-		"  --vector              FILE is a .tcv vector: use its [config], [trace] and\n"
-		"                        [image] sections (--config options override)\n"
-		"  --snapshot DIR        a trace snapshot directory (snapshot.ini, device .ini files\n"
-		"                        with registers, trace.ini and its buffers, raw or CoreSight\n"
-		"                        formatted): every source of a protocol of this build (by its\n"
-		"                        device type) is decoded with its registers\n"
-		"                        as configuration (--config overrides), one block each headed\n"
-		"                        by a '#' line naming the source, buffer and trace ID; other\n"
-		"                        sources are listed as not decoded. The whole directory is\n"
-		"                        checked first: an error names the file and line, exit 2\n"
-		"  -h, --help            this text\n");
+	tc_cli_print_options(f, c);
+	tc_cli_print_protocols(f);
+	tc_cli_print_config_help(f, proto, TC_CLI_KEYS_PACKETS);
+	fprintf(f, "The instruction-level keys are in tracecert help decode.\n");
 }
 
-static void usage_decode(FILE *f)
+static void help_decode(FILE *f, const struct tc_cli *c, const struct tc_protocol *proto)
 {
 	fprintf(f,
 		"usage: tracecert decode [--protocol P] --image FILE[@ADDR]... [--config NAME=VALUE]...\n"
-		"                        [--level 3|all] [--hex] [--vector] TRACE\n"
+		"                        [--level 3|all] [--hex | --vector] TRACE\n"
 		"       tracecert decode [--config NAME=VALUE]... [--level 3|all] --snapshot DIR\n"
 		"\n"
 		"Decodes TRACE with the reference decoder down to what executed (L3,\n"
 		"reference/FORMAT.md): instruction ranges, exceptions, context changes,\n"
 		"gaps, timestamps, cycle counts, events, transactions. TRACE '-' reads standard\n"
-		"input, in fixed chunks. The exit status is 1 when the trace had errors, 2 for\n"
-		"bad usage or input.\n"
+		"input, in fixed chunks. A vector's [image] sections are its image unless --image\n"
+		"is given. The exit status is 1 when the trace had errors, 2 for bad usage or\n"
+		"input.\n"
 		"\n"
-		"Options:\n"
-		"  --image FILE@ADDR     a raw binary mapped at address ADDR (0x... or decimal)\n"
-		"  --image FILE          an ELF file (32- or 64-bit, little endian): its PT_LOAD\n"
-		"                        segments; may be repeated; regions must not overlap\n"
-		"  --protocol P          as for dump\n"
-		"  --config NAME=VALUE   as for dump (tracecert dump --help), plus the instruction-level keys:\n");
-	print_all_keys(f, 1);
-	fprintf(f,
-		"  --level 3|all         L3 only (the default), or L1, s1, L2 and L3 prefixed\n"
-		"  --hex, --vector       as for dump\n"
-		"  --snapshot DIR        as for dump; the memory dumps of each source's core\n"
-		"                        ([core_trace_sources]) are its image, mapped, not copied\n"
-		"  -h, --help            this text\n");
+		"Options:\n");
+	tc_cli_print_options(f, c);
+	tc_cli_print_protocols(f);
+	tc_cli_print_config_help(f, proto, TC_CLI_KEYS_ALL);
 }
 
 /* ---- Arguments -------------------------------------------------------------------- */
@@ -220,133 +182,100 @@ static int parse_level(const char *s, struct dump_opts *o)
 	return 0;
 }
 
-/* Sets NAME=VALUE in b; a message and -1 when it is bad. */
-static int set_config(const char *cmd, struct tc_config_builder *b, const char *arg)
-{
-	char name[64], err[300];
-	const char *eq = strchr(arg, '=');
-	int rc;
-	if (!eq || eq == arg || eq - arg >= (long)sizeof name) {
-		fprintf(stderr, "tracecert %s: --config expects NAME=VALUE, got '%s'\n", cmd, arg);
-		return -1;
-	}
-	snprintf(name, sizeof name, "%.*s", (int)(eq - arg), arg);
-	rc = tc_config_builder_set(b, name, eq + 1, err, sizeof err);
-	if (rc == -1)
-		fprintf(stderr, "tracecert %s: %s (see tracecert config --protocol %s)\n", cmd, err, b->proto->name);
-	else if (rc)
-		fprintf(stderr, "tracecert %s: %s\n", cmd, err);
-	return rc ? -1 : 0;
-}
-
 /* The --config options over the protocol finally decoded. */
 static int build_config(const struct dump_opts *o, struct tc_config_builder *b)
 {
 	tc_config_builder_init(b, o->proto);
 	for (int i = 0; i < o->nconfig; i++)
-		if (set_config(o->cmd, b, o->config_args[i]))
+		if (tc_cli_config_set(o->cmd, b, o->config_args[i]))
 			return -1;
 	return 0;
 }
 
-static int add_config(struct dump_opts *o, const char *arg)
+/* One option or operand; 0, or -1 after a usage error. */
+static int take_argument(struct dump_opts *o, const struct tc_cli *c, int id)
 {
-	const char *eq = strchr(arg, '=');
-	if (!eq || eq == arg) {
-		fprintf(stderr, "tracecert %s: --config expects NAME=VALUE, got '%s'\n", o->cmd, arg);
-		return -1;
-	}
-	o->config_args[o->nconfig++] = arg;
-	return 0;
-}
-
-static int takes_value(const struct dump_opts *o, const char *a)
-{
-	return !strcmp(a, "--protocol") || !strcmp(a, "--config") || !strcmp(a, "--level") ||
-	       !strcmp(a, "--snapshot") || (o->decode && !strcmp(a, "--image"));
-}
-
-/* One option with its value (argv[*i + 1]); returns 0 or -1. */
-static int parse_valued(struct dump_opts *o, char **argv, int *i)
-{
-	const char *a = argv[*i], *v = argv[++*i];
-	if (!strcmp(a, "--image")) {
+	const char *v = c->value;
+	switch (id) {
+	case opt_image:
 		o->image_args[o->nimage++] = v;
-	} else if (!strcmp(a, "--snapshot")) {
+		return 0;
+	case opt_snapshot:
 		o->snapshot = v;
-	} else if (!strcmp(a, "--protocol")) {
-		char list[100];
-		o->proto = tc_protocol_find(v);
+		return 0;
+	case opt_hex:
+		o->hex = 1;
+		return 0;
+	case opt_vector:
+		o->vector = 1;
+		return 0;
+	case opt_protocol:
+		o->proto = tc_cli_protocol(c, v);
 		o->proto_given = 1;
-		if (!o->proto) {
-			protocol_list(list, sizeof list);
-			fprintf(stderr, "tracecert %s: unknown protocol '%s' (this build has: %s)\n", o->cmd, v, list);
+		return o->proto ? 0 : -1;
+	case opt_config:
+		if (tc_cli_config_shape(c, v))
+			return -1;
+		o->config_args[o->nconfig++] = v;
+		return 0;
+	case opt_level:
+		if (parse_level(v, o) == 0)
+			return 0;
+		tc_cli_usage_error(c, "--%s expects %s, got '%s'", c->option, o->decode ? "3 or all" : "1, s1, 2 or all", v);
+		return -1;
+	default:                  /* TC_CLI_OPERAND */
+		if (o->file) {
+			tc_cli_usage_error(c, "more than one FILE ('%s' and '%s')", o->file, v);
 			return -1;
 		}
-	} else if (!strcmp(a, "--config")) {
-		return add_config(o, v);
-	} else if (parse_level(v, o)) {
-		fprintf(stderr, "tracecert %s: --level expects %s, got '%s'\n", o->cmd,
-			o->decode ? "3 or all" : "1, s1, 2 or all", v);
-		return -1;
+		o->file = v;
+		return 0;
 	}
-	return 0;
 }
 
-static int check_combination(const struct dump_opts *o)
+static int check_combination(const struct dump_opts *o, const struct tc_cli *c)
 {
 	if (o->snapshot && (o->file || o->hex || o->vector || o->nimage)) {
-		fprintf(stderr, "tracecert %s: --snapshot DIR takes no FILE, --hex, --vector or --image\n", o->cmd);
+		tc_cli_usage_error(c, "--snapshot DIR takes no FILE, --hex, --vector or --image");
 		return -1;
 	}
 	if (o->snapshot && o->proto_given) {
-		fprintf(stderr, "tracecert %s: --snapshot DIR takes each source's protocol from its device type, not --protocol\n",
-			o->cmd);
+		tc_cli_usage_error(c, "--snapshot DIR takes each source's protocol from its device type, not --protocol");
 		return -1;
 	}
 	if (!o->snapshot && !o->file) {
-		fprintf(stderr, "tracecert %s: no FILE given (see tracecert %s --help)\n", o->cmd, o->cmd);
+		tc_cli_usage_error(c, "no FILE given");
 		return -1;
 	}
 	if (o->hex && o->vector) {
-		fprintf(stderr, "tracecert %s: --hex and --vector do not go together\n", o->cmd);
+		tc_cli_usage_error(c, "--hex and --vector do not go together");
 		return -1;
 	}
 	return 0;
 }
 
+/* The arguments into o: 0 to decode, 1 when --help or --version was
+ * answered, -1 after a usage error. */
 static int parse_dump_args(int argc, char **argv, struct dump_opts *o)
 {
-	for (int i = 2; i < argc; i++) {
-		const char *a = argv[i];
-		if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
-			if (o->decode)
-				usage_decode(stdout);
-			else
-				usage_dump(stdout);
-			exit(0);
-		} else if (!strcmp(a, "--hex")) {
-			o->hex = 1;
-		} else if (!strcmp(a, "--vector")) {
-			o->vector = 1;
-		} else if (takes_value(o, a)) {
-			if (i + 1 >= argc) {
-				fprintf(stderr, "tracecert %s: %s needs a value\n", o->cmd, a);
-				return -1;
-			}
-			if (parse_valued(o, argv, &i))
-				return -1;
-		} else if (a[0] == '-' && a[1] != '\0') {
-			fprintf(stderr, "tracecert %s: unknown option '%s' (see tracecert %s --help)\n", o->cmd, a, o->cmd);
+	struct tc_cli c;
+	int id;
+	tc_cli_init(&c, o->cmd, o->decode ? decode_options : dump_options, argc, argv);
+	while ((id = tc_cli_next(&c)) != TC_CLI_END)
+		if (id == TC_CLI_ERROR || take_argument(o, &c, id))
 			return -1;
-		} else if (o->file) {
-			fprintf(stderr, "tracecert %s: more than one FILE ('%s' and '%s')\n", o->cmd, o->file, a);
-			return -1;
-		} else {
-			o->file = a;
-		}
+	if (c.help) {
+		if (o->decode)
+			help_decode(stdout, &c, o->proto_given ? o->proto : NULL);
+		else
+			help_dump(stdout, &c, o->proto_given ? o->proto : NULL);
+		return 1;
 	}
-	return check_combination(o);
+	if (c.version) {
+		tc_cli_print_version(stdout);
+		return 1;
+	}
+	return check_combination(o, &c);
 }
 
 /* Loads each --image FILE[@ADDR] (raw files are mapped, not copied). */
@@ -515,12 +444,6 @@ static void feed_memory(const struct tc_protocol *p, void *d, const uint8_t *b, 
 		p->feed(d, b + i, len - i < CHUNK ? len - i : CHUNK);
 }
 
-static void print_notes(const struct tc_config_notes *notes)
-{
-	for (int i = 0; i < notes->n; i++)
-		printf("# note: %s\n", notes->note[i]);
-}
-
 /* The vector's protocol, configuration, trace and (without --image) image. */
 static int load_vector(struct dump_opts *o, struct tc_vector *v, struct tc_image *img)
 {
@@ -558,7 +481,7 @@ static int run_decoder(struct dump_opts *o, void *cfg, struct tc_image *img, str
 		fprintf(stderr, "tracecert %s: %s\n", o->cmd, err);
 		return 2;
 	}
-	print_notes(&notes);
+	tc_cli_print_notes(stdout, &notes);
 	o->out.proto = p;
 	tc_printer_sink(&o->out, &sink);
 	d = p->alloc(cfg, &sink);
@@ -615,7 +538,8 @@ out:
 	return rc;
 }
 
-int tc_dump_main(int argc, char **argv, int decode)
+/* dump (decode 0) or decode (decode 1). */
+static int dump_or_decode(int argc, char **argv, int decode)
 {
 	struct dump_opts o;
 	int rc;
@@ -623,7 +547,7 @@ int tc_dump_main(int argc, char **argv, int decode)
 	o.cmd = decode ? "decode" : "dump";
 	o.decode = decode;
 	o.out.level_mask = decode ? tc_level_l3 : tc_level_l1;
-	o.proto = tc_protocol_find("ete");
+	o.proto = tc_cli_default_protocol();
 	o.image_args = calloc((size_t)argc, sizeof *o.image_args);
 	o.config_args = calloc((size_t)argc, sizeof *o.config_args);
 	if (!o.image_args || !o.config_args) {
@@ -631,8 +555,9 @@ int tc_dump_main(int argc, char **argv, int decode)
 		free(o.config_args);
 		return 2;
 	}
-	if (parse_dump_args(argc, argv, &o))
-		rc = 2;
+	rc = parse_dump_args(argc, argv, &o);
+	if (rc)
+		rc = rc < 0 ? 2 : 0;
 	else if (o.snapshot)
 		rc = tc_snapshot_run(o.snapshot, o.cmd, o.config_args, o.nconfig, &o.out);
 	else
@@ -642,110 +567,12 @@ int tc_dump_main(int argc, char **argv, int decode)
 	return rc;
 }
 
-/* ---- tracecert config ---------------------------------------------------------------- */
-
-static void usage_config(FILE *f)
+int tc_dump_main(int argc, char **argv)
 {
-	char list[100];
-	protocol_list(list, sizeof list);
-	fprintf(f,
-		"usage: tracecert config [--protocol %s] [--markdown]\n"
-		"       tracecert config [--protocol %s] NAME=VALUE...\n"
-		"\n"
-		"Without assignments: the protocol's configuration keys (the one table the command\n"
-		"line, the vector reader and vectors/README.md use; --markdown prints it as the\n"
-		"README's tables) and the trace unit registers they are derived from. With\n"
-		"assignments (keys and registers, as for dump --config): the configuration they give,\n"
-		"each key with where its value came from, and notes on the register fields. The\n"
-		"protocol is ete unless --protocol says otherwise.\n", list, list);
+	return dump_or_decode(argc, argv, 0);
 }
 
-static const char *need_name(int need)
+int tc_decode_main(int argc, char **argv)
 {
-	return need == tc_key_required ? "required" : need == tc_key_required_l3 ? "with [expect.l3]" : "optional";
-}
-
-static void print_markdown(const struct tc_protocol *p)
-{
-	printf("| key | meaning | values | default | in a vector | derived from |\n|---|---|---|---|---|---|\n");
-	for (int k = 0; k < p->nkeys; k++) {
-		const struct tc_config_key *key = &p->keys[k];
-		printf("| `%s` | %s | 0 … %llu | %llu | %s | %s |\n", key->name, key->doc, (unsigned long long)key->max,
-		       (unsigned long long)key->def, need_name(key->need), key->source);
-	}
-	printf("\n| register | fields used |\n|---|---|\n");
-	for (int r = 0; r < p->nregs; r++)
-		printf("| `%s` | %s |\n", p->regs[r].name, p->regs[r].doc);
-}
-
-static void print_table(const struct tc_protocol *p)
-{
-	printf("Configuration keys of %s (NAME=VALUE):\n", p->name);
-	tc_print_config_keys(stdout, p, 0);
-	tc_print_config_keys(stdout, p, 1);
-	printf("Registers (NAME=VALUE, 32 bits, decimal or 0x hex):\n");
-	tc_print_config_registers(stdout, p);
-}
-
-/* The configuration that keys and registers give. */
-static int print_derived(const struct tc_config_builder *b)
-{
-	const struct tc_protocol *p = b->proto;
-	struct tc_config_notes notes;
-	uint32_t covered = tc_config_builder_covered(b);
-	char err[300];
-	void *cfg = malloc(p->config_size);
-	if (!cfg)
-		return 2;
-	p->config_default(cfg);
-	if (tc_config_builder_apply(b, cfg, &notes, err, sizeof err)) {
-		fprintf(stderr, "tracecert config: %s\n", err);
-		free(cfg);
-		return 2;
-	}
-	for (int k = 0; k < p->nkeys; k++) {
-		const char *from = (b->key_given >> k) & 1 ? "given" : (covered >> k) & 1 ? p->keys[k].source : "default";
-		printf("%s=%llu  # %s\n", p->keys[k].name, (unsigned long long)p->config_get_key(cfg, k), from);
-	}
-	if (p->trace_id_reg >= 0 && ((b->reg_given >> p->trace_id_reg) & 1))
-		printf("# %s: trace ID 0x%02x\n", p->regs[p->trace_id_reg].name, (unsigned)(b->reg[p->trace_id_reg] & 0x7f));
-	print_notes(&notes);
-	free(cfg);
-	return 0;
-}
-
-int tc_config_main(int argc, char **argv)
-{
-	struct tc_config_builder b;
-	const struct tc_protocol *p = tc_protocol_find("ete");
-	int markdown = 0, first = 2;
-	if (argc > 3 && !strcmp(argv[2], "--protocol")) {
-		p = tc_protocol_find(argv[3]);
-		if (!p) {
-			fprintf(stderr, "tracecert config: unknown protocol '%s' (see tracecert config --help)\n", argv[3]);
-			return 2;
-		}
-		first = 4;
-	}
-	tc_config_builder_init(&b, p);
-	for (int i = first; i < argc; i++) {
-		if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
-			usage_config(stdout);
-			return 0;
-		} else if (!strcmp(argv[i], "--markdown")) {
-			markdown = 1;
-		} else if (argv[i][0] == '-') {
-			fprintf(stderr, "tracecert config: unknown option '%s' (see tracecert config --help)\n", argv[i]);
-			return 2;
-		} else if (set_config("config", &b, argv[i])) {
-			return 2;
-		}
-	}
-	if (b.key_given || b.reg_given)
-		return print_derived(&b);
-	if (markdown)
-		print_markdown(p);
-	else
-		print_table(p);
-	return 0;
+	return dump_or_decode(argc, argv, 1);
 }

@@ -5,6 +5,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "cli.h"
 #include "snaprun.h"
 #include "tracecert/csframe.h"
 #include "tracecert/image.h"
@@ -289,8 +290,7 @@ static void print_header(const struct source *s)
 	if (s->trace_id >= 0)
 		printf(", trace ID 0x%02x", (unsigned)s->trace_id);
 	printf("), core %s\n", s->core ? s->core->name : "none (no memory image)");
-	for (int i = 0; i < s->notes.n; i++)
-		printf("# note: %s\n", s->notes.note[i]);
+	tc_cli_print_notes(stdout, &s->notes);
 	if (s->unknown[0])
 		printf("# registers not used for the configuration: %s\n", s->unknown);
 	for (int k = 0; k < s->proto->nkeys; k++)

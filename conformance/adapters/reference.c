@@ -1,30 +1,27 @@
-/* reference.c — the reference decoder as an adapter: the complete example of tracecert/adapter.h. */
+/* reference.c — the reference decoder as an adapter for every protocol of the build: the complete example of tracecert/adapter.h. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "tracecert/adapter.h"
 #include "tracecert/image.h"
+#include "tracecert/protocol.h"
 
-/* One open decoder: the reference decoder, its image, and the runner's callbacks. */
+/* One open decoder: the protocol's reference decoder, its image, and the runner's callback. */
 struct ref_handle {
-	struct tc_ete_decoder *dec;
+	const struct tc_protocol *proto;
+	void *dec;
 	struct tc_image image;
-	struct tc_adapter_callbacks cb;
+	void *ctx;
+	void (*item)(void *ctx, int level, const struct tc_item *item);
 };
 
-static void on_packet(void *ctx, const struct tc_ete_packet *p)
+/* The decoder's items go to the runner as they are: they are the
+ * protocol's records (L1) and struct tc_l3 (L3), headers filled. */
+static void on_item(void *ctx, int level, const struct tc_item *item)
 {
 	struct ref_handle *h = ctx;
-	if (h->cb.packet)
-		h->cb.packet(h->cb.ctx, p);
-}
-
-static void on_l3(void *ctx, const struct tc_l3 *x)
-{
-	struct ref_handle *h = ctx;
-	if (h->cb.l3)
-		h->cb.l3(h->cb.ctx, x);
+	h->item(h->ctx, level, item);
 }
 
 static void ref_close(void *handle)
@@ -32,7 +29,8 @@ static void ref_close(void *handle)
 	struct ref_handle *h = handle;
 	if (!h)
 		return;
-	tc_ete_free(h->dec);
+	if (h->dec)
+		h->proto->free(h->dec);
 	tc_image_free(&h->image);
 	free(h);
 }
@@ -51,64 +49,94 @@ static int load_regions(struct ref_handle *h, const struct tc_adapter_open_args 
 	return 0;
 }
 
+/* The protocol and its configuration: 0, or -1 with err. */
+static int check_args(const struct tc_adapter_open_args *a, const struct tc_protocol *p, char *err, size_t errlen)
+{
+	if (!a || !p) {
+		snprintf(err, errlen, "protocol %d is not one of this build", a ? a->protocol : -1);
+		return -1;
+	}
+	if (!a->item || !a->config || a->config_size != p->config_size) {
+		snprintf(err, errlen, "%s configuration of %zu bytes; this adapter was built with %zu", p->name,
+			 a->config ? a->config_size : 0, p->config_size);
+		return -1;
+	}
+	if (a->nregions > 0 && !a->regions) {
+		snprintf(err, errlen, "no region table for %zu regions", a->nregions);
+		return -1;
+	}
+	return p->config_check(a->config, err, errlen);
+}
+
 static void *ref_open(const struct tc_adapter_open_args *a, char *err, size_t errlen)
 {
+	const struct tc_protocol *p = a ? tc_protocol_by_id(a->protocol) : NULL;
 	struct ref_handle *h;
-	struct tc_ete_sink sink;
-	if (!a || a->protocol != tc_adapter_ete || !a->ete) {
-		snprintf(err, errlen, "only the ETE protocol is supported");
+	struct tc_sink sink;
+	if (check_args(a, p, err, errlen))
 		return NULL;
-	}
 	h = calloc(1, sizeof *h);
 	if (!h) {
 		snprintf(err, errlen, "out of memory");
 		return NULL;
 	}
-	h->cb = a->cb;
+	h->proto = p;
+	h->ctx = a->ctx;
+	h->item = a->item;
 	if (load_regions(h, a, err, errlen)) {
 		ref_close(h);
 		return NULL;
 	}
 	memset(&sink, 0, sizeof sink);
 	sink.ctx = h;
-	sink.packet = (a->levels & tc_adapter_l1) ? on_packet : NULL;
-	sink.l3 = (a->levels & tc_adapter_l3) ? on_l3 : NULL;
-	h->dec = tc_ete_alloc(a->ete, &sink);
-	if (!h->dec) {
-		snprintf(err, errlen, "invalid configuration");
+	sink.levels = a->levels & (tc_level_l1 | tc_level_l3);
+	sink.item = on_item;
+	h->dec = p->alloc(a->config, &sink);
+	if (!h->dec || p->set_image(h->dec, &h->image)) {
+		snprintf(err, errlen, "%s: invalid configuration, or out of memory", p->name);
 		ref_close(h);
 		return NULL;
 	}
-	tc_ete_set_image(h->dec, &h->image);
 	return h;
 }
 
 static int ref_feed(void *handle, const uint8_t *data, size_t len)
 {
 	struct ref_handle *h = handle;
-	return tc_ete_feed(h->dec, data, len);
+	return h->proto->feed(h->dec, data, len);
 }
 
 static int ref_finish(void *handle)
 {
 	struct ref_handle *h = handle;
-	return tc_ete_finish(h->dec);
+	return h->proto->finish(h->dec);
 }
 
-static const struct tc_adapter reference_adapter = {
+/* The table lists the protocols of tc_protocols[] (every one at L1 and
+ * L3), written into it at each call of the entry point: the same values
+ * every time, so the table stays what a static one would be. */
+static struct tc_adapter_protocol ref_protocols[tc_proto_count];
+
+static struct tc_adapter reference_adapter = {
 	TC_ADAPTER_ABI_VERSION,
 	"reference",
 	"tracecert 0.1.0",
-	tc_adapter_ete,
-	tc_adapter_l1 | tc_adapter_l3,
-	NULL,
+	ref_protocols,
+	0,
 	ref_open,
 	ref_feed,
 	ref_finish,
 	ref_close,
 };
 
-const struct tc_adapter *tracecert_adapter_v1(void)
+const struct tc_adapter *tracecert_adapter_v2(void)
 {
+	size_t n = 0;
+	for (const struct tc_protocol *const *p = tc_protocols; *p && n < tc_proto_count; p++, n++) {
+		ref_protocols[n].protocol = (*p)->id;
+		ref_protocols[n].levels = tc_level_l1 | tc_level_l3;
+		ref_protocols[n].unsupported_tags = NULL;
+	}
+	reference_adapter.nprotocols = n;
 	return &reference_adapter;
 }

@@ -2,13 +2,14 @@
 /*
  * OpenCSD's C API counts trace bytes in a 32-bit ocsd_trc_index_t; the
  * adapter gives it offsets modulo 2^32 and restores the high part
- * (oc_unwrap, conformance/adapters/opencsd.c). Tested here:
+ * (oc_unwrap, conformance/adapters/opencsd_common.c). Tested here:
  *
  * 1. oc_unwrap's arithmetic on its own: below 4 GiB, across 2^32, far
  *    beyond it, and an index OpenCSD has not been given.
- * 2. The adapter on real OpenCSD, with the stream starting at a large
- *    offset: the adapter source is compiled into this program, so the test
- *    can set the handle's byte count (fed) to BASE right after open(), as if
+ * 2. The adapter on real OpenCSD, for every protocol it decodes, with the
+ *    stream starting at a large offset: the adapter's sources are linked
+ *    into this program, so the test can set the handle's byte count (fed)
+ *    to BASE right after open(), as if
  *    BASE bytes had been fed before. OpenCSD then receives indexes that wrap
  *    past 2^32 inside the trace, and every L1 packet and L3 item must come
  *    back at its offset from a run started at 0, plus BASE, with everything
@@ -23,11 +24,13 @@
  *
  * Usage: opencsd_offsets PATH...   (vector files or folders; TAP on stdout)
  */
-#include "../adapters/opencsd.c"
-
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "../adapters/opencsd_common.h"
 #include "tap.h"
 #include "vector.h"
 
@@ -41,6 +44,7 @@
 struct sink {
 	int fd;
 	uint64_t base;
+	const struct tc_protocol *proto;
 };
 
 static void put_line(const struct sink *s, uint64_t offset, const char *text)
@@ -51,24 +55,26 @@ static void put_line(const struct sink *s, uint64_t offset, const char *text)
 		_exit(3);
 }
 
-static void on_packet(void *ctx, const struct tc_ete_packet *p)
+/* An item, its offset less BASE, in the protocol's text (through its
+ * descriptor, as certify formats it). */
+static void on_item(void *ctx, int level, const struct tc_item *item)
 {
 	const struct sink *s = ctx;
-	struct tc_ete_packet q = *p;
+	union {
+		struct tc_item h;
+		struct tc_l3 l3;
+		unsigned char bytes[1024];
+	} copy;
 	char buf[1024];
-	q.h.offset -= s->base;
-	tc_ete_format_packet(buf, sizeof buf, &q);
-	put_line(s, p->h.offset, buf);
-}
-
-static void on_l3(void *ctx, const struct tc_l3 *x)
-{
-	const struct sink *s = ctx;
-	struct tc_l3 y = *x;
-	char buf[1024];
-	y.h.offset -= s->base;
-	tc_ete_format_l3(buf, sizeof buf, &y);
-	put_line(s, x->h.offset, buf);
+	if (item->size > sizeof copy || item->size < sizeof copy.h)
+		_exit(4);
+	memcpy(&copy, item, item->size);
+	copy.h.offset -= s->base;
+	if (level == tc_level_l3)
+		tc_l3_format(buf, sizeof buf, &copy.l3, s->proto->error_names, s->proto->nerrors);
+	else
+		s->proto->format(buf, sizeof buf, level, &copy.h);
+	put_line(s, item->offset, buf);
 }
 
 /* The child: decodes v at one level through the adapter as if `base` bytes
@@ -78,29 +84,31 @@ static void on_l3(void *ctx, const struct tc_l3 *x)
 static void decode_child(const struct tc_vector *v, unsigned level, uint64_t base, long chunk, int fd)
 {
 	struct tc_adapter_open_args args;
-	struct tc_adapter_region regions[TC_IMAGE_MAX_REGIONS];
-	const struct tc_adapter *ad = tracecert_adapter_v1();
-	struct sink s = { fd, base };
+	struct tc_adapter_region *regions = calloc((size_t)v->image.n + 1, sizeof *regions);
+	const struct tc_adapter *ad = tracecert_adapter_v2();
+	struct sink s = { fd, base, v->proto };
 	struct oc_handle *h;
 	char err[256] = "";
 	uint32_t seed = chunk < 0 ? (uint32_t)-chunk : 0;
 	size_t at = 0;
 	int rc = 0;
 	memset(&args, 0, sizeof args);
+	if (!regions)
+		_exit(3);
 	for (int i = 0; i < v->image.n; i++) {
 		regions[i].base = v->image.region[i].base;
 		regions[i].size = v->image.region[i].size;
 		regions[i].data = v->image.region[i].data;
 	}
 	args.abi_version = TC_ADAPTER_ABI_VERSION;
-	args.protocol = tc_adapter_ete;
-	args.ete = v->config;   /* ETE vectors only */
+	args.protocol = v->proto->id;
+	args.config = v->config;
+	args.config_size = v->proto->config_size;
 	args.regions = regions;
 	args.nregions = (size_t)v->image.n;
 	args.levels = level;
-	args.cb.ctx = &s;
-	args.cb.packet = on_packet;
-	args.cb.l3 = on_l3;
+	args.ctx = &s;
+	args.item = on_item;
 	h = ad->open(&args, err, sizeof err);
 	if (!h)
 		_exit(3);
@@ -204,12 +212,12 @@ static void check_vector(const char *path, const struct tc_vector *v, unsigned l
 	struct tc_lines ref;
 	int good = 1;
 	if (run(v, level, 0, 0, &ref)) {
-		ok(0, "%s L%u: decodes from offset 0", path, level == tc_adapter_l1 ? 1 : 3);
+		ok(0, "%s L%u: decodes from offset 0", path, level == tc_level_l1 ? 1 : 3);
 		tc_lines_free(&ref);
 		return;
 	}
 	if (ref.n == 0) {   /* OpenCSD reports nothing (a defect of its own): no offset to compare */
-		ok(1, "%s L%u # SKIP OpenCSD reports no item from offset 0", path, level == tc_adapter_l1 ? 1 : 3);
+		ok(1, "%s L%u # SKIP OpenCSD reports no item from offset 0", path, level == tc_level_l1 ? 1 : 3);
 		tc_lines_free(&ref);
 		return;
 	}
@@ -236,14 +244,22 @@ static void check_vector(const char *path, const struct tc_vector *v, unsigned l
 	ok(good,
 	   "%s L%u: %zu items at the same offsets + BASE, BASE = 2^32 - %zu, 2^32 - %llu, 2^32 - 1, 2^32, "
 	   "7*2^32 - %llu, 2^64 - 1 - %zu; whole and random chunks (and 1-byte across 2^32 and 7*2^32)",
-	   path, level == tc_adapter_l1 ? 1 : 3, ref.n, v->trace_len, (unsigned long long)half,
+	   path, level == tc_level_l1 ? 1 : 3, ref.n, v->trace_len, (unsigned long long)half,
 	   (unsigned long long)half, v->trace_len);
 	tc_lines_free(&ref);
 }
 
-static int has_unsupported_tag(const struct tc_vector *v)
+/* Whether the adapter declares the vector unsupported (its protocol, a tag). */
+static int unsupported(const struct tc_vector *v)
 {
-	for (const char *const *t = opencsd_adapter.unsupported_tags; *t; t++) {
+	const struct tc_adapter *ad = tracecert_adapter_v2();
+	const struct tc_adapter_protocol *p = NULL;
+	for (size_t i = 0; i < ad->nprotocols; i++)
+		if (ad->protocols[i].protocol == v->proto->id)
+			p = &ad->protocols[i];
+	if (!p)
+		return 1;
+	for (const char *const *t = p->unsupported_tags; t && *t; t++) {
 		size_t n = strlen(*t);
 		for (const char *p = strstr(v->tags, *t); p; p = strstr(p + 1, *t))
 			if ((p == v->tags || p[-1] == ',' || p[-1] == ' ') && (p[n] == '\0' || p[n] == ',' || p[n] == ' '))
@@ -314,10 +330,10 @@ int main(int argc, char **argv)
 		if (tc_vector_load(list[i], &v, err, sizeof err)) {
 			ok(0, "%s: %s", list[i], err);
 		} else {
-			if (v.proto->id == tc_proto_ete && v.trace_len > 0 && !has_unsupported_tag(&v)) {
-				check_vector(list[i], &v, tc_adapter_l1);
+			if (v.trace_len > 0 && !unsupported(&v)) {
+				check_vector(list[i], &v, tc_level_l1);
 				if (v.has[tc_sec_l3])
-					check_vector(list[i], &v, tc_adapter_l3);
+					check_vector(list[i], &v, tc_level_l3);
 			}
 			tc_vector_free(&v);
 		}

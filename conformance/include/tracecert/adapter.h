@@ -1,32 +1,69 @@
-/* tracecert/adapter.h — the adapter ABI: how a third-party decoder is wrapped for `tracecert certify`.
+/* tracecert/adapter.h — the adapter ABI, version 2: how a third-party decoder of any protocol is wrapped for `tracecert certify`.
  *
  * An adapter is a shared object exporting one function,
  *
- *     const struct tc_adapter *tracecert_adapter_v1(void);
+ *     const struct tc_adapter *tracecert_adapter_v2(void);
  *
  * returning a static table. The runner dlopen()s the object, checks
- * abi_version, and for each vector (in a child process with CPU, memory and
- * output limits) calls open → feed (one or more times) → finish → close.
- * Decoded items come back through the callbacks as the canonical structs of
- * tracecert/ete.h; the runner formats them with tc_ete_format_packet /
- * tc_ete_format_l3 and compares them with the vector (reference/FORMAT.md).
- * conformance/adapters/reference.c is a complete example.
+ * abi_version and the table, and for each vector (in a child process with
+ * CPU, memory and output limits) calls open → feed (one or more times) →
+ * finish → close. conformance/adapters/reference.c is a complete example
+ * for every protocol; conformance/adapters/opencsd_*.c wrap a third-party
+ * library.
  *
- * Rules:
+ * Protocols, levels, features
+ *   The table lists, per protocol it decodes (enum tc_protocol_id of
+ *   tracecert/trace.h), the levels it produces (tc_level_l1, tc_level_l3)
+ *   and the vector feature tags it does not support. A vector of a
+ *   protocol the adapter does not list, at a level it does not list, or
+ *   carrying a tag it lists, is "unsupported": not run, not a failure.
+ *
+ * Configuration
+ *   open() gets the protocol's configuration struct (tracecert/ete.h
+ *   struct tc_ete_config, tracecert/ptm.h struct tc_ptm_config, …) as
+ *   config and its size as config_size; an adapter refuses a size other
+ *   than sizeof the struct it was built with (open fails with a message).
+ *
+ * Items
+ *   Everything decoded comes back through one callback,
+ *       item(ctx, level, item)
+ *   with level tc_level_l1 and the protocol's packet record
+ *   (struct tc_ete_packet, struct tc_ptm_packet, …), or level tc_level_l3
+ *   and a struct tc_l3. Every item starts with struct tc_item:
+ *   - size: sizeof the record (the runner checks it against the record of
+ *     that protocol and level, as the runner was built);
+ *   - protocol: the protocol opened (L3 items too: their error classes are
+ *     that protocol's);
+ *   - kind: a packet kind of the protocol (L1) or enum tc_l3_kind (L3);
+ *   - offset: the byte offset of the first byte of the packet the item
+ *     comes from, counted from the first byte of the first feed().
+ *   An item that breaks any of these rules is not formatted or trusted:
+ *   the run is an adapter-error for that vector ("malformed item"). The
+ *   item is read only during the call.
+ *
+ * Rules
  * - Report only what the decoder itself produced. A field the decoder does
- *   not provide makes the level unsupported (say so in `levels`) rather than
- *   being filled in from elsewhere.
- * - Errors are reported in-band at L1 as a packet of kind tc_ete_pkt_error
- *   with the error class (tc_ete_error) and the offset of the offending
- *   packet's first byte; at L3 as an item of kind tc_l3_error.
- * - Warnings (tc_ete_pkt_warning: bits the specification leaves
- *   unassigned, ignored) are never scored: an adapter may report them or
- *   not; the runner drops them from both sides.
- * - feed() may be called with any chunking; offsets count from the first
- *   byte of the first feed.
+ *   not provide makes the level or the feature unsupported (say so in the
+ *   table) rather than being filled in from elsewhere; never from the
+ *   reference decoder.
+ * - Errors are reported in-band: at L1 as the protocol's error packet
+ *   (kind error, its error class and the offset of the offending packet's
+ *   first byte), at L3 as an item of kind tc_l3_error.
+ * - Warnings (bits the specification leaves unassigned, ignored) are never
+ *   scored: an adapter may report them or not; the runner drops them.
+ * - feed() may be called with any chunking.
  * - Every function returns 0 on success or a negative value on failure; a
- *   failure is reported per vector (class "adapter error"), never fatal to
- *   the run.
+ *   failure is reported per vector (class "adapter-error"), never fatal to
+ *   the run. err of open() is NUL-terminated by the runner whatever the
+ *   adapter leaves in it.
+ *
+ * ABI version 1 (tracecert_adapter_v1: ETE only, a packet and an L3
+ * callback, struct tc_ete_config in the open arguments) is not supported
+ * any more: its ETE structs changed layout when every item got the
+ * struct tc_item header, so a v1 adapter built before that would be
+ * misread. The runner refuses an object exporting tracecert_adapter_v1
+ * with a message naming the ABI it exports; rebuild it against this
+ * header.
  */
 #ifndef TRACECERT_ADAPTER_H
 #define TRACECERT_ADAPTER_H
@@ -34,20 +71,14 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "tracecert/ete.h"
+#include "tracecert/trace.h"
 
 #ifdef __cplusplus
 extern "C" {
 #endif
 
-#define TC_ADAPTER_ABI_VERSION 1
-#define TC_ADAPTER_ENTRY "tracecert_adapter_v1"
-
-/* Protocols (bit masks in tc_adapter.protocols). */
-enum tc_adapter_protocol { tc_adapter_ete = 1 };
-
-/* Levels (bit masks in tc_adapter.levels and tc_adapter_open_args.levels). */
-enum tc_adapter_level { tc_adapter_l1 = 1, tc_adapter_l3 = 4 };
+#define TC_ADAPTER_ABI_VERSION 2
+#define TC_ADAPTER_ENTRY "tracecert_adapter_v2"
 
 /* One region of the program image, valid until close(). */
 struct tc_adapter_region {
@@ -56,31 +87,34 @@ struct tc_adapter_region {
 	const uint8_t *data;
 };
 
-struct tc_adapter_callbacks {
-	void *ctx;
-	void (*packet)(void *ctx, const struct tc_ete_packet *p);   /* L1 */
-	void (*l3)(void *ctx, const struct tc_l3 *x);           /* L3 */
+/* What the adapter decodes of one protocol. */
+struct tc_adapter_protocol {
+	int protocol;                         /* enum tc_protocol_id */
+	unsigned levels;                      /* tc_level_l1 and/or tc_level_l3 */
+	/* Vector feature tags the decoder does not support (NULL-terminated, or
+	 * NULL): vectors carrying one count as "unsupported", not as failures. */
+	const char *const *unsupported_tags;
 };
 
 struct tc_adapter_open_args {
 	uint32_t abi_version;                 /* TC_ADAPTER_ABI_VERSION of the runner */
-	int protocol;                         /* enum tc_adapter_protocol */
-	const struct tc_ete_config *ete;      /* protocol == tc_adapter_ete */
+	int protocol;                         /* enum tc_protocol_id, one the table lists */
+	const void *config;                   /* the protocol's configuration struct */
+	size_t config_size;                   /* its size: sizeof the struct, as the runner was built */
 	const struct tc_adapter_region *regions;
 	size_t nregions;
-	unsigned levels;                      /* what the runner asks for this run */
-	struct tc_adapter_callbacks cb;
+	unsigned levels;                      /* what the runner asks for this run (enum tc_level bits) */
+	void *ctx;                            /* passed to item() */
+	/* Called synchronously from feed() and finish() for each item (see above). */
+	void (*item)(void *ctx, int level, const struct tc_item *item);
 };
 
 struct tc_adapter {
 	uint32_t abi_version;                 /* TC_ADAPTER_ABI_VERSION */
 	const char *name;
 	const char *version;
-	unsigned protocols;                   /* enum tc_adapter_protocol bits */
-	unsigned levels;                      /* enum tc_adapter_level bits supported */
-	/* Vector feature tags the decoder does not support (NULL-terminated, or
-	 * NULL): vectors carrying one count as "unsupported", not as failures. */
-	const char *const *unsupported_tags;
+	const struct tc_adapter_protocol *protocols;
+	size_t nprotocols;
 	/* Opens a decoder; NULL with a message in err on failure. */
 	void *(*open)(const struct tc_adapter_open_args *args, char *err, size_t errlen);
 	int (*feed)(void *handle, const uint8_t *data, size_t len);
@@ -89,6 +123,9 @@ struct tc_adapter {
 };
 
 typedef const struct tc_adapter *(*tc_adapter_entry_fn)(void);
+
+/* The one symbol an adapter exports. */
+const struct tc_adapter *tracecert_adapter_v2(void);
 
 #ifdef __cplusplus
 }

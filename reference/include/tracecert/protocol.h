@@ -111,6 +111,11 @@ struct tc_protocol {
 	 * is a warning (never scored). */
 	int (*item_error)(int level, const struct tc_item *item);
 	int (*item_is_warning)(int level, const struct tc_item *item);
+	/* This protocol's L1 record: its size (item.size) and how many kinds it
+	 * has (item.kind < l1_kinds). Shared code checks an item it did not
+	 * make (an adapter's) against them before formatting it. */
+	size_t l1_size;
+	int l1_kinds;
 
 	/* The reference decoder. alloc returns NULL for a configuration that
 	 * config_check refuses, or when memory is short. */

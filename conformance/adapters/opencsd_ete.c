@@ -1,32 +1,17 @@
-/* opencsd.c — OpenCSD (libopencsd 1.3.x, Debian libopencsd-dev) as a tracecert adapter.
+/* opencsd_ete.c — ETE on OpenCSD: its ETMv4 decoder in ETE configuration, mapped onto tc_ete_packet (L1) and tc_l3 (L3).
  *
- * Only the installed OpenCSD C API is used (opencsd/c_api/opencsd_c_api.h,
- * -lopencsd_c_api -lopencsd); no OpenCSD source is part of tracecert.
- * TC_OCSD_DEBUG=1 in the environment prints OpenCSD's own packet and
- * element strings, memory requests and logged errors on stderr.
+ * The plumbing (trees, image, monitor, datapath, offsets) is
+ * opencsd_common.c's; this file is the ETE mapping.
  *
- * How OpenCSD is driven
+ * Which decoder
  *   OpenCSD 1.3.x decodes ETE with its ETMv4 instruction-trace packet
  *   processor and decoder: an ocsd_etmv4_cfg whose TRCIDR1 says
  *   architecture 5 (ETE) enables the ETE packets (transactions, source
  *   addresses, timestamp marker, PE reset / transaction failure). The
  *   builtin "ETE" decoder is not usable through the 1.3.x C API (attaching
- *   a packet sink returns OCSD_ERR_NO_PROTOCOL), so "ETMV4I" is created.
- *
- *   L1: a decode tree with the packet processor only
- *       (OCSD_CREATE_FLG_PACKET_PROC), the packet sink and the packet
- *       monitor (ocsd_dt_attach_packet_callback). The monitor hands over
- *       the raw bytes OpenCSD assigned to each packet: the header column is
- *       the first of them (ocsd_etmv4_i_pkt has no header field). Offsets
- *       are OpenCSD's packet indexes.
- *   L3: a second tree with the full decoder
- *       (+ ETE_OPFLG_PKTDEC_SRCADDR_N_ATOMS, so that ranges end at every
- *       not-taken branch also with source addresses), a callback memory
- *       accessor over the runner's regions (any security state / EL) and
- *       the generic element output. Datapath: OCSD_OP_DATA, OCSD_OP_FLUSH
- *       after a WAIT response, OCSD_OP_EOT in finish(); after a fatal
- *       response the tree is reset (OCSD_OP_RESET) and decoding resumes at
- *       the next A-sync.
+ *   a packet sink returns OCSD_ERR_NO_PROTOCOL), so "ETMV4I" is created,
+ *   at L3 with ETE_OPFLG_PKTDEC_SRCADDR_N_ATOMS, so that ranges end at
+ *   every not-taken branch also with source addresses.
  *
  * Configuration (struct tc_ete_config -> ocsd_etmv4_cfg)
  *   maxspec -> TRCIDR8; commopt -> TRCIDR0.COMMOPT (bit 29); commtrans ->
@@ -39,7 +24,7 @@
  *   TRCCONFIGR, AArch64 Cortex-A PE (ARCH_AA64).
  *   No OpenCSD setting exists for ite (no FEAT_ITE packet in 1.3.x), rme
  *   (the NSE bit is always decoded, never checked), tf_keep_cc, queue_cap,
- *   tx_cap and walk_limit: see unsupported_tags.
+ *   tx_cap and walk_limit: see oc_ete_unsupported.
  *
  * Mapping decisions and what OpenCSD does not provide
  *   L1
@@ -95,73 +80,38 @@
  *     of its Q stack element: values such as 3506308326 in a 33-byte
  *     trace), so it takes the previous item's offset, as does any index
  *     that names no byte OpenCSD has been given.
- *
- * Offsets beyond 4 GiB
- *   The installed C API's ocsd_trc_index_t is 32 bits (opencsd/ocsd_if_types.h:
- *   uint32_t unless ENABLE_LARGE_TRACE_SOURCES is defined, which nothing in
- *   Debian's libopencsd-dev 1.3.3 does; the library is built to match). The
- *   adapter hands OpenCSD the low 32 bits of each block's 64-bit offset;
- *   OpenCSD's index arithmetic (block index + bytes consumed) wraps the same
- *   way, so every index it reports is the true offset modulo 2^32. The high
- *   part is restored by oc_unwrap() against the end of the bytes OpenCSD has
- *   been given so far (h->fed_end, advanced at every ocsd_dt_process_data
- *   call): the offset is the last one at or before that end with those low
- *   32 bits. This is exact as long as what OpenCSD reports lags less than
- *   4 GiB behind the bytes it was given (a packet, or a P0 element waiting
- *   for its commit). conformance/test/opencsd_offsets.c tests it
- *   (tests/opencsd-offsets.t).
  */
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include <opencsd/c_api/opencsd_c_api.h>
+#include "opencsd_common.h"
+#include "tracecert/ete.h"
 
-#include "tracecert/adapter.h"
-
-#define OC_TRACE_ID 0x10
-
-/* InstType / ISA codes of FORMAT.md (reference/insn.h), repeated here: the
- * adapter only sees the public headers. */
-enum { oc_isa_a64 = 0, oc_isa_a32 = 1, oc_isa_t32 = 2 };
-enum { oc_insn_other = 0, oc_insn_dir, oc_insn_indir, oc_insn_wfx, oc_insn_isb, oc_insn_tstart };
-
-struct oc_handle {
-	struct tc_adapter_callbacks cb;
-	struct tc_ete_config cfg;
-	unsigned levels;
-	uint64_t fed;                     /* bytes fed so far (the next offset) */
-	uint64_t fed_end;                 /* end of the bytes OpenCSD has been given (oc_unwrap) */
-	uint64_t l3_index;                /* index of the last L3 element */
+/* What the ETE mapping keeps between OpenCSD's callbacks. */
+struct ete_state {
 	/* L1 */
-	dcd_tree_handle_t l1;
-	uint8_t raw[64];                  /* first bytes of the last monitored packet */
-	uint32_t raw_len;
-	uint64_t raw_index;
-	int raw_valid;
 	struct tc_ete_packet held;        /* an Exception waiting for its address packet */
 	int held_valid;
 	int ctx_info_known;               /* OpenCSD has decoded EL/NS/SF (context payload) */
 	int ctx_cid_known;                /* ... a context ID */
 	int ctx_vmid_known;               /* ... a VMID */
 	/* L3 */
-	dcd_tree_handle_t l3;
-	struct tc_adapter_region *regions;
-	size_t nregions;
+	uint64_t l3_index;                /* offset of the last L3 element */
 	struct tc_context last_ctx;
-	struct tc_l3 *txbuf;          /* items since a Transaction Start */
+	int last_ctx_valid;
+	struct tc_l3 *txbuf;              /* items since a Transaction Start */
 	size_t txlen, txcap;
 	int in_tx;
-	int last_ctx_valid;
-	int debug;
 };
 
 /* ---- configuration -------------------------------------------------------- */
 
-static void make_config(const struct tc_ete_config *c, ocsd_etmv4_cfg *r)
+static void make_config(const void *cfg, void *out)
 {
-	memset(r, 0, sizeof *r);
+	const struct tc_ete_config *c = cfg;
+	ocsd_etmv4_cfg *r = out;
 	r->reg_idr0 = (1u << 7)                    /* TRCCCI: cycle counting */
 		    | (c->retstack ? 1u << 9 : 0)  /* RETSTACK */
 		    | (3u << 10)                   /* NUMEVENT: 4 events */
@@ -188,43 +138,16 @@ static void make_config(const struct tc_ete_config *c, ocsd_etmv4_cfg *r)
 	r->core_prof = profile_CortexA;
 }
 
-/* ---- offsets -------------------------------------------------------------- */
-
-/* An offset that no byte given to OpenCSD can have (oc_unwrap). */
-#define OC_NO_OFFSET UINT64_MAX
-
-/* The 64-bit offset of an index OpenCSD reports (the offset modulo 2^32),
- * when bytes [0, end) have been given to it: the last offset below end with
- * those low 32 bits, or OC_NO_OFFSET when there is none (an index at or
- * beyond end within the first 4 GiB: not a byte OpenCSD has seen). */
-static uint64_t oc_unwrap(uint64_t end, uint32_t index)
-{
-	uint32_t lag;
-	if (end == 0)
-		return OC_NO_OFFSET;
-	lag = (uint32_t)(end - 1) - index;   /* modulo 2^32 */
-	return lag > end - 1 ? OC_NO_OFFSET : end - 1 - lag;
-}
-
-/* The index OpenCSD is given for a byte: its offset modulo 2^32. */
-static ocsd_trc_index_t oc_index(uint64_t offset)
-{
-	return (ocsd_trc_index_t)(uint32_t)offset;
-}
-
-/* The offset of an index OpenCSD reports now (0 if it names no byte given). */
-static uint64_t oc_offset(const struct oc_handle *h, ocsd_trc_index_t index)
-{
-	uint64_t off = oc_unwrap(h->fed_end, (uint32_t)index);
-	return off == OC_NO_OFFSET ? 0 : off;
-}
-
 /* ---- L1 ------------------------------------------------------------------- */
+
+static struct ete_state *st(const struct oc_handle *h)
+{
+	return h->state;
+}
 
 static void emit_packet(struct oc_handle *h, struct tc_ete_packet *p)
 {
-	if (h->cb.packet)
-		h->cb.packet(h->cb.ctx, p);
+	oc_emit(h, tc_level_l1, &p->h);
 }
 
 /* The context OpenCSD carries in its packet structure. OpenCSD leaves these
@@ -234,30 +157,30 @@ static void emit_packet(struct oc_handle *h, struct tc_ete_packet *p)
 static void set_ctx(struct oc_handle *h, struct tc_context *c, const etmv4_context_t *k)
 {
 	if (k->updated)
-		h->ctx_info_known = 1;
+		st(h)->ctx_info_known = 1;
 	if (k->updated_c)
-		h->ctx_cid_known = 1;
+		st(h)->ctx_cid_known = 1;
 	if (k->updated_v)
-		h->ctx_vmid_known = 1;
+		st(h)->ctx_vmid_known = 1;
 	memset(c, 0, sizeof *c);
-	if (h->ctx_info_known) {
+	if (st(h)->ctx_info_known) {
 		c->el = (uint8_t)k->EL;
 		c->ns = (uint8_t)k->NS;
 		c->sf = (uint8_t)k->SF;
 		c->nse = (uint8_t)k->NSE;
 	}
-	if (h->ctx_cid_known)
+	if (st(h)->ctx_cid_known)
 		c->context_id = k->ctxtID;
-	if (h->ctx_vmid_known)
+	if (st(h)->ctx_vmid_known)
 		c->vmid = k->VMID;
 }
 
 /* Flushes an Exception still waiting for its address: OpenCSD gave none. */
 static void flush_held(struct oc_handle *h)
 {
-	if (h->held_valid) {
-		h->held_valid = 0;
-		emit_packet(h, &h->held);
+	if (st(h)->held_valid) {
+		st(h)->held_valid = 0;
+		emit_packet(h, &st(h)->held);
 	}
 }
 
@@ -273,8 +196,8 @@ static void flush_held(struct oc_handle *h)
  * packet. */
 static void deliver(struct oc_handle *h, struct tc_ete_packet *p, ocsd_etmv4_i_pkt_type type)
 {
-	if (h->held_valid) {
-		struct tc_ete_packet *x = &h->held;
+	if (st(h)->held_valid) {
+		struct tc_ete_packet *x = &st(h)->held;
 		if (p->h.kind == tc_ete_pkt_address || p->h.kind == tc_ete_pkt_addr_ctx) {
 			x->has_address = 1;
 			x->address = p->address;
@@ -300,8 +223,8 @@ static void deliver(struct oc_handle *h, struct tc_ete_packet *p, ocsd_etmv4_i_p
 		flush_held(h);
 	}
 	if (type == ETM4_PKT_I_EXCEPT) {
-		h->held = *p;
-		h->held_valid = 1;
+		st(h)->held = *p;
+		st(h)->held_valid = 1;
 		return;
 	}
 	emit_packet(h, p);
@@ -347,14 +270,8 @@ static ocsd_datapath_resp_t l1_packet(const void *ctx, const ocsd_datapath_op_t 
 	p.h.size = sizeof p;
 	p.h.protocol = tc_proto_ete;
 	p.h.offset = oc_offset(h, index);
-	if (h->raw_valid && h->raw_index == index && h->raw_len > 0)
-		p.header = h->raw[0];
-	if (h->debug) {
-		char buf[1024];
-		ocsd_pkt_str(OCSD_PROTOCOL_ETMV4I, k, buf, (int)sizeof buf);
-		fprintf(stderr, "ocsd-l1 @%llu [%u bytes, hdr %02x] %s\n", (unsigned long long)p.h.offset,
-			h->raw_valid && h->raw_index == index ? h->raw_len : 0, p.header, buf);
-	}
+	p.header = oc_header(h, index);
+	oc_debug_packet(h, p.h.offset, k, p.header);
 	switch (k->type) {
 	case ETM4_PKT_I_NOTSYNC:
 	case ETM4_PKT_I_NO_ERR_TYPE:
@@ -535,32 +452,18 @@ static ocsd_datapath_resp_t l1_packet(const void *ctx, const ocsd_datapath_op_t 
 	return OCSD_RESP_CONT;
 }
 
-static void l1_monitor(const void *ctx, const ocsd_datapath_op_t op, const ocsd_trc_index_t index,
-		       const void *pkt, const uint32_t size, const uint8_t *data)
-{
-	struct oc_handle *h = (struct oc_handle *)ctx;
-	(void)pkt;
-	if (op != OCSD_OP_DATA || !data || size == 0)
-		return;
-	h->raw_index = index;
-	h->raw_len = size < sizeof h->raw ? size : (uint32_t)sizeof h->raw;
-	memcpy(h->raw, data, h->raw_len);
-	h->raw_valid = 1;
-}
-
 /* ---- L3 ------------------------------------------------------------------- */
 
 static void emit_l3_now(struct oc_handle *h, const struct tc_l3 *x)
 {
-	if (h->cb.l3)
-		h->cb.l3(h->cb.ctx, x);
+	oc_emit(h, tc_level_l3, &x->h);
 }
 
 static void tx_flush(struct oc_handle *h)
 {
-	for (size_t i = 0; i < h->txlen; i++)
-		emit_l3_now(h, &h->txbuf[i]);
-	h->txlen = 0;
+	for (size_t i = 0; i < st(h)->txlen; i++)
+		emit_l3_now(h, &st(h)->txbuf[i]);
+	st(h)->txlen = 0;
 }
 
 /* OpenCSD outputs the instructions of a transaction as it decodes them and
@@ -571,19 +474,19 @@ static void tx_flush(struct oc_handle *h)
  * dropped at its Failure. If memory runs short they are passed on at once. */
 static void emit_l3(struct oc_handle *h, const struct tc_l3 *x)
 {
-	if (h->in_tx) {
-		if (h->txlen == h->txcap) {
-			size_t cap = h->txcap ? 2 * h->txcap : 64;
-			struct tc_l3 *b = realloc(h->txbuf, cap * sizeof *b);
+	if (st(h)->in_tx) {
+		if (st(h)->txlen == st(h)->txcap) {
+			size_t cap = st(h)->txcap ? 2 * st(h)->txcap : 64;
+			struct tc_l3 *b = realloc(st(h)->txbuf, cap * sizeof *b);
 			if (!b) {
 				tx_flush(h);
 				emit_l3_now(h, x);
 				return;
 			}
-			h->txbuf = b;
-			h->txcap = cap;
+			st(h)->txbuf = b;
+			st(h)->txcap = cap;
 		}
-		h->txbuf[h->txlen++] = *x;
+		st(h)->txbuf[st(h)->txlen++] = *x;
 		return;
 	}
 	emit_l3_now(h, x);
@@ -592,41 +495,22 @@ static void emit_l3(struct oc_handle *h, const struct tc_l3 *x)
 static int isa_code(ocsd_isa isa)
 {
 	switch (isa) {
-	case ocsd_isa_aarch64: return oc_isa_a64;
-	case ocsd_isa_thumb2: return oc_isa_t32;
-	default: return oc_isa_a32;
+	case ocsd_isa_aarch64: return tc_isa_a64;
+	case ocsd_isa_thumb2: return tc_isa_t32;
+	default: return tc_isa_a32;
 	}
 }
 
 static int insn_type(ocsd_instr_type t)
 {
 	switch (t) {
-	case OCSD_INSTR_BR: return oc_insn_dir;
-	case OCSD_INSTR_BR_INDIRECT: return oc_insn_indir;
-	case OCSD_INSTR_ISB: return oc_insn_isb;
-	case OCSD_INSTR_WFI_WFE: return oc_insn_wfx;
-	case OCSD_INSTR_TSTART: return oc_insn_tstart;
-	default: return oc_insn_other;
+	case OCSD_INSTR_BR: return tc_insn_branch_dir;
+	case OCSD_INSTR_BR_INDIRECT: return tc_insn_branch_indir;
+	case OCSD_INSTR_ISB: return tc_insn_isb;
+	case OCSD_INSTR_WFI_WFE: return tc_insn_wfx;
+	case OCSD_INSTR_TSTART: return tc_insn_tstart;
+	default: return tc_insn_other;
 	}
-}
-
-static uint32_t mem_read(const void *ctx, const ocsd_vaddr_t address, const ocsd_mem_space_acc_t space,
-			 const uint32_t req, uint8_t *buf)
-{
-	const struct oc_handle *h = ctx;
-	(void)space;
-	if (h->debug)
-		fprintf(stderr, "ocsd-mem 0x%llx %u space 0x%x\n", (unsigned long long)address, req, (unsigned)space);
-	for (size_t i = 0; i < h->nregions; i++) {
-		const struct tc_adapter_region *r = &h->regions[i];
-		if (address >= r->base && address - r->base < r->size) {
-			uint64_t avail = r->size - (address - r->base);
-			uint32_t n = avail < req ? (uint32_t)avail : req;
-			memcpy(buf, r->data + (address - r->base), n);
-			return n;
-		}
-	}
-	return 0;
 }
 
 /* An L3 error item for the error OpenCSD's decoder logged last (it resets
@@ -666,7 +550,7 @@ static void l3_error(struct oc_handle *h, uint64_t fallback_index)
 	}
 	if (h->debug)
 		fprintf(stderr, "ocsd-l3-error code %d @%llu: %s\n", (int)code, (unsigned long long)x.h.offset, msg);
-	h->last_ctx_valid = 0;
+	st(h)->last_ctx_valid = 0;
 	emit_l3(h, &x);
 }
 
@@ -684,14 +568,9 @@ static ocsd_datapath_resp_t l3_elem(const void *ctx, const ocsd_trc_index_t inde
 	 * index of its Q stack element): that one, and an index beyond the
 	 * bytes given so far, are replaced by the last good one */
 	if (off != OC_NO_OFFSET && e->elem_type != OCSD_GEN_TRC_ELEM_I_RANGE_NOPATH)
-		h->l3_index = off;
-	x.h.offset = h->l3_index;
-	if (h->debug) {
-		char buf[1024];
-		ocsd_gen_elem_str(e, buf, (int)sizeof buf);
-		fprintf(stderr, "ocsd-l3 @%llu (index %llu) %s\n", (unsigned long long)x.h.offset,
-			(unsigned long long)index, buf);
-	}
+		st(h)->l3_index = off;
+	x.h.offset = st(h)->l3_index;
+	oc_debug_elem(h, x.h.offset, index, e);
 	switch (e->elem_type) {
 	case OCSD_GEN_TRC_ELEM_INSTR_RANGE:
 		x.h.kind = tc_l3_range;
@@ -703,7 +582,7 @@ static ocsd_datapath_resp_t l3_elem(const void *ctx, const ocsd_trc_index_t inde
 		/* OpenCSD's waypoints (P0 instructions) are the branches, ISB,
 		 * WFI/WFE (with WFXMODE) and, for ETE, TSTART (type tstart,
 		 * reference/ERRATA.md TC-P27). */
-		if (x.last_type == oc_insn_other)
+		if (x.last_type == tc_insn_other)
 			x.taken = tc_taken_none;
 		else
 			x.taken = e->last_instr_exec ? tc_taken_e : tc_taken_n;
@@ -721,7 +600,7 @@ static ocsd_datapath_resp_t l3_elem(const void *ctx, const ocsd_trc_index_t inde
 		x.last = e->st_addr;
 		x.count = e->num_instr_range;
 		x.isa = (uint8_t)isa_code(e->isa);
-		x.last_type = oc_insn_other;
+		x.last_type = tc_insn_other;
 		x.taken = tc_taken_unknown;
 		break;
 	case OCSD_GEN_TRC_ELEM_EXCEPTION:
@@ -743,10 +622,10 @@ static ocsd_datapath_resp_t l3_elem(const void *ctx, const ocsd_trc_index_t inde
 		x.ctx.context_id = e->context.ctxt_id_valid ? e->context.context_id : 0;
 		x.ctx.vmid = e->context.vmid_valid ? e->context.vmid : 0;
 		/* FORMAT.md: a context item only when the context changes */
-		if (h->last_ctx_valid && !memcmp(&h->last_ctx, &x.ctx, sizeof x.ctx))
+		if (st(h)->last_ctx_valid && !memcmp(&st(h)->last_ctx, &x.ctx, sizeof x.ctx))
 			return OCSD_RESP_CONT;
-		h->last_ctx = x.ctx;
-		h->last_ctx_valid = 1;
+		st(h)->last_ctx = x.ctx;
+		st(h)->last_ctx_valid = 1;
 		break;
 	case OCSD_GEN_TRC_ELEM_TRACE_ON:
 		x.h.kind = tc_l3_trace_on;
@@ -791,17 +670,17 @@ static ocsd_datapath_resp_t l3_elem(const void *ctx, const ocsd_trc_index_t inde
 		case OCSD_MEM_TRANS_START:
 			x.h.kind = tc_l3_trans_start;
 			emit_l3(h, &x);
-			h->in_tx = 1;
+			st(h)->in_tx = 1;
 			return OCSD_RESP_CONT;
 		case OCSD_MEM_TRANS_COMMIT:
 			x.h.kind = tc_l3_trans_commit;
-			h->in_tx = 0;
+			st(h)->in_tx = 0;
 			tx_flush(h);
 			break;
 		case OCSD_MEM_TRANS_FAIL:
 			x.h.kind = tc_l3_trans_failure;
-			h->in_tx = 0;
-			h->txlen = 0;
+			st(h)->in_tx = 0;
+			st(h)->txlen = 0;
 			break;
 		default:
 			return OCSD_RESP_CONT;
@@ -817,11 +696,11 @@ static ocsd_datapath_resp_t l3_elem(const void *ctx, const ocsd_trc_index_t inde
 		case UNSYNC_OVERFLOW: x.h.kind = tc_l3_overflow; break;
 		case UNSYNC_DISCARD: x.h.kind = tc_l3_discard; break;
 		case UNSYNC_BAD_PACKET:
-			l3_error(h, h->l3_index);
+			l3_error(h, st(h)->l3_index);
 			return OCSD_RESP_CONT;
 		default: return OCSD_RESP_CONT;
 		}
-		h->last_ctx_valid = 0;
+		st(h)->last_ctx_valid = 0;
 		break;
 	default:
 		/* EO_TRACE, UNKNOWN, ADDR_UNKNOWN, EXCEPTION_RET, SWTRACE, CUSTOM */
@@ -831,214 +710,37 @@ static ocsd_datapath_resp_t l3_elem(const void *ctx, const ocsd_trc_index_t inde
 	return OCSD_RESP_CONT;
 }
 
-/* ---- the adapter ------------------------------------------------------------ */
+/* ---- the protocol ------------------------------------------------------------ */
 
-static void oc_close(void *handle)
+/* A configuration OpenCSD can be given. */
+static int check(const void *cfg, char *err, size_t errlen)
 {
-	struct oc_handle *h = handle;
-	if (!h)
-		return;
-	if (h->l1)
-		ocsd_destroy_dcd_tree(h->l1);
-	if (h->l3)
-		ocsd_destroy_dcd_tree(h->l3);
-	free(h->regions);
-	free(h->txbuf);
-	free(h);
-}
-
-/* ocsd_dt_attach_packet_callback takes its function as a void pointer. */
-static void *fn_ptr_sink(FnDefPktDataIn fn)
-{
-	void *p;
-	memcpy(&p, &fn, sizeof p);
-	return p;
-}
-
-static void *fn_ptr_mon(FnDefPktDataMon fn)
-{
-	void *p;
-	memcpy(&p, &fn, sizeof p);
-	return p;
-}
-
-static dcd_tree_handle_t make_tree(struct oc_handle *h, int full, char *err, size_t errlen)
-{
-	ocsd_etmv4_cfg cfg;
-	unsigned char csid = 0;
-	ocsd_err_t rc;
-	dcd_tree_handle_t t = ocsd_create_dcd_tree(OCSD_TRC_SRC_SINGLE, 0);
-	if (t == C_API_INVALID_TREE_HANDLE) {
-		snprintf(err, errlen, "ocsd_create_dcd_tree failed");
-		return NULL;
-	}
-	make_config(&h->cfg, &cfg);
-	rc = ocsd_dt_create_decoder(t, OCSD_BUILTIN_DCD_ETMV4I,
-				    full ? OCSD_CREATE_FLG_FULL_DECODER | ETE_OPFLG_PKTDEC_SRCADDR_N_ATOMS
-					 : OCSD_CREATE_FLG_PACKET_PROC,
-				    &cfg, &csid);
-	if (rc == OCSD_OK && !full) {
-		rc = ocsd_dt_attach_packet_callback(t, csid, OCSD_C_API_CB_PKT_SINK, fn_ptr_sink(l1_packet), h);
-		if (rc == OCSD_OK)
-			rc = ocsd_dt_attach_packet_callback(t, csid, OCSD_C_API_CB_PKT_MON, fn_ptr_mon(l1_monitor), h);
-	}
-	if (rc == OCSD_OK && full) {
-		rc = ocsd_dt_set_gen_elem_outfn(t, l3_elem, h);
-		if (rc == OCSD_OK && h->nregions > 0) {
-			for (size_t i = 0; i < h->nregions && rc == OCSD_OK; i++) {
-				const struct tc_adapter_region *r = &h->regions[i];
-				rc = ocsd_dt_add_callback_mem_acc(t, r->base, r->base + r->size - 1, OCSD_MEM_SPACE_ANY,
-								  mem_read, h);
-			}
-		}
-	}
-	if (rc != OCSD_OK) {
-		char msg[128];
-		ocsd_err_str(rc, msg, (int)sizeof msg);
-		snprintf(err, errlen, "OpenCSD: %s", msg);
-		ocsd_destroy_dcd_tree(t);
-		return NULL;
-	}
-	return t;
-}
-
-static void *oc_open(const struct tc_adapter_open_args *a, char *err, size_t errlen)
-{
-	struct oc_handle *h;
-	if (!a || a->protocol != tc_adapter_ete || !a->ete) {
-		snprintf(err, errlen, "only the ETE protocol is supported");
-		return NULL;
-	}
-	if (a->ete->maxspec > TC_ETE_MAXSPEC_LIMIT) {
+	const struct tc_ete_config *c = cfg;
+	if (c->maxspec > TC_ETE_MAXSPEC_LIMIT) {
 		snprintf(err, errlen, "maxspec out of range");
-		return NULL;
-	}
-	h = calloc(1, sizeof *h);
-	if (!h) {
-		snprintf(err, errlen, "out of memory");
-		return NULL;
-	}
-	h->cb = a->cb;
-	h->cfg = *a->ete;
-	h->levels = a->levels;
-	h->debug = getenv("TC_OCSD_DEBUG") != NULL;
-	if (a->nregions > 0) {
-		h->regions = calloc(a->nregions, sizeof *h->regions);
-		if (!h->regions) {
-			snprintf(err, errlen, "out of memory");
-			oc_close(h);
-			return NULL;
-		}
-		for (size_t i = 0; i < a->nregions; i++)
-			if (a->regions[i].size > 0)
-				h->regions[h->nregions++] = a->regions[i];
-	}
-	/* errors are kept (ocsd_get_last_err) but printed only when debugging */
-	ocsd_def_errlog_init(h->debug ? OCSD_ERR_SEV_INFO : OCSD_ERR_SEV_ERROR, h->debug);
-	if (h->levels & tc_adapter_l1) {
-		h->l1 = make_tree(h, 0, err, errlen);
-		if (!h->l1) {
-			oc_close(h);
-			return NULL;
-		}
-	}
-	if (h->levels & tc_adapter_l3) {
-		h->l3 = make_tree(h, 1, err, errlen);
-		if (!h->l3) {
-			oc_close(h);
-			return NULL;
-		}
-	}
-	return h;
-}
-
-/* Pushes one block, whose first byte is at 64-bit offset `offset`, through
- * a tree: a WAIT response is answered with a FLUSH; a fatal response resets
- * the tree and skips the byte at fault. OpenCSD gets each piece's offset
- * modulo 2^32 (oc_index), h->fed_end the end of what it has been given. */
-static int push(struct oc_handle *h, dcd_tree_handle_t t, uint64_t offset, const uint8_t *data, size_t len)
-{
-	size_t done = 0;
-	unsigned stalled = 0;
-	while (done < len) {
-		uint32_t n = 0;
-		uint32_t chunk = len - done > 0x10000000u ? 0x10000000u : (uint32_t)(len - done);
-		ocsd_datapath_resp_t r;
-		h->fed_end = offset + done + chunk;
-		r = ocsd_dt_process_data(t, OCSD_OP_DATA, oc_index(offset + done), chunk, data + done, &n);
-		done += n;
-		if (h->debug)
-			fprintf(stderr, "ocsd-resp %d (%u bytes at %llu)\n", (int)r, n, (unsigned long long)(offset + done));
-		if (OCSD_DATA_RESP_IS_FATAL(r)) {
-			/* OpenCSD gave up (e.g. "Address missing in Q packet"):
-			 * the error is reported, the tree reset; decoding
-			 * resumes at the next A-sync */
-			if (t == h->l3)
-				l3_error(h, offset + done);
-			ocsd_dt_process_data(t, OCSD_OP_RESET, 0, 0, NULL, NULL);
-			if (n == 0)
-				done++;
-			continue;
-		}
-		stalled = n == 0 ? stalled + 1 : 0;
-		if (stalled > 64)
-			return -1;   /* no progress */
-		if (OCSD_DATA_RESP_IS_WAIT(r)) {
-			r = ocsd_dt_process_data(t, OCSD_OP_FLUSH, 0, 0, NULL, NULL);
-			if (OCSD_DATA_RESP_IS_FATAL(r))
-				return -1;
-		} else if (n == 0 && done < len) {
-			return -1;   /* no progress without a reason */
-		}
+		return -1;
 	}
 	return 0;
 }
 
-static int oc_feed(void *handle, const uint8_t *data, size_t len)
+static void finish_l1(struct oc_handle *h)
 {
-	struct oc_handle *h = handle;
-	int rc = 0;
-	if (!h || (!data && len > 0))
-		return -1;
-	if (len == 0)
-		return 0;
-	if (h->l1 && push(h, h->l1, h->fed, data, len))
-		rc = -1;
-	if (h->l3 && push(h, h->l3, h->fed, data, len))
-		rc = -1;
-	h->fed += len;
-	h->fed_end = h->fed;
-	return rc;
+	flush_held(h);
 }
 
-static int finish_tree(dcd_tree_handle_t t)
+static void finish_l3(struct oc_handle *h)
 {
-	ocsd_datapath_resp_t r = ocsd_dt_process_data(t, OCSD_OP_EOT, 0, 0, NULL, NULL);
-	return OCSD_DATA_RESP_IS_FATAL(r) ? -1 : 0;
+	st(h)->in_tx = 0;
+	tx_flush(h);
 }
 
-static int oc_finish(void *handle)
+static void free_state(struct oc_handle *h)
 {
-	struct oc_handle *h = handle;
-	int rc = 0;
-	if (!h)
-		return -1;
-	if (h->l1) {
-		if (finish_tree(h->l1))
-			rc = -1;
-		flush_held(h);
-	}
-	if (h->l3) {
-		if (finish_tree(h->l3))
-			rc = -1;
-		h->in_tx = 0;
-		tx_flush(h);
-	}
-	return rc;
+	free(st(h)->txbuf);
 }
 
 /* Feature tags OpenCSD 1.3.x cannot decode. */
-static const char *const oc_unsupported[] = {
+const char *const oc_ete_unsupported[] = {
 	"ite",            /* FEAT_ITE Instrumentation packet (header 0x09) */
 	"instrumentation",
 	"walk-limit",     /* no limit on the instructions one element walks */
@@ -1046,20 +748,21 @@ static const char *const oc_unsupported[] = {
 	NULL,
 };
 
-static const struct tc_adapter opencsd_adapter = {
-	TC_ADAPTER_ABI_VERSION,
-	"opencsd",
-	"OpenCSD " OCSD_VER_STRING " (ETMV4I decoder, ETE configuration)",
-	tc_adapter_ete,
-	tc_adapter_l1 | tc_adapter_l3,
-	oc_unsupported,
-	oc_open,
-	oc_feed,
-	oc_finish,
-	oc_close,
+const struct oc_protocol oc_ete = {
+	.protocol = tc_proto_ete,
+	.decoder = OCSD_BUILTIN_DCD_ETMV4I,
+	.ocsd_protocol = OCSD_PROTOCOL_ETMV4I,
+	.config_size = sizeof(struct tc_ete_config),
+	.full_flags = ETE_OPFLG_PKTDEC_SRCADDR_N_ATOMS,
+	.state_size = sizeof(struct ete_state),
+	.check = check,
+	.make_config = make_config,
+	.ocsd_config_size = sizeof(ocsd_etmv4_cfg),
+	.l1_packet = l1_packet,
+	.l3_elem = l3_elem,
+	.l3_monitor = NULL,
+	.l3_fatal = l3_error,
+	.finish_l1 = finish_l1,
+	.finish_l3 = finish_l3,
+	.free_state = free_state,
 };
-
-const struct tc_adapter *tracecert_adapter_v1(void)
-{
-	return &opencsd_adapter;
-}

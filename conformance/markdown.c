@@ -1,0 +1,106 @@
+/* markdown.c — the Markdown certificate: score, verdict totals, matrices by protocol and by feature tag and level, every failure. */
+#include <stdio.h>
+#include <string.h>
+
+#include "runner.h"
+
+/* Text the adapter gave, on one line, Markdown's own characters escaped:
+ * an adapter's name cannot make headings, links or tables. */
+static void md_text(FILE *f, const char *s)
+{
+	for (; s && *s; s++) {
+		unsigned char c = (unsigned char)*s;
+		if (c < 0x20 || c == 0x7F)
+			fputc(' ', f);
+		else if (strchr("\\`*_[]<>|#", c))
+			fprintf(f, "\\%c", c);
+		else
+			fputc(c, f);
+	}
+}
+
+static void header(FILE *f, const struct tc_report *r)
+{
+	const int *t = r->total;
+	fprintf(f, "# tracecert certificate: ");
+	md_text(f, r->adapter);
+	fputc(' ', f);
+	md_text(f, r->version);
+	fprintf(f, "\n\n");
+	fprintf(f, "Score: **%.2f%%** of the supported vector runs pass (%d pass of %d, %d of them under an "
+		"alternative reading; %d unsupported). %d runs in %.2f s.\n\n", 100.0 * r->score,
+		t[tc_v_pass] + t[tc_v_pass_alt], r->ntasks - t[tc_v_unsupported], t[tc_v_pass_alt], t[tc_v_unsupported],
+		r->ntasks, r->seconds);
+	fprintf(f, "| verdict | runs |\n|---|---|\n");
+	for (int k = 0; k < tc_v_count; k++)
+		fprintf(f, "| %s | %d |\n", tc_verdict_names[k], t[k]);
+}
+
+static void level_cell(FILE *f, const int *c)
+{
+	fprintf(f, " %d / %d / %d / %d / %d / %d / %d |", c[tc_v_pass] + c[tc_v_pass_alt], c[tc_v_fail], c[tc_v_crash],
+		c[tc_v_hang], c[tc_v_flood], c[tc_v_error] + c[tc_v_runner], c[tc_v_unsupported]);
+}
+
+static void protocols(FILE *f, const struct tc_report *r)
+{
+	fprintf(f, "\n## By protocol and level (pass / fail / crash / hang / flood / error (adapter or runner) / "
+		   "unsupported)\n\n");
+	fprintf(f, "| protocol | score | L1 | L3 |\n|---|---|---|---|\n");
+	for (int p = 0; p < tc_proto_count; p++) {
+		int sum[tc_v_count];
+		if (!tc_report_protocol_sum(r, p, sum))
+			continue;
+		fprintf(f, "| %s | %.2f%% |", tc_report_protocol_name(p), 100.0 * tc_report_score(sum));
+		level_cell(f, r->by_protocol[p][0]);
+		level_cell(f, r->by_protocol[p][1]);
+		fprintf(f, "\n");
+	}
+}
+
+static void matrix(FILE *f, const struct tc_report *r)
+{
+	fprintf(f, "\n## By feature tag and level (pass / fail / crash / hang / flood / error (adapter or runner) / "
+		   "unsupported)\n\n");
+	fprintf(f, "| tag | L1 | L3 |\n|---|---|---|\n");
+	for (size_t i = 0; i < r->ntally; i++) {
+		fprintf(f, "| ");
+		md_text(f, r->tally[i].tag);
+		fprintf(f, " |");
+		level_cell(f, r->tally[i].count[0]);
+		level_cell(f, r->tally[i].count[1]);
+		fprintf(f, "\n");
+	}
+}
+
+static void failures(FILE *f, const struct tc_report *r)
+{
+	fprintf(f, "\n## Failures (first divergence of each)\n\n");
+	for (int i = 0; i < r->ntasks; i++) {
+		const struct tc_task *t = &r->tasks[i];
+		if (t->verdict == tc_v_pass || t->verdict == tc_v_unsupported || t->verdict == tc_v_skipped)
+			continue;
+		if (t->verdict == tc_v_pass_alt)
+			fprintf(f, "### L%d %s — pass under an alternative reading\n\n```\n%s```\n\n", t->level,
+				r->paths[t->vector], t->diag);
+		else
+			fprintf(f, "### L%d %s — %s\n\n```\n%s```\n\n", t->level, r->paths[t->vector],
+				tc_verdict_names[t->verdict], t->diag);
+	}
+}
+
+int tc_markdown_certificate(FILE *f, const struct tc_report *r, char *err, size_t errlen)
+{
+	header(f, r);
+	protocols(f, r);
+	matrix(f, r);
+	failures(f, r);
+	if (r->notes) {
+		fprintf(f, "\n## Notes (%s)\n\n", r->notes_path);
+		fwrite(r->notes, 1, r->notes_len, f);
+	}
+	if (fflush(f) == 0 && !ferror(f))
+		return 0;
+	snprintf(err, errlen, "a write failed");
+	return -1;
+}

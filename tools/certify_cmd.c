@@ -1,0 +1,215 @@
+/* certify_cmd.c — `tracecert certify`: its command line (tools/cli.h) into struct tc_certify_options (conformance/certify.h). */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "certify.h"
+#include "certify_cmd.h"
+#include "cli.h"
+
+enum certify_option {
+	opt_adapter = 1, opt_vectors, opt_level, opt_tags, opt_tap, opt_report, opt_jobs, opt_timeout, opt_memory,
+	opt_output, opt_first_failure, opt_notes
+};
+
+static const struct tc_cli_option certify_options[] = {
+	{ "adapter", "PATH.so", opt_adapter, "the adapter shared object (required)" },
+	{ "vectors", "DIR", opt_vectors, "vector file or folder, may be repeated (default: vectors)" },
+	{ "level", "1|3|all", opt_level, "levels to run (default: all the vectors and adapter have)" },
+	{ "tags", "T1,T2", opt_tags, "only vectors carrying at least one of these tags (may be repeated)" },
+	{ "tap", NULL, opt_tap, "print TAP version 13 with YAML diagnostics on stdout" },
+	{ "report", "DIR", opt_report, "write DIR/certificate.md and DIR/certificate.json" },
+	{ "jobs", "N", opt_jobs, "worker processes, 1..64 (default: 2)" },
+	{ "timeout", "S", opt_timeout, "per-vector time limit in seconds (default: 10)" },
+	{ "memory", "MB", opt_memory, "per-vector address-space limit (default: 1024; none in an ASan build)" },
+	{ "output", "MB", opt_output, "per-vector output limit (default: 64)" },
+	{ "first-failure", NULL, opt_first_failure, "stop after the first failing comparison (for mutants)" },
+	{ "notes", "FILE", opt_notes, "Markdown verdicts on the failure classes, appended to the\n"
+				      "certificate (conformance/notes/*.md; text, at most 1 MiB)" },
+	{ NULL, NULL, 0, NULL }
+};
+
+/* The parse: options, and the lists they make. */
+struct certify_args {
+	struct tc_certify_options o;
+	const char **vectors;     /* argc entries at most */
+	size_t nvectors;
+	const char **tags;        /* pointing into tag_text */
+	size_t ntags, tags_cap;
+	char **tag_text;          /* each --tags value, copied to be split */
+	size_t ntag_text;
+};
+
+static void help_certify(FILE *f, const struct tc_cli *c)
+{
+	fprintf(f,
+		"usage: tracecert certify --adapter PATH.so [--vectors DIR]... [--level 1|3|all]\n"
+		"                         [--tags TAG[,TAG...]] [--tap] [--report DIR] [--jobs N]\n"
+		"                         [--timeout SECONDS] [--memory MB] [--output MB] [--notes FILE]\n"
+		"\n"
+		"Scores a decoder, wrapped as an adapter (conformance/include/tracecert/adapter.h),\n"
+		"against the vectors of every protocol the adapter declares. Each vector and level runs\n"
+		"in a child process with CPU, memory and output limits and is classified pass, fail\n"
+		"(first divergence), crash (signal), hang (time limit), flood (output limit),\n"
+		"adapter-error, runner-error (the runner could not run it: an unreadable vector file, a\n"
+		"worker process that died), or unsupported (protocol, level or feature the adapter\n"
+		"declares unsupported).\n"
+		"A failure's YAML block gives the level, the compared section, the first\n"
+		"differing line (expected, got, context), the size of the whole difference\n"
+		"(expected_lines, got_lines; missing_lines and extra_lines: the lines of each\n"
+		"side the other lacks, in any order) and, when the error list differs and L1\n"
+		"is compared too, the first differing L1 line (l1_line, l1_expected, l1_got).\n"
+		"\n"
+		"Options:\n");
+	tc_cli_print_options(f, c);
+	fprintf(f, "Exit status: 0 when every supported run passes, 1 otherwise, 2 for bad usage\n"
+		   "or a certificate that could not be written.\n");
+}
+
+/* A number in min..max, or a usage error naming the option. */
+static int take_number(const struct tc_cli *c, unsigned long min, unsigned long max, unsigned long *out)
+{
+	char *end;
+	unsigned long v;
+	const char *s = c->value;
+	errno = 0;
+	v = (*s >= '0' && *s <= '9') ? strtoul(s, &end, 10) : 0;
+	if (*s < '0' || *s > '9' || *end || errno || v < min || v > max)
+		return tc_cli_usage_error(c, "--%s expects a number in %lu..%lu, got '%s'", c->option, min, max, s),
+		       -1;
+	*out = v;
+	return 0;
+}
+
+/* --tags T1,T2: every name non-empty; repeated --tags add to the list. */
+static int take_tags(struct certify_args *a, const struct tc_cli *c)
+{
+	const char *val = c->value;
+	char *copy, *save = NULL, **texts;
+	if (!*val || strstr(val, ",,") || val[0] == ',' || val[strlen(val) - 1] == ',')
+		return tc_cli_usage_error(c, "--tags expects TAG[,TAG...] without empty names, got '%s'", val), -1;
+	texts = realloc(a->tag_text, (a->ntag_text + 1) * sizeof *texts);
+	if (!texts)
+		return -1;
+	a->tag_text = texts;
+	copy = strdup(val);
+	if (!copy)
+		return -1;
+	a->tag_text[a->ntag_text++] = copy;
+	for (char *t = strtok_r(copy, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
+		if (a->ntags == a->tags_cap) {
+			size_t cap = a->tags_cap ? 2 * a->tags_cap : 8;
+			const char **n = realloc(a->tags, cap * sizeof *n);
+			if (!n)
+				return -1;
+			a->tags = n;
+			a->tags_cap = cap;
+		}
+		a->tags[a->ntags++] = t;
+	}
+	return 0;
+}
+
+static int take_level(struct certify_args *a, const struct tc_cli *c)
+{
+	if (!strcmp(c->value, "1"))
+		a->o.levels = 1;
+	else if (!strcmp(c->value, "3"))
+		a->o.levels = 4;
+	else if (!strcmp(c->value, "all"))
+		a->o.levels = 5;
+	else
+		return tc_cli_usage_error(c, "--level expects 1, 3 or all, got '%s'", c->value), -1;
+	return 0;
+}
+
+/* One option or operand; 0, or -1 after a usage error. */
+static int take_argument(struct certify_args *a, const struct tc_cli *c, int id)
+{
+	unsigned long v;
+	switch (id) {
+	case opt_adapter: a->o.adapter = c->value; return 0;
+	case opt_vectors: a->vectors[a->nvectors++] = c->value; return 0;
+	case opt_level: return take_level(a, c);
+	case opt_tags: return take_tags(a, c);
+	case opt_tap: a->o.tap = 1; return 0;
+	case opt_report: a->o.report = c->value; return 0;
+	case opt_first_failure: a->o.first_failure = 1; return 0;
+	case opt_notes: a->o.notes = c->value; return 0;
+	case opt_jobs:
+		if (take_number(c, 1, 64, &v))
+			return -1;
+		a->o.jobs = (int)v;
+		return 0;
+	case opt_timeout:
+		if (take_number(c, 1, 100000, &v))
+			return -1;
+		a->o.lim.timeout_s = (unsigned)v;
+		return 0;
+	case opt_memory: return take_number(c, 1, 1u << 20, &a->o.lim.mem_mb);
+	case opt_output: return take_number(c, 1, 1u << 20, &a->o.lim.out_mb);
+	default:                  /* TC_CLI_OPERAND */
+		return tc_cli_usage_error(c, "unexpected argument '%s'", c->value), -1;
+	}
+}
+
+/* 0 to go on, 1 when --help or --version was answered, -1 after a usage error. */
+static int parse_certify_args(int argc, char **argv, struct certify_args *a)
+{
+	struct tc_cli c;
+	int id;
+	tc_cli_init(&c, "certify", certify_options, argc, argv);
+	while ((id = tc_cli_next(&c)) != TC_CLI_END)
+		if (id == TC_CLI_ERROR || take_argument(a, &c, id))
+			return -1;
+	if (c.help) {
+		help_certify(stdout, &c);
+		return 1;
+	}
+	if (c.version) {
+		tc_cli_print_version(stdout);
+		return 1;
+	}
+	if (!a->o.adapter) {
+		tc_cli_usage_error(&c, "--adapter PATH.so is required");
+		return -1;
+	}
+	if (a->nvectors == 0)
+		a->vectors[a->nvectors++] = "vectors";
+	return 0;
+}
+
+static void certify_args_free(struct certify_args *a)
+{
+	for (size_t i = 0; i < a->ntag_text; i++)
+		free(a->tag_text[i]);
+	free(a->tag_text);
+	free(a->tags);
+	free(a->vectors);
+}
+
+int tc_certify_main(int argc, char **argv)
+{
+	struct certify_args a;
+	int rc;
+	memset(&a, 0, sizeof a);
+	tc_certify_options_default(&a.o);
+	a.vectors = calloc((size_t)argc + 1, sizeof *a.vectors);
+	if (!a.vectors) {
+		fprintf(stderr, "tracecert certify: out of memory\n");
+		return 2;
+	}
+	rc = parse_certify_args(argc, argv, &a);
+	if (rc == 0) {
+		a.o.vectors = a.vectors;
+		a.o.nvectors = a.nvectors;
+		a.o.tags = a.tags;
+		a.o.ntags = a.ntags;
+		rc = tc_certify(&a.o);
+	} else {
+		rc = rc < 0 ? 2 : 0;
+	}
+	certify_args_free(&a);
+	return rc;
+}
