@@ -15,6 +15,7 @@
 
 #include "tracecert/ete.h"
 #include "tracecert/image.h"
+#include "tracecert/protocol.h"
 
 /* Aborts with file, line and message whatever NDEBUG says. */
 #define TC_FUZZ_CHECK(cond, ...)                                              \
@@ -79,6 +80,30 @@ void tc_fuzz_fit_caps_packets(struct tc_ete_config *cfg, uint64_t packets);
 /* The inverse, for seed corpora: 0 when cfg is represented exactly, -1
  * when some field was approximated. */
 int tc_fuzz_config_encode(const struct tc_ete_config *cfg, uint8_t hdr[TC_FUZZ_CFG_BYTES]);
+
+/* ---- A protocol's configuration from the input (harnesses P_NAME) ---- */
+
+/* One byte per key of proto->keys (proto->nkeys bytes, in table order),
+ * applied over config_default with config_set_key. For a key whose max is
+ * below 255 the value is b % (max + 1), every value of its range, the ones
+ * config_check refuses included (a harness then checks that alloc refuses
+ * the configuration too). Otherwise b < 0xe0 is the value b and b >= 0xe0
+ * one of 32 boundary values: max, max - 1, and 2^k and 2^k - 1 for k =
+ * 8..22, each cut to max. cfg holds proto->config_size bytes. */
+void tc_fuzz_proto_config(const struct tc_protocol *proto, struct tc_fuzz_in *in, void *cfg);
+
+/* The inverse, for seed corpora: writes proto->nkeys bytes; 0 when cfg is
+ * represented exactly, -1 when some key was approximated. */
+int tc_fuzz_proto_config_encode(const struct tc_protocol *proto, const void *cfg, uint8_t *out);
+
+/* A protocol's harnesses (fuzz/fuzz.mk FUZZ_PROTO_HARNESSES) and their
+ * inputs, keys[n] being the n = proto->nkeys configuration bytes above
+ * (fuzz/seedgen.c writes these layouts):
+ *   P_stream     keys[n] chunking[1] trace                       (fuzz/stream.c)
+ *   P_parse      keys[n] trace                                   (fuzz/P/parse.c)
+ *   P_decode     keys[n] flags[1] chunking[1] regions… trace     (fuzz/P/decode.c)
+ *   P_roundtrip  keys[n] flags[1] steps[1] blocks[1] chunking[1] seed[4] entropy
+ *                                                                (fuzz/P/roundtrip.c) */
 
 /* ---- Program images from the input (decode and adapter harnesses) ----- */
 

@@ -11,8 +11,10 @@
 #                                       a finding fails it and leaves the reproducer in $(FUZZ_OUT)/findings/
 # make fuzz-regress                     replays fuzz/corpus/<harness>/* and vectors/ete/regress/*.bin (gcc, ASan+UBSan), TAP
 # make fuzz-seeds                       the seed corpora $(FUZZ_OUT)/<harness>_seed_corpus/ from vectors/**/*.tcv
+# make fuzz-harnesses                   the list of harnesses
 #
-# Harnesses: parse decode diff adapter format roundtrip csframe snapini. Variables: HARNESS, TIME (seconds), FUZZ_OUT (default
+# Harnesses: parse decode diff adapter format roundtrip csframe snapini (ETE), and per protocol P
+# (FUZZ_PROTO_HARNESSES) P_stream P_parse P_decode P_roundtrip. Variables: HARNESS, TIME (seconds), FUZZ_OUT (default
 # $(BUILD)/fuzz), FUZZ_CLANG, FUZZ_AFL_CC, FUZZ_REGRESS_CC, FUZZ_AFL_SAN (e.g. -fsanitize=address,undefined; that
 # build goes to $(FUZZ_OUT)/afl-san), FUZZ_LF_SAN, FUZZ_ARGS (extra libFuzzer arguments), JOBS (processes or
 # instances), TC_DIFF_ADAPTER, TC_FUZZ_ADAPTER.
@@ -20,6 +22,12 @@
 BUILD           ?= build
 FUZZ_OUT        ?= $(BUILD)/fuzz
 FUZZ_HARNESSES  := parse decode diff adapter format roundtrip csframe snapini
+# A protocol's harnesses, one line per protocol: P_NAME is fuzz/P/NAME.c (corpus fuzz/corpus/P_NAME/,
+# dictionary fuzz/P/NAME.dict if any), except P_stream: the shared fuzz/stream.c built for P (whole
+# against chunked through the protocol's descriptor; dictionary fuzz/P/parse.dict), which needs
+# nothing more.
+FUZZ_PROTO_HARNESSES := ptm_stream ptm_parse ptm_decode ptm_roundtrip
+FUZZ_ALL        := $(FUZZ_HARNESSES) $(FUZZ_PROTO_HARNESSES)
 HARNESS         ?= parse
 TIME            ?= 60
 FUZZ_CLANG      ?= clang
@@ -35,17 +43,27 @@ FUZZ_REF_SRC  := $(sort $(wildcard reference/*.c reference/ptm/*.c)) $(BUILD)/ge
 # generates) and the line lists and L3 normalisation of conformance/.
 FUZZ_ENC_SRC  := $(sort $(wildcard encoder/*.c)) $(BUILD)/gen/enc_variants.c
 FUZZ_RT_SRC   := $(FUZZ_ENC_SRC) conformance/vector.c conformance/l3norm.c
-FUZZ_ENC_HDRS := $(wildcard encoder/*.h encoder/include/tracecert/*.h)
-FUZZ_CPPFLAGS := -Ireference/include -Ireference -Iconformance/include -Iconformance -Iencoder/include -Iencoder -Ifuzz
+FUZZ_ENC_HDRS := $(wildcard encoder/*.h encoder/*/*.h encoder/include/tracecert/*.h)
+# The PTM encoder (ptm_roundtrip); the PTM L1 model (ptm_parse).
+FUZZ_PTM_ENC_SRC := $(sort $(wildcard encoder/ptm/*.c)) $(BUILD)/gen/enc_ptm_variants.c
+FUZZ_PTM_MODEL   := fuzz/ptm/l1model.c
+FUZZ_GEN      := $(FUZZ_OUT)/gen
+FUZZ_CPPFLAGS := -Ireference/include -Ireference -Iconformance/include -Iconformance -Iencoder/include -Iencoder -Ifuzz -I$(FUZZ_GEN)
 FUZZ_CFLAGS_W := -std=c11 -Wall -Wextra -Werror -D_POSIX_C_SOURCE=200809L
-FUZZ_HEADERS  := $(wildcard reference/*.h reference/ptm/*.h reference/include/tracecert/*.h conformance/*.h conformance/include/tracecert/*.h fuzz/*.h)
+FUZZ_HEADERS  := $(wildcard reference/*.h reference/ptm/*.h reference/include/tracecert/*.h conformance/*.h conformance/include/tracecert/*.h fuzz/*.h fuzz/*/*.h)
 FUZZ_VECTORS  := $(shell find vectors/ete -name '*.tcv' 2>/dev/null)
+FUZZ_PROTO_SRC := fuzz/stream.c $(wildcard fuzz/*/*.c)
+# The protocol of harness P_NAME, and its source.
+fuzz_proto = $(firstword $(subst _, ,$1))
+fuzz_src   = $(if $(filter %_stream,$1),fuzz/stream.c,fuzz/$(subst _,/,$1).c)
+# What a protocol harness's object is compiled with: the protocol's name (fuzz/stream.c reads it).
+fuzz_proto_def = -DTC_FUZZ_PROTOCOL='"$(call fuzz_proto,$1)"'
 # An instrumented adapter .so (TC_FUZZ_ADAPTER) resolves the coverage runtime from the harness
 # executable: export those symbols only (-rdynamic would also export the harness's copy of the
 # reference, an ODR violation next to the adapter's own copy).
 FUZZ_EXPORT   := -Wl,--export-dynamic-symbol=__sanitizer_cov_* -Wl,--export-dynamic-symbol=__sancov_* -Wl,--export-dynamic-symbol=__afl_* \
                  -Wl,--export-dynamic-symbol=__cmplog_*
-FUZZ_RUN       = FUZZ_OUT=$(FUZZ_OUT) FUZZ_LF_DIR=$(FUZZ_LF) FUZZ_AFL_DIR=$(FUZZ_AFL) MAKE="$(MAKE)" sh fuzz/run.sh
+FUZZ_RUN       = FUZZ_OUT=$(FUZZ_OUT) FUZZ_LF_DIR=$(FUZZ_LF) FUZZ_AFL_DIR=$(FUZZ_AFL) MAKE="$(MAKE)" FUZZ_HARNESSES="$(FUZZ_ALL)" sh fuzz/run.sh
 
 # ---- libFuzzer build (clang) ------------------------------------------------------------
 # Without sanitizers (FUZZ_LF_SAN= on the command line: throughput runs) the build has a folder of
@@ -59,7 +77,8 @@ FUZZ_LF_COV   := -fsanitize=fuzzer-no-link
 $(FUZZ_LF)/obj/fuzz/fuzz_common.o $(FUZZ_LF)/obj/conformance/vector.o $(FUZZ_LF)/obj/conformance/l3norm.o: FUZZ_LF_COV :=
 # The harnesses' own checks are edges worth seeing but not comparisons worth solving: no
 # comparison hooks there (they were a fifth of the parse harness's hook calls).
-$(FUZZ_HARNESSES:%=$(FUZZ_LF)/obj/fuzz/%.o): FUZZ_LF_COV := -fsanitize=fuzzer-no-link -fno-sanitize-coverage=trace-cmp
+$(FUZZ_HARNESSES:%=$(FUZZ_LF)/obj/fuzz/%.o) $(FUZZ_PROTO_HARNESSES:%=$(FUZZ_LF)/obj/fuzz/harness/%.o) \
+$(FUZZ_PTM_MODEL:%.c=$(FUZZ_LF)/obj/%.o): FUZZ_LF_COV := -fsanitize=fuzzer-no-link -fno-sanitize-coverage=trace-cmp
 # Likewise the ETE stages 1-2 (packet parser, stream driver, resolution): their comparisons are
 # on header bytes (256 values, all in the dictionary), small payload fields and decoder state,
 # and their indirect calls are the same few sink callbacks for every input. These hooks were
@@ -78,6 +97,17 @@ $(FUZZ_LF)/obj/%.o: %.c $(FUZZ_HEADERS)
 
 $(addprefix $(FUZZ_LF)/,$(FUZZ_HARNESSES)): $(FUZZ_LF)/%: $(FUZZ_LF)/obj/fuzz/%.o $(FUZZ_LF_OBJ)
 	$(FUZZ_CLANG) $(FUZZ_LF_FLAGS) -fsanitize=fuzzer $(FUZZ_EXPORT) -o $@ $^ -ldl
+
+# Protocol harnesses: the object is named after the harness (fuzz/stream.c is built once per protocol).
+$(FUZZ_PROTO_HARNESSES:%=$(FUZZ_LF)/obj/fuzz/harness/%.o): $(FUZZ_LF)/obj/fuzz/harness/%.o: $(FUZZ_PROTO_SRC) $(FUZZ_HEADERS)
+	@mkdir -p $(dir $@)
+	$(FUZZ_CLANG) $(FUZZ_CPPFLAGS) $(FUZZ_CFLAGS_W) $(FUZZ_LF_FLAGS) $(FUZZ_LF_COV) $(call fuzz_proto_def,$*) -c $(call fuzz_src,$*) -o $@
+
+$(addprefix $(FUZZ_LF)/,$(FUZZ_PROTO_HARNESSES)): $(FUZZ_LF)/%: $(FUZZ_LF)/obj/fuzz/harness/%.o $(FUZZ_LF_OBJ)
+	$(FUZZ_CLANG) $(FUZZ_LF_FLAGS) -fsanitize=fuzzer $(FUZZ_EXPORT) -o $@ $^ -ldl
+$(FUZZ_LF)/ptm_parse: $(FUZZ_PTM_MODEL:%.c=$(FUZZ_LF)/obj/%.o)
+$(FUZZ_LF)/ptm_roundtrip: $(FUZZ_ENC_SRC:%.c=$(FUZZ_LF)/obj/%.o) $(FUZZ_PTM_ENC_SRC:%.c=$(FUZZ_LF)/obj/%.o)
+$(FUZZ_ENC_SRC:%.c=$(FUZZ_LF)/obj/%.o) $(FUZZ_PTM_ENC_SRC:%.c=$(FUZZ_LF)/obj/%.o) $(FUZZ_LF)/obj/fuzz/harness/ptm_roundtrip.o: $(FUZZ_ENC_HDRS)
 
 # roundtrip: the encoder is instrumented too (its branches are the structure the input steers).
 $(FUZZ_LF)/roundtrip: $(FUZZ_RT_SRC:%.c=$(FUZZ_LF)/obj/%.o)
@@ -98,6 +128,16 @@ $(FUZZ_AFL)/obj/%.o: %.c $(FUZZ_HEADERS)
 
 $(addprefix $(FUZZ_AFL)/,$(FUZZ_HARNESSES)): $(FUZZ_AFL)/%: $(FUZZ_AFL)/obj/fuzz/%.o $(FUZZ_AFL_OBJ)
 	AFL_QUIET=1 $(FUZZ_AFL_CC) $(FUZZ_AFL_FLAGS) -fsanitize=fuzzer $(FUZZ_EXPORT) -o $@ $^ -ldl
+
+$(FUZZ_PROTO_HARNESSES:%=$(FUZZ_AFL)/obj/fuzz/harness/%.o): $(FUZZ_AFL)/obj/fuzz/harness/%.o: $(FUZZ_PROTO_SRC) $(FUZZ_HEADERS)
+	@mkdir -p $(dir $@)
+	AFL_QUIET=1 $(FUZZ_AFL_CC) $(FUZZ_CPPFLAGS) $(FUZZ_CFLAGS_W) $(FUZZ_AFL_FLAGS) $(call fuzz_proto_def,$*) -c $(call fuzz_src,$*) -o $@
+
+$(addprefix $(FUZZ_AFL)/,$(FUZZ_PROTO_HARNESSES)): $(FUZZ_AFL)/%: $(FUZZ_AFL)/obj/fuzz/harness/%.o $(FUZZ_AFL_OBJ)
+	AFL_QUIET=1 $(FUZZ_AFL_CC) $(FUZZ_AFL_FLAGS) -fsanitize=fuzzer $(FUZZ_EXPORT) -o $@ $^ -ldl
+$(FUZZ_AFL)/ptm_parse: $(FUZZ_PTM_MODEL:%.c=$(FUZZ_AFL)/obj/%.o)
+$(FUZZ_AFL)/ptm_roundtrip: $(FUZZ_ENC_SRC:%.c=$(FUZZ_AFL)/obj/%.o) $(FUZZ_PTM_ENC_SRC:%.c=$(FUZZ_AFL)/obj/%.o)
+$(FUZZ_ENC_SRC:%.c=$(FUZZ_AFL)/obj/%.o) $(FUZZ_PTM_ENC_SRC:%.c=$(FUZZ_AFL)/obj/%.o) $(FUZZ_AFL)/obj/fuzz/harness/ptm_roundtrip.o: $(FUZZ_ENC_HDRS)
 
 $(FUZZ_AFL)/roundtrip: $(FUZZ_RT_SRC:%.c=$(FUZZ_AFL)/obj/%.o)
 $(FUZZ_ENC_SRC:%.c=$(FUZZ_AFL)/obj/%.o) $(FUZZ_AFL)/obj/fuzz/roundtrip.o: $(FUZZ_ENC_HDRS)
@@ -120,10 +160,24 @@ $(FUZZ_RG)/%.o: %.c $(FUZZ_HEADERS)
 	@mkdir -p $(dir $@)
 	$(FUZZ_REGRESS_CC) $(FUZZ_CPPFLAGS) $(FUZZ_CFLAGS_W) $(FUZZ_RG_FLAGS) -c $< -o $@
 
+$(FUZZ_PROTO_HARNESSES:%=$(FUZZ_RG)/fuzz/harness/%.o): $(FUZZ_RG)/fuzz/harness/%.o: $(FUZZ_PROTO_SRC) $(FUZZ_HEADERS)
+	@mkdir -p $(dir $@)
+	$(FUZZ_REGRESS_CC) $(FUZZ_CPPFLAGS) $(FUZZ_CFLAGS_W) $(FUZZ_RG_FLAGS) $(call fuzz_proto_def,$*) \
+	  -DLLVMFuzzerTestOneInput=tc_fuzz_one_$* -DLLVMFuzzerInitialize=tc_fuzz_init_$* -c $(call fuzz_src,$*) -o $@
+
+# The driver's table of harnesses (regress_main.c), from FUZZ_ALL.
+$(FUZZ_GEN)/harnesses.h: fuzz/fuzz.mk
+	@mkdir -p $(dir $@)
+	{ echo '/* generated from FUZZ_HARNESSES and FUZZ_PROTO_HARNESSES of fuzz/fuzz.mk: do not edit */'; \
+	  echo '#define TC_FUZZ_HARNESS_LIST(X) $(foreach h,$(FUZZ_ALL),X($h))'; } > $@
+$(FUZZ_RG)/fuzz/regress_main.o: $(FUZZ_GEN)/harnesses.h
+
 $(FUZZ_REGRESS): $(addprefix $(FUZZ_RG)/fuzz/,$(addsuffix .o,$(FUZZ_HARNESSES) regress_main fuzz_common)) \
-		 $(FUZZ_REF_SRC:%.c=$(FUZZ_RG)/%.o) $(FUZZ_RT_SRC:%.c=$(FUZZ_RG)/%.o)
+		 $(FUZZ_PROTO_HARNESSES:%=$(FUZZ_RG)/fuzz/harness/%.o) $(FUZZ_PTM_MODEL:%.c=$(FUZZ_RG)/%.o) \
+		 $(FUZZ_REF_SRC:%.c=$(FUZZ_RG)/%.o) $(FUZZ_RT_SRC:%.c=$(FUZZ_RG)/%.o) $(FUZZ_PTM_ENC_SRC:%.c=$(FUZZ_RG)/%.o)
 	$(FUZZ_REGRESS_CC) $(FUZZ_RG_FLAGS) -o $@ $^ -ldl
-$(FUZZ_ENC_SRC:%.c=$(FUZZ_RG)/%.o) $(FUZZ_RG)/fuzz/roundtrip.o: $(FUZZ_ENC_HDRS)
+$(FUZZ_ENC_SRC:%.c=$(FUZZ_RG)/%.o) $(FUZZ_PTM_ENC_SRC:%.c=$(FUZZ_RG)/%.o) $(FUZZ_RG)/fuzz/roundtrip.o \
+$(FUZZ_RG)/fuzz/harness/ptm_roundtrip.o: $(FUZZ_ENC_HDRS)
 
 # The adapters the regression driver loads (diff: OpenCSD when installed; adapter: the reference).
 FUZZ_REGRESS_SOS := $(BUILD)/adapters/libtc_reference.so $(if $(filter yes,$(OPENCSD_OK)),$(BUILD)/adapters/libtc_opencsd.so)
@@ -157,15 +211,26 @@ $(FUZZ_OUT)/snapini_seed_corpus/.stamp: $(FUZZ_SEEDGEN) $(wildcard tests/data/sn
 	$(FUZZ_SEEDGEN) snapini $(dir $@) tests/data/snap-mixed
 	@touch $@
 
-FUZZ_SEEDS := $(foreach h,$(FUZZ_HARNESSES),$(FUZZ_OUT)/$(h)_seed_corpus/.stamp)
+# A protocol's harnesses: seeds from vectors/P (P_roundtrip: vectors/P/gen/seeds.txt when there is one, and
+# synthetic ones; fuzz/seedgen.c).
+$(FUZZ_PROTO_HARNESSES:%=$(FUZZ_OUT)/%_seed_corpus/.stamp): $(FUZZ_OUT)/%_seed_corpus/.stamp: $(FUZZ_SEEDGEN) \
+		$(shell find $(addprefix vectors/,$(sort $(foreach h,$(FUZZ_PROTO_HARNESSES),$(call fuzz_proto,$h)))) -name '*.tcv' -o -name seeds.txt 2>/dev/null)
+	rm -rf $(dir $@)
+	$(FUZZ_SEEDGEN) $* $(dir $@) vectors/$(call fuzz_proto,$*)
+	@touch $@
+
+FUZZ_SEEDS := $(foreach h,$(FUZZ_ALL),$(FUZZ_OUT)/$(h)_seed_corpus/.stamp)
 
 # ---- Targets -------------------------------------------------------------------------------------------
-.PHONY: fuzz fuzz-afl fuzz-smoke fuzz-regress fuzz-seeds fuzz-build-libfuzzer fuzz-build-afl fuzz-help
+.PHONY: fuzz fuzz-afl fuzz-smoke fuzz-regress fuzz-seeds fuzz-build-libfuzzer fuzz-build-afl fuzz-help fuzz-harnesses
 
 fuzz-seeds: $(FUZZ_SEEDS)
 
-fuzz-build-libfuzzer: $(addprefix $(FUZZ_LF)/,$(FUZZ_HARNESSES)) $(FUZZ_LF)/libtc_reference.so $(FUZZ_SEEDS)
-fuzz-build-afl: $(addprefix $(FUZZ_AFL)/,$(FUZZ_HARNESSES)) $(FUZZ_AFL)/libtc_reference.so $(FUZZ_SEEDS)
+fuzz-build-libfuzzer: $(addprefix $(FUZZ_LF)/,$(FUZZ_ALL)) $(FUZZ_LF)/libtc_reference.so $(FUZZ_SEEDS)
+fuzz-build-afl: $(addprefix $(FUZZ_AFL)/,$(FUZZ_ALL)) $(FUZZ_AFL)/libtc_reference.so $(FUZZ_SEEDS)
+
+fuzz-harnesses:
+	@echo $(FUZZ_ALL)
 
 fuzz:
 	@$(FUZZ_RUN) check-args '$(HARNESS)' '$(TIME)' '$(JOBS)'
@@ -191,4 +256,4 @@ fuzz-smoke:
 	@$(FUZZ_RUN) smoke $(if $(filter yes,$(OPENCSD_OK)),$(BUILD)/adapters/libtc_opencsd.so)
 
 fuzz-help:
-	@sed -n '2,17p' fuzz/fuzz.mk | sed 's/^# \{0,1\}//'
+	@sed -n '2,19p' fuzz/fuzz.mk | sed 's/^# \{0,1\}//'

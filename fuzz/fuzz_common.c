@@ -140,6 +140,58 @@ void tc_fuzz_fit_caps_packets(struct tc_ete_config *cfg, uint64_t packets)
 		cfg->tx_cap = (uint32_t)most;
 }
 
+/* ---- a protocol's configuration ------------------------------------------------- */
+
+/* Boundary value i (0..31) of a key whose largest value is max. */
+static uint64_t boundary_value(unsigned i, uint64_t max)
+{
+	uint64_t v;
+	if (i == 31)
+		return max;
+	if (i == 30)
+		return max - 1;
+	v = (UINT64_C(1) << (8 + i / 2)) - (i & 1);
+	return v < max ? v : max;
+}
+
+static uint64_t key_value(uint8_t b, uint64_t max)
+{
+	if (max < 255)
+		return b % (max + 1);
+	return b < 0xe0 ? b : boundary_value(b & 0x1fu, max);
+}
+
+void tc_fuzz_proto_config(const struct tc_protocol *proto, struct tc_fuzz_in *in, void *cfg)
+{
+	proto->config_default(cfg);
+	for (int k = 0; k < proto->nkeys; k++)
+		proto->config_set_key(cfg, k, key_value(tc_fuzz_u8(in), proto->keys[k].max));
+}
+
+/* The byte that gives v for a key of largest value max, or -1. */
+static int key_byte(uint64_t v, uint64_t max)
+{
+	if (max < 255)
+		return v <= max ? (int)v : -1;
+	if (v < 0xe0)
+		return (int)v;
+	for (unsigned i = 0; i < 32; i++)
+		if (boundary_value(i, max) == v)
+			return (int)(0xe0 + i);
+	return -1;
+}
+
+int tc_fuzz_proto_config_encode(const struct tc_protocol *proto, const void *cfg, uint8_t *out)
+{
+	int exact = 1;
+	for (int k = 0; k < proto->nkeys; k++) {
+		int b = key_byte(proto->config_get_key(cfg, k), proto->keys[k].max);
+		exact &= b >= 0;
+		out[k] = (uint8_t)(b >= 0 ? b : 0xff);   /* 0xff: the boundary value max */
+	}
+	return exact ? 0 : -1;
+}
+
 /* ---- images ------------------------------------------------------------------- */
 
 uint64_t tc_fuzz_base(uint32_t sel, size_t len)

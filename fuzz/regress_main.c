@@ -2,7 +2,8 @@
  *
  * Every harness is linked in (each compiled with LLVMFuzzerTestOneInput and
  * LLVMFuzzerInitialize renamed to tc_fuzz_one_NAME / tc_fuzz_init_NAME; see
- * fuzz/fuzz.mk). Replays, in TAP version 13:
+ * fuzz/fuzz.mk, whose list of harnesses is the table here). Replays, in TAP
+ * version 13:
  *   every file in fuzz/corpus/NAME/   through harness NAME;
  *   every .bin in vectors/ete/regress/ through the harness its name starts
  *                                 with (NAME-….bin), else parse and decode.
@@ -24,8 +25,9 @@
 #include <unistd.h>
 
 #include "fuzz.h"
+#include "harnesses.h"   /* TC_FUZZ_HARNESS_LIST, generated from fuzz/fuzz.mk */
 
-#define HARNESSES(X) X(parse) X(decode) X(diff) X(adapter) X(format) X(roundtrip) X(csframe) X(snapini)
+#define HARNESSES(X) TC_FUZZ_HARNESS_LIST(X)
 
 #define DECLARE(name)                                                  \
 	int tc_fuzz_one_##name(const uint8_t *data, size_t size);      \

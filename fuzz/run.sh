@@ -7,8 +7,10 @@
 #   run.sh lf-summary HARNESS LOG...   the RESULT line of finished libFuzzer runs (each status in LOG.rc)
 #   run.sh afl HARNESS SECONDS [JOBS]  JOBS instances (one main, the rest secondaries); execs/s summed
 #   run.sh smoke [OPENCSD_SO]          every harness briefly under libFuzzer and AFL++, then the regression driver
+#   run.sh dict HARNESS                the dictionary a run of HARNESS uses (nothing: none)
 #
 # Environment: FUZZ_OUT (build/fuzz), FUZZ_LF_DIR / FUZZ_AFL_DIR (the builds), FUZZ_LF_JOBS, MAKE, FUZZ_CLANG (clang), FUZZ_AFL_CC (afl-clang-fast),
+# FUZZ_HARNESSES (the list; fuzz.mk passes it, else `make fuzz-harnesses` says it),
 # TC_DIFF_ADAPTER, TC_DIFF_FINDINGS, TC_FUZZ_ADAPTER, FUZZ_SMOKE_LF / FUZZ_SMOKE_AFL (per-harness
 # seconds, "parse:25 decode:25 ..."). Exit status: 0 clean, 1 a finding, 2 cannot run.
 set -u
@@ -19,7 +21,10 @@ AFL=${FUZZ_AFL_DIR:-$OUT/afl}          # the AFL++ build (afl-san with FUZZ_AFL_
 MAKE=${MAKE:-make}
 CLANG=${FUZZ_CLANG:-clang}
 AFLCC=${FUZZ_AFL_CC:-afl-clang-fast}
-HARNESSES="parse decode diff adapter format roundtrip csframe snapini"
+# The harnesses: fuzz.mk's list (FUZZ_HARNESSES, FUZZ_PROTO_HARNESSES).
+harnesses() {
+	echo "${FUZZ_HARNESSES:-$($MAKE -s --no-print-directory fuzz-harnesses 2>/dev/null)}"
+}
 
 banner() {
 	echo "########################################################################"
@@ -81,6 +86,21 @@ harness_env() {
 	return 0
 }
 
+# dict_of HARNESS: its dictionary, or nothing: fuzz/HARNESS.dict; for a protocol's harness P_NAME
+# fuzz/P/NAME.dict; P_stream without one of its own takes fuzz/P/parse.dict (the protocol's packets).
+dict_of() {
+	p=${1%%_*} n=${1#*_}
+	case $1 in
+	*_stream) set -- "fuzz/$p/stream.dict" "fuzz/$p/parse.dict" ;;
+	*_*) set -- "fuzz/$p/$n.dict" ;;
+	*) set -- "fuzz/$1.dict" ;;
+	esac
+	for f in "$@"; do
+		[ -f "$f" ] && { echo "$f"; return 0; }
+	done
+	return 0
+}
+
 corpus_dirs() {
 	h=$1
 	dirs="$OUT/corpus/$h"
@@ -116,8 +136,8 @@ run_libfuzzer() {
 	harness_env "$h" libfuzzer
 	mkdir -p "$OUT/findings" "$OUT/logs"
 	log=$OUT/logs/$h-libfuzzer.log
-	dict=
-	[ -f "fuzz/$h.dict" ] && dict=-dict=fuzz/$h.dict
+	dict=$(dict_of "$h")
+	[ -n "$dict" ] && dict=-dict=$dict
 	logs=$log
 	if [ "$jobs" -gt 1 ]; then
 		echo "libFuzzer $h for ${secs}s, $jobs processes: logs $log, $log.w1…"
@@ -226,8 +246,8 @@ run_afl() {
 		find "$d" -maxdepth 1 -type f ! -name '.*' -size -1000k -exec cp {} "$in/" \; 2>/dev/null
 	done
 	[ -n "$(ls -A "$in")" ] || printf '\000\000\000\000' >"$in/empty"
-	dict=
-	[ -f "fuzz/$h.dict" ] && dict="-x fuzz/$h.dict"
+	dict=$(dict_of "$h")
+	[ -n "$dict" ] && dict="-x $dict"
 	log=$OUT/logs/$h-afl.log
 	if [ "$jobs" -gt 1 ]; then
 		echo "AFL++ $h for ${secs}s, $jobs instances: logs $log (main), $log.sN; output $out"
@@ -276,8 +296,13 @@ run_afl() {
 
 smoke() {
 	opencsd=${1:-}
-	lf_times=${FUZZ_SMOKE_LF:-"parse:30 decode:30 diff:15 adapter:15 format:10 roundtrip:15 csframe:10 snapini:10"}
-	afl_times=${FUZZ_SMOKE_AFL:-"parse:15 decode:15 diff:10 adapter:10 format:5 roundtrip:10 csframe:5 snapini:5"}
+	# A protocol's harnesses (P_NAME): 15 s each under each engine.
+	proto=
+	for h in $(harnesses); do
+		case $h in *_*) proto="$proto $h:15" ;; esac
+	done
+	lf_times=${FUZZ_SMOKE_LF:-"parse:30 decode:30 diff:15 adapter:15 format:10 roundtrip:15 csframe:10 snapini:10$proto"}
+	afl_times=${FUZZ_SMOKE_AFL:-"parse:15 decode:15 diff:10 adapter:10 format:5 roundtrip:10 csframe:5 snapini:5$proto"}
 	status=0 lf=yes afl=yes
 	export FUZZ_AFL_FRESH=1
 	rm -rf "$OUT/findings"
@@ -345,6 +370,7 @@ cmd=${1:-}
 [ $# -gt 0 ] && shift
 # The arguments of `make fuzz` / `make fuzz-afl`, checked before anything is built.
 check_args() {
+	HARNESSES=$(harnesses)
 	case " $HARNESSES " in
 	*" ${1:-} "*) ;;
 	*) echo "fuzz: unknown HARNESS '${1:-}' (one of: $HARNESSES)" >&2; exit 2 ;;
@@ -365,5 +391,6 @@ libfuzzer) run_libfuzzer "$@" ;;
 lf-summary) summarise_libfuzzer "$@" ;;   # HARNESS LOG...: the RESULT line of finished runs (tests)
 afl) run_afl "$@" ;;
 smoke) smoke "$@" ;;
-*) echo "usage: run.sh check-args|need|libfuzzer|lf-summary|afl|smoke ..." >&2; exit 2 ;;
+dict) dict_of "$@" ;;
+*) echo "usage: run.sh check-args|need|libfuzzer|lf-summary|afl|smoke|dict ..." >&2; exit 2 ;;
 esac

@@ -13,6 +13,13 @@
  * synthetic seeds. roundtrip takes no vectors: PATH is the seed list of
  * vectors/ete/gen (one seed each, no entropy: that generated vector), plus
  * synthetic headers with pseudo-random entropy.
+ *
+ * A protocol's harnesses P_stream, P_parse, P_decode (fuzz/fuzz.mk
+ * FUZZ_PROTO_HARNESSES): PATH is vectors/P; one seed per vector of protocol
+ * P in the layout of fuzz.h "A protocol's harnesses", the configuration
+ * through the descriptor's keys. P_roundtrip: one seed per line of
+ * PATH/gen/seeds.txt (seeds 1-64 when there is none) with no entropy, plus
+ * synthetic headers with entropy.
  */
 #include <dirent.h>
 #include <stdio.h>
@@ -188,6 +195,181 @@ static int from_vector(const char *harness, const char *path, const struct tc_ve
 	tc_image_free(&img);
 	put(b, v->trace, v->trace_len);
 	return approx;
+}
+
+/* ---- A protocol's harnesses P_KIND (the layouts of fuzz.h) ------------------ */
+
+/* P_stream, P_parse, P_decode: the vector's configuration, then per kind
+ * the chunking byte; flags, chunking and image regions; nothing. */
+static int proto_from_vector(const char *kind, const char *path, const struct tc_vector *v, struct buf *b)
+{
+	uint8_t keys[TC_CONFIG_KEYS_MAX];
+	int approx = tc_fuzz_proto_config_encode(v->proto, v->config, keys) != 0;
+	put(b, keys, (size_t)v->proto->nkeys);
+	if (!strcmp(kind, "stream")) {
+		put8(b, name_byte(path));
+	} else if (!strcmp(kind, "decode")) {
+		struct tc_image img;
+		int nreg;
+		merge_regions(&v->image, &img);
+		nreg = img.n < 7 ? img.n : 7;
+		put8(b, (uint8_t)(0x80 | nreg));   /* regions, streaming check */
+		put8(b, name_byte(path));
+		approx |= put_regions(b, &img, nreg);
+		tc_image_free(&img);
+	} else if (strcmp(kind, "parse")) {
+		return -2;
+	}
+	put(b, v->trace, v->trace_len);
+	return approx;
+}
+
+/* P_roundtrip: keys[nkeys] flags steps blocks chunking seed[4], then entropy. */
+static void put_proto_roundtrip_header(struct buf *b, const uint8_t *keys, int nkeys, uint8_t flags, uint8_t steps,
+				       uint8_t blocks, uint8_t chunking, uint32_t seed)
+{
+	put(b, keys, (size_t)nkeys);
+	put8(b, flags);
+	put8(b, steps);
+	put8(b, blocks);
+	put8(b, chunking);
+	put16(b, (uint16_t)seed);
+	put16(b, (uint16_t)(seed >> 16));
+}
+
+/* The seeds of dir/gen/seeds.txt, else 1-64, with no entropy: the encoder's
+ * random configuration, 60 steps, 32 blocks (as `make vectors` for ETE). */
+static int proto_roundtrip_gen_seeds(const struct tc_protocol *proto, const char *outdir, const char *dir)
+{
+	uint8_t keys[TC_CONFIG_KEYS_MAX];
+	unsigned long seeds[4096];
+	char path[4096], line[256];
+	int n = 0, written = 0;
+	void *cfg = calloc(1, proto->config_size);
+	FILE *f;
+	if (!cfg)
+		return 0;
+	proto->config_default(cfg);
+	tc_fuzz_proto_config_encode(proto, cfg, keys);
+	free(cfg);
+	snprintf(path, sizeof path, "%s/gen/seeds.txt", dir);
+	f = fopen(path, "r");
+	while (f && n < 4096 && fgets(line, sizeof line, f))
+		if (line[0] != '#' && sscanf(line, "%lu", &seeds[n]) == 1)
+			n++;
+	if (f)
+		fclose(f);
+	if (n == 0)
+		for (; n < 64; n++)
+			seeds[n] = (unsigned long)n + 1;
+	for (int i = 0; i < n; i++) {
+		struct buf b = { NULL, 0, 0 };
+		char name[64];
+		put_proto_roundtrip_header(&b, keys, proto->nkeys, 1, 0xf5 /* 60 steps */, 32 - 4,
+					   (uint8_t)(seeds[i] * 37), (uint32_t)seeds[i]);
+		snprintf(name, sizeof name, "gen-%lu.bin", seeds[i]);
+		written += write_file(outdir, name, &b) == 0;
+		free(b.p);
+	}
+	return written;
+}
+
+/* Synthetic ones: every header byte varied, 0 to 2500 bytes of entropy. */
+static int proto_roundtrip_random_seeds(const struct tc_protocol *proto, const char *outdir)
+{
+	static const size_t lens[6] = { 0, 8, 64, 256, 1024, 2500 };
+	uint64_t x = UINT64_C(0x726f756e64747269);   /* xorshift64 state */
+	int written = 0;
+	for (int i = 0; i < 36; i++) {
+		struct buf b = { NULL, 0, 0 };
+		uint8_t keys[TC_CONFIG_KEYS_MAX], r[3];
+		char name[64];
+		for (int k = 0; k < proto->nkeys + 3; k++) {
+			x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+			if (k < proto->nkeys)
+				keys[k] = (uint8_t)x;
+			else
+				r[k - proto->nkeys] = (uint8_t)x;
+		}
+		put_proto_roundtrip_header(&b, keys, proto->nkeys, (uint8_t)(i & 7), r[0], r[1], r[2],
+					   (uint32_t)(i + 1) * 7919u);
+		for (size_t k = 0; k < lens[i % 6]; k++) {
+			x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+			put8(&b, (uint8_t)(x >> 24));
+		}
+		snprintf(name, sizeof name, "random-%02d.bin", i);
+		written += write_file(outdir, name, &b) == 0;
+		free(b.p);
+	}
+	return written;
+}
+
+/* Every vector of proto under the paths, in the layout of kind. */
+static int proto_vector_seeds(const struct tc_protocol *proto, const char *kind, const char *outdir, int argc,
+			      char **argv, int *approx, int *bad)
+{
+	char **list = NULL;
+	size_t n = 0;
+	int written = 0;
+	for (int i = 3; i < argc; i++)
+		tc_vector_list(argv[i], &list, &n);
+	for (size_t i = 0; i < n; i++) {
+		struct tc_vector v;
+		struct buf b = { NULL, 0, 0 };
+		char err[512], name[1024];
+		int rc = -3;
+		if (tc_vector_load(list[i], &v, err, sizeof err)) {
+			fprintf(stderr, "seedgen: %s: %s\n", list[i], err);
+			++*bad;
+		} else {
+			if (v.proto == proto)
+				rc = proto_from_vector(kind, list[i], &v, &b);
+			tc_vector_free(&v);
+		}
+		if (rc == -2) {
+			fprintf(stderr, "seedgen: unknown harness kind '%s'\n", kind);
+			exit(2);
+		}
+		if (rc >= 0) {
+			*approx += rc;
+			snprintf(name, sizeof name, "%s", list[i]);
+			for (char *c = name; *c; c++)
+				if (*c == '/')
+					*c = '_';
+			snprintf(name + strlen(name) - (strlen(name) > 4 ? 4 : 0), 5, ".bin");
+			written += write_file(outdir, name, &b) == 0;
+		}
+		free(b.p);
+		free(list[i]);
+	}
+	free(list);
+	return written;
+}
+
+/* HARNESS is P_KIND: the seeds of a protocol's harness. */
+static int proto_seeds(const char *harness, const char *outdir, int argc, char **argv)
+{
+	char proto_name[64];
+	const char *kind = strchr(harness, '_') + 1;
+	const struct tc_protocol *proto;
+	int approx = 0, bad = 0, written;
+	snprintf(proto_name, sizeof proto_name, "%.*s", (int)(kind - 1 - harness), harness);
+	proto = tc_protocol_find(proto_name);
+	if (!proto) {
+		fprintf(stderr, "seedgen: '%s': no protocol '%s' in this build\n", harness, proto_name);
+		return 2;
+	}
+	if (!strcmp(kind, "roundtrip")) {
+		int gen = proto_roundtrip_gen_seeds(proto, outdir, argc > 3 ? argv[3] : ".");
+		written = proto_roundtrip_random_seeds(proto, outdir);
+		printf("seedgen: %s: %d seeds of the encoder without entropy, %d synthetic seeds in %s\n", harness, gen,
+		       written, outdir);
+		return 0;
+	}
+	written = proto_vector_seeds(proto, kind, outdir, argc, argv, &approx, &bad);
+	printf("seedgen: %s: %d seeds in %s (%d with an approximated field, %d vectors unreadable)\n", harness, written,
+	       outdir, approx, bad);
+	return bad ? 1 : 0;
 }
 
 static void le_put(struct buf *b, uint64_t v, int n)
@@ -536,6 +718,8 @@ int main(int argc, char **argv)
 		printf("seedgen: snapini: %d .ini files in %s\n", snapini_seeds(outdir, argc, argv), outdir);
 		return 0;
 	}
+	if (strchr(harness, '_'))   /* a protocol's harness P_KIND; PATH: vectors/P */
+		return proto_seeds(harness, outdir, argc, argv);
 	if (!strcmp(harness, "roundtrip")) {   /* PATH: the seed list of vectors/ete/gen */
 		int gen = roundtrip_gen_seeds(outdir, argc > 3 ? argv[3] : NULL);
 		written = roundtrip_random_seeds(outdir);

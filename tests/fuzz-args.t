@@ -2,8 +2,10 @@
 # before anything is built): an unknown harness, a bad TIME or a bad JOBS is refused with a message, exit 2.
 . tests/lib/tap.sh
 R="sh fuzz/run.sh"
-check "every harness is accepted" sh -c "for h in parse decode diff adapter format roundtrip csframe snapini; do $R check-args \$h 60 || exit 1; done"
-check "an unknown harness is named with the list" sh -c "$R check-args bogus 60 2>&1 | grep -q \"unknown HARNESS 'bogus' (one of: parse decode diff adapter format roundtrip csframe snapini)\" && { $R check-args bogus 60 2>/dev/null; test \$? -eq 2; }"
+check "every harness is accepted" sh -c "for h in parse decode diff adapter format roundtrip csframe snapini ptm_stream ptm_parse ptm_decode ptm_roundtrip; do $R check-args \$h 60 || exit 1; done"
+check "an unknown harness is named with the list" sh -c "$R check-args bogus 60 2>&1 | grep -q \"unknown HARNESS 'bogus' (one of: parse decode diff adapter format roundtrip csframe snapini ptm_stream ptm_parse ptm_decode ptm_roundtrip)\" && { $R check-args bogus 60 2>/dev/null; test \$? -eq 2; }"
+check "the list is fuzz.mk's (make fuzz-harnesses)" sh -c "test \"\$(make -s --no-print-directory fuzz-harnesses)\" = 'parse decode diff adapter format roundtrip csframe snapini ptm_stream ptm_parse ptm_decode ptm_roundtrip'"
+check "dictionaries: fuzz/H.dict, fuzz/P/NAME.dict, P_stream falls back to fuzz/P/parse.dict, roundtrip none" sh -c "test \"\$($R dict parse) \$($R dict ptm_parse) \$($R dict ptm_decode) \$($R dict ptm_stream) [\$($R dict ptm_roundtrip)\$($R dict roundtrip)]\" = 'fuzz/parse.dict fuzz/ptm/parse.dict fuzz/ptm/decode.dict fuzz/ptm/parse.dict []'"
 check "a TIME that is not a number is refused" sh -c "$R check-args parse abc 2>&1 | grep -q \"TIME must be a whole number of seconds, not 'abc'\" && { $R check-args parse abc 2>/dev/null; test \$? -eq 2; }"
 check "TIME 0 is refused" sh -c "$R check-args parse 0 2>&1 | grep -q 'at least 1 second' && { $R check-args parse 0 2>/dev/null; test \$? -eq 2; }"
 check "an empty TIME is refused" sh -c "$R check-args parse '' 2>/dev/null; test \$? -eq 2"

@@ -160,7 +160,7 @@ static struct pe *pe_new(const struct tc_enc_ptm_options *o)
 	struct pe *e = calloc(1, sizeof *e);
 	if (!e)
 		return NULL;
-	enc_rng_init(&e->rng, o->seed, NULL, 0);
+	enc_rng_init(&e->rng, o->seed, o->entropy, o->entropy_len);
 	if (o->random_config)
 		random_config(e);
 	else

@@ -226,6 +226,23 @@ static void feed_bytes(struct tc_ptm_decoder *d, const uint8_t *data, size_t len
 	}
 }
 
+/* End of the stream inside a packet: truncated; as after any error, the
+ * bytes after its first are searched for an A-sync (FORMAT.md "Error
+ * classes"), which may start packets cut off in turn. Inside an A-sync's
+ * zeros nothing is left to find. */
+static void finish_packets(struct tc_ptm_decoder *d)
+{
+	while (d->state == st_sync && d->npend > 0) {
+		TC_CLAUSE("PTM-P22/Truncated");
+		report_error(d, tc_ptm_err_truncated, d->pend_off, d->pend[0]);
+		rescan_pending(d);
+	}
+	if (d->state == st_async_zeros) {
+		TC_CLAUSE("PTM-P22/TruncatedAsync");
+		report_error(d, tc_ptm_err_truncated, d->run_start, 0x00);
+	}
+}
+
 int tc_ptm_feed(struct tc_ptm_decoder *d, const uint8_t *data, size_t len)
 {
 	if (!d || (!data && len > 0))
@@ -243,13 +260,7 @@ int tc_ptm_finish(struct tc_ptm_decoder *d)
 		return tc_ptm_invalid;
 	if (d->finished)
 		return tc_ptm_finished;
-	if (d->state == st_sync && d->npend > 0) {
-		TC_CLAUSE("PTM-P22/Truncated");
-		report_error(d, tc_ptm_err_truncated, d->pend_off, d->pend[0]);
-	} else if (d->state == st_async_zeros) {
-		TC_CLAUSE("PTM-P22/TruncatedAsync");
-		report_error(d, tc_ptm_err_truncated, d->run_start, 0x00);
-	}
+	finish_packets(d);
 	if (d->state == st_search && d->pos > d->search_start)
 		d->skipped += d->pos - d->search_start;
 	if (d->sink.l3)

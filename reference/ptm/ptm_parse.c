@@ -205,12 +205,12 @@ static void branch_packet(struct tc_ptm_parse *p, uint8_t header)
 		uint8_t e0 = read_byte(p), e1 = 0;
 		TC_CLAUSE("PTM-P3/ExceptionByte0");
 		res0(p, tc_ptm_wf_exc0, e0 & 0x20);
+		isa = apply_altisa(p, isa, (e0 >> 6) & 1);   /* before byte 1 is needed (PTM-P23) */
 		if (e0 & 0x80) {
 			TC_CLAUSE("PTM-P3/ExceptionByte1");
 			e1 = read_byte(p);
 			res0(p, tc_ptm_wf_exc1, e1 & 0xc0);
 		}
-		isa = apply_altisa(p, isa, (e0 >> 6) & 1);
 		k->has_exception = 1;
 		k->exception = (uint16_t)(((e0 >> 1) & 0xf) | (e1 & 0x1f) << 4);
 		st->ns = e0 & 1;
