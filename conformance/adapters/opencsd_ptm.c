@@ -63,7 +63,11 @@
  *     sees the packet before the decoder). A bad packet the decoder
  *     ignores (not yet synchronised) and a truncated packet at the end give
  *     no L3 error: OpenCSD's decoder reports none. A fatal datapath
- *     response is an error item classed from ocsd_get_last_err().
+ *     response is an error item classed from ocsd_get_last_err(): an
+ *     unknown header is reserved-header, anything else reserved-field
+ *     (OCSD_ERR_RET_STACK_OVERFLOW, an E atom on an indirect branch that
+ *     finds OpenCSD's return stack empty, is one: the PTM classes have
+ *     none of its own); the tree is then reset (opencsd_common.c).
  *   - offsets are OpenCSD's element indexes; an index that names no byte
  *     OpenCSD has been given takes the previous item's offset.
  */
