@@ -129,6 +129,7 @@ static const char *const section_names[tc_sec_count] = {
 struct reader {
 	struct tc_vector *v;
 	int section;          /* -1 none yet, -2 config, -3 tags, -4 trace, -5 image hex, else tc_sec_* */
+	int any_section;      /* a section was opened: '#' lines no longer describe the vector */
 	struct tc_config_builder config;   /* keys and registers of [config], once protocol= named the protocol */
 	const char *dir;      /* folder of the vector file, for [image file=…] */
 	uint64_t image_base;
@@ -335,6 +336,7 @@ static int start_section(struct reader *r, const char *line)
 	const char *attr;
 	if (end_image_section(r))
 		return -1;
+	r->any_section = 1;
 	normalise(line, strlen(line), name, sizeof name);
 	if (!strncmp(name, "[image ", 7) || !strcmp(name, "[image]"))
 		return start_image_section(r, name);
@@ -363,6 +365,42 @@ static int start_section(struct reader *r, const char *line)
 	return 0;
 }
 
+/* A '#' line before the first section: a line of the description, without
+ * the '#', one blank after it and the line break. */
+static int add_description(struct reader *r, const char *text)
+{
+	size_t have = r->v->comment ? strlen(r->v->comment) : 0;
+	size_t n;
+	if (*text == ' ')
+		text++;
+	n = strlen(text);
+	while (n > 0 && isspace((unsigned char)text[n - 1]))
+		n--;
+	r->v->comment = xrealloc(r->v->comment, have + n + 2);
+	if (have)
+		r->v->comment[have++] = '\n';
+	memcpy(r->v->comment + have, text, n);
+	r->v->comment[have + n] = '\0';
+	return 0;
+}
+
+/* [tags]: the words of every line, joined by one blank. */
+static int add_tags(struct reader *r, const char *line)
+{
+	char buf[512];
+	size_t n = strlen(r->v->tags), add;
+	normalise(line, strlen(line), buf, sizeof buf);
+	add = strlen(buf);
+	if (add == 0)
+		return 0;
+	if (n + (n ? 1 : 0) + add >= sizeof r->v->tags || add >= sizeof buf - 2)
+		return bad(r, "[tags] longer than %zu characters", sizeof r->v->tags - 1);
+	if (n)
+		r->v->tags[n++] = ' ';
+	memcpy(r->v->tags + n, buf, add + 1);
+	return 0;
+}
+
 static int read_line(struct reader *r, const char *line)
 {
 	const char *s = line;
@@ -376,14 +414,8 @@ static int read_line(struct reader *r, const char *line)
 		return read_hex_line(r, line, &r->v->trace, &r->v->trace_len, "[trace]");
 	if (r->section == -5)
 		return read_hex_line(r, line, &r->image_bytes, &r->image_len, "[image]");
-	if (r->section == -3) {
-		char buf[512];
-		size_t n = strlen(r->v->tags);
-		normalise(s, strlen(s), buf, sizeof buf);
-		if (buf[0])
-			snprintf(r->v->tags + n, sizeof r->v->tags - n, "%s%s", n ? " " : "", buf);
-		return 0;
-	}
+	if (r->section == -3)
+		return add_tags(r, s);
 	if (r->section >= 100) {
 		tc_lines_add_text(&r->v->alt[r->section - 100].lines, line);
 		return 0;
@@ -392,6 +424,8 @@ static int read_line(struct reader *r, const char *line)
 		tc_lines_add_text(&r->v->expect[r->section], line);
 		return 0;
 	}
+	if (*s == '#' && r->section == -1 && !r->any_section)
+		return add_description(r, s + 1);
 	if (*s == '#' || *s == '\0')
 		return 0;
 	return bad(r, "text outside any section");
@@ -444,10 +478,25 @@ static int check_complete(struct reader *r)
 
 int tc_vector_load(const char *path, struct tc_vector *v, char *err, size_t errlen)
 {
-	struct reader r;
-	char line[4096], dir[512];
+	char dir[512];
 	FILE *f = fopen(path, "r");
 	const char *slash = strrchr(path, '/');
+	int rc;
+	memset(v, 0, sizeof *v);
+	snprintf(dir, sizeof dir, "%.*s", slash ? (int)(slash - path) : 1, slash ? path : ".");
+	if (!f) {
+		snprintf(err, errlen, "cannot open: %s", path);
+		return -1;
+	}
+	rc = tc_vector_read(f, dir, v, err, errlen);
+	fclose(f);
+	return rc;
+}
+
+int tc_vector_read(FILE *f, const char *dir, struct tc_vector *v, char *err, size_t errlen)
+{
+	struct reader r;
+	char line[4096];
 	int rc = 0;
 	memset(v, 0, sizeof *v);
 	memset(&r, 0, sizeof r);
@@ -455,14 +504,13 @@ int tc_vector_load(const char *path, struct tc_vector *v, char *err, size_t errl
 	r.section = -1;
 	r.err = err;
 	r.errlen = errlen;
-	snprintf(dir, sizeof dir, "%.*s", slash ? (int)(slash - path) : 1, slash ? path : ".");
 	r.dir = dir;
-	if (!f) {
-		snprintf(err, errlen, "cannot open: %s", path);
-		return -1;
-	}
 	while (rc == 0 && fgets(line, sizeof line, f)) {
 		r.lineno++;
+		if (!strchr(line, '\n') && !feof(f)) {
+			rc = bad(&r, "line longer than %zu characters", sizeof line - 2);
+			break;
+		}
 		if (r.lineno == 1) {
 			if (strncmp(line, "tracecert-vector 1", 18) != 0)
 				rc = bad(&r, "expected 'tracecert-vector 1' on line one");
@@ -470,7 +518,6 @@ int tc_vector_load(const char *path, struct tc_vector *v, char *err, size_t errl
 		}
 		rc = read_line(&r, line);
 	}
-	fclose(f);
 	if (rc == 0)
 		rc = end_image_section(&r);
 	free(r.image_bytes);
@@ -485,6 +532,7 @@ int tc_vector_load(const char *path, struct tc_vector *v, char *err, size_t errl
 
 void tc_vector_free(struct tc_vector *v)
 {
+	free(v->comment);
 	free(v->trace);
 	free(v->config);
 	tc_image_free(&v->image);

@@ -1,10 +1,12 @@
-/* vector.h — reading tracecert vector files (vectors/README.md) and comparing decoded text. */
+/* vector.h — reading and writing tracecert vector files (vectors/README.md), comparing decoded text. */
 #ifndef TC_VECTOR_H
 #define TC_VECTOR_H
 
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
+#include "tracecert/encoder.h"
 #include "tracecert/image.h"
 #include "tracecert/protocol.h"
 
@@ -48,6 +50,9 @@ struct tc_alt {
 };
 
 struct tc_vector {
+	char *comment;                     /* the description: the '#' lines before the first section,
+					    * without '#' and one blank after it, '\n'-separated; NULL
+					    * when there are none */
 	const struct tc_protocol *proto;   /* [config] protocol= */
 	void *config;                      /* proto->config_size bytes: the protocol's configuration */
 	char tags[512];
@@ -65,9 +70,81 @@ struct tc_vector {
 /* Reads a vector file. Returns 0, or -1 with a message "LINE: what was
  * expected" in err. */
 int tc_vector_load(const char *path, struct tc_vector *v, char *err, size_t errlen);
+/* The same from an open stream; dir is the folder [image file=…] and
+ * [image elf=…] names are relative to. */
+int tc_vector_read(FILE *f, const char *dir, struct tc_vector *v, char *err, size_t errlen);
 void tc_vector_free(struct tc_vector *v);
 /* Drops the warning lines of every expect section (what an adapter is scored on). */
 void tc_vector_drop_warnings(struct tc_vector *v);
+
+/* ---- Writing vector files (conformance/vecwrite.c) --------------------------
+ * The one writer of the format: every tool that writes .tcv text calls it.
+ * A writer collects the text; each call appends one part in the layout of
+ * vectors/README.md. The first misuse (a part where the format has no
+ * place for it, text the reader would read otherwise, memory short) is kept,
+ * the calls after it do nothing, and tc_vwrite_end reports it. */
+struct tc_vwriter {
+	char *text;
+	size_t len;
+	size_t cap;
+	int state;                /* the part written last (vecwrite.c) */
+	char err[256];            /* the first misuse; "" while there is none */
+};
+
+/* Line one, `tracecert-vector 1`. */
+void tc_vwrite_begin(struct tc_vwriter *w);
+/* The description, before any section: each line of text as "# line"
+ * ("#" for an empty one). */
+void tc_vwrite_comment(struct tc_vwriter *w, const char *text);
+/* [config]: protocol=NAME, then in the order of the protocol's key table
+ * every required key, the keys needed with [expect.l3] when with_l3 is set
+ * or they differ from their default, the optional keys that differ from
+ * their default. cfg must pass the protocol's config_check. */
+void tc_vwrite_config(struct tc_vwriter *w, const struct tc_protocol *p, const void *cfg, int with_l3);
+/* [tags]: one line (no '#', no line break). */
+void tc_vwrite_tags(struct tc_vwriter *w, const char *tags);
+/* [trace] and n bytes (n > 0), 32 to a line, lower-case hex. */
+void tc_vwrite_trace(struct tc_vwriter *w, const uint8_t *bytes, size_t n);
+/* One packet of an annotated [trace] ([trace] is opened by the first):
+ * its bytes in upper-case hex, padded to 37 columns, then "# note" (note
+ * NULL: no comment; no line break in it). */
+void tc_vwrite_trace_packet(struct tc_vwriter *w, const uint8_t *bytes, size_t n, const char *note);
+/* [image base=0x…] and its n bytes (n > 0), 32 to a line. */
+void tc_vwrite_image(struct tc_vwriter *w, uint64_t base, const uint8_t *bytes, size_t n);
+/* The header of an expect or error section (sec: enum tc_vector_section):
+ * [expect.l1] … [error]; for tc_sec_error, strict (enum tc_error_strict)
+ * gives [error strict=class|resync] ([error] for offset, the default);
+ * reading not NULL: [expect.l1 reading=ID], [expect.l3 reading=ID] or
+ * [error reading=ID] (other sections have no readings). */
+void tc_vwrite_section(struct tc_vwriter *w, int sec, int strict, const char *reading);
+/* The lines of text ('\n'-separated) as they are, into the section opened
+ * last; empty lines are left out (the reader drops them), and no line may
+ * begin with '[' (it would open a section). */
+void tc_vwrite_lines(struct tc_vwriter *w, const char *text);
+/* The text (malloc'd, the caller frees it), or NULL with the first misuse in
+ * err. Either way the writer is left empty. */
+char *tc_vwrite_end(struct tc_vwriter *w, char *err, size_t errlen);
+
+/* A whole vector as text: its description, [config], [tags], [trace], each
+ * image region as [image base=…] (by address), the expect sections, [error],
+ * the sections of alternative readings. What tc_vector_read gives back is
+ * the same vector (tests/vector-io.t); comments other than the description,
+ * the layout of hex and lines, registers given in [config] and image file
+ * names are not kept. NULL with err when v cannot be written. */
+char *tc_vector_text(const struct tc_vector *v, char *err, size_t errlen);
+
+/* A generated vector (tracecert/encoder.h) as a struct tc_vector: title, the
+ * words saying where its expectations come from and r->note as its
+ * description; [expect.l1] and [expect.l3], or [expect.l1] and [error] for
+ * a negative one. Returns 0, or -1 with err (free v either way). */
+int tc_vector_from_generated(const struct tc_enc_result *r, const char *title, struct tc_vector *v, char *err,
+			     size_t errlen);
+/* The two above in one: the .tcv text of a generated vector, or NULL with err. */
+char *tc_vector_text_generated(const struct tc_enc_result *r, const char *title, char *err, size_t errlen);
+
+/* Writes text to path (created or replaced). Returns 0, or -1 with err
+ * naming the file and the reason. */
+int tc_vector_save(const char *path, const char *text, char *err, size_t errlen);
 
 /* Appends the .tcv files at path (a file, or a folder searched recursively),
  * sorted, to *list (malloc'd strings). Returns how many were added. */

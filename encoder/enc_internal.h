@@ -11,7 +11,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "tracecert/encoder.h"
+#include "tracecert/encoder_ete.h"
 #include "enc_common.h"
 
 /* ---- The encoder -------------------------------------------------------------- */

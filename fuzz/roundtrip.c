@@ -28,7 +28,7 @@
  * twice); byte 4 steps: b < 0xf0 → 1 + b % 32, else 40 + 4·(b & 0x0f)
  * (40…100); byte 5 blocks: 4 + b % 61 (4…64); byte 6 chunking
  * (tc_fuzz_chunks_init); bytes 7–10 the seed (u32, little endian); the rest
- * is the entropy, one byte per random draw (tracecert/encoder.h). With no
+ * is the entropy, one byte per random draw (tracecert/encoder_ete.h). With no
  * entropy the vector is exactly `tracecert gen --seed SEED --steps S
  * --blocks B` (plus a `--config` per field of bytes 0–2 when flag bit 0 is
  * clear).
@@ -50,7 +50,7 @@
 #include <string.h>
 
 #include "fuzz.h"
-#include "tracecert/encoder.h"
+#include "tracecert/encoder_ete.h"
 #include "vector.h"
 
 #define HDR (TC_FUZZ_CFG_BYTES + 8)
@@ -154,22 +154,22 @@ static const char *l3_normalised_equal(const struct tc_ete_config *cfg, const st
 	return at < 0 ? "yes" : "no";
 }
 
-/* With TC_FUZZ_TCV=FILE: the vector as .tcv text, for a human. */
+/* With TC_FUZZ_TCV=FILE: the vector as .tcv text, for a human (the one .tcv writer). */
 static void write_tcv(const struct tc_enc_vector *v)
 {
 	const char *path = getenv("TC_FUZZ_TCV");
+	struct tc_enc_vector shallow = *v;   /* the view below points into it */
+	struct tc_enc_result r;
+	char err[400];
 	char *text;
-	FILE *f;
 	if (!path || !*path)
 		return;
-	text = tc_enc_tcv_text(v, "round-trip fuzz finding (fuzz/roundtrip.c)");
-	f = fopen(path, "w");
-	if (f && text) {
-		fputs(text, f);
+	tc_enc_vector_result(&shallow, &r);
+	text = tc_vector_text_generated(&r, "round-trip fuzz finding (fuzz/roundtrip.c)", err, sizeof err);
+	if (text && tc_vector_save(path, text, err, sizeof err) == 0)
 		fprintf(stderr, "roundtrip: vector written to %s\n", path);
-	}
-	if (f)
-		fclose(f);
+	else
+		fprintf(stderr, "roundtrip: vector not written: %s\n", err);
 	free(text);
 }
 

@@ -1,6 +1,27 @@
-# vectors/ete/gen is exactly what the generator produces from its seed list, and covers every
-# variant of encoder/variants.txt (make vectors-check).
+# vectors/<protocol>/gen (every protocol) is exactly what the generator produces from its seed list and
+# covers every variant of the protocol's encoder; vectors/ete/neg and warn are what tools/vecgen/ete_neg.c
+# writes (make vectors-check). Altered copies (VEC_ROOT) must make it fail, each with its message.
 . tests/lib/tap.sh
 B="${TC_BUILD:-build}"
-check "vectors-check: regenerated vectors/ete/gen is identical, every variant covered" make -s vectors-check BUILD="$B"
+check "vectors-check: regenerated vectors/*/gen and the templated vectors are identical, every variant covered" make -s vectors-check BUILD="$B"
+# fails WANT TARGET: make TARGET on the copy in $tmp/v exits non-zero and prints WANT.
+fails() { make -s "$2" BUILD="$B" VEC_ROOT="$tmp/v" > "$tmp/out" 2>&1; rc=$?; cat "$tmp/out"; test $rc -ne 0 && grep -qF -- "$1" "$tmp/out"; }
+mkdir -p "$tmp/v/ptm" "$tmp/v/ete"
+cp -r vectors/ptm/gen "$tmp/v/ptm/gen"
+f=$(ls "$tmp/v/ptm/gen"/gen-*.tcv | head -n 1)
+sed -i '$ s/$/ /' "$f"   # a blank at the end of the last line
+check "a vector of vectors/ptm/gen that differs from the generator fails vectors-check-ptm" fails "$tmp/v/ptm/gen differs from what the generator produces" vectors-check-ptm
+rm -r "$tmp/v/ptm/gen" && cp -r vectors/ptm/gen "$tmp/v/ptm/gen" && rm "$f"
+check "a vector missing from vectors/ptm/gen fails vectors-check-ptm" fails "$tmp/v/ptm/gen differs from what the generator produces" vectors-check-ptm
+s=$(grep -v '^#' vectors/ptm/gen/seeds.txt | head -n 1)
+rm -r "$tmp/v/ptm/gen" && mkdir "$tmp/v/ptm/gen" && echo "$s" > "$tmp/v/ptm/gen/seeds.txt" && cp vectors/ptm/gen/gen-$(printf '%06d' "$s").tcv "$tmp/v/ptm/gen/"
+check "a PTM seed list that leaves variants unused fails vectors-check-ptm, naming them" fails "variants not covered by $tmp/v/ptm/gen" vectors-check-ptm
+check "... and the unused variants are listed" sh -c "grep -q '^# unused: ' '$tmp/out'"
+cp -r vectors/ete/neg vectors/ete/warn "$tmp/v/ete/"
+sed -i 's/^tf_keep_cc=0$/tf_keep_cc=1/' "$tmp/v/ete/warn/ite-el.tcv"
+check "a changed vectors/ete/warn file fails vectors-check-neg-ete" fails "$tmp/v/ete/warn differs from what" vectors-check-neg-ete
+cp vectors/ete/warn/ite-el.tcv "$tmp/v/ete/warn/" && rm "$tmp/v/ete/neg/hdr-05.tcv"
+check "a templated vectors/ete/neg file that is missing fails vectors-check-neg-ete" fails "$tmp/v/ete/neg/hdr-05.tcv differs from what" vectors-check-neg-ete
+cp vectors/ete/neg/hdr-05.tcv "$tmp/v/ete/neg/"
+check "the restored copies of neg and warn pass (the failures above are the alterations')" make -s vectors-check-neg-ete BUILD="$B" VEC_ROOT="$tmp/v"
 tap_done

@@ -12,7 +12,7 @@
 #include "bench.h"
 #include "certify.h"
 #include "tracecert/adapter.h"
-#include "tracecert/encoder.h"
+#include "tracecert/encoder_ete.h"
 
 #define CHUNK 65536
 #define MAX_RUNS 16   /* --runs beyond this count as this many */

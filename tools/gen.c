@@ -1,4 +1,4 @@
-/* gen.c — `tracecert gen`: generated vectors, encoding coverage, and the set-cover seed search. */
+/* gen.c — `tracecert gen`: generated vectors of any protocol's encoder, encoding coverage, and the set-cover seed search. */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -6,13 +6,21 @@
 #include <sys/stat.h>
 #include <time.h>
 
+#include "cli.h"
 #include "gen.h"
 #include "snapwrite.h"
 #include "tracecert/encoder.h"
-#include "tracecert/ete_config.h"
+#include "tracecert/protocol.h"
+#include "vector.h"
 
 struct gen_opts {
-	struct tc_enc_options enc;
+	const struct tc_encoder *enc;      /* --protocol: its encoder */
+	const struct tc_protocol *proto;   /* and its descriptor */
+	int proto_given;
+	struct tc_enc_request rq;
+	void *cfg;                  /* the fixed configuration (--config), proto->config_size bytes */
+	const char **config;        /* the --config arguments, applied once the protocol is known */
+	int nconfig;
 	uint64_t seed;
 	unsigned long count;
 	const char *out;
@@ -22,70 +30,123 @@ struct gen_opts {
 	unsigned long extra;        /* plain random seeds added after the cover */
 	int quiet;
 	int negative;               /* --negative: one deliberate corruption per vector */
-	int neg_kind;               /* --kind: enum tc_enc_negative_kind */
-	struct tc_config_builder config;   /* --config keys and registers */
+	const char *kind;           /* --kind NAME */
+	int neg_kind;               /* its index in enc->negative_kinds */
 	const char *snapshot_out;   /* --snapshot-out DIR */
 	int snapshot_raw;           /* --snapshot-format source_data */
 };
 
-static void usage(FILE *f)
+enum gen_option {
+	opt_protocol = 1, opt_seed, opt_count, opt_seeds_file, opt_out, opt_steps, opt_blocks, opt_config,
+	opt_coverage, opt_select, opt_extra, opt_quiet, opt_snapshot_out, opt_snapshot_format, opt_negative, opt_kind
+};
+
+static const struct tc_cli_option gen_options[] = {
+	{ "protocol", "P", opt_protocol, "the protocol whose encoder runs (default: the\nfirst of the build; the encoders are listed below)" },
+	{ "seed", "N", opt_seed, "first seed (default 1)" },
+	{ "count", "N", opt_count, "number of consecutive seeds (default 1)" },
+	{ "seeds-file", "FILE", opt_seeds_file, "the seeds to generate, one a line ('#' comments)" },
+	{ "out", "DIR", opt_out, "write DIR/gen-SEED.tcv (default: the vectors to\nstandard output)" },
+	{ "steps", "N", opt_steps, "execution steps per vector, 1..100000 (default:\nthe encoder's)" },
+	{ "blocks", "N", opt_blocks, "basic blocks per program, 4..4096 (default: the\nencoder's)" },
+	{ "config", "NAME=VALUE", opt_config, "fix a configuration key or register of the\n"
+					      "protocol (as for dump; no random configuration\nper seed then)" },
+	{ "coverage", NULL, opt_coverage, "print how often the vectors use each variant of\n"
+					  "the encoder's list; exit 1 if any is unused" },
+	{ "select", "C", opt_select, "set-cover search: try seeds 1..C, pick greedily\n"
+				     "seeds that cover every variant, print them (the\nseed list of vectors/PROTOCOL/gen)" },
+	{ "extra", "N", opt_extra, "with --select: add N plain seeds after C" },
+	{ "quiet", NULL, opt_quiet, "no speed figures on standard error" },
+	{ "snapshot-out", "DIR", opt_snapshot_out,
+	  "also write the vectors (1 to 16) as a trace\n"
+	  "snapshot directory: per vector a core whose memory\n"
+	  "dumps hold its image and a trace source whose\n"
+	  "registers give its configuration (trace ID 0x10,\n"
+	  "0x11, ...), the traces interleaved in one\n"
+	  "CoreSight formatted buffer (decode --snapshot DIR\n"
+	  "gives each vector's expected L3; the vectors go to\n"
+	  "standard output only with --out); only for a\n"
+	  "protocol tools/snapwrite.c writes" },
+	{ "snapshot-format", "coresight|source_data", opt_snapshot_format,
+	  "one formatted buffer (the default) or one raw\nbuffer per source" },
+	{ "negative", NULL, opt_negative, "write negative vectors, DIR/neg-SEED.tcv: the\n"
+					  "vector of the seed with ONE deliberate corruption\n"
+					  "chosen by the seed, an [error] section (CLASS\n"
+					  "OFFSET) and the [expect.l1] the encoder knows from\n"
+					  "its record of the packets it wrote; no\n"
+					  "[expect.l3] (the encoders that make them: below)" },
+	{ "kind", "KIND", opt_kind, "with --negative, the corruption (the encoder's\nkinds: below)" },
+	{ NULL, NULL, 0, NULL }
+};
+
+/* The protocols that have an encoder, separated by sep. */
+static void encoder_list(char *buf, size_t size, const char *sep)
+{
+	buf[0] = '\0';
+	for (int i = 0; tc_encoders[i]; i++)
+		snprintf(buf + strlen(buf), size - strlen(buf), "%s%s", i ? sep : "", tc_encoders[i]->protocol);
+}
+
+static const struct tc_encoder *find_encoder(const char *name)
+{
+	for (int i = 0; name && tc_encoders[i]; i++)
+		if (!strcmp(tc_encoders[i]->protocol, name))
+			return tc_encoders[i];
+	return NULL;
+}
+
+/* Each line of text, indented. */
+static void print_indented(FILE *f, const char *indent, const char *text)
+{
+	while (*text) {
+		size_t n = strcspn(text, "\n");
+		fprintf(f, "%s%.*s\n", indent, (int)n, text);
+		text += n + (text[n] == '\n');
+	}
+}
+
+/* One encoder: what it makes, its defaults, its negative vectors and their kinds. */
+static void help_encoder(FILE *f, const struct tc_encoder *e)
+{
+	fprintf(f, "\n--protocol %s%s (variants: %s):\n  --steps %u --blocks %u unless given.\n", e->protocol,
+		e == tc_encoders[0] ? ", the default" : "", e->variants_file, e->default_steps, e->default_blocks);
+	print_indented(f, "  ", e->doc);
+	if (!e->negative) {
+		fprintf(f, "  No negative vectors (--negative).\n");
+		return;
+	}
+	fprintf(f, "  --negative: the [expect.l1] holds\n");
+	print_indented(f, "    ", e->negative_doc);
+	fprintf(f, "  --kind KIND, the corruption:\n");
+	for (int k = 0; k < e->nnegative_kinds; k++) {
+		const char *doc = e->negative_kinds[k].doc;
+		size_t n = strcspn(doc, "\n");
+		fprintf(f, "    %-19s %.*s\n", e->negative_kinds[k].name, (int)n, doc);
+		if (doc[n])
+			print_indented(f, "                        ", doc + n + 1);
+	}
+}
+
+/* The help; with --protocol, only that encoder's part. */
+static void help_gen(FILE *f, const struct tc_cli *c, const struct tc_encoder *only)
 {
 	fprintf(f,
-		"usage: tracecert gen [--seed N] [--count N] [--seeds-file FILE] [--out DIR]\n"
-		"                     [--steps N] [--blocks N] [--config KEY=VALUE]... [--coverage]\n"
-		"                     [--select CANDIDATES [--extra N]] [--quiet]\n"
-		"       tracecert gen --negative [--kind KIND] [--seed N] [--count N] [--out DIR] ...\n"
+		"usage: tracecert gen [--protocol P] [--seed N] [--count N] [--seeds-file F]\n"
+		"                     [--out DIR] [--steps N] [--blocks N] [--config K=V]...\n"
+		"                     [--coverage] [--select CANDIDATES [--extra N]] [--quiet]\n"
+		"       tracecert gen --negative [--kind KIND] [--seed N] [--count N] [--out DIR]\n"
 		"\n"
-		"Runs the random ETE encoder (encoder/): for each seed a random program (A64, A32\n"
-		"and T32 code in one or more image regions), an execution of it (interworking,\n"
-		"AArch64 <-> AArch32 at exceptions and trace gaps), the trace bytes chosen at\n"
-		"random among all valid encodings, and the ground truth at L1 and L3, written\n"
-		"as a .tcv vector (vectors/README.md).\n"
+		"Runs the random encoder of a protocol: for each seed a random program in one or\n"
+		"more image regions, an execution of it, the trace bytes chosen at random among\n"
+		"all valid encodings, and the ground truth at L1 and L3, written as a .tcv vector\n"
+		"(vectors/README.md) by the one vector writer (conformance/vecwrite.c).\n"
 		"\n"
-		"Options:\n"
-		"  --seed N            first seed (default 1)\n"
-		"  --count N           number of consecutive seeds (default 1)\n"
-		"  --seeds-file FILE   the seeds to generate, one per line ('#' comments)\n"
-		"  --out DIR           write DIR/gen-SEED.tcv (default: the vectors to stdout)\n"
-		"  --steps N           execution steps per vector, 1..100000 (default 60)\n"
-		"  --blocks N          basic blocks per program, 4..4096 (default 32)\n"
-		"  --config K=V        fix a decoder configuration key or register (as for dump;\n"
-		"                      disables the per-seed random configuration)\n"
-		"  --coverage          print, for every variant of encoder/variants.txt, how often the\n"
-		"                      generated vectors use it; exit 1 if any is unused\n"
-		"  --select C          set-cover search: try seeds 1..C, pick greedily the seeds that\n"
-		"                      cover every variant, print them (the seed list of vectors/ete/gen)\n"
-		"  --extra N           with --select: add N plain seeds after C\n"
-		"  --quiet             no speed figures on stderr\n"
-		"  --snapshot-out DIR  also write the vectors (1 to 16) as a trace snapshot directory:\n"
-		"                      per vector a core whose memory dumps hold its image and an ETE\n"
-		"                      source whose registers give its configuration (trace ID 0x10,\n"
-		"                      0x11, ...), the traces interleaved in one CoreSight formatted\n"
-		"                      buffer (tracecert decode --snapshot DIR reproduces each vector's\n"
-		"                      expected L3; the vectors go to stdout only with --out)\n"
-		"  --snapshot-format coresight|source_data\n"
-		"                      one formatted buffer (the default) or one raw buffer per source\n"
-		"\n"
-		"Negative vectors:\n"
-		"  --negative          write negative vectors, DIR/neg-SEED.tcv: the vector of the seed\n"
-		"                      with ONE deliberate corruption chosen by the seed, and an [error]\n"
-		"                      section (CLASS OFFSET) with the [expect.l1] the encoder knows from\n"
-		"                      its own record of the packets it wrote: the packets before the\n"
-		"                      corrupted one, the error line, then (but for truncated) the packets\n"
-		"                      from the next A-sync + Trace Info, where the decoder resynchronises.\n"
-		"                      No [expect.l3]. When the seed's vector has no A-sync after any place\n"
-		"                      for the corruption, seeds derived from it are tried (the vector's\n"
-		"                      comment names the encoder seed used).\n"
-		"  --kind KIND         with --negative, the corruption (default any: chosen by the seed):\n"
-		"                        reserved-header     a header replaced by a reserved one\n"
-		"                        exact-match-index   a header replaced by 0x93, 0xA3 or 0xB3\n"
-		"                        truncated           the stream cut inside a packet\n"
-		"                        sbz                 an SBZ bit set: long address payload bit 7,\n"
-		"                                            context payload bit 2/3, Trace Info INFO<5:1>\n"
-		"                        reserved-extension  a Discard/Overflow's 03/05 replaced, or 00 xx\n"
-		"                                            inserted between packets\n"
-		"                        bad-async           an A-sync's 0x80 or one of its first ten zeros\n"
-		"                                            replaced\n");
+		"Options:\n");
+	tc_cli_print_options(f, c);
+	fprintf(f, "\nThe encoders of this build%s:\n", only ? " (--protocol given: its own)" : "");
+	for (int i = 0; tc_encoders[i]; i++)
+		if (!only || tc_encoders[i] == only)
+			help_encoder(f, tc_encoders[i]);
 }
 
 static int parse_ulong(const char *s, unsigned long min, unsigned long max, unsigned long *out)
@@ -102,98 +163,147 @@ static int parse_ulong(const char *s, unsigned long min, unsigned long max, unsi
 	return 0;
 }
 
-static int set_config(struct gen_opts *o, const char *arg)
+/* --seed, --count, --steps, --blocks, --select, --extra: a number in its range. */
+static int set_number(struct gen_opts *o, const struct tc_cli *c, int id)
 {
-	char name[64], err[300];
-	const char *eq = strchr(arg, '=');
-	int rc;
-	if (!eq || eq == arg || eq - arg >= (long)sizeof name) {
-		fprintf(stderr, "tracecert gen: --config expects NAME=VALUE, got '%s'\n", arg);
+	unsigned long n, max = id == opt_steps ? 100000 : id == opt_blocks ? 4096 : 0xfffffffful;
+	unsigned long min = id == opt_blocks ? 4 : (id == opt_seed || id == opt_extra) ? 0 : 1;
+	if (parse_ulong(c->value, min, max, &n)) {
+		tc_cli_usage_error(c, "--%s expects a number in %lu..%lu, got '%s'", c->option, min, max, c->value);
 		return -1;
 	}
-	snprintf(name, sizeof name, "%.*s", (int)(eq - arg), arg);
-	rc = tc_config_builder_set(&o->config, name, eq + 1, err, sizeof err);
-	if (rc)
-		fprintf(stderr, "tracecert gen: %s%s\n", err, rc == -1 ? " (see tracecert config)" : "");
-	o->enc.random_config = 0;
-	return rc ? -1 : 0;
+	if (id == opt_seed)
+		o->seed = n;
+	else if (id == opt_count)
+		o->count = n;
+	else if (id == opt_steps)
+		o->rq.steps = (unsigned)n;
+	else if (id == opt_blocks)
+		o->rq.blocks = (unsigned)n;
+	else if (id == opt_select)
+		o->select = n;
+	else
+		o->extra = n;
+	return 0;
 }
 
-static int parse_args(int argc, char **argv, struct gen_opts *o)
+static int set_protocol(struct gen_opts *o, const struct tc_cli *c)
 {
-	for (int i = 2; i < argc; i++) {
-		const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
-		unsigned long n = 0;
-		if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
-			usage(stdout);
-			exit(0);
-		} else if (!strcmp(a, "--coverage")) {
-			o->coverage = 1;
-			continue;
-		} else if (!strcmp(a, "--quiet")) {
-			o->quiet = 1;
-			continue;
-		} else if (!strcmp(a, "--negative")) {
-			o->negative = 1;
-			continue;
-		}
-		if (strcmp(a, "--out") && strcmp(a, "--seeds-file") && strcmp(a, "--config") && strcmp(a, "--seed") &&
-		    strcmp(a, "--count") && strcmp(a, "--steps") && strcmp(a, "--blocks") && strcmp(a, "--select") &&
-		    strcmp(a, "--extra") && strcmp(a, "--kind") && strcmp(a, "--snapshot-out") &&
-		    strcmp(a, "--snapshot-format")) {
-			fprintf(stderr, "tracecert gen: unknown option '%s' (see tracecert gen --help)\n", a);
+	char list[200];
+	o->enc = find_encoder(c->value);
+	o->proto_given = 1;
+	if (o->enc)
+		return 0;
+	encoder_list(list, sizeof list, ", ");
+	tc_cli_usage_error(c, "unknown protocol '%s' (the encoders of this build: %s)", c->value, list);
+	return -1;
+}
+
+/* One option or operand; 0, or -1 after a usage error. */
+static int take_argument(struct gen_opts *o, const struct tc_cli *c, int id)
+{
+	switch (id) {
+	case opt_protocol: return set_protocol(o, c);
+	case opt_out: o->out = c->value; return 0;
+	case opt_seeds_file: o->seeds_file = c->value; return 0;
+	case opt_config: o->config[o->nconfig++] = c->value; return tc_cli_config_shape(c, c->value);
+	case opt_coverage: o->coverage = 1; return 0;
+	case opt_quiet: o->quiet = 1; return 0;
+	case opt_negative: o->negative = 1; return 0;
+	case opt_kind: o->kind = c->value; return 0;
+	case opt_snapshot_out: o->snapshot_out = c->value; return 0;
+	case opt_snapshot_format:
+		if (strcmp(c->value, "coresight") && strcmp(c->value, "source_data")) {
+			tc_cli_usage_error(c, "--snapshot-format expects coresight or source_data, got '%s'", c->value);
 			return -1;
 		}
-		if (!v) {
-			fprintf(stderr, "tracecert gen: %s needs a value (see tracecert gen --help)\n", a);
-			return -1;
-		}
-		i++;
-		if (!strcmp(a, "--kind")) {
-			o->neg_kind = tc_enc_negative_kind_parse(v);
-			if (o->neg_kind < 0) {
-				fprintf(stderr, "tracecert gen: unknown --kind '%s' (see tracecert gen --help)\n", v);
-				return -1;
-			}
-		} else if (!strcmp(a, "--snapshot-out")) {
-			o->snapshot_out = v;
-		} else if (!strcmp(a, "--snapshot-format")) {
-			if (strcmp(v, "coresight") && strcmp(v, "source_data")) {
-				fprintf(stderr, "tracecert gen: --snapshot-format expects coresight or source_data, got '%s'\n", v);
-				return -1;
-			}
-			o->snapshot_raw = !strcmp(v, "source_data");
-		} else if (!strcmp(a, "--out") || !strcmp(a, "--seeds-file")) {
-			*(a[2] == 'o' ? &o->out : &o->seeds_file) = v;
-		} else if (!strcmp(a, "--config")) {
-			if (set_config(o, v))
-				return -1;
-		} else if (!strcmp(a, "--seed") || !strcmp(a, "--count") || !strcmp(a, "--steps") ||
-			   !strcmp(a, "--blocks") || !strcmp(a, "--select") || !strcmp(a, "--extra")) {
-			unsigned long max = !strcmp(a, "--steps") ? 100000 : !strcmp(a, "--blocks") ? 4096 : 0xfffffffful;
-			unsigned long min = !strcmp(a, "--blocks") ? 4 : (!strcmp(a, "--seed") || !strcmp(a, "--extra")) ? 0 : 1;
-			if (parse_ulong(v, min, max, &n)) {
-				fprintf(stderr, "tracecert gen: %s expects a number in %lu..%lu, got '%s'\n", a, min, max, v);
-				return -1;
-			}
-			if (a[2] == 's' && a[3] == 'e' && a[4] == 'e')
-				o->seed = n;
-			else if (a[2] == 'c')
-				o->count = n;
-			else if (a[2] == 's' && a[3] == 't')
-				o->enc.steps = (unsigned)n;
-			else if (a[2] == 'b')
-				o->enc.blocks = (unsigned)n;
-			else if (a[2] == 's')
-				o->select = n;
-			else
-				o->extra = n;
-		} else {
-			fprintf(stderr, "tracecert gen: unknown option '%s' (see tracecert gen --help)\n", a);
-			return -1;
-		}
+		o->snapshot_raw = !strcmp(c->value, "source_data");
+		return 0;
+	case TC_CLI_OPERAND:
+		tc_cli_usage_error(c, "takes no operand, got '%s'", c->value);
+		return -1;
+	default: return set_number(o, c, id);
 	}
+}
+
+/* The fixed configuration from the --config arguments, over the protocol's defaults. */
+static int apply_config(struct gen_opts *o)
+{
+	struct tc_config_builder b;
+	char err[300];
+	tc_config_builder_init(&b, o->proto);
+	for (int i = 0; i < o->nconfig; i++)
+		if (tc_cli_config_set("gen", &b, o->config[i]))
+			return -1;
+	o->proto->config_default(o->cfg);
+	if (tc_config_builder_apply(&b, o->cfg, NULL, err, sizeof err)) {
+		fprintf(stderr, "tracecert gen: %s\n", err);
+		return -1;
+	}
+	o->rq.random_config = o->nconfig == 0;
+	o->rq.cfg = o->cfg;
 	return 0;
+}
+
+/* --negative and --kind: an index of the encoder's negative kinds. */
+static int resolve_kind(struct gen_opts *o, const struct tc_cli *c)
+{
+	if (o->kind && !o->negative)
+		return tc_cli_usage_error(c, "--kind needs --negative"), -1;
+	if (o->negative && !o->enc->negative)
+		return tc_cli_usage_error(c, "the %s encoder makes no negative vectors (--negative)", o->enc->protocol), -1;
+	if (o->negative && o->select)
+		return tc_cli_usage_error(c, "--select does not go with --negative"), -1;
+	for (int k = 0; o->kind && k < o->enc->nnegative_kinds; k++)
+		if (!strcmp(o->kind, o->enc->negative_kinds[k].name)) {
+			o->neg_kind = k;
+			return 0;
+		}
+	if (o->kind)
+		return tc_cli_usage_error(c, "unknown --kind '%s' for protocol %s", o->kind, o->enc->protocol), -1;
+	return 0;
+}
+
+/* The arguments into o: 0 to go on, 1 when --help or --version was answered, -1 after a usage error. */
+static int parse_gen_args(int argc, char **argv, struct gen_opts *o)
+{
+	struct tc_cli c;
+	int id;
+	tc_cli_init(&c, "gen", gen_options, argc, argv);
+	while ((id = tc_cli_next(&c)) != TC_CLI_END)
+		if (id == TC_CLI_ERROR || take_argument(o, &c, id))
+			return -1;
+	if (c.help) {
+		help_gen(stdout, &c, o->proto_given ? o->enc : NULL);
+		return 1;
+	}
+	if (c.version) {
+		tc_cli_print_version(stdout);
+		return 1;
+	}
+	return resolve_kind(o, &c);
+}
+
+/* What the options leave to settle once all are known: the protocol, the
+ * encoder's defaults, the fixed configuration. */
+static int settle_options(struct gen_opts *o)
+{
+	o->proto = tc_protocol_find(o->enc->protocol);
+	if (!o->proto) {
+		fprintf(stderr, "tracecert gen: the %s encoder's protocol has no descriptor in this build\n",
+			o->enc->protocol);
+		return -1;
+	}
+	o->cfg = malloc(o->proto->config_size);
+	if (!o->cfg) {
+		fprintf(stderr, "tracecert gen: out of memory\n");
+		return -1;
+	}
+	if (!o->rq.steps)
+		o->rq.steps = o->enc->default_steps;
+	if (!o->rq.blocks)
+		o->rq.blocks = o->enc->default_blocks;
+	return apply_config(o);
 }
 
 /* Reads the seeds of a seed list; returns how many, or -1. */
@@ -240,49 +350,43 @@ static long read_seeds(const char *path, uint64_t **out)
 	return n;
 }
 
-static int write_vector(const struct gen_opts *o, const struct tc_enc_vector *v, uint64_t seed)
+static int write_vector(const struct gen_opts *o, const struct tc_enc_result *r, uint64_t seed)
 {
-	char title[96], path[1024];
+	char title[96], path[1024], err[400];
 	char *text;
-	FILE *f = stdout;
-	if (o->negative)
-		snprintf(title, sizeof title, "negative vector, seed %llu, %u steps, %u blocks", (unsigned long long)seed,
-			 o->enc.steps, o->enc.blocks);
-	else
-		snprintf(title, sizeof title, "encoder seed %llu, %u steps, %u blocks", (unsigned long long)seed,
-			 o->enc.steps, o->enc.blocks);
-	text = tc_enc_tcv_text(v, title);
-	if (!text)
+	int rc = 0;
+	snprintf(title, sizeof title, "%s %llu, %u steps, %u blocks", o->negative ? "negative vector, seed" : "encoder seed",
+		 (unsigned long long)seed, o->rq.steps, o->rq.blocks);
+	text = tc_vector_text_generated(r, title, err, sizeof err);
+	if (!text) {
+		fprintf(stderr, "tracecert gen: seed %llu: %s\n", (unsigned long long)seed, err);
 		return -1;
+	}
 	if (o->out) {
 		snprintf(path, sizeof path, "%s/%s-%06llu.tcv", o->out, o->negative ? "neg" : "gen",
 			 (unsigned long long)seed);
-		f = fopen(path, "w");
-		if (!f) {
-			fprintf(stderr, "tracecert gen: cannot write '%s': %s\n", path, strerror(errno));
-			free(text);
-			return -1;
-		}
+		rc = tc_vector_save(path, text, err, sizeof err);
+		if (rc)
+			fprintf(stderr, "tracecert gen: %s\n", err);
+	} else {
+		fputs(text, stdout);
 	}
-	fputs(text, f);
-	if (f != stdout)
-		fclose(f);
 	free(text);
-	return 0;
+	return rc;
 }
 
 /* Prints the coverage table; returns the number of unused variants. */
-static int print_coverage(const uint64_t *hits)
+static int print_coverage(const struct tc_encoder *enc, const uint64_t *hits)
 {
-	int n = tc_enc_variant_count(), unused = 0;
+	int n = enc->variant_count(), unused = 0;
 	for (int i = 0; i < n; i++) {
-		printf("%-28s %llu\n", tc_enc_variant_name(i), (unsigned long long)hits[i]);
+		printf("%-28s %llu\n", enc->variant_name(i), (unsigned long long)hits[i]);
 		unused += hits[i] == 0;
 	}
 	printf("# variants used: %d/%d\n", n - unused, n);
 	for (int i = 0; i < n; i++)
 		if (!hits[i])
-			printf("# unused: %s\n", tc_enc_variant_name(i));
+			printf("# unused: %s\n", enc->variant_name(i));
 	return unused;
 }
 
@@ -293,31 +397,43 @@ static double now_s(void)
 	return (double)t.tv_sec + t.tv_nsec / 1e9;
 }
 
+/* Which variants each candidate seed 1..C uses: C rows of nv flags. */
+static unsigned char *candidate_sets(struct gen_opts *o, int nv)
+{
+	unsigned char *sets = calloc(o->select, (size_t)nv);
+	for (unsigned long s = 0; sets && s < o->select; s++) {
+		struct tc_enc_result r;
+		char err[300];
+		o->rq.seed = s + 1;
+		if (o->enc->generate(&o->rq, &r, err, sizeof err)) {
+			fprintf(stderr, "tracecert gen: seed %lu: %s\n", s + 1, err);
+			free(sets);
+			return NULL;
+		}
+		for (int i = 0; i < nv; i++)
+			sets[s * (unsigned long)nv + (unsigned long)i] = r.variants[i] > 0;
+		tc_enc_result_free(&r);
+	}
+	return sets;
+}
+
 /* Greedy set cover over candidate seeds 1..C: the seed adding most unused
  * variants, until none adds any. Prints the chosen seeds. */
 static int select_seeds(struct gen_opts *o)
 {
-	int nv = tc_enc_variant_count();
-	unsigned char *sets = calloc(o->select, (size_t)nv);
+	int nv = o->enc->variant_count();
+	unsigned char *sets = candidate_sets(o, nv);
 	unsigned char *covered = calloc(1, (size_t)nv);
 	int chosen = 0, missing = 0;
-	if (!sets || !covered)
+	if (!sets || !covered) {
+		free(sets);
+		free(covered);
 		return 2;
-	for (unsigned long s = 0; s < o->select; s++) {
-		struct tc_enc_vector v;
-		char err[128];
-		o->enc.seed = s + 1;
-		if (tc_enc_generate(&o->enc, &v, err, sizeof err)) {
-			fprintf(stderr, "tracecert gen: %s\n", err);
-			return 2;
-		}
-		for (int i = 0; i < nv; i++)
-			sets[s * (unsigned long)nv + (unsigned long)i] = v.variants[i] > 0;
-		tc_enc_vector_free(&v);
 	}
-	printf("# vectors/ete/gen seed list: greedy set cover of encoder/variants.txt over seeds 1..%lu\n", o->select);
-	printf("# (tracecert gen --select %lu --extra %lu --steps %u --blocks %u), then %lu plain seeds.\n", o->select,
-	       o->extra, o->enc.steps, o->enc.blocks, o->extra);
+	printf("# vectors/%s/gen seed list: greedy set cover of %s over seeds 1..%lu\n", o->enc->protocol,
+	       o->enc->variants_file, o->select);
+	printf("# (tracecert gen --protocol %s --select %lu --extra %lu --steps %u --blocks %u), then %lu plain seeds.\n",
+	       o->enc->protocol, o->select, o->extra, o->rq.steps, o->rq.blocks, o->extra);
 	for (;;) {
 		long best = -1, best_gain = 0;
 		for (unsigned long s = 0; s < o->select; s++) {
@@ -338,7 +454,7 @@ static int select_seeds(struct gen_opts *o)
 		printf("%lu\n", o->select + 1 + s);
 	for (int i = 0; i < nv; i++)
 		if (!covered[i]) {
-			printf("# not covered by any candidate: %s\n", tc_enc_variant_name(i));
+			printf("# not covered by any candidate: %s\n", o->enc->variant_name(i));
 			missing++;
 		}
 	fprintf(stderr, "tracecert gen: %d seeds cover %d of %d variants; %lu plain seeds added\n", chosen, nv - missing,
@@ -350,7 +466,7 @@ static int select_seeds(struct gen_opts *o)
 
 /* The vectors --snapshot-out writes. */
 struct snapshot_acc {
-	struct tc_enc_vector v[16];
+	struct tc_enc_result r[16];
 	uint64_t seed[16];
 	int n;
 };
@@ -364,106 +480,127 @@ static int check_snapshot_args(const struct gen_opts *o, long n)
 	return 0;
 }
 
+/* Keys no register derives that differ from their default: a snapshot
+ * cannot say them. */
+static void note_underivable_keys(const struct gen_opts *o, const struct snapshot_acc *acc)
+{
+	for (int i = 0; i < acc->n; i++)
+		for (int k = 0; k < o->proto->nkeys; k++) {
+			const struct tc_config_key *key = &o->proto->keys[k];
+			uint64_t value = o->proto->config_get_key(acc->r[i].cfg, k);
+			if (!strncmp(key->source, "none", 4) && value != key->def)
+				fprintf(stderr, "tracecert gen: seed %llu: %s=%llu has no register: decode the snapshot "
+						"with --config %s=%llu\n", (unsigned long long)acc->seed[i], key->name,
+					(unsigned long long)value, key->name, (unsigned long long)value);
+		}
+}
+
 /* Writes the snapshot (when asked) and frees the vectors kept for it. */
 static int finish_snapshot(const struct gen_opts *o, struct snapshot_acc *acc, int rc)
 {
 	char err[600];
-	for (int i = 0; rc == 0 && i < acc->n; i++)
-		if (acc->v[i].cfg.rme || acc->v[i].cfg.tf_keep_cc)
-			fprintf(stderr, "tracecert gen: seed %llu: rme and tf_keep_cc have no register: decode the snapshot with --config\n",
-				(unsigned long long)acc->seed[i]);
+	if (rc == 0 && o->snapshot_out)
+		note_underivable_keys(o, acc);
 	if (rc == 0 && o->snapshot_out &&
-	    tc_snapshot_write(o->snapshot_out, acc->v, acc->seed, acc->n, !o->snapshot_raw, acc->seed[0], err, sizeof err)) {
+	    tc_snapshot_write(o->snapshot_out, acc->r, acc->seed, acc->n, !o->snapshot_raw, acc->seed[0], err, sizeof err)) {
 		fprintf(stderr, "tracecert gen: --snapshot-out: %s\n", err);
 		rc = 2;
 	}
 	for (int i = 0; i < acc->n; i++)
-		tc_enc_vector_free(&acc->v[i]);
+		tc_enc_result_free(&acc->r[i]);
 	return rc;
 }
 
-int tc_gen_main(int argc, char **argv)
+/* Generates (or corrupts) the vector of one seed into r. */
+static int make_one(struct gen_opts *o, struct tc_enc_result *r)
+{
+	char err[300];
+	int rc = o->negative ? o->enc->negative(&o->rq, o->neg_kind, r, err, sizeof err)
+			     : o->enc->generate(&o->rq, r, err, sizeof err);
+	if (rc)
+		fprintf(stderr, "tracecert gen: seed %llu: %s\n", (unsigned long long)o->rq.seed, err);
+	return rc;
+}
+
+/* Generates the vectors of the seeds (seeds[] or o->seed on), writes them, counts the variants. */
+static int run(struct gen_opts *o, const uint64_t *seeds, long n, uint64_t *hits, struct snapshot_acc *acc)
+{
+	unsigned long long bytes = 0;
+	double t0 = now_s();
+	int rc = 0;
+	for (long i = 0; i < n && rc == 0; i++) {
+		struct tc_enc_result r;
+		o->rq.seed = seeds ? seeds[i] : o->seed + (uint64_t)i;
+		if (make_one(o, &r))
+			return 2;
+		for (int k = 0; k < o->enc->variant_count(); k++)
+			hits[k] += r.variants[k];
+		bytes += r.trace_len;
+		if ((!o->coverage && !o->snapshot_out) || o->out)
+			rc = write_vector(o, &r, o->rq.seed) ? 2 : 0;
+		if (o->snapshot_out) {
+			acc->seed[acc->n] = o->rq.seed;
+			acc->r[acc->n++] = r;
+		} else {
+			tc_enc_result_free(&r);
+		}
+	}
+	if (!o->quiet) {
+		double dt = now_s() - t0;
+		fprintf(stderr, "tracecert gen: %ld vectors, %llu trace bytes in %.3f s: %.0f vectors/s, %.2f MB/s\n", n,
+			bytes, dt, dt > 0 ? n / dt : 0.0, dt > 0 ? bytes / dt / 1e6 : 0.0);
+	}
+	return rc;
+}
+
+static int generate_all(struct gen_opts *o)
 {
 	static struct snapshot_acc acc;
-	struct gen_opts o;
 	uint64_t *seeds = NULL, *hits;
-	long n;
-	int rc = 0;
-	char err[300];
-	unsigned long long bytes = 0;
-	double t0;
-	memset(&o, 0, sizeof o);
-	tc_enc_options_default(&o.enc);
-	o.enc.steps = 60;
-	o.enc.blocks = 32;
-	o.seed = 1;
-	o.count = 1;
-	tc_config_builder_init(&o.config, tc_protocol_find("ete"));   /* the encoder is ETE's */
-	if (parse_args(argc, argv, &o))
-		return 2;
-	if (tc_config_builder_apply(&o.config, &o.enc.cfg, NULL, err, sizeof err)) {
-		fprintf(stderr, "tracecert gen: %s\n", err);
+	long n = (long)o->count;
+	int rc;
+	if (o->out && mkdir(o->out, 0777) != 0 && errno != EEXIST) {
+		fprintf(stderr, "tracecert gen: cannot create '%s': %s\n", o->out, strerror(errno));
 		return 2;
 	}
-	if (o.neg_kind && !o.negative) {
-		fprintf(stderr, "tracecert gen: --kind needs --negative\n");
+	if (o->seeds_file && (n = read_seeds(o->seeds_file, &seeds)) < 0)
 		return 2;
-	}
-	if (o.negative && o.select) {
-		fprintf(stderr, "tracecert gen: --select does not go with --negative\n");
-		return 2;
-	}
-	if (o.select)
-		return select_seeds(&o);
-	if (o.out && mkdir(o.out, 0777) != 0 && errno != EEXIST) {
-		fprintf(stderr, "tracecert gen: cannot create '%s': %s\n", o.out, strerror(errno));
-		return 2;
-	}
-	if (o.seeds_file) {
-		n = read_seeds(o.seeds_file, &seeds);
-		if (n < 0)
-			return 2;
-	} else {
-		n = (long)o.count;
-	}
-	hits = check_snapshot_args(&o, n) ? NULL : calloc((size_t)tc_enc_variant_count(), sizeof *hits);
+	hits = check_snapshot_args(o, n) ? NULL : calloc((size_t)o->enc->variant_count(), sizeof *hits);
 	if (!hits) {
 		free(seeds);
 		return 2;
 	}
 	acc.n = 0;
-	t0 = now_s();
-	for (long i = 0; i < n && rc == 0; i++) {
-		struct tc_enc_vector v;
-		char err[128];
-		o.enc.seed = seeds ? seeds[i] : o.seed + (uint64_t)i;
-		if (o.negative ? tc_enc_make_negative(&o.enc, o.neg_kind, &v, err, sizeof err)
-			       : tc_enc_generate(&o.enc, &v, err, sizeof err)) {
-			fprintf(stderr, "tracecert gen: %s\n", err);
-			rc = 2;
-			break;
-		}
-		for (int k = 0; k < tc_enc_variant_count(); k++)
-			hits[k] += v.variants[k];
-		bytes += v.trace_len;
-		if ((!o.coverage && !o.snapshot_out) || o.out)
-			rc = write_vector(&o, &v, o.enc.seed) ? 2 : 0;
-		if (o.snapshot_out) {
-			acc.seed[acc.n] = o.enc.seed;
-			acc.v[acc.n++] = v;
-		} else {
-			tc_enc_vector_free(&v);
-		}
-	}
-	rc = finish_snapshot(&o, &acc, rc);
-	if (!o.quiet) {
-		double dt = now_s() - t0;
-		fprintf(stderr, "tracecert gen: %ld vectors, %llu trace bytes in %.3f s: %.0f vectors/s, %.2f MB/s\n", n,
-			bytes, dt, dt > 0 ? n / dt : 0.0, dt > 0 ? bytes / dt / 1e6 : 0.0);
-	}
-	if (rc == 0 && o.coverage && print_coverage(hits) > 0)
+	rc = run(o, seeds, n, hits, &acc);
+	rc = finish_snapshot(o, &acc, rc);
+	if (rc == 0 && o->coverage && print_coverage(o->enc, hits) > 0)
 		rc = 1;
 	free(hits);
 	free(seeds);
+	return rc;
+}
+
+int tc_gen_main(int argc, char **argv)
+{
+	struct gen_opts o;
+	int rc;
+	memset(&o, 0, sizeof o);
+	o.enc = tc_encoders[0];
+	o.seed = 1;
+	o.count = 1;
+	o.config = calloc((size_t)argc, sizeof *o.config);
+	if (!o.config)
+		return 2;
+	rc = parse_gen_args(argc, argv, &o);
+	if (rc)
+		rc = rc < 0 ? 2 : 0;
+	else if (settle_options(&o))
+		rc = 2;
+	else if (o.select)
+		rc = select_seeds(&o);
+	else
+		rc = generate_all(&o);
+	free(o.cfg);
+	free(o.config);
 	return rc;
 }

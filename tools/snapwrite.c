@@ -68,7 +68,7 @@ static int write_snapshot_ini(struct writer *w, const uint64_t *seeds, int n)
 }
 
 /* The core: its image in one file, one dump per region (offset, length). */
-static int write_core(struct writer *w, const struct tc_enc_vector *v, int i)
+static int write_core(struct writer *w, const struct tc_enc_result *v, int i)
 {
 	char name[64], mem[64];
 	uint64_t at = 0;
@@ -94,7 +94,7 @@ static int write_core(struct writer *w, const struct tc_enc_vector *v, int i)
 }
 
 /* The ETE source: registers from the configuration, plus two the configuration does not use. */
-static int write_source(struct writer *w, const struct tc_enc_vector *v, int i)
+static int write_source(struct writer *w, const struct tc_enc_result *v, int i)
 {
 	uint32_t regs[tc_ete_reg_count];
 	char name[64];
@@ -103,7 +103,7 @@ static int write_source(struct writer *w, const struct tc_enc_vector *v, int i)
 	f = create(w, name);
 	if (!f)
 		return -1;
-	tc_ete_config_to_regs(&v->cfg, 0x10u + (unsigned)i, regs);
+	tc_ete_config_to_regs(v->cfg, 0x10u + (unsigned)i, regs);
 	fprintf(f, "[device]\nname=ETE_%d\nclass=trace_source\ntype=ETE\n\n[regs]\n", i);
 	for (int r = 0; r < tc_ete_reg_count; r++)
 		fprintf(f, "%s(0x%03x)=0x%08x\n", tc_ete_regs[r].name, tc_ete_regs[r].offset, regs[r]);
@@ -132,7 +132,7 @@ static int write_trace_ini(struct writer *w, int n, int coresight)
 	return done(w, f, "trace.ini");
 }
 
-static int write_buffers(struct writer *w, const struct tc_enc_vector *v, int n, int coresight, uint64_t seed)
+static int write_buffers(struct writer *w, const struct tc_enc_result *v, int n, int coresight, uint64_t seed)
 {
 	struct tc_enc_stream s[16];
 	uint8_t *frames;
@@ -156,12 +156,15 @@ static int write_buffers(struct writer *w, const struct tc_enc_vector *v, int n,
 	return rc;
 }
 
-int tc_snapshot_write(const char *dir, const struct tc_enc_vector *v, const uint64_t *seeds, int n, int coresight,
+int tc_snapshot_write(const char *dir, const struct tc_enc_result *v, const uint64_t *seeds, int n, int coresight,
 		      uint64_t seed, char *err, size_t errlen)
 {
 	struct writer w = { dir, err, errlen };
 	if (n < 1 || n > 16)
 		return fail(&w, "a snapshot holds 1 to 16 generated sources, not %d", n);
+	for (int i = 0; i < n; i++)
+		if (strcmp(v[i].protocol, "ete"))
+			return fail(&w, "the snapshot writer writes ETE trace sources only, not %s", v[i].protocol);
 	if (mkdir(dir, 0777) != 0 && errno != EEXIST)
 		return fail(&w, "cannot create '%s': %s", dir, strerror(errno));
 	if (write_snapshot_ini(&w, seeds, n) || write_trace_ini(&w, n, coresight))

@@ -6,13 +6,14 @@
 
 #include "tracecert/encoder.h"
 
-/* One core and one ETE trace source per vector: the core's memory dumps
+/* One core and one ETE trace source per generated ETE vector (another
+ * protocol's is refused): the core's memory dumps
  * hold the vector's image, the source's registers are derived from its
  * configuration (tc_ete_config_to_regs) with trace ID 0x10 + i, and the
  * traces go into one CoreSight formatted buffer (coresight 1; interleaving
  * and frame syncs chosen by seed) or one source_data buffer each. At most
  * 16 vectors. Returns 0, or -1 with a message in err. */
-int tc_snapshot_write(const char *dir, const struct tc_enc_vector *v, const uint64_t *seeds, int n, int coresight,
+int tc_snapshot_write(const char *dir, const struct tc_enc_result *v, const uint64_t *seeds, int n, int coresight,
 		      uint64_t seed, char *err, size_t errlen);
 
 #endif

@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "tracecert/encoder.h"
+#include "tracecert/encoder_ete.h"
 #include "tracecert/image.h"
 #include "vector.h"
 
@@ -22,6 +22,23 @@ static int compare(const char *level, const char *truth, const struct tc_lines *
 	}
 	tc_lines_free(&want);
 	return at >= 0;
+}
+
+/* The vector of a failing seed as dir/roundtrip-seed-SEED.tcv (the one .tcv writer). */
+static void save_failure(struct tc_enc_vector *v, unsigned long long seed, const char *dir)
+{
+	struct tc_enc_result r;
+	char path[512], title[64], err[400];
+	char *text;
+	snprintf(path, sizeof path, "%s/roundtrip-seed-%llu.tcv", dir, seed);
+	snprintf(title, sizeof title, "round-trip failure, seed %llu", seed);
+	tc_enc_vector_result(v, &r);
+	text = tc_vector_text_generated(&r, title, err, sizeof err);
+	if (text && tc_vector_save(path, text, err, sizeof err) == 0)
+		printf("  # written to %s\n", path);
+	else
+		printf("  # not written: %s\n", err);
+	free(text);
 }
 
 /* One seed: generate, decode, compare. Writes the vector of a failure to dir. */
@@ -52,22 +69,8 @@ static int one(uint64_t seed, const char *dir, unsigned long long *bytes)
 		      compare("l3", v.l3, &out.level[tc_sec_l3], seed);
 		tc_output_free(&out);
 	}
-	if (bad && dir) {
-		char path[512], title[64];
-		char *text;
-		FILE *f;
-		snprintf(path, sizeof path, "%s/roundtrip-seed-%llu.tcv", dir, (unsigned long long)seed);
-		snprintf(title, sizeof title, "round-trip failure, seed %llu", (unsigned long long)seed);
-		text = tc_enc_tcv_text(&v, title);
-		f = fopen(path, "w");
-		if (f && text) {
-			fputs(text, f);
-			printf("  # written to %s\n", path);
-		}
-		if (f)
-			fclose(f);
-		free(text);
-	}
+	if (bad && dir)
+		save_failure(&v, seed, dir);
 	tc_image_free(&img);
 	tc_enc_vector_free(&v);
 	return bad;

@@ -1,0 +1,252 @@
+/* unit_vecwrite.c — the vector writer (conformance/vecwrite.c): its layout against text written by hand, every misuse it refuses, and the reader's description, tag and line-length rules; TAP. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "test/tap.h"   /* reference/test/tap.h */
+#include "tracecert/ete.h"
+#include "tracecert/ptm.h"
+#include "vector.h"
+
+static const uint8_t async12[12] = { 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0x80 };
+
+/* Ends w; 1 when it fails with a message containing want. */
+static int refused(struct tc_vwriter *w, const char *want)
+{
+	char err[300] = "";
+	char *text = tc_vwrite_end(w, err, sizeof err);
+	int good = !text && strstr(err, want) != NULL;
+	if (!good)
+		note("  # expected a refusal containing '%s', got '%s'\n", want, text ? text : err);
+	free(text);
+	return good;
+}
+
+/* Ends w; 1 when the text is exactly want. */
+static int wrote(struct tc_vwriter *w, const char *want)
+{
+	char err[300] = "";
+	char *text = tc_vwrite_end(w, err, sizeof err);
+	int good = text && !strcmp(text, want);
+	if (!good)
+		note("  ---\n  expected: |\n%s\n  got: |\n%s\n  ...\n", want, text ? text : err);
+	free(text);
+	return good;
+}
+
+/* A writer after line one and [config] (ETE, defaults). */
+static void start_ete(struct tc_vwriter *w, struct tc_ete_config *cfg)
+{
+	tc_ete_config_default(cfg);
+	tc_vwrite_begin(w);
+	tc_vwrite_config(w, tc_protocol_find("ete"), cfg, 0);
+}
+
+/* The layout, each line written here by hand from vectors/README.md and
+ * the rules of vector.h: ETE's required keys in the table's order, the
+ * keys needed with [expect.l3] only with it or when not the default, the
+ * optional ones only when not the default. */
+static void test_layout(void)
+{
+	struct tc_vwriter w;
+	struct tc_ete_config cfg;
+	const uint8_t img[2] = { 0x1e, 0xff };
+	tc_ete_config_default(&cfg);
+	cfg.maxspec = 16;
+	cfg.queue_cap = 100;
+	cfg.retstack = 1;
+	tc_vwrite_begin(&w);
+	tc_vwrite_comment(&w, "first line\n\nthird line");
+	tc_vwrite_config(&w, tc_protocol_find("ete"), &cfg, 0);
+	tc_vwrite_tags(&w, "neg a b");
+	tc_vwrite_trace_packet(&w, async12, 12, "@0 A-sync");
+	tc_vwrite_trace_packet(&w, async12 + 11, 1, NULL);
+	tc_vwrite_image(&w, 0x1000, img, 2);
+	tc_vwrite_section(&w, tc_sec_s1, tc_strict_offset, NULL);
+	tc_vwrite_lines(&w, "@0 a\n\n@1 b   # why\n");
+	tc_vwrite_section(&w, tc_sec_error, tc_strict_class, NULL);
+	tc_vwrite_lines(&w, "truncated 12");
+	tc_vwrite_section(&w, tc_sec_l3, tc_strict_offset, "E-1");
+	ok(wrote(&w, "tracecert-vector 1\n# first line\n#\n# third line\n[config]\nprotocol=ete\nmaxspec=16\n"
+		     "commopt=0\ncommtrans=0\ntsmark=0\nite=0\nrme=0\ntf_keep_cc=0\nqueue_cap=100\nretstack=1\n"
+		     "[tags]\nneg a b\n[trace]\n"
+		     "00 00 00 00 00 00 00 00 00 00 00 80   # @0 A-sync\n80\n"
+		     "[image base=0x1000]\n1e ff\n[expect.s1]\n@0 a\n@1 b   # why\n[error strict=class]\ntruncated 12\n"
+		     "[expect.l3 reading=E-1]\n"),
+	   "layout: description, [config] keys by need and default, annotated trace, image, sections, a reading");
+}
+
+/* A block of hex: 32 bytes a line, lower case; PTM's required keys. */
+static void test_hex_block(void)
+{
+	struct tc_vwriter w;
+	struct tc_ptm_config cfg;
+	uint8_t bytes[33];
+	for (int i = 0; i < 33; i++)
+		bytes[i] = (uint8_t)(0xa0 + i);
+	tc_ptm_config_default(&cfg);
+	tc_vwrite_begin(&w);
+	tc_vwrite_config(&w, tc_protocol_find("ptm"), &cfg, 1);
+	tc_vwrite_trace(&w, bytes, 33);
+	ok(wrote(&w, "tracecert-vector 1\n[config]\nprotocol=ptm\nversion=1\ncycle_accurate=0\nbranch_broadcast=0\n"
+		     "return_stack=0\ntimestamps=0\ncontextid_size=0\nvmid=0\nts64=0\nts_binary=1\n[trace]\n"
+		     "a0 a1 a2 a3 a4 a5 a6 a7 a8 a9 aa ab ac ad ae af b0 b1 b2 b3 b4 b5 b6 b7 b8 b9 ba bb bc bd be bf\n"
+		     "c0\n"),
+	   "hex block: 32 bytes a line; PTM's keys, walk_limit (optional, default) left out");
+}
+
+static void test_misuse_order(void)
+{
+	struct tc_vwriter w;
+	struct tc_ete_config cfg;
+	memset(&w, 0, sizeof w);
+	tc_vwrite_tags(&w, "x");
+	ok(refused(&w, "before line one"), "a part before tc_vwrite_begin is refused");
+	memset(&w, 0, sizeof w);
+	ok(refused(&w, "nothing written"), "ending a writer never begun is refused");
+	start_ete(&w, &cfg);
+	tc_vwrite_comment(&w, "late");
+	ok(refused(&w, "a comment after the first section"), "a comment after a section is refused");
+	start_ete(&w, &cfg);
+	tc_vwrite_lines(&w, "@0 00 async");
+	ok(refused(&w, "lines outside an expect or error section"), "lines before any expect section are refused");
+	start_ete(&w, &cfg);
+	tc_vwrite_trace(&w, async12, 0);
+	tc_vwrite_tags(&w, "#");
+	ok(refused(&w, "[trace] without bytes"), "an empty [trace] is refused, and the first misuse is the one reported");
+}
+
+static void test_misuse_config(void)
+{
+	struct tc_vwriter w;
+	struct tc_ptm_config ptm;
+	tc_vwrite_begin(&w);
+	tc_vwrite_config(&w, NULL, NULL, 0);
+	ok(refused(&w, "without a protocol"), "[config] without a protocol is refused");
+	tc_ptm_config_default(&ptm);
+	ptm.contextid_size = 3;
+	tc_vwrite_begin(&w);
+	tc_vwrite_config(&w, tc_protocol_find("ptm"), &ptm, 0);
+	ok(refused(&w, "a configuration protocol ptm refuses"), "a configuration the protocol refuses is refused");
+}
+
+static void test_misuse_text(void)
+{
+	struct tc_vwriter w;
+	struct tc_ete_config cfg;
+	start_ete(&w, &cfg);
+	tc_vwrite_tags(&w, "a # b");
+	ok(refused(&w, "[tags] would not read back"), "tags with '#' are refused");
+	start_ete(&w, &cfg);
+	tc_vwrite_tags(&w, "a\nb");
+	ok(refused(&w, "[tags] holds a line break"), "tags with a line break are refused");
+	start_ete(&w, &cfg);
+	tc_vwrite_trace_packet(&w, async12, 12, "two\nlines");
+	ok(refused(&w, "a packet's note holds a line break"), "a packet note with a line break is refused");
+	start_ete(&w, &cfg);
+	tc_vwrite_trace_packet(&w, async12, 0, "none");
+	ok(refused(&w, "a [trace] packet of 0 bytes"), "a packet of no bytes is refused");
+	start_ete(&w, &cfg);
+	tc_vwrite_image(&w, 0x40, async12, 0);
+	ok(refused(&w, "[image base=0x40] without bytes"), "an empty image region is refused");
+	start_ete(&w, &cfg);
+	tc_vwrite_section(&w, tc_sec_l1, tc_strict_offset, NULL);
+	tc_vwrite_lines(&w, "@0 00 async\n  [expect.l3]");
+	ok(refused(&w, "would open a section"), "an expect line beginning with '[' is refused");
+}
+
+static void test_misuse_sections(void)
+{
+	struct tc_vwriter w;
+	struct tc_ete_config cfg;
+	start_ete(&w, &cfg);
+	tc_vwrite_section(&w, tc_sec_count, tc_strict_offset, NULL);
+	ok(refused(&w, "no such section"), "a section number out of range is refused");
+	start_ete(&w, &cfg);
+	tc_vwrite_section(&w, tc_sec_l1, tc_strict_class, NULL);
+	ok(refused(&w, "no such section"), "strict= on a section other than [error] is refused");
+	start_ete(&w, &cfg);
+	tc_vwrite_section(&w, tc_sec_s1, tc_strict_offset, "E-1");
+	ok(refused(&w, "readings are for expect.l1, expect.l3 and error"), "a reading of [expect.s1] is refused");
+	start_ete(&w, &cfg);
+	tc_vwrite_section(&w, tc_sec_l1, tc_strict_offset, "two words");
+	ok(refused(&w, "without blanks"), "a reading ID with a blank is refused");
+}
+
+/* A generated vector of a protocol this build does not have, and tags the reader could not hold. */
+static void test_generated(void)
+{
+	struct tc_enc_result r;
+	struct tc_ptm_config cfg;
+	char err[300] = "", tags[600];
+	char *text;
+	uint8_t trace[1] = { 0 };
+	memset(&r, 0, sizeof r);
+	r.protocol = "etmv9";
+	text = tc_vector_text_generated(&r, "t", err, sizeof err);
+	ok(!text && strstr(err, "protocol 'etmv9', which this build does not have"),
+	   "a generated vector of an unknown protocol is refused (%s)", err);
+	free(text);
+	tc_ptm_config_default(&cfg);
+	memset(tags, 'x', sizeof tags - 1);
+	tags[sizeof tags - 1] = '\0';
+	r = (struct tc_enc_result){ .protocol = "ptm", .cfg = &cfg, .trace = trace, .trace_len = 1, .l1 = "", .l3 = "",
+				    .tags = tags };
+	text = tc_vector_text_generated(&r, "t", err, sizeof err);
+	ok(!text && strstr(err, "tags of a generated vector are longer than 511"), "tags over 511 characters are refused (%s)",
+	   err);
+	free(text);
+	ok(tc_vector_save("/nonexistent/dir/x.tcv", "x", err, sizeof err) == -1 &&
+	   strstr(err, "cannot write '/nonexistent/dir/x.tcv'"), "saving into a missing folder names the file (%s)", err);
+}
+
+/* Reads text; returns 0 or -1 with err. */
+static int read_text(const char *text, struct tc_vector *v, char *err, size_t errlen)
+{
+	FILE *f = fmemopen((void *)text, strlen(text), "r");
+	int rc = tc_vector_read(f, ".", v, err, errlen);
+	fclose(f);
+	return rc;
+}
+
+static const char minimal_head[] = "tracecert-vector 1\n# one\n#\n#  two  \n\n[config]\n# not the description\n"
+				   "protocol=ptm\nversion=1\ncycle_accurate=0\nbranch_broadcast=0\nreturn_stack=0\n"
+				   "timestamps=0\ncontextid_size=0\nvmid=0\nts64=0\nts_binary=1\n";
+
+static void test_reader(void)
+{
+	struct tc_vector v;
+	char err[300] = "", *long_line, text[2048];
+	size_t n;
+	int rc;
+	snprintf(text, sizeof text, "%s[trace]\n00 00 00 00 00 80\n[expect.l1]\n@0 00 async\n", minimal_head);
+	rc = read_text(text, &v, err, sizeof err);
+	ok(rc == 0 && v.comment && !strcmp(v.comment, "one\n\n two"),
+	   "the description: the '#' lines before the first section, '#' and one blank dropped");
+	if (rc == 0)
+		tc_vector_free(&v);
+	snprintf(text, sizeof text, "%s[tags]\n%0600d\n[trace]\n00\n[expect.l1]\n", minimal_head, 0);
+	ok(read_text(text, &v, err, sizeof err) == -1 && strstr(err, "line 19: [tags] longer than 511 characters"),
+	   "tags longer than the vector holds are an error naming the line (%s)", err);
+	n = strlen(minimal_head) + 5000;
+	long_line = malloc(n + 64);
+	snprintf(long_line, n + 64, "%s[trace]\n", minimal_head);
+	memset(long_line + strlen(long_line), '0', 4998);
+	strcpy(long_line + strlen(minimal_head) + 8 + 4998, "\n");
+	ok(read_text(long_line, &v, err, sizeof err) == -1 && strstr(err, "line 19: line longer than 4094 characters"),
+	   "a line longer than the reader's buffer is an error, not two lines (%s)", err);
+	free(long_line);
+}
+
+int main(void)
+{
+	test_layout();
+	test_hex_block();
+	test_misuse_order();
+	test_misuse_config();
+	test_misuse_text();
+	test_misuse_sections();
+	test_generated();
+	test_reader();
+	return tap_finish();
+}
