@@ -2,7 +2,9 @@
 # run.sh — the automatic mutants: operator-level faults at every site of a protocol's
 # reference (conformance/mutants/auto/sites.py, libclang), each judged by the protocol's
 # vectors alone (`tracecert certify`, what a third party sees) and, when it survives them,
-# by the whole suite (suite.sh). Writes OUT/report.md and OUT/verdicts.tsv.
+# by the whole suite (suite.sh). Writes OUT/<protocol>/ (run.txt, sites.tsv, sample.tsv,
+# verdicts.tsv, a folder per mutant) and OUT/report.md over every protocol OUT holds (default
+# OUT: BUILD_DIR/mutants-auto; each protocol's results stay until a run of it replaces them).
 #
 #   run.sh [--protocol NAME]... [--sample N] [--seed S] [--out DIR] BUILD_DIR
 #
@@ -76,7 +78,9 @@ parts() {
 	echo "image reference/image.c"
 }
 
-rm -rf "$out"
+# A run replaces the results of the protocols it runs and keeps the others'.
+rm -rf "$out/.base"
+for p in $protocols; do rm -rf "${out:?}/$p"; done
 mkdir -p "$out" || exit 1
 
 # ---- The control: the pristine copy passes every vector and the whole suite.
@@ -109,9 +113,12 @@ for p in $protocols; do
 	seq 1 "$n" | xargs -P "$JOBS" -n 1 sh conformance/mutants/auto/one.sh "$p" || exit 1
 done
 
-# ---- verdicts.tsv: protocol, part, id, file, line, col, operator, original, replacement, verdict, by.
+# ---- OUT/P/verdicts.tsv: protocol, part, id, file, line, col, operator, original, replacement, verdict, by.
 for p in $protocols; do
 	parts "$p" >"$out/$p/parts.txt"
+	printf 'date=%s\ncommit=%s\nsample=%s\nseed=%s\n' "$(date -u '+%Y-%m-%d %H:%M UTC')" \
+		"$(git rev-parse --short HEAD 2>/dev/null || echo unknown)$(git diff --quiet HEAD 2>/dev/null || echo ' with uncommitted changes')" \
+		"${sample:-all}" "$seed" >"$out/$p/run.txt"
 	n=0
 	while IFS= read -r line; do
 		n=$((n + 1))
@@ -119,7 +126,7 @@ for p in $protocols; do
 	done <"$out/$p/sample.tsv" |
 		awk -F'\t' -v OFS='\t' -v p="$p" -v parts="$out/$p/parts.txt" '
 			BEGIN { while ((getline l < parts) > 0) { split(l, a, " "); part[a[2]] = a[1] } }
-			{ print p, part[$2], $1, $2, $3, $4, $5, $6, $7, $10, $11 }'
-done >"$out/verdicts.tsv"
-sh conformance/mutants/auto/report.sh "$out" "${sample:-all}" "$seed" >"$out/report.md" || exit 1
+			{ print p, part[$2], $1, $2, $3, $4, $5, $6, $7, $10, $11 }' >"$out/$p/verdicts.tsv"
+done
+sh conformance/mutants/auto/report.sh "$out" >"$out/report.md" || exit 1
 sed -n '/^| protocol /,/^$/p' "$out/report.md"
