@@ -22,7 +22,9 @@
 # pristine objects; a pristine build must pass every vector and the whole suite first.
 # Environment: CC, JOBS (parallel mutants, default: CPUs), PYTHON (a python3 with
 # clang.cindex; default: python3 or /usr/bin/python3), SUITE_LINK (the objects and libraries
-# the test programs need besides the reference: the GNUmakefile passes them).
+# the test programs need besides the reference: the GNUmakefile passes them; default: the
+# runner's objects BUILD_DIR/obj/conformance/*.o but vectest.o and twins.o, and
+# BUILD_DIR/libtcenc.a).
 # Exit status 0 when the run completed (whatever the kill rates), 1 on a failure, 2 for bad
 # usage or a missing prerequisite.
 set -u
@@ -54,13 +56,20 @@ tool=$build/tracecert
 vecdirs=
 equivalent=$root/conformance/mutants/auto/equivalent.txt
 suite_link=${SUITE_LINK:-}
+if [ -z "$suite_link" ]; then
+	for o in "$build"/obj/conformance/*.o; do
+		case $o in */vectest.o | */twins.o) ;; *) suite_link="$suite_link $o" ;; esac
+	done
+	suite_link="$suite_link $build/libtcenc.a"
+fi
 . conformance/mutants/lib.sh
 . conformance/mutants/auto/suite.sh
 
 PYTHON=$(sh conformance/mutants/auto/python.sh) || exit 2
 [ -x "$tool" ] && [ -f "$build/gen/protocols.c" ] ||
 	{ echo "mutants-auto: $tool or $build/gen/protocols.c is missing (make builds them)" >&2; exit 2; }
-[ -n "$suite_link" ] || { echo "mutants-auto: SUITE_LINK is empty (make mutants-auto sets it)" >&2; exit 2; }
+[ -f "$build/libtcenc.a" ] && [ -f "$build/obj/conformance/vectest.o" ] ||
+	{ echo "mutants-auto: the test programs' objects are missing in $build/obj (make tests builds them)" >&2; exit 2; }
 all=$(sed -n 's/^extern const struct tc_protocol tc_protocol_\([a-z0-9_]*\);$/\1/p' "$build/gen/protocols.c")
 protocols=${only:-$all}
 for p in $protocols; do
@@ -82,6 +91,10 @@ parts() {
 rm -rf "$out/.base"
 for p in $protocols; do rm -rf "${out:?}/$p"; done
 mkdir -p "$out" || exit 1
+
+# The commit measured (the tree when the run starts).
+commit="$(git rev-parse --short HEAD 2>/dev/null || echo unknown)$(git diff --quiet HEAD -- reference vectors conformance/mutants 2>/dev/null || echo ' with uncommitted changes to reference/, vectors/ or conformance/mutants/')"
+started=$(date -u '+%Y-%m-%d %H:%M UTC')
 
 # ---- The control: the pristine copy passes every vector and the whole suite.
 base=$out/.base
@@ -116,9 +129,7 @@ done
 # ---- OUT/P/verdicts.tsv: protocol, part, id, file, line, col, operator, original, replacement, verdict, by.
 for p in $protocols; do
 	parts "$p" >"$out/$p/parts.txt"
-	printf 'date=%s\ncommit=%s\nsample=%s\nseed=%s\n' "$(date -u '+%Y-%m-%d %H:%M UTC')" \
-		"$(git rev-parse --short HEAD 2>/dev/null || echo unknown)$(git diff --quiet HEAD 2>/dev/null || echo ' with uncommitted changes')" \
-		"${sample:-all}" "$seed" >"$out/$p/run.txt"
+	printf 'date=%s\ncommit=%s\nsample=%s\nseed=%s\n' "$started" "$commit" "${sample:-all}" "$seed" >"$out/$p/run.txt"
 	n=0
 	while IFS= read -r line; do
 		n=$((n + 1))
