@@ -6,7 +6,7 @@
 # verdicts.tsv, a folder per mutant) and OUT/report.md over every protocol OUT holds (default
 # OUT: BUILD_DIR/mutants-auto; each protocol's results stay until a run of it replaces them).
 #
-#   run.sh [--protocol NAME]... [--sample N] [--seed S] [--out DIR] BUILD_DIR
+#   run.sh [--protocol NAME]... [--sample N] [--seed S] [--out DIR] [--report-only] BUILD_DIR
 #
 # The protocols: every one of the build (BUILD_DIR/gen/protocols.c), or those named. The
 # parts of protocol P: each reference/P/*.c by its name without "P_" (parse, resolve, …)
@@ -15,7 +15,8 @@
 # configuration, so their faults are not decoding faults), and the shared instruction
 # classifier and program image (insn, image). --sample N: N sites of each protocol, chosen
 # by seed (default 1) and site id; without it every site (a few thousand: hours on 2 cores).
-# Sites listed in equivalent.txt (beside this script) are not built.
+# Sites listed in equivalent.txt (beside this script) are not built. --report-only writes
+# the verdicts and the report again from the mutants OUT holds (after equivalent.txt changed).
 #
 # Each mutant compiles only its own file (against a pristine copy of reference/ with its
 # markers: TC_CLAUSE expands to nothing outside the coverage build) and links with the
@@ -29,16 +30,17 @@
 # usage or a missing prerequisite.
 set -u
 usage() {
-	echo "usage: $0 [--protocol NAME]... [--sample N] [--seed S] [--out DIR] BUILD_DIR" >&2
+	echo "usage: $0 [--protocol NAME]... [--sample N] [--seed S] [--out DIR] [--report-only] BUILD_DIR" >&2
 	exit 2
 }
-only= sample= seed=1 outarg=
+only= sample= seed=1 outarg= report_only=0
 while [ $# -gt 0 ]; do
 	case $1 in
 	--protocol) [ $# -ge 2 ] || usage; only="$only $2"; shift 2 ;;
 	--sample) [ $# -ge 2 ] || usage; sample=$2; shift 2 ;;
 	--seed) [ $# -ge 2 ] || usage; seed=$2; shift 2 ;;
 	--out) [ $# -ge 2 ] || usage; outarg=$2; shift 2 ;;
+	--report-only) report_only=1; shift ;;
 	-*) usage ;;
 	*) break ;;
 	esac
@@ -87,6 +89,31 @@ parts() {
 	echo "image reference/image.c"
 }
 
+# verdicts PROTOCOL: OUT/PROTOCOL/verdicts.tsv from its sample and each mutant's verdict; a
+# site listed in equivalent.txt now is equivalent, whatever its mutant did.
+verdicts() {
+	n=0
+	while IFS= read -r line; do
+		n=$((n + 1))
+		printf '%s\t%s\n' "$line" "$(cat "$out/$1/m$n/verdict" 2>/dev/null || printf 'lost\t-')"
+	done <"$out/$1/sample.tsv" |
+		awk -F'\t' -v OFS='\t' -v p="$1" -v parts="$out/$1/parts.txt" -v eq="$equivalent" '
+			BEGIN {
+				while ((getline l < parts) > 0) { split(l, a, " "); part[a[2]] = a[1] }
+				while ((getline l < eq) > 0) if (l !~ /^#/) { split(l, a, " "); equiv[a[1]] = 1 }
+			}
+			{ if ($1 in equiv) { $10 = "equivalent"; $11 = "-" } print p, part[$2], $1, $2, $3, $4, $5, $6, $7, $10, $11 }' \
+		>"$out/$1/verdicts.tsv"
+}
+if [ $report_only -eq 1 ]; then
+	for p in $protocols; do
+		[ -f "$out/$p/sample.tsv" ] && verdicts "$p"
+	done
+	sh conformance/mutants/auto/report.sh "$out" >"$out/report.md" || exit 1
+	sed -n '/^| protocol /,/^$/p' "$out/report.md"
+	exit 0
+fi
+
 # A run replaces the results of the protocols it runs and keeps the others'.
 rm -rf "$out/.base"
 for p in $protocols; do rm -rf "${out:?}/$p"; done
@@ -130,14 +157,7 @@ done
 for p in $protocols; do
 	parts "$p" >"$out/$p/parts.txt"
 	printf 'date=%s\ncommit=%s\nsample=%s\nseed=%s\n' "$started" "$commit" "${sample:-all}" "$seed" >"$out/$p/run.txt"
-	n=0
-	while IFS= read -r line; do
-		n=$((n + 1))
-		printf '%s\t%s\n' "$line" "$(cat "$out/$p/m$n/verdict" 2>/dev/null || printf 'lost\t-')"
-	done <"$out/$p/sample.tsv" |
-		awk -F'\t' -v OFS='\t' -v p="$p" -v parts="$out/$p/parts.txt" '
-			BEGIN { while ((getline l < parts) > 0) { split(l, a, " "); part[a[2]] = a[1] } }
-			{ print p, part[$2], $1, $2, $3, $4, $5, $6, $7, $10, $11 }' >"$out/$p/verdicts.tsv"
+	verdicts "$p"
 done
 sh conformance/mutants/auto/report.sh "$out" >"$out/report.md" || exit 1
 sed -n '/^| protocol /,/^$/p' "$out/report.md"
