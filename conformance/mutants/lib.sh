@@ -36,7 +36,8 @@ compile() {
 }
 
 # certify_run PROTOCOL SO LOGPREFIX [CERTIFY OPTION]...: runs the protocol's
-# vectors (vectors/PROTOCOL, or vecdirs); LOGPREFIX.tap, LOGPREFIX.err.
+# vectors (vectors/PROTOCOL, or vecdirs); LOGPREFIX.tap, LOGPREFIX.err. With certify_cap
+# set, the whole run stops after that many seconds (then the summary line is missing).
 certify_run() {
 	p=$1 so=$2 log=$3
 	shift 3
@@ -47,7 +48,7 @@ certify_run() {
 		va="--vectors vectors/$p"
 	fi
 	# shellcheck disable=SC2086
-	"$tool" certify --adapter "$so" $va --tap --timeout 5 "$@" >"$log.tap" 2>"$log.err"
+	${certify_cap:+timeout -k 5 "$certify_cap"} "$tool" certify --adapter "$so" $va --tap --timeout 5 "$@" >"$log.tap" 2>"$log.err"
 }
 
 # count WORD LOGPREFIX: a number from the runner's summary line
