@@ -140,7 +140,7 @@ for p in $protocols; do
 done
 
 # ---- The sites, the sample, the mutants (JOBS at a time).
-export CC CFLAGS_M tool build out base base_objs suite_link equivalent vecdirs
+export CC CFLAGS_M tool build out base base_objs suite_link equivalent vecdirs all
 for p in $protocols; do
 	mkdir -p "$out/$p" || exit 1
 	# shellcheck disable=SC2046

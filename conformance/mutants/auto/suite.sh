@@ -1,6 +1,7 @@
 # suite.sh — "the whole suite" against a copy of the reference, for the automatic mutants
 # (sourced by run.sh and one.sh beside it): every unit test program of the reference
-# (reference/test/unit_*.c, the instruction and image tables included), vectest over the
+# (every reference/test/unit_NAME.c but other protocols' unit_<q>.c, run with the arguments
+# of its tests/unit_NAME.t; the instruction and image tables included), vectest over the
 # protocol's vectors (every expect section: s1 and l2 too, which certify does not score) and
 # the protocol's encoder round trip (300 seeds for ETE, 500 for PTM: decode the encoder's
 # random trace, compare with its ground truth). The test programs are linked from their own
@@ -8,14 +9,20 @@
 # library) and the mutant's reference objects. Not included: the CLI, certify-runner, fuzz
 # regression and install tests (they check the tools, not the decoder's output).
 
-# suite_run PROTOCOL DIR OBJS: links the test programs with the reference objects OBJS in
+# suite_run PROTOCOL DIR OBJS (all: the protocols of the build): links the test programs with the reference objects OBJS in
 # DIR/suite and runs each (120 s at most); prints the first that fails and returns 1, or
 # returns 0. The programs are removed afterwards, their output kept.
 suite_run() {
 	sp=$1 sd=$2/suite sobjs=$3
 	mkdir -p "$sd" || return 1
 	tapo=$build/obj/reference/test/tap.o
-	for t in unit_$sp unit_insn unit_image unit_l3text unit_config unit_csframe unit_snapshot vectest roundtrip; do
+	units=
+	for u in reference/test/unit_*.c; do
+		u=$(basename "$u" .c)
+		case " $(echo $all) " in *" ${u#unit_} "*) [ "$u" = "unit_$sp" ] || continue ;; esac
+		units="$units $u"
+	done
+	for t in $units vectest roundtrip; do
 		args=
 		case $t in
 		unit_*) main="$build/obj/reference/test/$t.o $tapo" ;;
@@ -28,9 +35,7 @@ suite_run() {
 		set -- $main
 		[ -f "$1" ] || continue
 		case $t in
-		unit_image) args=reference/test/data ;;
-		unit_insn) args=reference/test/insn ;;
-		unit_l3text) args=vectors ;;
+		unit_*) args=$(sed -n "s|^exec \"\${TC_BUILD:-build}/test/$t\" *||p" "tests/$t.t" 2>/dev/null) ;;
 		esac
 		# shellcheck disable=SC2086
 		if ! $CC -o "$sd/$t" $main $sobjs $suite_link -ldl >"$sd/$t.out" 2>&1; then
