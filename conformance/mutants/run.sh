@@ -5,7 +5,7 @@
 #
 #   run.sh [--first-failure] [--tap] [--refresh] [--protocol NAME]... [--vectors DIR]... BUILD_DIR
 #
-# Each folder conformance/mutants/NAME/ holds the mutants of protocol NAME
+# Each folder conformance/mutants/NAME/ (but auto/, the automatic mutants) holds the mutants of protocol NAME
 # (a name of PROTOCOLS in GNUmakefile, i.e. of BUILD_DIR/gen/protocols.c);
 # they run against vectors/NAME. --protocol runs only the protocols named;
 # --vectors replaces vectors/NAME (for every protocol run).
@@ -113,6 +113,7 @@ fi
 protocols=
 for d in conformance/mutants/*/; do
 	p=$(basename "$d")
+	[ "$p" = auto ] && continue   # the automatic mutants (auto/run.sh), not a protocol
 	if [ -n "$only" ]; then
 		case " $only " in *" $p "*) ;; *) continue ;; esac
 	fi
