@@ -731,38 +731,148 @@ static int cmp_str(const void *a, const void *b)
 	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
-static void collect(const char *path, char ***list, size_t *n)
+/* A walk of one path: the folders it is inside (to find a loop), the list it adds to. */
+struct walk {
+	char ***list;
+	size_t *n;
+	struct stat *inside;      /* the folders from the path down to the one read now */
+	const char **inside_path; /* and their names */
+	int depth;
+	char *err;
+	size_t errlen;
+	int failed;
+};
+
+static int walk_error(struct walk *w, const char *fmt, ...)
 {
-	struct stat st;
-	DIR *dir;
-	struct dirent *de;
-	if (stat(path, &st) != 0)
-		return;
-	if (!S_ISDIR(st.st_mode)) {
-		*list = xrealloc(*list, (*n + 1) * sizeof **list);
-		(*list)[(*n)++] = xstrdup(path);
-		return;
+	va_list ap;
+	if (!w->failed) {
+		va_start(ap, fmt);
+		vsnprintf(w->err, w->errlen, fmt, ap);
+		va_end(ap);
 	}
-	dir = opendir(path);
-	if (!dir)
-		return;
-	while ((de = readdir(dir)) != NULL) {
-		char sub[4096];
-		if (de->d_name[0] == '.')
-			continue;
-		snprintf(sub, sizeof sub, "%s/%s", path, de->d_name);
-		if (stat(sub, &st) == 0 && (S_ISDIR(st.st_mode) || has_suffix(sub, ".tcv")))
-			collect(sub, list, n);
-	}
-	closedir(dir);
+	w->failed = 1;
+	return -1;
 }
 
-size_t tc_vector_list(const char *path, char ***list, size_t *n)
+static void walk_add(struct walk *w, const char *path)
 {
+	*w->list = xrealloc(*w->list, (*w->n + 1) * sizeof **w->list);
+	(*w->list)[(*w->n)++] = xstrdup(path);
+}
+
+static int walk_path(struct walk *w, const char *path);
+
+/* The entries of the folder at path (st: its status), depth first. */
+static int walk_folder(struct walk *w, const char *path, const struct stat *st)
+{
+	DIR *dir;
+	struct dirent *de;
+	for (int i = 0; i < w->depth; i++)
+		if (w->inside[i].st_dev == st->st_dev && w->inside[i].st_ino == st->st_ino)
+			return walk_error(w, "'%s' leads back to '%s', a folder it is inside (a symbolic link loop)",
+					  path, w->inside_path[i]);
+	if (!(dir = opendir(path)))
+		return walk_error(w, "cannot read '%s': %s", path, strerror(errno));
+	w->inside = xrealloc(w->inside, (size_t)(w->depth + 1) * sizeof *w->inside);
+	w->inside_path = xrealloc(w->inside_path, (size_t)(w->depth + 1) * sizeof *w->inside_path);
+	w->inside_path[w->depth] = path;
+	w->inside[w->depth++] = *st;
+	for (errno = 0; !w->failed && (de = readdir(dir)) != NULL; errno = 0) {
+		size_t len = strlen(path) + strlen(de->d_name) + 2;
+		char *sub;
+		if (de->d_name[0] == '.')
+			continue;
+		sub = xrealloc(NULL, len);
+		snprintf(sub, len, "%s/%s", path, de->d_name);
+		walk_path(w, sub);
+		free(sub);
+	}
+	if (!w->failed && errno)
+		walk_error(w, "cannot read '%s': %s", path, strerror(errno));
+	w->depth--;
+	closedir(dir);
+	return w->failed ? -1 : 0;
+}
+
+/* A file given is listed whatever its name; inside a folder, the .tcv files
+ * and the folders (symbolic links followed). */
+static int walk_path(struct walk *w, const char *path)
+{
+	struct stat st;
+	if (stat(path, &st) != 0)
+		return walk_error(w, "cannot read '%s': %s", path, strerror(errno));
+	if (S_ISDIR(st.st_mode))
+		return walk_folder(w, path, &st);
+	if (w->depth == 0 || has_suffix(path, ".tcv"))
+		walk_add(w, path);
+	return 0;
+}
+
+/* One file of a list, for finding the same file listed twice. */
+struct file_id {
+	dev_t dev;
+	ino_t ino;
+	size_t index;
+};
+
+static int cmp_file_id(const void *a, const void *b)
+{
+	const struct file_id *x = a, *y = b;
+	if (x->dev != y->dev)
+		return x->dev < y->dev ? -1 : 1;
+	if (x->ino != y->ino)
+		return x->ino < y->ino ? -1 : 1;
+	return x->index < y->index ? -1 : x->index > y->index;
+}
+
+/* An error when two entries of list are the same file. */
+static int check_distinct(char **list, size_t n, char *err, size_t errlen)
+{
+	struct file_id *id = xrealloc(NULL, (n ? n : 1) * sizeof *id);
+	int rc = 0;
+	for (size_t i = 0; i < n && rc == 0; i++) {
+		struct stat st;
+		if (stat(list[i], &st) != 0) {
+			snprintf(err, errlen, "cannot read '%s': %s", list[i], strerror(errno));
+			rc = -1;
+		} else {
+			id[i] = (struct file_id){ st.st_dev, st.st_ino, i };
+		}
+	}
+	if (rc == 0)
+		qsort(id, n, sizeof *id, cmp_file_id);
+	for (size_t i = 1; i < n && rc == 0; i++) {
+		const char *a = list[id[i - 1].index], *b = list[id[i].index];
+		if (id[i].dev != id[i - 1].dev || id[i].ino != id[i - 1].ino)
+			continue;
+		if (!strcmp(a, b))
+			snprintf(err, errlen, "'%s' is listed twice (each vector counts once: give each file or folder "
+				 "once, and no folder inside another)", a);
+		else
+			snprintf(err, errlen, "'%s' and '%s' are the same file (each vector counts once: give each file "
+				 "or folder once, and no folder inside another)", a, b);
+		rc = -1;
+	}
+	free(id);
+	return rc;
+}
+
+size_t tc_vector_list(const char *path, char ***list, size_t *n, char *err, size_t errlen)
+{
+	struct walk w = { list, n, NULL, NULL, 0, err, errlen, 0 };
 	size_t before = *n;
-	collect(path, list, n);
+	walk_path(&w, path);
+	free(w.inside);
+	free(w.inside_path);
+	if (w.failed)
+		return 0;
+	if (*n == before) {
+		snprintf(err, errlen, "no vector files (*.tcv) at '%s'", path);
+		return 0;
+	}
 	qsort(*list + before, *n - before, sizeof **list, cmp_str);
-	return *n - before;
+	return check_distinct(*list, *n, err, errlen) ? 0 : *n - before;
 }
 
 /* ---- Collecting the reference decoder's output ------------------------------ */

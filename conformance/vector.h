@@ -154,9 +154,13 @@ char *tc_vector_text_generated(const struct tc_enc_result *r, const char *title,
  * naming the file and the reason. */
 int tc_vector_save(const char *path, const char *text, char *err, size_t errlen);
 
-/* Appends the .tcv files at path (a file, or a folder searched recursively),
- * sorted, to *list (malloc'd strings). Returns how many were added. */
-size_t tc_vector_list(const char *path, char ***list, size_t *n);
+/* Appends the .tcv files at path (a file, or a folder searched recursively,
+ * symbolic links followed), sorted, to *list (malloc'd strings). Returns how
+ * many were added, or 0 with err: path or a folder in it cannot be read
+ * (errno's text), it holds no .tcv file, a folder leads back into one it is
+ * inside (a symbolic link loop), or a file is already in *list (the same file
+ * reached twice: given twice, a folder inside another given, a link). */
+size_t tc_vector_list(const char *path, char ***list, size_t *n, char *err, size_t errlen);
 
 /* Decoder output collected as text, one list per level (L1, s1, L2, L3)
  * plus the errors as "CLASS OFFSET" lines. */
