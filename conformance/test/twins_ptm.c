@@ -28,15 +28,15 @@ static void twin_if_clear(const struct tc_vector *v, const struct twin_packet *p
 static void cycle_count_twins(const struct tc_vector *v, const struct twin_packet *p, size_t first, int in_header,
 			      struct twin_list *out)
 {
-	int b = twin_packet_byte(v, p, first), n = 1;
+	int b = twin_packet_byte(v, p, first);
 	if (b < 0)
 		return;
 	if (!in_header)   /* PTM-R1 row cc-first: bits 7, 1, 0 of a first cycle-count byte */
 		twin_if_clear(v, p, first, "cc-first", 0x83, out);
 	if (!(b & 0x40))
 		return;
-	for (n = 2; n < 5; n++) {   /* bytes 2–4: bit 7 says another follows */
-		b = twin_packet_byte(v, p, first + (size_t)n - 1);
+	for (size_t i = 1; i < 4; i++) {   /* bytes 2–4: bit 7 says another follows */
+		b = twin_packet_byte(v, p, first + i);
 		if (b < 0 || !(b & 0x80))
 			return;
 	}
