@@ -1,4 +1,4 @@
-/* twins.c — the RES0 rule (ETE's ERRATA.md TC-R1; reference/ptm/ERRATA.md PTM-R1) as a
+/* twins.c — the RES0 rule (reference/ete/ERRATA.md TC-R1; reference/ptm/ERRATA.md PTM-R1) as a
  * property of every vector: set a bit the text leaves unassigned and the decode is the same,
  * plus one warning. Prints TAP (version 13).
  *

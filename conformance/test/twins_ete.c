@@ -1,5 +1,5 @@
-/* twins_ete.c — ETE's twin rules: the fields of ETE's FORMAT.md "Warnings" (its ERRATA.md TC-R1),
- * written from the packet layouts of ETE's FORMAT.md and ERRATA.md. */
+/* twins_ete.c — ETE's twin rules: the fields of reference/ete/FORMAT.md "Warnings" (ERRATA TC-R1),
+ * written from the packet layouts of reference/ete/FORMAT.md and reference/ete/ERRATA.md. */
 #include <string.h>
 
 #include "twins.h"
