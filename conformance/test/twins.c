@@ -273,7 +273,7 @@ static int report_fields(const struct totals *tot, int first)
 int main(int argc, char **argv)
 {
 	struct totals tot;
-	char **list = NULL;
+	char **list = NULL, err[600];
 	size_t n = 0;
 	int missing;
 	if (argc < 2 || !strcmp(argv[1], "--help")) {
@@ -294,8 +294,8 @@ int main(int argc, char **argv)
 		}
 	}
 	for (int i = 1; i < argc; i++) {
-		if (tc_vector_list(argv[i], &list, &n) == 0) {
-			fprintf(stderr, "twins: no vector files at '%s'\n", argv[i]);
+		if (tc_vector_list(argv[i], &list, &n, err, sizeof err) == 0) {
+			fprintf(stderr, "twins: %s\n", err);
 			return 2;
 		}
 	}
