@@ -378,14 +378,19 @@ static int check_sections(const struct tc_cli *c)
 	return 0;
 }
 
-/* A number in min..max. */
+/* A decimal number in min..max at s, ending at the end or a comma (the
+ * option's value is named in the message). */
 static int number(const struct tc_cli *c, const char *s, unsigned long min, unsigned long max, unsigned long *out)
 {
-	char *end;
-	unsigned long v;
-	errno = 0;
-	v = (s && *s >= '0' && *s <= '9') ? strtoul(s, &end, 10) : 0;
-	if (!s || *s < '0' || *s > '9' || errno || (*end && *end != ',') || v < min || v > max) {
+	char *end = NULL;
+	unsigned long v = 0;
+	int ok = *s >= '0' && *s <= '9';
+	if (ok) {
+		errno = 0;
+		v = strtoul(s, &end, 10);
+		ok = errno == 0 && (*end == '\0' || *end == ',') && v >= min && v <= max;
+	}
+	if (!ok) {
 		tc_cli_usage_error(c, "--%s expects a number in %lu..%lu, got '%s'", c->option, min, max, c->value);
 		return -1;
 	}
