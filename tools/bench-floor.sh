@@ -70,18 +70,13 @@ build_so() {
 	# every file of the reference and of its protocol folders (reference/P/ for each P of
 	# PROTOCOLS that has one), and the protocol list
 	sh tools/gen-protocols.sh $protocols > "$1/protocols.c" || return 1
-	sources="$1/protocols.c"
-	for c in "$1"/src/reference/*.c; do sources="$sources $c"; done
-	for p in $protocols; do
-		for c in "$1/src/reference/$p"/*.c; do
-			[ -f "$c" ] && sources="$sources $c"
-		done
-	done
-	for c in $sources; do
+	mkdir -p "$1/include/tracecert" || return 1
+	sh tools/gen-protocols.sh --build-header VERSION $protocols > "$1/include/tracecert/build.h" || return 1
+	for c in "$1"/src/reference/*.c $(for q in $protocols; do echo "$1/src/reference/$q/"*.c; done) "$1/protocols.c"; do
 		$CC $CFLAGS -fPIC -I"$1/src/reference/include" -I"$1/src/reference" -Iconformance/include \
 			-c "$c" -o "$1/obj/$(basename "$c" .c).o" || return 1
 	done
-	$CC $CFLAGS -fPIC -Ireference/include -Iconformance/include \
+	$CC $CFLAGS -fPIC -Ireference/include -Iconformance/include -I"$1/include" \
 		-c conformance/adapters/reference.c -o "$1/obj/adapter.o" || return 1
 	$CC -shared -Wl,-Bsymbolic -o "$1/libtc_floor.so" "$1"/obj/*.o
 }
