@@ -30,7 +30,7 @@ check "bench --reference of a missing file: its name and why, exit 1" sh -c "'$T
 check "bench --opencsd of a missing file: its name and why, exit 1" sh -c "'$T' bench --reference '$R' --opencsd '$tmp/none.so' --only l1 > '$tmp/o' 2> '$tmp/e'; test \$? -eq 1 && grep -qF \"tracecert bench: --opencsd '$tmp/none.so': No such file or directory\" '$tmp/e'"
 check "bench --reference of a file that is no adapter: exit 1" sh -c "printf x > '$tmp/x.so'; '$T' bench --reference '$tmp/x.so' --only l1 2> '$tmp/e'; test \$? -eq 1 && grep -q 'cannot load adapter' '$tmp/e'"
 check "tracecert help bench prints what bench --help prints" sh -c "'$T' help bench > '$tmp/h1' && '$T' bench --help > '$tmp/h2' && test -s '$tmp/h1' && cmp '$tmp/h1' '$tmp/h2'"
-check "bench --help names every protocol with an encoder and the sections" sh -c "h=\$('$T' bench --help) && for p in $protocols; do echo \"\$h\" | grep -q \" \$p (configuration: \" || exit 1; done && echo \"\$h\" | grep -q 'throughput,l1,text,memory,encoder,runner,fuzz'"
+check "bench --help names every protocol with an encoder and the sections" sh -c "h=\$('$T' bench --help) && for p in $protocols; do echo \"\$h\" | grep -Eq \"^  \$p +[a-z_]+=[0-9]\" || exit 1; done && echo \"\$h\" | grep -q 'throughput,l1,text,memory,encoder,runner,fuzz'"
 check "bench --version prints tracecert's version" sh -c "test \"\$('$T' bench --version)\" = \"\$('$T' --version)\""
 
 # A tiny run of every protocol: the workload line, L1 and L3 rows (MB/s), the text row (instructions/s);
@@ -51,6 +51,7 @@ check "bench with the reference as both adapters: the run-by-run ratio and its r
 # crashes in feed().
 check "a protocol or level the other adapter does not list: 'not supported', not an error" sh -c "out=\$('$T' bench --reference '$R' --opencsd '$B/adapters/bad/libtc_bad_wrong.so' --size 1 --runs 1 --only throughput) && echo \"\$out\" | grep -Eq '^ete L1 packets .*[0-9]x [[]' && echo \"\$out\" | grep -Eq '^ete L3 instructions +$fig +ete not supported\$' && echo \"\$out\" | grep -Eq '^ptm L1 packets +$fig +ptm not supported\$'"
 check "an adapter that crashes: 'crashed (signal 11)'" sh -c "out=\$('$T' bench --reference '$R' --opencsd '$B/adapters/bad/libtc_bad_crash.so' --protocol ete --size 1 --runs 1 --only l1) && echo \"\$out\" | grep -Eq '^ete L1 packets +$fig +crashed [(]signal 11[)]\$'"
+check "bench --memory-sizes 1 --size 2: the second size is 8 times the first" sh -c "'$T' bench --reference '$R' --protocol ptm --only memory --size 2 --memory-sizes 1 | grep -Eq '^ptm reference peak RSS [(]L3[)] +1 MiB: [0-9]+ KiB, 8 MiB: '"
 check "bench --only memory: each protocol's peak RSS at the two sizes" sh -c "out=\$('$T' bench --reference '$R' --only memory --memory-sizes 1,2) && for p in $protocols; do echo \"\$out\" | grep -Eq \"^\$p reference peak RSS [(]L3[)] +1 MiB: [0-9]+ KiB, 2 MiB: [0-9]+ KiB [(][-+][0-9]+[.][0-9]%[)]\\\$\" || exit 1; done"
 check "bench --only encoder: each protocol's encoder, no workload" sh -c "out=\$('$T' bench --reference '$R' --only encoder) && for p in $protocols; do echo \"\$out\" | grep -Eq \"^\$p encoder +[0-9]+ vectors/s, [0-9.]+ MB/s of trace [(]2000 vectors of [0-9]+ steps[)]\\\$\" || exit 1; done && ! echo \"\$out\" | grep -q '^workload'"
 # bench's fuzz section with stand-in harnesses (a script printing libFuzzer's final statistic): the

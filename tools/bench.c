@@ -19,8 +19,8 @@ struct bench_opts {
 	const char *tool;
 	const char *fuzz_parse;
 	const char *fuzz_parse_fast;
-	unsigned long mb;
-	unsigned long big_mb;
+	unsigned long mb;           /* --size */
+	unsigned long mem_mb[2];    /* --memory-sizes; 0: --size and 8 times the first */
 	int runs;
 	const char *only;           /* comma-separated sections, NULL = all */
 	const struct tc_encoder *enc[MAX_PROTOCOLS];   /* --protocol; none given: every encoder */
@@ -150,13 +150,14 @@ static void text_output(const struct bench_adapters *d, const struct tc_bench_wo
 static void memory(const struct bench_adapters *d, const struct tc_bench_workload *w, const struct bench_opts *o)
 {
 	char label[64];
-	long small = tc_bench_peak_rss(d->ref, w, o->mb), big = tc_bench_peak_rss(d->ref, w, o->big_mb);
+	unsigned long small_mb = o->mem_mb[0] ? o->mem_mb[0] : o->mb, big_mb = o->mem_mb[1] ? o->mem_mb[1] : 8 * small_mb;
+	long small = tc_bench_peak_rss(d->ref, w, small_mb), big = tc_bench_peak_rss(d->ref, w, big_mb);
 	snprintf(label, sizeof label, "%s reference peak RSS (L3)", w->proto->name);
 	if (small < 0 || big < 0) {
 		printf("%-34s failed\n", label);
 		return;
 	}
-	printf("%-34s %lu MiB: %ld KiB, %lu MiB: %ld KiB (%+.1f%%)\n", label, o->mb, small, o->big_mb, big,
+	printf("%-34s %lu MiB: %ld KiB, %lu MiB: %ld KiB (%+.1f%%)\n", label, small_mb, small, big_mb, big,
 	       small > 0 ? 100.0 * (double)(big - small) / (double)small : 0.0);
 }
 
@@ -284,7 +285,7 @@ static const struct tc_cli_option bench_options[] = {
 	{ "protocol", "P[,P...]", opt_protocol, "the protocols measured, may be repeated (default:\nevery protocol that has an encoder)" },
 	{ "size", "MB", opt_size, "MiB of trace fed per run, 1..65536 (default 64)" },
 	{ "runs", "N", opt_runs, "runs per figure, 1..16 (default 3)" },
-	{ "memory-sizes", "MB[,MB]", opt_memory_sizes, "the two trace sizes of the memory figure (default:\n--size and 8 times it)" },
+	{ "memory-sizes", "MB[,MB]", opt_memory_sizes, "the two trace sizes of the memory figure, 1..65536\n(default: --size, and 8 times the first)" },
 	{ "only", "SECTION[,...]", opt_only, "the sections to run: throughput, l1 (the L1 rows of\nthroughput alone), text, memory, encoder, runner,\nfuzz (default: all)" },
 	{ "tool", "PATH", opt_tool, "tracecert, for the runner section (default\nbuild/tracecert)" },
 	{ "fuzz-parse", "PATH", opt_fuzz_parse, "the libFuzzer parse harness with sanitizers (default\nbuild/fuzz/libfuzzer/parse)" },
@@ -319,12 +320,11 @@ static void help_bench(FILE *f, const struct tc_cli *c)
 		"Options:\n",
 		TC_BENCH_SEED, TC_BENCH_STEPS, TC_BENCH_BLOCKS);
 	tc_cli_print_options(f, c);
-	fprintf(f, "\nProtocols with an encoder in this build:");
+	fprintf(f, "\nProtocols with an encoder in this build, and the configuration of their workload:\n");
 	for (int i = 0; tc_encoders[i]; i++)
-		fprintf(f, " %s (configuration: %s)%s", tc_encoders[i]->protocol,
+		fprintf(f, "  %-8s %s\n", tc_encoders[i]->protocol,
 			tc_encoders[i]->bench_config && *tc_encoders[i]->bench_config ? tc_encoders[i]->bench_config
-										 : "the defaults",
-			tc_encoders[i + 1] ? "," : "\n");
+										 : "the defaults");
 }
 
 static const struct tc_encoder *find_encoder(const char *name, size_t len)
@@ -412,10 +412,9 @@ static int single_number(const struct tc_cli *c, unsigned long min, unsigned lon
 static int memory_sizes(struct bench_opts *o, const struct tc_cli *c)
 {
 	const char *comma = strchr(c->value, ',');
-	if (number(c, c->value, 1, 65536, &o->mb))
+	if (number(c, c->value, 1, 65536, &o->mem_mb[0]))
 		return -1;
-	o->big_mb = o->mb * 8;
-	return comma ? number(c, comma + 1, 1, 65536, &o->big_mb) : 0;
+	return comma ? number(c, comma + 1, 1, 65536, &o->mem_mb[1]) : 0;
 }
 
 /* One option or operand; 0, or -1 after a usage error. */
@@ -539,7 +538,7 @@ static int run(const struct bench_opts *o, const struct bench_adapters *d)
 int tc_bench_main(int argc, char **argv)
 {
 	struct bench_opts o = { NULL, NULL, "build/tracecert", "build/fuzz/libfuzzer/parse",
-				"build/fuzz/libfuzzer-nosan/parse", 64, 512, 3, NULL, { NULL }, 0 };
+				"build/fuzz/libfuzzer-nosan/parse", 64, { 0, 0 }, 3, NULL, { NULL }, 0 };
 	struct bench_adapters d = { NULL, NULL };
 	struct tc_cli c;
 	int id;
