@@ -277,13 +277,16 @@ void tc_bench_measure_pair(const struct tc_bench_side *a, const struct tc_bench_
 	memset(p, 0, sizeof *p);
 	p->rc_a = side_status(a, w, level);
 	p->rc_b = side_status(b, w, level);
-	for (int i = 0; i < runs && p->rc_a == tc_bench_ok; i++) {
+	for (int i = 0; i < runs && (p->rc_a == tc_bench_ok || p->rc_b == tc_bench_ok); i++) {
 		double x = 0, y = 0;
-		int sa = one_run(a, w, level, unit, &x), sb = tc_bench_failed;
-		if (sa == tc_bench_ok)
-			ra[na++] = x;
-		else
-			p->rc_a = sa;
+		int sa = tc_bench_failed, sb = tc_bench_failed;
+		if (p->rc_a == tc_bench_ok) {
+			sa = one_run(a, w, level, unit, &x);
+			if (sa == tc_bench_ok)
+				ra[na++] = x;
+			else
+				p->rc_a = sa;
+		}
 		if (p->rc_b == tc_bench_ok) {
 			sb = one_run(b, w, level, unit, &y);
 			if (sb == tc_bench_ok)

@@ -66,7 +66,8 @@ struct tc_bench_pair {
 /* Sides a and b alternately, run by run, each run in a child process (a
  * decoder that crashes is reported, not fatal), so that the machine's
  * drift falls on both alike; the ratio is the median of the runs' ratios.
- * b is not run again once it crashed or failed. */
+ * A side is not run again once it crashed or failed, nor at all when it is
+ * not installed or does not list the protocol at that level. */
 void tc_bench_measure_pair(const struct tc_bench_side *a, const struct tc_bench_side *b,
 			   const struct tc_bench_workload *w, unsigned level, enum tc_bench_unit unit, int runs,
 			   struct tc_bench_pair *p);
