@@ -370,8 +370,12 @@ static int write_vector(const struct gen_opts *o, const struct tc_enc_result *r,
 		rc = tc_vector_save(path, text, err, sizeof err);
 		if (rc)
 			fprintf(stderr, "tracecert gen: %s\n", err);
-	} else {
-		fputs(text, stdout);
+	} else if (fputs(text, stdout) == EOF) {
+		/* said here, with errno: a write this long bypasses the buffer, and the
+		 * check after the command (tools/cli.c) would see only the error flag */
+		fprintf(stderr, "tracecert gen: cannot write standard output: %s\n", strerror(errno));
+		clearerr(stdout);
+		rc = -1;
 	}
 	free(text);
 	return rc;
