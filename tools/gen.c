@@ -571,6 +571,10 @@ static int generate_all(struct gen_opts *o)
 	long n = (long)o->count;
 	int rc;
 	char err[600];
+	if (o->out && mkdir(o->out, 0777) != 0 && errno != EEXIST) {   /* the folder, not its parents */
+		fprintf(stderr, "tracecert gen: cannot create '%s': %s\n", o->out, strerror(errno));
+		return 2;
+	}
 	if (o->out && tc_out_probe_dir(o->out, err, sizeof err)) {
 		fprintf(stderr, "tracecert gen: --out: %s\n", err);
 		return 2;
