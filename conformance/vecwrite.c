@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "outfile.h"
 #include "vector.h"
 
 /* What was written last (struct tc_vwriter.state). */
@@ -421,15 +422,5 @@ char *tc_vector_text_generated(const struct tc_enc_result *r, const char *title,
 
 int tc_vector_save(const char *path, const char *text, char *err, size_t errlen)
 {
-	FILE *f = fopen(path, "w");
-	if (!f) {
-		snprintf(err, errlen, "cannot write '%s': %s", path, strerror(errno));
-		return -1;
-	}
-	fputs(text, f);
-	if (ferror(f) | fclose(f)) {
-		snprintf(err, errlen, "cannot write '%s': %s", path, strerror(errno));
-		return -1;
-	}
-	return 0;
+	return tc_out_save(path, text, strlen(text), 0, err, errlen);
 }

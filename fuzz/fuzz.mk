@@ -42,7 +42,7 @@ FUZZ_REF_SRC  := $(REF_SRC) $(BUILD)/gen/protocols.c
 # The round-trip harness also links the encoder (its sources and the variant list GNUmakefile
 # generates) and the line lists and L3 normalisation of conformance/.
 FUZZ_ENC_SRC  := $(sort $(wildcard encoder/*.c encoder/ete/*.c)) $(BUILD)/gen/enc_ete_variants.c
-FUZZ_RT_SRC   := $(FUZZ_ENC_SRC) conformance/vector.c conformance/vecwrite.c conformance/l3norm.c
+FUZZ_RT_SRC   := $(FUZZ_ENC_SRC) conformance/vector.c conformance/vecwrite.c conformance/outfile.c conformance/l3norm.c
 FUZZ_ENC_HDRS := $(wildcard encoder/*.h encoder/*/*.h encoder/include/tracecert/*.h)
 # The PTM encoder (ptm_roundtrip); the PTM L1 model (ptm_parse).
 FUZZ_PTM_ENC_SRC := $(sort $(wildcard encoder/ptm/*.c)) $(BUILD)/gen/enc_ptm_variants.c

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "outfile.h"
 
 /* Written by GNUmakefile into $(BUILD)/gen/version.c. */
 const char *tc_cli_version_number(void);
@@ -449,7 +450,7 @@ static int program_options(const struct tc_cli_command *commands, int argc, char
 	return c.help || c.version ? 0 : 2;
 }
 
-int tc_cli_dispatch(const struct tc_cli_command *commands, int argc, char **argv)
+static int dispatch(const struct tc_cli_command *commands, int argc, char **argv)
 {
 	const struct tc_cli_command *cmd;
 	if (argc < 2) {
@@ -464,4 +465,15 @@ int tc_cli_dispatch(const struct tc_cli_command *commands, int argc, char **argv
 	if (!cmd)
 		return unknown_command(argv[1]);
 	return cmd->main(argc, argv);
+}
+
+int tc_cli_dispatch(const struct tc_cli_command *commands, int argc, char **argv)
+{
+	int rc = dispatch(commands, argc, argv);
+	const struct tc_cli_command *cmd = argc >= 2 ? find_command(commands, argv[1]) : NULL;
+	/* output that did not all reach standard output (a full disk, /dev/full,
+	 * the file-size limit) is a failure, whatever the command made of it */
+	if (tc_out_check_stdout(cmd ? cmd->name : NULL) != 0 && rc < 2)
+		rc = 2;
+	return rc;
 }

@@ -8,6 +8,8 @@
 
 #include "cli.h"
 #include "gen.h"
+#include "interrupt.h"
+#include "outfile.h"
 #include "snapwrite.h"
 #include "tracecert/encoder.h"
 #include "tracecert/protocol.h"
@@ -411,8 +413,12 @@ static int write_vector(const struct gen_opts *o, const struct tc_enc_result *r,
 		rc = tc_vector_save(path, text, err, sizeof err);
 		if (rc)
 			fprintf(stderr, "tracecert gen: %s\n", err);
-	} else {
-		fputs(text, stdout);
+	} else if (fputs(text, stdout) == EOF) {
+		/* said here, with errno: a write this long bypasses the buffer, and the
+		 * check after the command (tools/cli.c) would see only the error flag */
+		fprintf(stderr, "tracecert gen: cannot write standard output: %s\n", strerror(errno));
+		clearerr(stdout);
+		rc = -1;
 	}
 	free(text);
 	return rc;
@@ -573,6 +579,11 @@ static int run(struct gen_opts *o, const uint64_t *seeds, long n, uint64_t *hits
 	int rc = 0;
 	for (long i = 0; i < n && rc == 0; i++) {
 		struct tc_enc_result r;
+		if (tc_interrupt_signal()) {
+			fprintf(stderr, "tracecert gen: interrupted by %s after %ld of %ld vectors%s\n", tc_interrupt_name(), i,
+				n, o->out ? ", each file written whole" : "");
+			return tc_interrupt_status();
+		}
 		o->rq.seed = seeds ? seeds[i] : o->seed + (uint64_t)i;
 		if (make_one(o, &r))
 			return 2;
@@ -602,10 +613,16 @@ static int generate_all(struct gen_opts *o)
 	uint64_t *seeds = NULL, *hits;
 	long n = (long)o->count;
 	int rc;
-	if (o->out && mkdir(o->out, 0777) != 0 && errno != EEXIST) {
+	char err[600];
+	if (o->out && mkdir(o->out, 0777) != 0 && errno != EEXIST) {   /* the folder, not its parents */
 		fprintf(stderr, "tracecert gen: cannot create '%s': %s\n", o->out, strerror(errno));
 		return 2;
 	}
+	if (o->out && tc_out_probe_dir(o->out, err, sizeof err)) {
+		fprintf(stderr, "tracecert gen: --out: %s\n", err);
+		return 2;
+	}
+	tc_interrupt_catch();   /* each vector file is whole: stop between two */
 	if (o->seeds_file && (n = read_seeds(o->seeds_file, &seeds)) < 0)
 		return 2;
 	hits = check_snapshot_args(o, n) ? NULL : calloc((size_t)o->enc->variant_count(), sizeof *hits);

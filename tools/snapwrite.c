@@ -1,14 +1,15 @@
 /* snapwrite.c — generated vectors written as a trace snapshot directory: snapshot.ini, a core .ini with memory dumps and an ETE .ini with registers per vector, trace.ini and the buffers (test data for the snapshot reader). */
-#include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
+#include "outfile.h"
 #include "snapwrite.h"
 #include "tracecert/ete_config.h"
 
+/* The files go to dir, the folder built beside the snapshot's place
+ * (conformance/outfile.h: swapped in when every file is written). */
 struct writer {
 	const char *dir;
 	char *err;
@@ -24,37 +25,39 @@ static int fail(struct writer *w, const char *fmt, ...)
 	return -1;
 }
 
-/* Opens DIR/name for writing. */
-static FILE *create(struct writer *w, const char *name)
+/* A text file of the snapshot, built in memory: its stream, or NULL. */
+static FILE *create(struct writer *w, struct tc_out_text *t)
 {
-	char path[4096];
-	FILE *f;
-	snprintf(path, sizeof path, "%s/%s", w->dir, name);
-	f = fopen(path, "wb");
-	if (!f)
-		fail(w, "cannot write '%s': %s", path, strerror(errno));
-	return f;
+	if (tc_out_text_open(t) == 0)
+		return t->f;
+	fail(w, "cannot write the snapshot: out of memory");
+	return NULL;
 }
 
-static int done(struct writer *w, FILE *f, const char *name)
+/* Writes the text to DIR/name (outfile.h: every write checked). */
+static int done(struct writer *w, struct tc_out_text *t, const char *name)
 {
-	if (ferror(f) | fclose(f))
-		return fail(w, "cannot write '%s/%s': %s", w->dir, name, strerror(errno));
-	return 0;
+	char path[4096];
+	int rc;
+	if (tc_out_text_close(t))
+		return fail(w, "cannot write '%s/%s': out of memory", w->dir, name);
+	snprintf(path, sizeof path, "%s/%s", w->dir, name);
+	rc = tc_out_save(path, t->buf, t->len, 0, w->err, w->errlen);
+	tc_out_text_free(t);
+	return rc;
 }
 
 static int write_bytes(struct writer *w, const char *name, const uint8_t *p, size_t n)
 {
-	FILE *f = create(w, name);
-	if (!f)
-		return -1;
-	fwrite(p, 1, n, f);
-	return done(w, f, name);
+	char path[4096];
+	snprintf(path, sizeof path, "%s/%s", w->dir, name);
+	return tc_out_save(path, p, n, 0, w->err, w->errlen);
 }
 
 static int write_snapshot_ini(struct writer *w, const uint64_t *seeds, int n)
 {
-	FILE *f = create(w, "snapshot.ini");
+	struct tc_out_text t;
+	FILE *f = create(w, &t);
 	if (!f)
 		return -1;
 	fprintf(f, "; written by tracecert gen --snapshot-out\n[snapshot]\nversion=1.0\ndescription=tracecert gen, seeds");
@@ -64,7 +67,7 @@ static int write_snapshot_ini(struct writer *w, const uint64_t *seeds, int n)
 	for (int i = 0; i < n; i++)
 		fprintf(f, "device%d=cpu_%d.ini\ndevice%d=ete_%d.ini\n", 2 * i, i, 2 * i + 1, i);
 	fprintf(f, "\n[trace]\nmetadata=trace.ini\n");
-	return done(w, f, "snapshot.ini");
+	return done(w, &t, "snapshot.ini");
 }
 
 /* The core: its image in one file, one dump per region (offset, length). */
@@ -72,14 +75,15 @@ static int write_core(struct writer *w, const struct tc_enc_result *v, int i)
 {
 	char name[64], mem[64];
 	uint64_t at = 0;
+	struct tc_out_text ft, mt;
 	FILE *f, *m;
 	snprintf(name, sizeof name, "cpu_%d.ini", i);
 	snprintf(mem, sizeof mem, "cpu_%d_mem.bin", i);
-	f = create(w, name);
-	m = f ? create(w, mem) : NULL;
+	f = create(w, &ft);
+	m = f ? create(w, &mt) : NULL;
 	if (!m) {
 		if (f)
-			fclose(f);
+			tc_out_text_free(&ft);
 		return -1;
 	}
 	fprintf(f, "[device]\nname=cpu_%d\nclass=core\ntype=ARM-AA64\n\n[regs]\nPC(size:64)=0x%llx\n", i,
@@ -90,7 +94,11 @@ static int write_core(struct writer *w, const struct tc_enc_result *v, int i)
 		fwrite(v->region[r].bytes, 1, v->region[r].len, m);
 		at += v->region[r].len;
 	}
-	return done(w, m, mem) | done(w, f, name);
+	if (done(w, &mt, mem)) {
+		tc_out_text_free(&ft);
+		return -1;
+	}
+	return done(w, &ft, name);
 }
 
 /* The ETE source: registers from the configuration, plus two the configuration does not use. */
@@ -98,9 +106,10 @@ static int write_source(struct writer *w, const struct tc_enc_result *v, int i)
 {
 	uint32_t regs[tc_ete_reg_count];
 	char name[64];
+	struct tc_out_text t;
 	FILE *f;
 	snprintf(name, sizeof name, "ete_%d.ini", i);
-	f = create(w, name);
+	f = create(w, &t);
 	if (!f)
 		return -1;
 	tc_ete_config_to_regs(v->cfg, 0x10u + (unsigned)i, regs);
@@ -108,12 +117,13 @@ static int write_source(struct writer *w, const struct tc_enc_result *v, int i)
 	for (int r = 0; r < tc_ete_reg_count; r++)
 		fprintf(f, "%s(0x%03x)=0x%08x\n", tc_ete_regs[r].name, tc_ete_regs[r].offset, regs[r]);
 	fprintf(f, "TRCIDR1(0x1e4)=0x4100fff0\nTRCAUTHSTATUS(0xfb8)=0xcc\n");
-	return done(w, f, name);
+	return done(w, &t, name);
 }
 
 static int write_trace_ini(struct writer *w, int n, int coresight)
 {
-	FILE *f = create(w, "trace.ini");
+	struct tc_out_text t;
+	FILE *f = create(w, &t);
 	if (!f)
 		return -1;
 	fprintf(f, "[trace_buffers]\nbuffers=");
@@ -129,7 +139,7 @@ static int write_trace_ini(struct writer *w, int n, int coresight)
 	fprintf(f, "\n[core_trace_sources]\n");
 	for (int i = 0; i < n; i++)
 		fprintf(f, "cpu_%d=ETE_%d\n", i, i);
-	return done(w, f, "trace.ini");
+	return done(w, &t, "trace.ini");
 }
 
 static int write_buffers(struct writer *w, const struct tc_enc_result *v, int n, int coresight, uint64_t seed)
@@ -156,21 +166,34 @@ static int write_buffers(struct writer *w, const struct tc_enc_result *v, int n,
 	return rc;
 }
 
+/* Every file of the snapshot into w->dir. */
+static int write_files(struct writer *w, const struct tc_enc_result *v, const uint64_t *seeds, int n, int coresight,
+		       uint64_t seed)
+{
+	if (write_snapshot_ini(w, seeds, n) || write_trace_ini(w, n, coresight))
+		return -1;
+	for (int i = 0; i < n; i++)
+		if (write_core(w, &v[i], i) || write_source(w, &v[i], i))
+			return -1;
+	return write_buffers(w, v, n, coresight, seed);
+}
+
 int tc_snapshot_write(const char *dir, const struct tc_enc_result *v, const uint64_t *seeds, int n, int coresight,
 		      uint64_t seed, char *err, size_t errlen)
 {
 	struct writer w = { dir, err, errlen };
+	struct tc_out_dir d;
 	if (n < 1 || n > 16)
 		return fail(&w, "a snapshot holds 1 to 16 generated sources, not %d", n);
 	for (int i = 0; i < n; i++)
 		if (strcmp(v[i].protocol, "ete"))
 			return fail(&w, "the snapshot writer writes ETE trace sources only, not %s", v[i].protocol);
-	if (mkdir(dir, 0777) != 0 && errno != EEXIST)
-		return fail(&w, "cannot create '%s': %s", dir, strerror(errno));
-	if (write_snapshot_ini(&w, seeds, n) || write_trace_ini(&w, n, coresight))
+	if (tc_out_dir_begin(&d, dir, err, errlen))
 		return -1;
-	for (int i = 0; i < n; i++)
-		if (write_core(&w, &v[i], i) || write_source(&w, &v[i], i))
-			return -1;
-	return write_buffers(&w, v, n, coresight, seed);
+	w.dir = d.tmp;
+	if (write_files(&w, v, seeds, n, coresight, seed)) {
+		tc_out_dir_discard(&d);
+		return -1;
+	}
+	return tc_out_dir_commit(&d, "snapshot.ini", err, errlen);
 }

@@ -12,7 +12,10 @@
  * configuration (tc_ete_config_to_regs) with trace ID 0x10 + i, and the
  * traces go into one CoreSight formatted buffer (coresight 1; interleaving
  * and frame syncs chosen by seed) or one source_data buffer each. At most
- * 16 vectors. Returns 0, or -1 with a message in err. */
+ * 16 vectors. The folder is built beside dir and swapped in whole
+ * (conformance/outfile.h); a folder already at dir is replaced only when it
+ * holds a snapshot.ini (an earlier snapshot) or nothing. Returns 0, or -1
+ * with a message in err (dir as it was). */
 int tc_snapshot_write(const char *dir, const struct tc_enc_result *v, const uint64_t *seeds, int n, int coresight,
 		      uint64_t seed, char *err, size_t errlen);
 
