@@ -2,19 +2,20 @@
 #
 #     include fuzz/fuzz.mk
 #
-# make fuzz HARNESS=parse TIME=60       libFuzzer (clang, ASan+UBSan), dictionary and seed corpus; prints execs/s, coverage;
+# make fuzz HARNESS=ete_parse TIME=60   libFuzzer (clang, ASan+UBSan), dictionary and seed corpus; prints execs/s, coverage;
 #                                       JOBS=2 runs two processes on the shared corpus (one per core), execs/s summed;
 #                                       FUZZ_LF_SAN= builds without sanitizers (in $(FUZZ_OUT)/libfuzzer-nosan)
-# make fuzz-afl HARNESS=parse TIME=60   AFL++ (afl-clang-fast, libFuzzer harness through libAFLDriver); prints execs/s;
+# make fuzz-afl HARNESS=ete_parse TIME=60 AFL++ (afl-clang-fast, libFuzzer harness through libAFLDriver); prints execs/s;
 #                                       JOBS=2 runs a main and a secondary instance (one per core), execs/s summed
-# make fuzz-smoke                       every harness briefly under both (about 3 minutes on 2 cores) + fuzz-regress;
+# make fuzz-smoke                       every harness briefly under both (about 4.5 minutes on 2 cores) + fuzz-regress;
 #                                       a finding fails it and leaves the reproducer in $(FUZZ_OUT)/findings/
-# make fuzz-regress                     replays fuzz/corpus/<harness>/* and vectors/ete/regress/*.bin (gcc, ASan+UBSan), TAP
-# make fuzz-seeds                       the seed corpora $(FUZZ_OUT)/<harness>_seed_corpus/ from vectors/**/*.tcv
+# make fuzz-regress                     replays fuzz/corpus/<harness>/* and vectors/<p>/regress/*.bin (gcc, ASan+UBSan), TAP
+# make fuzz-seeds                       the seed corpora $(FUZZ_OUT)/<harness>_seed_corpus/ from vectors/<p>/ (adapter: vectors/)
 # make fuzz-harnesses                   the list of harnesses
 #
-# Harnesses: parse decode diff adapter format roundtrip csframe snapini (ETE), and per protocol P
-# (FUZZ_PROTO_HARNESSES) P_stream P_parse P_decode P_roundtrip. Variables: HARNESS, TIME (seconds), FUZZ_OUT (default
+# Harnesses: adapter csframe snapini (no protocol), and per protocol P (FUZZ_PROTO_HARNESSES) the harnesses of
+# fuzz/P/ (ete_parse ete_decode ete_format ete_roundtrip; ptm_parse ptm_decode ptm_roundtrip) and the shared
+# P_stream and P_diff. Variables: HARNESS, TIME (seconds), FUZZ_OUT (default
 # $(BUILD)/fuzz), FUZZ_CLANG, FUZZ_AFL_CC, FUZZ_REGRESS_CC, FUZZ_AFL_SAN (e.g. -fsanitize=address,undefined; that
 # build goes to $(FUZZ_OUT)/afl-san), FUZZ_LF_SAN, FUZZ_ARGS (extra libFuzzer arguments), JOBS (processes or
 # instances), TC_DIFF_ADAPTER, TC_FUZZ_ADAPTER.
@@ -288,4 +289,4 @@ fuzz-smoke:
 	@$(FUZZ_RUN) smoke $(if $(filter yes,$(OPENCSD_OK)),$(BUILD)/adapters/libtc_opencsd.so)
 
 fuzz-help:
-	@sed -n '2,19p' fuzz/fuzz.mk | sed 's/^# \{0,1\}//'
+	@sed -n '2,21p' fuzz/fuzz.mk | sed 's/^# \{0,1\}//'
