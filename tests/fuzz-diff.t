@@ -59,6 +59,12 @@ check "PTM: a branch compressed against a waypoint update is the documented PTM-
 # compression reference, so both decoders agree and nothing is explained.
 check "PTM: a branch both decoders resolve alike after a waypoint update is no divergence" \
   sh -c "out=\$(TC_DIFF_ADAPTER='$A' '$R' ptm_diff '$tmp/ptm-waypoint-2.bin' 2>&1); echo \"\$out\" | grep -q '^ok 1 ' && ! echo \"\$out\" | grep -q -e divergent -e explained"
+# @6 trigger, @7 branch 3B before any I-sync: A[7:2] = 0x1d against LastState 0 gives 0x74 (ARM,
+# PTM-P5's reset state); OpenCSD, whose instruction set is unknown there, gives 0x3a. The address
+# is UNKNOWN before the first I-sync (PTM-P5): explained. The same byte after an I-sync is not.
+printf "$k$ptmsync\014\073" > "$tmp/ptm-before-isync.bin"
+check "PTM: a branch address before the first I-sync is the PTM-P5 ambiguity" \
+  sh -c "TC_DIFF_ADAPTER='$A' '$R' ptm_diff '$tmp/ptm-before-isync.bin' 2>&1 | grep -q '^diff: line 3 explained: .*PTM-P5'"
 # 68 zeros, then 80: one A-sync at @0 (ERRATA PTM-P10: more zeros are accepted); OpenCSD outputs
 # nothing. Divergent; the candidate is a PTM vector file with the harness's configuration.
 z=''; i=0; while [ $i -lt 68 ]; do z="$z\\000"; i=$((i + 1)); done

@@ -5,8 +5,9 @@
 #include "tracecert/ptm.h"
 
 /* OpenCSD's PTM decoder: the classes of conformance/notes/opencsd.md
- * "PFT/PTM" and the limits conformance/adapters/opencsd_ptm.c declares.
- * The last two are given by explain_in_context. */
+ * "PFT/PTM" and the limits conformance/adapters/opencsd_ptm.c declares;
+ * for any decoder, the ambiguity PTM-P5. The last three are given by
+ * explain_in_context. */
 static const struct tc_diff_explained explained[] = {
 	{ "opencsd", "error", "class=reserved-field", NULL, 0,
 	  "opencsd: reserved payload values not checked (opencsd.md PTM L1; ERRATA PTM-R1)" },
@@ -20,11 +21,13 @@ static const struct tc_diff_explained explained[] = {
 	  "ERRATA PTM-S3)" },
 	{ NULL, "", NULL, NULL, 0,
 	  "opencsd: timestamps of 48 bits on PFTv1.0, ETMCCER read only for PFTv1.1 (conformance/adapters/opencsd_ptm.c)" },
+	{ NULL, "", NULL, NULL, 0, "address before the first I-sync: compressed against an unknown one (ERRATA PTM-P5)" },
 };
 
 #define NEXPLAINED ((int)(sizeof explained / sizeof explained[0]))
-#define AFTER_WAYPOINT (NEXPLAINED - 2)
-#define TIMESTAMP_V10 (NEXPLAINED - 1)
+#define AFTER_WAYPOINT (NEXPLAINED - 3)
+#define TIMESTAMP_V10 (NEXPLAINED - 2)
+#define BEFORE_ISYNC (NEXPLAINED - 1)
 
 /* One byte per key (fuzz.h tc_fuzz_proto_config); ts_binary forced to 1:
  * OpenCSD 1.3.3 decodes every timestamp as natural binary (the adapter
@@ -61,11 +64,30 @@ static int after_waypoint(const struct tc_diff_lines *ref, size_t at, const char
 	return 0;
 }
 
+/* A line of the same kind with an address before the reference's first
+ * I-sync: LastState is UNKNOWN there, and so is an address compressed
+ * against it (PTM-P5; the reference resolves it against zero). */
+static int before_isync(const struct tc_diff_lines *ref, size_t at, const char *r, const char *a)
+{
+	size_t rk = 0, ak = 0;
+	const char *rkind = tc_diff_token(r, 2, &rk), *akind = tc_diff_token(a, 2, &ak);
+	if (!rkind || !akind || rk != ak || memcmp(rkind, akind, rk) || !strstr(r, "addr="))
+		return 0;
+	for (size_t i = 0; i <= at; i++)
+		if (tc_diff_kind_is(tc_diff_line_at(ref, i), "isync"))
+			return 0;
+	return 1;
+}
+
 static int explain_in_context(const struct tc_diff_lines *ref, size_t at, const char *r, const char *a,
 			      const void *cfg, const char *adapter)
 {
 	const struct tc_ptm_config *c = cfg;
-	if (strcmp(adapter, "opencsd") || !r || !a || tc_diff_line_offset(r) != tc_diff_line_offset(a))
+	if (!r || !a || tc_diff_line_offset(r) != tc_diff_line_offset(a))
+		return -1;
+	if (before_isync(ref, at, r, a))
+		return BEFORE_ISYNC;
+	if (strcmp(adapter, "opencsd"))
 		return -1;
 	if (after_waypoint(ref, at, r, a))
 		return AFTER_WAYPOINT;
