@@ -7,7 +7,7 @@
 
 /* Keyed by adapter name; the last two are given by explain_in_context. */
 static const struct tc_diff_explained explained[] = {
-	/* reference/ERRATA.md TC-P18: the queue bound is the reference's own option */
+	/* reference/ete/ERRATA.md TC-P18: the queue bound is the reference's own option */
 	{ NULL, "error", "class=queue-overflow", NULL, 0, "queue-overflow: reference queue_cap (ERRATA TC-P18)" },
 	/* conformance/adapters/opencsd_ete.c, "Mapping decisions and what OpenCSD does not provide" */
 	{ "opencsd", "error", "class=commit-overrun", NULL, 0, "opencsd: commit-overrun not checked (stage-1 class)" },
@@ -110,5 +110,5 @@ const struct tc_diff_rules tc_diff_rules_ete = {
 	.explain_in_context = explain_in_context,
 	.sync_kind = "async",
 	.context_fields = context_fields,
-	.spec = "K10.5.2 (reference/FORMAT.md, reference/ERRATA.md)",
+	.spec = "K10.5.2 (reference/ete/FORMAT.md, reference/ete/ERRATA.md)",
 };
