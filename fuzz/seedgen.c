@@ -139,15 +139,18 @@ static int proto_roundtrip_random_seeds(const struct tc_protocol *proto, const c
 static int proto_vector_seeds(const struct tc_protocol *proto, const char *kind, const char *outdir, int argc,
 			      char **argv, int *approx, int *bad)
 {
-	char **list = NULL;
+	char **list = NULL, err[600];
 	size_t n = 0;
 	int written = 0;
 	for (int i = 3; i < argc; i++)
-		tc_vector_list(argv[i], &list, &n);
+		if (tc_vector_list(argv[i], &list, &n, err, sizeof err) == 0) {
+			fprintf(stderr, "seedgen: %s\n", err);
+			(*bad)++;
+		}
 	for (size_t i = 0; i < n; i++) {
 		struct tc_vector v;
 		struct tc_seed_buf b = { NULL, 0, 0 };
-		char err[512], name[1024];
+		char name[1024];
 		int rc = -3;
 		if (tc_vector_load(list[i], &v, err, sizeof err)) {
 			fprintf(stderr, "seedgen: %s: %s\n", list[i], err);
@@ -230,15 +233,18 @@ static int adapter_from_vector(const char *path, const struct tc_vector *v, stru
 
 static int adapter_seeds(const char *outdir, int argc, char **argv)
 {
-	char **list = NULL;
+	char **list = NULL, err[600];
 	size_t n = 0;
 	int written = 0, approx = 0, bad = 0;
 	for (int i = 3; i < argc; i++)
-		tc_vector_list(argv[i], &list, &n);
+		if (tc_vector_list(argv[i], &list, &n, err, sizeof err) == 0) {
+			fprintf(stderr, "seedgen: %s\n", err);
+			bad++;
+		}
 	for (size_t i = 0; i < n; i++) {
 		struct tc_vector v;
 		struct tc_seed_buf b = { NULL, 0, 0 };
-		char err[512], name[1024];
+		char name[1024];
 		if (tc_vector_load(list[i], &v, err, sizeof err)) {
 			fprintf(stderr, "seedgen: %s: %s\n", list[i], err);
 			bad++;

@@ -365,15 +365,18 @@ static int roundtrip_random_seeds(const char *outdir)
 /* The seeds of ETE harness ete_KIND from every ETE vector under the paths. */
 static int vector_seeds(const char *kind, const char *outdir, int argc, char **argv)
 {
-	char **list = NULL;
+	char **list = NULL, err[600];
 	size_t n = 0;
 	int written = 0, approx = 0, bad = 0;
 	for (int i = 3; i < argc; i++)
-		tc_vector_list(argv[i], &list, &n);
+		if (tc_vector_list(argv[i], &list, &n, err, sizeof err) == 0) {
+			fprintf(stderr, "seedgen: %s\n", err);
+			bad++;
+		}
 	for (size_t i = 0; i < n; i++) {
 		struct tc_vector v;
 		struct tc_seed_buf b = { NULL, 0, 0 };
-		char err[512], name[1024];
+		char name[1024];
 		int rc;
 		if (tc_vector_load(list[i], &v, err, sizeof err)) {
 			fprintf(stderr, "seedgen: %s: %s\n", list[i], err);
