@@ -17,8 +17,8 @@ struct bench_opts {
 	const char *reference;
 	const char *opencsd;
 	const char *tool;
-	const char *fuzz_parse;
-	const char *fuzz_parse_fast;
+	const char *fuzz_dir;       /* the libFuzzer harnesses with sanitizers: DIR/<p>_parse */
+	const char *fuzz_dir_fast;  /* and without */
 	unsigned long mb;           /* --size */
 	unsigned long mem_mb[2];    /* --memory-sizes; 0: --size and 8 times the first */
 	int runs;
@@ -227,30 +227,38 @@ static double libfuzzer_rate(FILE *p)
 	return best;
 }
 
-static void fuzz_speed(const char *harness)
+/* A protocol's parse harness in a folder of harnesses (fuzz/fuzz.mk names them <p>_parse). */
+static void harness_path(char *out, size_t n, const char *dir, const char *protocol)
 {
-	char cmd[2048];
-	if (!harness || access(harness, X_OK) != 0) {
-		printf("%-34s %s\n", "parse fuzz harness", "not built (make fuzz-build-libfuzzer; needs clang)");
+	snprintf(out, n, "%s/%s_parse", dir, protocol);
+}
+
+static void fuzz_speed(const char *dir, const char *protocol)
+{
+	char cmd[2048], harness[1024], label[64];
+	harness_path(harness, sizeof harness, dir, protocol);
+	snprintf(label, sizeof label, "%s parse fuzz harness", protocol);
+	if (access(harness, X_OK) != 0) {
+		printf("%-34s %s\n", label, "not built (make fuzz-build-libfuzzer; needs clang)");
 		return;
 	}
 	snprintf(cmd, sizeof cmd, "'%s' -max_total_time=10 -print_final_stats=1 2>&1", harness);
-	printf("%-34s %10.0f execs/s (libFuzzer, ASan+UBSan, 10 s, one core)\n", "parse fuzz harness",
-	       libfuzzer_rate(popen(cmd, "r")));
+	printf("%-34s %10.0f execs/s (libFuzzer, ASan+UBSan, 10 s, one core)\n", label, libfuzzer_rate(popen(cmd, "r")));
 }
 
 /* The build without sanitizers, the way to fuzz fastest on two cores: two
  * processes at once, fresh, inputs of at most 128 bytes; `runs` times, the
  * sum of the two each time. */
-static void fuzz_speed_fast(const char *harness, int runs)
+static void fuzz_speed_fast(const char *dir, const char *protocol, int runs)
 {
-	char cmd[2048];
+	char cmd[2048], harness[1024], label[64];
 	double sorted[TC_BENCH_MAX_RUNS];
 	if (runs > TC_BENCH_MAX_RUNS)
 		runs = TC_BENCH_MAX_RUNS;
-	if (!harness || access(harness, X_OK) != 0) {
-		printf("%-34s %s\n", "parse fuzz harness, no sanitizers",
-		       "not built (make fuzz-build-libfuzzer FUZZ_LF_SAN=; needs clang)");
+	harness_path(harness, sizeof harness, dir, protocol);
+	snprintf(label, sizeof label, "%s parse fuzz harness, no sanitizers", protocol);
+	if (access(harness, X_OK) != 0) {
+		printf("%-34s %s\n", label, "not built (make fuzz-build-libfuzzer FUZZ_LF_SAN=; needs clang)");
 		return;
 	}
 	snprintf(cmd, sizeof cmd, "'%s' -max_total_time=10 -max_len=128 -print_final_stats=1 2>&1", harness);
@@ -264,14 +272,14 @@ static void fuzz_speed_fast(const char *harness, int runs)
 	}
 	qsort(sorted, (size_t)runs, sizeof sorted[0], cmp_double);
 	printf("%-34s %10.0f execs/s [%.0f..%.0f] (libFuzzer, 2 processes, -max_len=128, fresh, 10 s; %d runs)\n",
-	       "parse fuzz harness, no sanitizers", sorted[runs / 2], sorted[0], sorted[runs - 1], runs);
+	       label, sorted[runs / 2], sorted[0], sorted[runs - 1], runs);
 }
 
 /* ---- The command line ------------------------------------------------------- */
 
 enum bench_option {
 	opt_reference = 1, opt_opencsd, opt_protocol, opt_size, opt_runs, opt_memory_sizes, opt_only, opt_tool,
-	opt_fuzz_parse, opt_fuzz_parse_fast
+	opt_fuzz_dir, opt_fuzz_dir_fast
 };
 
 static const struct tc_cli_option bench_options[] = {
@@ -283,8 +291,8 @@ static const struct tc_cli_option bench_options[] = {
 	{ "memory-sizes", "MB[,MB]", opt_memory_sizes, "the two trace sizes of the memory figure, 1..65536\n(default: --size, and 8 times the first)" },
 	{ "only", "SECTION[,...]", opt_only, "the sections to run: throughput, l1 (the L1 rows of\nthroughput alone), text, memory, encoder, runner,\nfuzz (default: all)" },
 	{ "tool", "PATH", opt_tool, "tracecert, for the runner section (default\nbuild/tracecert)" },
-	{ "fuzz-parse", "PATH", opt_fuzz_parse, "the libFuzzer parse harness with sanitizers (default\nbuild/fuzz/libfuzzer/parse)" },
-	{ "fuzz-parse-fast", "PATH", opt_fuzz_parse_fast, "the one without (default\nbuild/fuzz/libfuzzer-nosan/parse)" },
+	{ "fuzz-dir", "DIR", opt_fuzz_dir, "the libFuzzer harnesses with sanitizers, each\nprotocol's DIR/P_parse (default build/fuzz/libfuzzer)" },
+	{ "fuzz-dir-fast", "DIR", opt_fuzz_dir_fast, "the ones without (default\nbuild/fuzz/libfuzzer-nosan)" },
 	{ NULL, NULL, 0, NULL }
 };
 
@@ -293,7 +301,7 @@ static void help_bench(FILE *f, const struct tc_cli *c)
 	fprintf(f,
 		"usage: tracecert bench --reference PATH.so [--opencsd PATH.so] [--protocol P[,P...]]...\n"
 		"                       [--size MB] [--runs N] [--memory-sizes MB,MB] [--tool PATH]\n"
-		"                       [--fuzz-parse PATH] [--fuzz-parse-fast PATH]\n"
+		"                       [--fuzz-dir DIR] [--fuzz-dir-fast DIR]\n"
 		"                       [--only throughput,l1,text,memory,encoder,runner,fuzz]\n"
 		"\n"
 		"Throughput of the reference decoder and OpenCSD, both through their adapters, on\n"
@@ -420,8 +428,8 @@ static int take_argument(struct bench_opts *o, const struct tc_cli *c, int id)
 	case opt_reference: o->reference = c->value; return 0;
 	case opt_opencsd: o->opencsd = c->value; return 0;
 	case opt_tool: o->tool = c->value; return 0;
-	case opt_fuzz_parse: o->fuzz_parse = c->value; return 0;
-	case opt_fuzz_parse_fast: o->fuzz_parse_fast = c->value; return 0;
+	case opt_fuzz_dir: o->fuzz_dir = c->value; return 0;
+	case opt_fuzz_dir_fast: o->fuzz_dir_fast = c->value; return 0;
 	case opt_protocol: return add_protocols(o, c);
 	case opt_only: o->only = c->value; return check_sections(c);
 	case opt_memory_sizes: return memory_sizes(o, c);
@@ -524,16 +532,18 @@ static int run(const struct bench_opts *o, const struct bench_adapters *d)
 			printf("%-34s %s\n", "runner, OpenCSD adapter", "not installed (apt-get install libopencsd-dev)");
 	}
 	if (rc == 0 && wanted(o, "fuzz")) {
-		fuzz_speed(o->fuzz_parse);
-		fuzz_speed_fast(o->fuzz_parse_fast, o->runs);
+		for (int i = 0; i < o->nenc; i++) {
+			fuzz_speed(o->fuzz_dir, o->enc[i]->protocol);
+			fuzz_speed_fast(o->fuzz_dir_fast, o->enc[i]->protocol, o->runs);
+		}
 	}
 	return rc;
 }
 
 int tc_bench_main(int argc, char **argv)
 {
-	struct bench_opts o = { NULL, NULL, "build/tracecert", "build/fuzz/libfuzzer/parse",
-				"build/fuzz/libfuzzer-nosan/parse", 64, { 0, 0 }, 3, NULL, { NULL }, 0 };
+	struct bench_opts o = { NULL, NULL, "build/tracecert", "build/fuzz/libfuzzer",
+				"build/fuzz/libfuzzer-nosan", 64, { 0, 0 }, 3, NULL, { NULL }, 0 };
 	struct bench_adapters d = { NULL, NULL };
 	struct tc_cli c;
 	int id;
