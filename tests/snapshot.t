@@ -91,6 +91,11 @@ rm -rf "$tmp/ptypes"; cp -r "$tmp/p3" "$tmp/ptypes"
 sed -i 's/^type=PTM1.0/type=PTM1.1/' "$tmp/ptypes/ptm_1.ini"; sed -i 's/^type=PTM1.0/type=PFT1.1/' "$tmp/ptypes/ptm_2.ini"
 check "PTM: device types PTM1.0, PTM1.1 and PFT1.1 are all PFT/PTM sources" same_as_vectors "$tmp/ptypes" 5 6 7
 check "PTM: the block names the device type given" sh -c "'$T' dump --snapshot '$tmp/ptypes' | grep -qx '# source PTM_2 (PFT1.1): buffer ETB_0 (coresight, trace ID 0x12), core cpu_2'"
+rm -rf "$tmp/psfx"; cp -r "$tmp/p3" "$tmp/psfx"
+sed -i 's/^ETMCR(0x000)=/ETMCR(id:0x0)=/; s/^ETMIDR(0x1e4)=/etmidr(id:0x79)=/; s/^ETMCCER(0x1e8)=/ETMCCER(id:0x7A)=/; s/^ETMTRACEIDR(0x200)=/ETMTRACEIDR(id:0x80)=/' "$tmp/psfx/ptm_1.ini"
+printf 'ETMCCR(id:0x1)=0x8D294004\r\nETMSCR(id:0x2)=0x00020d09 ; system configuration\r\n' >> "$tmp/psfx/ptm_1.ini"
+check "PTM: registers named with an (id:N) suffix, in any case, and registers the configuration does not use (listed)" sh -c "'$T' dump --snapshot '$tmp/psfx' > '$tmp/o' && grep -A1 '^# source PTM_1 ' '$tmp/o' | grep -qx '# registers not used for the configuration: ETMCCR, ETMSCR'"
+check "PTM: ... and the sources decode to their vectors" same_as_vectors "$tmp/psfx" 5 6 7
 rm -rf "$tmp/pres"; cp -r "$tmp/p3" "$tmp/pres"
 cr=$(sed -n 's/^ETMCR(0x000)=//p' "$tmp/pres/ptm_0.ini"); cr=$(printf '0x%08x' $((cr | 0x80000000)))
 sed -i "s/^ETMCR(0x000)=.*/ETMCR(0x000)=$cr/; s/^ETMTRACEIDR(0x200)=0x00000010/ETMTRACEIDR(0x200)=0x00000110/" "$tmp/pres/ptm_0.ini"
