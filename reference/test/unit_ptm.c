@@ -551,6 +551,17 @@ static void test_registers(void)
 	   cfg.cycle_accurate == 1 && cfg.return_stack == 1 && cfg.vmid == 0 && cfg.version == 1,
 	   "ETMCR bit 31 and ETMIDR bits 21, 17 set: noted, ignored");
 	tc_config_builder_init(&b, p);
+	ok(tc_config_builder_set(&b, "ETMIDR", "0x411ef310", err, sizeof err) == 0 &&
+	   tc_config_builder_apply(&b, &cfg, &notes, err, sizeof err) == 0 && notes.n == 1 &&
+	   strstr(notes.note[0], "ETMIDR bits [23:21] or [17]"), "ETMIDR bit 17 alone set: noted (bits 20:18 are assigned: not)");
+	tc_config_builder_init(&b, p);
+	ok(tc_config_builder_set(&b, "ETMIDR", "0x411cf312", err, sizeof err) == 0 &&
+	   tc_config_builder_set(&b, "ETMCR", "0x20000400", err, sizeof err) == 0 &&
+	   tc_config_builder_set(&b, "ETMCCER", "0x34c01ac2", err, sizeof err) == 0 &&
+	   tc_config_builder_apply(&b, &cfg, &notes, err, sizeof err) == 0 && notes.n == 0 && cfg.version == 1 &&
+	   cfg.return_stack == 1 && cfg.cycle_accurate == 0 && cfg.ts64 == 1 && cfg.ts_binary == 1,
+	   "the register values a Cortex-A15's PTM reports (programming bit set, implementer and core family): no note");
+	tc_config_builder_init(&b, p);
 	ok(tc_config_builder_set(&b, "ETMIDR", "0x41000200", err, sizeof err) == 0 &&
 	   tc_config_builder_apply(&b, &cfg, &notes, err, sizeof err) == -1 && strstr(err, "ETMIDR=0x41000200") &&
 	   strstr(err, "not 3 (PFT)"), "ETMIDR of an ETMv3 (major version 2) is refused, naming the register");
