@@ -61,7 +61,7 @@ static tc_adapter_entry_fn entry_point(void *so, const char *path)
 	if (dlsym(so, TC_ADAPTER_ENTRY_V1))
 		fprintf(stderr,
 			"tracecert certify: adapter '%s' exports %s, the adapter ABI version 1, which this runner no "
-			"longer supports (its ETE structs changed layout when items got the struct tc_item header); "
+			"longer supports (version 1 knew one protocol, and its item structs changed layout when items got the struct tc_item header); "
 			"rebuild it against tracecert/adapter.h, ABI version %d (%s)\n",
 			path, TC_ADAPTER_ENTRY_V1, TC_ADAPTER_ABI_VERSION, TC_ADAPTER_ENTRY);
 	else
