@@ -296,10 +296,11 @@ void tc_vwrite_lines(struct tc_vwriter *w, const char *text)
 
 char *tc_vwrite_end(struct tc_vwriter *w, char *err, size_t errlen)
 {
-	char *text = w->text;
+	char *text;
 	if (w->state == part_none)
 		misuse(w, "nothing written (tc_vwrite_begin)");
 	put_str(w, "[end]\n");   /* the reader refuses a file without it: a cut file cannot pass */
+	text = w->text;            /* after the last put: it may have moved the text */
 	if (failed(w)) {
 		snprintf(err, errlen, "%s", w->err);
 		free(text);

@@ -315,8 +315,11 @@ void tc_cli_print_config_keys(FILE *f, const struct tc_protocol *p, int stages)
 
 void tc_cli_print_config_registers(FILE *f, const struct tc_protocol *p)
 {
-	for (int r = 0; r < p->nregs; r++)
+	for (int r = 0; r < p->nregs; r++) {
 		fprintf(f, "      %-20s %s\n", p->regs[r].name, p->regs[r].doc);
+		if ((p->snapshot_required_regs >> r) & 1)
+			fprintf(f, "      %-20s   required of a snapshot's trace source\n", "");
+	}
 }
 
 void tc_cli_print_notes(FILE *f, const struct tc_config_notes *notes)
