@@ -550,11 +550,13 @@ int tc_bench_main(int argc, char **argv)
 		fprintf(stderr, "tracecert bench: --reference PATH.so is required; --size and --runs must be positive\n");
 		return 2;
 	}
-	ref = tc_adapter_load(o.reference);
-	if (!ref)
+	ref = tc_adapter_load(o.reference, err, sizeof err);
+	if (!ref) {
+		fprintf(stderr, "tracecert bench: %s\n", err);
 		return 2;
-	if (o.opencsd && access(o.opencsd, R_OK) == 0)
-		oc = tc_adapter_load(o.opencsd);
+	}
+	if (o.opencsd && access(o.opencsd, R_OK) == 0 && !(oc = tc_adapter_load(o.opencsd, err, sizeof err)))
+		fprintf(stderr, "tracecert bench: %s\n", err);
 	tc_enc_options_default(&eo);
 	eo.seed = 42;
 	eo.steps = 100000;
