@@ -47,7 +47,8 @@ struct tc_child_end {
 	char why[256];            /* for malformed and lost: what was wrong */
 	unsigned long long frame_bytes;
 	unsigned long long output_bytes;
-	char output[TC_CHILD_OUTPUT_KEPT];   /* the first bytes of stdout and stderr, clean text */
+	char output[TC_CHILD_OUTPUT_KEPT];   /* the first bytes of stdout and stderr, clean text (for the
+					      * runner's messages; never the TAP stream or a certificate) */
 };
 
 /* Called for each frame the child sends: 0 to go on, -1 (with why, n

@@ -268,6 +268,9 @@ static void probe_failure(const char *path, const struct probe *p, const struct 
 			 path, WEXITSTATUS(st));
 	else
 		snprintf(err, n, "adapter '%s' could not be loaded: %s", path, e->why[0] ? e->why : "memory limit");
+	if (e->output_bytes > 0 && strlen(err) + 40 < n)
+		snprintf(err + strlen(err), n - strlen(err), "; its output began: '%.*s'", (int)(n - strlen(err) - 40),
+			 e->output);
 }
 
 int tc_adapter_probe(const char *path, const struct tc_limits *lim, struct tc_adapter_info *info, char *err,
