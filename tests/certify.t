@@ -2,7 +2,7 @@
 T="${TC_BUILD:-build}/tracecert"
 B="${TC_BUILD:-build}/adapters"
 . tests/lib/tap.sh
-# The runner's summary line: "certify: NAME: P pass, F fail, C crash, H hang, X flood, E adapter-error, R runner-error, U unsupported; …"
+# The runner's summary line: "certify: NAME: P pass, F fail, C crash, H hang, X flood, E adapter-error, R runner-error, U unsupported, M malformed; …"
 check "reference adapter: every vector passes, certificate written" sh -c "'$T' certify --adapter '$B/libtc_reference.so' --vectors vectors/ete --report '$tmp/ref' && grep -q 'Score: \*\*100.00%' '$tmp/ref/certificate.md' && grep -q '\"score\": 1.0000' '$tmp/ref/certificate.json'"
 check "reference adapter: TAP stream is accepted by prove" sh -c "'$T' certify --adapter '$B/libtc_reference.so' --vectors vectors/ete --tap > '$tmp/ref.tap' && prove --exec cat '$tmp/ref.tap'"
 check "crashing adapter: every supported run is a crash, the run goes on" sh -c "'$T' certify --adapter '$B/bad/libtc_bad_crash.so' --vectors vectors/ete/spec 2>&1 | grep -q ' 0 pass, 0 fail, 14 crash'"

@@ -17,7 +17,7 @@ rc() { cat "$tmp/$1.rc"; }
 
 # Loading happens in a child: a constructor that crashes or an entry point that exits cannot end the runner.
 run ctor --adapter "$B/libtc_bad_ctor.so" --vectors $V
-check "crash in the constructor: exit 2, the crash named, no certificate" sh -c "test $(rc ctor) -eq 2 && grep -q \"adapter '.*libtc_bad_ctor.so' crashed while loading (signal 11\" '$tmp/ctor.err' && test ! -e '$tmp/ctor/certificate.json' && test ! -s '$tmp/ctor.tap'"
+check "crash in the constructor: exit 2, the crash named, no certificate" sh -c "test $(rc ctor) -eq 2 && grep -q \"adapter '.*libtc_bad_ctor.so' crashed while loading (signal \" '$tmp/ctor.err' && test ! -e '$tmp/ctor/certificate.json' && test ! -s '$tmp/ctor.tap'"
 run entryexit --adapter "$B/libtc_bad_entryexit.so" --vectors $V
 check "exit(0) in the entry point: exit 2, said, no certificate" sh -c "test $(rc entryexit) -eq 2 && grep -q 'ended the process loading it (exit status 0) before declaring what it decodes' '$tmp/entryexit.err' && test ! -e '$tmp/entryexit/certificate.md'"
 
