@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "certify.h"
+#include "child.h"
 #include "frame.h"
 #include "runner.h"
 #include "tracecert/adapter.h"
@@ -121,9 +122,11 @@ static void worker_main(struct worker_ctx *w, const struct tc_task *plan, int nt
 	if (!rd || !r)
 		_exit(2);
 	for (;;) {
-		while ((got = tc_frame_next(rd, &f)) == 0)
-			if (tc_frame_fill(rd, w->sock) <= 0 && errno != EINTR)
+		while ((got = tc_frame_next(rd, &f)) == 0) {
+			long n = tc_frame_fill(rd, w->sock);
+			if (n == 0 || (n < 0 && errno != EINTR))
 				_exit(0);   /* the runner closed the socket: no more tasks */
+		}
 		char text[32];
 		int i;
 		tc_text_clean(text, sizeof text, f.payload, f.len);
@@ -244,7 +247,8 @@ static void from_worker(struct pool *p, struct worker *w, struct tc_task *tasks,
 {
 	struct tc_frame f;
 	int got;
-	if (tc_frame_fill(&w->rd, w->sock) <= 0 && errno != EINTR && errno != EAGAIN) {
+	long n = tc_frame_fill(&w->rd, w->sock);
+	if (n == 0 || (n < 0 && errno != EINTR && errno != EAGAIN)) {
 		worker_gone(w, 0);
 		return;
 	}
@@ -320,6 +324,7 @@ static void run_all(const struct tc_adapter_info *ad, char **paths, int ntasks, 
 		dispatch(p, &p->w[k], ntasks);
 	while (serve(p, tasks, ntasks))
 		;
+	tc_child_reap_leftovers();   /* what a run left behind when its worker died */
 	for (int i = p->next; p->stop && i < ntasks; i++) {
 		tasks[i].verdict = tc_v_skipped;
 		tasks[i].diag[0] = '\0';

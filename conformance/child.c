@@ -137,17 +137,10 @@ static int list_children(pid_t *pids, int max)
 	return k;
 }
 
-/* Kills the child's group and every descendant that left it, and reaps
- * them all; *status gets the child's exit status (a signal 9 when it was
- * still running). */
-static void kill_all(struct tc_child *c, int *status)
+void tc_child_reap_leftovers(void)
 {
 	pid_t pids[256];
 	int k;
-	kill(-c->pid, SIGKILL);
-	kill(c->pid, SIGKILL);
-	while (waitpid(c->pid, status, 0) < 0 && errno == EINTR)
-		;
 	for (int round = 0; round < LEFTOVER_ROUNDS && (k = list_children(pids, 256)) > 0; round++) {
 		for (int i = 0; i < k; i++)
 			kill(pids[i], SIGKILL);
@@ -157,6 +150,18 @@ static void kill_all(struct tc_child *c, int *status)
 	}
 	while (waitpid(-1, NULL, WNOHANG) > 0)
 		;
+}
+
+/* Kills the child's group and every descendant that left it, and reaps
+ * them all; *status gets the child's exit status (a signal 9 when it was
+ * still running). */
+static void kill_all(struct tc_child *c, int *status)
+{
+	kill(-c->pid, SIGKILL);
+	kill(c->pid, SIGKILL);
+	while (waitpid(c->pid, status, 0) < 0 && errno == EINTR)
+		;
+	tc_child_reap_leftovers();
 }
 
 /* What the watch loop keeps. */
@@ -254,7 +259,7 @@ static int exited(struct tc_child *c)
  * run is over (0, end->how set). */
 static int watch(struct tc_child *c, const struct tc_limits *lim, struct watch *w)
 {
-	double deadline = now_s() + lim->timeout_s;
+	double deadline = now_s() + lim->timeout_s, next_rss = 0;
 	int open_frames = 1, open_output = 1;
 	for (;;) {
 		struct pollfd p[3] = { { c->frames, POLLIN, 0 }, { c->output, POLLIN, 0 }, { c->pidfd, POLLIN, 0 } };
@@ -284,9 +289,12 @@ static int watch(struct tc_child *c, const struct tc_limits *lim, struct watch *
 				return 0;
 			open_output = 0;
 		}
-		if (TC_ASAN_BUILD && lim->mem_mb && rss_mb(c->pid) > lim->mem_mb) {
-			w->end->how = tc_child_memory;
-			return 0;
+		if (TC_ASAN_BUILD && lim->mem_mb && now_s() >= next_rss) {
+			next_rss = now_s() + TC_CHILD_RSS_POLL_MS / 1000.0;
+			if (rss_mb(c->pid) > lim->mem_mb) {
+				w->end->how = tc_child_memory;
+				return 0;
+			}
 		}
 	}
 }

@@ -22,10 +22,22 @@
 #elif defined(__has_feature)
 #if __has_feature(address_sanitizer)
 #define TC_ASAN_BUILD 1
+/* Kills and reaps every child of the caller (as a subreaper: descendants
+ * of runs whose parents died), from /proc/self/task/PID/children. */
+void tc_child_reap_leftovers(void);
+
 #endif
+/* Kills and reaps every child of the caller (as a subreaper: descendants
+ * of runs whose parents died), from /proc/self/task/PID/children. */
+void tc_child_reap_leftovers(void);
+
 #endif
 #ifndef TC_ASAN_BUILD
 #define TC_ASAN_BUILD 0
+/* Kills and reaps every child of the caller (as a subreaper: descendants
+ * of runs whose parents died), from /proc/self/task/PID/children. */
+void tc_child_reap_leftovers(void);
+
 #endif
 #define TC_CHILD_RSS_POLL_MS 20
 
@@ -77,5 +89,9 @@ int tc_child_start(struct tc_child *c, const struct tc_limits *lim, void (*body)
  * only children are runs. end says how it ended. */
 void tc_child_finish(struct tc_child *c, const struct tc_limits *lim, tc_child_frame_fn fn, void *ctx,
 		     struct tc_child_end *end);
+
+/* Kills and reaps every child of the caller (as a subreaper: descendants
+ * of runs whose parents died), from /proc/self/task/PID/children. */
+void tc_child_reap_leftovers(void);
 
 #endif
