@@ -52,11 +52,11 @@ static void set_limits(const struct tc_limits *lim)
  * on TC_CHILD_FRAMES_FD, nothing else (not the runner's pipes). */
 static void set_descriptors(int frames_w, int output_w)
 {
+	/* first above the descriptors to be replaced, whatever numbers pipe() gave */
+	int fd = fcntl(frames_w, F_DUPFD, TC_CHILD_FRAMES_FD + 1);
+	int out = fcntl(output_w, F_DUPFD, TC_CHILD_FRAMES_FD + 1);
 	int devnull = open("/dev/null", O_RDONLY);
-	int fd = frames_w;
-	if (frames_w < TC_CHILD_FRAMES_FD + 1 && (fd = fcntl(frames_w, F_DUPFD, TC_CHILD_FRAMES_FD + 1)) < 0)
-		_exit(5);
-	if (devnull < 0 || dup2(devnull, 0) < 0 || dup2(output_w, 1) < 0 || dup2(output_w, 2) < 0 ||
+	if (fd < 0 || out < 0 || devnull < 0 || dup2(devnull, 0) < 0 || dup2(out, 1) < 0 || dup2(out, 2) < 0 ||
 	    dup2(fd, TC_CHILD_FRAMES_FD) < 0)
 		_exit(5);
 	if (syscall(SYS_close_range, TC_CHILD_FRAMES_FD + 1, ~0u, 0) != 0)
