@@ -58,7 +58,7 @@ struct pool {
 	int n;
 	int next;                 /* the next task to hand out */
 	int stop;                 /* --first-failure: a comparison failed */
-	int first_failure_flag;   /* the option */
+	int first_failure;        /* the option: stop handing out tasks after a failure */
 };
 
 /* What a worker knows: the options, the vector files, the adapter. */
@@ -237,7 +237,7 @@ static int take_result(struct pool *p, struct worker *w, const struct tc_frame *
 	memcpy(tasks[i].diag, nl + 1, dl);
 	tasks[i].diag[dl] = '\0';
 	w->run = 0;
-	if (p->first_failure_flag && verdict == tc_v_fail)
+	if (p->first_failure && verdict == tc_v_fail)
 		p->stop = 1;
 	return 0;
 }
@@ -315,7 +315,7 @@ static void run_all(const struct tc_adapter_info *ad, char **paths, int ntasks, 
 		fprintf(stderr, "tracecert certify: out of memory for the workers\n");
 		return;
 	}
-	p->first_failure_flag = o->first_failure;
+	p->first_failure = o->first_failure;
 	prctl(PR_SET_CHILD_SUBREAPER, 1);
 	for (int k = 0; k < o->jobs && k < 64; k++)
 		if (start_worker(p, &wc, tasks, ntasks) != 0)
