@@ -67,9 +67,9 @@ static tc_adapter_entry_fn entry_point(void *so, const char *path, char *err, si
 		return entry;
 	if (dlsym(so, TC_ADAPTER_ENTRY_V1))
 		snprintf(err, n,
-			 "adapter '%s' exports %s, the adapter ABI version 1, which this runner no longer supports (its "
-			 "ETE structs changed layout when items got the struct tc_item header); rebuild it against "
-			 "tracecert/adapter.h, ABI version %d (%s)",
+			 "adapter '%s' exports %s, the adapter ABI version 1, which this runner no longer supports "
+			 "(version 1 knew one protocol, and its item structs changed layout when items got the struct "
+			 "tc_item header); rebuild it against tracecert/adapter.h, ABI version %d (%s)",
 			 path, TC_ADAPTER_ENTRY_V1, TC_ADAPTER_ABI_VERSION, TC_ADAPTER_ENTRY);
 	else
 		snprintf(err, n, "adapter '%s' has no symbol %s (adapter ABI version %d)", path, TC_ADAPTER_ENTRY,

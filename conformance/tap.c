@@ -9,7 +9,7 @@ static void tap_line(FILE *f, const struct tc_report *r, int i)
 	int good = tc_verdict_is_good(t->verdict);
 	fprintf(f, "%s %d - L%d %s", good ? "ok" : "not ok", i + 1, t->level, r->paths[t->vector]);
 	if (t->verdict == tc_v_pass_alt)
-		fprintf(f, " # pass under an alternative reading (see the vector; reference/ERRATA.md)");
+		fprintf(f, " # pass under an alternative reading (see the vector; reference/ete/ERRATA.md)");
 	if (t->verdict == tc_v_unsupported)
 		fprintf(f, " # SKIP unsupported by the adapter: %s", t->diag);
 	if (t->verdict == tc_v_skipped)

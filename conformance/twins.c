@@ -6,7 +6,7 @@
  * field). The twin's s1, L2, L3 and errors must equal the reference's output for the
  * original trace, and its L1 too once the one new warning line is taken out: that line must
  * follow the packet's own line, with the class, field and bits written below from the packet
- * layouts (reference/FORMAT.md, reference/ERRATA.md), not taken from the decoder. The
+ * layouts (reference/ete/FORMAT.md, reference/ete/ERRATA.md), not taken from the decoder. The
  * packets are found from the vector's expected L1: offset, header and kind. */
 #include <stdio.h>
 #include <stdlib.h>

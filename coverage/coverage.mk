@@ -13,20 +13,19 @@ COV_MIN_LINES    := 95
 COV_MIN_BRANCHES := 90
 
 # A protocol's reference sources, where its spec-clause markers are:
-# reference/<p>/*.c, or reference/<p>_*.c (the first protocol's files sit at
-# the top of reference/, beside the shared ones, which hold no markers).
-cov_protocol_src = $(sort $(wildcard reference/$(1)/*.c reference/$(1)_*.c))
+# reference/<p>/*.c (the shared ones at the top of reference/ hold no markers).
+cov_protocol_src = $(sort $(wildcard reference/$(1)/*.c))
 
 # The parts measured, each with its sources (the tests that exercise them are
 # whatever test-run runs). To add one: COV_PARTS += NAME, COV_SRC_NAME := FILES.
-# `reference` and `encoder` are the top-level sources of those folders; a
-# protocol with folders of its own (reference/<p>/, encoder/<p>/) is measured
-# as parts reference-<p> and encoder-<p>.
+# `reference` and `encoder` are the shared sources at the top of those folders;
+# each protocol's folders (reference/<p>/, encoder/<p>/) are measured as parts
+# reference-<p> and encoder-<p>.
 COV_PARTS         := reference
-COV_SRC_reference := $(REF_SRC)
-ifneq ($(strip $(ENC_SRC)),)
+COV_SRC_reference := $(REF_SHARED_SRC)
+ifneq ($(strip $(ENC_SHARED_SRC)),)
 COV_PARTS         += encoder
-COV_SRC_encoder   := $(ENC_SRC)
+COV_SRC_encoder   := $(ENC_SHARED_SRC)
 endif
 define cov_protocol_parts
 ifneq ($$(wildcard reference/$(1)/*.c),)

@@ -16,7 +16,7 @@ struct enc_rng {
 	size_t left;                /* how many */
 };
 /* A generator seeded by seed; entropy (len bytes, may be NULL) perturbs
- * the first len draws, one byte each (tc_enc_options.entropy, tracecert/encoder_ete.h). */
+ * the first len draws, one byte each (a fuzzer's bytes steering an encoder). */
 void enc_rng_init(struct enc_rng *r, uint64_t seed, const uint8_t *entropy, size_t len);
 uint64_t enc_next(struct enc_rng *r);
 unsigned enc_below(struct enc_rng *r, unsigned n);        /* 0..n-1, n > 0 */

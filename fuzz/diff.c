@@ -73,7 +73,7 @@ struct explained {
 };
 
 static const struct explained explanations[] = {
-	/* reference/ERRATA.md TC-P18: the queue bound is the reference's own option */
+	/* reference/ete/ERRATA.md TC-P18: the queue bound is the reference's own option */
 	{ NULL, "error", "class=queue-overflow", NULL, 0, "queue-overflow: reference queue_cap (ERRATA TC-P18)" },
 	/* conformance/adapters/opencsd_ete.c, "Mapping decisions and what OpenCSD does not provide" */
 	{ "opencsd", "error", "class=commit-overrun", NULL, 0, "opencsd: commit-overrun not checked (stage-1 class)" },
@@ -204,7 +204,7 @@ static void ref_packet(void *ctx, const struct tc_ete_packet *p)
 	char buf[TC_FUZZ_LINE];
 	int n;
 	if (p->h.kind == tc_ete_pkt_warning)
-		return;   /* never scored (reference/FORMAT.md "Warnings") */
+		return;   /* never scored (reference/ete/FORMAT.md "Warnings") */
 	n = tc_ete_format_packet(buf, sizeof buf, p);
 	TC_FUZZ_CHECK(n > 0 && n < TC_FUZZ_LINE, "reference line of %d bytes", n);
 	TC_FUZZ_CHECK(p->h.offset < r->len && p->h.offset >= r->last_off, "reference packet offset %llu",

@@ -38,10 +38,10 @@ FUZZ_LF_SAN     ?= -fsanitize=address,undefined -fno-sanitize-recover=all
 FUZZ_ARGS       ?=
 
 # Every protocol's reference decoder and the protocol list GNUmakefile generates (PROTOCOLS).
-FUZZ_REF_SRC  := $(sort $(wildcard reference/*.c reference/ptm/*.c)) $(BUILD)/gen/protocols.c
+FUZZ_REF_SRC  := $(REF_SRC) $(BUILD)/gen/protocols.c
 # The round-trip harness also links the encoder (its sources and the variant list GNUmakefile
 # generates) and the line lists and L3 normalisation of conformance/.
-FUZZ_ENC_SRC  := $(sort $(wildcard encoder/*.c)) $(BUILD)/gen/enc_variants.c
+FUZZ_ENC_SRC  := $(sort $(wildcard encoder/*.c encoder/ete/*.c)) $(BUILD)/gen/enc_ete_variants.c
 FUZZ_RT_SRC   := $(FUZZ_ENC_SRC) conformance/vector.c conformance/vecwrite.c conformance/l3norm.c
 FUZZ_ENC_HDRS := $(wildcard encoder/*.h encoder/*/*.h encoder/include/tracecert/*.h)
 # The PTM encoder (ptm_roundtrip); the PTM L1 model (ptm_parse).
@@ -88,7 +88,7 @@ $(FUZZ_PTM_MODEL:%.c=$(FUZZ_LF)/obj/%.o): FUZZ_LF_COV := -fsanitize=fuzzer-no-li
 # same coverage in the same number of runs (fresh, -runs=600000, seeds 1-3: cov 558/564/556
 # against 558/564/565 with them). The instruction decoder, the ELF reader and stage 3
 # (addresses against the image) keep them: there they solve opcode masks and magic values.
-$(FUZZ_LF)/obj/reference/ete_parse.o $(FUZZ_LF)/obj/reference/ete_decoder.o $(FUZZ_LF)/obj/reference/ete_resolve.o: \
+$(FUZZ_LF)/obj/reference/ete/ete_parse.o $(FUZZ_LF)/obj/reference/ete/ete_decoder.o $(FUZZ_LF)/obj/reference/ete/ete_resolve.o: \
 	FUZZ_LF_COV := -fsanitize=fuzzer-no-link -fno-sanitize-coverage=trace-cmp,indirect-calls
 
 $(FUZZ_LF)/obj/%.o: %.c $(FUZZ_HEADERS)
@@ -257,3 +257,8 @@ fuzz-smoke:
 
 fuzz-help:
 	@sed -n '2,19p' fuzz/fuzz.mk | sed 's/^# \{0,1\}//'
+
+# The reference adapter's protocol table and version: tracecert/build.h (GNUmakefile generates it).
+FUZZ_REF_ADAPTER_OBJS := $(FUZZ_LF)/obj/conformance/adapters/reference.o $(FUZZ_AFL)/obj/conformance/adapters/reference.o
+$(FUZZ_REF_ADAPTER_OBJS): $(BUILD_H)
+$(FUZZ_REF_ADAPTER_OBJS): FUZZ_CPPFLAGS += -I$(BUILD)/gen/include

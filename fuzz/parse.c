@@ -38,7 +38,7 @@
 
 #include "fuzz.h"
 
-#define MAX_EMIT_PER_PACKET 64   /* TC_ETE_MAX_EMIT of reference/ete_internal.h */
+#define MAX_EMIT_PER_PACKET 64   /* TC_ETE_MAX_EMIT of reference/ete/ete_internal.h */
 
 static const char *const level_name[3] = { "L1", "s1", "L2" };
 static const size_t item_size[3] = { sizeof(struct tc_ete_packet), sizeof(struct tc_ete_elem),

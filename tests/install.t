@@ -3,7 +3,7 @@
 . tests/lib/tap.sh
 # the plain build (an ASan-instrumented library would need the ASan runtime to link)
 check "make install PREFIX=tmp" make -s install PREFIX="$tmp/usr" BUILD=build SAN=0 OPT=-O2
-check "headers installed" test -f "$tmp/usr/include/tracecert/adapter.h" -a -f "$tmp/usr/include/tracecert/ete.h" -a -f "$tmp/usr/include/tracecert/ete_config.h" -a -f "$tmp/usr/include/tracecert/image.h" -a -f "$tmp/usr/include/tracecert/trace.h"
+check "headers installed" test -f "$tmp/usr/include/tracecert/adapter.h" -a -f "$tmp/usr/include/tracecert/ete.h" -a -f "$tmp/usr/include/tracecert/ete_config.h" -a -f "$tmp/usr/include/tracecert/image.h" -a -f "$tmp/usr/include/tracecert/trace.h" -a -f "$tmp/usr/include/tracecert/build.h"
 check "pkg-config file names the prefix" grep -q "^prefix=$tmp/usr\$" "$tmp/usr/lib/pkgconfig/tracecert.pc"
 cflags="-I$tmp/usr/include"; libs="-L$tmp/usr/lib -ltracecert"
 if command -v pkg-config >/dev/null 2>&1; then

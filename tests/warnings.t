@@ -1,4 +1,4 @@
-# Bits the text leaves unassigned (reference/ERRATA.md TC-R1) on the command line: decoding goes
+# Bits the text leaves unassigned (reference/ete/ERRATA.md TC-R1) on the command line: decoding goes
 # on, the warning is printed, the exit status is that of a trace without errors.
 . tests/lib/tap.sh
 T="${TC_BUILD:-build}/tracecert"

@@ -63,11 +63,13 @@ build_so() {
 	# every file of the reference and its protocol folders, and the protocol list (PROTOCOLS)
 	protocols=$(sed -n 's/^PROTOCOLS := //p' GNUmakefile)
 	sh tools/gen-protocols.sh $protocols > "$1/protocols.c" || return 1
-	for c in "$1"/src/reference/*.c "$1"/src/reference/ptm/*.c "$1/protocols.c"; do
+	mkdir -p "$1/include/tracecert" || return 1
+	sh tools/gen-protocols.sh --build-header VERSION $protocols > "$1/include/tracecert/build.h" || return 1
+	for c in "$1"/src/reference/*.c $(for q in $protocols; do echo "$1/src/reference/$q/"*.c; done) "$1/protocols.c"; do
 		$CC $CFLAGS -fPIC -I"$1/src/reference/include" -I"$1/src/reference" -Iconformance/include \
 			-c "$c" -o "$1/obj/$(basename "$c" .c).o" || return 1
 	done
-	$CC $CFLAGS -fPIC -Ireference/include -Iconformance/include \
+	$CC $CFLAGS -fPIC -Ireference/include -Iconformance/include -I"$1/include" \
 		-c conformance/adapters/reference.c -o "$1/obj/adapter.o" || return 1
 	$CC -shared -Wl,-Bsymbolic -o "$1/libtc_floor.so" "$1"/obj/*.o
 }

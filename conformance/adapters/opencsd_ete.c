@@ -581,7 +581,7 @@ static ocsd_datapath_resp_t l3_elem(const void *ctx, const ocsd_trc_index_t inde
 		x.last_type = (uint8_t)insn_type(e->last_i_type);
 		/* OpenCSD's waypoints (P0 instructions) are the branches, ISB,
 		 * WFI/WFE (with WFXMODE) and, for ETE, TSTART (type tstart,
-		 * reference/ERRATA.md TC-P27). */
+		 * reference/ete/ERRATA.md TC-P27). */
 		if (x.last_type == tc_insn_other)
 			x.taken = tc_taken_none;
 		else

@@ -6,6 +6,7 @@
 #include "tracecert/adapter.h"
 #include "tracecert/image.h"
 #include "tracecert/protocol.h"
+#include "tracecert/build.h"
 
 /* One open decoder: the protocol's reference decoder, its image, and the runner's callback. */
 struct ref_handle {
@@ -112,17 +113,17 @@ static int ref_finish(void *handle)
 	return h->proto->finish(h->dec);
 }
 
-/* The table lists the protocols of tc_protocols[] (every one at L1 and
- * L3), written into it at each call of the entry point: the same values
- * every time, so the table stays what a static one would be. */
-static struct tc_adapter_protocol ref_protocols[tc_proto_count];
+/* The protocols of the build (PROTOCOLS in GNUmakefile), every one at L1
+ * and L3, and the version: tracecert/build.h, which the build generates
+ * (tools/gen-protocols.sh --build-header) and `make install` installs. */
+static const struct tc_adapter_protocol ref_protocols[] = TC_BUILD_PROTOCOL_TABLE;
 
-static struct tc_adapter reference_adapter = {
+static const struct tc_adapter reference_adapter = {
 	TC_ADAPTER_ABI_VERSION,
 	"reference",
-	"tracecert 0.1.0",
+	"tracecert " TC_BUILD_VERSION,
 	ref_protocols,
-	0,
+	sizeof ref_protocols / sizeof ref_protocols[0],
 	ref_open,
 	ref_feed,
 	ref_finish,
@@ -131,12 +132,5 @@ static struct tc_adapter reference_adapter = {
 
 const struct tc_adapter *tracecert_adapter_v2(void)
 {
-	size_t n = 0;
-	for (const struct tc_protocol *const *p = tc_protocols; *p && n < tc_proto_count; p++, n++) {
-		ref_protocols[n].protocol = (*p)->id;
-		ref_protocols[n].levels = tc_level_l1 | tc_level_l3;
-		ref_protocols[n].unsupported_tags = NULL;
-	}
-	reference_adapter.nprotocols = n;
 	return &reference_adapter;
 }

@@ -103,8 +103,8 @@ if [ ! -x "$tool" ]; then
 	echo "mutants: $tool not found (build it first)" >&2
 	exit 2
 fi
-if [ ! -f "$protocols_c" ]; then
-	echo "mutants: $protocols_c is missing (make builds it)" >&2
+if [ ! -f "$protocols_c" ] || [ ! -f "$build/gen/include/tracecert/build.h" ]; then
+	echo "mutants: $protocols_c or $build/gen/include/tracecert/build.h is missing (make builds them)" >&2
 	exit 2
 fi
 
@@ -222,7 +222,7 @@ for f in $ref_srcs; do
 	compile "$base/src/reference" "$f" "$base/obj/${f%.c}.o" &
 	pids="$pids $!"
 done
-$CC $CFLAGS_M -I"$base/src/reference/include" -I"$base/src/reference" -Iconformance/include \
+$CC $CFLAGS_M -I"$base/src/reference/include" -I"$base/src/reference" -Iconformance/include -I"$build/gen/include" \
 	-c conformance/adapters/reference.c -o "$base/obj/adapter.o" &
 pids="$pids $!"
 bad=0
@@ -303,7 +303,7 @@ build_one() {
 		fi
 	done
 	if [ $all -eq 1 ]; then
-		$CC $CFLAGS_M -I"$dir/src/reference/include" -I"$dir/src/reference" -Iconformance/include \
+		$CC $CFLAGS_M -I"$dir/src/reference/include" -I"$dir/src/reference" -Iconformance/include -I"$build/gen/include" \
 			-c conformance/adapters/reference.c -o "$dir/obj/adapter.o" || return 1
 		objs="$objs $dir/obj/adapter.o"
 	else

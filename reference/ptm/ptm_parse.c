@@ -42,7 +42,7 @@ static uint8_t read_byte(struct tc_ptm_parse *p)
 }
 
 /* A payload bit the text does not assign is ignored and reported
- * (reference/ERRATA.md TC-R1; PTM-R1). */
+ * (reference/ete/ERRATA.md TC-R1; PTM-R1). */
 static void res0(struct tc_ptm_parse *p, int field, unsigned bits)
 {
 	struct tc_ptm_out *out = p->out;

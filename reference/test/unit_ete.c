@@ -256,7 +256,7 @@ static void test_truncation(void)
 }
 
 /* Reserved headers per the project's errata (the 256 header values of
- * Parse_Trace, Arm ARM K10.5.2.2.1, with reference/ERRATA.md TC-S2/S3/P1;
+ * Parse_Trace, Arm ARM K10.5.2.2.1, with reference/ete/ERRATA.md TC-S2/S3/P1;
  * with COMMOPT=1, 0x0C and 0x14-0x1F are cycle counts with a warning,
  * TC-R1), written here independently of the decoder's dispatch. */
 static int expect_reserved(int h)

@@ -1,8 +1,8 @@
 /* ete_neg.c — lays out the templated ETE vectors of vectors/ete/neg and vectors/ete/warn through the one .tcv writer. */
 /*
  * Every expectation below comes from the reasoning written next to it (the
- * header map of Parse_Trace, Arm ARM K10.5.2.2.1, as reference/ERRATA.md
- * amends it, the error classes of reference/FORMAT.md); nothing is obtained
+ * header map of Parse_Trace, Arm ARM K10.5.2.2.1, as reference/ete/ERRATA.md
+ * amends it, the error classes of reference/ete/FORMAT.md); nothing is obtained
  * by running a decoder. The program only lays the bytes out, counts offsets
  * and prints the lines.
  *
@@ -389,7 +389,7 @@ static int write_header(struct out *o, unsigned h)
 	snprintf(name, sizeof name, "hdr-%02x.tcv", h);
 	snprintf(note, sizeof note, "header 0x%02X", h);
 	snprintf(head, sizeof head,
-		 "Header 0x%02x with commopt=0, ite=0, tsmark=0: %s.\nClass %s (reference/FORMAT.md, reference/ERRATA.md).",
+		 "Header 0x%02x with commopt=0, ite=0, tsmark=0: %s.\nClass %s (reference/ete/FORMAT.md, reference/ete/ERRATA.md).",
 		 h, reason, c.cls);
 	c.name = name;
 	c.bad[0] = (uint8_t)h;
@@ -696,7 +696,7 @@ static int write_truncations(struct out *o)
 /* ---- 6. Fields ignored with a warning (ERRATA TC-R1): vectors/ete/warn ------------------
  * A-sync, a Trace Info (01 00; none when the packet is the Trace Info), the packet whose
  * unassigned bits are set, then atom E. One L1 warning line per warning, after the packet's
- * line (reference/FORMAT.md "Warnings"). Nothing else changes: the lines, s1 included, are
+ * line (reference/ete/FORMAT.md "Warnings"). Nothing else changes: the lines, s1 included, are
  * those of the same packet with the bits clear (ERRATA TC-R1). */
 
 struct warning {

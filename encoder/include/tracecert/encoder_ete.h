@@ -98,7 +98,7 @@ int tc_enc_make_negative(const struct tc_enc_options *o, int kind, struct tc_enc
  * tc_vector_text_generated): a view, r points into v (free v, never r). */
 void tc_enc_vector_result(struct tc_enc_vector *v, struct tc_enc_result *r);
 
-/* The encoding variants the encoder counts (encoder/variants.txt, one name
+/* The encoding variants the encoder counts (encoder/ete/variants.txt, one name
  * per line), in that file's order. */
 int tc_enc_variant_count(void);
 const char *tc_enc_variant_name(int i);

@@ -11,7 +11,7 @@
 extern "C" {
 #endif
 
-/* Error classes (reference/FORMAT.md "Error classes"). */
+/* Error classes (reference/ete/FORMAT.md "Error classes"). */
 enum tc_ete_error {
 	tc_ete_err_none = 0,
 	tc_ete_err_reserved_header,
@@ -29,7 +29,7 @@ enum tc_ete_error {
 	tc_ete_err_count
 };
 
-/* Warning classes (reference/FORMAT.md "Warnings", ERRATA TC-R1): what the
+/* Warning classes (reference/ete/FORMAT.md "Warnings", ERRATA TC-R1): what the
  * text does not assign was set, and was ignored. Never an error; decoding
  * goes on with the state it would have had without the bits. */
 enum tc_ete_warning {
@@ -107,7 +107,7 @@ enum tc_ete_pkt_kind {
 };
 
 /* One packet with its fields resolved against the parser state. Which
- * fields are meaningful depends on the kind (reference/FORMAT.md, L1). */
+ * fields are meaningful depends on the kind (reference/ete/FORMAT.md, L1). */
 struct tc_ete_packet {
 	struct tc_item h;     /* h.kind: enum tc_ete_pkt_kind; h.offset: the header byte's */
 	uint8_t header;
@@ -212,7 +212,7 @@ int tc_ete_set_image(struct tc_ete_decoder *d, const struct tc_image *image);
 /* Bytes skipped before the first A-sync (and while resynchronising). */
 uint64_t tc_ete_skipped(const struct tc_ete_decoder *d);
 
-/* Text forms (reference/FORMAT.md). Each writes at most size bytes including
+/* Text forms (reference/ete/FORMAT.md). Each writes at most size bytes including
  * the terminating NUL and returns the length it needed (like snprintf). */
 int tc_ete_format_packet(char *buf, size_t size, const struct tc_ete_packet *p);
 int tc_ete_format_elem(char *buf, size_t size, const struct tc_ete_elem *e);

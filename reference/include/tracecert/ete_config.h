@@ -15,7 +15,7 @@ extern "C" {
 /* The one table of ETE configuration keys (maxspec, commopt, …, in the
  * order of struct tc_ete_config's use), and the registers they derive from;
  * shared code reaches them through the protocol descriptor (tracecert/protocol.h,
- * tc_protocol_find("ete")). reference/CONFIG.md gives each field's source. */
+ * tc_protocol_find("ete")). reference/ete/CONFIG.md gives each field's source. */
 #define TC_ETE_NKEYS 12
 extern const struct tc_config_key tc_ete_keys[TC_ETE_NKEYS];
 extern const int tc_ete_nkeys;

@@ -47,7 +47,7 @@ enum tc_ptm_error {
 	tc_ptm_err_count
 };
 
-/* Warning classes (TC-R1 of reference/ERRATA.md applied to PTM). */
+/* Warning classes (TC-R1 of reference/ete/ERRATA.md applied to PTM). */
 enum tc_ptm_warning {
 	tc_ptm_warn_none = 0,
 	tc_ptm_warn_res0,            /* a payload bit the text does not assign is 1; it was ignored */
@@ -149,7 +149,7 @@ int tc_ptm_set_image(struct tc_ptm_decoder *d, const struct tc_image *image);
 uint64_t tc_ptm_skipped(const struct tc_ptm_decoder *d);
 
 /* Text forms (reference/ptm/FORMAT.md; L3: the shared L3 text of
- * reference/FORMAT.md plus `exception-return` and `trigger`). Each writes at
+ * reference/ete/FORMAT.md plus `exception-return` and `trigger`). Each writes at
  * most size bytes including the NUL and returns the length it needed. */
 int tc_ptm_format_packet(char *buf, size_t size, const struct tc_ptm_packet *p);
 int tc_ptm_format_l3(char *buf, size_t size, const struct tc_l3 *x);

@@ -92,7 +92,7 @@ const struct tc_encoder tc_encoder_ete = {
 	       "execution of it (interworking, AArch64 <-> AArch32 at exceptions and trace\n"
 	       "gaps), the trace bytes chosen at random among all valid encodings, and the\n"
 	       "ground truth at L1 and L3 (encoder/).\n",
-	.variants_file = "encoder/variants.txt",
+	.variants_file = "encoder/ete/variants.txt",
 	.default_steps = 60,
 	.default_blocks = 32,
 	.generate = generate,

@@ -1,4 +1,4 @@
-/* enc_csframe.c — the CoreSight trace formatter writer: interleaves trace streams by trace ID into 16-byte frames (test data for reference/csframe.c and snapshots). */
+/* csframe.c — the CoreSight trace formatter writer: interleaves trace streams by trace ID into 16-byte frames (test data for reference/csframe.c and snapshots). */
 #include <stdlib.h>
 #include <string.h>
 

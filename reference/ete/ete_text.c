@@ -1,4 +1,4 @@
-/* ete_text.c — canonical text of ETE packets and elements (reference/FORMAT.md). */
+/* ete_text.c — canonical text of ETE packets and elements (reference/ete/FORMAT.md). */
 #include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>

@@ -85,28 +85,28 @@ void enc_buf_printf(struct enc_buf *b, const char *fmt, ...)
 	b->len += (size_t)n;
 }
 
-/* ---- Variants: the names of encoder/variants.txt (embedded at build time
- * as enc_variant_names, sorted) -------------------------------------------- */
+/* ---- Variants: the names of encoder/ete/variants.txt (embedded at build time
+ * as enc_ete_variant_names, sorted) -------------------------------------------- */
 
-extern const char *const enc_variant_names[];
-extern const int enc_variant_total;
+extern const char *const enc_ete_variant_names[];
+extern const int enc_ete_variant_total;
 
 int tc_enc_variant_count(void)
 {
-	return enc_variant_total;
+	return enc_ete_variant_total;
 }
 
 const char *tc_enc_variant_name(int i)
 {
-	return (i >= 0 && i < enc_variant_total) ? enc_variant_names[i] : NULL;
+	return (i >= 0 && i < enc_ete_variant_total) ? enc_ete_variant_names[i] : NULL;
 }
 
 static int find_variant(const char *name)
 {
-	int lo = 0, hi = enc_variant_total - 1;
+	int lo = 0, hi = enc_ete_variant_total - 1;
 	while (lo <= hi) {
 		int mid = (lo + hi) / 2;
-		int c = strcmp(name, enc_variant_names[mid]);
+		int c = strcmp(name, enc_ete_variant_names[mid]);
 		if (c == 0)
 			return mid;
 		if (c < 0)
@@ -129,7 +129,7 @@ void enc_hit(struct enc *e, const char *fmt, ...)
 	va_end(ap);
 	i = find_variant(name);
 	if (i < 0) {
-		fprintf(stderr, "tracecert encoder: variant '%s' is not in encoder/variants.txt\n", name);
+		fprintf(stderr, "tracecert encoder: variant '%s' is not in encoder/ete/variants.txt\n", name);
 		abort();
 	}
 	e->variants[i]++;

@@ -1,6 +1,6 @@
 /* ete_config.c — ETE decoder configuration: the key table, the register table and what registers derive (tracecert/protocol.h builder).
  *
- * Register fields (reference/CONFIG.md gives the document and section of each):
+ * Register fields (reference/ete/CONFIG.md gives the document and section of each):
  *   TRCIDR0  RETSTACK [9], ITE [22], TSMARK [23], TSSIZE [28:24], COMMOPT [29], COMMTRANS [30]
  *   TRCIDR2  CCSIZE [28:25], WFXMODE [31]
  *   TRCIDR8  MAXSPEC [31:0]

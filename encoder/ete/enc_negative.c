@@ -5,7 +5,7 @@
  * expected L1 of a generated vector is one line per packet, in stream order, each starting
  * "@OFFSET HH KIND", so it gives every packet's offset, header, kind and (up to the next one)
  * length. A corruption is chosen only where its class follows with certainty from the packet
- * layouts (reference/FORMAT.md, reference/ERRATA.md):
+ * layouts (reference/ete/FORMAT.md, reference/ete/ERRATA.md):
  *
  *   reserved-header      a packet's header replaced by a header with no packet in the configuration
  *   exact-match-index    a packet's header replaced by 0x93, 0xA3 or 0xB3 (TC-S3, TC-S3b)
