@@ -28,6 +28,12 @@ static double now_s(void)
 	return (double)ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
+static int cmp_word(const void *a, const void *b)
+{
+	const char *x = *(char *const *)a, *y = *(char *const *)b;
+	return !x || !y ? (x != NULL) - (y != NULL) : strcmp(x, y);
+}
+
 static void free_list(char **list, size_t n)
 {
 	for (size_t i = 0; list && i < n; i++)
@@ -389,6 +395,55 @@ static int plan(const struct tc_certify_options *o, char **paths, size_t npaths,
 	return n;
 }
 
+/* The distinct tags of the vectors read (tags[0..n)), sorted, blank-separated
+ * (malloc'd), or NULL when memory is short. */
+static char *tags_present(char **tags, size_t n)
+{
+	char **word = NULL, *out;
+	size_t nw = 0, len = 1, w = 0;
+	for (size_t i = 0; i < n; i++)
+		for (const char *s = tags[i]; *s; s += strspn(s, " "), nw++)
+			s += strcspn(s, " ");
+	word = calloc(nw ? nw : 1, sizeof *word);
+	for (size_t i = 0; word && i < n; i++)
+		for (const char *s = tags[i]; *s; s += strspn(s, " ")) {
+			size_t k = strcspn(s, " ");
+			word[w++] = strndup(s, k);
+			len += k + 1;
+			s += k;
+		}
+	out = word ? malloc(len) : NULL;
+	if (out) {
+		out[0] = '\0';
+		qsort(word, w, sizeof *word, cmp_word);
+		for (size_t i = 0; i < w; i++)
+			if (word[i] && (i == 0 || !word[i - 1] || strcmp(word[i], word[i - 1])))
+				strcat(strcat(out, out[0] ? " " : ""), word[i]);
+	}
+	free_list(word, w);
+	return out;
+}
+
+/* Every --tags name must select a vector: a name no vector read carries (a
+ * typo) is an error naming it and the tags there are. 0, or -1 (printed). */
+static int check_tags(const struct tc_certify_options *o, char **tags, size_t npaths)
+{
+	for (size_t k = 0; k < o->ntags; k++) {
+		size_t i = 0;
+		char *present;
+		while (i < npaths && !tc_has_tag(tags[i], o->tags[k]))
+			i++;
+		if (i < npaths)
+			continue;
+		present = tags_present(tags, npaths);
+		fprintf(stderr, "tracecert certify: --tags %s selects nothing: no vector of the %zu read carries it; "
+				"their tags: %s\n", o->tags[k], npaths, present ? present : "(out of memory)");
+		free(present);
+		return -1;
+	}
+	return 0;
+}
+
 /* ---- Reports ----------------------------------------------------------------------- */
 
 struct tallies {
@@ -588,8 +643,41 @@ static int write_reports(const char *dir, struct tc_report *r)
 	return t_ok == r->ntasks ? 0 : 1;
 }
 
-/* Reads the notes file: text (no NUL byte) of at most NOTES_MAX bytes.
- * Returns 0, or -1 with a message on stderr. */
+/* The length of the UTF-8 sequence at p (n bytes left), or 0 when it is not
+ * one: overlong forms, surrogates and code points past U+10FFFF are not. */
+static size_t utf8_length(const unsigned char *p, size_t n)
+{
+	size_t len = p[0] >= 0xf0 ? 4 : p[0] >= 0xe0 ? 3 : 2;
+	unsigned min = len == 4 ? 0x10000 : len == 3 ? 0x800 : 0x80, cp;
+	if (p[0] < 0xc2 || p[0] > 0xf4 || n < len)
+		return 0;
+	cp = p[0] & (0x7f >> len);
+	for (size_t i = 1; i < len; i++) {
+		if ((p[i] & 0xc0) != 0x80)
+			return 0;
+		cp = cp << 6 | (p[i] & 0x3f);
+	}
+	return cp < min || cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff) ? 0 : len;
+}
+
+/* The offset of the first byte that is not text (a control character but
+ * tab, line feed and carriage return, or not UTF-8), or n when all are. */
+static size_t not_text_at(const char *buf, size_t n)
+{
+	const unsigned char *p = (const unsigned char *)buf;
+	size_t i = 0;
+	while (i < n) {
+		size_t len = p[i] < 0x80 ? 1 : utf8_length(p + i, n - i);
+		if (len == 0 || p[i] == 0x7f || (p[i] < 0x20 && p[i] != '\t' && p[i] != '\n' && p[i] != '\r'))
+			return i;
+		i += len;
+	}
+	return n;
+}
+
+/* Reads the notes file: text (UTF-8, no control character but tab and line
+ * breaks) of at most NOTES_MAX bytes. Returns 0, or -1 with a message on
+ * stderr. */
 static int read_notes(const char *path, char **text, size_t *len)
 {
 	FILE *f = fopen(path, "rb");
@@ -604,9 +692,10 @@ static int read_notes(const char *path, char **text, size_t *len)
 			fprintf(stderr, "tracecert certify: cannot read notes '%s': %s\n", path, strerror(errno));
 		else if (n > NOTES_MAX)
 			fprintf(stderr, "tracecert certify: notes '%s' are longer than %u bytes\n", path, NOTES_MAX);
-		else if (memchr(buf, '\0', n))
-			fprintf(stderr, "tracecert certify: notes '%s' are not text (a NUL byte at %zu)\n", path,
-				(size_t)((char *)memchr(buf, '\0', n) - buf));
+		else if (not_text_at(buf, n) < n)
+			fprintf(stderr, "tracecert certify: notes '%s' are not text: byte offset %zu is 0x%02x (text is "
+					"UTF-8 without control characters but tab and line breaks)\n", path,
+				not_text_at(buf, n), (unsigned char)buf[not_text_at(buf, n)]);
 		else
 			rc = 0;
 	}
@@ -637,6 +726,11 @@ static int certify(const struct tc_certify_options *o, const struct tc_adapter_i
 		free_list(tags, npaths);
 		return 2;
 	}
+	if (check_tags(o, tags, npaths)) {
+		free(tasks);
+		free_list(tags, npaths);
+		return 2;
+	}
 	if (n == 0) {
 		fprintf(stderr, "tracecert certify: nothing to run: no vector of the %zu read %s\n", npaths,
 			o->ntags ? "carries one of the --tags at the levels asked" : "has a section of the levels asked");
@@ -664,12 +758,15 @@ static int certify(const struct tc_certify_options *o, const struct tc_adapter_i
 	return rc;
 }
 
-/* The vector files of every o->vectors. 0, or -1 (message printed). */
+/* The vector files of every o->vectors, each file once. 0, or -1 (message
+ * printed): a path that cannot be read or holds no vector, a symbolic link
+ * loop, a file reached twice. */
 static int list_vectors(const struct tc_certify_options *o, char ***paths, size_t *npaths)
 {
+	char err[1200];
 	for (size_t i = 0; i < o->nvectors; i++) {
-		if (tc_vector_list(o->vectors[i], paths, npaths) == 0) {
-			fprintf(stderr, "tracecert certify: no vector files at '%s'\n", o->vectors[i]);
+		if (tc_vector_list(o->vectors[i], paths, npaths, err, sizeof err) == 0) {
+			fprintf(stderr, "tracecert certify: --vectors %s: %s\n", o->vectors[i], err);
 			return -1;
 		}
 	}

@@ -234,7 +234,7 @@ static void run_vector(const char *path, int num, struct totals *tot)
 int main(int argc, char **argv)
 {
 	struct totals tot;
-	char **list = NULL;
+	char **list = NULL, err[600];
 	size_t n = 0;
 	int missing = 0;
 	if (argc < 2 || !strcmp(argv[1], "--help")) {
@@ -247,8 +247,8 @@ int main(int argc, char **argv)
 	}
 	memset(&tot, 0, sizeof tot);
 	for (int i = 1; i < argc; i++) {
-		if (tc_vector_list(argv[i], &list, &n) == 0) {
-			fprintf(stderr, "twins: no vector files at '%s'\n", argv[i]);
+		if (tc_vector_list(argv[i], &list, &n, err, sizeof err) == 0) {
+			fprintf(stderr, "twins: %s\n", err);
 			return 2;
 		}
 	}

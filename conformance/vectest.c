@@ -136,7 +136,7 @@ static void run_vector(struct run *run, const char *path)
 int main(int argc, char **argv)
 {
 	static struct run run;
-	char **list = NULL;
+	char **list = NULL, err[600];
 	size_t n = 0;
 	if (argc < 2 || !strcmp(argv[1], "--help")) {
 		fprintf(argc < 2 ? stderr : stdout,
@@ -146,8 +146,8 @@ int main(int argc, char **argv)
 		return argc < 2 ? 2 : 0;
 	}
 	for (int i = 1; i < argc; i++) {
-		if (tc_vector_list(argv[i], &list, &n) == 0) {
-			fprintf(stderr, "vectest: no vector files at '%s'\n", argv[i]);
+		if (tc_vector_list(argv[i], &list, &n, err, sizeof err) == 0) {
+			fprintf(stderr, "vectest: %s\n", err);
 			return 2;
 		}
 	}

@@ -1,6 +1,7 @@
 /* vector.c — vector file reader, line normalisation, and collecting reference output as text. */
 #include <ctype.h>
 #include <dirent.h>
+#include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -36,13 +37,13 @@ void tc_lines_add(struct tc_lines *l, const char *text)
 	l->line[l->n++] = xstrdup(text);
 }
 
-/* Copies one line into out (size outsz) without its comment and with runs
- * of blanks collapsed to one space. */
-static void normalise(const char *s, size_t len, char *out, size_t outsz)
+/* Copies one line (len bytes of s) into out, which holds len + 1 bytes,
+ * without its comment and with runs of blanks collapsed to one space. */
+static void normalise(const char *s, size_t len, char *out)
 {
 	size_t o = 0;
 	int blank = 0;
-	for (size_t i = 0; i < len && s[i] != '#' && o + 2 < outsz; i++) {
+	for (size_t i = 0; i < len && s[i] != '#'; i++) {
 		if (isspace((unsigned char)s[i])) {
 			blank = 1;
 			continue;
@@ -55,15 +56,25 @@ static void normalise(const char *s, size_t len, char *out, size_t outsz)
 	out[o] = '\0';
 }
 
+/* The normalised copy of a NUL-terminated line (malloc'd). */
+static char *normalised(const char *s)
+{
+	size_t len = strlen(s);
+	char *out = xrealloc(NULL, len + 1);
+	normalise(s, len, out);
+	return out;
+}
+
 void tc_lines_add_text(struct tc_lines *l, const char *text)
 {
-	char buf[1024];
 	while (*text) {
 		const char *eol = strchr(text, '\n');
 		size_t len = eol ? (size_t)(eol - text) : strlen(text);
-		normalise(text, len, buf, sizeof buf);
+		char *buf = xrealloc(NULL, len + 1);
+		normalise(text, len, buf);
 		if (buf[0])
 			tc_lines_add(l, buf);
+		free(buf);
 		text += len + (eol ? 1 : 0);
 	}
 }
@@ -126,24 +137,47 @@ static const char *const section_names[tc_sec_count] = {
 	"[expect.l1]", "[expect.s1]", "[expect.l2]", "[expect.l3]", "[error]"
 };
 
+/* The reader's place: no section yet, a section of the vector, or past [end]. */
+enum {
+	in_none = -1, in_config = -2, in_tags = -3, in_trace = -4, in_image_hex = -5, in_after_end = -6
+};
+
+/* Bytes that grow by doubling: reading hex stays linear in its length. */
+struct bytes {
+	uint8_t *p;
+	size_t len;
+	size_t cap;
+};
+
+static void bytes_push(struct bytes *b, uint8_t byte)
+{
+	if (b->len == b->cap) {
+		b->cap = b->cap ? 2 * b->cap : 256;
+		b->p = xrealloc(b->p, b->cap);
+	}
+	b->p[b->len++] = byte;
+}
+
 struct reader {
 	struct tc_vector *v;
-	int section;          /* -1 none yet, -2 config, -3 tags, -4 trace, -5 image hex, else tc_sec_* */
+	int section;          /* in_* above, else tc_sec_*, or 100 + the index of an alternative reading */
 	int any_section;      /* a section was opened: '#' lines no longer describe the vector */
+	int seen_line[3];     /* the line of [config], [tags], [trace] (0: not given): each comes once */
+	size_t comment_len;   /* strlen(v->comment) */
 	struct tc_config_builder config;   /* keys and registers of [config], once protocol= named the protocol */
 	const char *dir;      /* folder of the vector file, for [image file=…] */
+	struct bytes trace;
 	uint64_t image_base;
-	uint8_t *image_bytes;
-	size_t image_len;
+	struct bytes image;
 	char *err;
 	size_t errlen;
-	int lineno;
+	long lineno;
 };
 
 static int bad(struct reader *r, const char *fmt, ...)
 {
 	va_list ap;
-	int n = snprintf(r->err, r->errlen, "line %d: ", r->lineno);
+	int n = snprintf(r->err, r->errlen, "line %ld: ", r->lineno);
 	va_start(ap, fmt);
 	if (n >= 0 && (size_t)n < r->errlen)
 		vsnprintf(r->err + n, r->errlen - (size_t)n, fmt, ap);
@@ -159,8 +193,8 @@ static int hexval(int c)
 	return (c >= 'a' && c <= 'f') ? c - 'a' + 10 : -1;
 }
 
-/* Appends the hex bytes of line to *buf. */
-static int read_hex_line(struct reader *r, const char *line, uint8_t **buf, size_t *len, const char *what)
+/* Appends the hex bytes of line to buf. */
+static int read_hex_line(struct reader *r, const char *line, struct bytes *buf, const char *what)
 {
 	int hi = -1;
 	for (const char *s = line; *s && *s != '#'; s++) {
@@ -174,8 +208,7 @@ static int read_hex_line(struct reader *r, const char *line, uint8_t **buf, size
 			hi = h;
 			continue;
 		}
-		*buf = xrealloc(*buf, *len + 1);
-		(*buf)[(*len)++] = (uint8_t)(hi << 4 | h);
+		bytes_push(buf, (uint8_t)(hi << 4 | h));
 		hi = -1;
 	}
 	if (hi >= 0)
@@ -188,69 +221,104 @@ static int end_image_section(struct reader *r)
 {
 	char name[64], err[400];
 	int rc;
-	if (r->section != -5)
+	if (r->section != in_image_hex)
 		return 0;
-	r->section = -1;
+	r->section = in_none;
 	snprintf(name, sizeof name, "[image base=0x%llx]", (unsigned long long)r->image_base);
-	rc = tc_image_add_named(&r->v->image, r->image_base, r->image_bytes, r->image_len, name, err, sizeof err);
-	free(r->image_bytes);
-	r->image_bytes = NULL;
-	r->image_len = 0;
+	rc = tc_image_add_named(&r->v->image, r->image_base, r->image.p, r->image.len, name, err, sizeof err);
+	free(r->image.p);
+	memset(&r->image, 0, sizeof r->image);
 	if (rc)
 		return bad(r, "%s", err);
 	return 0;
 }
 
-/* Value of `name=` in an [image …] header, copied to out; 0 if absent. */
-static int image_attr(const char *header, const char *name, char *out, size_t outsz)
+/* Value of `name=` in an [image …] header (malloc'd), or NULL if absent. */
+static char *image_attr(const char *header, const char *name)
 {
-	char key[16];
+	char key[16], *value;
 	const char *at;
 	size_t n;
 	snprintf(key, sizeof key, " %s=", name);
 	at = strstr(header, key);
 	if (!at)
-		return 0;
+		return NULL;
 	at += strlen(key);
 	n = strcspn(at, " ]");
-	snprintf(out, outsz, "%.*s", (int)n, at);
-	return 1;
+	value = xrealloc(NULL, n + 1);
+	memcpy(value, at, n);
+	value[n] = '\0';
+	return value;
+}
+
+/* An address: decimal or 0x hex, no sign, at most 64 bits. */
+static int parse_address(const char *s, uint64_t *out)
+{
+	int hex = s[0] == '0' && (s[1] == 'x' || s[1] == 'X');
+	const char *digits = hex ? s + 2 : s;
+	uint64_t v = 0;
+	unsigned base = hex ? 16 : 10;
+	if (!*digits)
+		return -1;
+	for (const char *d = digits; *d; d++) {
+		int h = hexval((unsigned char)*d);
+		if (h < 0 || (unsigned)h >= base || v > (UINT64_MAX - (uint64_t)h) / base)
+			return -1;
+		v = v * base + (uint64_t)h;
+	}
+	*out = v;
+	return 0;
+}
+
+/* The file name of an [image file=…] or [image elf=…] beside the vector (malloc'd). */
+static char *beside(const struct reader *r, const char *file)
+{
+	size_t n = strlen(r->dir) + strlen(file) + 2;
+	char *path = xrealloc(NULL, n);
+	snprintf(path, n, "%s/%s", r->dir, file);
+	return path;
+}
+
+/* Loads [image elf=NAME] or [image file=NAME base=ADDR]. */
+static int load_image_file(struct reader *r, const char *elf, const char *file, uint64_t addr)
+{
+	char err[1200];
+	char *path = beside(r, elf ? elf : file);
+	int rc;
+	if (elf)
+		rc = tc_image_load_elf(&r->v->image, path, err, sizeof err);
+	else
+		rc = tc_image_load_raw(&r->v->image, path, addr, err, sizeof err);
+	free(path);
+	if (rc)
+		return bad(r, "%s", err);
+	r->section = in_none;
+	return 0;
 }
 
 /* [image base=ADDR] (hex follows), [image file=NAME base=ADDR] (raw binary)
  * or [image elf=NAME], file names relative to the vector's folder. */
 static int start_image_section(struct reader *r, const char *header)
 {
-	char base[32], file[256], path[600], err[512];
-	char *end;
-	int has_base = image_attr(header, "base", base, sizeof base);
-	unsigned long long addr = 0;
-	int rc;
+	char *base = image_attr(header, "base"), *elf = image_attr(header, "elf"), *file = image_attr(header, "file");
+	uint64_t addr = 0;
+	int rc = 0;
 	r->v->has_image = 1;
-	if (has_base) {
-		addr = strtoull(base, &end, 0);
-		if (*end != '\0' || base[0] == '\0')
-			return bad(r, "[image]: base '%s' is not a number", base);
-	}
-	if (image_attr(header, "elf", file, sizeof file)) {
-		snprintf(path, sizeof path, "%s/%s", r->dir, file);
-		rc = tc_image_load_elf(&r->v->image, path, err, sizeof err);
-	} else if (image_attr(header, "file", file, sizeof file)) {
-		if (!has_base)
-			return bad(r, "[image file=%s] needs base=ADDR", file);
-		snprintf(path, sizeof path, "%s/%s", r->dir, file);
-		rc = tc_image_load_raw(&r->v->image, path, addr, err, sizeof err);
-	} else if (has_base) {
-		r->section = -5;
+	if (base && parse_address(base, &addr))
+		rc = bad(r, "[image]: base '%s' is not a number (decimal or 0x hex, at most 64 bits)", base);
+	else if (elf || (file && base))
+		rc = load_image_file(r, elf, file, addr);
+	else if (file)
+		rc = bad(r, "[image file=%s] needs base=ADDR", file);
+	else if (base) {
+		r->section = in_image_hex;
 		r->image_base = addr;
-		return 0;
-	} else {
-		return bad(r, "[image] expects base=ADDR (hex follows), file=NAME base=ADDR, or elf=NAME");
-	}
-	if (rc)
-		return bad(r, "%s", err);
-	r->section = -1;
-	return 0;
+	} else
+		rc = bad(r, "[image] expects base=ADDR (hex follows), file=NAME base=ADDR, or elf=NAME");
+	free(base);
+	free(elf);
+	free(file);
+	return rc;
 }
 
 /* protocol=NAME: one of the protocols of this build. */
@@ -272,13 +340,9 @@ static int set_protocol(struct reader *r, const char *name)
 	return 0;
 }
 
-static int read_config_line(struct reader *r, const char *line)
+static int config_entry(struct reader *r, char *buf)
 {
-	char buf[256], err[300], *eq;
-	normalise(line, strlen(line), buf, sizeof buf);
-	if (!buf[0])
-		return 0;
-	eq = strchr(buf, '=');
+	char err[300], *eq = strchr(buf, '=');
 	if (!eq)
 		return bad(r, "expected key=value in [config], got '%s'", buf);
 	*eq = '\0';
@@ -289,6 +353,14 @@ static int read_config_line(struct reader *r, const char *line)
 	if (tc_config_builder_set(&r->config, buf, eq + 1, err, sizeof err))
 		return bad(r, "%s", err);
 	return 0;
+}
+
+static int read_config_line(struct reader *r, const char *line)
+{
+	char *buf = normalised(line);
+	int rc = buf[0] ? config_entry(r, buf) : 0;
+	free(buf);
+	return rc;
 }
 
 /* "[expect.l1 reading=ID]" / "[error reading=ID]": an alternative reading. */
@@ -308,6 +380,9 @@ static int start_alt_section(struct reader *r, const char *name, const char *att
 	if (a->sec < 0 || n == 0 || n >= sizeof a->reading || attr[n] != ']' || attr[n + 1] != '\0')
 		return bad(r, "expected [expect.l1 reading=ID], [expect.l3 reading=ID] or [error reading=ID], got '%s'", name);
 	snprintf(a->reading, sizeof a->reading, "%.*s", (int)n, attr);
+	for (int i = 0; i < r->v->nalts; i++)
+		if (r->v->alt[i].sec == a->sec && !strcmp(r->v->alt[i].reading, a->reading))
+			return bad(r, "section %s given twice", name);
 	r->section = 100 + r->v->nalts++;
 	return 0;
 }
@@ -330,46 +405,67 @@ static int start_error_strict(struct reader *r, const char *name, const char *at
 	return 0;
 }
 
-static int start_section(struct reader *r, const char *line)
+/* [config], [tags], [trace] and [end]: each once. */
+static int start_plain_section(struct reader *r, const char *name)
 {
-	char name[512];
+	static const char *const names[3] = { "[config]", "[tags]", "[trace]" };
+	static const int states[3] = { in_config, in_tags, in_trace };
+	if (!strcmp(name, "[end]")) {
+		r->section = in_after_end;
+		return 0;
+	}
+	for (int i = 0; i < 3; i++) {
+		if (strcmp(name, names[i]))
+			continue;
+		if (r->seen_line[i])
+			return bad(r, "section %s given twice (first on line %d)", name, r->seen_line[i]);
+		r->seen_line[i] = (int)r->lineno;
+		r->section = states[i];
+		return 0;
+	}
+	for (int i = 0; i < tc_sec_count; i++) {
+		if (!strcmp(name, section_names[i])) {
+			if (r->v->has[i])
+				return bad(r, "section %s given twice", name);
+			r->section = i;
+			r->v->has[i] = 1;
+			return 0;
+		}
+	}
+	return bad(r, "unknown section '%s' (expected [config], [tags], [trace], [image …], [expect.l1], [expect.s1], "
+		      "[expect.l2], [expect.l3], [error] or [end])", name);
+}
+
+static int start_named_section(struct reader *r, const char *name)
+{
 	const char *attr;
-	if (end_image_section(r))
-		return -1;
-	r->any_section = 1;
-	normalise(line, strlen(line), name, sizeof name);
 	if (!strncmp(name, "[image ", 7) || !strcmp(name, "[image]"))
 		return start_image_section(r, name);
 	if ((attr = strstr(name, " reading=")) != NULL)
 		return start_alt_section(r, name, attr + 9);
 	if (!strncmp(name, "[error strict=", 14))
 		return start_error_strict(r, name, name + 14);
-	if (!strcmp(name, "[config]"))
-		r->section = -2;
-	else if (!strcmp(name, "[tags]"))
-		r->section = -3;
-	else if (!strcmp(name, "[trace]"))
-		r->section = -4;
-	else {
-		for (int i = 0; i < tc_sec_count; i++) {
-			if (!strcmp(name, section_names[i])) {
-				if (r->v->has[i])
-					return bad(r, "section %s given twice", name);
-				r->section = i;
-				r->v->has[i] = 1;
-				return 0;
-			}
-		}
-		return bad(r, "unknown section '%s' (expected [config], [tags], [trace], [image …], [expect.l1], [expect.s1], [expect.l2], [expect.l3] or [error])", name);
-	}
-	return 0;
+	return start_plain_section(r, name);
+}
+
+static int start_section(struct reader *r, const char *line)
+{
+	char *name;
+	int rc;
+	if (end_image_section(r))
+		return -1;
+	r->any_section = 1;
+	name = normalised(line);
+	rc = start_named_section(r, name);
+	free(name);
+	return rc;
 }
 
 /* A '#' line before the first section: a line of the description, without
  * the '#', one blank after it and the line break. */
 static int add_description(struct reader *r, const char *text)
 {
-	size_t have = r->v->comment ? strlen(r->v->comment) : 0;
+	size_t have = r->comment_len;
 	size_t n;
 	if (*text == ' ')
 		text++;
@@ -381,24 +477,25 @@ static int add_description(struct reader *r, const char *text)
 		r->v->comment[have++] = '\n';
 	memcpy(r->v->comment + have, text, n);
 	r->v->comment[have + n] = '\0';
+	r->comment_len = have + n;
 	return 0;
 }
 
 /* [tags]: the words of every line, joined by one blank. */
 static int add_tags(struct reader *r, const char *line)
 {
-	char buf[512];
-	size_t n = strlen(r->v->tags), add;
-	normalise(line, strlen(line), buf, sizeof buf);
-	add = strlen(buf);
-	if (add == 0)
-		return 0;
-	if (n + (n ? 1 : 0) + add >= sizeof r->v->tags || add >= sizeof buf - 2)
-		return bad(r, "[tags] longer than %zu characters", sizeof r->v->tags - 1);
-	if (n)
-		r->v->tags[n++] = ' ';
-	memcpy(r->v->tags + n, buf, add + 1);
-	return 0;
+	char *buf = normalised(line);
+	size_t n = strlen(r->v->tags), add = strlen(buf);
+	int rc = 0;
+	if (add > 0 && n + (n ? 1 : 0) + add >= sizeof r->v->tags)
+		rc = bad(r, "[tags] longer than %zu characters", sizeof r->v->tags - 1);
+	else if (add > 0) {
+		if (n)
+			r->v->tags[n++] = ' ';
+		memcpy(r->v->tags + n, buf, add + 1);
+	}
+	free(buf);
+	return rc;
 }
 
 static int read_line(struct reader *r, const char *line)
@@ -406,15 +503,17 @@ static int read_line(struct reader *r, const char *line)
 	const char *s = line;
 	while (isspace((unsigned char)*s))
 		s++;
+	if (r->section == in_after_end)
+		return bad(r, "text after [end] ([end] is the last line of a vector)");
 	if (*s == '[')
 		return start_section(r, s);
-	if (r->section == -2)
+	if (r->section == in_config)
 		return read_config_line(r, line);
-	if (r->section == -4)
-		return read_hex_line(r, line, &r->v->trace, &r->v->trace_len, "[trace]");
-	if (r->section == -5)
-		return read_hex_line(r, line, &r->image_bytes, &r->image_len, "[image]");
-	if (r->section == -3)
+	if (r->section == in_trace)
+		return read_hex_line(r, line, &r->trace, "[trace]");
+	if (r->section == in_image_hex)
+		return read_hex_line(r, line, &r->image, "[image]");
+	if (r->section == in_tags)
 		return add_tags(r, s);
 	if (r->section >= 100) {
 		tc_lines_add_text(&r->v->alt[r->section - 100].lines, line);
@@ -424,7 +523,7 @@ static int read_line(struct reader *r, const char *line)
 		tc_lines_add_text(&r->v->expect[r->section], line);
 		return 0;
 	}
-	if (*s == '#' && r->section == -1 && !r->any_section)
+	if (*s == '#' && r->section == in_none && !r->any_section)
 		return add_description(r, s + 1);
 	if (*s == '#' || *s == '\0')
 		return 0;
@@ -456,6 +555,8 @@ static int check_config(struct reader *r)
 static int check_complete(struct reader *r)
 {
 	int any = 0;
+	if (r->section != in_after_end)
+		return bad(r, "no [end] line: the file is cut short (every vector ends with the line [end])");
 	if (!r->v->proto)
 		return bad(r, "[config] has no protocol= line");
 	if (check_config(r))
@@ -476,53 +577,127 @@ static int check_complete(struct reader *r)
 	return 0;
 }
 
+/* The folder of path (malloc'd): "." when it names none. */
+static char *folder_of(const char *path)
+{
+	const char *slash = strrchr(path, '/');
+	size_t n = slash ? (size_t)(slash - path) : 1;
+	char *dir = xrealloc(NULL, n + 1);
+	memcpy(dir, slash ? (n ? path : "/") : ".", n ? n : 1);
+	dir[n ? n : 1] = '\0';
+	return dir;
+}
+
 int tc_vector_load(const char *path, struct tc_vector *v, char *err, size_t errlen)
 {
-	char dir[512];
-	FILE *f = fopen(path, "r");
-	const char *slash = strrchr(path, '/');
+	struct stat st;
+	char *dir;
+	FILE *f = fopen(path, "rb");
 	int rc;
 	memset(v, 0, sizeof *v);
-	snprintf(dir, sizeof dir, "%.*s", slash ? (int)(slash - path) : 1, slash ? path : ".");
 	if (!f) {
-		snprintf(err, errlen, "cannot open: %s", path);
+		snprintf(err, errlen, "cannot open '%s': %s", path, strerror(errno));
 		return -1;
 	}
+	if (fstat(fileno(f), &st) == 0 && S_ISDIR(st.st_mode)) {
+		snprintf(err, errlen, "cannot read '%s': %s", path, strerror(EISDIR));
+		fclose(f);
+		return -1;
+	}
+	dir = folder_of(path);
 	rc = tc_vector_read(f, dir, v, err, errlen);
+	free(dir);
 	fclose(f);
+	return rc;
+}
+
+/* The whole stream (at most TC_VECTOR_MAX_BYTES) into *text, NUL-terminated. */
+static int read_stream(FILE *f, char **text, size_t *len, char *err, size_t errlen)
+{
+	size_t cap = 4096, n = 0, got;
+	char *buf = xrealloc(NULL, cap);
+	do {
+		if (cap - n < 2) {
+			cap *= 2;
+			buf = xrealloc(buf, cap);
+		}
+		got = fread(buf + n, 1, cap - n - 1, f);
+		n += got;
+	} while (got > 0 && n <= TC_VECTOR_MAX_BYTES);
+	buf[n] = '\0';
+	if (ferror(f))
+		snprintf(err, errlen, "cannot read: %s", strerror(errno));
+	else if (n > TC_VECTOR_MAX_BYTES)
+		snprintf(err, errlen, "byte %lu: the file is longer than %lu bytes, the limit of a vector file",
+			 (unsigned long)TC_VECTOR_MAX_BYTES, (unsigned long)TC_VECTOR_MAX_BYTES);
+	if (ferror(f) || n > TC_VECTOR_MAX_BYTES) {
+		free(buf);
+		return -1;
+	}
+	*text = buf;
+	*len = n;
+	return 0;
+}
+
+/* Line one: exactly `tracecert-vector 1`. */
+static int check_version(struct reader *r, const char *line)
+{
+	static const char magic[] = "tracecert-vector ";
+	if (!strcmp(line, "tracecert-vector 1"))
+		return 0;
+	if (!strncmp(line, magic, strlen(magic)))
+		return bad(r, "'%.40s': this reader reads version 1 only (line one is exactly 'tracecert-vector 1')", line);
+	return bad(r, "expected 'tracecert-vector 1' on line one (not a vector file)");
+}
+
+/* Reads each line of text (len bytes): NUL bytes refused, CR LF read as LF,
+ * the last line ended by a line break. */
+static int read_lines(struct reader *r, char *text, size_t len)
+{
+	size_t i = 0;
+	int rc = 0;
+	while (rc == 0 && i < len) {
+		char *eol = memchr(text + i, '\n', len - i);
+		size_t n = eol ? (size_t)(eol - (text + i)) : len - i;
+		char *nul = memchr(text + i, '\0', n);
+		r->lineno++;
+		if (nul)
+			return bad(r, "a NUL byte (byte offset %zu): a vector file is text", (size_t)(nul - text));
+		if (!eol)
+			return bad(r, "the last line has no line break: the file is cut short");
+		text[i + n] = '\0';
+		if (n > 0 && text[i + n - 1] == '\r')
+			text[i + n - 1] = '\0';
+		rc = r->lineno == 1 ? check_version(r, text + i) : read_line(r, text + i);
+		i += n + 1;
+	}
+	if (rc == 0 && r->lineno == 0)
+		rc = bad(r, "empty file: expected 'tracecert-vector 1' on line one");
 	return rc;
 }
 
 int tc_vector_read(FILE *f, const char *dir, struct tc_vector *v, char *err, size_t errlen)
 {
 	struct reader r;
-	char line[4096];
-	int rc = 0;
+	char *text = NULL;
+	size_t len = 0;
+	int rc;
 	memset(v, 0, sizeof *v);
 	memset(&r, 0, sizeof r);
 	r.v = v;
-	r.section = -1;
+	r.section = in_none;
 	r.err = err;
 	r.errlen = errlen;
 	r.dir = dir;
-	while (rc == 0 && fgets(line, sizeof line, f)) {
-		r.lineno++;
-		if (!strchr(line, '\n') && !feof(f)) {
-			rc = bad(&r, "line longer than %zu characters", sizeof line - 2);
-			break;
-		}
-		if (r.lineno == 1) {
-			if (strncmp(line, "tracecert-vector 1", 18) != 0)
-				rc = bad(&r, "expected 'tracecert-vector 1' on line one");
-			continue;
-		}
-		rc = read_line(&r, line);
-	}
+	rc = read_stream(f, &text, &len, err, errlen);
+	if (rc == 0)
+		rc = read_lines(&r, text, len);
+	free(text);
+	v->trace = r.trace.p;
+	v->trace_len = r.trace.len;
 	if (rc == 0)
 		rc = end_image_section(&r);
-	free(r.image_bytes);
-	if (rc == 0 && r.lineno == 0)
-		rc = bad(&r, "empty file");
+	free(r.image.p);
 	if (rc == 0)
 		rc = check_complete(&r);
 	if (rc)
@@ -556,38 +731,148 @@ static int cmp_str(const void *a, const void *b)
 	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
-static void collect(const char *path, char ***list, size_t *n)
+/* A walk of one path: the folders it is inside (to find a loop), the list it adds to. */
+struct walk {
+	char ***list;
+	size_t *n;
+	struct stat *inside;      /* the folders from the path down to the one read now */
+	const char **inside_path; /* and their names */
+	int depth;
+	char *err;
+	size_t errlen;
+	int failed;
+};
+
+static int walk_error(struct walk *w, const char *fmt, ...)
 {
-	struct stat st;
-	DIR *dir;
-	struct dirent *de;
-	if (stat(path, &st) != 0)
-		return;
-	if (!S_ISDIR(st.st_mode)) {
-		*list = xrealloc(*list, (*n + 1) * sizeof **list);
-		(*list)[(*n)++] = xstrdup(path);
-		return;
+	va_list ap;
+	if (!w->failed) {
+		va_start(ap, fmt);
+		vsnprintf(w->err, w->errlen, fmt, ap);
+		va_end(ap);
 	}
-	dir = opendir(path);
-	if (!dir)
-		return;
-	while ((de = readdir(dir)) != NULL) {
-		char sub[4096];
-		if (de->d_name[0] == '.')
-			continue;
-		snprintf(sub, sizeof sub, "%s/%s", path, de->d_name);
-		if (stat(sub, &st) == 0 && (S_ISDIR(st.st_mode) || has_suffix(sub, ".tcv")))
-			collect(sub, list, n);
-	}
-	closedir(dir);
+	w->failed = 1;
+	return -1;
 }
 
-size_t tc_vector_list(const char *path, char ***list, size_t *n)
+static void walk_add(struct walk *w, const char *path)
 {
+	*w->list = xrealloc(*w->list, (*w->n + 1) * sizeof **w->list);
+	(*w->list)[(*w->n)++] = xstrdup(path);
+}
+
+static int walk_path(struct walk *w, const char *path);
+
+/* The entries of the folder at path (st: its status), depth first. */
+static int walk_folder(struct walk *w, const char *path, const struct stat *st)
+{
+	DIR *dir;
+	struct dirent *de;
+	for (int i = 0; i < w->depth; i++)
+		if (w->inside[i].st_dev == st->st_dev && w->inside[i].st_ino == st->st_ino)
+			return walk_error(w, "'%s' leads back to '%s', a folder it is inside (a symbolic link loop)",
+					  path, w->inside_path[i]);
+	if (!(dir = opendir(path)))
+		return walk_error(w, "cannot read '%s': %s", path, strerror(errno));
+	w->inside = xrealloc(w->inside, (size_t)(w->depth + 1) * sizeof *w->inside);
+	w->inside_path = xrealloc(w->inside_path, (size_t)(w->depth + 1) * sizeof *w->inside_path);
+	w->inside_path[w->depth] = path;
+	w->inside[w->depth++] = *st;
+	for (errno = 0; !w->failed && (de = readdir(dir)) != NULL; errno = 0) {
+		size_t len = strlen(path) + strlen(de->d_name) + 2;
+		char *sub;
+		if (de->d_name[0] == '.')
+			continue;
+		sub = xrealloc(NULL, len);
+		snprintf(sub, len, "%s/%s", path, de->d_name);
+		walk_path(w, sub);
+		free(sub);
+	}
+	if (!w->failed && errno)
+		walk_error(w, "cannot read '%s': %s", path, strerror(errno));
+	w->depth--;
+	closedir(dir);
+	return w->failed ? -1 : 0;
+}
+
+/* A file given is listed whatever its name; inside a folder, the .tcv files
+ * and the folders (symbolic links followed). */
+static int walk_path(struct walk *w, const char *path)
+{
+	struct stat st;
+	if (stat(path, &st) != 0)
+		return walk_error(w, "cannot read '%s': %s", path, strerror(errno));
+	if (S_ISDIR(st.st_mode))
+		return walk_folder(w, path, &st);
+	if (w->depth == 0 || has_suffix(path, ".tcv"))
+		walk_add(w, path);
+	return 0;
+}
+
+/* One file of a list, for finding the same file listed twice. */
+struct file_id {
+	dev_t dev;
+	ino_t ino;
+	size_t index;
+};
+
+static int cmp_file_id(const void *a, const void *b)
+{
+	const struct file_id *x = a, *y = b;
+	if (x->dev != y->dev)
+		return x->dev < y->dev ? -1 : 1;
+	if (x->ino != y->ino)
+		return x->ino < y->ino ? -1 : 1;
+	return x->index < y->index ? -1 : x->index > y->index;
+}
+
+/* An error when two entries of list are the same file. */
+static int check_distinct(char **list, size_t n, char *err, size_t errlen)
+{
+	struct file_id *id = xrealloc(NULL, (n ? n : 1) * sizeof *id);
+	int rc = 0;
+	for (size_t i = 0; i < n && rc == 0; i++) {
+		struct stat st;
+		if (stat(list[i], &st) != 0) {
+			snprintf(err, errlen, "cannot read '%s': %s", list[i], strerror(errno));
+			rc = -1;
+		} else {
+			id[i] = (struct file_id){ st.st_dev, st.st_ino, i };
+		}
+	}
+	if (rc == 0)
+		qsort(id, n, sizeof *id, cmp_file_id);
+	for (size_t i = 1; i < n && rc == 0; i++) {
+		const char *a = list[id[i - 1].index], *b = list[id[i].index];
+		if (id[i].dev != id[i - 1].dev || id[i].ino != id[i - 1].ino)
+			continue;
+		if (!strcmp(a, b))
+			snprintf(err, errlen, "'%s' is listed twice (each vector counts once: give each file or folder "
+				 "once, and no folder inside another)", a);
+		else
+			snprintf(err, errlen, "'%s' and '%s' are the same file (each vector counts once: give each file "
+				 "or folder once, and no folder inside another)", a, b);
+		rc = -1;
+	}
+	free(id);
+	return rc;
+}
+
+size_t tc_vector_list(const char *path, char ***list, size_t *n, char *err, size_t errlen)
+{
+	struct walk w = { list, n, NULL, NULL, 0, err, errlen, 0 };
 	size_t before = *n;
-	collect(path, list, n);
+	walk_path(&w, path);
+	free(w.inside);
+	free(w.inside_path);
+	if (w.failed)
+		return 0;
+	if (*n == before) {
+		snprintf(err, errlen, "no vector files (*.tcv) at '%s'", path);
+		return 0;
+	}
 	qsort(*list + before, *n - before, sizeof **list, cmp_str);
-	return *n - before;
+	return check_distinct(*list, *n, err, errlen) ? 0 : *n - before;
 }
 
 /* ---- Collecting the reference decoder's output ------------------------------ */

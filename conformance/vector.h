@@ -67,11 +67,19 @@ struct tc_vector {
 	int nalts;
 };
 
-/* Reads a vector file. Returns 0, or -1 with a message "LINE: what was
- * expected" in err. */
+/* The most bytes a vector file may hold: a longer one (or an endless
+ * stream such as /dev/zero) is an error naming the limit. */
+#define TC_VECTOR_MAX_BYTES (64ul << 20)
+
+/* Reads a vector file. Returns 0, or -1 with a message in err: "line N:
+ * what was expected" for the text, "cannot open 'PATH': REASON" (errno's
+ * text; a folder is "Is a directory") for the file. Lines may be of any
+ * length; a NUL byte, a section given twice (but [image …]), a version
+ * other than 1, text after [end] and a file without its last line [end]
+ * (cut short) are errors. */
 int tc_vector_load(const char *path, struct tc_vector *v, char *err, size_t errlen);
-/* The same from an open stream; dir is the folder [image file=…] and
- * [image elf=…] names are relative to. */
+/* The same from an open stream, read whole (at most TC_VECTOR_MAX_BYTES);
+ * dir is the folder [image file=…] and [image elf=…] names are relative to. */
 int tc_vector_read(FILE *f, const char *dir, struct tc_vector *v, char *err, size_t errlen);
 void tc_vector_free(struct tc_vector *v);
 /* Drops the warning lines of every expect section (what an adapter is scored on). */
@@ -91,7 +99,7 @@ struct tc_vwriter {
 	char err[256];            /* the first misuse; "" while there is none */
 };
 
-/* Line one, `tracecert-vector 1`. */
+/* Line one, `tracecert-vector 1` (tc_vwrite_end adds the last, `[end]`). */
 void tc_vwrite_begin(struct tc_vwriter *w);
 /* The description, before any section: each line of text as "# line"
  * ("#" for an empty one). */
@@ -121,8 +129,8 @@ void tc_vwrite_section(struct tc_vwriter *w, int sec, int strict, const char *re
  * last; empty lines are left out (the reader drops them), and no line may
  * begin with '[' (it would open a section). */
 void tc_vwrite_lines(struct tc_vwriter *w, const char *text);
-/* The text (malloc'd, the caller frees it), or NULL with the first misuse in
- * err. Either way the writer is left empty. */
+/* The text ending with the line `[end]` (malloc'd, the caller frees it),
+ * or NULL with the first misuse in err. Either way the writer is left empty. */
 char *tc_vwrite_end(struct tc_vwriter *w, char *err, size_t errlen);
 
 /* A whole vector as text: its description, [config], [tags], [trace], each
@@ -146,9 +154,13 @@ char *tc_vector_text_generated(const struct tc_enc_result *r, const char *title,
  * naming the file and the reason. */
 int tc_vector_save(const char *path, const char *text, char *err, size_t errlen);
 
-/* Appends the .tcv files at path (a file, or a folder searched recursively),
- * sorted, to *list (malloc'd strings). Returns how many were added. */
-size_t tc_vector_list(const char *path, char ***list, size_t *n);
+/* Appends the .tcv files at path (a file, or a folder searched recursively,
+ * symbolic links followed), sorted, to *list (malloc'd strings). Returns how
+ * many were added, or 0 with err: path or a folder in it cannot be read
+ * (errno's text), it holds no .tcv file, a folder leads back into one it is
+ * inside (a symbolic link loop), or a file is already in *list (the same file
+ * reached twice: given twice, a folder inside another given, a link). */
+size_t tc_vector_list(const char *path, char ***list, size_t *n, char *err, size_t errlen);
 
 /* Decoder output collected as text, one list per level (L1, s1, L2, L3)
  * plus the errors as "CLASS OFFSET" lines. */

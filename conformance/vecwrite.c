@@ -298,6 +298,7 @@ char *tc_vwrite_end(struct tc_vwriter *w, char *err, size_t errlen)
 	char *text = w->text;
 	if (w->state == part_none)
 		misuse(w, "nothing written (tc_vwrite_begin)");
+	put_str(w, "[end]\n");   /* the reader refuses a file without it: a cut file cannot pass */
 	if (failed(w)) {
 		snprintf(err, errlen, "%s", w->err);
 		free(text);

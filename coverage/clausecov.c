@@ -559,7 +559,7 @@ int main(int argc, char **argv)
 {
 	static struct run run;
 	const char *list = NULL, *out = NULL, *rel = "", *name = NULL;
-	char default_list[256];
+	char default_list[256], err[600];
 	int i = 1;
 	struct totals t;
 	size_t n = 0;
@@ -597,8 +597,8 @@ int main(int argc, char **argv)
 	if (load_list(&run, list))
 		return 2;
 	for (; i < argc; i++)
-		if (tc_vector_list(argv[i], &run.vector, &n) == 0) {
-			fprintf(stderr, "clausecov: no vector files at '%s'\n", argv[i]);
+		if (tc_vector_list(argv[i], &run.vector, &n, err, sizeof err) == 0) {
+			fprintf(stderr, "clausecov: %s\n", err);
 			return 2;
 		}
 	run.nvector = (int)n;

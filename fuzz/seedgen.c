@@ -308,11 +308,14 @@ static int proto_roundtrip_random_seeds(const struct tc_protocol *proto, const c
 static int proto_vector_seeds(const struct tc_protocol *proto, const char *kind, const char *outdir, int argc,
 			      char **argv, int *approx, int *bad)
 {
-	char **list = NULL;
+	char **list = NULL, err[600];
 	size_t n = 0;
 	int written = 0;
 	for (int i = 3; i < argc; i++)
-		tc_vector_list(argv[i], &list, &n);
+		if (tc_vector_list(argv[i], &list, &n, err, sizeof err) == 0) {
+			fprintf(stderr, "seedgen: %s\n", err);
+			(*bad)++;
+		}
 	for (size_t i = 0; i < n; i++) {
 		struct tc_vector v;
 		struct buf b = { NULL, 0, 0 };
@@ -695,7 +698,7 @@ static int snapini_seeds(const char *outdir, int argc, char **argv)
 int main(int argc, char **argv)
 {
 	const char *harness, *outdir;
-	char **list = NULL;
+	char **list = NULL, err[600];
 	size_t n = 0;
 	int written = 0, approx = 0, bad = 0;
 	if (argc < 3) {
@@ -728,7 +731,10 @@ int main(int argc, char **argv)
 		return 0;
 	}
 	for (int i = 3; i < argc; i++)
-		tc_vector_list(argv[i], &list, &n);
+		if (tc_vector_list(argv[i], &list, &n, err, sizeof err) == 0) {
+			fprintf(stderr, "seedgen: %s\n", err);
+			return 2;
+		}
 	for (size_t i = 0; i < n; i++) {
 		struct tc_vector v;
 		struct buf b = { NULL, 0, 0 };

@@ -225,41 +225,55 @@ void tc_image_free(struct tc_image *img)
 
 /* ---- Files ----------------------------------------------------------------- */
 
-/* Reads a whole file (or stdin for "-") into malloc'd memory. Returns NULL
- * with errno set. */
-uint8_t *tc_image_read_file(const char *path, size_t *len)
+/* Reads f to its end, at most TC_IMAGE_READ_MAX bytes, into malloc'd memory.
+ * Returns NULL with errno set. */
+static uint8_t *read_stream(FILE *f, size_t *len)
 {
-	FILE *f = strcmp(path, "-") ? fopen(path, "rb") : stdin;
 	uint8_t *buf = NULL;
-	size_t cap = 0, n = 0;
-	if (!f)
-		return NULL;
-	for (;;) {
-		size_t got;
+	size_t cap = 0, n = 0, got = 1;
+	while (got > 0 && n <= TC_IMAGE_READ_MAX) {
 		if (n == cap) {
 			uint8_t *nb;
 			cap = cap ? 2 * cap : 65536;
+			cap = cap > TC_IMAGE_READ_MAX + 1 ? TC_IMAGE_READ_MAX + 1 : cap;
 			nb = realloc(buf, cap);
 			if (!nb) {   /* out of memory: not covered by the tests */
 				free(buf);
-				buf = NULL;
-				break;
+				return NULL;
 			}
 			buf = nb;
 		}
 		got = fread(buf + n, 1, cap - n, f);
 		n += got;
-		if (got == 0)
-			break;
 	}
-	if (buf && ferror(f)) {
+	if (ferror(f) || n > TC_IMAGE_READ_MAX) {
+		int e = ferror(f) ? errno : EFBIG;
 		free(buf);
-		buf = NULL;
-		errno = EIO;
+		errno = e ? e : EIO;
+		return NULL;
 	}
+	*len = n;
+	return buf ? buf : malloc(1);
+}
+
+/* Reads a whole file (or stdin for "-") into malloc'd memory. Returns NULL
+ * with errno set. */
+uint8_t *tc_image_read_file(const char *path, size_t *len)
+{
+	FILE *f = strcmp(path, "-") ? fopen(path, "rb") : stdin;
+	struct stat st;
+	uint8_t *buf = NULL;
+	int e;
+	if (!f)
+		return NULL;
+	if (fstat(fileno(f), &st) == 0 && S_ISDIR(st.st_mode))
+		errno = EISDIR;
+	else
+		buf = read_stream(f, len);
+	e = errno;
 	if (f != stdin)
 		fclose(f);
-	*len = n;
+	errno = e;
 	return buf;
 }
 
@@ -292,6 +306,10 @@ static int open_view(const char *path, struct file_view *v, char *err, size_t er
 	if (fd >= 0)
 		close(fd);
 	v->addr = tc_image_read_file(path, &v->len);
+	if (!v->addr && errno == EFBIG)
+		return set_err(err, errlen, tc_image_err_io, "%s: cannot read: more than %lu bytes, the limit of a file "
+			       "read whole (TC_IMAGE_READ_MAX: a pipe, a device or standard input)", path,
+			       (unsigned long)TC_IMAGE_READ_MAX);
 	if (!v->addr)
 		return set_err(err, errlen, tc_image_err_io, "%s: cannot read: %s", path, strerror(errno));
 	v->p = v->addr;

@@ -199,6 +199,9 @@ int tc_ini_load(const char *path, struct tc_ini *ini, char *err, size_t errlen)
 	if (stat(path, &st) == 0 && S_ISDIR(st.st_mode))
 		return set_err(err, errlen, "%s: cannot read: %s", path, strerror(EISDIR));
 	text = tc_image_read_file(path, &len);
+	if (!text && errno == EFBIG)
+		return set_err(err, errlen, "%s: cannot read: more than %lu bytes, the limit of a file read whole "
+			       "(TC_IMAGE_READ_MAX)", path, (unsigned long)TC_IMAGE_READ_MAX);
 	if (!text)
 		return set_err(err, errlen, "%s: cannot read: %s", path, strerror(errno));
 	rc = tc_ini_parse((const char *)text, len, path, ini, err, errlen);

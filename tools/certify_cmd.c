@@ -15,9 +15,12 @@ enum certify_option {
 
 static const struct tc_cli_option certify_options[] = {
 	{ "adapter", "PATH.so", opt_adapter, "the adapter shared object (required)" },
-	{ "vectors", "DIR", opt_vectors, "vector file or folder, may be repeated (default: vectors)" },
+	{ "vectors", "DIR", opt_vectors, "vector file or folder, may be repeated (default: vectors);\n"
+					  "a file reached twice (a folder given twice or inside\n"
+					  "another, a link) or a link loop is an error" },
 	{ "level", "1|3|all", opt_level, "levels to run (default: all the vectors and adapter have)" },
-	{ "tags", "T1,T2", opt_tags, "only vectors carrying at least one of these tags (may be repeated)" },
+	{ "tags", "T1,T2", opt_tags, "only vectors carrying at least one of these tags (may be\n"
+				    "repeated); a tag no vector carries is an error" },
 	{ "tap", NULL, opt_tap, "print TAP version 13 with YAML diagnostics on stdout" },
 	{ "report", "DIR", opt_report, "write DIR/certificate.md and DIR/certificate.json" },
 	{ "jobs", "N", opt_jobs, "worker processes, 1..64 (default: 2)" },

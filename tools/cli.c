@@ -213,6 +213,24 @@ void tc_cli_print_options(FILE *f, const struct tc_cli *c)
 	print_option(f, "--version", "print tracecert's version");
 }
 
+int tc_cli_number(const char *s, unsigned long long max, unsigned long long *out)
+{
+	int hex = s[0] == '0' && (s[1] == 'x' || s[1] == 'X');
+	const char *d = hex ? s + 2 : s;
+	unsigned base = hex ? 16 : 10;
+	unsigned long long v = 0;
+	if (!*d)
+		return -1;
+	for (; *d; d++) {
+		int c = *d >= '0' && *d <= '9' ? *d - '0' : (*d | 0x20) >= 'a' && (*d | 0x20) <= 'f' ? (*d | 0x20) - 'a' + 10 : 99;
+		if ((unsigned)c >= base || (unsigned)c > max || v > (max - (unsigned)c) / base)
+			return -1;
+		v = v * base + (unsigned)c;
+	}
+	*out = v;
+	return 0;
+}
+
 /* ---- Protocols and configuration ----------------------------------------------- */
 
 const struct tc_protocol *tc_cli_default_protocol(void)

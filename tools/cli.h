@@ -103,6 +103,10 @@ int tc_cli_usage_error(const struct tc_cli *c, const char *fmt, ...) __attribute
 /* The lines of a command's options: its table, then -h/--help and --version. */
 void tc_cli_print_options(FILE *f, const struct tc_cli *c);
 
+/* A number of the command line or a file a command reads: decimal or 0x
+ * hex digits only (no sign, no blank, no octal), at most max. 0, or -1. */
+int tc_cli_number(const char *s, unsigned long long max, unsigned long long *out);
+
 /* ---- Protocols and configuration ----------------------------------------------- */
 
 /* The protocol a command uses when none is given: the first of the build's

@@ -12,6 +12,9 @@
 #include "vector.h"
 
 #define CHUNK 65536
+/* The default of --max-bytes: an endless input (/dev/zero, a pipe that never
+ * closes) ends with an error naming the limit. */
+#define DEFAULT_MAX_BYTES (1ull << 30)
 
 struct dump_opts {
 	const char *cmd;                 /* "dump" or "decode" */
@@ -27,6 +30,7 @@ struct dump_opts {
 	int vector;
 	const char *file;
 	const char *snapshot;
+	unsigned long long max_bytes;    /* --max-bytes: most input bytes read; 0: no limit */
 };
 
 /* ---- Printing ---------------------------------------------------------------- */
@@ -75,13 +79,14 @@ void tc_printer_sink(struct tc_printer *p, struct tc_sink *sink)
 
 /* ---- Help -------------------------------------------------------------------- */
 
-enum dump_option { opt_protocol = 1, opt_config, opt_level, opt_hex, opt_vector, opt_snapshot, opt_image };
+enum dump_option { opt_protocol = 1, opt_config, opt_level, opt_hex, opt_vector, opt_snapshot, opt_image, opt_max_bytes };
 
 /* The help of the options dump and decode share. */
 static const char protocol_doc[] = "the trace protocol (default: the first of the build,\nlisted below); with --vector the vector's own, which P\nmust then name";
 static const char config_doc[] = "decoder configuration: a key or a register (below);\nmay be repeated";
 static const char hex_doc[] = "FILE is text: hex bytes, blanks and '#' comments";
 static const char vector_doc[] = "FILE is a .tcv vector: use its protocol, [config],\n[trace] and [image] sections (--config overrides)";
+static const char max_bytes_doc[] = "read at most N bytes of FILE (decimal or 0x hex;\ndefault 1 GiB, 1073741824; 0: no limit): more is an\nerror naming the limit, exit 2";
 
 static const struct tc_cli_option dump_options[] = {
 	{ "protocol", "P", opt_protocol, protocol_doc },
@@ -91,6 +96,7 @@ static const struct tc_cli_option dump_options[] = {
 	  "each line prefixed by its level" },
 	{ "hex", NULL, opt_hex, hex_doc },
 	{ "vector", NULL, opt_vector, vector_doc },
+	{ "max-bytes", "N", opt_max_bytes, max_bytes_doc },
 	{ "snapshot", "DIR", opt_snapshot,
 	  "a trace snapshot directory (snapshot.ini, device .ini\nfiles with registers, trace.ini and its buffers, raw or\n"
 	  "CoreSight formatted): every source of a protocol of this\nbuild (by its device type) is decoded with its registers\n"
@@ -109,6 +115,7 @@ static const struct tc_cli_option decode_options[] = {
 	{ "level", "3|all", opt_level, "L3 only (the default), or L1, s1, L2 and L3, each line\nprefixed by its level" },
 	{ "hex", NULL, opt_hex, hex_doc },
 	{ "vector", NULL, opt_vector, vector_doc },
+	{ "max-bytes", "N", opt_max_bytes, max_bytes_doc },
 	{ "snapshot", "DIR", opt_snapshot,
 	  "as for dump (tracecert help dump); the memory dumps of\neach source's core ([core_trace_sources]) are its image,\n"
 	  "mapped, not copied" },
@@ -209,6 +216,11 @@ static int take_argument(struct dump_opts *o, const struct tc_cli *c, int id)
 	case opt_vector:
 		o->vector = 1;
 		return 0;
+	case opt_max_bytes:
+		if (tc_cli_number(v, ~0ull, &o->max_bytes) == 0)
+			return 0;
+		tc_cli_usage_error(c, "--max-bytes expects a number (decimal or 0x hex, 0: no limit), got '%s'", v);
+		return -1;
 	case opt_protocol:
 		o->proto = tc_cli_protocol(c, v);
 		o->proto_given = 1;
@@ -286,10 +298,11 @@ static int load_images(const struct dump_opts *o, struct tc_image *img)
 		const char *arg = o->image_args[i], *at = strrchr(arg, '@');
 		int rc;
 		if (at) {
-			char *end, *path;
-			unsigned long long base = strtoull(at + 1, &end, 0);
-			if (at[1] == '\0' || *end != '\0') {
-				fprintf(stderr, "tracecert decode: --image %s: '%s' is not an address\n", arg, at + 1);
+			char *path;
+			unsigned long long base;
+			if (tc_cli_number(at + 1, ~0ull, &base)) {
+				fprintf(stderr, "tracecert decode: --image %s: '%s' is not an address (decimal or 0x hex, "
+						"at most 64 bits)\n", arg, at + 1);
 				return -1;
 			}
 			path = strndup(arg, (size_t)(at - arg));
@@ -319,6 +332,7 @@ struct input {
 	int hi;                 /* hex: pending high nibble, -1 none */
 	int comment;            /* hex: inside a '#' comment */
 	uint64_t pos;           /* bytes of the file read so far */
+	uint64_t max;           /* the most bytes read (--max-bytes); 0: no limit */
 	uint8_t raw[CHUNK];
 };
 
@@ -361,8 +375,10 @@ static long hex_convert(struct input *in, size_t n, uint8_t *out)
 	return o;
 }
 
-static int input_open(struct input *in, const char *path, const char *cmd, int hex)
+static int input_open(struct input *in, const char *path, const char *cmd, int hex, uint64_t max)
 {
+	struct stat st;
+	in->max = max;
 	in->path = path;
 	in->cmd = cmd;
 	in->hex = hex;
@@ -372,6 +388,10 @@ static int input_open(struct input *in, const char *path, const char *cmd, int h
 	in->f = strcmp(path, "-") ? fopen(path, "rb") : stdin;
 	if (!in->f) {
 		fprintf(stderr, "tracecert %s: cannot read '%s': %s\n", cmd, path, strerror(errno));
+		return -1;
+	}
+	if (fstat(fileno(in->f), &st) == 0 && S_ISDIR(st.st_mode)) {
+		fprintf(stderr, "tracecert %s: cannot read '%s': %s\n", cmd, path, strerror(EISDIR));
 		return -1;
 	}
 	return 0;
@@ -395,6 +415,11 @@ static long input_read(struct input *in, uint8_t *out)
 			return -1;
 		}
 		in->pos += n;
+		if (in->max && in->pos > in->max) {
+			fprintf(stderr, "tracecert %s: %s: more than %llu bytes, the limit (--max-bytes N; 0: no limit)\n",
+				in->cmd, in->path, (unsigned long long)in->max);
+			return -1;
+		}
 		if (n == 0 && in->hex && in->hi >= 0) {
 			fprintf(stderr, "tracecert %s: %s: byte %llu: expected a hex digit, blank or '#' comment (odd number of hex digits)\n",
 				in->cmd, in->path, (unsigned long long)in->pos);
@@ -517,7 +542,7 @@ static int run_file(struct dump_opts *o)
 			goto out;
 	} else {
 		in = malloc(sizeof *in);
-		if (!in || input_open(in, o->file, o->cmd, o->hex) || hex_precheck(in))
+		if (!in || input_open(in, o->file, o->cmd, o->hex, o->max_bytes) || hex_precheck(in))
 			goto out;
 	}
 	cfg = malloc(o->proto->config_size);
@@ -545,6 +570,7 @@ static int dump_or_decode(int argc, char **argv, int decode)
 	int rc;
 	memset(&o, 0, sizeof o);
 	o.cmd = decode ? "decode" : "dump";
+	o.max_bytes = DEFAULT_MAX_BYTES;
 	o.decode = decode;
 	o.out.level_mask = decode ? tc_level_l3 : tc_level_l1;
 	o.proto = tc_cli_default_protocol();

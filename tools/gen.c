@@ -13,6 +13,10 @@
 #include "tracecert/protocol.h"
 #include "vector.h"
 
+/* The most bytes a seed list may hold, and the largest seed (as --seed). */
+#define SEEDS_MAX_BYTES (16 << 20)
+#define SEED_MAX 0xfffffffful
+
 struct gen_opts {
 	const struct tc_encoder *enc;      /* --protocol: its encoder */
 	const struct tc_protocol *proto;   /* and its descriptor */
@@ -151,15 +155,10 @@ static void help_gen(FILE *f, const struct tc_cli *c, const struct tc_encoder *o
 
 static int parse_ulong(const char *s, unsigned long min, unsigned long max, unsigned long *out)
 {
-	char *end;
-	unsigned long v;
-	if (!s || *s < '0' || *s > '9')
+	unsigned long long v;
+	if (!s || tc_cli_number(s, max, &v) || v < min)
 		return -1;
-	errno = 0;
-	v = strtoul(s, &end, 0);
-	if (errno || *end || v < min || v > max)
-		return -1;
-	*out = v;
+	*out = (unsigned long)v;
 	return 0;
 }
 
@@ -306,46 +305,90 @@ static int settle_options(struct gen_opts *o)
 	return apply_config(o);
 }
 
+/* The whole seed list (at most SEEDS_MAX_BYTES) into *text, NUL-terminated;
+ * -1 after a message naming the file and the reason. */
+static int read_seeds_text(const char *path, char **text, size_t *len)
+{
+	FILE *f = fopen(path, "rb");
+	struct stat st;
+	char *buf = NULL;
+	size_t n = 0;
+	int e = f ? 0 : errno;
+	if (f && fstat(fileno(f), &st) == 0 && S_ISDIR(st.st_mode))
+		e = EISDIR;
+	else if (f && (buf = malloc(SEEDS_MAX_BYTES + 2)) != NULL) {
+		n = fread(buf, 1, SEEDS_MAX_BYTES + 1, f);
+		e = ferror(f) ? errno : 0;
+	}
+	if (f)
+		fclose(f);
+	if (!f || e || !buf) {
+		fprintf(stderr, "tracecert gen: cannot read '%s': %s\n", path, strerror(f && !e ? ENOMEM : e));
+	} else if (n > SEEDS_MAX_BYTES) {
+		fprintf(stderr, "tracecert gen: %s: longer than %d bytes, the limit of a seed list\n", path, SEEDS_MAX_BYTES);
+	} else if (memchr(buf, '\0', n)) {
+		fprintf(stderr, "tracecert gen: %s: byte offset %zu: a NUL byte (a seed list is text)\n", path,
+			(size_t)((char *)memchr(buf, '\0', n) - buf));
+	} else {
+		buf[n] = '\0';
+		*text = buf;
+		*len = n;
+		return 0;
+	}
+	free(buf);
+	return -1;
+}
+
+/* One line of a seed list: a seed number (0..SEED_MAX), blanks, a '#'
+ * comment; 1 with *seed, 0 for a line without one, -1 after a message. */
+static int seed_of_line(const char *path, long lineno, char *line, uint64_t *seed)
+{
+	unsigned long long v;
+	char *p = line + strspn(line, " \t\r"), *end = p + strcspn(p, " \t\r#");
+	char *rest = end + strspn(end, " \t\r");
+	if (p == end && (*p == '#' || *p == '\0'))
+		return 0;
+	if (*rest == '#' || *rest == '\0')
+		*end = '\0';   /* else the message shows the whole line */
+	if (*end != '\0' || tc_cli_number(p, SEED_MAX, &v)) {
+		fprintf(stderr, "tracecert gen: %s:%ld: expected a seed number in 0..%lu, got '%s'\n", path, lineno,
+			(unsigned long)SEED_MAX, p);
+		return -1;
+	}
+	*seed = v;
+	return 1;
+}
+
 /* Reads the seeds of a seed list; returns how many, or -1. */
 static long read_seeds(const char *path, uint64_t **out)
 {
-	FILE *f = fopen(path, "r");
-	char line[256];
-	long n = 0, cap = 0, lineno = 0;
-	uint64_t *s = NULL;
-	if (!f) {
-		fprintf(stderr, "tracecert gen: cannot read '%s': %s\n", path, strerror(errno));
+	char *text = NULL, *line;
+	size_t len = 0;
+	long n = 0, lineno = 0;
+	uint64_t *s;
+	int rc = 0;
+	if (read_seeds_text(path, &text, &len))
+		return -1;
+	s = malloc((len / 2 + 1) * sizeof *s);   /* a seed takes a digit and a line break at least */
+	for (line = text; s && rc >= 0 && line < text + len; lineno++) {
+		char *eol = line + strcspn(line, "\n");
+		int had_break = *eol == '\n';
+		*eol = '\0';
+		rc = seed_of_line(path, lineno + 1, line, &s[n]);
+		n += rc > 0;
+		line = eol + had_break;
+	}
+	free(text);
+	if (s && rc >= 0 && n == 0) {
+		fprintf(stderr, "tracecert gen: %s: no seed in it (a seed list selects nothing)\n", path);
+		rc = -1;
+	}
+	if (!s || rc < 0) {
+		if (!s)
+			fprintf(stderr, "tracecert gen: %s: out of memory\n", path);
+		free(s);
 		return -1;
 	}
-	while (fgets(line, sizeof line, f)) {
-		char *p = line, *end;
-		unsigned long long v;
-		lineno++;
-		while (*p == ' ' || *p == '\t')
-			p++;
-		if (*p == '#' || *p == '\n' || *p == '\0')
-			continue;
-		v = strtoull(p, &end, 10);
-		if (end == p || (*end != '\n' && *end != '\0' && *end != ' ' && *end != '#')) {
-			fprintf(stderr, "tracecert gen: %s:%ld: expected a seed number\n", path, lineno);
-			fclose(f);
-			free(s);
-			return -1;
-		}
-		if (n == cap) {
-			uint64_t *ns;
-			cap = cap ? 2 * cap : 256;
-			ns = realloc(s, (size_t)cap * sizeof *s);
-			if (!ns) {
-				fclose(f);
-				free(s);
-				return -1;
-			}
-			s = ns;
-		}
-		s[n++] = v;
-	}
-	fclose(f);
 	*out = s;
 	return n;
 }

@@ -312,15 +312,15 @@ static void test_unwrap(void)
 
 int main(int argc, char **argv)
 {
-	char **list = NULL;
+	char **list = NULL, err[600];
 	size_t n = 0;
 	if (argc < 2) {
 		fprintf(stderr, "usage: opencsd_offsets PATH...\n");
 		return 2;
 	}
 	for (int i = 1; i < argc; i++)
-		if (tc_vector_list(argv[i], &list, &n) == 0) {
-			fprintf(stderr, "opencsd_offsets: no vector files at '%s'\n", argv[i]);
+		if (tc_vector_list(argv[i], &list, &n, err, sizeof err) == 0) {
+			fprintf(stderr, "opencsd_offsets: %s\n", err);
 			return 2;
 		}
 	test_unwrap();

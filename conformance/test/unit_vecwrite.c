@@ -1,4 +1,4 @@
-/* unit_vecwrite.c — the vector writer (conformance/vecwrite.c): its layout against text written by hand, every misuse it refuses, and the reader's description, tag and line-length rules; TAP. */
+/* unit_vecwrite.c — the vector writer (conformance/vecwrite.c): its layout against text written by hand, every misuse it refuses, and the reader's rules (description, tags, lines of any length, NUL bytes, sections given twice, the version, the [end] line, a cut at every offset); TAP. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -72,7 +72,7 @@ static void test_layout(void)
 		     "[tags]\nneg a b\n[trace]\n"
 		     "00 00 00 00 00 00 00 00 00 00 00 80   # @0 A-sync\n80\n"
 		     "[image base=0x1000]\n1e ff\n[expect.s1]\n@0 a\n@1 b   # why\n[error strict=class]\ntruncated 12\n"
-		     "[expect.l3 reading=E-1]\n"),
+		     "[expect.l3 reading=E-1]\n[end]\n"),
 	   "layout: description, [config] keys by need and default, annotated trace, image, sections, a reading");
 }
 
@@ -91,7 +91,7 @@ static void test_hex_block(void)
 	ok(wrote(&w, "tracecert-vector 1\n[config]\nprotocol=ptm\nversion=1\ncycle_accurate=0\nbranch_broadcast=0\n"
 		     "return_stack=0\ntimestamps=0\ncontextid_size=0\nvmid=0\nts64=0\nts_binary=1\n[trace]\n"
 		     "a0 a1 a2 a3 a4 a5 a6 a7 a8 a9 aa ab ac ad ae af b0 b1 b2 b3 b4 b5 b6 b7 b8 b9 ba bb bc bd be bf\n"
-		     "c0\n"),
+		     "c0\n[end]\n"),
 	   "hex block: 32 bytes a line; PTM's keys, walk_limit (optional, default) left out");
 }
 
@@ -200,13 +200,37 @@ static void test_generated(void)
 	   strstr(err, "cannot write '/nonexistent/dir/x.tcv'"), "saving into a missing folder names the file (%s)", err);
 }
 
-/* Reads text; returns 0 or -1 with err. */
-static int read_text(const char *text, struct tc_vector *v, char *err, size_t errlen)
+/* Reads len bytes of text; returns 0 or -1 with err. */
+static int read_bytes(const char *text, size_t len, struct tc_vector *v, char *err, size_t errlen)
 {
-	FILE *f = fmemopen((void *)text, strlen(text), "r");
-	int rc = tc_vector_read(f, ".", v, err, errlen);
+	FILE *f = fmemopen((void *)text, len ? len : 1, "r");
+	int rc;
+	if (!f) {
+		snprintf(err, errlen, "fmemopen failed");
+		return -1;
+	}
+	if (len == 0)
+		fgetc(f);         /* fmemopen needs one byte: read it, so the stream is empty */
+	rc = tc_vector_read(f, ".", v, err, errlen);
 	fclose(f);
 	return rc;
+}
+
+static int read_text(const char *text, struct tc_vector *v, char *err, size_t errlen)
+{
+	return read_bytes(text, strlen(text), v, err, errlen);
+}
+
+/* text is refused with a message containing want. */
+static int refuses(const char *text, size_t len, const char *want, char *err, size_t errlen)
+{
+	struct tc_vector v;
+	int rc = read_bytes(text, len, &v, err, errlen);
+	if (rc == 0)
+		tc_vector_free(&v);
+	if (rc == 0 || !strstr(err, want))
+		note("  # expected a refusal containing '%s', got %s '%s'\n", want, rc ? "" : "acceptance", rc ? err : "");
+	return rc != 0 && strstr(err, want) != NULL;
 }
 
 static const char minimal_head[] = "tracecert-vector 1\n# one\n#\n#  two  \n\n[config]\n# not the description\n"
@@ -219,23 +243,103 @@ static void test_reader(void)
 	char err[300] = "", *long_line, text[2048];
 	size_t n;
 	int rc;
-	snprintf(text, sizeof text, "%s[trace]\n00 00 00 00 00 80\n[expect.l1]\n@0 00 async\n", minimal_head);
+	snprintf(text, sizeof text, "%s[trace]\n00 00 00 00 00 80\n[expect.l1]\n@0 00 async\n[end]\n", minimal_head);
 	rc = read_text(text, &v, err, sizeof err);
 	ok(rc == 0 && v.comment && !strcmp(v.comment, "one\n\n two"),
 	   "the description: the '#' lines before the first section, '#' and one blank dropped");
 	if (rc == 0)
 		tc_vector_free(&v);
-	snprintf(text, sizeof text, "%s[tags]\n%0600d\n[trace]\n00\n[expect.l1]\n", minimal_head, 0);
+	snprintf(text, sizeof text, "%s[tags]\n%0600d\n[trace]\n00\n[expect.l1]\n[end]\n", minimal_head, 0);
 	ok(read_text(text, &v, err, sizeof err) == -1 && strstr(err, "line 19: [tags] longer than 511 characters"),
 	   "tags longer than the vector holds are an error naming the line (%s)", err);
-	n = strlen(minimal_head) + 5000;
-	long_line = malloc(n + 64);
-	snprintf(long_line, n + 64, "%s[trace]\n", minimal_head);
-	memset(long_line + strlen(long_line), '0', 4998);
-	strcpy(long_line + strlen(minimal_head) + 8 + 4998, "\n");
-	ok(read_text(long_line, &v, err, sizeof err) == -1 && strstr(err, "line 19: line longer than 4094 characters"),
-	   "a line longer than the reader's buffer is an error, not two lines (%s)", err);
+	/* a [trace] line of 100,000 hex digits and an expected line of 20,003 characters: read whole */
+	long_line = malloc(strlen(minimal_head) + 200000);
+	n = (size_t)sprintf(long_line, "%s[trace]\n", minimal_head);
+	for (int k = 0; k < 50000; k++, n += 2)
+		memcpy(long_line + n, "80", 2);
+	n += (size_t)sprintf(long_line + n, "\n[expect.l1]\n@0 ");
+	memset(long_line + n, 'x', 20000);
+	strcpy(long_line + n + 20000, "\n[end]\n");
+	rc = read_text(long_line, &v, err, sizeof err);
+	ok(rc == 0 && v.trace_len == 50000 && v.expect[tc_sec_l1].n == 1 && strlen(v.expect[tc_sec_l1].line[0]) == 20003,
+	   "lines of any length are read whole: 50000 trace bytes on one line, one expected line of 20003 characters (%s)",
+	   rc ? err : "read");
+	if (rc == 0)
+		tc_vector_free(&v);
 	free(long_line);
+}
+
+/* The rules that keep a damaged file from reading as a vector. */
+static void test_reader_refusals(void)
+{
+	char err[300], text[2048], want[100];
+	static const char body[] = "[trace]\n00 00 00 00 00 80\n[expect.l1]\n@0 00 async\n";
+	snprintf(text, sizeof text, "%s%s", minimal_head, body);
+	ok(refuses(text, strlen(text), "line 21: no [end] line: the file is cut short", err, sizeof err),
+	   "a file without its [end] line is refused as cut short (%s)", err);
+	snprintf(text, sizeof text, "%s%s[end]", minimal_head, body);
+	ok(refuses(text, strlen(text), "line 22: the last line has no line break: the file is cut short", err, sizeof err),
+	   "[end] without its line break is refused (%s)", err);
+	snprintf(text, sizeof text, "%s%s[end]\n\n", minimal_head, body);
+	ok(refuses(text, strlen(text), "line 23: text after [end]", err, sizeof err), "an empty line after [end] is refused (%s)",
+	   err);
+	snprintf(text, sizeof text, "%s%s[end]\n# more\n", minimal_head, body);
+	ok(refuses(text, strlen(text), "line 23: text after [end]", err, sizeof err), "a comment after [end] is refused (%s)",
+	   err);
+	snprintf(text, sizeof text, "tracecert-vector 12\n%s%s[end]\n", minimal_head + 19, body);
+	ok(refuses(text, strlen(text), "line 1: 'tracecert-vector 12': this reader reads version 1 only", err, sizeof err),
+	   "tracecert-vector 12 is not version 1 (%s)", err);
+	snprintf(text, sizeof text, "tracecert-vector 1 \n%s%s[end]\n", minimal_head + 19, body);
+	ok(refuses(text, strlen(text), "line 1: 'tracecert-vector 1 ': this reader reads version 1 only", err, sizeof err),
+	   "line one is exactly 'tracecert-vector 1' (%s)", err);
+	ok(refuses("", 0, "line 0: empty file", err, sizeof err), "an empty file is refused (%s)", err);
+	snprintf(text, sizeof text, "%s[trace]\n00 00 00 00 00 80\n[expect.l1]\n@0 00 async\n[end]\n", minimal_head);
+	text[strlen(minimal_head) + 10] = '\0';
+	snprintf(want, sizeof want, "line 19: a NUL byte (byte offset %zu): a vector file is text", strlen(minimal_head) + 10);
+	ok(refuses(text, strlen(minimal_head) + 61, want, err, sizeof err), "a NUL byte in a line is refused with its offset (%s)",
+	   err);
+	snprintf(text, sizeof text, "%s[trace]\n00 00\n[trace]\n00 00 00 80\n[expect.l1]\n[end]\n", minimal_head);
+	ok(refuses(text, strlen(text), "line 20: section [trace] given twice (first on line 18)", err, sizeof err),
+	   "[trace] given twice is refused, not merged (%s)", err);
+	snprintf(text, sizeof text, "%s[config]\nvmid=1\n%s[end]\n", minimal_head, body);
+	ok(refuses(text, strlen(text), "line 18: section [config] given twice (first on line 6)", err, sizeof err),
+	   "[config] given twice is refused (%s)", err);
+	snprintf(text, sizeof text, "%s[tags]\na\n[tags]\nb\n%s[end]\n", minimal_head, body);
+	ok(refuses(text, strlen(text), "line 20: section [tags] given twice", err, sizeof err), "[tags] given twice is refused (%s)",
+	   err);
+	snprintf(text, sizeof text, "%s%s[expect.l1 reading=A]\n[expect.l1 reading=A]\n[end]\n", minimal_head, body);
+	ok(refuses(text, strlen(text), "line 23: section [expect.l1 reading=A] given twice", err, sizeof err),
+	   "the same reading's section given twice is refused (%s)", err);
+	snprintf(text, sizeof text, "%s[image base=-0x10]\n00\n%s[end]\n", minimal_head, body);
+	ok(refuses(text, strlen(text), "base '-0x10' is not a number", err, sizeof err), "a negative image base is refused (%s)",
+	   err);
+	snprintf(text, sizeof text, "%s[image base=0x10000000000000000]\n00\n%s[end]\n", minimal_head, body);
+	ok(refuses(text, strlen(text), "base '0x10000000000000000' is not a number (decimal or 0x hex, at most 64 bits)", err,
+		   sizeof err), "an image base beyond 64 bits is refused (%s)", err);
+	snprintf(text, sizeof text, "%s[image base=18446744073709551616]\n00\n%s[end]\n", minimal_head, body);
+	ok(refuses(text, strlen(text), "is not a number", err, sizeof err), "a decimal image base beyond 64 bits is refused (%s)",
+	   err);
+}
+
+/* A vector cut at every byte offset: no cut version reads as a vector. */
+static void test_truncation_sweep(void)
+{
+	char err[300], text[2048];
+	struct tc_vector v;
+	size_t len, accepted = 0, first = 0;
+	snprintf(text, sizeof text, "%s[tags]\nt\n[trace]\n00 00 00 00 00 80 # A-sync\n[image base=0x1000]\n00 00\n"
+		 "[expect.l1]\n@0 00 async\n[error strict=class]\n[end]\n", minimal_head);
+	len = strlen(text);
+	ok(read_bytes(text, len, &v, err, sizeof err) == 0, "the whole vector reads (%zu bytes)", len);
+	tc_vector_free(&v);
+	for (size_t cut = 0; cut < len; cut++) {
+		if (read_bytes(text, cut, &v, err, sizeof err) == 0) {
+			tc_vector_free(&v);
+			first = accepted++ ? first : cut;
+		}
+	}
+	ok(accepted == 0, "cut at each of its %zu byte offsets, it is refused every time (%zu accepted, the first at %zu)", len,
+	   accepted, first);
 }
 
 int main(void)
@@ -248,5 +352,7 @@ int main(void)
 	test_misuse_sections();
 	test_generated();
 	test_reader();
+	test_reader_refusals();
+	test_truncation_sweep();
 	return tap_finish();
 }

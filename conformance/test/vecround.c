@@ -164,14 +164,14 @@ static int round_trip(const char *path, const struct tc_vector *a, int identical
 
 int main(int argc, char **argv)
 {
-	char **files = NULL;
+	char **files = NULL, err[600];
 	size_t n = 0;
 	int identical = 0;
 	for (int i = 1; i < argc; i++) {
 		if (!strcmp(argv[i], "--identical"))
 			identical = 1;
-		else if (tc_vector_list(argv[i], &files, &n) == 0)
-			ok(0, "%s: no .tcv files", argv[i]);
+		else if (tc_vector_list(argv[i], &files, &n, err, sizeof err) == 0)
+			ok(0, "%s: %s", argv[i], err);
 	}
 	if (argc < 2)
 		fprintf(stderr, "usage: vecround [--identical] PATH...\n");

@@ -217,6 +217,30 @@ static void test_values_and_names(void)
 	ok(b.reg_given == 1u << tc_ete_reg_trcidr0 && b.key_given == 0, "failed sets changed nothing");
 }
 
+/* The shared lookups and number parsers (reference/config.c, reference/protocol.c) at their edges. */
+static void test_lookups_and_numbers(void)
+{
+	struct tc_config_builder b;
+	char err[300];
+	ok(tc_protocol_find(NULL) == NULL && tc_protocol_find("") == NULL && tc_protocol_by_id(-1) == NULL,
+	   "no protocol for NULL, \"\" or id -1");
+	ok(tc_config_key_find(NULL, "maxspec") == -1 && tc_config_key_find(ete, NULL) == -1 &&
+	   tc_config_key_find(ete, "maxspec") >= 0, "key lookup: NULL protocol or name finds nothing");
+	ok(tc_config_reg_find(NULL, "TRCIDR0") == -1 && tc_config_reg_find(ete, NULL) == -1,
+	   "register lookup: NULL protocol or name finds nothing");
+	ok(tc_config_reg_find(ete, "TRCIDR0(0x1E0") == -1 && tc_config_reg_find(ete, "TRCIDR0(0x1E0)") >= 0 &&
+	   tc_config_reg_find(ete, "trcidr0") >= 0, "a register's (suffix) must be closed; any case");
+	init(&b);
+	ok(set(&b, "maxspec", "99999999999999999999999", err, sizeof err) == -2, "a decimal beyond 64 bits is refused");
+	ok(set(&b, "maxspec", "", err, sizeof err) == -2 && set(&b, "maxspec", "+1", err, sizeof err) == -2,
+	   "an empty or signed decimal is refused");
+	ok(set(&b, "TRCIDR0", "99999999999999999999999", err, sizeof err) == -2 &&
+	   set(&b, "TRCIDR0", "4294967296", err, sizeof err) == -2 && set(&b, "TRCIDR0", "4294967295", err, sizeof err) == 0,
+	   "a decimal register value beyond 32 bits is refused, 2^32-1 accepted");
+	ok(set(&b, "commopt", "1", NULL, 0) == 0 && set(&b, "commopt", "7", NULL, 0) == -2,
+	   "no message buffer: the result alone");
+}
+
 static void test_refused_leaves_config(void)
 {
 	struct tc_config_builder b;
@@ -376,6 +400,7 @@ int main(void)
 	test_idr2_idr8();
 	test_devarch_traceid();
 	test_values_and_names();
+	test_lookups_and_numbers();
 	test_refused_leaves_config();
 	test_precedence();
 	test_inverse();

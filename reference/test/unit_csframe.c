@@ -213,6 +213,31 @@ static void test_writer_round_trip(void)
 	   "the writer refuses ID 0x70");
 }
 
+/* The writer's refusals (tracecert/encoder.h: 1..16 streams, IDs 0x01..0x6F, bytes
+ * unless empty, a length to write to) and its empty output. */
+static void test_writer_edges(void)
+{
+	static const uint8_t a[2] = { 1, 2 };
+	struct tc_enc_stream one = { 0x10, a, sizeof a }, s17[17];
+	size_t len = 99;
+	uint8_t *buf;
+	for (int i = 0; i < 17; i++)
+		s17[i] = (struct tc_enc_stream){ (unsigned)(i + 1), a, sizeof a };
+	ok(tc_enc_csframe(&one, 0, 1, 0, &len) == NULL && tc_enc_csframe(s17, 17, 1, 0, &len) == NULL,
+	   "0 and 17 streams are refused");
+	ok(tc_enc_csframe(&one, 1, 1, 0, NULL) == NULL, "no length to write to is refused");
+	ok(tc_enc_csframe((struct tc_enc_stream[]){ { 0, a, 1 } }, 1, 1, 0, &len) == NULL, "ID 0 is refused");
+	ok(tc_enc_csframe((struct tc_enc_stream[]){ { 0x10, NULL, 1 } }, 1, 1, 0, &len) == NULL,
+	   "a stream with a length and no bytes is refused");
+	buf = tc_enc_csframe(s17, 16, 7, 1, &len);
+	ok(buf != NULL && len > 0 && len % 4 == 0, "16 streams (IDs 1..16) are written, syncs on");
+	free(buf);
+	len = 99;
+	buf = tc_enc_csframe((struct tc_enc_stream[]){ { 0x10, NULL, 0 } }, 1, 1, 1, &len);
+	ok(buf != NULL && len == 0, "an empty stream gives an empty buffer (freeable, length 0)");
+	free(buf);
+}
+
 static void test_api_edges(void)
 {
 	struct tc_csframe d;
@@ -233,6 +258,7 @@ static void test_api_edges(void)
 int main(void)
 {
 	test_hand_frames();
+	test_writer_edges();
 	test_no_id_yet();
 	test_chunking();
 	test_writer_round_trip();

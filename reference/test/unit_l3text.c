@@ -174,9 +174,9 @@ static void test_bad_lines(void)
 /* Every [expect.l3] line of every vector parses and prints back unchanged. */
 static void test_vectors(const char *dir)
 {
-	char **list = NULL;
+	char **list = NULL, err[600];
 	size_t n = 0, lines = 0, good = 0;
-	tc_vector_list(dir, &list, &n);
+	ok(tc_vector_list(dir, &list, &n, err, sizeof err) > 0, "the vectors under %s are listed (%s)", dir, n ? "" : err);
 	for (size_t i = 0; i < n; i++) {
 		struct tc_vector v;
 		char err[256];

@@ -73,8 +73,14 @@ int tc_image_load_raw(struct tc_image *img, const char *path, uint64_t base, cha
 int tc_image_load_elf_mem(struct tc_image *img, const uint8_t *file, size_t len, char *err, size_t errlen);
 int tc_image_load_elf(struct tc_image *img, const char *path, char *err, size_t errlen);
 
+/* The most bytes tc_image_read_file reads: a file that cannot be mapped
+ * (a pipe, a device such as /dev/zero, standard input) is read whole into
+ * memory, and an endless one must end. */
+#define TC_IMAGE_READ_MAX (256ul << 20)
+
 /* The whole contents of a file ("-": standard input) in malloc'd memory
- * (free it), its length in *len; NULL with errno set when it cannot be read. */
+ * (free it), its length in *len; NULL with errno set when it cannot be read
+ * (EFBIG: longer than TC_IMAGE_READ_MAX; EISDIR: a folder). */
 uint8_t *tc_image_read_file(const char *path, size_t *len);
 
 /* The bytes at address: a pointer into the containing region and, in
