@@ -80,8 +80,14 @@ static void random_config(struct pe *e)
 	c->timestamps = enc_chance(&e->rng, 60);
 	c->contextid_size = ctxid_sizes[enc_below(&e->rng, 4)];
 	c->vmid = c->version >= 1 && enc_chance(&e->rng, 50);
-	c->ts64 = enc_chance(&e->rng, 50);
-	c->ts_binary = enc_chance(&e->rng, 50);
+	/* ETMCCER[29:28] (64-bit, natural binary timestamps) are drawn for
+	 * PFTv1.1 only: whether a PFTv1.0 trace unit has them is in no text we
+	 * hold (reference/ptm/ERRATA.md PTM-P1), and OpenCSD reads them only for
+	 * PFTv1.1. Both draws are made whatever the version, so the random
+	 * stream, and every PFTv1.1 vector, stays as it was. */
+	int ts64 = enc_chance(&e->rng, 50), ts_binary = enc_chance(&e->rng, 50);
+	c->ts64 = c->version >= 1 && ts64;
+	c->ts_binary = c->version >= 1 && ts_binary;
 }
 
 static int flag(int v)
@@ -130,7 +136,7 @@ static void describe(struct pe *e, struct tc_enc_ptm_vector *v)
 	if (c->return_stack)
 		enc_buf_printf(&t, " return-stack");
 	if (c->timestamps)
-		enc_buf_printf(&t, " timestamps ts%d %s", c->ts64 ? 64 : 48, c->ts_binary ? "ts-binary" : "ts-gray");
+		enc_buf_printf(&t, " timestamps ts%d %s", c->ts64 ? 64 : 48, c->ts_binary ? "ts-binary" : "gray");
 	if (c->vmid)
 		enc_buf_printf(&t, " vmid");
 	enc_buf_printf(&t, " ctxid-%d", c->contextid_size);
