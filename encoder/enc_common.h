@@ -1,9 +1,10 @@
 /* enc_common.h — what every protocol's random encoder shares: random numbers, buffers, programs. */
-/* enc_core.c and enc_program.c (random A64/A32/T32 programs); nothing here
- * knows a trace protocol. */
+/* encoder/common.c and encoder/program.c (random A64/A32/T32 programs);
+ * nothing here knows a trace protocol. */
 #ifndef TC_ENC_COMMON_H
 #define TC_ENC_COMMON_H
 
+#include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -21,6 +22,15 @@ void enc_rng_init(struct enc_rng *r, uint64_t seed, const uint8_t *entropy, size
 uint64_t enc_next(struct enc_rng *r);
 unsigned enc_below(struct enc_rng *r, unsigned n);        /* 0..n-1, n > 0 */
 int enc_chance(struct enc_rng *r, unsigned percent);
+
+/* ---- Variant lists: a protocol's variants.txt, embedded sorted ----------- */
+/* The index of name among the n sorted names, or -1. */
+int enc_variant_find(const char *const *names, int n, const char *name);
+/* Counts one use of the variant the format names in counts (parallel to
+ * names); a name missing from the list (the file list names) is a bug of
+ * the encoder: reported, then abort(). */
+void enc_variant_hit(const char *const *names, int n, uint32_t *counts, const char *list, const char *fmt,
+		     va_list ap);
 
 /* ---- Growable text and bytes ---------------------------------------------- */
 struct enc_buf {

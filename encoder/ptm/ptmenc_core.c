@@ -22,36 +22,12 @@ const char *tc_enc_ptm_variant_name(int i)
 	return (i >= 0 && i < enc_ptm_variant_total) ? enc_ptm_variant_names[i] : NULL;
 }
 
-static int find_variant(const char *name)
-{
-	int lo = 0, hi = enc_ptm_variant_total - 1;
-	while (lo <= hi) {
-		int mid = (lo + hi) / 2;
-		int c = strcmp(name, enc_ptm_variant_names[mid]);
-		if (c == 0)
-			return mid;
-		if (c < 0)
-			hi = mid - 1;
-		else
-			lo = mid + 1;
-	}
-	return -1;
-}
-
 void pe_hit(struct pe *e, const char *fmt, ...)
 {
-	char name[64];
 	va_list ap;
-	int i;
 	va_start(ap, fmt);
-	vsnprintf(name, sizeof name, fmt, ap);
+	enc_variant_hit(enc_ptm_variant_names, enc_ptm_variant_total, e->variants, "encoder/ptm/variants.txt", fmt, ap);
 	va_end(ap);
-	i = find_variant(name);
-	if (i < 0) {
-		fprintf(stderr, "tracecert PTM encoder: variant '%s' is not in encoder/ptm/variants.txt\n", name);
-		abort();
-	}
-	e->variants[i]++;
 }
 
 /* ---- Configuration -------------------------------------------------------------- */
