@@ -61,7 +61,7 @@ FUZZ_GEN      := $(FUZZ_OUT)/gen
 # P_diff: the vector writer (its candidate files) and every protocol's differential rules
 # (fuzz/P/diffrules.c, optional) in the table $(FUZZ_GEN)/diffrules.c.
 FUZZ_DIFF_RULES := $(sort $(wildcard fuzz/*/diffrules.c))
-FUZZ_DIFF_SRC := fuzz/difflines.c conformance/vector.c conformance/vecwrite.c $(FUZZ_DIFF_RULES) $(FUZZ_GEN)/diffrules.c
+FUZZ_DIFF_SRC := fuzz/difflines.c conformance/vector.c conformance/vecwrite.c conformance/outfile.c $(FUZZ_DIFF_RULES) $(FUZZ_GEN)/diffrules.c
 FUZZ_DIFFS    := $(filter %_diff,$(FUZZ_PROTO_HARNESSES))
 FUZZ_CPPFLAGS := -Ireference/include -Ireference -Iconformance/include -Iconformance -Iencoder/include -Iencoder -Ifuzz -I$(FUZZ_GEN)
 FUZZ_CFLAGS_W := -std=c11 -Wall -Wextra -Werror -D_POSIX_C_SOURCE=200809L
@@ -100,7 +100,7 @@ FUZZ_LF_OBJ   := $(FUZZ_REF_SRC:%.c=$(FUZZ_LF)/obj/%.o) $(FUZZ_COMMON_SRC:%.c=$(
 FUZZ_LF_COV   := -fsanitize=fuzzer-no-link
 # The harness helpers (hashing, input layout) give no useful coverage feedback: not instrumented.
 $(FUZZ_COMMON_SRC:%.c=$(FUZZ_LF)/obj/%.o) $(FUZZ_LF)/obj/conformance/vector.o $(FUZZ_LF)/obj/conformance/l3norm.o \
-$(FUZZ_LF)/obj/conformance/vecwrite.o $(FUZZ_LF)/obj/fuzz/difflines.o $(FUZZ_DIFF_RULES:%.c=$(FUZZ_LF)/obj/%.o): FUZZ_LF_COV :=
+$(FUZZ_LF)/obj/conformance/vecwrite.o $(FUZZ_LF)/obj/conformance/outfile.o $(FUZZ_LF)/obj/fuzz/difflines.o $(FUZZ_DIFF_RULES:%.c=$(FUZZ_LF)/obj/%.o): FUZZ_LF_COV :=
 # The harnesses' own checks are edges worth seeing but not comparisons worth solving: no
 # comparison hooks there (they were a fifth of the parse harness's hook calls).
 $(FUZZ_HARNESSES:%=$(FUZZ_LF)/obj/fuzz/%.o) $(FUZZ_PROTO_HARNESSES:%=$(FUZZ_LF)/obj/fuzz/harness/%.o) \
