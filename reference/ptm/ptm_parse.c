@@ -41,19 +41,36 @@ static uint8_t read_byte(struct tc_ptm_parse *p)
 	return p->buf[p->pos++];
 }
 
-/* A payload bit the text does not assign is ignored and reported
- * (reference/ete/ERRATA.md TC-R1; PTM-R1). */
-static void res0(struct tc_ptm_parse *p, int field, unsigned bits)
+static void add_warning(struct tc_ptm_parse *p, int warning, int field, unsigned bits)
 {
 	struct tc_ptm_out *out = p->out;
-	if (!bits || failed(p))
-		return;
-	TC_CLAUSE_CASE(field, "PTM-R1/Warning");
 	if (out->nwarn < TC_PTM_MAX_WARN) {   /* always: no packet has more fields that warn */
+		out->warn[out->nwarn].warning = (uint8_t)warning;
 		out->warn[out->nwarn].field = (uint8_t)field;
 		out->warn[out->nwarn].bits = (uint8_t)bits;
 		out->nwarn++;
 	}
+}
+
+/* A payload bit the text does not assign is ignored and reported
+ * (reference/ete/ERRATA.md TC-R1; PTM-R1). */
+static void res0(struct tc_ptm_parse *p, int field, unsigned bits)
+{
+	if (!bits || failed(p))
+		return;
+	TC_CLAUSE_CASE(field, "PTM-R1/Warning");
+	add_warning(p, tc_ptm_warn_res0, field, bits);
+}
+
+/* A bit the layout fixes to a constant, found different from it: ignored
+ * (the packet decodes as with the constant) and reported with the field as
+ * read (TC-R1; PTM-R1; PTM-P24). The caller tests the constant. */
+static void ignored_field(struct tc_ptm_parse *p, int field, unsigned bits)
+{
+	if (failed(p))
+		return;
+	TC_CLAUSE_CASE(field, "PTM-R1/IgnoredField");
+	add_warning(p, tc_ptm_warn_ignored_field, field, bits);
 }
 
 static struct tc_ptm_packet *pkt(struct tc_ptm_parse *p)
@@ -230,13 +247,17 @@ static void branch_packet(struct tc_ptm_parse *p, uint8_t header)
 /* Waypoint update packet (§4.5 Table 4.1: header 0x72, 1–5 bytes): the
  * address section of a branch address packet after the header, with an information byte (bit 6 AltISA) after
  * a fifth address byte whose bit 6 is set (PTM-S4); decompressed against
- * LastState, which it leaves unchanged (PTM-S3). */
+ * LastState, which it leaves unchanged (PTM-S3). Bit 0 of the first address
+ * byte is where the branch header has its fixed 1: a 0 there is ignored
+ * with an ignored-field warning (PTM-P24). */
 static void waypoint_update_packet(struct tc_ptm_parse *p)
 {
 	struct tc_ptm_packet *k = pkt(p);
 	struct addr_bytes a;
 	int isa = p->st->isa;
 	a.b[0] = read_byte(p);
+	if (!(a.b[0] & 1))
+		ignored_field(p, tc_ptm_wf_wpu_first, a.b[0] & 1);
 	address_bytes(p, &a);
 	if (a.n == 5) {
 		res0(p, tc_ptm_wf_addr5, a.b[4] & 0x80);
