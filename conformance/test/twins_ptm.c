@@ -11,7 +11,7 @@
 
 static const char *const ptm_fields[] = {
 	"atom", "addr5", "addr-last", "exc0", "exc1", "wp-info", "isync-info", "cc-first", "cc-last", "ts-last",
-	"wpu-first"
+	"wpu-first", "isync-info0"
 };
 
 /* Sets the bits of field at byte index i of the packet when none of them is set. */
@@ -116,7 +116,7 @@ static void waypoint_twins(const struct tc_vector *v, const struct twin_packet *
 }
 
 /* I-sync (PTM-P8): header 08, address bytes 0–3, the information byte (bits 6:5 reason,
- * 4 J, 3 NS, 2 AltISA, 1 Hyp, 0 read and ignored), a cycle count in cycle-accurate mode
+ * 4 J, 3 NS, 2 AltISA, 1 Hyp, 0 the constant 1, not read), a cycle count in cycle-accurate mode
  * unless the reason is 0 (periodic), then the context ID. */
 static void isync_twins(const struct tc_vector *v, const struct twin_packet *p, struct twin_list *out)
 {
@@ -124,6 +124,8 @@ static void isync_twins(const struct tc_vector *v, const struct twin_packet *p, 
 	if (info < 0)
 		return;
 	twin_if_clear(v, p, 5, "isync-info", 0x80, out);   /* PTM-R1 row isync-info: bit 7 */
+	if (info & 0x01)   /* PTM-R1 row isync-info0: bit 0, "always 1" (IHI 0014), cleared: ignored-field, 0 */
+		twin_add(out, p->off + 5, (unsigned)info & 0xfe, "ignored-field", "isync-info0", 0);
 	if (twin_config_key(v, "cycle_accurate") && ((info >> 5) & 3) != 0)
 		cycle_count_twins(v, p, 6, 0, out);
 }

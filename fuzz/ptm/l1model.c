@@ -283,6 +283,8 @@ static int isync(struct reader *r, struct last *st)
 	if (!get(r, &info))
 		return m_truncated;
 	warn(r, tc_ptm_wf_isync_info, info & 0x80);
+	if ((info & 0x01) == 0)   /* "always 1" (IHI 0014): not read, ignored-field, the bit as read (PTM-P8) */
+		add_warning(r, tc_ptm_warn_ignored_field, tc_ptm_wf_isync_info0, 0);
 	if ((isa = isync_isa(info, a[0])) < 0)
 		return -tc_ptm_err_reserved_field;
 	r->pkt.reason = (info >> 5) & 3;

@@ -308,7 +308,7 @@ static int isync_isa(struct tc_ptm_parse *p, uint8_t info, uint8_t a0)
 
 /* I-sync packet (§4.5 Table 4.1: header 0x08, 5–14 bytes): 4 address
  * bytes (bit 0 of the first is the Thumb bit), the information byte (bits 6:5 reason, 4 J, 3 NS, 2 AltISA, 1
- * Hyp), a cycle count in cycle-accurate mode unless the reason is
+ * Hyp, 0 the constant 1: a 0 is ignored with an ignored-field warning), a cycle count in cycle-accurate mode unless the reason is
  * periodic, then the context ID (PTM-P8). */
 static void isync_packet(struct tc_ptm_parse *p)
 {
@@ -321,6 +321,8 @@ static void isync_packet(struct tc_ptm_parse *p)
 		a[i] = read_byte(p);
 	info = read_byte(p);
 	res0(p, tc_ptm_wf_isync_info, info & 0x80);
+	if (!(info & 1))   /* IHI 0014 §7.11.2: "always set to 1"; not read (PTM-P8) */
+		ignored_field(p, tc_ptm_wf_isync_info0, info & 1);
 	isa = isync_isa(p, info, a[0]);
 	address = (uint32_t)a[0] | (uint32_t)a[1] << 8 | (uint32_t)a[2] << 16 | (uint32_t)a[3] << 24;
 	if (isa != tc_ptm_isa_jazelle)

@@ -20,7 +20,7 @@ const char *const tc_ptm_warning_names[tc_ptm_warn_count] = { "none", "res0", "i
 
 static const char *const field_names[tc_ptm_wf_count] = {
 	"none", "atom", "addr5", "addr-last", "exc0", "exc1", "wp-info", "isync-info",
-	"cc-first", "cc-last", "ts-last", "wpu-first"
+	"cc-first", "cc-last", "ts-last", "wpu-first", "isync-info0"
 };
 
 static const char *const isa_names[tc_ptm_isa_count] = { "arm", "thumb", "thumbee", "jazelle" };
