@@ -11,7 +11,9 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "certfiles.h"
 #include "certify.h"
+#include "interrupt.h"
 #include "runner.h"
 #include "tracecert/adapter.h"
 
@@ -80,7 +82,7 @@ static void run_worker(const struct tc_adapter *ad, char **paths, struct board *
 		_exit(2);   /* the tasks stay "not run": the parent reports the death */
 	for (;;) {
 		int i = atomic_fetch_add(&b->next, 1);
-		if (i >= ntasks)
+		if (i >= ntasks || tc_interrupt_signal())
 			break;
 		if (atomic_load(&b->stop)) {
 			b->tasks[i].verdict = tc_v_skipped;
@@ -108,14 +110,42 @@ static size_t board_size(int ntasks)
 	return sizeof(struct board) + (size_t)(ntasks ? ntasks : 1) * sizeof(struct tc_task);
 }
 
-static void wait_workers(void)
+static void report_death(int status)
 {
-	for (int status; wait(&status) > 0;)
-		if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
-			fprintf(stderr, "tracecert certify: a worker process died (%s %d); the task it was running and "
-					"any it could not take are runner-errors (not run)\n",
-				WIFSIGNALED(status) ? "signal" : "exit status",
-				WIFSIGNALED(status) ? WTERMSIG(status) : WEXITSTATUS(status));
+	if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
+		fprintf(stderr, "tracecert certify: a worker process died (%s %d); the task it was running and "
+				"any it could not take are runner-errors (not run)\n",
+			WIFSIGNALED(status) ? "signal" : "exit status",
+			WIFSIGNALED(status) ? WTERMSIG(status) : WEXITSTATUS(status));
+}
+
+/* Waits for the n workers (each leads its own process group). On SIGINT or
+ * SIGTERM (interrupt.h) kills their process groups, the children they run
+ * with them, and reaps them. Looks at the signal flag every 10 ms. */
+static void wait_workers(const pid_t *workers, int n)
+{
+	const struct timespec tick = { 0, 10 * 1000 * 1000 };
+	int left = n, stopped = 0;
+	while (left > 0) {
+		int status;
+		pid_t pid;
+		if (tc_interrupt_signal() && !stopped) {
+			tc_interrupt_stop_groups(workers, (size_t)n);
+			stopped = 1;
+		}
+		pid = waitpid(-1, &status, stopped ? 0 : WNOHANG);
+		if (pid < 0 && errno == EINTR)
+			continue;
+		if (pid < 0)
+			break;
+		if (pid == 0) {
+			nanosleep(&tick, NULL);   /* a signal ends it early */
+			continue;
+		}
+		left--;
+		if (!stopped)
+			report_death(status);
+	}
 }
 
 /* Runs every task on o->jobs worker processes, each taking the next task
@@ -126,6 +156,7 @@ static struct board *run_all(const struct tc_adapter *ad, char **paths, int ntas
 			     const struct tc_certify_options *o)
 {
 	struct board *b = mmap(NULL, board_size(ntasks), PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	pid_t workers[64];
 	int forked = 0;
 	if (b == MAP_FAILED) {
 		free(plan);
@@ -136,19 +167,22 @@ static struct board *run_all(const struct tc_adapter *ad, char **paths, int ntas
 	memcpy(b->tasks, plan, (size_t)ntasks * sizeof *plan);
 	free(plan);
 	fflush(NULL);
-	for (int k = 0; k < o->jobs; k++) {
+	for (int k = 0; k < o->jobs && k < 64 && !tc_interrupt_signal(); k++) {
 		pid_t pid = fork();
 		if (pid == 0) {
+			setpgid(0, 0);             /* its own group: stopped with its children on SIGINT/SIGTERM */
+			tc_interrupt_default();
 			run_worker(ad, paths, b, ntasks, o);
 			_exit(0);
 		}
 		if (pid < 0)
 			break;
-		forked++;
+		setpgid(pid, pid);                 /* as the worker does: whichever runs first */
+		workers[forked++] = pid;
 	}
 	if (forked == 0)
-		run_worker(ad, paths, b, ntasks, o);   /* no worker could start: run here */
-	wait_workers();
+		run_worker(ad, paths, b, ntasks, o);   /* no worker could start: run here (stops at a signal) */
+	wait_workers(workers, forked);
 	return b;
 }
 
@@ -363,97 +397,31 @@ static void print_summary(const struct tc_report *r)
 		}
 }
 
-/* mkdir -p; 0, or -1 with errno. */
-static int make_dirs(const char *dir)
+/* SIGINT or SIGTERM (interrupt.h) stopped the run: no certificate from it,
+ * and the one an earlier run left is removed. Returns the exit status. */
+static int interrupted(const struct tc_certfiles *cf)
 {
-	char *path = strdup(dir);
-	int rc = 0;
-	if (!path)
-		return -1;
-	for (char *p = path + 1; *p && rc == 0; p++) {
-		if (*p == '/') {
-			*p = '\0';
-			if (mkdir(path, 0777) != 0 && errno != EEXIST)
-				rc = -1;
-			*p = '/';
-		}
-	}
-	if (rc == 0 && mkdir(path, 0777) != 0 && errno != EEXIST)
-		rc = -1;
-	free(path);
-	return rc;
+	fprintf(stderr, "tracecert certify: interrupted by %s: no certificate written\n", tc_interrupt_name());
+	tc_certfiles_drop_previous(cf);
+	return tc_interrupt_status();
 }
 
-typedef int (*writer_fn)(FILE *f, const struct tc_report *r, char *err, size_t errlen);
-
-/* Writes through fn into the temporary file tmp (made by mkstemp), then
- * renames it to path. 0, or -1 with err; the temporary file is removed. */
-static int write_renamed(char *tmp, const char *path, writer_fn fn, const struct tc_report *r, char *err,
-			 size_t errlen)
-{
-	int fd = mkstemp(tmp), rc;
-	FILE *f;
-	if (fd < 0) {
-		snprintf(err, errlen, "%s", strerror(errno));
-		return -1;
-	}
-	if (fchmod(fd, 0644) != 0 || (f = fdopen(fd, "w")) == NULL) {
-		snprintf(err, errlen, "%s", strerror(errno));
-		close(fd);
-		unlink(tmp);
-		return -1;
-	}
-	rc = fn(f, r, err, errlen);
-	if (fclose(f) != 0 && rc == 0) {
-		snprintf(err, errlen, "%s", strerror(errno));
-		rc = -1;
-	}
-	if (rc == 0 && rename(tmp, path) != 0) {
-		snprintf(err, errlen, "%s", strerror(errno));
-		rc = -1;
-	}
-	if (rc != 0)
-		unlink(tmp);
-	return rc;
-}
-
-/* Writes DIR/NAME through a temporary file in DIR renamed into place: the
- * file is whole or, after an error, the previous one is left. 0, or -1
- * with a message on stderr. */
-static int write_file(const char *dir, const char *name, writer_fn fn, const struct tc_report *r)
-{
-	size_t n = strlen(dir) + strlen(name) + 16;
-	char *path = malloc(n), *tmp = malloc(n), err[256] = "out of memory";
-	int rc = -1;
-	if (path && tmp) {
-		snprintf(path, n, "%s/%s", dir, name);
-		snprintf(tmp, n, "%s/.%s.XXXXXX", dir, name);
-		rc = write_renamed(tmp, path, fn, r, err, sizeof err);
-	}
-	if (rc != 0)
-		fprintf(stderr, "tracecert certify: cannot write %s/%s: %s\n", dir, name, err);
-	free(path);
-	free(tmp);
-	return rc;
-}
-
-/* The summary on stderr, the certificates in dir (NULL: none). Returns the
- * exit status: 0 when every run that counts passed, 1 otherwise, 2 when a
- * certificate could not be written. */
-static int write_reports(const char *dir, struct tc_report *r)
+/* The summary on stderr, the certificates in the report folder (if any).
+ * Returns the exit status: 0 when every run that counts passed, 1
+ * otherwise, 2 when a certificate could not be written, 128 + the signal
+ * when SIGINT or SIGTERM came before the certificates were in place. */
+static int write_reports(const struct tc_certfiles *cf, struct tc_report *r)
 {
 	int t_ok = r->total[tc_v_pass] + r->total[tc_v_pass_alt] + r->total[tc_v_unsupported] + r->total[tc_v_skipped];
+	int rc;
 	print_summary(r);
-	if (dir) {
-		if (make_dirs(dir) != 0) {
-			fprintf(stderr, "tracecert certify: cannot create %s: %s\n", dir, strerror(errno));
-			return 2;
-		}
-		if (write_file(dir, "certificate.json", tc_json_certificate, r) ||
-		    write_file(dir, "certificate.md", tc_markdown_certificate, r))
-			return 2;
-		fprintf(stderr, "certify: certificate written to %s/certificate.md and certificate.json\n", dir);
-	}
+	rc = tc_certfiles_write(cf, r);
+	if (rc == 1)
+		return interrupted(cf);
+	if (rc != 0)
+		return 2;
+	if (cf->dir)
+		fprintf(stderr, "certify: certificate written to %s/certificate.md and certificate.json\n", cf->dir);
 	return t_ok == r->ntasks ? 0 : 1;
 }
 
@@ -527,8 +495,8 @@ static int read_notes(const char *path, char **text, size_t *len)
 /* ---- The command --------------------------------------------------------------- */
 
 /* Runs the planned tasks and reports; returns the exit status. */
-static int certify(const struct tc_certify_options *o, const struct tc_adapter *ad, char **paths, size_t npaths,
-		   struct tc_report *r)
+static int certify(const struct tc_certify_options *o, struct tc_certfiles *cf, const struct tc_adapter *ad,
+		   char **paths, size_t npaths, struct tc_report *r)
 {
 	char **tags = calloc(npaths ? npaths : 1, sizeof *tags);
 	struct tc_task *tasks = NULL;
@@ -553,9 +521,17 @@ static int certify(const struct tc_certify_options *o, const struct tc_adapter *
 		free_list(tags, npaths);
 		return 2;
 	}
+	if (tc_certfiles_prepare(cf, o->report) != 0) {   /* an unwritable report folder, before any run */
+		free(tasks);
+		free_list(tags, npaths);
+		return 2;
+	}
 	b = run_all(ad, paths, n, tasks, o);   /* frees tasks */
 	if (!b) {
 		fprintf(stderr, "tracecert certify: cannot allocate shared memory for results\n");
+	} else if (tc_interrupt_signal()) {
+		rc = interrupted(cf);   /* the results are partial: no TAP, no certificate */
+		munmap(b, board_size(n));
 	} else {
 		r->tasks = b->tasks;
 		r->ntasks = n;
@@ -568,7 +544,7 @@ static int certify(const struct tc_certify_options *o, const struct tc_adapter *
 			fprintf(stderr, "tracecert certify: cannot write the TAP stream: %s\n", strerror(errno));
 		} else {
 			r->seconds = now_s() - t0;
-			rc = write_reports(o->report, r);
+			rc = write_reports(cf, r);
 		}
 		munmap(b, board_size(n));
 	}
@@ -605,18 +581,21 @@ void tc_certify_options_default(struct tc_certify_options *o)
 int tc_certify(const struct tc_certify_options *o)
 {
 	struct tc_report r;
+	struct tc_certfiles cf;
 	const struct tc_adapter *ad;
 	char **paths = NULL, *notes = NULL;
 	size_t npaths = 0;
 	int rc = 2;
 	memset(&r, 0, sizeof r);
+	memset(&cf, 0, sizeof cf);   /* no report folder until the plan is made (certify()) */
+	tc_interrupt_catch();
 	if (list_vectors(o, &paths, &npaths) == 0 && (!o->notes || read_notes(o->notes, &notes, &r.notes_len) == 0) &&
 	    (ad = tc_adapter_load(o->adapter)) != NULL) {
 		r.adapter = ad->name;
 		r.version = ad->version;
 		r.notes_path = o->notes;
 		r.notes = notes;
-		rc = certify(o, ad, paths, npaths, &r);
+		rc = certify(o, &cf, ad, paths, npaths, &r);
 	}
 	free(notes);
 	free_list(paths, npaths);

@@ -4,7 +4,9 @@
 # (vectors/<p>/*/), its spec clauses (coverage/clauses/<p>.txt; how many its vectors cover when
 # `make coverage` has measured them, BUILD_DIR/coverage/spec-summary-<p>.txt), its mutants
 # (conformance/mutants/<p>/) and how many the vectors kill (BUILD_DIR/certify/suite/mutants.txt,
-# written by conformance/mutants/run.sh), then the kill table.
+# written by conformance/mutants/run.sh), then the kill table; then the automatic mutants' kill
+# rates per protocol and part, vectors alone and whole suite, with their survivors
+# (BUILD_DIR/mutants-auto/report.md, written by make mutants-auto), when they were measured.
 #
 # The protocols are those of the build (BUILD_DIR/gen/protocols.c, from PROTOCOLS in
 # GNUmakefile); without a build, every folder vectors/<p>/. Paths are relative to the current
@@ -107,4 +109,14 @@ if [ -f "$suite" ]; then
 	echo '```'
 else
 	echo "(no kill table: run make certify)"
+fi
+echo
+echo "## Automatic mutants"
+echo
+auto=$build/mutants-auto/report.md
+if [ -f "$auto" ]; then
+	# The report without its title, its headings one level down.
+	sed '1{/^# /d;}' "$auto" | sed 's/^## /### /; s/^### \([a-z0-9_]*\)$/#### \1/'
+else
+	echo "Not measured: \`make mutants-auto [PROTOCOL=p] [SAMPLE=N]\` writes $auto (needs python3-clang)."
 fi

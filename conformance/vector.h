@@ -150,8 +150,9 @@ int tc_vector_from_generated(const struct tc_enc_result *r, const char *title, s
 /* The two above in one: the .tcv text of a generated vector, or NULL with err. */
 char *tc_vector_text_generated(const struct tc_enc_result *r, const char *title, char *err, size_t errlen);
 
-/* Writes text to path (created or replaced). Returns 0, or -1 with err
- * naming the file and the reason. */
+/* Writes text to path (created or replaced) through a temporary file
+ * renamed into place (outfile.h): path holds the whole text, or what it
+ * held before. Returns 0, or -1 with err naming the file and the reason. */
 int tc_vector_save(const char *path, const char *text, char *err, size_t errlen);
 
 /* Appends the .tcv files at path (a file, or a folder searched recursively,

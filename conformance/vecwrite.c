@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "outfile.h"
 #include "vector.h"
 
 /* What was written last (struct tc_vwriter.state). */
@@ -295,10 +296,11 @@ void tc_vwrite_lines(struct tc_vwriter *w, const char *text)
 
 char *tc_vwrite_end(struct tc_vwriter *w, char *err, size_t errlen)
 {
-	char *text = w->text;
+	char *text;
 	if (w->state == part_none)
 		misuse(w, "nothing written (tc_vwrite_begin)");
 	put_str(w, "[end]\n");   /* the reader refuses a file without it: a cut file cannot pass */
+	text = w->text;            /* after the last put: it may have moved the text */
 	if (failed(w)) {
 		snprintf(err, errlen, "%s", w->err);
 		free(text);
@@ -421,15 +423,5 @@ char *tc_vector_text_generated(const struct tc_enc_result *r, const char *title,
 
 int tc_vector_save(const char *path, const char *text, char *err, size_t errlen)
 {
-	FILE *f = fopen(path, "w");
-	if (!f) {
-		snprintf(err, errlen, "cannot write '%s': %s", path, strerror(errno));
-		return -1;
-	}
-	fputs(text, f);
-	if (ferror(f) | fclose(f)) {
-		snprintf(err, errlen, "cannot write '%s': %s", path, strerror(errno));
-		return -1;
-	}
-	return 0;
+	return tc_out_save(path, text, strlen(text), 0, err, errlen);
 }

@@ -62,9 +62,11 @@ done < "$dir/parts.def"
 rm -f "$dir/parts.def"
 # shellcheck disable=SC2086
 quiet lcov $rc_opt --quiet $infos --output-file "$dir/coverage.info" || exit 2
-rm -rf "$dir/html"
+# The HTML report is built beside its place and swapped in whole (an interrupted run leaves the old one).
+rm -rf "$dir/.html.new"
 quiet genhtml $rc_opt --branch-coverage --quiet --title "tracecert coverage" --prefix "$PWD" \
-	--output-directory "$dir/html" "$dir/coverage.info" || exit 2
+	--output-directory "$dir/.html.new" "$dir/coverage.info" || exit 2
+rm -rf "$dir/html" && mv "$dir/.html.new" "$dir/html" || exit 2
 echo "coverage: HTML report: $dir/html/index.html"
 # The README line: parts, then the spec clauses when clausecov ran.
 {
@@ -83,7 +85,8 @@ echo "coverage: HTML report: $dir/html/index.html"
 			"${p%.txt}" "$clauses_covered" "$clauses_total" "$vectors" "$clauses_never"
 	done
 	printf '.\n'
-} > "$dir/summary.md"
+} > "$dir/.summary.md.new" || exit 2
+mv -f "$dir/.summary.md.new" "$dir/summary.md" || exit 2
 rm -f "$dir/parts.txt"
 cat "$dir/summary.md"
 exit $fail

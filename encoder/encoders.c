@@ -1,4 +1,4 @@
-/* encoders.c — what every protocol's encoder shares at its entry: freeing a generated vector (tracecert/encoder.h). */
+/* encoders.c — what every protocol's encoder shares at its entry: freeing a generated vector, finding its synchronisation points (tracecert/encoder.h). */
 #include <stdlib.h>
 #include <string.h>
 
@@ -19,4 +19,26 @@ void tc_enc_result_free(struct tc_enc_result *r)
 	free(r->error);
 	free(r->note);
 	memset(r, 0, sizeof *r);
+}
+
+size_t tc_enc_sync_points_zeros(const uint8_t *trace, size_t len, size_t min_zeros, size_t *at, size_t max)
+{
+	size_t zeros = 0, n = 0, last = 0;
+	if (max > 0)
+		at[0] = 0;
+	n = 1;
+	for (size_t i = 0; i < len; i++) {
+		if (trace[i] == 0) {
+			zeros++;
+			continue;
+		}
+		if (trace[i] == 0x80 && zeros >= min_zeros && i - zeros > last) {
+			last = i - zeros;
+			if (n < max)
+				at[n] = last;
+			n++;
+		}
+		zeros = 0;
+	}
+	return n;
 }

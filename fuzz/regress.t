@@ -1,4 +1,4 @@
-# The fuzz regression corpus (fuzz/corpus/*/, vectors/ete/regress/*.bin) through every harness, without libFuzzer.
+# The fuzz regression corpus (fuzz/corpus/*/, vectors/*/regress/*.bin) through every harness, without libFuzzer.
 # Needs ${TC_BUILD}/fuzz/regress (make fuzz-regress, or $(FUZZ_REGRESS) in the tests prerequisites).
 b=${TC_BUILD:-build}
 pick() { for f in "$@"; do [ -f "$f" ] && { echo "$f"; return; }; done; echo "$1"; }

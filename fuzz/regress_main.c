@@ -5,8 +5,10 @@
  * fuzz/fuzz.mk, whose list of harnesses is the table here). Replays, in TAP
  * version 13:
  *   every file in fuzz/corpus/NAME/   through harness NAME;
- *   every .bin in vectors/ete/regress/ through the harness its name starts
- *                                 with (NAME-….bin), else parse and decode.
+ *   every .bin in vectors/P/regress/, for every protocol P of the build
+ *                                 (tc_protocols[]), through the harness its
+ *                                 name starts with (NAME-….bin), else
+ *                                 through P_parse and P_decode (those that exist).
  * Each input runs in a child process (a failed check aborts only that test).
  *
  * Usage: regress [--root DIR] [--no-fork]            the corpora under DIR (default .)
@@ -156,6 +158,66 @@ static void free_list(char **list, size_t n)
 	free(list);
 }
 
+/* A folder of fuzz/corpus/ that names no harness would never be replayed:
+ * a failing test each. */
+static void check_corpus_folders(void)
+{
+	DIR *d = opendir("fuzz/corpus");
+	struct dirent *e;
+	while (d && (e = readdir(d)) != NULL) {
+		if (e->d_name[0] == '.' || find(e->d_name, strlen(e->d_name)))
+			continue;
+		test_no++;
+		failures++;
+		printf("not ok %d - fuzz/corpus/%s\n  ---\n  message: 'names no harness (make fuzz-harnesses): never replayed'\n  ...\n",
+		       test_no, e->d_name);
+	}
+	if (d)
+		closedir(d);
+}
+
+/* Harness P_KIND, or NULL. */
+static struct harness *find_proto(const char *proto, const char *kind)
+{
+	char name[128];
+	snprintf(name, sizeof name, "%s_%s", proto, kind);
+	return find(name, strlen(name));
+}
+
+/* Every .bin of vectors/P/regress/: through the harness its name starts
+ * with, else P_parse and P_decode. */
+static void replay_protocol_regress(const char *proto)
+{
+	char dir[256], **list;
+	size_t n;
+	snprintf(dir, sizeof dir, "vectors/%s/regress", proto);
+	n = list_dir(dir, &list);
+	for (size_t j = 0; j < n; j++) {
+		const char *base = strrchr(list[j], '/') + 1;
+		size_t len = strlen(base);
+		struct harness *h = find(base, strcspn(base, "-")), *parse, *decode;
+		if (len < 4 || strcmp(base + len - 4, ".bin"))
+			continue;
+		if (h) {
+			run_one(h, list[j]);
+			continue;
+		}
+		parse = find_proto(proto, "parse");
+		decode = find_proto(proto, "decode");
+		if (parse)
+			run_one(parse, list[j]);
+		if (decode)
+			run_one(decode, list[j]);
+		if (!parse && !decode) {
+			test_no++;
+			failures++;
+			printf("not ok %d - %s\n  ---\n  message: 'no harness: name it HARNESS-….bin (%s has no %s_parse or %s_decode)'\n  ...\n",
+			       test_no, list[j], proto, proto, proto);
+		}
+	}
+	free_list(list, n);
+}
+
 int main(int argc, char **argv)
 {
 	const char *root = ".";
@@ -201,21 +263,9 @@ int main(int argc, char **argv)
 				run_one(&harnesses[k], list[j]);
 			free_list(list, n);
 		}
-		n = list_dir("vectors/ete/regress", &list);
-		for (size_t j = 0; j < n; j++) {
-			const char *base = strrchr(list[j], '/') + 1;
-			size_t len = strlen(base);
-			struct harness *h = find(base, strcspn(base, "-"));
-			if (len < 4 || strcmp(base + len - 4, ".bin"))
-				continue;
-			if (h) {
-				run_one(h, list[j]);
-			} else {
-				run_one(find("parse", 5), list[j]);
-				run_one(find("decode", 6), list[j]);
-			}
-		}
-		free_list(list, n);
+		for (int p = 0; tc_protocols[p]; p++)
+			replay_protocol_regress(tc_protocols[p]->name);
+		check_corpus_folders();
 	}
 	printf("1..%d\n", test_no);
 	return failures ? 1 : 0;

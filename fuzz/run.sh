@@ -8,11 +8,13 @@
 #   run.sh afl HARNESS SECONDS [JOBS]  JOBS instances (one main, the rest secondaries); execs/s summed
 #   run.sh smoke [OPENCSD_SO]          every harness briefly under libFuzzer and AFL++, then the regression driver
 #   run.sh dict HARNESS                the dictionary a run of HARNESS uses (nothing: none)
+#   run.sh smoke-times 1|2             the smoke seconds of every harness under libFuzzer (1) or AFL++ (2)
 #
 # Environment: FUZZ_OUT (build/fuzz), FUZZ_LF_DIR / FUZZ_AFL_DIR (the builds), FUZZ_LF_JOBS, MAKE, FUZZ_CLANG (clang), FUZZ_AFL_CC (afl-clang-fast),
 # FUZZ_HARNESSES (the list; fuzz.mk passes it, else `make fuzz-harnesses` says it),
-# TC_DIFF_ADAPTER, TC_DIFF_FINDINGS, TC_FUZZ_ADAPTER, FUZZ_SMOKE_LF / FUZZ_SMOKE_AFL (per-harness
-# seconds, "parse:25 decode:25 ..."). Exit status: 0 clean, 1 a finding, 2 cannot run.
+# TC_DIFF_ADAPTER, TC_DIFF_FINDINGS, TC_FUZZ_ADAPTER, FUZZ_SMOKE_LF / FUZZ_SMOKE_AFL (the harnesses a
+# smoke run runs and their seconds, "ete_parse:25 ptm_diff:12 ..."), FUZZ_SMOKE_TIMES and FUZZ_SMOKE_PROTO
+# (fuzz.mk: how those lists are made by default). Exit status: 0 clean, 1 a finding, 2 cannot run.
 set -u
 
 OUT=${FUZZ_OUT:-build/fuzz}
@@ -68,7 +70,7 @@ need() {
 harness_env() {
 	h=$1 mode=$2
 	case $h in
-	diff)
+	*_diff)
 		: "${TC_DIFF_ADAPTER:=build/adapters/libtc_opencsd.so}"
 		if [ ! -f "$TC_DIFF_ADAPTER" ]; then
 			echo "the diff harness needs an adapter: $TC_DIFF_ADAPTER is missing" \
@@ -87,11 +89,16 @@ harness_env() {
 }
 
 # dict_of HARNESS: its dictionary, or nothing: fuzz/HARNESS.dict; for a protocol's harness P_NAME
-# fuzz/P/NAME.dict; P_stream without one of its own takes fuzz/P/parse.dict (the protocol's packets).
+# fuzz/P/NAME.dict; P_stream and P_diff without one of their own take fuzz/P/parse.dict (the
+# protocol's packets); adapter every protocol's parse.dict (in $OUT/adapter.dict).
 dict_of() {
 	p=${1%%_*} n=${1#*_}
 	case $1 in
-	*_stream) set -- "fuzz/$p/stream.dict" "fuzz/$p/parse.dict" ;;
+	adapter)
+		mkdir -p "$OUT"
+		cat fuzz/*/parse.dict >"$OUT/adapter.dict" 2>/dev/null && echo "$OUT/adapter.dict"
+		return 0 ;;
+	*_stream | *_diff) set -- "fuzz/$p/$n.dict" "fuzz/$p/parse.dict" ;;
 	*_*) set -- "fuzz/$p/$n.dict" ;;
 	*) set -- "fuzz/$1.dict" ;;
 	esac
@@ -143,7 +150,7 @@ run_libfuzzer() {
 		echo "libFuzzer $h for ${secs}s, $jobs processes: logs $log, $log.w1…"
 		k=1
 		while [ "$k" -lt "$jobs" ]; do
-			( TC_DIFF_SUMMARY=diff-summary-w$k.txt; export TC_DIFF_SUMMARY
+			( TC_DIFF_SUMMARY=$h-summary-w$k.txt; export TC_DIFF_SUMMARY
 			  lf_exec "$OUT/findings/$h-w$k-" "$@" >"$log.w$k"; echo $? >"$log.w$k.rc" ) &
 			logs="$logs $log.w$k"
 			k=$((k + 1))
@@ -189,7 +196,7 @@ summarise_libfuzzer() {
 	[ "$known" -gt 0 ] || sum_execs=? sum_eps=?   # no process got as far as its statistics
 	[ "$#" -gt 1 ] || each=
 	extra=
-	if [ "$h" = diff ]; then   # each process's own counts (and its own diff-summary file)
+	if [ "${h%_diff}" != "$h" ]; then   # each process's own counts (and its own summary file)
 		for log in "$@"; do
 			extra="$extra | $(grep -a '^diff: [0-9]* inputs' "$log" | tail -1 | sed 's/^diff: //')"
 		done
@@ -216,7 +223,7 @@ afl_instance() {
 	# shellcheck disable=SC2086
 	AFL_SKIP_CPUFREQ=1 AFL_I_DONT_CARE_ABOUT_MISSING_CRASHES=1 AFL_NO_UI=1 AFL_AUTORESUME=1 \
 	AFL_NO_AFFINITY=${AFL_NO_AFFINITY:-1} AFL_QUIET=1 \
-	TC_DIFF_FINDINGS=${TC_DIFF_FINDINGS:-$OUT/findings/diff-afl} TC_DIFF_SUMMARY=${3:-diff-summary.txt} \
+	TC_DIFF_FINDINGS=${TC_DIFF_FINDINGS:-$OUT/findings/diff-afl} TC_DIFF_SUMMARY=${3:-$h-summary-afl.txt} \
 		afl-fuzz -i "$in" -o "$out" $1 $dict -V "$secs" -t 5000 -m none -- "$bin" >"$2" 2>&1
 }
 
@@ -253,7 +260,7 @@ run_afl() {
 		echo "AFL++ $h for ${secs}s, $jobs instances: logs $log (main), $log.sN; output $out"
 		i=1
 		while [ "$i" -lt "$jobs" ]; do
-			afl_instance "-S s$i" "$log.s$i" "diff-summary-s$i.txt" &
+			afl_instance "-S s$i" "$log.s$i" "$h-summary-s$i.txt" &
 			i=$((i + 1))
 		done
 		afl_instance "-M main" "$log"
@@ -294,15 +301,34 @@ run_afl() {
 	return 0
 }
 
+# smoke_times ENGINE (1 libFuzzer, 2 AFL++): "HARNESS:SECONDS ..." for every harness: its own entry of
+# FUZZ_SMOKE_TIMES (HARNESS:LF:AFL), else an equal share of its protocol's FUZZ_SMOKE_PROTO seconds
+# (at least 5) among that protocol's harnesses without an entry.
+smoke_times() {
+	col=$1 out=
+	for h in $(harnesses); do
+		t=
+		for e in ${FUZZ_SMOKE_TIMES:-}; do
+			[ "${e%%:*}" = "$h" ] && t=$(echo "$e" | cut -d: -f$((col + 1)))
+		done
+		if [ -z "$t" ]; then
+			n=0
+			for o in $(harnesses); do
+				[ "${o%%_*}" = "${h%%_*}" ] || continue
+				case " ${FUZZ_SMOKE_TIMES:-} " in *" $o:"*) ;; *) n=$((n + 1)) ;; esac
+			done
+			t=$(( ${FUZZ_SMOKE_PROTO:-60} / n ))
+			[ "$t" -ge 5 ] || t=5
+		fi
+		out="$out${out:+ }$h:$t"
+	done
+	echo "$out"
+}
+
 smoke() {
 	opencsd=${1:-}
-	# A protocol's harnesses (P_NAME): 15 s each under each engine.
-	proto=
-	for h in $(harnesses); do
-		case $h in *_*) proto="$proto $h:15" ;; esac
-	done
-	lf_times=${FUZZ_SMOKE_LF:-"parse:30 decode:30 diff:15 adapter:15 format:10 roundtrip:15 csframe:10 snapini:10$proto"}
-	afl_times=${FUZZ_SMOKE_AFL:-"parse:15 decode:15 diff:10 adapter:10 format:5 roundtrip:10 csframe:5 snapini:5$proto"}
+	lf_times=${FUZZ_SMOKE_LF:-$(smoke_times 1)}
+	afl_times=${FUZZ_SMOKE_AFL:-$(smoke_times 2)}
 	status=0 lf=yes afl=yes
 	export FUZZ_AFL_FRESH=1
 	rm -rf "$OUT/findings"
@@ -352,8 +378,11 @@ smoke() {
 	grep -c '^ok' "$OUT/logs/smoke-regress.txt" | sed 's/$/ replays ok/'
 	n=$(find "$OUT/findings" -maxdepth 1 -type f | wc -l)
 	if [ -d "$TC_DIFF_FINDINGS" ]; then
-		echo "diff harness (recorded, not failures): $(find "$TC_DIFF_FINDINGS" -name 'diff-*.tcv' | wc -l) candidate vectors," \
-		     "$(find "$TC_DIFF_FINDINGS" -name 'diff-crash-*' -o -name 'diff-hang-*' -o -name 'diff-flood-*' | wc -l) adapter crash/hang/flood inputs in $TC_DIFF_FINDINGS"
+		for h in $(harnesses); do
+			case $h in *_diff) ;; *) continue ;; esac
+			echo "$h harness (recorded, not failures): $(find "$TC_DIFF_FINDINGS" -name "$h-*.tcv" | wc -l) candidate vectors," \
+			     "$(find "$TC_DIFF_FINDINGS" -name "$h-crash-*" -o -name "$h-hang-*" -o -name "$h-flood-*" | wc -l) adapter crash/hang/flood inputs in $TC_DIFF_FINDINGS"
+		done
 	fi
 	[ $lf = no ] && echo "NOTE: libFuzzer part SKIPPED (see above)"
 	[ $afl = no ] && echo "NOTE: AFL++ part SKIPPED (see above)"
@@ -392,5 +421,6 @@ lf-summary) summarise_libfuzzer "$@" ;;   # HARNESS LOG...: the RESULT line of f
 afl) run_afl "$@" ;;
 smoke) smoke "$@" ;;
 dict) dict_of "$@" ;;
-*) echo "usage: run.sh check-args|need|libfuzzer|lf-summary|afl|smoke|dict ..." >&2; exit 2 ;;
+smoke-times) smoke_times "$@" ;;   # 1|2: the smoke seconds of every harness (tests)
+*) echo "usage: run.sh check-args|need|libfuzzer|lf-summary|afl|smoke|smoke-times|dict ..." >&2; exit 2 ;;
 esac

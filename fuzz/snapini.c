@@ -1,4 +1,4 @@
-/* snapini.c — fuzz harness: the snapshot INI parser (reference/snapshot.c) and the register values a snapshot hands the ETE configuration, on arbitrary text.
+/* snapini.c — fuzz harness: the snapshot INI parser (reference/snapshot.c) and the register values a snapshot hands every protocol's configuration, on arbitrary text.
  *
  * Why: a snapshot directory is untrusted input; its .ini files are parsed
  * before anything else, and a trace source's [regs] values go to
@@ -13,18 +13,22 @@
  *      value has a comment character or a line break, no name or key
  *      surrounding blanks (a quoted value keeps its own); line numbers
  *      increase;
- *   3. every value given to tc_snapshot_number and, as every register
- *      name, to tc_config_builder_set returns one of the documented results
- *      and leaves a failed set without effect.
+ *   3. every value given to tc_snapshot_number and, as every register of
+ *      every protocol of the build (tc_protocols[], through the
+ *      descriptor's register table), to tc_config_builder_set returns one
+ *      of the documented results and leaves a failed set without effect;
+ *   4. a value every register of a protocol takes gives a configuration or
+ *      a refusal with a message (config_derive, config_check), never more
+ *      notes than struct tc_config_notes holds.
  *
  * Input: the text of one .ini file.
  */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "fuzz.h"
 #include "tracecert/protocol.h"
-#include "tracecert/ete_config.h"
 #include "tracecert/snapshot.h"
 
 /* No comment character or line break; trimmed unless quoted (a quoted value keeps its blanks). */
@@ -35,21 +39,55 @@ static int clean(const char *s, int may_have_blanks)
 	       (may_have_blanks || n == 0 || (s[0] != ' ' && s[0] != '\t' && s[n - 1] != ' ' && s[n - 1] != '\t'));
 }
 
+/* Property 3 for one protocol's register r; returns the result of the set. */
+static int check_set(const struct tc_protocol *p, int r, const char *value, struct tc_config_builder *b)
+{
+	struct tc_config_builder before;
+	char err[400];
+	int rc;
+	before = *b;
+	rc = tc_config_builder_set(b, p->regs[r].name, value, err, sizeof err);
+	TC_FUZZ_CHECK(rc == 0 || rc == -2, "%s: tc_config_builder_set(%s) returned %d", p->name, p->regs[r].name, rc);
+	TC_FUZZ_CHECK(rc == 0 || !memcmp(b, &before, sizeof *b), "%s: a failed set changed the builder", p->name);
+	TC_FUZZ_CHECK(rc == 0 || err[0], "%s: a refused %s without a message", p->name, p->regs[r].name);
+	return rc;
+}
+
+/* Property 4: every register of p set to value, then applied over the defaults. */
+static void check_apply(const struct tc_protocol *p, const struct tc_config_builder *b)
+{
+	void *cfg = malloc(p->config_size);
+	struct tc_config_notes notes;
+	char err[400] = "";
+	int rc;
+	TC_FUZZ_CHECK(cfg != NULL, "%s: out of memory", p->name);
+	p->config_default(cfg);
+	rc = tc_config_builder_apply(b, cfg, &notes, err, sizeof err);
+	TC_FUZZ_CHECK(rc == 0 || (rc == -1 && err[0]), "%s: apply returned %d ('%s')", p->name, rc, err);
+	TC_FUZZ_CHECK(notes.n >= 0 && notes.n <= TC_CONFIG_NOTES, "%s: %d notes", p->name, notes.n);
+	TC_FUZZ_CHECK(rc != 0 || !p->config_check || p->config_check(cfg, err, sizeof err) == 0,
+		      "%s: an applied configuration that config_check refuses", p->name);
+	free(cfg);
+}
+
 static void check_values(const struct tc_ini_section *s)
 {
 	for (int j = 0; j < s->n; j++) {
-		struct tc_config_builder b, before;
-		const struct tc_protocol *ete = tc_protocol_find("ete");
 		uint64_t v;
-		char err[400];
-		int rc;
 		(void)tc_snapshot_number(s->entry[j].value, &v);
-		for (int r = 0; r < ete->nregs; r++) {
-			tc_config_builder_init(&b, ete);
-			before = b;
-			rc = tc_config_builder_set(&b, ete->regs[r].name, s->entry[j].value, err, sizeof err);
-			TC_FUZZ_CHECK(rc == 0 || rc == -2, "tc_config_builder_set(%s) returned %d", ete->regs[r].name, rc);
-			TC_FUZZ_CHECK(rc == 0 || !memcmp(&b, &before, sizeof b), "a failed set changed the builder");
+		for (int i = 0; tc_protocols[i]; i++) {
+			const struct tc_protocol *p = tc_protocols[i];
+			struct tc_config_builder all;
+			int taken = 1;
+			tc_config_builder_init(&all, p);
+			for (int r = 0; r < p->nregs; r++) {
+				struct tc_config_builder one;
+				tc_config_builder_init(&one, p);
+				taken &= check_set(p, r, s->entry[j].value, &one) == 0;
+				(void)check_set(p, r, s->entry[j].value, &all);
+			}
+			if (taken)
+				check_apply(p, &all);
 		}
 	}
 }

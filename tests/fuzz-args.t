@@ -2,16 +2,20 @@
 # before anything is built): an unknown harness, a bad TIME or a bad JOBS is refused with a message, exit 2.
 . tests/lib/tap.sh
 R="sh fuzz/run.sh"
-check "every harness is accepted" sh -c "for h in parse decode diff adapter format roundtrip csframe snapini ptm_stream ptm_parse ptm_decode ptm_roundtrip; do $R check-args \$h 60 || exit 1; done"
-check "an unknown harness is named with the list" sh -c "$R check-args bogus 60 2>&1 | grep -q \"unknown HARNESS 'bogus' (one of: parse decode diff adapter format roundtrip csframe snapini ptm_stream ptm_parse ptm_decode ptm_roundtrip)\" && { $R check-args bogus 60 2>/dev/null; test \$? -eq 2; }"
-check "the list is fuzz.mk's (make fuzz-harnesses)" sh -c "test \"\$(make -s --no-print-directory fuzz-harnesses)\" = 'parse decode diff adapter format roundtrip csframe snapini ptm_stream ptm_parse ptm_decode ptm_roundtrip'"
-check "dictionaries: fuzz/H.dict, fuzz/P/NAME.dict, P_stream falls back to fuzz/P/parse.dict, roundtrip none" sh -c "test \"\$($R dict parse) \$($R dict ptm_parse) \$($R dict ptm_decode) \$($R dict ptm_stream) [\$($R dict ptm_roundtrip)\$($R dict roundtrip)]\" = 'fuzz/parse.dict fuzz/ptm/parse.dict fuzz/ptm/decode.dict fuzz/ptm/parse.dict []'"
-check "a TIME that is not a number is refused" sh -c "$R check-args parse abc 2>&1 | grep -q \"TIME must be a whole number of seconds, not 'abc'\" && { $R check-args parse abc 2>/dev/null; test \$? -eq 2; }"
-check "TIME 0 is refused" sh -c "$R check-args parse 0 2>&1 | grep -q 'at least 1 second' && { $R check-args parse 0 2>/dev/null; test \$? -eq 2; }"
-check "an empty TIME is refused" sh -c "$R check-args parse '' 2>/dev/null; test \$? -eq 2"
-check "JOBS 2 is accepted, and no JOBS (one instance)" sh -c "$R check-args parse 60 2 && $R check-args parse 60 ''"
-check "a JOBS that is not a number is refused" sh -c "$R check-args parse 60 two 2>&1 | grep -q \"JOBS must be a whole number of instances, at least 1, not 'two'\" && { $R check-args parse 60 two 2>/dev/null; test \$? -eq 2; }"
-check "JOBS 0 is refused" sh -c "$R check-args parse 60 0 2>/dev/null; test \$? -eq 2"
+check "every harness is accepted" sh -c "for h in adapter csframe snapini ete_parse ete_decode ete_diff ete_format ete_roundtrip ptm_stream ptm_parse ptm_decode ptm_roundtrip ptm_diff; do $R check-args \$h 60 || exit 1; done"
+check "an unknown harness is named with the list" sh -c "$R check-args bogus 60 2>&1 | grep -q \"unknown HARNESS 'bogus' (one of: adapter csframe snapini ete_parse ete_decode ete_diff ete_format ete_roundtrip ptm_stream ptm_parse ptm_decode ptm_roundtrip ptm_diff)\" && { $R check-args bogus 60 2>/dev/null; test \$? -eq 2; }"
+check "the list is fuzz.mk's (make fuzz-harnesses)" sh -c "test \"\$(make -s --no-print-directory fuzz-harnesses)\" = 'adapter csframe snapini ete_parse ete_decode ete_diff ete_format ete_roundtrip ptm_stream ptm_parse ptm_decode ptm_roundtrip ptm_diff'"
+check "dictionaries: fuzz/P/NAME.dict, P_stream and P_diff fall back to fuzz/P/parse.dict, roundtrip none" sh -c "test \"\$($R dict ete_parse) \$($R dict ete_diff) \$($R dict ptm_parse) \$($R dict ptm_decode) \$($R dict ptm_stream) \$($R dict ptm_diff) [\$($R dict ptm_roundtrip)\$($R dict ete_roundtrip)]\" = 'fuzz/ete/parse.dict fuzz/ete/parse.dict fuzz/ptm/parse.dict fuzz/ptm/decode.dict fuzz/ptm/parse.dict fuzz/ptm/parse.dict []'"
+check "the adapter harness's dictionary is every protocol's parse.dict" sh -c "d=\$(FUZZ_OUT='$tmp' $R dict adapter) && test \"\$d\" = '$tmp/adapter.dict' && cat fuzz/*/parse.dict | cmp -s - \"\$d\""
+# Smoke seconds: fuzz.mk's own entries (HARNESS:LF:AFL), else the protocol's FUZZ_SMOKE_PROTO seconds
+# shared among its other harnesses.
+check "smoke seconds: own entries, and a protocol's share for the rest" sh -c "out=\$(FUZZ_HARNESSES='adapter ete_parse ete_diff ptm_stream ptm_parse ptm_diff' FUZZ_SMOKE_TIMES='adapter:15:10 ete_parse:30:15' FUZZ_SMOKE_PROTO=60 $R smoke-times 1) && test \"\$out\" = 'adapter:15 ete_parse:30 ete_diff:60 ptm_stream:20 ptm_parse:20 ptm_diff:20' && test \"\$(FUZZ_HARNESSES='adapter ete_parse' FUZZ_SMOKE_TIMES='adapter:15:10 ete_parse:30:15' $R smoke-times 2)\" = 'adapter:10 ete_parse:15'"
+check "a TIME that is not a number is refused" sh -c "$R check-args ete_parse abc 2>&1 | grep -q \"TIME must be a whole number of seconds, not 'abc'\" && { $R check-args ete_parse abc 2>/dev/null; test \$? -eq 2; }"
+check "TIME 0 is refused" sh -c "$R check-args ete_parse 0 2>&1 | grep -q 'at least 1 second' && { $R check-args ete_parse 0 2>/dev/null; test \$? -eq 2; }"
+check "an empty TIME is refused" sh -c "$R check-args ete_parse '' 2>/dev/null; test \$? -eq 2"
+check "JOBS 2 is accepted, and no JOBS (one instance)" sh -c "$R check-args ete_parse 60 2 && $R check-args ete_parse 60 ''"
+check "a JOBS that is not a number is refused" sh -c "$R check-args ete_parse 60 two 2>&1 | grep -q \"JOBS must be a whole number of instances, at least 1, not 'two'\" && { $R check-args ete_parse 60 two 2>/dev/null; test \$? -eq 2; }"
+check "JOBS 0 is refused" sh -c "$R check-args ete_parse 60 0 2>/dev/null; test \$? -eq 2"
 check "an unknown run.sh command prints the usage" sh -c "$R frob 2>&1 | grep -q '^usage: run.sh' && { $R frob 2>/dev/null; test \$? -eq 2; }"
 # The RESULT line of a libFuzzer run with JOBS processes (run.sh lf-summary, on made-up logs):
 # execs and execs/s summed, each rate listed; a process that failed fails the run and is named.

@@ -1,3 +1,3 @@
-# Every input that ever crashed, hung or diverged (fuzz/corpus/*, vectors/ete/regress/*.bin), replayed
+# Every input that ever crashed, hung or diverged (fuzz/corpus/*, vectors/*/regress/*.bin), replayed
 # through its harness by the plain ASan+UBSan driver (no libFuzzer needed).
 exec sh fuzz/regress.t

@@ -1,27 +1,31 @@
 # Trace snapshot directories: decode --snapshot reproduces the encoder's ground truth for snapshots `gen
-# --snapshot-out` writes (two and five sources interleaved in one CoreSight formatted buffer, or raw buffers),
-# a hand-written directory with sources that are not decoded, and bad directories: one error line naming the
-# file and line, exit 2, nothing on standard output.
+# --snapshot-out` writes (ETE, PTM and both mixed: two to five sources interleaved in one CoreSight formatted
+# buffer, or raw buffers), a hand-written directory with sources that are not decoded, and bad directories:
+# one error line naming the file (and line), exit 2, nothing on standard output.
 T="${TC_BUILD:-build}/tracecert"
 . tests/lib/tap.sh
 # The lines of one source's block (no comments) in a decode output.
 block() { awk -v src="$1" '$0 ~ "^# source "src" " {p=1; next} /^# source /{p=0} p && !/^#/' "$2"; }
 # A section of a vector, comments and blank lines dropped.
 section() { awk -v s="[$1]" '/^\[/{p=($0==s); next} p && NF && !/^#/' "$2"; }
-# Each source's block equals its vector's expected L1 (dump) and L3 (decode).
+# Each source's block equals its vector's expected L1 (dump) and L3 (decode); the i-th source of a
+# snapshot gen writes is named by its vector's protocol (ETE_0, PTM_1).
 same_as_vectors() {
   dir=$1; shift; i=0
-  "$T" dump --snapshot "$dir" > "$tmp/l1" || return 1
-  "$T" decode --snapshot "$dir" > "$tmp/l3" || return 1
+  "$T" dump --snapshot "$dir" $CONFIG > "$tmp/l1" || return 1
+  "$T" decode --snapshot "$dir" $CONFIG > "$tmp/l3" || return 1
   for seed in "$@"; do
     v=$(printf '%s/v/gen-%06d.tcv' "$tmp" "$seed")
-    block "ETE_$i" "$tmp/l1" > "$tmp/got1"; section expect.l1 "$v" > "$tmp/want1"
-    block "ETE_$i" "$tmp/l3" > "$tmp/got3"; section expect.l3 "$v" > "$tmp/want3"
+    src=$(section config "$v" | sed -n 's/^protocol=//p' | tr a-z A-Z)_$i
+    block "$src" "$tmp/l1" > "$tmp/got1"; section expect.l1 "$v" > "$tmp/want1"
+    block "$src" "$tmp/l3" > "$tmp/got3"; section expect.l3 "$v" > "$tmp/want3"
     test -s "$tmp/want1" && test -s "$tmp/want3" && cmp -s "$tmp/got1" "$tmp/want1" && cmp -s "$tmp/got3" "$tmp/want3" || return 1
     i=$((i + 1))
   done
 }
 "$T" gen --seed 3 --count 2 --quiet --out "$tmp/v" --snapshot-out "$tmp/s2" > /dev/null
+# Two registers a real ETE capture has that give no configuration key.
+for f in "$tmp/s2/ete_0.ini" "$tmp/s2/ete_1.ini"; do printf 'TRCIDR1(0x1e4)=0x4100fff0\nTRCAUTHSTATUS(0xfb8)=0xcc\n' >> "$f"; done
 check "gen --snapshot-out: two sources in one CoreSight buffer decode to their vectors' expected L1 and L3" same_as_vectors "$tmp/s2" 3 4
 for first in 20 40 60; do
   "$T" gen --seed $first --count 5 --quiet --out "$tmp/v" --snapshot-out "$tmp/s5-$first" > /dev/null
@@ -75,4 +79,61 @@ check "bad snapshot, a dump of a core no source uses is still checked (past its 
 check "no snapshot.ini: named with the errno text" sh -c "'$T' dump --snapshot '$tmp/nothing' 2>&1 >/dev/null | grep -qx \"tracecert dump: $tmp/nothing/snapshot.ini: cannot read: No such file or directory\""
 check "--snapshot does not go with a FILE" sh -c "'$T' dump --snapshot '$tmp/s2' x 2>&1 | grep -q 'takes no FILE' && { '$T' dump --snapshot '$tmp/s2' x 2>/dev/null; test \$? -eq 2; }"
 check "gen --snapshot-out refuses more than 16 sources" sh -c "'$T' gen --count 17 --quiet --snapshot-out '$tmp/x' 2>&1 | grep -q '1 to 16 vectors'"
+
+# ---- PFT/PTM sources, and sources of both protocols in one buffer ----------------------------------------
+"$T" gen --protocol ptm --seed 5 --count 3 --quiet --out "$tmp/v" --snapshot-out "$tmp/p3" > /dev/null
+check "PTM: three sources in one CoreSight buffer decode to their vectors' expected L1 and L3" same_as_vectors "$tmp/p3" 5 6 7
+check "PTM: a source's block is headed by its device type, buffer, trace ID and core" sh -c "'$T' dump --snapshot '$tmp/p3' > '$tmp/o' && grep -qx '# source PTM_2 (PTM1.0): buffer ETB_0 (coresight, trace ID 0x12), core cpu_2' '$tmp/o' && grep -qx 'type=ARMv7-A' '$tmp/p3/cpu_2.ini'"
+check "PTM: the device file holds the four registers of the descriptor at their offsets" sh -c "sed -n '/^\[regs\]/,\$p' '$tmp/p3/ptm_1.ini' | sed 's/=.*//' | tr '\n' ' ' | grep -qx '\[regs\] ETMCR(0x000) ETMIDR(0x1e4) ETMCCER(0x1e8) ETMTRACEIDR(0x200) '"
+"$T" gen --protocol ptm --seed 12 --count 2 --quiet --out "$tmp/v" --snapshot-out "$tmp/praw" --snapshot-format source_data > /dev/null
+check "PTM: source_data buffers (one per source) decode to their vectors" same_as_vectors "$tmp/praw" 12 13
+rm -rf "$tmp/ptypes"; cp -r "$tmp/p3" "$tmp/ptypes"
+sed -i 's/^type=PTM1.0/type=PTM1.1/' "$tmp/ptypes/ptm_1.ini"; sed -i 's/^type=PTM1.0/type=PFT1.1/' "$tmp/ptypes/ptm_2.ini"
+check "PTM: device types PTM1.0, PTM1.1 and PFT1.1 are all PFT/PTM sources" same_as_vectors "$tmp/ptypes" 5 6 7
+check "PTM: the block names the device type given" sh -c "'$T' dump --snapshot '$tmp/ptypes' | grep -qx '# source PTM_2 (PFT1.1): buffer ETB_0 (coresight, trace ID 0x12), core cpu_2'"
+rm -rf "$tmp/psfx"; cp -r "$tmp/p3" "$tmp/psfx"
+sed -i 's/^ETMCR(0x000)=/ETMCR(id:0x0)=/; s/^ETMIDR(0x1e4)=/etmidr(id:0x79)=/; s/^ETMCCER(0x1e8)=/ETMCCER(id:0x7A)=/; s/^ETMTRACEIDR(0x200)=/ETMTRACEIDR(id:0x80)=/' "$tmp/psfx/ptm_1.ini"
+printf 'ETMCCR(id:0x1)=0x8D294004\r\nETMSCR(id:0x2)=0x00020d09 ; system configuration\r\n' >> "$tmp/psfx/ptm_1.ini"
+check "PTM: registers named with an (id:N) suffix, in any case, and registers the configuration does not use (listed)" sh -c "'$T' dump --snapshot '$tmp/psfx' > '$tmp/o' && grep -A1 '^# source PTM_1 ' '$tmp/o' | grep -qx '# registers not used for the configuration: ETMCCR, ETMSCR'"
+check "PTM: ... and the sources decode to their vectors" same_as_vectors "$tmp/psfx" 5 6 7
+rm -rf "$tmp/pres"; cp -r "$tmp/p3" "$tmp/pres"
+cr=$(sed -n 's/^ETMCR(0x000)=//p' "$tmp/pres/ptm_0.ini"); cr=$(printf '0x%08x' $((cr | 0x80000000)))
+sed -i "s/^ETMCR(0x000)=.*/ETMCR(0x000)=$cr/; s/^ETMTRACEIDR(0x200)=0x00000010/ETMTRACEIDR(0x200)=0x00000110/" "$tmp/pres/ptm_0.ini"
+sed -i 's/^ETMIDR(0x1e4)=0x410/ETMIDR(0x1e4)=0x412/' "$tmp/pres/ptm_1.ini"
+check "PTM: register bits no text assigns are notes, not errors" sh -c "'$T' decode --snapshot '$tmp/pres' > '$tmp/o' && grep -qx '# note: ETMCR bit 31 is reserved but set: ignored' '$tmp/o' && grep -qx '# note: ETMTRACEIDR bits \[31:7\] are reserved but set: ignored' '$tmp/o' && grep -qx '# note: ETMIDR bits \[23:21\] or \[17\] are reserved but set: ignored' '$tmp/o'"
+check "PTM: ... and those sources decode to their vectors as with the bits clear" same_as_vectors "$tmp/pres" 5 6 7
+"$T" gen --protocol ete,ptm --seed 30 --count 4 --quiet --out "$tmp/v" --snapshot-out "$tmp/mix" > /dev/null
+check "mixed: two ETE and two PTM sources in one CoreSight buffer, each decoded with its own protocol" same_as_vectors "$tmp/mix" 30 31 32 33
+check "mixed: the blocks are ETE_0, PTM_1, ETE_2, PTM_3 with trace IDs 0x10..0x13" sh -c "'$T' decode --snapshot '$tmp/mix' | grep '^# source ' | sed 's/: buffer ETB_0 (coresight, trace ID /:/; s/), core cpu_.//' | tr '\n' ' ' | grep -qx '# source ETE_0 (ETE):0x10 # source PTM_1 (PTM1.0):0x11 # source ETE_2 (ETE):0x12 # source PTM_3 (PTM1.0):0x13 '"
+"$T" gen --protocol ptm,ete,ptm --seed 40 --count 5 --quiet --out "$tmp/v" --snapshot-out "$tmp/mixraw" --snapshot-format source_data > /dev/null
+check "mixed: protocols ptm,ete,ptm over five source_data buffers" same_as_vectors "$tmp/mixraw" 40 41 42 43 44
+section expect.l1 "$tmp/v/gen-000031.tcv" > "$tmp/ptm1-want"; section expect.l1 "$tmp/v/gen-000033.tcv" > "$tmp/ptm3-want"
+check "mixed: --config applies to the sources whose protocol has the name (TRCIDR8=0: errors in the ETE blocks, PTM_1 unchanged)" sh -c "'$T' dump --snapshot '$tmp/mix' --config TRCIDR8=0 > '$tmp/o'; test \$? -eq 1 && awk '/^# source ETE_/{p=1;next} /^# source /{p=0} p' '$tmp/o' | grep -q 'error class=' && awk '/^# source PTM_1 /{p=1;next} /^# source /{p=0} p && !/^#/' '$tmp/o' | cmp - '$tmp/ptm1-want'"
+# Bad PTM and mixed snapshots: bad_in BASE NAME FILE SED-SCRIPT EXPECTED-MESSAGE, as bad above.
+bad_in() {
+  base=$1 name=$2 file=$3 script=$4 want=$5
+  rm -rf "$tmp/bad"; cp -r "$base" "$tmp/bad"
+  sed -i "$script" "$tmp/bad/$file"
+  check "bad snapshot, $name: one error line naming the file, exit 2, no output" sh -c "'$T' decode --snapshot '$tmp/bad' > '$tmp/out' 2> '$tmp/err'; rc=\$?; test \$rc -eq 2 && test ! -s '$tmp/out' && test \$(wc -l < '$tmp/err') -eq 1 && grep -qF \"\$1\" '$tmp/err'" sh "$want"
+}
+bad_in "$tmp/p3" "PTM source in a formatted buffer without ETMTRACEIDR" ptm_1.ini '/^ETMTRACEIDR/d' "tracecert decode: $tmp/bad/ptm_1.ini: PTM1.0 source 'PTM_1' is in the CoreSight formatted buffer 'ETB_0' but has no ETMTRACEIDR to select its bytes"
+bad_in "$tmp/p3" "PTM source without ETMCR" ptm_0.ini '/^ETMCR/d' "tracecert decode: $tmp/bad/ptm_0.ini: PTM1.0 source 'PTM_0' has no register ETMCR, which decoding needs (branch output [8], cycle accurate [12], ContextIDSize [15:14], timestamp [28], return stack [29], VMID [30]): give it in [regs] or as --config ETMCR=VALUE"
+bad_in "$tmp/p3" "PTM source without ETMCCER" ptm_2.ini '/^ETMCCER/d' "tracecert decode: $tmp/bad/ptm_2.ini: PTM1.0 source 'PTM_2' has no register ETMCCER, which decoding needs"
+bad_in "$tmp/p3" "PTM source without ETMIDR" ptm_2.ini '/^ETMIDR/d' "source 'PTM_2' has no register ETMIDR, which decoding needs"
+"$T" gen --protocol ptm --seed 6 --quiet --out "$tmp/v" --snapshot-out "$tmp/pcr" > /dev/null
+cr=$(sed -n 's/^ETMCR(0x000)=//p' "$tmp/pcr/ptm_0.ini"); sed -i '/^ETMCR/d' "$tmp/pcr/ptm_0.ini"
+CONFIG="--config ETMCR=$cr"; check "PTM: a missing ETMCR given as --config ETMCR=VALUE: the source decodes to its vector" same_as_vectors "$tmp/pcr" 6; CONFIG=
+bad_in "$tmp/p3" "two PTM sources with one trace ID in one formatted buffer" ptm_2.ini 's/^ETMTRACEIDR(0x200)=0x00000012/ETMTRACEIDR(0x200)=0x00000010/' "tracecert decode: $tmp/bad/ptm_2.ini: PTM1.0 source 'PTM_2' has trace ID 0x10, as source 'PTM_0' ($tmp/bad/ptm_0.ini) in the same CoreSight formatted buffer 'ETB_0': their bytes cannot be told apart"
+bad_in "$tmp/mix" "an ETE and a PTM source with one trace ID" ptm_1.ini 's/^ETMTRACEIDR(0x200)=0x00000011/ETMTRACEIDR(0x200)=0x00000010/' "PTM1.0 source 'PTM_1' has trace ID 0x10, as source 'ETE_0'"
+bad_in "$tmp/p3" "ETMIDR minor version out of range" ptm_1.ini 's/^ETMIDR(0x1e4)=0x410003[01]0/ETMIDR(0x1e4)=0x41000320/' "tracecert decode: $tmp/bad/ptm_1.ini: source PTM_1: ETMIDR=0x41000320: minor version [7:4] 2 is not PFTv1.0 or v1.1"
+bad_in "$tmp/p3" "ETMIDR of another architecture" ptm_1.ini 's/^ETMIDR(0x1e4)=0x410003/ETMIDR(0x1e4)=0x410002/' "ETMIDR=0x410002"
+bad_in "$tmp/p3" "a register value of more than 32 bits" ptm_0.ini 's/^ETMCCER(0x1e8)=0x/ETMCCER(0x1e8)=0x1/' "bad value '0x1"
+rm -rf "$tmp/bad"; cp -r "$tmp/p3" "$tmp/bad"; sed -i 's/^type=PTM1.0/type=PTM2.0/' "$tmp/bad"/ptm_*.ini
+check "bad snapshot, only sources of an unknown device type (PTM2.0): named with the types this build decodes, exit 2, no output" sh -c "'$T' decode --snapshot '$tmp/bad' > '$tmp/out' 2> '$tmp/err'; test \$? -eq 2 && test ! -s '$tmp/out' && grep -qx 'tracecert decode: $tmp/bad: no trace source of a protocol this build decodes (types: ETE, PTM1.0, PTM1.1, PFT1.0, PFT1.1)' '$tmp/err'"
+rm -rf "$tmp/unk"; cp -r "$tmp/mix" "$tmp/unk"; sed -i 's/^type=PTM1.0/type=PTM9.9/' "$tmp/unk/ptm_1.ini"
+check "mixed: a source of an unknown device type is listed as not decoded, the others decode to their vectors" sh -c "'$T' dump --snapshot '$tmp/unk' > '$tmp/o' && grep -qx '# source PTM_1: not decoded: type PTM9.9' '$tmp/o' && awk '/^# source PTM_3 /{p=1;next} /^# source /{p=0} p && !/^#/' '$tmp/o' | cmp - '$tmp/ptm3-want'"
+check "gen: a list of protocols without --snapshot-out is a usage error, exit 2, nothing on standard output" sh -c "'$T' gen --protocol ete,ptm --count 2 > '$tmp/out' 2> '$tmp/err'; test \$? -eq 2 && test ! -s '$tmp/out' && grep -qx 'tracecert gen: a list of protocols (--protocol ete,...) needs --snapshot-out (see tracecert help gen)' '$tmp/err'"
+check "gen: a list of protocols with --config is a usage error" sh -c "'$T' gen --protocol ptm,ete --snapshot-out '$tmp/x' --config maxspec=2 2>&1 >/dev/null | grep -q 'a list of protocols does not go with --config'; test ! -e '$tmp/x'"
+check "gen: an unknown protocol in a list is named" sh -c "'$T' gen --protocol ete,etmv9 --snapshot-out '$tmp/x' 2>&1 >/dev/null | grep -q \"unknown protocol 'etmv9'\""
+check "help dump --protocol ptm marks ETMCR, ETMIDR and ETMCCER as required of a snapshot's source, and ETE's help marks none" sh -c "test \$('$T' help dump --protocol ptm | grep -B1 -c 'required of a snapshot' | head -1) -gt 0 && '$T' help dump --protocol ptm | grep -B1 'required of a snapshot' | grep -o '^      ETM[A-Z]*' | tr -d ' ' | tr '\n' ' ' | grep -qx 'ETMCR ETMIDR ETMCCER ' && ! '$T' help dump --protocol ete | grep -q 'required of a snapshot'"
 tap_done

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "outfile.h"
 
 /* Written by GNUmakefile into $(BUILD)/gen/version.c. */
 const char *tc_cli_version_number(void);
@@ -314,8 +315,11 @@ void tc_cli_print_config_keys(FILE *f, const struct tc_protocol *p, int stages)
 
 void tc_cli_print_config_registers(FILE *f, const struct tc_protocol *p)
 {
-	for (int r = 0; r < p->nregs; r++)
+	for (int r = 0; r < p->nregs; r++) {
 		fprintf(f, "      %-20s %s\n", p->regs[r].name, p->regs[r].doc);
+		if ((p->snapshot_required_regs >> r) & 1)
+			fprintf(f, "      %-20s   required of a snapshot's trace source\n", "");
+	}
 }
 
 void tc_cli_print_notes(FILE *f, const struct tc_config_notes *notes)
@@ -449,7 +453,7 @@ static int program_options(const struct tc_cli_command *commands, int argc, char
 	return c.help || c.version ? 0 : 2;
 }
 
-int tc_cli_dispatch(const struct tc_cli_command *commands, int argc, char **argv)
+static int dispatch(const struct tc_cli_command *commands, int argc, char **argv)
 {
 	const struct tc_cli_command *cmd;
 	if (argc < 2) {
@@ -464,4 +468,15 @@ int tc_cli_dispatch(const struct tc_cli_command *commands, int argc, char **argv
 	if (!cmd)
 		return unknown_command(argv[1]);
 	return cmd->main(argc, argv);
+}
+
+int tc_cli_dispatch(const struct tc_cli_command *commands, int argc, char **argv)
+{
+	int rc = dispatch(commands, argc, argv);
+	const struct tc_cli_command *cmd = argc >= 2 ? find_command(commands, argv[1]) : NULL;
+	/* output that did not all reach standard output (a full disk, /dev/full,
+	 * the file-size limit) is a failure, whatever the command made of it */
+	if (tc_out_check_stdout(cmd ? cmd->name : NULL) != 0 && rc < 2)
+		rc = 2;
+	return rc;
 }

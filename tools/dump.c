@@ -102,7 +102,7 @@ static const struct tc_cli_option dump_options[] = {
 	  "CoreSight formatted): every source of a protocol of this\nbuild (by its device type) is decoded with its registers\n"
 	  "as configuration (--config overrides), one block each\nheaded by a '#' line naming the source, buffer and trace\n"
 	  "ID; other sources are listed as not decoded. The whole\ndirectory is checked first: an error names the file and\n"
-	  "line, exit 2" },
+	  "line, exit 2 (also: a source without a register its\nprotocol requires, listed below; two sources of one\nformatted buffer with one trace ID)" },
 	{ NULL, NULL, 0, NULL }
 };
 

@@ -8,19 +8,26 @@
 
 #include "cli.h"
 #include "gen.h"
+#include "interrupt.h"
+#include "outfile.h"
 #include "snapwrite.h"
 #include "tracecert/encoder.h"
 #include "tracecert/protocol.h"
 #include "vector.h"
+
+#define GEN_MAX_PROTOCOLS 8
 
 /* The most bytes a seed list may hold, and the largest seed (as --seed). */
 #define SEEDS_MAX_BYTES (16 << 20)
 #define SEED_MAX 0xfffffffful
 
 struct gen_opts {
-	const struct tc_encoder *enc;      /* --protocol: its encoder */
+	const struct tc_encoder *enc;      /* --protocol: its encoder (the first of a list) */
 	const struct tc_protocol *proto;   /* and its descriptor */
 	int proto_given;
+	const struct tc_encoder *encs[GEN_MAX_PROTOCOLS];   /* --protocol P1,P2,...: vector i is encs[i % nencs]'s */
+	int nencs;
+	unsigned steps_arg, blocks_arg;    /* --steps, --blocks; 0: each encoder's default */
 	struct tc_enc_request rq;
 	void *cfg;                  /* the fixed configuration (--config), proto->config_size bytes */
 	const char **config;        /* the --config arguments, applied once the protocol is known */
@@ -46,7 +53,12 @@ enum gen_option {
 };
 
 static const struct tc_cli_option gen_options[] = {
-	{ "protocol", "P", opt_protocol, "the protocol whose encoder runs (default: the\nfirst of the build; the encoders are listed below)" },
+	{ "protocol", "P", opt_protocol, "the protocol whose encoder runs (default: the\n"
+					 "first of the build; the encoders are listed below);\n"
+					 "with --snapshot-out a comma-separated list\n"
+					 "(ete,ptm): vector i is made by the (i mod n)-th,\n"
+					 "all in one snapshot (no --config, --coverage,\n"
+					 "--select or --negative then)" },
 	{ "seed", "N", opt_seed, "first seed (default 1)" },
 	{ "count", "N", opt_count, "number of consecutive seeds (default 1)" },
 	{ "seeds-file", "FILE", opt_seeds_file, "the seeds to generate, one a line ('#' comments)" },
@@ -69,8 +81,8 @@ static const struct tc_cli_option gen_options[] = {
 	  "0x11, ...), the traces interleaved in one\n"
 	  "CoreSight formatted buffer (decode --snapshot DIR\n"
 	  "gives each vector's expected L3; the vectors go to\n"
-	  "standard output only with --out); only for a\n"
-	  "protocol tools/snapwrite.c writes" },
+	  "standard output only with --out); any protocol\n"
+	  "whose descriptor has a snapshot device type" },
 	{ "snapshot-format", "coresight|source_data", opt_snapshot_format,
 	  "one formatted buffer (the default) or one raw\nbuffer per source" },
 	{ "negative", NULL, opt_negative, "write negative vectors, DIR/neg-SEED.tcv: the\n"
@@ -186,16 +198,48 @@ static int set_number(struct gen_opts *o, const struct tc_cli *c, int id)
 	return 0;
 }
 
+/* --protocol P or P1,P2,...: every name an encoder's. */
 static int set_protocol(struct gen_opts *o, const struct tc_cli *c)
 {
-	char list[200];
-	o->enc = find_encoder(c->value);
+	char list[200], name[64];
+	const char *at = c->value;
 	o->proto_given = 1;
-	if (o->enc)
+	o->nencs = 0;
+	for (;;) {
+		size_t n = strcspn(at, ",");
+		snprintf(name, sizeof name, "%.*s", (int)n, at);
+		if (o->nencs == GEN_MAX_PROTOCOLS) {
+			tc_cli_usage_error(c, "--protocol takes at most %d protocols, got '%s'", GEN_MAX_PROTOCOLS, c->value);
+			return -1;
+		}
+		o->encs[o->nencs] = find_encoder(name);
+		if (!o->encs[o->nencs]) {
+			encoder_list(list, sizeof list, ", ");
+			tc_cli_usage_error(c, "unknown protocol '%s' (the encoders of this build: %s)", name, list);
+			return -1;
+		}
+		o->nencs++;
+		if (!at[n])
+			break;
+		at += n + 1;
+	}
+	o->enc = o->encs[0];
+	return 0;
+}
+
+/* A list of protocols makes one mixed snapshot: only with --snapshot-out, and
+ * without the options that take one protocol's configuration or variants. */
+static int check_protocol_list(const struct gen_opts *o, const struct tc_cli *c)
+{
+	if (o->nencs < 2)
 		return 0;
-	encoder_list(list, sizeof list, ", ");
-	tc_cli_usage_error(c, "unknown protocol '%s' (the encoders of this build: %s)", c->value, list);
-	return -1;
+	if (!o->snapshot_out)
+		return tc_cli_usage_error(c, "a list of protocols (--protocol %s,...) needs --snapshot-out",
+					  o->encs[0]->protocol), -1;
+	if (o->nconfig || o->coverage || o->select || o->negative)
+		return tc_cli_usage_error(c, "a list of protocols does not go with --config, --coverage, --select or --negative"),
+		       -1;
+	return 0;
 }
 
 /* One option or operand; 0, or -1 after a usage error. */
@@ -273,14 +317,14 @@ static int parse_gen_args(int argc, char **argv, struct gen_opts *o)
 		if (id == TC_CLI_ERROR || take_argument(o, &c, id))
 			return -1;
 	if (c.help) {
-		help_gen(stdout, &c, o->proto_given ? o->enc : NULL);
+		help_gen(stdout, &c, o->proto_given && o->nencs == 1 ? o->enc : NULL);
 		return 1;
 	}
 	if (c.version) {
 		tc_cli_print_version(stdout);
 		return 1;
 	}
-	return resolve_kind(o, &c);
+	return check_protocol_list(o, &c) ? -1 : resolve_kind(o, &c);
 }
 
 /* What the options leave to settle once all are known: the protocol, the
@@ -298,6 +342,8 @@ static int settle_options(struct gen_opts *o)
 		fprintf(stderr, "tracecert gen: out of memory\n");
 		return -1;
 	}
+	o->steps_arg = o->rq.steps;
+	o->blocks_arg = o->rq.blocks;
 	if (!o->rq.steps)
 		o->rq.steps = o->enc->default_steps;
 	if (!o->rq.blocks)
@@ -411,8 +457,12 @@ static int write_vector(const struct gen_opts *o, const struct tc_enc_result *r,
 		rc = tc_vector_save(path, text, err, sizeof err);
 		if (rc)
 			fprintf(stderr, "tracecert gen: %s\n", err);
-	} else {
-		fputs(text, stdout);
+	} else if (fputs(text, stdout) == EOF) {
+		/* said here, with errno: a write this long bypasses the buffer, and the
+		 * check after the command (tools/cli.c) would see only the error flag */
+		fprintf(stderr, "tracecert gen: cannot write standard output: %s\n", strerror(errno));
+		clearerr(stdout);
+		rc = -1;
 	}
 	free(text);
 	return rc;
@@ -525,17 +575,19 @@ static int check_snapshot_args(const struct gen_opts *o, long n)
 
 /* Keys no register derives that differ from their default: a snapshot
  * cannot say them. */
-static void note_underivable_keys(const struct gen_opts *o, const struct snapshot_acc *acc)
+static void note_underivable_keys(const struct snapshot_acc *acc)
 {
-	for (int i = 0; i < acc->n; i++)
-		for (int k = 0; k < o->proto->nkeys; k++) {
-			const struct tc_config_key *key = &o->proto->keys[k];
-			uint64_t value = o->proto->config_get_key(acc->r[i].cfg, k);
+	for (int i = 0; i < acc->n; i++) {
+		const struct tc_protocol *p = tc_protocol_find(acc->r[i].protocol);
+		for (int k = 0; p && k < p->nkeys; k++) {
+			const struct tc_config_key *key = &p->keys[k];
+			uint64_t value = p->config_get_key(acc->r[i].cfg, k);
 			if (!strncmp(key->source, "none", 4) && value != key->def)
 				fprintf(stderr, "tracecert gen: seed %llu: %s=%llu has no register: decode the snapshot "
 						"with --config %s=%llu\n", (unsigned long long)acc->seed[i], key->name,
 					(unsigned long long)value, key->name, (unsigned long long)value);
 		}
+	}
 }
 
 /* Writes the snapshot (when asked) and frees the vectors kept for it. */
@@ -543,7 +595,7 @@ static int finish_snapshot(const struct gen_opts *o, struct snapshot_acc *acc, i
 {
 	char err[600];
 	if (rc == 0 && o->snapshot_out)
-		note_underivable_keys(o, acc);
+		note_underivable_keys(acc);
 	if (rc == 0 && o->snapshot_out &&
 	    tc_snapshot_write(o->snapshot_out, acc->r, acc->seed, acc->n, !o->snapshot_raw, acc->seed[0], err, sizeof err)) {
 		fprintf(stderr, "tracecert gen: --snapshot-out: %s\n", err);
@@ -554,12 +606,17 @@ static int finish_snapshot(const struct gen_opts *o, struct snapshot_acc *acc, i
 	return rc;
 }
 
-/* Generates (or corrupts) the vector of one seed into r. */
-static int make_one(struct gen_opts *o, struct tc_enc_result *r)
+/* Generates (or corrupts) the vector of one seed into r: the i-th vector is
+ * made by the (i mod n)-th encoder of --protocol's list, with its own
+ * --steps and --blocks defaults. */
+static int make_one(struct gen_opts *o, long i, struct tc_enc_result *r)
 {
+	const struct tc_encoder *enc = o->nencs > 1 ? o->encs[i % o->nencs] : o->enc;
 	char err[300];
-	int rc = o->negative ? o->enc->negative(&o->rq, o->neg_kind, r, err, sizeof err)
-			     : o->enc->generate(&o->rq, r, err, sizeof err);
+	int rc;
+	o->rq.steps = o->steps_arg ? o->steps_arg : enc->default_steps;
+	o->rq.blocks = o->blocks_arg ? o->blocks_arg : enc->default_blocks;
+	rc = o->negative ? enc->negative(&o->rq, o->neg_kind, r, err, sizeof err) : enc->generate(&o->rq, r, err, sizeof err);
 	if (rc)
 		fprintf(stderr, "tracecert gen: seed %llu: %s\n", (unsigned long long)o->rq.seed, err);
 	return rc;
@@ -573,10 +630,15 @@ static int run(struct gen_opts *o, const uint64_t *seeds, long n, uint64_t *hits
 	int rc = 0;
 	for (long i = 0; i < n && rc == 0; i++) {
 		struct tc_enc_result r;
+		if (tc_interrupt_signal()) {
+			fprintf(stderr, "tracecert gen: interrupted by %s after %ld of %ld vectors%s\n", tc_interrupt_name(), i,
+				n, o->out ? ", each file written whole" : "");
+			return tc_interrupt_status();
+		}
 		o->rq.seed = seeds ? seeds[i] : o->seed + (uint64_t)i;
-		if (make_one(o, &r))
+		if (make_one(o, i, &r))
 			return 2;
-		for (int k = 0; k < o->enc->variant_count(); k++)
+		for (int k = 0; o->nencs < 2 && k < o->enc->variant_count(); k++)   /* a list: no --coverage */
 			hits[k] += r.variants[k];
 		bytes += r.trace_len;
 		if ((!o->coverage && !o->snapshot_out) || o->out)
@@ -598,14 +660,20 @@ static int run(struct gen_opts *o, const uint64_t *seeds, long n, uint64_t *hits
 
 static int generate_all(struct gen_opts *o)
 {
-	static struct snapshot_acc acc;
+	struct snapshot_acc acc;
 	uint64_t *seeds = NULL, *hits;
 	long n = (long)o->count;
 	int rc;
-	if (o->out && mkdir(o->out, 0777) != 0 && errno != EEXIST) {
+	char err[600];
+	if (o->out && mkdir(o->out, 0777) != 0 && errno != EEXIST) {   /* the folder, not its parents */
 		fprintf(stderr, "tracecert gen: cannot create '%s': %s\n", o->out, strerror(errno));
 		return 2;
 	}
+	if (o->out && tc_out_probe_dir(o->out, err, sizeof err)) {
+		fprintf(stderr, "tracecert gen: --out: %s\n", err);
+		return 2;
+	}
+	tc_interrupt_catch();   /* each vector file is whole: stop between two */
 	if (o->seeds_file && (n = read_seeds(o->seeds_file, &seeds)) < 0)
 		return 2;
 	hits = check_snapshot_args(o, n) ? NULL : calloc((size_t)o->enc->variant_count(), sizeof *hits);
@@ -629,6 +697,8 @@ int tc_gen_main(int argc, char **argv)
 	int rc;
 	memset(&o, 0, sizeof o);
 	o.enc = tc_encoders[0];
+	o.encs[0] = o.enc;
+	o.nencs = 1;
 	o.seed = 1;
 	o.count = 1;
 	o.config = calloc((size_t)argc, sizeof *o.config);

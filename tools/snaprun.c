@@ -87,6 +87,22 @@ static int apply_overrides(struct plan *p, struct source *s, struct tc_config_bu
 	return 0;
 }
 
+/* A register the protocol needs in every snapshot (snapshot_required_regs)
+ * that neither the device file nor --config gives. */
+static int check_required_regs(struct plan *p, const struct source *s, uint32_t given)
+{
+	uint32_t missing = s->proto->snapshot_required_regs & ~given;
+	for (int r = 0; r < s->proto->nregs; r++)
+		if ((missing >> r) & 1) {
+			snprintf(p->err, sizeof p->err,
+				 "%s: %s source '%s' has no register %s, which decoding needs (%s): give it in [regs] or as --config %s=VALUE",
+				 s->dev->ini, s->dev->type, s->dev->name, s->proto->regs[r].name, s->proto->regs[r].doc,
+				 s->proto->regs[r].name);
+			return -1;
+		}
+	return 0;
+}
+
 /* The configuration from the source's registers, then --config. */
 static int configure(struct plan *p, struct source *s)
 {
@@ -106,7 +122,7 @@ static int configure(struct plan *p, struct source *s)
 	s->trace_id = s->proto->trace_id_reg >= 0 && ((b.reg_given >> s->proto->trace_id_reg) & 1) ?
 		      (int)(b.reg[s->proto->trace_id_reg] & 0x7f) : -1;
 	s->cfg = malloc(s->proto->config_size);
-	if (!s->cfg || apply_overrides(p, s, &o))
+	if (!s->cfg || apply_overrides(p, s, &o) || check_required_regs(p, s, b.reg_given | o.reg_given))
 		return -1;
 	s->proto->config_default(s->cfg);
 	if (tc_config_builder_apply(&b, s->cfg, &s->notes, err, sizeof err) ||
@@ -182,6 +198,22 @@ static int check_overrides(struct plan *p)
 	return 0;
 }
 
+/* Two sources decoded from one CoreSight formatted buffer need different trace IDs. */
+static int check_trace_ids(struct plan *p)
+{
+	for (int i = 0; i < p->n; i++)
+		for (int j = 0; j < i; j++) {
+			const struct source *a = &p->src[j], *b = &p->src[i];
+			if (!a->buf || a->buf != b->buf || !a->buf->coresight || a->trace_id != b->trace_id)
+				continue;
+			snprintf(p->err, sizeof p->err,
+				 "%s: %s source '%s' has trace ID 0x%02x, as source '%s' (%s) in the same CoreSight formatted buffer '%s': their bytes cannot be told apart",
+				 b->dev->ini, b->dev->type, b->dev->name, (unsigned)b->trace_id, a->dev->name, a->dev->ini, a->buf->name);
+			return -1;
+		}
+	return 0;
+}
+
 static int make_plan(struct plan *p, const char *dir)
 {
 	if (tc_snapshot_load(dir, &p->ss, p->err, sizeof p->err))
@@ -215,6 +247,8 @@ static int make_plan(struct plan *p, const char *dir)
 	for (int i = 0; i < p->n; i++)
 		if (p->src[i].proto && plan_source(p, &p->src[i]))
 			return -1;
+	if (check_trace_ids(p))
+		return -1;
 	for (int i = 0; i < p->ss.ndevices; i++)   /* every dump is checked, used or not */
 		if (!core_image(p, &p->ss.device[i]))
 			return -1;

@@ -8,7 +8,11 @@
  * build (its device type: the descriptor's snapshot_types) as a block headed
  * by a '#' line. overrides: --config NAME=VALUE, each applied over the
  * registers of the sources whose protocol has NAME (a name no source's
- * protocol has is an error). cmd: "dump" or "decode" (for messages). Returns
+ * protocol has is an error). A bad snapshot: a file that does not parse or
+ * open, a source without a register its protocol requires
+ * (snapshot_required_regs) or whose registers its protocol refuses, a
+ * source of a formatted buffer without a usable trace ID or with one another
+ * source of the buffer has. cmd: "dump" or "decode" (for messages). Returns
  * the exit status: 0, 1 (the trace or its frames had errors), 2 (bad
  * snapshot). */
 int tc_snapshot_run(const char *dir, const char *cmd, const char *const *overrides, int noverrides,

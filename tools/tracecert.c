@@ -5,6 +5,7 @@
 #include "config_cmd.h"
 #include "dump.h"
 #include "gen.h"
+#include "outfile.h"
 
 int main(int argc, char **argv)
 {
@@ -17,5 +18,6 @@ int main(int argc, char **argv)
 		{ "bench", "throughput and memory figures, reference vs OpenCSD", tc_bench_main },
 		{ NULL, NULL, NULL }
 	};
+	tc_out_ignore_file_size_signal();   /* a write beyond RLIMIT_FSIZE fails with EFBIG, reported */
 	return tc_cli_dispatch(commands, argc, argv);
 }

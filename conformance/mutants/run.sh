@@ -5,7 +5,7 @@
 #
 #   run.sh [--first-failure] [--tap] [--refresh] [--protocol NAME]... [--vectors DIR]... BUILD_DIR
 #
-# Each folder conformance/mutants/NAME/ holds the mutants of protocol NAME
+# Each folder conformance/mutants/NAME/ (but auto/, the automatic mutants) holds the mutants of protocol NAME
 # (a name of PROTOCOLS in GNUmakefile, i.e. of BUILD_DIR/gen/protocols.c);
 # they run against vectors/NAME. --protocol runs only the protocols named;
 # --vectors replaces vectors/NAME (for every protocol run).
@@ -96,6 +96,7 @@ CC=${CC:-cc}
 JOBS=${JOBS:-$(getconf _NPROCESSORS_ONLN 2>/dev/null || echo 2)}
 CFLAGS_M="-std=c11 -Wall -Wextra -Werror -D_POSIX_C_SOURCE=200809L -fPIC -O1"
 tool=$build/tracecert
+. conformance/mutants/lib.sh
 out=$build/mutants
 protocols_c=$build/gen/protocols.c
 
@@ -112,6 +113,7 @@ fi
 protocols=
 for d in conformance/mutants/*/; do
 	p=$(basename "$d")
+	[ "$p" = auto ] && continue   # the automatic mutants (auto/run.sh), not a protocol
 	if [ -n "$only" ]; then
 		case " $only " in *" $p "*) ;; *) continue ;; esac
 	fi
@@ -133,41 +135,7 @@ if [ -z "$protocols" ]; then
 	exit 1
 fi
 
-# The reference sources: every .c of reference/ and of its protocol folders
-# (not its tests), relative to reference/.
-ref_srcs=$(cd reference && for f in *.c */*.c; do
-	case $f in test/*) ;; *) [ -f "$f" ] && echo "$f" ;; esac
-done)
-
-# copy_ref DIR [PROTOCOL]: reference/ copied to DIR/reference without the
-# marker-only lines: its top-level files and include/, and every protocol
-# folder (no PROTOCOL) or only PROTOCOL's.
-copy_ref() {
-	mkdir -p "$1/reference" || return 1
-	for f in reference/*; do
-		[ -f "$f" ] && { cp "$f" "$1/reference/" || return 1; }
-	done
-	cp -R reference/include "$1/reference/include" || return 1
-	for d in reference/*/; do
-		d=${d%/}
-		case ${d#reference/} in
-		include | test) continue ;;
-		esac
-		[ $# -lt 2 ] || [ "${d#reference/}" = "$2" ] || continue
-		cp -R "$d" "$1/$d" || return 1
-	done
-	find "$1/reference" -name '*.[ch]' | while read -r f; do
-		grep -q 'TC_CLAUSE' "$f" || continue
-		sed '/^[[:space:]]*TC_CLAUSE\(_CASE\)\{0,1\}(.*);[[:space:]]*$/d' "$f" >"$f.tmp" && mv "$f.tmp" "$f" || exit 1
-	done
-}
-
-# compile REFDIR FILE.c OBJ [SRCDIR]: one object of the reference; the headers
-# come from REFDIR, the source from SRCDIR (default REFDIR).
-compile() {
-	mkdir -p "$(dirname "$3")" &&
-		$CC $CFLAGS_M -I"$1/include" -I"$1" -Iconformance/include -c "${4:-$1}/$2" -o "$3"
-}
+ref_srcs=$(ref_sources)
 
 # touched PATCH: the reference files a patch changes (F of its +++ b/reference/F lines).
 touched() {
@@ -186,61 +154,16 @@ refresh_patch() {
 	mv "$tmp" "$1"
 }
 
-# certify_run PROTOCOL SO LOGPREFIX [--first-failure]: runs the protocol's
-# vectors (vectors/PROTOCOL, or --vectors); LOGPREFIX.tap, LOGPREFIX.err.
-certify_run() {
-	p=$1 so=$2 log=$3
-	shift 3
-	va=
-	if [ -n "$vecdirs" ]; then
-		for v in $vecdirs; do va="$va --vectors $v"; done
-	else
-		va="--vectors vectors/$p"
-	fi
-	# shellcheck disable=SC2086
-	"$tool" certify --adapter "$so" $va --tap --timeout 5 "$@" >"$log.tap" 2>"$log.err"
-}
-
-# count WORD LOGPREFIX: a number from the runner's summary line
-# ("certify: NAME: P pass, F fail, C crash, H hang, X flood, E adapter-error, R runner-error, U unsupported; …").
-count() {
-	sed -n "s/^certify: .*[:,] \([0-9][0-9]*\) $1[,;].*/\1/p" "$2.err" | head -n 1
-}
-
 rm -rf "$out"   # no stale mutants from patches renamed or removed since
 mkdir -p "$out" || exit 2
 
 # ---- The control: a pristine copy of every source of every protocol, built
 # the same way, passes every vector of each protocol run.
 base=$out/.base
-copy_ref "$base/src" || exit 2
-mkdir -p "$base/obj" || exit 2
-pids=
-$CC $CFLAGS_M -I"$base/src/reference/include" -c "$protocols_c" -o "$base/obj/protocols.o" &
-pids="$pids $!"
-for f in $ref_srcs; do
-	compile "$base/src/reference" "$f" "$base/obj/${f%.c}.o" &
-	pids="$pids $!"
-done
-$CC $CFLAGS_M -I"$base/src/reference/include" -I"$base/src/reference" -Iconformance/include -I"$build/gen/include" \
-	-c conformance/adapters/reference.c -o "$base/obj/adapter.o" &
-pids="$pids $!"
-bad=0
-for p in $pids; do wait "$p" || bad=1; done
-if [ $bad -ne 0 ]; then
-	echo "mutants: the pristine reference does not compile" >&2
-	exit 1
-fi
-base_objs="$base/obj/adapter.o $base/obj/protocols.o"
-for f in $ref_srcs; do base_objs="$base_objs $base/obj/${f%.c}.o"; done
-# shellcheck disable=SC2086
-$CC -shared -o "$base/libtc_mutant.so" $base_objs || exit 1
+build_base "$base" "$protocols_c" "$build/gen/include" || exit 1
 for p in $protocols; do
 	certify_run "$p" "$base/libtc_mutant.so" "$base/certify-$p"
-	cfail=$(count fail "$base/certify-$p")
-	cpass=$(count pass "$base/certify-$p")
-	if [ -z "$cfail" ] || [ "$cfail" -ne 0 ] || [ "${cpass:-0}" -eq 0 ] ||
-	   ! grep -q ' 0 crash, 0 hang, 0 flood, 0 adapter-error, 0 runner-error, 0 unsupported' "$base/certify-$p.err"; then
+	if ! control_ok "$p" "$base/certify-$p"; then
 		echo "mutants: the pristine reference (control) does not pass every $p vector:" >&2
 		cat "$base/certify-$p.err" >&2
 		exit 1
@@ -363,11 +286,7 @@ for name in $names; do
 		certify_run "$proto" "$dir/libtc_mutant.so" "$dir/certify" $ff
 		passes=$(count pass "$dir/certify")
 		fails=$(count fail "$dir/certify")
-		others=0
-		for w in crash hang flood adapter-error runner-error; do
-			c=$(count "$w" "$dir/certify")
-			others=$((others + ${c:-0}))
-		done
+		others=$(count_others "$dir/certify")
 		by=$(awk '/^not ok /{ cur = $5 " " $6; next }
 			/^  verdict: fail$/ && cur != "" { print cur; exit }' "$dir/certify.tap")
 		if [ -z "$fails" ] || [ -z "$passes" ]; then

@@ -3,7 +3,7 @@
  * "Warnings", found from the byte layouts of PTM-P3 (branch address), PTM-S4 (waypoint
  * update), PTM-P6 (atom), PTM-P7 (cycle count), PTM-P8 (I-sync) and PTM-P9 (timestamp).
  * Each twin sets every bit of one field that is clear in the original (res0), or clears a
- * bit the layout fixes to 1 where the original has it set (ignored-field, PTM-P24), so it
+ * bit the layout fixes to 1 where the original has it set (ignored-field, PTM-P25), so it
  * adds exactly one warning. */
 #include <string.h>
 
@@ -102,7 +102,7 @@ static void waypoint_twins(const struct tc_vector *v, const struct twin_packet *
 	int first = twin_packet_byte(v, p, 1);
 	if (address_section(v, p, 1, &a))
 		return;
-	/* PTM-P24, row wpu-first: the first address byte is laid out as a branch header
+	/* PTM-P25, row wpu-first: the first address byte is laid out as a branch header
 	 * `C A A A A A A 1`; its bit 0 cleared, the twin gives ignored-field with the bit as read, 0 */
 	if (first & 0x01)
 		twin_add(out, p->off + 1, (unsigned)first & 0xfe, "ignored-field", "wpu-first", 0);

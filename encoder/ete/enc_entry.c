@@ -72,6 +72,13 @@ static int negative(const struct tc_enc_request *rq, int kind, struct tc_enc_res
 	return move(&v, r, err, errlen);
 }
 
+/* Pieces start at an A-sync (at least eleven zeros, then 0x80),
+ * which the encoder always follows with a Trace Info. */
+static size_t sync_points(const uint8_t *trace, size_t len, size_t *at, size_t max)
+{
+	return tc_enc_sync_points_zeros(trace, len, 11, at, max);
+}
+
 /* Indexed by enum tc_enc_negative_kind. */
 static const struct tc_enc_kind negative_kinds[tc_enc_neg_count] = {
 	{ "any", "chosen by the seed (the default)" },
@@ -106,4 +113,6 @@ const struct tc_encoder tc_encoder_ete = {
 			"comment names the encoder seed used).\n",
 	.negative_kinds = negative_kinds,
 	.nnegative_kinds = tc_enc_neg_count,
+	.bench_config = "maxspec=8 retstack=1",
+	.sync_points = sync_points,
 };

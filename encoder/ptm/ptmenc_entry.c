@@ -46,6 +46,13 @@ static int generate(const struct tc_enc_request *rq, struct tc_enc_result *r, ch
 	return 0;
 }
 
+/* Pieces start at an A-sync (at least five zeros, then 0x80), which the
+ * encoder always follows with an I-sync. */
+static size_t sync_points(const uint8_t *trace, size_t len, size_t *at, size_t max)
+{
+	return tc_enc_sync_points_zeros(trace, len, 5, at, max);
+}
+
 const struct tc_encoder tc_encoder_ptm = {
 	.protocol = "ptm",
 	.doc = "A random A32/T32 (and ThumbEE) program, an execution of it (conditional and\n"
@@ -63,4 +70,6 @@ const struct tc_encoder tc_encoder_ptm = {
 	.negative_doc = NULL,
 	.negative_kinds = NULL,
 	.nnegative_kinds = 0,
+	.bench_config = "return_stack=1",
+	.sync_points = sync_points,
 };

@@ -212,7 +212,7 @@ static int branch(struct reader *r, struct last *st, uint8_t h)
  * information byte after a fifth byte with bit 6; LastState unchanged. The
  * first byte has the branch header's layout `C A A A A A A 1`: its bit 0 is
  * the constant 1, and a 0 there changes nothing but gives an ignored-field
- * warning with the bit as read, 0 (PTM-P24). */
+ * warning with the bit as read, 0 (PTM-P25). */
 static int waypoint(struct reader *r, const struct last *st)
 {
 	struct addr a;

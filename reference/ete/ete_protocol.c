@@ -210,5 +210,6 @@ const struct tc_protocol tc_protocol_ete = {
 	.skipped = ete_skipped,
 	.snapshot_types = snapshot_types,
 	.trace_id_reg = tc_ete_reg_trctraceidr,
+	.snapshot_core_type = "ARM-AA64",
 	.clause_value = clause_value,
 };

@@ -5,7 +5,9 @@
  *               [28] timestamp enable, [29] return stack enable, [30] VMID enable
  *   ETMIDR      [11:8] major architecture version (3 for PFT), [7:4] minor (PFTv1.0, v1.1)
  *   ETMCCER     [28] timestamp encoding (1: binary), [29] timestamp size (1: 64 bits)
- *   ETMTRACEIDR [6:0] trace ID */
+ *   ETMTRACEIDR [6:0] trace ID
+ * Bits no text we hold assigns (reference/ptm/ERRATA.md PTM-P24) are ignored
+ * with a note: ETMCR [31], ETMIDR [23:21] and [17], ETMTRACEIDR [31:7]. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdio.h>
@@ -140,6 +142,16 @@ static void derive_etmcr(uint32_t v, uint64_t *value, uint32_t *derived)
 	derive_key(value, derived, k_vmid, field(v, 30, 30));
 }
 
+/* PTM-P24: set bits that no text we hold assigns; each is a note, never a refusal. */
+static void note_unassigned_bits(const uint32_t *regs, uint32_t given, struct tc_config_notes *notes)
+{
+	if (((given >> tc_ptm_reg_etmcr) & 1) && field(regs[tc_ptm_reg_etmcr], 31, 31))
+		note(notes, "ETMCR bit 31 is reserved but set: ignored");
+	if (((given >> tc_ptm_reg_etmidr) & 1) &&
+	    (field(regs[tc_ptm_reg_etmidr], 23, 21) || field(regs[tc_ptm_reg_etmidr], 17, 17)))
+		note(notes, "ETMIDR bits [23:21] or [17] are reserved but set: ignored");
+}
+
 int tc_ptm_config_derive(const uint32_t *regs, uint32_t given, uint64_t *value, uint32_t *derived,
 			 struct tc_config_notes *notes, char *err, size_t errlen)
 {
@@ -161,7 +173,8 @@ int tc_ptm_config_derive(const uint32_t *regs, uint32_t given, uint64_t *value, 
 		derive_key(value, derived, k_ts64, field(regs[tc_ptm_reg_etmccer], 29, 29));
 	}
 	if (((given >> tc_ptm_reg_etmtraceidr) & 1) && field(regs[tc_ptm_reg_etmtraceidr], 31, 7))
-		note(notes, "ETMTRACEIDR bits [31:7] are set: ignored");
+		note(notes, "ETMTRACEIDR bits [31:7] are reserved but set: ignored");
+	note_unassigned_bits(regs, given, notes);
 	return 0;
 }
 

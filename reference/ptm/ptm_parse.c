@@ -64,7 +64,7 @@ static void res0(struct tc_ptm_parse *p, int field, unsigned bits)
 
 /* A bit the layout fixes to a constant, found different from it: ignored
  * (the packet decodes as with the constant) and reported with the field as
- * read (TC-R1; PTM-R1; PTM-P24). The caller tests the constant. */
+ * read (TC-R1; PTM-R1; PTM-P25). The caller tests the constant. */
 static void ignored_field(struct tc_ptm_parse *p, int field, unsigned bits)
 {
 	if (failed(p))
@@ -249,7 +249,7 @@ static void branch_packet(struct tc_ptm_parse *p, uint8_t header)
  * a fifth address byte whose bit 6 is set (PTM-S4); decompressed against
  * LastState, which it leaves unchanged (PTM-S3). Bit 0 of the first address
  * byte is where the branch header has its fixed 1: a 0 there is ignored
- * with an ignored-field warning (PTM-P24). */
+ * with an ignored-field warning (PTM-P25). */
 static void waypoint_update_packet(struct tc_ptm_parse *p)
 {
 	struct tc_ptm_packet *k = pkt(p);

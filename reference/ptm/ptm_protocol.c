@@ -189,5 +189,7 @@ const struct tc_protocol tc_protocol_ptm = {
 	.skipped = ptm_skipped,
 	.snapshot_types = snapshot_types,
 	.trace_id_reg = tc_ptm_reg_etmtraceidr,
+	.snapshot_required_regs = 1u << tc_ptm_reg_etmcr | 1u << tc_ptm_reg_etmidr | 1u << tc_ptm_reg_etmccer,
+	.snapshot_core_type = "ARMv7-A",
 	.clause_value = clause_value,
 };

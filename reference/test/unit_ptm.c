@@ -7,6 +7,7 @@
 
 #include "tracecert/image.h"
 #include "tracecert/ptm.h"
+#include "tracecert/ptm_config.h"
 #include "tracecert/protocol.h"
 
 /* ---- Collecting output ------------------------------------------------------- */
@@ -541,6 +542,34 @@ static void test_registers(void)
 	ok(tc_config_builder_set(&b, "ETMCCER", "0x20000000", err, sizeof err) == 0 &&
 	   tc_config_builder_apply(&b, &cfg, NULL, err, sizeof err) == 0 && cfg.ts64 == 1 && cfg.ts_binary == 0,
 	   "ETMCCER alone: 64-bit Gray-coded timestamps");
+	/* PTM-P24: bits no text assigns are notes; the keys come out as with the bits clear. */
+	tc_config_builder_init(&b, p);
+	ok(tc_config_builder_set(&b, "ETMCR", "0xa0001000", err, sizeof err) == 0 &&
+	   tc_config_builder_set(&b, "ETMIDR", "0x41a20310", err, sizeof err) == 0 &&
+	   tc_config_builder_apply(&b, &cfg, &notes, err, sizeof err) == 0 && notes.n == 2 &&
+	   strstr(notes.note[0], "ETMCR bit 31") && strstr(notes.note[1], "ETMIDR bits [23:21] or [17]") &&
+	   cfg.cycle_accurate == 1 && cfg.return_stack == 1 && cfg.vmid == 0 && cfg.version == 1,
+	   "ETMCR bit 31 and ETMIDR bits 21, 17 set: noted, ignored");
+	tc_config_builder_init(&b, p);
+	ok(tc_config_builder_set(&b, "ETMIDR", "0x411ef310", err, sizeof err) == 0 &&
+	   tc_config_builder_apply(&b, &cfg, &notes, err, sizeof err) == 0 && notes.n == 1 &&
+	   strstr(notes.note[0], "ETMIDR bits [23:21] or [17]"), "ETMIDR bit 17 alone set: noted (bits 20:18 are assigned: not)");
+	tc_config_builder_init(&b, p);
+	ok(tc_config_builder_set(&b, "ETMIDR", "0x411cf312", err, sizeof err) == 0 &&
+	   tc_config_builder_set(&b, "ETMCR", "0x20000400", err, sizeof err) == 0 &&
+	   tc_config_builder_set(&b, "ETMCCER", "0x34c01ac2", err, sizeof err) == 0 &&
+	   tc_config_builder_apply(&b, &cfg, &notes, err, sizeof err) == 0 && notes.n == 0 && cfg.version == 1 &&
+	   cfg.return_stack == 1 && cfg.cycle_accurate == 0 && cfg.ts64 == 1 && cfg.ts_binary == 1,
+	   "the register values a Cortex-A15's PTM reports (programming bit set, implementer and core family): no note");
+	tc_config_builder_init(&b, p);
+	ok(tc_config_builder_set(&b, "ETMIDR", "0x41000200", err, sizeof err) == 0 &&
+	   tc_config_builder_apply(&b, &cfg, &notes, err, sizeof err) == -1 && strstr(err, "ETMIDR=0x41000200") &&
+	   strstr(err, "not 3 (PFT)"), "ETMIDR of an ETMv3 (major version 2) is refused, naming the register");
+	tc_config_builder_init(&b, p);
+	ok(tc_config_builder_set(&b, "ETMCR", "0x100000000", err, sizeof err) == -2 && strstr(err, "ETMCR") &&
+	   strstr(err, "32-bit"), "an ETMCR value of 33 bits is refused, naming the register");
+	ok(p->snapshot_required_regs == (1u << tc_ptm_reg_etmcr | 1u << tc_ptm_reg_etmidr | 1u << tc_ptm_reg_etmccer),
+	   "a snapshot's PTM source must give ETMCR, ETMIDR and ETMCCER");
 }
 
 int main(void)

@@ -30,6 +30,7 @@
 
 #include "tracecert/ete.h"
 #include "tracecert/protocol.h"
+#include "outfile.h"
 #include "vector.h"
 
 #define MAX_PACKETS 64
@@ -943,6 +944,7 @@ int main(int argc, char **argv)
 {
 	static struct out o;
 	int reserved = 0, exact = 0, valid = 0;
+	tc_out_ignore_file_size_signal();   /* beyond RLIMIT_FSIZE: an error naming the file (EFBIG) */
 	if (argc == 2 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"))) {
 		usage(stdout);
 		return 0;

@@ -78,7 +78,23 @@ struct tc_encoder {
 				     * gen --help, each ending in '\n' */
 	const struct tc_enc_kind *negative_kinds;
 	int nnegative_kinds;
+	/* `tracecert bench`'s workload: the configuration keys it fixes over the
+	 * protocol's defaults ("NAME=VALUE NAME=VALUE", the names of the
+	 * protocol's key table; "" for the defaults alone). */
+	const char *bench_config;
+	/* The offsets where a trace this encoder wrote can be cut so that each
+	 * piece decodes on its own (the protocol's synchronisation sequence
+	 * starts there): at most max of them, ascending, into at; returns how
+	 * many it found (more than max: the first max are written). bench
+	 * measures a decoder that crashes on the workload again on the pieces
+	 * it does not crash in. NULL: the protocol's traces are not cut. */
+	size_t (*sync_points)(const uint8_t *trace, size_t len, size_t *at, size_t max);
 };
+
+/* A sync_points for a protocol whose synchronisation sequence is at least
+ * min_zeros bytes 0x00 then 0x80 (ETE's and PFT's A-sync): the offset of
+ * each such sequence's first zero, and 0 (a generated trace starts with one). */
+size_t tc_enc_sync_points_zeros(const uint8_t *trace, size_t len, size_t min_zeros, size_t *at, size_t max);
 
 /* The encoders of this build, one per protocol of PROTOCOLS in GNUmakefile
  * (tools/gen-protocols.sh --encoders), in that order, NULL-terminated. */

@@ -132,6 +132,14 @@ struct tc_protocol {
 	/* The device types of a trace snapshot's [device] type= that are this
 	 * protocol ("ETE"; "PTM1.0" …), NULL-terminated. */
 	const char *const *snapshot_types;
+	/* The registers (bit r: regs[r]) a trace source of a snapshot must
+	 * give, in its device file or as --config NAME=VALUE: without them the
+	 * packets cannot be delimited (tools/snaprun.c refuses the snapshot,
+	 * naming the file, the register and regs[r].doc). 0: none. */
+	uint32_t snapshot_required_regs;
+	/* The core type= a snapshot writer gives the core a source of this
+	 * protocol traces ("ARM-AA64"); readers take any. */
+	const char *snapshot_core_type;
 
 	/* Spec-clause coverage (coverage/README.md): the value of a name that an
 	 * arm of coverage/clauses/<name>.txt gives for a TC_CLAUSE_CASE selector

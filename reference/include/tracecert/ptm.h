@@ -70,7 +70,7 @@ enum tc_ptm_warn_field {
 	tc_ptm_wf_cc_last,           /* fifth cycle-count byte bit 7 */
 	tc_ptm_wf_ts_last,           /* seventh byte of a 48-bit timestamp, bits 7:6 */
 	tc_ptm_wf_wpu_first,         /* waypoint update: bit 0 of the first address byte is 0
-				      * (the branch header's fixed 1, ignored-field, PTM-P24) */
+				      * (the branch header's fixed 1, ignored-field, PTM-P25) */
 	tc_ptm_wf_isync_info0,       /* I-sync information byte bit 0 is 0 (IHI 0014: always 1;
 				      * ignored-field, PTM-P8) */
 	tc_ptm_wf_count

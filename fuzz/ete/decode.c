@@ -15,7 +15,7 @@
  *      per element);
  *   4. streaming (flag bit 7): L3 is the same fed whole and in chunks.
  *
- * Input: bytes 0–2 the configuration (fuzz.h tc_fuzz_config); byte 3 flags:
+ * Input: bytes 0–2 the configuration (fuzz_ete.h tc_fuzz_ete_config); byte 3 flags:
  * bits 2:0 number of raw regions (0–7), bit 3 an ELF file follows them,
  * bit 4 no image at all (tc_ete_set_image(NULL)), bit 7 streaming check;
  * byte 4 walk_limit (0: automatic); byte 5 chunking (tc_fuzz_chunks_init);
@@ -26,10 +26,10 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "fuzz.h"
+#include "fuzz_ete.h"
 #include "insn.h"   /* tc_isa_name, tc_insn_type_name: the enumerations L3 uses */
 
-#define HDR (TC_FUZZ_CFG_BYTES + 3)
+#define HDR (TC_FUZZ_ETE_CFG_BYTES + 3)
 
 struct run {
 	const struct tc_image *image;
@@ -178,10 +178,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	uint64_t bound;
 	if (size < HDR)
 		return 0;
-	tc_fuzz_config(data, &cfg);
-	flags = data[TC_FUZZ_CFG_BYTES];
-	cfg.walk_limit = data[TC_FUZZ_CFG_BYTES + 1];
-	seed = data[TC_FUZZ_CFG_BYTES + 2];
+	tc_fuzz_ete_config(data, &cfg);
+	flags = data[TC_FUZZ_ETE_CFG_BYTES];
+	cfg.walk_limit = data[TC_FUZZ_ETE_CFG_BYTES + 1];
+	seed = data[TC_FUZZ_ETE_CFG_BYTES + 2];
 	in.p = data + HDR;
 	in.n = size - HDR;
 	memset(&img, 0, sizeof img);
@@ -193,7 +193,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	for (int i = 0; i < img.n; i++)
 		image_bytes += img.region[i].size;
 
-	tc_fuzz_fit_caps(&cfg, in.n);
+	tc_fuzz_ete_fit_caps(&cfg, in.n);
 	memset(&whole, 0, sizeof whole);
 	whole.image = &img;
 	whole.len = in.n;

@@ -28,15 +28,15 @@
  * bytes differ (the formatted lines decide). Formatting every s1/L2 element
  * twice cost more than decoding (up to ~70 items per trace byte).
  *
- * Input: bytes 0–2 the configuration (fuzz.h tc_fuzz_config; queue
- * capacities the trace cannot fill are lowered, tc_fuzz_fit_caps), byte 3
+ * Input: bytes 0–2 the configuration (fuzz_ete.h tc_fuzz_ete_config; queue
+ * capacities the trace cannot fill are lowered, tc_fuzz_ete_fit_caps), byte 3
  * the chunking (tc_fuzz_chunks_init; bits 4:3 are also k), then the trace.
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "fuzz.h"
+#include "fuzz_ete.h"
 
 #define MAX_EMIT_PER_PACKET 64   /* TC_ETE_MAX_EMIT of reference/ete/ete_internal.h */
 
@@ -218,15 +218,15 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	uint64_t skip_whole, skip_chunked;
 	uint8_t seed;
 	unsigned shift;
-	if (size < TC_FUZZ_CFG_BYTES + 1)
+	if (size < TC_FUZZ_ETE_CFG_BYTES + 1)
 		return 0;
-	tc_fuzz_config(data, &cfg);
-	seed = data[TC_FUZZ_CFG_BYTES];
+	tc_fuzz_ete_config(data, &cfg);
+	seed = data[TC_FUZZ_ETE_CFG_BYTES];
 	shift = (seed >> 3) & 3;
 	memset(&r, 0, sizeof r);
-	r.trace = data + TC_FUZZ_CFG_BYTES + 1;
-	r.len = size - TC_FUZZ_CFG_BYTES - 1;
-	tc_fuzz_fit_caps(&cfg, r.len);
+	r.trace = data + TC_FUZZ_ETE_CFG_BYTES + 1;
+	r.len = size - TC_FUZZ_ETE_CFG_BYTES - 1;
+	tc_fuzz_ete_fit_caps(&cfg, r.len);
 
 	reset(&r, 0, 0, 0);
 	for (int k = 0; k < 3; k++)

@@ -21,7 +21,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "fuzz.h"
+#include "fuzz_ete.h"
 #include "tracecert/protocol.h"
 
 #define BIG 4096

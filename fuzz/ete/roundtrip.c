@@ -21,7 +21,7 @@
  * TC_FUZZ_TCV=FILE in the environment the generated vector is written to
  * FILE as .tcv text (the start of a regression vector).
  *
- * Input: bytes 0–2 the configuration (fuzz.h tc_fuzz_config), used when
+ * Input: bytes 0–2 the configuration (fuzz_ete.h tc_fuzz_ete_config), used when
  * flag bit 0 is clear, but for the queue capacities (below); byte 3 flags:
  * bit 0 the encoder chooses the configuration (random_config), bits 2:1
  * both set the determinism check (one input in four: it runs the encoder
@@ -39,7 +39,7 @@
  * instruction cache is sized to the image, 64–1024 slots here); longer ones (up to 100 steps of a 64-block program,
  * about 1500 draws) stay reachable. Queue capacities: automatic (the
  * encoder models no queue-overflow, ERRATA TC-P18), lowered to 64 elements
- * per packet of the expected L1 (tc_fuzz_fit_caps_packets) instead of
+ * per packet of the expected L1 (tc_fuzz_ete_fit_caps_packets) instead of
  * allocating megabytes per decoder. That cannot turn a correct decode into
  * a queue-overflow: up to the first L1 line that differs from the truth the
  * reference has parsed at most as many packets as the truth holds, of at
@@ -49,11 +49,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "fuzz.h"
+#include "fuzz_ete.h"
 #include "tracecert/encoder_ete.h"
 #include "vector.h"
 
-#define HDR (TC_FUZZ_CFG_BYTES + 8)
+#define HDR (TC_FUZZ_ETE_CFG_BYTES + 8)
 
 /* One level being compared with the encoder's truth as it is decoded. */
 struct side {
@@ -165,7 +165,7 @@ static void write_tcv(const struct tc_enc_vector *v)
 	if (!path || !*path)
 		return;
 	tc_enc_vector_result(&shallow, &r);
-	text = tc_vector_text_generated(&r, "round-trip fuzz finding (fuzz/roundtrip.c)", err, sizeof err);
+	text = tc_vector_text_generated(&r, "round-trip fuzz finding (fuzz/ete/roundtrip.c)", err, sizeof err);
 	if (text && tc_vector_save(path, text, err, sizeof err) == 0)
 		fprintf(stderr, "roundtrip: vector written to %s\n", path);
 	else
@@ -242,14 +242,14 @@ static unsigned steps(uint8_t b)
 /* The encoder's options from the header; entropy is the rest of the input. */
 static void options(const uint8_t *data, size_t size, struct tc_enc_options *o)
 {
-	struct tc_fuzz_in in = { data + TC_FUZZ_CFG_BYTES + 4, 4 };
+	struct tc_fuzz_in in = { data + TC_FUZZ_ETE_CFG_BYTES + 4, 4 };
 	tc_enc_options_default(o);
-	tc_fuzz_config(data, &o->cfg);
+	tc_fuzz_ete_config(data, &o->cfg);
 	o->cfg.queue_cap = 0;   /* automatic: the encoder writes no queue-overflow */
 	o->cfg.tx_cap = 0;
-	o->random_config = data[TC_FUZZ_CFG_BYTES] & 1;
-	o->steps = steps(data[TC_FUZZ_CFG_BYTES + 1]);
-	o->blocks = 4 + data[TC_FUZZ_CFG_BYTES + 2] % 61u;
+	o->random_config = data[TC_FUZZ_ETE_CFG_BYTES] & 1;
+	o->steps = steps(data[TC_FUZZ_ETE_CFG_BYTES + 1]);
+	o->blocks = 4 + data[TC_FUZZ_ETE_CFG_BYTES + 2] % 61u;
 	o->seed = tc_fuzz_u32(&in);
 	o->entropy = data + HDR;
 	o->entropy_len = size - HDR;
@@ -274,7 +274,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		return 0;
 	options(data, size, &o);
 	TC_FUZZ_CHECK(tc_enc_generate(&o, &v, err, sizeof err) == 0, "tc_enc_generate: %s", err);
-	if ((data[TC_FUZZ_CFG_BYTES] & 6) == 6)
+	if ((data[TC_FUZZ_ETE_CFG_BYTES] & 6) == 6)
 		check_determinism(&o, &v);
 	memset(&img, 0, sizeof img);
 	for (int i = 0; i < v.nregions; i++)
@@ -284,9 +284,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	tc_lines_add_text(&want_l1, v.l1);
 	tc_lines_add_text(&want_l3, v.l3);
 	cfg = v.cfg;
-	tc_fuzz_fit_caps_packets(&cfg, want_l1.n + 1);
+	tc_fuzz_ete_fit_caps_packets(&cfg, want_l1.n + 1);
 	check(&cfg, &img, &v, &want_l1, &want_l3, -1);
-	check(&cfg, &img, &v, &want_l1, &want_l3, data[TC_FUZZ_CFG_BYTES + 3]);
+	check(&cfg, &img, &v, &want_l1, &want_l3, data[TC_FUZZ_ETE_CFG_BYTES + 3]);
 	tc_lines_free(&want_l1);
 	tc_lines_free(&want_l3);
 	tc_image_free(&img);

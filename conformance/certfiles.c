@@ -1,0 +1,166 @@
+/* certfiles.c — the certificate files of a report folder: the folder checked before the run, the JSON and Markdown written as one pair, the previous pair removed when a run is interrupted. */
+#define _DEFAULT_SOURCE 1   /* flock */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/file.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "certfiles.h"
+#include "interrupt.h"
+#include "outfile.h"
+
+typedef int (*writer_fn)(FILE *f, const struct tc_report *r, char *err, size_t errlen);
+
+static const char *const file_names[TC_CERTFILES_N] = { "certificate.json", "certificate.md" };
+static const writer_fn writers[TC_CERTFILES_N] = { tc_json_certificate, tc_markdown_certificate };
+
+/* DIR/NAME, malloc'd, or NULL. */
+static char *path_of(const char *dir, const char *name)
+{
+	size_t n = strlen(dir) + strlen(name) + 2;
+	char *p = malloc(n);
+	if (p)
+		snprintf(p, n, "%s/%s", dir, name);
+	return p;
+}
+
+int tc_certfiles_prepare(struct tc_certfiles *c, const char *dir)
+{
+	char err[600];
+	memset(c, 0, sizeof *c);
+	c->dir = dir;
+	if (!dir)
+		return 0;
+	if (tc_out_probe_dir(dir, err, sizeof err)) {
+		fprintf(stderr, "tracecert certify: --report: %s\n", err);
+		return -1;
+	}
+	for (int i = 0; i < TC_CERTFILES_N; i++) {
+		char *p = path_of(dir, file_names[i]);
+		struct stat st;
+		if (p && lstat(p, &st) == 0) {
+			c->before[i].present = 1;
+			c->before[i].dev = st.st_dev;
+			c->before[i].ino = st.st_ino;
+		}
+		free(p);
+	}
+	return 0;
+}
+
+/* An exclusive lock on the folder (released by closing the descriptor):
+ * the descriptor, or -1 with errno. EINTR: a signal came while waiting. */
+static int lock_folder(const char *dir)
+{
+	int fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (fd < 0)
+		return -1;
+	if (flock(fd, LOCK_EX) != 0) {
+		int e = errno;
+		close(fd);
+		errno = e;
+		return -1;
+	}
+	return fd;
+}
+
+/* Removes the files noted before the run that are still the same files. */
+static void drop_unchanged(const struct tc_certfiles *c)
+{
+	for (int i = 0; i < TC_CERTFILES_N; i++) {
+		char *p = path_of(c->dir, file_names[i]);
+		struct stat st;
+		if (p && c->before[i].present && lstat(p, &st) == 0 && st.st_dev == c->before[i].dev &&
+		    st.st_ino == c->before[i].ino) {
+			if (unlink(p) == 0)
+				fprintf(stderr, "tracecert certify: removed %s, left by an earlier run\n", p);
+			else
+				fprintf(stderr, "tracecert certify: cannot remove %s, left by an earlier run: %s\n", p,
+					strerror(errno));
+		}
+		free(p);
+	}
+}
+
+void tc_certfiles_drop_previous(const struct tc_certfiles *c)
+{
+	int fd;
+	if (!c->dir)
+		return;
+	fd = lock_folder(c->dir);   /* without the lock (a second signal): remove all the same */
+	drop_unchanged(c);
+	if (fd >= 0)
+		close(fd);
+}
+
+/* Renders certificate i of r in memory and stages it beside its place. 0, or -1 after a message. */
+static int stage_one(const struct tc_certfiles *c, int i, const struct tc_report *r, struct tc_out_staged *s)
+{
+	struct tc_out_text t;
+	char err[600];
+	char *path = path_of(c->dir, file_names[i]);
+	int rc = -1;
+	if (!path || tc_out_text_open(&t) != 0) {
+		fprintf(stderr, "tracecert certify: cannot write %s/%s: out of memory\n", c->dir, file_names[i]);
+		free(path);
+		return -1;
+	}
+	if (writers[i](t.f, r, err, sizeof err) != 0 || tc_out_text_close(&t) != 0)
+		fprintf(stderr, "tracecert certify: cannot write %s: rendering it in memory failed (out of memory)\n", path);
+	else if (tc_out_stage(s, path, t.buf, t.len, tc_out_sync, err, sizeof err) != 0)
+		fprintf(stderr, "tracecert certify: %s\n", err);
+	else
+		rc = 0;
+	tc_out_text_free(&t);
+	free(path);
+	return rc;
+}
+
+/* Renames the staged pair into place; a pair cut in two by a failed rename
+ * loses its new half too. 0, or -1 after a message. */
+static int commit_pair(const struct tc_certfiles *c, struct tc_out_staged *s)
+{
+	char err[600];
+	if (tc_out_commit(&s[0], err, sizeof err) == 0) {
+		if (tc_out_commit(&s[1], err, sizeof err) == 0)
+			return 0;
+		char *p = path_of(c->dir, file_names[0]);
+		if (p)
+			unlink(p);
+		free(p);
+	}
+	fprintf(stderr, "tracecert certify: %s\n", err);
+	return -1;
+}
+
+int tc_certfiles_write(const struct tc_certfiles *c, const struct tc_report *r)
+{
+	struct tc_out_staged s[TC_CERTFILES_N];
+	int fd, rc;
+	memset(s, 0, sizeof s);
+	if (!c->dir)
+		return 0;
+	if (stage_one(c, 0, r, &s[0]) || stage_one(c, 1, r, &s[1])) {
+		tc_out_discard(&s[0]);
+		return -1;
+	}
+	fd = lock_folder(c->dir);
+	if (fd < 0 && errno != EINTR) {
+		fprintf(stderr, "tracecert certify: cannot lock the folder '%s': %s\n", c->dir, strerror(errno));
+		rc = -1;
+	} else if (tc_interrupt_signal()) {
+		drop_unchanged(c);
+		rc = 1;
+	} else {
+		rc = commit_pair(c, s);
+	}
+	tc_out_discard(&s[0]);
+	tc_out_discard(&s[1]);
+	if (fd >= 0)
+		close(fd);
+	return rc;
+}

@@ -1,0 +1,67 @@
+#!/bin/sh
+# report.sh OUT — the report of the automatic mutants (Markdown on stdout) from every
+# OUT/<protocol>/ that run.sh beside this script wrote (verdicts.tsv, sites.tsv, parts.txt,
+# run.txt): per protocol and part, the mutants, how many the vectors alone kill and how many
+# the whole suite kills, the equivalent ones, then every mutant the vectors miss with its site.
+out=$1
+ps=
+for d in "$out"/*/; do
+	[ -f "$d/verdicts.tsv" ] && ps="$ps $(basename "$d")"
+done
+echo "# Automatic mutants of the reference"
+echo
+echo "Counted over the mutants that compile (not stillborn) and are not marked equivalent"
+echo "(conformance/mutants/auto/equivalent.txt). Killed by the vectors: a failing comparison"
+echo "in \`tracecert certify\` against vectors/<protocol>, or every vector failing, or only"
+echo "crashes, hangs, floods or adapter errors (certify fails those too). Killed by the whole"
+echo "suite: by the vectors, or else by a unit test, vectest (s1 and l2 too) or the encoder"
+echo "round trip (conformance/mutants/auto/suite.sh)."
+echo
+for p in $ps; do
+	printf -- '- %s: %s, commit %s, sample %s, seed %s (`make mutants-auto PROTOCOL=%s%s`)\n' "$p" \
+		"$(sed -n 's/^date=//p' "$out/$p/run.txt")" "$(sed -n 's/^commit=//p' "$out/$p/run.txt")" \
+		"$(sed -n 's/^sample=//p' "$out/$p/run.txt")" "$(sed -n 's/^seed=//p' "$out/$p/run.txt")" "$p" \
+		"$(sed -n 's/^sample=\([0-9]\)/ SAMPLE=\1/p; s/^seed=\(.*\)/ SEED=\1/p' "$out/$p/run.txt" | tr -d '\n' | sed 's/ SEED=1$//')"
+done
+echo
+echo "| protocol | part | sites | mutants | stillborn | equivalent | killed by vectors | vectors kill rate | killed by whole suite | whole-suite kill rate | survivors |"
+echo "|---|---|---|---|---|---|---|---|---|---|---|"
+for p in $ps; do
+	awk -F'\t' -v p="$p" -v sites="$out/$p/sites.tsv" -v parts="$out/$p/parts.txt" '
+		BEGIN {
+			while ((getline l < parts) > 0) { split(l, a, " "); part[a[2]] = a[1]; order[++np] = a[1] }
+			while ((getline l < sites) > 0) { split(l, a, "\t"); ns[part[a[2]]]++; ns["(all)"]++ }
+		}
+		function add(k, col) { c[k, col]++; c["(all)", col]++ }
+		{
+			add($2, "n")
+			if ($10 == "stillborn" || $10 == "equivalent") add($2, $10)
+			else if ($10 == "killed" || $10 == "killed-all" || $10 == "run-error") { add($2, "kv"); add($2, "ks") }
+			else if ($10 == "suite") add($2, "ks")
+			else add($2, "surv")
+		}
+		function row(k,   d) {
+			d = c[k, "n"] - c[k, "stillborn"] - c[k, "equivalent"]
+			printf "| %s | %s | %d | %d | %d | %d | %d | %s | %d | %s | %d |\n", p, k, ns[k], c[k, "n"],
+				c[k, "stillborn"], c[k, "equivalent"], c[k, "kv"], d ? sprintf("%.1f%%", 100 * c[k, "kv"] / d) : "-",
+				c[k, "ks"], d ? sprintf("%.1f%%", 100 * c[k, "ks"] / d) : "-", c[k, "surv"]
+		}
+		END { for (i = 1; i <= np; i++) row(order[i]); row("(all)") }' "$out/$p/verdicts.tsv"
+done
+echo
+for p in $ps; do
+	awk -F'\t' -v p="$p" '$10 == "killed-all" { a++ } $10 == "run-error" { c++ } $10 == "lost" { l++ }
+		END { printf "%s: of the kills by the vectors, %d fail every vector and %d only crash, hang, flood or error; %d mutants lost (no verdict, counted as survivors).\n", p, a, c, l }' \
+		"$out/$p/verdicts.tsv"
+done
+echo
+echo "## Mutants the vectors miss"
+echo
+echo "Site (file:line:col), operator, the change, what kills it (a test of the whole suite, or"
+echo "SURVIVED), the site id (for equivalent.txt)."
+for p in $ps; do
+	printf '\n### %s\n\n' "$p"
+	awk -F'\t' '$10 == "suite" || $10 == "survived" || $10 == "lost" {
+		printf "- %s:%s:%s %s `%s` -> `%s` — %s — %s\n", $4, $5, $6, $7, $8, $9,
+			$10 == "suite" ? "whole suite: " $11 : "SURVIVED", $3 }' "$out/$p/verdicts.tsv"
+done

@@ -1,0 +1,163 @@
+#!/bin/sh
+# run.sh — the automatic mutants: operator-level faults at every site of a protocol's
+# reference (conformance/mutants/auto/sites.py, libclang), each judged by the protocol's
+# vectors alone (`tracecert certify`, what a third party sees) and, when it survives them,
+# by the whole suite (suite.sh). Writes OUT/<protocol>/ (run.txt, sites.tsv, sample.tsv,
+# verdicts.tsv, a folder per mutant) and OUT/report.md over every protocol OUT holds (default
+# OUT: BUILD_DIR/mutants-auto; each protocol's results stay until a run of it replaces them).
+#
+#   run.sh [--protocol NAME]... [--sample N] [--seed S] [--out DIR] [--report-only] BUILD_DIR
+#
+# The protocols: every one of the build (BUILD_DIR/gen/protocols.c), or those named. The
+# parts of protocol P: each reference/P/*.c by its name without "P_" (parse, resolve, …)
+# but *_text.c (L1 text for dump; certify compares records), *_config.c and *_protocol.c
+# (configuration keys and the descriptor: certify hands every decoder a checked
+# configuration, so their faults are not decoding faults), and the shared instruction
+# classifier and program image (insn, image). --sample N: N sites of each protocol, chosen
+# by seed (default 1) and site id; without it every site (a few thousand: hours on 2 cores).
+# Sites listed in equivalent.txt (beside this script) are not built. --report-only writes
+# the verdicts and the report again from the mutants OUT holds (after equivalent.txt changed).
+#
+# Each mutant compiles only its own file (against a pristine copy of reference/ with its
+# markers: TC_CLAUSE expands to nothing outside the coverage build) and links with the
+# pristine objects; a pristine build must pass every vector and the whole suite first.
+# Environment: CC, JOBS (parallel mutants, default: CPUs), PYTHON (a python3 with
+# clang.cindex; default: python3 or /usr/bin/python3), SUITE_LINK (the objects and libraries
+# the test programs need besides the reference: the GNUmakefile passes them; default: the
+# runner's objects BUILD_DIR/obj/conformance/*.o but vectest.o and twins.o, and
+# BUILD_DIR/libtcenc.a).
+# Exit status 0 when the run completed (whatever the kill rates), 1 on a failure, 2 for bad
+# usage or a missing prerequisite.
+set -u
+usage() {
+	echo "usage: $0 [--protocol NAME]... [--sample N] [--seed S] [--out DIR] [--report-only] BUILD_DIR" >&2
+	exit 2
+}
+only= sample= seed=1 outarg= report_only=0
+while [ $# -gt 0 ]; do
+	case $1 in
+	--protocol) [ $# -ge 2 ] || usage; only="$only $2"; shift 2 ;;
+	--sample) [ $# -ge 2 ] || usage; sample=$2; shift 2 ;;
+	--seed) [ $# -ge 2 ] || usage; seed=$2; shift 2 ;;
+	--out) [ $# -ge 2 ] || usage; outarg=$2; shift 2 ;;
+	--report-only) report_only=1; shift ;;
+	-*) usage ;;
+	*) break ;;
+	esac
+done
+[ $# -eq 1 ] || usage
+case $1 in /*) build=$1 ;; *) build=$(pwd)/$1 ;; esac
+case ${outarg:-$build/mutants-auto} in /*) out=${outarg:-$build/mutants-auto} ;; *) out=$(pwd)/$outarg ;; esac
+root=$(cd "$(dirname "$0")/../../.." && pwd) || exit 2
+cd "$root" || exit 2
+
+CC=${CC:-cc}
+JOBS=${JOBS:-$(getconf _NPROCESSORS_ONLN 2>/dev/null || echo 2)}
+CFLAGS_M="-std=c11 -Wall -Wextra -Werror -D_POSIX_C_SOURCE=200809L -fPIC -O1"
+tool=$build/tracecert
+vecdirs=
+equivalent=$root/conformance/mutants/auto/equivalent.txt
+suite_link=${SUITE_LINK:-}
+if [ -z "$suite_link" ]; then
+	for o in "$build"/obj/conformance/*.o; do
+		case $o in */vectest.o | */twins.o) ;; *) suite_link="$suite_link $o" ;; esac
+	done
+	suite_link="$suite_link $build/libtcenc.a"
+fi
+. conformance/mutants/lib.sh
+. conformance/mutants/auto/suite.sh
+
+PYTHON=$(sh conformance/mutants/auto/python.sh) || exit 2
+[ -x "$tool" ] && [ -f "$build/gen/protocols.c" ] ||
+	{ echo "mutants-auto: $tool or $build/gen/protocols.c is missing (make builds them)" >&2; exit 2; }
+[ -f "$build/libtcenc.a" ] && [ -f "$build/obj/conformance/vectest.o" ] ||
+	{ echo "mutants-auto: the test programs' objects are missing in $build/obj (make tests builds them)" >&2; exit 2; }
+all=$(sed -n 's/^extern const struct tc_protocol tc_protocol_\([a-z0-9_]*\);$/\1/p' "$build/gen/protocols.c")
+protocols=${only:-$all}
+for p in $protocols; do
+	case " $(echo $all) " in *" $p "*) ;; *) echo "mutants-auto: $p is not a protocol of this build" >&2; exit 2 ;; esac
+done
+
+# parts PROTOCOL: "PART FILE" lines.
+parts() {
+	for f in reference/"$1"/*.c; do
+		b=$(basename "$f" .c)
+		case $b in *_text | *_config | *_protocol) continue ;; esac
+		echo "${b#"$1"_} $f"
+	done
+	echo "insn reference/insn.c"
+	echo "image reference/image.c"
+}
+
+# verdicts PROTOCOL: OUT/PROTOCOL/verdicts.tsv from its sample and each mutant's verdict; a
+# site listed in equivalent.txt now is equivalent, whatever its mutant did.
+verdicts() {
+	n=0
+	while IFS= read -r line; do
+		n=$((n + 1))
+		printf '%s\t%s\n' "$line" "$(cat "$out/$1/m$n/verdict" 2>/dev/null || printf 'lost\t-')"
+	done <"$out/$1/sample.tsv" |
+		awk -F'\t' -v OFS='\t' -v p="$1" -v parts="$out/$1/parts.txt" -v eq="$equivalent" '
+			BEGIN {
+				while ((getline l < parts) > 0) { split(l, a, " "); part[a[2]] = a[1] }
+				while ((getline l < eq) > 0) if (l !~ /^#/) { split(l, a, " "); equiv[a[1]] = 1 }
+			}
+			{ if ($1 in equiv) { $10 = "equivalent"; $11 = "-" } print p, part[$2], $1, $2, $3, $4, $5, $6, $7, $10, $11 }' \
+		>"$out/$1/verdicts.tsv"
+}
+if [ $report_only -eq 1 ]; then
+	for p in $protocols; do
+		[ -f "$out/$p/sample.tsv" ] && verdicts "$p"
+	done
+	sh conformance/mutants/auto/report.sh "$out" >"$out/report.md" || exit 1
+	sed -n '/^| protocol /,/^$/p' "$out/report.md"
+	exit 0
+fi
+
+# A run replaces the results of the protocols it runs and keeps the others'.
+rm -rf "$out/.base"
+for p in $protocols; do rm -rf "${out:?}/$p"; done
+mkdir -p "$out" || exit 1
+
+# The commit measured (the tree when the run starts).
+commit="$(git rev-parse --short HEAD 2>/dev/null || echo unknown)$(git diff --quiet HEAD -- reference vectors conformance/mutants 2>/dev/null || echo ' with uncommitted changes to reference/, vectors/ or conformance/mutants/')"
+started=$(date -u '+%Y-%m-%d %H:%M UTC')
+
+# ---- The control: the pristine copy passes every vector and the whole suite.
+base=$out/.base
+build_base "$base" "$build/gen/protocols.c" "$build/gen/include" --keep-markers || exit 1
+for p in $protocols; do
+	certify_run "$p" "$base/libtc_mutant.so" "$base/certify-$p"
+	if ! control_ok "$p" "$base/certify-$p"; then
+		echo "mutants-auto: the pristine copy (control) does not pass every $p vector:" >&2
+		cat "$base/certify-$p.err" >&2
+		exit 1
+	fi
+	if by=$(suite_run "$p" "$base/control-$p" "$base_objs"); then :; else
+		echo "mutants-auto: the pristine copy (control) fails $by of the whole suite ($base/control-$p/suite/)" >&2
+		exit 1
+	fi
+done
+
+# ---- The sites, the sample, the mutants (JOBS at a time).
+export CC CFLAGS_M tool build out base base_objs suite_link equivalent vecdirs all
+for p in $protocols; do
+	mkdir -p "$out/$p" || exit 1
+	# shellcheck disable=SC2046
+	"$PYTHON" conformance/mutants/auto/sites.py list $(parts "$p" | cut -d' ' -f2) >"$out/$p/sites.tsv" || exit 1
+	# shellcheck disable=SC2046
+	"$PYTHON" conformance/mutants/auto/sites.py list ${sample:+--sample "$sample" --seed "$seed"} \
+		$(parts "$p" | cut -d' ' -f2) >"$out/$p/sample.tsv" || exit 1
+	n=$(wc -l <"$out/$p/sample.tsv")
+	echo "mutants-auto: $p: $n mutants of $(wc -l <"$out/$p/sites.tsv") sites, $JOBS at a time" >&2
+	seq 1 "$n" | xargs -P "$JOBS" -n 1 sh conformance/mutants/auto/one.sh "$p" || exit 1
+done
+
+# ---- OUT/P/verdicts.tsv: protocol, part, id, file, line, col, operator, original, replacement, verdict, by.
+for p in $protocols; do
+	parts "$p" >"$out/$p/parts.txt"
+	printf 'date=%s\ncommit=%s\nsample=%s\nseed=%s\n' "$started" "$commit" "${sample:-all}" "$seed" >"$out/$p/run.txt"
+	verdicts "$p"
+done
+sh conformance/mutants/auto/report.sh "$out" >"$out/report.md" || exit 1
+sed -n '/^| protocol /,/^$/p' "$out/report.md"

@@ -1,0 +1,63 @@
+# tracecert bench (tools/bench.c on tools/cli.c): usage errors, missing adapters, and the shape of tiny
+# runs (1 MiB, 1 or 2 runs): a row per protocol with an encoder and level, the OpenCSD column's states
+# (not installed, not supported, crashed, a figure with the run-by-run ratio). Never a speed.
+T="${TC_BUILD:-build}/tracecert"
+B="${TC_BUILD:-build}"
+R="$B/adapters/libtc_reference.so"
+. tests/lib/tap.sh
+# usage_error MESSAGE ARG...: tracecert ARG... prints one line with MESSAGE on standard error, nothing on
+# standard output, and exits 2.
+usage_error() {
+  m=$1; shift
+  "$T" "$@" > "$tmp/ue.out" 2> "$tmp/ue.err"; rc=$?
+  test $rc -eq 2 && test ! -s "$tmp/ue.out" && test "$(wc -l < "$tmp/ue.err")" -eq 1 &&
+    grep -qF -- "$m" "$tmp/ue.err" && grep -qF -- "(see tracecert help bench)" "$tmp/ue.err" || { echo "rc $rc"; cat "$tmp/ue.err"; return 1; }
+}
+# The protocols of the build; every one has an encoder.
+protocols=$(sed -n 's/^PROTOCOLS := //p' GNUmakefile)
+check "the build has protocols ($protocols)" test -n "$protocols"
+check "bench without --reference is a usage error" usage_error "--reference PATH.so is required" bench
+check "bench --only names an unknown section" usage_error "--only: unknown section 'frob'" bench --reference "$R" --only throughput,frob
+check "bench --protocol names an unknown protocol and the ones with an encoder" usage_error "--protocol: no encoder for 'frob' (protocols with an encoder: $(echo $protocols | sed 's/ /, /g'))" bench --reference "$R" --protocol frob
+check "bench --protocol with an empty name in the list" usage_error "no encoder for ''" bench --reference "$R" --protocol ete,,ptm
+check "bench --runs 0 is a usage error" usage_error "--runs expects a number in 1..16, got '0'" bench --reference "$R" --runs 0
+check "bench --runs=17 is a usage error (was silently cut to 16)" usage_error "--runs expects a number in 1..16, got '17'" bench --reference "$R" --runs=17
+check "bench --runs x is a usage error" usage_error "--runs expects a number in 1..16, got 'x'" bench --reference "$R" --runs x
+check "bench --size 0 is a usage error" usage_error "--size expects a number in 1..65536, got '0'" bench --reference "$R" --size 0
+check "bench --memory-sizes 8,x is a usage error" usage_error "--memory-sizes expects a number in 1..65536, got '8,x'" bench --reference "$R" --memory-sizes 8,x
+check "bench takes no operand, even after --" usage_error "takes no operand, got '--runs'" bench --reference "$R" -- --runs
+check "bench --reference of a missing file: its name and why, exit 1" sh -c "'$T' bench --reference '$tmp/none.so' --only l1 > '$tmp/o' 2> '$tmp/e'; test \$? -eq 1 && grep -qF \"tracecert bench: --reference '$tmp/none.so': No such file or directory\" '$tmp/e' && test ! -s '$tmp/o'"
+check "bench --opencsd of a missing file: its name and why, exit 1" sh -c "'$T' bench --reference '$R' --opencsd '$tmp/none.so' --only l1 > '$tmp/o' 2> '$tmp/e'; test \$? -eq 1 && grep -qF \"tracecert bench: --opencsd '$tmp/none.so': No such file or directory\" '$tmp/e'"
+check "bench --reference of a file that is no adapter: exit 1" sh -c "printf x > '$tmp/x.so'; '$T' bench --reference '$tmp/x.so' --only l1 2> '$tmp/e'; test \$? -eq 1 && grep -q 'cannot load adapter' '$tmp/e'"
+check "tracecert help bench prints what bench --help prints" sh -c "'$T' help bench > '$tmp/h1' && '$T' bench --help > '$tmp/h2' && test -s '$tmp/h1' && cmp '$tmp/h1' '$tmp/h2'"
+check "bench --help names every protocol with an encoder and the sections" sh -c "h=\$('$T' bench --help) && for p in $protocols; do echo \"\$h\" | grep -Eq \"^  \$p +[a-z_]+=[0-9]\" || exit 1; done && echo \"\$h\" | grep -q 'throughput,l1,text,memory,encoder,runner,fuzz'"
+check "bench --version prints tracecert's version" sh -c "test \"\$('$T' bench --version)\" = \"\$('$T' --version)\""
+
+# A tiny run of every protocol: the workload line, L1 and L3 rows (MB/s), the text row (instructions/s);
+# OpenCSD's column 'not installed' without --opencsd.
+fig='[0-9]+[.][0-9] [[] *[0-9]+[.][0-9][.][.] *[0-9]+[.][0-9][]]'
+"$T" bench --reference "$R" --size 1 --runs 1 --only throughput,text > "$tmp/tiny" 2> "$tmp/tiny.err"
+check "a tiny run (--size 1 --runs 1) exits 0" test $? -eq 0
+for p in $protocols; do
+  check "$p: the workload line names the encoder's seed and configuration" grep -Eq "^workload $p: encoder seed 42, 100000 steps, 4096 blocks, config .*: [0-9]+-byte trace fed 1 MiB" "$tmp/tiny"
+  check "$p: an L1 row with the reference's figure, OpenCSD not installed" grep -Eq "^$p L1 packets +$fig +not installed\$" "$tmp/tiny"
+  check "$p: an L3 row with the reference's figure, OpenCSD not installed" grep -Eq "^$p L3 instructions +$fig +not installed\$" "$tmp/tiny"
+  check "$p: a text-output row, with text against without, and their ratio" grep -Eq "^$p decode, L3 text +$fig +$fig +[0-9]+[.][0-9]{2}x [[]" "$tmp/tiny"
+done
+check "a tiny run has no row for a section not asked for" sh -c "! grep -Eq '^[a-z]+ encoder |peak RSS|^runner|fuzz harness' '$tmp/tiny'"
+check "bench --protocol ptm --protocol=ptm,ptm: ptm's rows, once, no other protocol's" sh -c "out=\$('$T' bench --reference '$R' --size 1 --runs 1 --only l1 --protocol ptm --protocol=ptm,ptm) && test \$(echo \"\$out\" | grep -c ' L1 packets ') -eq 1 && echo \"\$out\" | grep -q '^ptm L1 packets ' && ! echo \"\$out\" | grep -q '^ptm L3' && test \$(echo \"\$out\" | grep -c '^workload ') -eq 1"
+check "bench with the reference as both adapters: the run-by-run ratio and its range, per protocol and level" sh -c "out=\$('$T' bench --reference '$R' --opencsd '$R' --size 1 --runs 2 --only throughput) && for p in $protocols; do for row in 'L1 packets' 'L3 instructions'; do echo \"\$out\" | grep -Eq \"^\$p \$row .*[0-9][.][0-9]{2}x [[][0-9]+[.][0-9]{2}[.][.][0-9]+[.][0-9]{2}[]]\\\$\" || exit 1; done; done"
+# An adapter that lists ETE at L1 only (conformance/test/bad_adapter.c, kind wrong) and one that
+# crashes in feed().
+check "a protocol or level the other adapter does not list: 'not supported', not an error" sh -c "out=\$('$T' bench --reference '$R' --opencsd '$B/adapters/bad/libtc_bad_wrong.so' --size 1 --runs 1 --only throughput) && echo \"\$out\" | grep -Eq '^ete L1 packets .*[0-9]x [[]' && echo \"\$out\" | grep -Eq '^ete L3 instructions +$fig +ete not supported\$' && echo \"\$out\" | grep -Eq '^ptm L1 packets +$fig +ptm not supported\$'"
+check "a --reference that does not list the protocol: 'not supported', the other adapter still measured" sh -c "out=\$('$T' bench --reference '$B/adapters/bad/libtc_bad_wrong.so' --opencsd '$R' --protocol ptm --size 1 --runs 1 --only l1) && echo \"\$out\" | grep -Eq '^ptm L1 packets +ptm not supported +$fig\$' && ! echo \"\$out\" | grep -q ' 0[.]0 [[]'"
+check "an adapter that crashes: 'crashed (signal N)' (11, SIGSEGV; under ASan its abort)" sh -c "out=\$('$T' bench --reference '$R' --opencsd '$B/adapters/bad/libtc_bad_crash.so' --protocol ete --size 1 --runs 1 --only l1) && echo \"\$out\" | grep -Eq '^ete L1 packets +$fig +crashed [(]signal [0-9]+[)]\$'"
+check "bench --memory-sizes 1 --size 2: the second size is 8 times the first" sh -c "'$T' bench --reference '$R' --protocol ptm --only memory --size 2 --memory-sizes 1 | grep -Eq '^ptm reference peak RSS [(]L3[)] +1 MiB: [0-9]+ KiB, 8 MiB: '"
+check "bench --only memory: each protocol's peak RSS at the two sizes" sh -c "out=\$('$T' bench --reference '$R' --only memory --memory-sizes 1,2) && for p in $protocols; do echo \"\$out\" | grep -Eq \"^\$p reference peak RSS [(]L3[)] +1 MiB: [0-9]+ KiB, 2 MiB: [0-9]+ KiB [(][-+][0-9]+[.][0-9]%[)]\\\$\" || exit 1; done"
+check "bench --only encoder: each protocol's encoder, no workload" sh -c "out=\$('$T' bench --reference '$R' --only encoder) && for p in $protocols; do echo \"\$out\" | grep -Eq \"^\$p encoder +[0-9]+ vectors/s, [0-9.]+ MB/s of trace [(]2000 vectors of [0-9]+ steps[)]\\\$\" || exit 1; done && ! echo \"\$out\" | grep -q '^workload'"
+# bench's fuzz section with stand-in harnesses (a script printing libFuzzer's final statistic): the
+# ASan figure as printed; the no-sanitizer figure is the sum of its two processes, median of --runs.
+mkdir -p "$tmp/fz"; for p in $protocols; do printf '#!/bin/sh\necho "stat::average_exec_per_sec:     1234"\n' > "$tmp/fz/${p}_parse"; chmod +x "$tmp/fz/${p}_parse"; done
+check "bench --only fuzz: each protocol's one-core figure, and two processes summed for the no-sanitizer build" sh -c "out=\$('$T' bench --reference '$R' --only fuzz --runs 2 --fuzz-dir '$tmp/fz' --fuzz-dir-fast '$tmp/fz') && for p in $protocols; do echo \"\$out\" | grep -Eq \"^\$p parse fuzz harness +1234 execs/s [(]libFuzzer, ASan\" && echo \"\$out\" | grep -Eq \"^\$p parse fuzz harness, no sanitizers +2468 execs/s [[]2468[.][.]2468[]] [(]libFuzzer, 2 processes, -max_len=128, fresh, 10 s; 2 runs[)]\" || exit 1; done"
+check "bench --only fuzz without the harnesses says how to build each" sh -c "out=\$('$T' bench --reference '$R' --only fuzz --fuzz-dir '$tmp/none' --fuzz-dir-fast '$tmp/none') && echo \"\$out\" | grep -q 'not built (make fuzz-build-libfuzzer; needs clang)' && echo \"\$out\" | grep -q 'not built (make fuzz-build-libfuzzer FUZZ_LF_SAN=; needs clang)'"
+tap_done

@@ -1,0 +1,49 @@
+# The automatic mutation tool (conformance/mutants/auto/), fast: it finds sites of every operator
+# class with libclang, the same sample twice, every entry of equivalent.txt still names a site
+# (and a made-up entry is reported stale), and a run of 2 PTM mutants end to end writes a report.
+# Needs python3-clang; run once, in the plain pass. The measurement itself: make mutants-auto.
+case "${TC_BUILD:-build}" in
+*asan*) echo "1..0 # SKIP the automatic mutants run in the plain pass of make check"; exit 0 ;;
+esac
+PY=$(sh conformance/mutants/auto/python.sh 2>/dev/null) ||
+	{ echo "1..0 # SKIP no python3 with clang.cindex: apt-get install python3-clang"; exit 0; }
+. tests/lib/tap.sh
+B="${TC_BUILD:-build}"
+S=conformance/mutants/auto/sites.py
+
+"$PY" $S list reference/ete/ete_parse.c reference/ete/ete_analyze.c reference/insn.c >"$tmp/sites.tsv" 2>"$tmp/sites.err"
+check "sites.py lists the sites of three files, no message" sh -c "test -s '$tmp/sites.tsv' && test ! -s '$tmp/sites.err'"
+for op in ror aor lor bor sor asr uoi incdec const assign-del reset-del call-del cond-neg branch-swap; do
+	check "operator $op has sites" grep -q "	$op	" "$tmp/sites.tsv"
+done
+check "every site id is unique" sh -c "test -z \"\$(cut -f1 '$tmp/sites.tsv' | sort | uniq -d)\""
+check "each site's original text is at its byte offsets" "$PY" -c '
+import re, sys
+esc = {"n": "\n", "t": "\t", "\\": "\\"}
+for l in open(sys.argv[1]):
+    f = l.rstrip("\n").split("\t")
+    src = open(f[1], "rb").read()
+    orig = re.sub(r"\\(.)", lambda m: esc[m.group(1)], f[5]).encode()
+    if src[int(f[7]):int(f[8])] != orig:
+        sys.exit("%s: %r is not at %s..%s" % (f[0], orig, f[7], f[8]))' "$tmp/sites.tsv"
+"$PY" $S list --sample 25 --seed 3 reference/ete/ete_parse.c >"$tmp/a.tsv"
+"$PY" $S list --sample 25 --seed 3 reference/ete/ete_parse.c >"$tmp/b.tsv"
+"$PY" $S list --sample 25 --seed 4 reference/ete/ete_parse.c >"$tmp/c.tsv"
+check "the same seed draws the same 25 sites" sh -c "test \$(wc -l <'$tmp/a.tsv') -eq 25 && cmp -s '$tmp/a.tsv' '$tmp/b.tsv'"
+check "another seed draws others" sh -c "! cmp -s '$tmp/a.tsv' '$tmp/c.tsv'"
+
+# Every protocol's parts, as run.sh takes them.
+files="reference/insn.c reference/image.c"
+for d in reference/*/; do
+	for f in "$d"*.c; do
+		case $f in reference/test/* | *_text.c | *_config.c | *_protocol.c) ;; *) [ -f "$f" ] && files="$files $f" ;; esac
+	done
+done
+check "every entry of equivalent.txt names a site" "$PY" $S check conformance/mutants/auto/equivalent.txt $files
+{ cat conformance/mutants/auto/equivalent.txt; echo "reference/insn.c:nowhere:ror:00000000 made up"; } >"$tmp/eq.txt"
+check "a made-up entry is reported stale" sh -c "! '$PY' $S check '$tmp/eq.txt' reference/insn.c >'$tmp/stale.out' && grep -q 'stale: reference/insn.c:nowhere:ror:00000000' '$tmp/stale.out'"
+
+# End to end: two PTM mutants (a pristine control, the vectors, the whole suite for survivors).
+JOBS=2 sh conformance/mutants/auto/run.sh --protocol ptm --sample 2 --seed 5 --out "$tmp/out" "$B" >"$tmp/run.out" 2>&1
+check "run.sh: 2 PTM mutants judged, report written" sh -c "grep -q '^| ptm | (all) | [0-9]* | 2 | ' '$tmp/out/report.md' && test \$(wc -l <'$tmp/out/ptm/verdicts.tsv') -eq 2 && ! grep -q '	lost	' '$tmp/out/ptm/verdicts.tsv'"
+tap_done

@@ -1,0 +1,86 @@
+/* bench_measure.h — what `tracecert bench` measures: a protocol's workload from its encoder, decoders run through their adapters in child processes, run by run, and the pieces of a trace a crashing decoder survives. */
+#ifndef TC_BENCH_MEASURE_H
+#define TC_BENCH_MEASURE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "tracecert/adapter.h"
+#include "tracecert/encoder.h"
+#include "tracecert/protocol.h"
+
+#define TC_BENCH_CHUNK 65536    /* bytes per feed() */
+#define TC_BENCH_MAX_RUNS 16    /* --runs beyond this count as this many */
+#define TC_BENCH_SEED 42
+#define TC_BENCH_STEPS 100000   /* the encoders' largest request */
+#define TC_BENCH_BLOCKS 4096
+
+/* One protocol's workload: one long generated trace (its configuration and
+ * image in v), fed again and again until `total` bytes went in. */
+struct tc_bench_workload {
+	const struct tc_protocol *proto;
+	const struct tc_encoder *enc;
+	struct tc_enc_result v;
+	const uint8_t *trace;       /* the bytes fed repeatedly: v.trace, or a part of it */
+	size_t trace_len;
+	size_t total;               /* bytes to feed */
+};
+
+/* The workload of enc: seed TC_BENCH_SEED, TC_BENCH_STEPS steps,
+ * TC_BENCH_BLOCKS blocks, the protocol's default configuration with the
+ * encoder's bench_config keys, fed mb MiB. 0, or -1 with err. */
+int tc_bench_workload_make(struct tc_bench_workload *w, const struct tc_encoder *enc, unsigned long mb, char *err,
+			   size_t errlen);
+void tc_bench_workload_free(struct tc_bench_workload *w);
+
+/* Whether the adapter's table lists the protocol at that level. */
+int tc_bench_supports(const struct tc_adapter *ad, const struct tc_protocol *p, unsigned level);
+
+/* One side of a paired measurement: an adapter, and whether its L3 items
+ * are written as text by the one L3 text writer (tc_l3_format) into a
+ * buffer, as `tracecert decode` writes them. */
+struct tc_bench_side {
+	const struct tc_adapter *ad;    /* NULL: not installed */
+	int text;
+};
+
+/* What a figure counts: MB/s of trace, or millions of instructions per
+ * second (the L3 ranges' counts). */
+enum tc_bench_unit { tc_bench_mbs, tc_bench_mips };
+
+/* The status of one side in a pair. */
+enum {
+	tc_bench_ok = 0,
+	tc_bench_failed = -1,             /* the adapter did not open or its child failed */
+	tc_bench_not_installed = 1000,    /* no adapter */
+	tc_bench_not_supported = 1001     /* the adapter does not list the protocol at this level */
+	/* 1..999: the signal that killed the child */
+};
+
+/* Both sides' median, min and max, and of the run-by-run ratios a / b. */
+struct tc_bench_pair {
+	double a[3], b[3], ratio[3];
+	int rc_a, rc_b;
+};
+
+/* Sides a and b alternately, run by run, each run in a child process (a
+ * decoder that crashes is reported, not fatal), so that the machine's
+ * drift falls on both alike; the ratio is the median of the runs' ratios.
+ * A side is not run again once it crashed or failed, nor at all when it is
+ * not installed or does not list the protocol at that level. */
+void tc_bench_measure_pair(const struct tc_bench_side *a, const struct tc_bench_side *b,
+			   const struct tc_bench_workload *w, unsigned level, enum tc_bench_unit unit, int runs,
+			   struct tc_bench_pair *p);
+
+/* Peak resident memory (KiB) of a child decoding mb MiB at L3; -1 on failure. */
+long tc_bench_peak_rss(const struct tc_adapter *ad, const struct tc_bench_workload *w, unsigned long mb);
+
+/* For a decoder that crashes at L3 on the workload: *cut becomes the
+ * workload without the pieces (tc_encoder.sync_points) it crashes in,
+ * found one at a time, at most 64, in *buf (malloc'd, the caller frees).
+ * Returns how many pieces were dropped (of *npieces), -1 when that did not
+ * help, -2 when the encoder gives no sync points. */
+long tc_bench_drop_crashing(const struct tc_adapter *ad, const struct tc_bench_workload *w,
+			    struct tc_bench_workload *cut, uint8_t **buf, size_t *npieces);
+
+#endif
