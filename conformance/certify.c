@@ -1,11 +1,13 @@
 /* certify.c — `tracecert certify`: options, the plan of (vector, level) runs, the worker processes, the reports. */
 #define _DEFAULT_SOURCE 1
 #include <errno.h>
-#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
+#include <poll.h>
+#include <signal.h>
+#include <sys/prctl.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -14,6 +16,8 @@
 #include "certfiles.h"
 #include "certify.h"
 #include "interrupt.h"
+#include "child.h"
+#include "frame.h"
 #include "runner.h"
 #include "tracecert/adapter.h"
 
@@ -41,22 +45,47 @@ static void free_list(char **list, size_t n)
 
 /* ---- Tasks and workers ----------------------------------------------------------- */
 
-/* Results in shared memory, and the next task to take (workers share it). */
-struct board {
-	atomic_int next;
-	atomic_int stop;          /* --first-failure: a comparison failed */
-	struct tc_task tasks[];
+/* A worker process: it never loads the adapter (each run does, in its own
+ * child: sandbox.c), takes tasks from the runner and sends results back
+ * over a socket as frames (frame.h): runner → worker 't' "INDEX"; worker →
+ * runner 's' "PGID" when a run's child starts and 'r' "INDEX VERDICT\nDIAG"
+ * when the task ends. No memory is shared. */
+struct worker {
+	pid_t pid;                /* also its process group */
+	int sock;                 /* -1 once it is gone */
+	int task;                 /* the task it runs, -1: none */
+	pid_t run;                /* the process group of its current run, 0: none */
+	struct tc_frame_reader rd;
 };
 
-/* One task in the worker: the vector is read again here (the plan kept
- * only its index), the run made, the output compared. */
-static void run_one(const struct tc_adapter *ad, const char *path, struct tc_task *r, const struct tc_certify_options *o)
+/* The live child process groups of the runner: each worker and its current
+ * run. pool_kill ends them all (a worker's run child also dies with its
+ * worker: PR_SET_PDEATHSIG), which is what a signal handler must do. */
+struct pool {
+	struct worker w[64];
+	int n;
+	int next;                 /* the next task to hand out */
+	int stop;                 /* --first-failure: a comparison failed */
+	int first_failure;        /* the option: stop handing out tasks after a failure */
+};
+
+/* What a worker knows: the options, the vector files, the adapter. */
+struct worker_ctx {
+	const struct tc_adapter_info *ad;
+	char **paths;
+	const struct tc_certify_options *o;
+	int sock;
+};
+
+/* One task in the worker: the vector is read here, the run made, the
+ * output compared. */
+static void run_one(const struct worker_ctx *w, struct tc_task *r, void (*started)(void *, int))
 {
 	struct tc_vector v;
 	struct tc_run_output out;
 	char err[512];
 	memset(&out, 0, sizeof out);
-	if (tc_vector_load(path, &v, err, sizeof err)) {
+	if (tc_vector_load(w->paths[r->vector], &v, err, sizeof err)) {
 		char msg[600];
 		snprintf(msg, sizeof msg, "vector file: %s", err);
 		r->verdict = tc_v_runner;
@@ -64,131 +93,277 @@ static void run_one(const struct tc_adapter *ad, const char *path, struct tc_tas
 		return;
 	}
 	tc_vector_drop_warnings(&v);   /* adapters are never scored on warnings */
-	if (tc_adapter_unsupported(ad, &v, r->level, err, sizeof err)) {
+	if (tc_adapter_unsupported(w->ad, &v, r->level, err, sizeof err)) {
 		r->verdict = tc_v_unsupported;
 		tc_task_diag(r, "%s", err);   /* why, for the TAP SKIP line */
-	} else if (tc_sandbox_run(ad, &v, r, &o->lim, &out)) {
+	} else if (tc_sandbox_run(w->ad, &v, r, &w->o->lim, &out, started, (void *)w)) {
 		r->verdict = tc_compare(r, &v, &out);
 	}
 	tc_run_output_free(&out);
 	tc_vector_free(&v);
 }
 
-static void run_worker(const struct tc_adapter *ad, char **paths, struct board *b, int ntasks,
-		       const struct tc_certify_options *o)
+/* Tells the runner the process group of the run that starts. */
+static void tell_run_started(void *ctx, int pgid)
 {
+	const struct worker_ctx *w = ctx;
+	char buf[32];
+	snprintf(buf, sizeof buf, "%d", pgid);
+	tc_frame_puts(w->sock, 's', buf);
+}
+
+static void send_result(int sock, int index, const struct tc_task *r)
+{
+	char buf[TC_FRAME_MAX];
+	int n = snprintf(buf, sizeof buf, "%d %d\n%s", index, r->verdict, r->diag);
+	if (n < 0 || tc_frame_write(sock, 'r', buf, (size_t)n < sizeof buf ? (size_t)n : sizeof buf - 1) != 0)
+		_exit(3);   /* the runner is gone or the frame cannot be sent: the task reads "not run" */
+}
+
+/* The worker: a task per 't' frame until the runner closes the socket. */
+static void worker_main(struct worker_ctx *w, const struct tc_task *plan, int ntasks)
+{
+	struct tc_frame_reader *rd = calloc(1, sizeof *rd);
 	struct tc_task *r = malloc(sizeof *r);   /* 3 KB: off the stack */
-	if (!r)
-		_exit(2);   /* the tasks stay "not run": the parent reports the death */
+	struct tc_frame f;
+	int got;
+	if (!rd || !r)
+		_exit(2);
 	for (;;) {
-		int i = atomic_fetch_add(&b->next, 1);
-		if (i >= ntasks || tc_interrupt_signal())
-			break;
-		if (atomic_load(&b->stop)) {
-			b->tasks[i].verdict = tc_v_skipped;
-			b->tasks[i].diag[0] = '\0';
-			continue;
+		while ((got = tc_frame_next(rd, &f)) == 0) {
+			long n = tc_frame_fill(rd, w->sock);
+			if (n == 0 || (n < 0 && errno != EINTR))
+				_exit(0);   /* the runner closed the socket: no more tasks */
 		}
-		/* the result is built here and stored whole when the task ends:
-		 * until then the board says "not run" (plan_task), which is what
-		 * a worker that dies mid-task leaves */
-		r->vector = b->tasks[i].vector;
-		r->level = b->tasks[i].level;
-		r->protocol = b->tasks[i].protocol;
+		char text[32];
+		int i;
+		tc_text_clean(text, sizeof text, f.payload, f.len);
+		if (got < 0 || f.type != 't' || sscanf(text, "%d", &i) != 1 || i < 0 || i >= ntasks)
+			_exit(2);
+		*r = plan[i];
 		r->verdict = tc_v_pass;
 		r->diag[0] = '\0';
-		run_one(ad, paths[r->vector], r, o);
-		b->tasks[i] = *r;
-		if (o->first_failure && r->verdict == tc_v_fail)
-			atomic_store(&b->stop, 1);
+		run_one(w, r, tell_run_started);
+		send_result(w->sock, i, r);
 	}
-	free(r);
 }
 
-static size_t board_size(int ntasks)
+/* Starts a worker (its own process group, killed with the runner); 0, or -1. */
+static int start_worker(struct pool *p, struct worker_ctx *wc, const struct tc_task *plan, int ntasks)
 {
-	return sizeof(struct board) + (size_t)(ntasks ? ntasks : 1) * sizeof(struct tc_task);
+	int sv[2];
+	pid_t pid, runner = getpid();
+	if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv) != 0)
+		return -1;
+	fflush(NULL);
+	if ((pid = fork()) < 0) {
+		close(sv[0]);
+		close(sv[1]);
+		return -1;
+	}
+	if (pid == 0) {
+		setpgid(0, 0);               /* its own group: stopped with its runs on SIGINT/SIGTERM (pool_kill) */
+		tc_interrupt_default();
+		prctl(PR_SET_PDEATHSIG, SIGKILL);
+		if (getppid() != runner)
+			_exit(2);
+		for (int k = 0; k < p->n; k++)
+			close(p->w[k].sock);   /* the other workers' sockets */
+		close(sv[0]);
+		wc->sock = sv[1];
+		worker_main(wc, plan, ntasks);
+	}
+	setpgid(pid, pid);
+	close(sv[1]);
+	memset(&p->w[p->n], 0, sizeof p->w[p->n]);
+	p->w[p->n].pid = pid;
+	p->w[p->n].sock = sv[0];
+	p->w[p->n].task = -1;
+	p->n++;
+	return 0;
 }
 
-static void report_death(int status)
+/* Kills every live child process group: each worker and its current run. */
+static void pool_kill(struct pool *p)
 {
-	if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
+	for (int k = 0; k < p->n; k++) {
+		if (p->w[k].sock < 0)
+			continue;
+		if (p->w[k].run > 0)
+			kill(-p->w[k].run, SIGKILL);
+		kill(-p->w[k].pid, SIGKILL);
+	}
+}
+
+/* A worker that is gone: its socket closed, the process reaped, a death
+ * reported (its task stays "not run"). */
+static void worker_gone(struct worker *w, int expected)
+{
+	int status = 0;
+	close(w->sock);
+	w->sock = -1;
+	w->run = 0;
+	while (waitpid(w->pid, &status, 0) < 0 && errno == EINTR)
+		;
+	if (!expected || !WIFEXITED(status) || WEXITSTATUS(status) != 0)
 		fprintf(stderr, "tracecert certify: a worker process died (%s %d); the task it was running and "
 				"any it could not take are runner-errors (not run)\n",
 			WIFSIGNALED(status) ? "signal" : "exit status",
 			WIFSIGNALED(status) ? WTERMSIG(status) : WEXITSTATUS(status));
 }
 
-/* Waits for the n workers (each leads its own process group). On SIGINT or
- * SIGTERM (interrupt.h) kills their process groups, the children they run
- * with them, and reaps them. Looks at the signal flag every 10 ms. */
-static void wait_workers(const pid_t *workers, int n)
+/* Hands the worker its next task, or closes its socket when there is none. */
+static void dispatch(struct pool *p, struct worker *w, int ntasks)
 {
-	const struct timespec tick = { 0, 10 * 1000 * 1000 };
-	int left = n, stopped = 0;
-	while (left > 0) {
-		int status;
-		pid_t pid;
-		if (tc_interrupt_signal() && !stopped) {
-			tc_interrupt_stop_groups(workers, (size_t)n);
-			stopped = 1;
+	char buf[32];
+	w->task = -1;
+	if (p->next < ntasks && !p->stop) {
+		snprintf(buf, sizeof buf, "%d", p->next);
+		if (tc_frame_send(w->sock, 't', buf, strlen(buf)) == 0) {
+			w->task = p->next++;
+			return;
 		}
-		pid = waitpid(-1, &status, stopped ? 0 : WNOHANG);
-		if (pid < 0 && errno == EINTR)
-			continue;
-		if (pid < 0)
+	}
+	worker_gone(w, 1);
+}
+
+/* A result frame: "INDEX VERDICT\nDIAG", the index the worker was given, a
+ * verdict in range, the diagnostics within their size. 0, or -1. */
+static int take_result(struct pool *p, struct worker *w, const struct tc_frame *f, struct tc_task *tasks)
+{
+	char head[32];
+	const char *nl = memchr(f->payload, '\n', f->len);
+	size_t hl = nl ? (size_t)(nl - f->payload) : 0, dl;
+	int i, verdict;
+	char end;
+	if (!nl || hl >= sizeof head || (dl = f->len - hl - 1) >= TC_DIAG_SIZE)
+		return -1;
+	memcpy(head, f->payload, hl);
+	head[hl] = '\0';
+	if (sscanf(head, "%d %d%c", &i, &verdict, &end) != 2 || i != w->task || verdict < 0 || verdict >= tc_v_count)
+		return -1;
+	tasks[i].verdict = verdict;
+	memcpy(tasks[i].diag, nl + 1, dl);
+	tasks[i].diag[dl] = '\0';
+	w->run = 0;
+	if (p->first_failure && verdict == tc_v_fail)
+		p->stop = 1;
+	return 0;
+}
+
+/* Reads what a worker sent; its next task after a result. */
+static void from_worker(struct pool *p, struct worker *w, struct tc_task *tasks, int ntasks)
+{
+	struct tc_frame f;
+	int got;
+	long n = tc_frame_fill(&w->rd, w->sock);
+	if (n == 0 || (n < 0 && errno != EINTR && errno != EAGAIN)) {
+		worker_gone(w, 0);
+		return;
+	}
+	while ((got = tc_frame_next(&w->rd, &f)) == 1) {
+		char pg[32];
+		if (f.type == 's' && w->task >= 0) {
+			tc_text_clean(pg, sizeof pg, f.payload, f.len);
+			w->run = (pid_t)atoi(pg);
+		} else if (f.type != 'r' || w->task < 0 || take_result(p, w, &f, tasks) != 0) {
+			got = -1;
 			break;
-		if (pid == 0) {
-			nanosleep(&tick, NULL);   /* a signal ends it early */
-			continue;
+		} else {
+			dispatch(p, w, ntasks);
+			if (w->sock < 0)
+				return;
 		}
-		left--;
-		if (!stopped)
-			report_death(status);
+	}
+	if (got < 0) {
+		fprintf(stderr, "tracecert certify: a worker process sent a malformed message\n");
+		kill(-w->pid, SIGKILL);
+		worker_gone(w, 0);
 	}
 }
 
-/* Runs every task on o->jobs worker processes, each taking the next task
- * when it is free; results in shared memory. Frees plan before the workers
- * start: every fork copies the page tables of private memory, and the task
- * list is 3 KB per task (60 MB for 10,000 vectors at two levels). */
-static struct board *run_all(const struct tc_adapter *ad, char **paths, int ntasks, struct tc_task *plan,
-			     const struct tc_certify_options *o)
+/* SIGINT or SIGTERM (interrupt.h): every worker and its run killed and
+ * reaped, quietly (the run ends without a certificate). */
+static void pool_stop(struct pool *p)
 {
-	struct board *b = mmap(NULL, board_size(ntasks), PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
-	pid_t workers[64];
-	int forked = 0;
-	if (b == MAP_FAILED) {
-		free(plan);
-		return NULL;
+	pool_kill(p);
+	for (int k = 0; k < p->n; k++) {
+		if (p->w[k].sock < 0)
+			continue;
+		close(p->w[k].sock);
+		p->w[k].sock = -1;
+		while (waitpid(p->w[k].pid, NULL, 0) < 0 && errno == EINTR)
+			;
 	}
-	atomic_init(&b->next, 0);
-	atomic_init(&b->stop, 0);
-	memcpy(b->tasks, plan, (size_t)ntasks * sizeof *plan);
-	free(plan);
-	fflush(NULL);
-	for (int k = 0; k < o->jobs && k < 64 && !tc_interrupt_signal(); k++) {
-		pid_t pid = fork();
-		if (pid == 0) {
-			setpgid(0, 0);             /* its own group: stopped with its children on SIGINT/SIGTERM */
-			tc_interrupt_default();
-			run_worker(ad, paths, b, ntasks, o);
-			_exit(0);
-		}
-		if (pid < 0)
-			break;
-		setpgid(pid, pid);                 /* as the worker does: whichever runs first */
-		workers[forked++] = pid;
+}
+
+/* Whether a worker is left; waits for the next message of any (and looks
+ * at the signal flag at least every 100 ms). */
+static int serve(struct pool *p, struct tc_task *tasks, int ntasks)
+{
+	struct pollfd pf[64];
+	int live = 0;
+	if (tc_interrupt_signal()) {
+		pool_stop(p);
+		return 0;
 	}
-	if (forked == 0)
-		run_worker(ad, paths, b, ntasks, o);   /* no worker could start: run here (stops at a signal) */
-	wait_workers(workers, forked);
-	return b;
+	for (int k = 0; k < p->n; k++) {
+		pf[k].fd = p->w[k].sock;
+		pf[k].events = POLLIN;
+		pf[k].revents = 0;
+		live += p->w[k].sock >= 0;
+	}
+	if (live == 0)
+		return 0;
+	if (poll(pf, (nfds_t)p->n, 100) < 0) {
+		if (errno == EINTR)
+			return 1;
+		fprintf(stderr, "tracecert certify: poll: %s; stopping every worker\n", strerror(errno));
+		pool_kill(p);
+		for (int k = 0; k < p->n; k++)
+			if (p->w[k].sock >= 0)
+				worker_gone(&p->w[k], 0);
+		return 0;
+	}
+	for (int k = 0; k < p->n; k++)
+		if (p->w[k].sock >= 0 && pf[k].revents)
+			from_worker(p, &p->w[k], tasks, ntasks);
+	return 1;
+}
+
+/* Runs every task on o->jobs worker processes, each given the next task
+ * when it is free; results come back through the workers' sockets into
+ * tasks. A task no worker finished keeps its "not run" runner-error; a
+ * task not handed out after --first-failure stopped the run is skipped. */
+static void run_all(const struct tc_adapter_info *ad, char **paths, int ntasks, struct tc_task *tasks,
+		    const struct tc_certify_options *o)
+{
+	struct pool *p = calloc(1, sizeof *p);
+	struct worker_ctx wc = { ad, paths, o, -1 };
+	if (!p) {
+		fprintf(stderr, "tracecert certify: out of memory for the workers\n");
+		return;
+	}
+	p->first_failure = o->first_failure;
+	prctl(PR_SET_CHILD_SUBREAPER, 1);
+	for (int k = 0; k < o->jobs && k < 64 && !tc_interrupt_signal(); k++)
+		if (start_worker(p, &wc, tasks, ntasks) != 0)
+			fprintf(stderr, "tracecert certify: cannot start a worker process: %s\n", strerror(errno));
+	for (int k = 0; k < p->n; k++)
+		dispatch(p, &p->w[k], ntasks);
+	while (serve(p, tasks, ntasks))
+		;
+	tc_child_reap_leftovers();   /* what a run left behind when its worker died */
+	for (int i = p->next; p->stop && i < ntasks; i++) {
+		tasks[i].verdict = tc_v_skipped;
+		tasks[i].diag[0] = '\0';
+	}
+	free(p);
 }
 
 /* ---- The plan -------------------------------------------------------------------- */
 
-/* A planned task reads as an error until a worker stores its result: a
+/* A planned task reads as an error until a worker sends its result: a
  * task nobody finished (its worker died) must not count as a pass. */
 static void plan_task(struct tc_task *t, int vector, int level, int protocol)
 {
@@ -382,9 +557,9 @@ static void print_summary(const struct tc_report *r)
 {
 	const int *t = r->total;
 	fprintf(stderr, "certify: %s: %d pass, %d fail, %d crash, %d hang, %d flood, %d adapter-error, %d runner-error, "
-			"%d unsupported; score %.2f%%; %.2f s, %.0f runs/s\n",
+			"%d unsupported, %d malformed; score %.2f%%; %.2f s, %.0f runs/s\n",
 		r->adapter, t[tc_v_pass] + t[tc_v_pass_alt], t[tc_v_fail], t[tc_v_crash], t[tc_v_hang], t[tc_v_flood],
-		t[tc_v_error], t[tc_v_runner], t[tc_v_unsupported], 100.0 * r->score, r->seconds,
+		t[tc_v_error], t[tc_v_runner], t[tc_v_unsupported], t[tc_v_malformed], 100.0 * r->score, r->seconds,
 		r->seconds > 0 ? r->ntasks / r->seconds : 0.0);
 	if (t[tc_v_pass_alt])
 		fprintf(stderr, "certify: %d of the passes are under an alternative reading of the spec (listed in the "
@@ -495,13 +670,12 @@ static int read_notes(const char *path, char **text, size_t *len)
 /* ---- The command --------------------------------------------------------------- */
 
 /* Runs the planned tasks and reports; returns the exit status. */
-static int certify(const struct tc_certify_options *o, struct tc_certfiles *cf, const struct tc_adapter *ad,
+static int certify(const struct tc_certify_options *o, struct tc_certfiles *cf, const struct tc_adapter_info *ad,
 		   char **paths, size_t npaths, struct tc_report *r)
 {
 	char **tags = calloc(npaths ? npaths : 1, sizeof *tags);
 	struct tc_task *tasks = NULL;
 	struct tallies ts = { NULL, 0, 0 };
-	struct board *b;
 	int n, rc = 2;
 	double t0 = now_s();
 	if (!tags || (n = plan(o, paths, npaths, tags, &tasks)) < 0) {
@@ -526,28 +700,23 @@ static int certify(const struct tc_certify_options *o, struct tc_certfiles *cf, 
 		free_list(tags, npaths);
 		return 2;
 	}
-	b = run_all(ad, paths, n, tasks, o);   /* frees tasks */
-	if (!b) {
-		fprintf(stderr, "tracecert certify: cannot allocate shared memory for results\n");
-	} else if (tc_interrupt_signal()) {
+	run_all(ad, paths, n, tasks, o);
+	r->tasks = tasks;
+	r->ntasks = n;
+	r->paths = paths;
+	r->tags = tags;
+	r->seconds = now_s() - t0;
+	if (tc_interrupt_signal()) {
 		rc = interrupted(cf);   /* the results are partial: no TAP, no certificate */
-		munmap(b, board_size(n));
+	} else if (summarise(r, &ts)) {
+		fprintf(stderr, "tracecert certify: out of memory\n");
+	} else if (o->tap && tc_tap_write(stdout, r)) {
+		fprintf(stderr, "tracecert certify: cannot write the TAP stream: %s\n", strerror(errno));
 	} else {
-		r->tasks = b->tasks;
-		r->ntasks = n;
-		r->paths = paths;
-		r->tags = tags;
 		r->seconds = now_s() - t0;
-		if (summarise(r, &ts)) {
-			fprintf(stderr, "tracecert certify: out of memory\n");
-		} else if (o->tap && tc_tap_write(stdout, r)) {
-			fprintf(stderr, "tracecert certify: cannot write the TAP stream: %s\n", strerror(errno));
-		} else {
-			r->seconds = now_s() - t0;
-			rc = write_reports(cf, r);
-		}
-		munmap(b, board_size(n));
+		rc = write_reports(cf, r);
 	}
+	free(tasks);
 	tallies_free(&ts);
 	free_list(tags, npaths);
 	return rc;
@@ -576,27 +745,36 @@ void tc_certify_options_default(struct tc_certify_options *o)
 	o->lim.timeout_s = 10;
 	o->lim.mem_mb = 1024;
 	o->lim.out_mb = 64;
+	o->lim.procs = 256;
+	o->lim.items = 1ul << 21;
 }
 
 int tc_certify(const struct tc_certify_options *o)
 {
 	struct tc_report r;
 	struct tc_certfiles cf;
-	const struct tc_adapter *ad;
-	char **paths = NULL, *notes = NULL;
+	struct tc_adapter_info *ad = calloc(1, sizeof *ad);
+	char **paths = NULL, *notes = NULL, err[1024];
 	size_t npaths = 0;
 	int rc = 2;
 	memset(&r, 0, sizeof r);
 	memset(&cf, 0, sizeof cf);   /* no report folder until the plan is made (certify()) */
 	tc_interrupt_catch();
-	if (list_vectors(o, &paths, &npaths) == 0 && (!o->notes || read_notes(o->notes, &notes, &r.notes_len) == 0) &&
-	    (ad = tc_adapter_load(o->adapter)) != NULL) {
-		r.adapter = ad->name;
-		r.version = ad->version;
-		r.notes_path = o->notes;
-		r.notes = notes;
-		rc = certify(o, &cf, ad, paths, npaths, &r);
+	if (!ad)
+		fprintf(stderr, "tracecert certify: out of memory\n");
+	else if (list_vectors(o, &paths, &npaths) == 0 &&
+		 (!o->notes || read_notes(o->notes, &notes, &r.notes_len) == 0)) {
+		if (tc_adapter_probe(o->adapter, &o->lim, ad, err, sizeof err) != 0) {
+			fprintf(stderr, "tracecert certify: %s\n", err);
+		} else {
+			r.adapter = ad->name;
+			r.version = ad->version;
+			r.notes_path = o->notes;
+			r.notes = notes;
+			rc = certify(o, &cf, ad, paths, npaths, &r);
+		}
 	}
+	free(ad);
 	free(notes);
 	free_list(paths, npaths);
 	return rc;

@@ -6,15 +6,19 @@
 
 struct tc_adapter;
 
-/* dlopen()s an adapter and checks its entry point, ABI version and table;
- * NULL with a message on stderr on failure. */
-const struct tc_adapter *tc_adapter_load(const char *path);
+/* dlopen()s an adapter in this process and checks its entry point, ABI
+ * version and table; NULL with a message in err (n bytes) on failure. The
+ * adapter's constructors and entry point run in the caller: `tracecert
+ * certify` calls it only in its children; `tracecert bench` in itself. */
+const struct tc_adapter *tc_adapter_load(const char *path, char *err, size_t n);
 
 /* Limits on one run in its child process. */
 struct tc_limits {
 	unsigned timeout_s;       /* CPU and wall-clock seconds */
 	unsigned long mem_mb;     /* address space (non-sanitized runs), 0: none */
-	unsigned long out_mb;     /* bytes of output */
+	unsigned long out_mb;     /* bytes of output: frames and stdout/stderr together; also the file size */
+	unsigned long procs;      /* RLIMIT_NPROC (the kernel counts every process of the user; root is exempt); 0: none */
+	unsigned long items;      /* items one run may hand over (warnings included); more is a flood */
 };
 
 /* What to certify. The strings are the caller's. */

@@ -7,7 +7,8 @@
 #include "runner.h"
 
 const char *const tc_verdict_names[tc_v_count] = {
-	"pass", "fail", "crash", "hang", "flood", "adapter-error", "unsupported", "not-run", "pass-alt", "runner-error"
+	"pass", "fail", "crash", "hang", "flood", "adapter-error", "unsupported", "not-run", "pass-alt", "runner-error",
+	"malformed"
 };
 
 int tc_verdict_is_good(int verdict)

@@ -52,9 +52,3 @@ const char *tc_interrupt_name(void)
 	return noted == SIGINT ? "SIGINT" : noted == SIGTERM ? "SIGTERM" : "a signal";
 }
 
-void tc_interrupt_stop_groups(const pid_t *groups, size_t n)
-{
-	for (size_t i = 0; i < n; i++)
-		if (groups[i] > 0)
-			kill(-groups[i], SIGKILL);
-}

@@ -26,9 +26,4 @@ int tc_interrupt_status(void);
 /* "SIGINT", "SIGTERM" (or "a signal"). */
 const char *tc_interrupt_name(void);
 
-/* Sends SIGKILL to each process group of groups (entries <= 0 are
- * skipped): every process a worker started, with it, when it is in the
- * worker's group. */
-void tc_interrupt_stop_groups(const pid_t *groups, size_t n);
-
 #endif

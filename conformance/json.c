@@ -2,6 +2,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "frame.h"
 #include "runner.h"
 
 /* ---- The writer --------------------------------------------------------------- */
@@ -26,35 +27,13 @@ static void jw_indent(struct jw *j)
 		fputs("  ", j->f);
 }
 
-/* The length of the valid UTF-8 sequence at s (n bytes left), or 0. */
-static size_t utf8_len(const unsigned char *s, size_t n)
-{
-	unsigned c = s[0];
-	size_t len = c < 0x80 ? 1 : (c & 0xE0) == 0xC0 ? 2 : (c & 0xF0) == 0xE0 ? 3 : (c & 0xF8) == 0xF0 ? 4 : 0;
-	unsigned cp;
-	if (len == 0 || len > n)
-		return 0;
-	if (len == 1)
-		return 1;
-	cp = c & (0x7Fu >> len);
-	for (size_t i = 1; i < len; i++) {
-		if ((s[i] & 0xC0) != 0x80)
-			return 0;
-		cp = cp << 6 | (s[i] & 0x3Fu);
-	}
-	if ((len == 2 && cp < 0x80) || (len == 3 && cp < 0x800) || (len == 4 && cp < 0x10000) || cp > 0x10FFFF ||
-	    (cp >= 0xD800 && cp <= 0xDFFF))
-		return 0;   /* overlong, beyond Unicode, or a surrogate */
-	return len;
-}
-
 /* n bytes as the inside of a JSON string: escapes for quotes, backslashes
  * and control characters, U+FFFD for each byte that is not valid UTF-8. */
 static void jw_chars(struct jw *j, const char *s, size_t n)
 {
 	const unsigned char *p = (const unsigned char *)s;
 	while (n > 0) {
-		size_t len = utf8_len(p, n);
+		size_t len = tc_utf8_len(p, n);
 		if (len == 0) {
 			fputs("\\ufffd", j->f);
 			len = 1;

@@ -1,9 +1,14 @@
-/* loader.c — loads an adapter shared object, checks its table (ABI v2; v1 is refused), and answers what it declares it supports. */
+/* loader.c — loads an adapter shared object and checks its table (ABI v2; v1 is refused): in the process that runs it, or for the runner in a child that reports what the adapter declares. */
 #include <dlfcn.h>
+#include <signal.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include "certify.h"
+#include "child.h"
 #include "runner.h"
 #include "tracecert/adapter.h"
 
@@ -21,18 +26,18 @@ int tc_has_tag(const char *tags, const char *tag)
 	return 0;
 }
 
-static const struct tc_adapter_protocol *declared(const struct tc_adapter *ad, int protocol)
+static const struct tc_adapter_decl *declared(const struct tc_adapter_info *ad, int protocol)
 {
-	for (size_t i = 0; i < ad->nprotocols; i++)
+	for (int i = 0; i < ad->nprotocols; i++)
 		if (ad->protocols[i].protocol == protocol)
 			return &ad->protocols[i];
 	return NULL;
 }
 
-const char *tc_adapter_unsupported(const struct tc_adapter *ad, const struct tc_vector *v, int level, char *why,
+const char *tc_adapter_unsupported(const struct tc_adapter_info *ad, const struct tc_vector *v, int level, char *why,
 				   size_t n)
 {
-	const struct tc_adapter_protocol *p = declared(ad, v->proto->id);
+	const struct tc_adapter_decl *p = declared(ad, v->proto->id);
 	if (!p) {
 		snprintf(why, n, "protocol %s", v->proto->name);
 		return why;
@@ -41,61 +46,72 @@ const char *tc_adapter_unsupported(const struct tc_adapter *ad, const struct tc_
 		snprintf(why, n, "%s at L%d", v->proto->name, level);
 		return why;
 	}
-	for (const char *const *u = p->unsupported_tags; u && *u; u++) {
-		if (tc_has_tag(v->tags, *u)) {
-			snprintf(why, n, "feature %s", *u);
+	for (int i = 0; i < p->ntags; i++) {
+		if (tc_has_tag(v->tags, p->tags[i])) {
+			snprintf(why, n, "feature %s", p->tags[i]);
 			return why;
 		}
 	}
 	return NULL;
 }
 
+/* ---- Loading in this process ------------------------------------------------ */
+
 /* The entry point, or NULL with a message (naming the ABI v1 entry point
  * when the object has that one). */
-static tc_adapter_entry_fn entry_point(void *so, const char *path)
+static tc_adapter_entry_fn entry_point(void *so, const char *path, char *err, size_t n)
 {
 	tc_adapter_entry_fn entry;
 	*(void **)&entry = dlsym(so, TC_ADAPTER_ENTRY);
 	if (entry)
 		return entry;
 	if (dlsym(so, TC_ADAPTER_ENTRY_V1))
-		fprintf(stderr,
-			"tracecert certify: adapter '%s' exports %s, the adapter ABI version 1, which this runner no "
-			"longer supports (version 1 knew one protocol, and its item structs changed layout when items got the struct tc_item header); "
-			"rebuild it against tracecert/adapter.h, ABI version %d (%s)\n",
-			path, TC_ADAPTER_ENTRY_V1, TC_ADAPTER_ABI_VERSION, TC_ADAPTER_ENTRY);
+		snprintf(err, n,
+			 "adapter '%s' exports %s, the adapter ABI version 1, which this runner no longer supports "
+			 "(version 1 knew one protocol, and its item structs changed layout when items got the struct "
+			 "tc_item header); rebuild it against tracecert/adapter.h, ABI version %d (%s)",
+			 path, TC_ADAPTER_ENTRY_V1, TC_ADAPTER_ABI_VERSION, TC_ADAPTER_ENTRY);
 	else
-		fprintf(stderr, "tracecert certify: adapter '%s' has no symbol %s (adapter ABI version %d)\n", path,
-			TC_ADAPTER_ENTRY, TC_ADAPTER_ABI_VERSION);
+		snprintf(err, n, "adapter '%s' has no symbol %s (adapter ABI version %d)", path, TC_ADAPTER_ENTRY,
+			 TC_ADAPTER_ABI_VERSION);
 	return NULL;
 }
 
-/* The table's protocols: at least one, each with levels L1 and/or L3. */
-static int check_protocols(const struct tc_adapter *ad, const char *path)
+static const struct tc_adapter_protocol *table_entry(const struct tc_adapter *ad, int protocol)
+{
+	for (size_t i = 0; i < ad->nprotocols; i++)
+		if (ad->protocols[i].protocol == protocol)
+			return &ad->protocols[i];
+	return NULL;
+}
+
+/* The table's protocols: at least one, at most one entry per protocol of
+ * this build, each with levels L1 and/or L3. */
+static int check_protocols(const struct tc_adapter *ad, const char *path, char *err, size_t n)
 {
 	const unsigned levels = tc_level_l1 | tc_level_l3;
-	if (!ad->protocols || ad->nprotocols == 0) {
-		fprintf(stderr, "tracecert certify: adapter '%s' declares no protocol\n", path);
+	if (!ad->protocols || ad->nprotocols == 0 || ad->nprotocols > TC_ADAPTER_PROTOCOLS_MAX) {
+		snprintf(err, n, "adapter '%s' declares %zu protocols (1..%d)", path, ad->protocols ? ad->nprotocols : 0,
+			 TC_ADAPTER_PROTOCOLS_MAX);
 		return -1;
 	}
 	for (size_t i = 0; i < ad->nprotocols; i++) {
 		const struct tc_adapter_protocol *p = &ad->protocols[i];
 		if (p->levels == 0 || (p->levels & ~levels)) {
-			fprintf(stderr, "tracecert certify: adapter '%s' declares levels 0x%x for protocol %d; "
-					"expected tc_level_l1 (0x%x) and/or tc_level_l3 (0x%x)\n",
-				path, p->levels, p->protocol, (unsigned)tc_level_l1, (unsigned)tc_level_l3);
+			snprintf(err, n, "adapter '%s' declares levels 0x%x for protocol %d; expected tc_level_l1 (0x%x) "
+					 "and/or tc_level_l3 (0x%x)",
+				 path, p->levels, p->protocol, (unsigned)tc_level_l1, (unsigned)tc_level_l3);
 			return -1;
 		}
-		if (declared(ad, p->protocol) != p) {
-			fprintf(stderr, "tracecert certify: adapter '%s' declares protocol %d twice\n", path, p->protocol);
+		if (table_entry(ad, p->protocol) != p) {
+			snprintf(err, n, "adapter '%s' declares protocol %d twice", path, p->protocol);
 			return -1;
 		}
 	}
 	return 0;
 }
 
-/* Loads and checks an adapter; NULL with a message on failure. */
-const struct tc_adapter *tc_adapter_load(const char *path)
+const struct tc_adapter *tc_adapter_load(const char *path, char *err, size_t n)
 {
 	char full[4096];
 	void *so;
@@ -105,24 +121,174 @@ const struct tc_adapter *tc_adapter_load(const char *path)
 	snprintf(full, sizeof full, "%s%s", strchr(path, '/') ? "" : "./", path);
 	so = dlopen(full, RTLD_NOW | RTLD_LOCAL);
 	if (!so) {
-		fprintf(stderr, "tracecert certify: cannot load adapter '%s': %s\n", path, dlerror());
+		snprintf(err, n, "cannot load adapter '%s': %s", path, dlerror());
 		return NULL;
 	}
-	if (!(entry = entry_point(so, path)))
+	if (!(entry = entry_point(so, path, err, n)))
 		return NULL;
 	ad = entry();
 	if (!ad) {
-		fprintf(stderr, "tracecert certify: adapter '%s': %s() returned NULL\n", path, TC_ADAPTER_ENTRY);
+		snprintf(err, n, "adapter '%s': %s() returned NULL", path, TC_ADAPTER_ENTRY);
 		return NULL;
 	}
 	if (ad->abi_version != TC_ADAPTER_ABI_VERSION) {
-		fprintf(stderr, "tracecert certify: adapter '%s' has ABI version %u; this runner speaks %d\n", path,
-			ad->abi_version, TC_ADAPTER_ABI_VERSION);
+		snprintf(err, n, "adapter '%s' has ABI version %u; this runner speaks %d", path, ad->abi_version,
+			 TC_ADAPTER_ABI_VERSION);
 		return NULL;
 	}
 	if (!ad->open || !ad->feed || !ad->finish || !ad->close || !ad->name || !ad->version) {
-		fprintf(stderr, "tracecert certify: adapter '%s' leaves a required function or name NULL\n", path);
+		snprintf(err, n, "adapter '%s' leaves a required function or name NULL", path);
 		return NULL;
 	}
-	return check_protocols(ad, path) ? NULL : ad;
+	return check_protocols(ad, path, err, n) ? NULL : ad;
+}
+
+/* ---- The declaration, read in a child ------------------------------------------ */
+
+/* The child's frames: 'N' name, 'V' version, then per protocol 'P' "ID
+ * LEVELS" and a 'U' per unsupported tag, then 'D'; or 'E' and why it
+ * cannot load. Strings are read at most TC_ADAPTER_TEXT_MAX bytes far. */
+static void send_text(char type, const char *s)
+{
+	tc_frame_write(TC_CHILD_FRAMES_FD, type, s, strnlen(s, TC_ADAPTER_TEXT_MAX));
+}
+
+static void send_protocol(const struct tc_adapter_protocol *p)
+{
+	char buf[64];
+	int k = 0;
+	snprintf(buf, sizeof buf, "%d %u", p->protocol, p->levels);
+	tc_frame_puts(TC_CHILD_FRAMES_FD, 'P', buf);
+	for (const char *const *u = p->unsupported_tags; u && *u && k <= TC_ADAPTER_TAGS_MAX; u++, k++)
+		send_text('U', *u);
+}
+
+static void probe_body(void *arg)
+{
+	const char *path = arg;
+	char err[1024];
+	const struct tc_adapter *ad = tc_adapter_load(path, err, sizeof err);
+	if (!ad) {
+		tc_frame_puts(TC_CHILD_FRAMES_FD, 'E', err);
+		_exit(4);
+	}
+	send_text('N', ad->name);
+	send_text('V', ad->version);
+	for (size_t i = 0; i < ad->nprotocols; i++)
+		send_protocol(&ad->protocols[i]);
+	tc_frame_puts(TC_CHILD_FRAMES_FD, 'D', "");
+	_exit(0);
+}
+
+/* What the runner reads of the declaration. */
+struct probe {
+	struct tc_adapter_info *info;
+	char error[1024];         /* an 'E' frame */
+	int done;
+};
+
+/* A tag name: 1..TC_ADAPTER_TEXT_MAX bytes, no blank (tags are
+ * blank-separated); other bytes cleaned. */
+static int take_tag(struct tc_adapter_decl *d, const struct tc_frame *f, char *why, size_t n)
+{
+	if (d->ntags == TC_ADAPTER_TAGS_MAX) {
+		snprintf(why, n, "more than %d unsupported tags for protocol %d", TC_ADAPTER_TAGS_MAX, d->protocol);
+		return -1;
+	}
+	if (f->len == 0 || memchr(f->payload, ' ', f->len)) {
+		snprintf(why, n, "an unsupported tag that is empty or holds a blank");
+		return -1;
+	}
+	tc_text_clean(d->tags[d->ntags++], sizeof d->tags[0], f->payload, f->len);
+	return 0;
+}
+
+/* 'P' "ID LEVELS": a protocol of this build, levels L1 and/or L3, not twice. */
+static int take_protocol(struct tc_adapter_info *ad, const struct tc_frame *f, char *why, size_t n)
+{
+	char buf[64];
+	int id;
+	unsigned levels;
+	char end;
+	tc_text_clean(buf, sizeof buf, f->payload, f->len);
+	if (sscanf(buf, "%d %u%c", &id, &levels, &end) != 2 || ad->nprotocols == TC_ADAPTER_PROTOCOLS_MAX ||
+	    declared(ad, id) || levels == 0 || (levels & ~(unsigned)(tc_level_l1 | tc_level_l3))) {
+		snprintf(why, n, "a protocol entry that is malformed or repeated ('%s')", buf);
+		return -1;
+	}
+	memset(&ad->protocols[ad->nprotocols], 0, sizeof ad->protocols[0]);
+	ad->protocols[ad->nprotocols].protocol = id;
+	ad->protocols[ad->nprotocols++].levels = levels;
+	return 0;
+}
+
+static int take_probe_frame(void *ctx, const struct tc_frame *f, char *why, size_t n)
+{
+	struct probe *p = ctx;
+	struct tc_adapter_info *ad = p->info;
+	if (p->done) {
+		snprintf(why, n, "a frame after the end of the declaration");
+		return -1;
+	}
+	switch (f->type) {
+	case 'N': tc_text_clean(ad->name, sizeof ad->name, f->payload, f->len); return 0;
+	case 'V': tc_text_clean(ad->version, sizeof ad->version, f->payload, f->len); return 0;
+	case 'P': return take_protocol(ad, f, why, n);
+	case 'U':
+		if (ad->nprotocols > 0)
+			return take_tag(&ad->protocols[ad->nprotocols - 1], f, why, n);
+		break;
+	case 'E': tc_text_clean(p->error, sizeof p->error, f->payload, f->len); return 0;
+	case 'D': p->done = 1; return 0;
+	default: break;
+	}
+	snprintf(why, n, "a frame of type '%c' out of place", f->type);
+	return -1;
+}
+
+/* Why a declaration was not read, from how the child ended. */
+static void probe_failure(const char *path, const struct probe *p, const struct tc_child_end *e,
+			  const struct tc_limits *lim, char *err, size_t n)
+{
+	int st = e->status;
+	if (p->error[0] && e->how == tc_child_exited)
+		snprintf(err, n, "%s", p->error);
+	else if (e->how == tc_child_deadline)
+		snprintf(err, n, "adapter '%s' did not load within %u s (its constructor or entry point hangs)", path,
+			 lim->timeout_s);
+	else if (e->how == tc_child_flood || e->how == tc_child_malformed)
+		snprintf(err, n, "adapter '%s' sent a malformed declaration while loading: %s", path,
+			 e->how == tc_child_flood ? "over the output limit" : e->why);
+	else if (e->how == tc_child_exited && WIFSIGNALED(st))
+		snprintf(err, n, "adapter '%s' crashed while loading (signal %d, %s): in its constructor or entry point",
+			 path, WTERMSIG(st), strsignal(WTERMSIG(st)));
+	else if (e->how == tc_child_exited)
+		snprintf(err, n, "adapter '%s' ended the process loading it (exit status %d) before declaring what it "
+				 "decodes: its constructor or entry point exits",
+			 path, WEXITSTATUS(st));
+	else
+		snprintf(err, n, "adapter '%s' could not be loaded: %s", path, e->why[0] ? e->why : "memory limit");
+	if (e->output_bytes > 0 && strlen(err) + 40 < n)
+		snprintf(err + strlen(err), n - strlen(err), "; its output began: '%.*s'", (int)(n - strlen(err) - 40),
+			 e->output);
+}
+
+int tc_adapter_probe(const char *path, const struct tc_limits *lim, struct tc_adapter_info *info, char *err,
+		     size_t n)
+{
+	struct tc_child c;
+	struct tc_child_end e;
+	struct probe p;
+	memset(info, 0, sizeof *info);
+	memset(&p, 0, sizeof p);
+	p.info = info;
+	info->path = path;
+	if (tc_child_start(&c, lim, probe_body, (void *)path, err, n))
+		return -1;
+	tc_child_finish(&c, lim, take_probe_frame, &p, &e);
+	if (e.how == tc_child_exited && WIFEXITED(e.status) && WEXITSTATUS(e.status) == 0 && p.done &&
+	    info->nprotocols > 0)
+		return 0;
+	probe_failure(path, &p, &e, lim, err, n);
+	return -1;
 }

@@ -39,12 +39,12 @@ static void header(FILE *f, const struct tc_report *r)
 static void level_cell(FILE *f, const int *c)
 {
 	fprintf(f, " %d / %d / %d / %d / %d / %d / %d |", c[tc_v_pass] + c[tc_v_pass_alt], c[tc_v_fail], c[tc_v_crash],
-		c[tc_v_hang], c[tc_v_flood], c[tc_v_error] + c[tc_v_runner], c[tc_v_unsupported]);
+		c[tc_v_hang], c[tc_v_flood], c[tc_v_error] + c[tc_v_runner] + c[tc_v_malformed], c[tc_v_unsupported]);
 }
 
 static void protocols(FILE *f, const struct tc_report *r)
 {
-	fprintf(f, "\n## By protocol and level (pass / fail / crash / hang / flood / error (adapter or runner) / "
+	fprintf(f, "\n## By protocol and level (pass / fail / crash / hang / flood / error (adapter, runner or malformed) / "
 		   "unsupported)\n\n");
 	fprintf(f, "| protocol | score | L1 | L3 |\n|---|---|---|---|\n");
 	for (int p = 0; p < tc_proto_count; p++) {
@@ -60,7 +60,7 @@ static void protocols(FILE *f, const struct tc_report *r)
 
 static void matrix(FILE *f, const struct tc_report *r)
 {
-	fprintf(f, "\n## By feature tag and level (pass / fail / crash / hang / flood / error (adapter or runner) / "
+	fprintf(f, "\n## By feature tag and level (pass / fail / crash / hang / flood / error (adapter, runner or malformed) / "
 		   "unsupported)\n\n");
 	fprintf(f, "| tag | L1 | L3 |\n|---|---|---|\n");
 	for (size_t i = 0; i < r->ntally; i++) {
@@ -73,6 +73,19 @@ static void matrix(FILE *f, const struct tc_report *r)
 	}
 }
 
+/* A code fence longer than any run of backticks in text (which holds
+ * what the adapter handed over), so the text cannot close it. */
+static void fence(FILE *f, const char *text)
+{
+	size_t longest = 0, run = 0;
+	for (const char *p = text; *p; p++) {
+		run = *p == '`' ? run + 1 : 0;
+		longest = run > longest ? run : longest;
+	}
+	for (size_t i = 0; i < (longest < 3 ? 3 : longest + 1); i++)
+		fputc('`', f);
+}
+
 static void failures(FILE *f, const struct tc_report *r)
 {
 	fprintf(f, "\n## Failures (first divergence of each)\n\n");
@@ -80,12 +93,12 @@ static void failures(FILE *f, const struct tc_report *r)
 		const struct tc_task *t = &r->tasks[i];
 		if (t->verdict == tc_v_pass || t->verdict == tc_v_unsupported || t->verdict == tc_v_skipped)
 			continue;
-		if (t->verdict == tc_v_pass_alt)
-			fprintf(f, "### L%d %s — pass under an alternative reading\n\n```\n%s```\n\n", t->level,
-				r->paths[t->vector], t->diag);
-		else
-			fprintf(f, "### L%d %s — %s\n\n```\n%s```\n\n", t->level, r->paths[t->vector],
-				tc_verdict_names[t->verdict], t->diag);
+		fprintf(f, "### L%d %s — %s\n\n", t->level, r->paths[t->vector],
+			t->verdict == tc_v_pass_alt ? "pass under an alternative reading" : tc_verdict_names[t->verdict]);
+		fence(f, t->diag);
+		fprintf(f, "\n%s", t->diag);
+		fence(f, t->diag);
+		fprintf(f, "\n\n");
 	}
 }
 

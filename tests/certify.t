@@ -2,7 +2,7 @@
 T="${TC_BUILD:-build}/tracecert"
 B="${TC_BUILD:-build}/adapters"
 . tests/lib/tap.sh
-# The runner's summary line: "certify: NAME: P pass, F fail, C crash, H hang, X flood, E adapter-error, R runner-error, U unsupported; …"
+# The runner's summary line: "certify: NAME: P pass, F fail, C crash, H hang, X flood, E adapter-error, R runner-error, U unsupported, M malformed; …"
 check "reference adapter: every vector passes, certificate written" sh -c "'$T' certify --adapter '$B/libtc_reference.so' --vectors vectors/ete --report '$tmp/ref' && grep -q 'Score: \*\*100.00%' '$tmp/ref/certificate.md' && grep -q '\"score\": 1.0000' '$tmp/ref/certificate.json'"
 check "reference adapter: TAP stream is accepted by prove" sh -c "'$T' certify --adapter '$B/libtc_reference.so' --vectors vectors/ete --tap > '$tmp/ref.tap' && prove --exec cat '$tmp/ref.tap'"
 check "crashing adapter: every supported run is a crash, the run goes on" sh -c "'$T' certify --adapter '$B/bad/libtc_bad_crash.so' --vectors vectors/ete/spec 2>&1 | grep -q ' 0 pass, 0 fail, 14 crash'"
@@ -41,12 +41,14 @@ check "a failure gives the size of the difference (expected/got/missing/extra li
 # A worker process that dies must not leave its tasks reading as passes (they start as "not run"
 # errors): certify's only worker (--jobs 1) is killed while the hanging stand-in adapter holds its
 # first task; every task is then a runner-error (not the adapter's), the run fails, and stderr
-# says why.
+# says why. The worker is the child of certify that has a child of its own (the run; the child
+# that loads the adapter to read its declaration has none).
 children() { for f in /proc/[0-9]*/stat; do read -r pid comm state ppid rest 2>/dev/null < "$f" && [ "$ppid" = "$1" ] && echo "$pid"; done; }
+worker_of() { for c in $(children "$1"); do [ -n "$(children "$c")" ] && echo "$c"; done; }
 "$T" certify --adapter "$B/bad/libtc_bad_hang.so" --vectors vectors/ete/spec --jobs 1 --timeout 2 --tap > "$tmp/died.tap" 2> "$tmp/died.err" &
 cpid=$!
 w=; i=0
-while [ -z "$w" ] && [ $i -lt 100 ]; do w=$(children $cpid); i=$((i + 1)); [ -n "$w" ] || sleep 0.05; done
+while [ -z "$w" ] && [ $i -lt 100 ]; do w=$(worker_of $cpid); i=$((i + 1)); [ -n "$w" ] || sleep 0.05; done
 sleep 0.2; [ -n "$w" ] && kill -9 $w
 wait $cpid; died_rc=$?
 check "a worker that dies: exit status 1, the death on stderr, its tasks counted as runner-errors" sh -c "test $died_rc -eq 1 && grep -q 'a worker process died (signal 9)' '$tmp/died.err' && grep -Eq '^certify: bad: 0 pass, 0 fail, 0 crash, 0 hang, 0 flood, 0 adapter-error, [1-9][0-9]* runner-error, 0 unsupported' '$tmp/died.err'"

@@ -136,4 +136,8 @@ check "gen: a list of protocols without --snapshot-out is a usage error, exit 2,
 check "gen: a list of protocols with --config is a usage error" sh -c "'$T' gen --protocol ptm,ete --snapshot-out '$tmp/x' --config maxspec=2 2>&1 >/dev/null | grep -q 'a list of protocols does not go with --config'; test ! -e '$tmp/x'"
 check "gen: an unknown protocol in a list is named" sh -c "'$T' gen --protocol ete,etmv9 --snapshot-out '$tmp/x' 2>&1 >/dev/null | grep -q \"unknown protocol 'etmv9'\""
 check "help dump --protocol ptm marks ETMCR, ETMIDR and ETMCCER as required of a snapshot's source, and ETE's help marks none" sh -c "test \$('$T' help dump --protocol ptm | grep -B1 -c 'required of a snapshot' | head -1) -gt 0 && '$T' help dump --protocol ptm | grep -B1 'required of a snapshot' | grep -o '^      ETM[A-Z]*' | tr -d ' ' | tr '\n' ' ' | grep -qx 'ETMCR ETMIDR ETMCCER ' && ! '$T' help dump --protocol ete | grep -q 'required of a snapshot'"
+# A trace buffer that never ends (/dev/zero) stops at --max-bytes (default 1 GiB), as a trace file does.
+cp -r tests/data/snap-mixed "$tmp/endless" && rm "$tmp/endless/ete0.bin" && ln -s /dev/zero "$tmp/endless/ete0.bin"
+check "a snapshot buffer longer than --max-bytes: the file and the limit named, exit 2" sh -c "'$T' dump --snapshot '$tmp/endless' --max-bytes 100000 > /dev/null 2> '$tmp/e'; test \$? -eq 2 && grep -qx \"tracecert dump: $tmp/endless/ete0.bin: more than 100000 bytes, the limit (--max-bytes N; 0: no limit)\" '$tmp/e'"
+check "the snapshot within --max-bytes decodes as before" sh -c "'$T' dump --snapshot tests/data/snap-mixed --max-bytes 0x100000 > '$tmp/a' && '$T' dump --snapshot tests/data/snap-mixed > '$tmp/b' && cmp -s '$tmp/a' '$tmp/b'"
 tap_done

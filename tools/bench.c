@@ -467,11 +467,16 @@ static int wanted(const struct bench_opts *o, const char *section)
 /* Loads an adapter file; NULL after a message (exit status 1). */
 static const struct tc_adapter *load(const char *option, const char *path)
 {
+	char err[512];
+	const struct tc_adapter *a;
 	if (access(path, R_OK) != 0) {
 		fprintf(stderr, "tracecert bench: --%s '%s': %s\n", option, path, strerror(errno));
 		return NULL;
 	}
-	return tc_adapter_load(path);
+	a = tc_adapter_load(path, err, sizeof err);
+	if (!a)
+		fprintf(stderr, "tracecert bench: --%s: %s\n", option, err);
+	return a;
 }
 
 /* ---- The sections --------------------------------------------------------------- */

@@ -24,9 +24,10 @@ static const struct tc_cli_option certify_options[] = {
 	{ "tap", NULL, opt_tap, "print TAP version 13 with YAML diagnostics on stdout" },
 	{ "report", "DIR", opt_report, "write DIR/certificate.md and DIR/certificate.json" },
 	{ "jobs", "N", opt_jobs, "worker processes, 1..64 (default: 2)" },
-	{ "timeout", "S", opt_timeout, "per-vector time limit in seconds (default: 10)" },
-	{ "memory", "MB", opt_memory, "per-vector address-space limit (default: 1024; none in an ASan build)" },
-	{ "output", "MB", opt_output, "per-vector output limit (default: 64)" },
+	{ "timeout", "S", opt_timeout, "per-vector CPU and wall-clock limit in seconds (default: 10)" },
+	{ "memory", "MB", opt_memory, "per-vector address-space limit (default: 1024; in an ASan build\n"
+				      "the resident size, checked every 20 ms)" },
+	{ "output", "MB", opt_output, "per-vector limit on items, stdout and stderr (default: 64)" },
 	{ "first-failure", NULL, opt_first_failure, "stop after the first failing comparison (for mutants)" },
 	{ "notes", "FILE", opt_notes, "Markdown verdicts on the failure classes, appended to the\n"
 				      "certificate (conformance/notes/*.md; text, at most 1 MiB)" },
@@ -52,12 +53,13 @@ static void help_certify(FILE *f, const struct tc_cli *c)
 		"                         [--timeout SECONDS] [--memory MB] [--output MB] [--notes FILE]\n"
 		"\n"
 		"Scores a decoder, wrapped as an adapter (conformance/include/tracecert/adapter.h),\n"
-		"against the vectors of every protocol the adapter declares. Each vector and level runs\n"
-		"in a child process with CPU, memory and output limits and is classified pass, fail\n"
-		"(first divergence), crash (signal), hang (time limit), flood (output limit),\n"
+		"against the vectors of every protocol the adapter declares. The adapter is loaded only\n"
+		"in child processes: each vector and level runs in its own process group with CPU,\n"
+		"wall-clock, memory, process and output limits and is classified pass, fail\n"
+		"(first divergence), crash (signal), hang (time limit), flood (output or item limit),\n"
 		"adapter-error, runner-error (the runner could not run it: an unreadable vector file, a\n"
-		"worker process that died), or unsupported (protocol, level or feature the adapter\n"
-		"declares unsupported).\n"
+		"worker process that died), malformed (its messages broke the frame format), or\n"
+		"unsupported (protocol, level or feature the adapter declares unsupported).\n"
 		"A failure's YAML block gives the level, the compared section, the first\n"
 		"differing line (expected, got, context), the size of the whole difference\n"
 		"(expected_lines, got_lines; missing_lines and extra_lines: the lines of each\n"

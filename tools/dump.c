@@ -86,7 +86,7 @@ static const char protocol_doc[] = "the trace protocol (default: the first of th
 static const char config_doc[] = "decoder configuration: a key or a register (below);\nmay be repeated";
 static const char hex_doc[] = "FILE is text: hex bytes, blanks and '#' comments";
 static const char vector_doc[] = "FILE is a .tcv vector: use its protocol, [config],\n[trace] and [image] sections (--config overrides)";
-static const char max_bytes_doc[] = "read at most N bytes of FILE (decimal or 0x hex;\ndefault 1 GiB, 1073741824; 0: no limit): more is an\nerror naming the limit, exit 2";
+static const char max_bytes_doc[] = "read at most N bytes of FILE, or of each trace buffer\nof a snapshot (decimal or 0x hex; default 1 GiB,\n1073741824; 0: no limit): more is an error naming\nthe limit, exit 2";
 
 static const struct tc_cli_option dump_options[] = {
 	{ "protocol", "P", opt_protocol, protocol_doc },
@@ -585,7 +585,7 @@ static int dump_or_decode(int argc, char **argv, int decode)
 	if (rc)
 		rc = rc < 0 ? 2 : 0;
 	else if (o.snapshot)
-		rc = tc_snapshot_run(o.snapshot, o.cmd, o.config_args, o.nconfig, &o.out);
+		rc = tc_snapshot_run(o.snapshot, o.cmd, o.config_args, o.nconfig, o.max_bytes, &o.out);
 	else
 		rc = run_file(&o);
 	free(o.image_args);

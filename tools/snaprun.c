@@ -35,6 +35,7 @@ struct plan {
 	int decoded;                          /* sources of a protocol of this build */
 	struct tc_image *images;              /* one per device (cores only used) */
 	const char *cmd;
+	unsigned long long max_bytes;         /* --max-bytes: most bytes read of a buffer; 0: no limit */
 	const char *const *over;              /* --config NAME=VALUE */
 	int nover;
 	char types[200];                      /* the device types this build decodes */
@@ -289,28 +290,41 @@ static void on_frame_error(void *ctx, uint64_t offset, const char *msg)
 	printf("# buffer error @%llu: %s\n", (unsigned long long)offset, msg);
 }
 
-/* Streams the source's buffer into the decoder; 0, or -1 on a read error (reported). */
+/* Streams the source's buffer into the decoder, at most p->max_bytes of
+ * it; 0, or -1 on a read error or past the limit (reported). */
 static int stream_buffer(const struct plan *p, const struct source *s, struct feed *f, struct tc_csframe *cs)
 {
-	static uint8_t buf[CHUNK];
-	FILE *in = fopen(s->buf->file, "rb");
+	uint8_t *buf = malloc(CHUNK);
+	FILE *in = buf ? fopen(s->buf->file, "rb") : NULL;
+	unsigned long long total = 0;
 	size_t n;
+	int rc = 0;
 	if (!in) {
-		fprintf(stderr, "tracecert %s: cannot read '%s': %s\n", p->cmd, s->buf->file, strerror(errno));
+		fprintf(stderr, "tracecert %s: cannot read '%s': %s\n", p->cmd, s->buf->file,
+			buf ? strerror(errno) : "out of memory");
+		free(buf);
 		return -1;
 	}
-	while ((n = fread(buf, 1, sizeof buf, in)) > 0) {
-		if (s->buf->coresight)
+	while (rc == 0 && (n = fread(buf, 1, CHUNK, in)) > 0) {
+		total += n;
+		if (p->max_bytes && total > p->max_bytes) {
+			fprintf(stderr, "tracecert %s: %s: more than %llu bytes, the limit (--max-bytes N; 0: no limit)\n",
+				p->cmd, s->buf->file, p->max_bytes);
+			rc = -1;
+		} else if (s->buf->coresight) {
 			tc_csframe_feed(cs, buf, n);
-		else
+		} else {
 			f->proto->feed(f->d, buf, n);
+		}
 	}
-	if (ferror(in)) {
+	if (rc == 0 && ferror(in)) {
 		fprintf(stderr, "tracecert %s: cannot read '%s': %s\n", p->cmd, s->buf->file, strerror(errno));
-		fclose(in);
-		return -1;
+		rc = -1;
 	}
 	fclose(in);
+	free(buf);
+	if (rc)
+		return -1;
 	if (s->buf->coresight)
 		tc_csframe_finish(cs);
 	return 0;
@@ -366,12 +380,13 @@ static int decode_source(const struct plan *p, const struct source *s, struct tc
 }
 
 int tc_snapshot_run(const char *dir, const char *cmd, const char *const *overrides, int noverrides,
-		    struct tc_printer *out)
+		    unsigned long long max_bytes, struct tc_printer *out)
 {
 	struct plan p;
 	int rc = 0;
 	memset(&p, 0, sizeof p);
 	p.cmd = cmd;
+	p.max_bytes = max_bytes;
 	p.over = overrides;
 	p.nover = noverrides;
 	for (int i = 0; tc_protocols[i]; i++)

@@ -52,7 +52,7 @@ certify_run() {
 }
 
 # count WORD LOGPREFIX: a number from the runner's summary line
-# ("certify: NAME: P pass, F fail, C crash, H hang, X flood, E adapter-error, R runner-error, U unsupported; …").
+# ("certify: NAME: P pass, F fail, C crash, H hang, X flood, E adapter-error, R runner-error, U unsupported, M malformed; …").
 count() {
 	sed -n "s/^certify: .*[:,] \([0-9][0-9]*\) $1[,;].*/\1/p" "$2.err" | head -n 1
 }
@@ -60,7 +60,7 @@ count() {
 # count_others LOGPREFIX: the runs that ended in a crash, hang, flood, adapter or runner error.
 count_others() {
 	others=0
-	for w in crash hang flood adapter-error runner-error; do
+	for w in crash hang flood adapter-error runner-error malformed; do
 		c=$(count "$w" "$1")
 		others=$((others + ${c:-0}))
 	done

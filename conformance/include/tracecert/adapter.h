@@ -4,10 +4,14 @@
  *
  *     const struct tc_adapter *tracecert_adapter_v2(void);
  *
- * returning a static table. The runner dlopen()s the object, checks
- * abi_version and the table, and for each vector (in a child process with
- * CPU, memory and output limits) calls open → feed (one or more times) →
- * finish → close. conformance/adapters/reference.c is a complete example
+ * returning a static table. The runner dlopen()s the object only in child
+ * processes: one that reads the table (abi_version, protocols, levels,
+ * tags), then one per vector and level, which loads the object again (its
+ * constructors run each time) and calls open → feed (one or more times) →
+ * finish → close, under CPU, wall-clock, memory, process and output limits.
+ * The runner reads name, version and each tag at most 128 bytes far and
+ * keeps them as valid UTF-8 text. What the adapter prints on stdout or
+ * stderr is counted, never shown. conformance/adapters/reference.c is a complete example
  * for every protocol; conformance/adapters/opencsd_*.c wrap a third-party
  * library.
  *

@@ -1,0 +1,97 @@
+/* child.h — a child process of the runner in its own process group, under limits, talking only through frames. */
+#ifndef TC_CHILD_H
+#define TC_CHILD_H
+
+#include <stddef.h>
+#include <sys/types.h>
+
+#include "certify.h"
+#include "frame.h"
+
+/* The child's descriptor for its frames; its stdout and stderr go to the
+ * output pipe, its stdin is /dev/null, every other descriptor is closed. */
+#define TC_CHILD_FRAMES_FD 3
+
+/* Whether this runner is built with AddressSanitizer (then so is every
+ * adapter it can load): ASan reserves terabytes of address space and cannot
+ * run under RLIMIT_AS, so an ASan build limits memory by the child's
+ * resident size instead, read from /proc every TC_CHILD_RSS_POLL_MS. Decided
+ * by the build, not by the environment. */
+#if defined(__SANITIZE_ADDRESS__)
+#define TC_ASAN_BUILD 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define TC_ASAN_BUILD 1
+/* Kills and reaps every child of the caller (as a subreaper: descendants
+ * of runs whose parents died), from /proc/self/task/PID/children. */
+void tc_child_reap_leftovers(void);
+
+#endif
+/* Kills and reaps every child of the caller (as a subreaper: descendants
+ * of runs whose parents died), from /proc/self/task/PID/children. */
+void tc_child_reap_leftovers(void);
+
+#endif
+#ifndef TC_ASAN_BUILD
+#define TC_ASAN_BUILD 0
+/* Kills and reaps every child of the caller (as a subreaper: descendants
+ * of runs whose parents died), from /proc/self/task/PID/children. */
+void tc_child_reap_leftovers(void);
+
+#endif
+#define TC_CHILD_RSS_POLL_MS 20
+
+/* How a child's run ended. */
+enum tc_child_how {
+	tc_child_exited,          /* by itself: status says how */
+	tc_child_deadline,        /* still running at the wall-clock deadline (killed) */
+	tc_child_flood,           /* frames and output over the output limit (killed) */
+	tc_child_malformed,       /* bytes that are not a frame, or a frame its reader refused (killed) */
+	tc_child_memory,          /* resident size over the limit (ASan build; killed) */
+	tc_child_lost             /* the runner could not start or watch it */
+};
+
+#define TC_CHILD_OUTPUT_KEPT 400  /* bytes of the child's stdout and stderr kept for the report */
+
+struct tc_child_end {
+	int how;                  /* enum tc_child_how */
+	int status;               /* waitpid() status when how is tc_child_exited */
+	char why[256];            /* for malformed and lost: what was wrong */
+	unsigned long long frame_bytes;
+	unsigned long long output_bytes;
+	char output[TC_CHILD_OUTPUT_KEPT];   /* the first bytes of stdout and stderr, clean text (for the
+					      * runner's messages; never the TAP stream or a certificate) */
+};
+
+/* Called for each frame the child sends: 0 to go on, -1 (with why, n
+ * bytes) to refuse it: the run is then malformed. */
+typedef int (*tc_child_frame_fn)(void *ctx, const struct tc_frame *f, char *why, size_t n);
+
+/* The live child: its process group (its pid), its pipes. */
+struct tc_child {
+	pid_t pid;
+	int frames;               /* read ends */
+	int output;
+	int pidfd;                /* -1: the kernel has no pidfd_open; polled */
+};
+
+/* Starts body(arg) in a child process: its own process group, the caller a
+ * subreaper (orphaned descendants come back to it), the child killed if the
+ * caller dies, limits on CPU, memory, processes, file size and core dumps.
+ * body never returns (it _exit()s). Returns 0, or -1 with why. */
+int tc_child_start(struct tc_child *c, const struct tc_limits *lim, void (*body)(void *arg), void *arg, char *why,
+		   size_t n);
+
+/* Reads the child's frames (each to fn) and output until it exits, the
+ * deadline passes or a limit is hit; then kills its process group, and
+ * every descendant that left the group, and reaps them all. The caller's
+ * other children are taken for descendants: call it from a process whose
+ * only children are runs. end says how it ended. */
+void tc_child_finish(struct tc_child *c, const struct tc_limits *lim, tc_child_frame_fn fn, void *ctx,
+		     struct tc_child_end *end);
+
+/* Kills and reaps every child of the caller (as a subreaper: descendants
+ * of runs whose parents died), from /proc/self/task/PID/children. */
+void tc_child_reap_leftovers(void);
+
+#endif

@@ -1,0 +1,2 @@
+# The framed messages between the certify processes (conformance/frame.c).
+exec "${TC_BUILD:-build}/test/unit_frame"
