@@ -2,14 +2,16 @@
  * (reference/ptm/ERRATA.md), with the field names and bits of reference/ptm/FORMAT.md
  * "Warnings", found from the byte layouts of PTM-P3 (branch address), PTM-S4 (waypoint
  * update), PTM-P6 (atom), PTM-P7 (cycle count), PTM-P8 (I-sync) and PTM-P9 (timestamp).
- * Each twin sets every bit of one field that is clear in the original, so it adds exactly
- * one warning. */
+ * Each twin sets every bit of one field that is clear in the original (res0), or clears a
+ * bit the layout fixes to 1 where the original has it set (ignored-field, PTM-P25), so it
+ * adds exactly one warning. */
 #include <string.h>
 
 #include "twins.h"
 
 static const char *const ptm_fields[] = {
-	"atom", "addr5", "addr-last", "exc0", "exc1", "wp-info", "isync-info", "cc-first", "cc-last", "ts-last"
+	"atom", "addr5", "addr-last", "exc0", "exc1", "wp-info", "isync-info", "cc-first", "cc-last", "ts-last",
+	"wpu-first", "isync-info0"
 };
 
 /* Sets the bits of field at byte index i of the packet when none of them is set. */
@@ -97,8 +99,13 @@ static void branch_twins(const struct tc_vector *v, const struct twin_packet *p,
 static void waypoint_twins(const struct tc_vector *v, const struct twin_packet *p, struct twin_list *out)
 {
 	struct address_section a;
+	int first = twin_packet_byte(v, p, 1);
 	if (address_section(v, p, 1, &a))
 		return;
+	/* PTM-P25, row wpu-first: the first address byte is laid out as a branch header
+	 * `C A A A A A A 1`; its bit 0 cleared, the twin gives ignored-field with the bit as read, 0 */
+	if (first & 0x01)
+		twin_add(out, p->off + 1, (unsigned)first & 0xfe, "ignored-field", "wpu-first", 0);
 	if (a.n == 5) {
 		twin_if_clear(v, p, 5, "addr5", 0x80, out);   /* PTM-R1 row addr5 */
 		if (a.info)   /* PTM-R1 row wp-info: all but bit 6 */
@@ -109,7 +116,7 @@ static void waypoint_twins(const struct tc_vector *v, const struct twin_packet *
 }
 
 /* I-sync (PTM-P8): header 08, address bytes 0–3, the information byte (bits 6:5 reason,
- * 4 J, 3 NS, 2 AltISA, 1 Hyp, 0 read and ignored), a cycle count in cycle-accurate mode
+ * 4 J, 3 NS, 2 AltISA, 1 Hyp, 0 the constant 1, not read), a cycle count in cycle-accurate mode
  * unless the reason is 0 (periodic), then the context ID. */
 static void isync_twins(const struct tc_vector *v, const struct twin_packet *p, struct twin_list *out)
 {
@@ -117,6 +124,8 @@ static void isync_twins(const struct tc_vector *v, const struct twin_packet *p, 
 	if (info < 0)
 		return;
 	twin_if_clear(v, p, 5, "isync-info", 0x80, out);   /* PTM-R1 row isync-info: bit 7 */
+	if (info & 0x01)   /* PTM-R1 row isync-info0: bit 0, "always 1" (IHI 0014), cleared: ignored-field, 0 */
+		twin_add(out, p->off + 5, (unsigned)info & 0xfe, "ignored-field", "isync-info0", 0);
 	if (twin_config_key(v, "cycle_accurate") && ((info >> 5) & 3) != 0)
 		cycle_count_twins(v, p, 6, 0, out);
 }

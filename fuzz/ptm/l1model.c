@@ -37,6 +37,7 @@ struct reader {
 	size_t len;
 	size_t pos;
 	struct tc_ptm_packet pkt;
+	uint8_t wclass[8];
 	uint8_t wfield[8];
 	uint8_t wbits[8];
 	int nwarn;
@@ -52,13 +53,21 @@ static int get(struct reader *r, uint8_t *b)
 	return 1;
 }
 
-static void warn(struct reader *r, int field, unsigned bits)
+static void add_warning(struct reader *r, int cls, int field, unsigned bits)
 {
-	if (bits && r->nwarn < 8) {
+	if (r->nwarn < 8) {
+		r->wclass[r->nwarn] = (uint8_t)cls;
 		r->wfield[r->nwarn] = (uint8_t)field;
 		r->wbits[r->nwarn] = (uint8_t)bits;
 		r->nwarn++;
 	}
+}
+
+/* Unassigned bits found set: res0, the bits as found. */
+static void warn(struct reader *r, int field, unsigned bits)
+{
+	if (bits)
+		add_warning(r, tc_ptm_warn_res0, field, bits);
 }
 
 /* ---- Cycle count (PTM-P7): byte 1 bits 5:2 count[3:0], bit 6 more;
@@ -200,13 +209,18 @@ static int branch(struct reader *r, struct last *st, uint8_t h)
 }
 
 /* Waypoint update (PTM-S3, S4): an address section against LastState, an
- * information byte after a fifth byte with bit 6; LastState unchanged. */
+ * information byte after a fifth byte with bit 6; LastState unchanged. The
+ * first byte has the branch header's layout `C A A A A A A 1`: its bit 0 is
+ * the constant 1, and a 0 there changes nothing but gives an ignored-field
+ * warning with the bit as read, 0 (PTM-P25). */
 static int waypoint(struct reader *r, const struct last *st)
 {
 	struct addr a;
 	int isa = st->isa, rc;
 	if (!get(r, &a.b[0]))
 		return m_truncated;
+	if ((a.b[0] & 0x01) == 0)
+		add_warning(r, tc_ptm_warn_ignored_field, tc_ptm_wf_wpu_first, 0);
 	if ((rc = addr_bytes(r, &a)) != m_ok)
 		return rc;
 	if (a.n == 5) {
@@ -269,6 +283,8 @@ static int isync(struct reader *r, struct last *st)
 	if (!get(r, &info))
 		return m_truncated;
 	warn(r, tc_ptm_wf_isync_info, info & 0x80);
+	if ((info & 0x01) == 0)   /* "always 1" (IHI 0014): not read, ignored-field, the bit as read (PTM-P8) */
+		add_warning(r, tc_ptm_warn_ignored_field, tc_ptm_wf_isync_info0, 0);
 	if ((isa = isync_isa(info, a[0])) < 0)
 		return -tc_ptm_err_reserved_field;
 	r->pkt.reason = (info >> 5) & 3;
@@ -487,7 +503,7 @@ static size_t one_packet(const struct tc_ptm_config *cfg, const uint8_t *t, size
 	for (int i = 0; i < r.nwarn; i++) {
 		struct tc_ptm_packet w;
 		blank(&w, tc_ptm_pkt_warning, pos, t[pos]);
-		w.warning = tc_ptm_warn_res0;
+		w.warning = r.wclass[i];
 		w.field = r.wfield[i];
 		w.value = r.wbits[i];
 		push(m, &w);

@@ -74,8 +74,11 @@ static void check_warning(struct run *r, const struct tc_ptm_packet *p)
 	TC_FUZZ_CHECK(p->h.offset == r->last_off && p->header == r->last_header,
 		      "warning @%llu header %02x after the packet @%llu header %02x", (unsigned long long)p->h.offset,
 		      p->header, (unsigned long long)r->last_off, r->last_header);
-	TC_FUZZ_CHECK(p->warning == tc_ptm_warn_res0 && p->field > tc_ptm_wf_none && p->field < tc_ptm_wf_count &&
-			      p->value != 0 && p->value <= 0xff,
+	TC_FUZZ_CHECK((p->warning == tc_ptm_warn_res0 && p->field > tc_ptm_wf_none && p->field < tc_ptm_wf_count &&
+		       p->field != tc_ptm_wf_wpu_first && p->field != tc_ptm_wf_isync_info0 && p->value != 0 &&
+		       p->value <= 0xff) ||
+			      (p->warning == tc_ptm_warn_ignored_field &&
+			       (p->field == tc_ptm_wf_wpu_first || p->field == tc_ptm_wf_isync_info0) && p->value == 0),
 		      "warning @%llu class %u field %u bits 0x%llx", (unsigned long long)p->h.offset, p->warning,
 		      p->field, (unsigned long long)p->value);
 	TC_FUZZ_CHECK(++r->warnings <= MAX_WARNINGS, "%d warnings after the packet @%llu", r->warnings,

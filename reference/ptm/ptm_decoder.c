@@ -79,7 +79,7 @@ static void send_warnings(struct tc_ptm_decoder *d, const struct tc_ptm_out *out
 	for (int i = 0; i < out->nwarn; i++) {
 		struct tc_ptm_packet p;
 		blank_packet(&p, tc_ptm_pkt_warning, out->pkt.h.offset, out->pkt.header);
-		p.warning = tc_ptm_warn_res0;
+		p.warning = out->warn[i].warning;
 		p.field = out->warn[i].field;
 		p.value = out->warn[i].bits;
 		d->sink.packet(d->sink.ctx, &p);

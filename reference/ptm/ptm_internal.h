@@ -27,6 +27,7 @@ struct tc_ptm_state {
 #define TC_PTM_MAX_WARN 6
 
 struct tc_ptm_warn {
+	uint8_t warning;           /* enum tc_ptm_warning */
 	uint8_t field;             /* enum tc_ptm_warn_field */
 	uint8_t bits;
 };

@@ -41,19 +41,36 @@ static uint8_t read_byte(struct tc_ptm_parse *p)
 	return p->buf[p->pos++];
 }
 
-/* A payload bit the text does not assign is ignored and reported
- * (reference/ete/ERRATA.md TC-R1; PTM-R1). */
-static void res0(struct tc_ptm_parse *p, int field, unsigned bits)
+static void add_warning(struct tc_ptm_parse *p, int warning, int field, unsigned bits)
 {
 	struct tc_ptm_out *out = p->out;
-	if (!bits || failed(p))
-		return;
-	TC_CLAUSE_CASE(field, "PTM-R1/Warning");
 	if (out->nwarn < TC_PTM_MAX_WARN) {   /* always: no packet has more fields that warn */
+		out->warn[out->nwarn].warning = (uint8_t)warning;
 		out->warn[out->nwarn].field = (uint8_t)field;
 		out->warn[out->nwarn].bits = (uint8_t)bits;
 		out->nwarn++;
 	}
+}
+
+/* A payload bit the text does not assign is ignored and reported
+ * (reference/ete/ERRATA.md TC-R1; PTM-R1). */
+static void res0(struct tc_ptm_parse *p, int field, unsigned bits)
+{
+	if (!bits || failed(p))
+		return;
+	TC_CLAUSE_CASE(field, "PTM-R1/Warning");
+	add_warning(p, tc_ptm_warn_res0, field, bits);
+}
+
+/* A bit the layout fixes to a constant, found different from it: ignored
+ * (the packet decodes as with the constant) and reported with the field as
+ * read (TC-R1; PTM-R1; PTM-P25). The caller tests the constant. */
+static void ignored_field(struct tc_ptm_parse *p, int field, unsigned bits)
+{
+	if (failed(p))
+		return;
+	TC_CLAUSE_CASE(field, "PTM-R1/IgnoredField");
+	add_warning(p, tc_ptm_warn_ignored_field, field, bits);
 }
 
 static struct tc_ptm_packet *pkt(struct tc_ptm_parse *p)
@@ -230,13 +247,17 @@ static void branch_packet(struct tc_ptm_parse *p, uint8_t header)
 /* Waypoint update packet (§4.5 Table 4.1: header 0x72, 1–5 bytes): the
  * address section of a branch address packet after the header, with an information byte (bit 6 AltISA) after
  * a fifth address byte whose bit 6 is set (PTM-S4); decompressed against
- * LastState, which it leaves unchanged (PTM-S3). */
+ * LastState, which it leaves unchanged (PTM-S3). Bit 0 of the first address
+ * byte is where the branch header has its fixed 1: a 0 there is ignored
+ * with an ignored-field warning (PTM-P25). */
 static void waypoint_update_packet(struct tc_ptm_parse *p)
 {
 	struct tc_ptm_packet *k = pkt(p);
 	struct addr_bytes a;
 	int isa = p->st->isa;
 	a.b[0] = read_byte(p);
+	if (!(a.b[0] & 1))
+		ignored_field(p, tc_ptm_wf_wpu_first, a.b[0] & 1);
 	address_bytes(p, &a);
 	if (a.n == 5) {
 		res0(p, tc_ptm_wf_addr5, a.b[4] & 0x80);
@@ -287,7 +308,7 @@ static int isync_isa(struct tc_ptm_parse *p, uint8_t info, uint8_t a0)
 
 /* I-sync packet (§4.5 Table 4.1: header 0x08, 5–14 bytes): 4 address
  * bytes (bit 0 of the first is the Thumb bit), the information byte (bits 6:5 reason, 4 J, 3 NS, 2 AltISA, 1
- * Hyp), a cycle count in cycle-accurate mode unless the reason is
+ * Hyp, 0 the constant 1: a 0 is ignored with an ignored-field warning), a cycle count in cycle-accurate mode unless the reason is
  * periodic, then the context ID (PTM-P8). */
 static void isync_packet(struct tc_ptm_parse *p)
 {
@@ -300,6 +321,8 @@ static void isync_packet(struct tc_ptm_parse *p)
 		a[i] = read_byte(p);
 	info = read_byte(p);
 	res0(p, tc_ptm_wf_isync_info, info & 0x80);
+	if (!(info & 1))   /* IHI 0014 §7.11.2: "always set to 1"; not read (PTM-P8) */
+		ignored_field(p, tc_ptm_wf_isync_info0, info & 1);
 	isa = isync_isa(p, info, a[0]);
 	address = (uint32_t)a[0] | (uint32_t)a[1] << 8 | (uint32_t)a[2] << 16 | (uint32_t)a[3] << 24;
 	if (isa != tc_ptm_isa_jazelle)

@@ -16,11 +16,11 @@ const char *const tc_ptm_error_names[tc_ptm_err_count] = {
 	"none", "reserved-header", "reserved-field", "truncated", "bad-async"
 };
 
-const char *const tc_ptm_warning_names[tc_ptm_warn_count] = { "none", "res0" };
+const char *const tc_ptm_warning_names[tc_ptm_warn_count] = { "none", "res0", "ignored-field" };
 
 static const char *const field_names[tc_ptm_wf_count] = {
 	"none", "atom", "addr5", "addr-last", "exc0", "exc1", "wp-info", "isync-info",
-	"cc-first", "cc-last", "ts-last"
+	"cc-first", "cc-last", "ts-last", "wpu-first", "isync-info0"
 };
 
 static const char *const isa_names[tc_ptm_isa_count] = { "arm", "thumb", "thumbee", "jazelle" };

@@ -51,6 +51,8 @@ enum tc_ptm_error {
 enum tc_ptm_warning {
 	tc_ptm_warn_none = 0,
 	tc_ptm_warn_res0,            /* a payload bit the text does not assign is 1; it was ignored */
+	tc_ptm_warn_ignored_field,   /* a bit the layout fixes to a constant differs from it; it was ignored
+				      * (bits: the field as read) */
 	tc_ptm_warn_count
 };
 
@@ -67,6 +69,10 @@ enum tc_ptm_warn_field {
 	tc_ptm_wf_cc_first,          /* first cycle-count byte after a payload: bits 7, 1, 0 */
 	tc_ptm_wf_cc_last,           /* fifth cycle-count byte bit 7 */
 	tc_ptm_wf_ts_last,           /* seventh byte of a 48-bit timestamp, bits 7:6 */
+	tc_ptm_wf_wpu_first,         /* waypoint update: bit 0 of the first address byte is 0
+				      * (the branch header's fixed 1, ignored-field, PTM-P25) */
+	tc_ptm_wf_isync_info0,       /* I-sync information byte bit 0 is 0 (IHI 0014: always 1;
+				      * ignored-field, PTM-P8) */
 	tc_ptm_wf_count
 };
 
