@@ -1,6 +1,7 @@
 # The automatic mutation tool (conformance/mutants/auto/), fast: it finds sites of every operator
 # class with libclang, the same sample twice, every entry of equivalent.txt still names a site
-# (and a made-up entry is reported stale), and a run of 2 PTM mutants end to end writes a report.
+# (and a made-up entry is reported stale), and a run end to end (one PTM mutant of a sample of 2,
+# kept by --ids) writes a report.
 # Needs python3-clang; run once, in the plain pass. The measurement itself: make mutants-auto.
 case "${TC_BUILD:-build}" in
 *asan*) echo "1..0 # SKIP the automatic mutants run in the plain pass of make check"; exit 0 ;;
@@ -43,7 +44,12 @@ check "every entry of equivalent.txt names a site" "$PY" $S check conformance/mu
 { cat conformance/mutants/auto/equivalent.txt; echo "reference/insn.c:nowhere:ror:00000000 made up"; } >"$tmp/eq.txt"
 check "a made-up entry is reported stale" sh -c "! '$PY' $S check '$tmp/eq.txt' reference/insn.c >'$tmp/stale.out' && grep -q 'stale: reference/insn.c:nowhere:ror:00000000' '$tmp/stale.out'"
 
-# End to end: two PTM mutants (a pristine control, the vectors, the whole suite for survivors).
-JOBS=2 sh conformance/mutants/auto/run.sh --protocol ptm --sample 2 --seed 5 --out "$tmp/out" "$B" >"$tmp/run.out" 2>&1
-check "run.sh: 2 PTM mutants judged, report written" sh -c "grep -q '^| ptm | (all) | [0-9]* | 2 | ' '$tmp/out/report.md' && test \$(wc -l <'$tmp/out/ptm/verdicts.tsv') -eq 2 && ! grep -q '	lost	' '$tmp/out/ptm/verdicts.tsv'"
+# End to end: two PTM mutants sampled, one of them kept by --ids (a pristine control, the
+# vectors, the whole suite for survivors).
+ptm_files=$(for f in reference/ptm/*.c; do case $f in *_text.c | *_config.c | *_protocol.c) ;; *) echo "$f" ;; esac; done)
+# shellcheck disable=SC2086
+"$PY" $S list --sample 2 --seed 5 $ptm_files reference/insn.c reference/image.c | sed -n 2p | cut -f1 >"$tmp/ids.txt"
+JOBS=2 sh conformance/mutants/auto/run.sh --protocol ptm --sample 2 --seed 5 --ids "$tmp/ids.txt" --out "$tmp/out" "$B" >"$tmp/run.out" 2>&1
+check "run.sh --ids: of 2 PTM mutants sampled, the one listed is judged and reported" sh -c "test -s '$tmp/ids.txt' && grep -q '^| ptm | (all) | [0-9]* | 1 | ' '$tmp/out/report.md' && test \$(wc -l <'$tmp/out/ptm/verdicts.tsv') -eq 1 && cut -f3 '$tmp/out/ptm/verdicts.tsv' | cmp -s - '$tmp/ids.txt' && ! grep -q '	lost	' '$tmp/out/ptm/verdicts.tsv' && grep -q '^ids=' '$tmp/out/ptm/run.txt'"
+check "run.sh --ids with a missing file: exit 2, the file named" sh -c "sh conformance/mutants/auto/run.sh --ids '$tmp/none' '$B' 2>'$tmp/ids.err'; test \$? -eq 2 && grep -q 'none: not a readable file' '$tmp/ids.err'"
 tap_done

@@ -6,7 +6,7 @@
 # verdicts.tsv, a folder per mutant) and OUT/report.md over every protocol OUT holds (default
 # OUT: BUILD_DIR/mutants-auto; each protocol's results stay until a run of it replaces them).
 #
-#   run.sh [--protocol NAME]... [--sample N] [--seed S] [--out DIR] [--report-only] BUILD_DIR
+#   run.sh [--protocol NAME]... [--sample N] [--seed S] [--ids FILE] [--out DIR] [--report-only] BUILD_DIR
 #
 # The protocols: every one of the build (BUILD_DIR/gen/protocols.c), or those named. The
 # parts of protocol P: each reference/P/*.c by its name without "P_" (parse, resolve, …)
@@ -15,7 +15,10 @@
 # configuration, so their faults are not decoding faults), and the shared instruction
 # classifier and program image (insn, image). --sample N: N sites of each protocol, chosen
 # by seed (default 1) and site id; without it every site (a few thousand: hours on 2 cores).
-# Sites listed in equivalent.txt (beside this script) are not built. --report-only writes
+# --ids FILE: only the sites whose id starts a line of FILE (e.g. the survivors of an earlier
+# run: cut -f3 of its verdicts.tsv), to see quickly what new vectors kill; its kill rates are
+# those of that subset, not of the protocol. Sites listed in equivalent.txt (beside this
+# script) are not built. --report-only writes
 # the verdicts and the report again from the mutants OUT holds (after equivalent.txt changed).
 #
 # Each mutant compiles only its own file (against a pristine copy of reference/ with its
@@ -30,15 +33,16 @@
 # usage or a missing prerequisite.
 set -u
 usage() {
-	echo "usage: $0 [--protocol NAME]... [--sample N] [--seed S] [--out DIR] [--report-only] BUILD_DIR" >&2
+	echo "usage: $0 [--protocol NAME]... [--sample N] [--seed S] [--ids FILE] [--out DIR] [--report-only] BUILD_DIR" >&2
 	exit 2
 }
-only= sample= seed=1 outarg= report_only=0
+only= sample= seed=1 outarg= report_only=0 ids=
 while [ $# -gt 0 ]; do
 	case $1 in
 	--protocol) [ $# -ge 2 ] || usage; only="$only $2"; shift 2 ;;
 	--sample) [ $# -ge 2 ] || usage; sample=$2; shift 2 ;;
 	--seed) [ $# -ge 2 ] || usage; seed=$2; shift 2 ;;
+	--ids) [ $# -ge 2 ] || usage; ids=$2; shift 2 ;;
 	--out) [ $# -ge 2 ] || usage; outarg=$2; shift 2 ;;
 	--report-only) report_only=1; shift ;;
 	-*) usage ;;
@@ -47,6 +51,11 @@ while [ $# -gt 0 ]; do
 done
 [ $# -eq 1 ] || usage
 case $1 in /*) build=$1 ;; *) build=$(pwd)/$1 ;; esac
+case $ids in '' | /*) ;; *) ids=$(pwd)/$ids ;; esac
+if [ -n "$ids" ] && { [ ! -f "$ids" ] || [ ! -r "$ids" ]; }; then
+	echo "mutants-auto: --ids $ids: not a readable file" >&2
+	exit 2
+fi
 case ${outarg:-$build/mutants-auto} in /*) out=${outarg:-$build/mutants-auto} ;; *) out=$(pwd)/$outarg ;; esac
 root=$(cd "$(dirname "$0")/../../.." && pwd) || exit 2
 cd "$root" || exit 2
@@ -148,6 +157,10 @@ for p in $protocols; do
 	# shellcheck disable=SC2046
 	"$PYTHON" conformance/mutants/auto/sites.py list ${sample:+--sample "$sample" --seed "$seed"} \
 		$(parts "$p" | cut -d' ' -f2) >"$out/$p/sample.tsv" || exit 1
+	if [ -n "$ids" ]; then
+		awk -F'\t' 'NR == FNR { if ($1 !~ /^#/) want[$1] = 1; next } $1 in want' "$ids" "$out/$p/sample.tsv" \
+			>"$out/$p/sample.ids" && mv "$out/$p/sample.ids" "$out/$p/sample.tsv" || exit 1
+	fi
 	n=$(wc -l <"$out/$p/sample.tsv")
 	echo "mutants-auto: $p: $n mutants of $(wc -l <"$out/$p/sites.tsv") sites, $JOBS at a time" >&2
 	seq 1 "$n" | xargs -P "$JOBS" -n 1 sh conformance/mutants/auto/one.sh "$p" || exit 1
@@ -156,7 +169,9 @@ done
 # ---- OUT/P/verdicts.tsv: protocol, part, id, file, line, col, operator, original, replacement, verdict, by.
 for p in $protocols; do
 	parts "$p" >"$out/$p/parts.txt"
-	printf 'date=%s\ncommit=%s\nsample=%s\nseed=%s\n' "$started" "$commit" "${sample:-all}" "$seed" >"$out/$p/run.txt"
+	printf 'date=%s\ncommit=%s\nsample=%s\nseed=%s\n%s' "$started" "$commit" "${sample:-all}" "$seed" \
+		"${ids:+ids=$ids (a subset: not the protocol's kill rate)
+}" >"$out/$p/run.txt"
 	verdicts "$p"
 done
 sh conformance/mutants/auto/report.sh "$out" >"$out/report.md" || exit 1
