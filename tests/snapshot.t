@@ -64,6 +64,7 @@ bad "malformed ini line" cpu_1.ini 's/^class=core/class core/' "tracecert decode
 bad "register value that does not parse" ete_0.ini 's/^TRCIDR8(0x180)=0x00000002/TRCIDR8(0x180)=0x2z/' "tracecert decode: $tmp/bad/ete_0.ini:9: bad value '0x2z' for register TRCIDR8 (a 32-bit number, decimal or 0x hex)"
 bad "unused register value that does not parse" ete_1.ini 's/^TRCAUTHSTATUS(0xfb8)=0xcc/TRCAUTHSTATUS(0xfb8)=high/' "tracecert decode: $tmp/bad/ete_1.ini:14: register TRCAUTHSTATUS: 'high' is not a number (decimal or 0x hex)"
 bad "dump past its file's end" cpu_0.ini '0,/^length=.*/s//length=0x100000/' "tracecert decode: $tmp/bad/cpu_0.ini:9 [dump0] $tmp/bad/cpu_0_mem.bin: offset 0x0 + length 0x100000 is past the end of the file"
+bad "dump length 2^64 - 1 (the largest number, past any file's end)" cpu_0.ini '0,/^length=.*/s//length=0xffffffffffffffff/' "tracecert decode: $tmp/bad/cpu_0.ini:9 [dump0] $tmp/bad/cpu_0_mem.bin: offset 0x0 + length 0xffffffffffffffff is past the end of the file"
 bad "overlapping dumps" cpu_0.ini '0,/^address=.*/s//address=0xffffffa0/' "overlaps $tmp/bad/cpu_0.ini:"
 bad "missing buffer file" trace.ini 's/^file=trace_0.bin/file=trace_9.bin/' "tracecert decode: $tmp/bad/trace.ini:6: buffer file '$tmp/bad/trace_9.bin': cannot open: No such file or directory"
 bad "missing dump file" cpu_1.ini 's/^file=cpu_1_mem.bin/file=nothere.bin/' "tracecert decode: $tmp/bad/cpu_1.ini:10: dump file '$tmp/bad/nothere.bin': cannot open: No such file or directory"
