@@ -324,8 +324,10 @@ static void close_view(struct file_view *v)
 	memset(v, 0, sizeof *v);
 }
 
-int tc_image_map_file(struct tc_image *img, const char *path, uint64_t offset, uint64_t length, uint64_t base,
-		      const char *name, char *err, size_t errlen)
+/* Maps a file's bytes from offset: length of them when has_length, else
+ * the rest of the file. */
+static int map_file(struct tc_image *img, const char *path, uint64_t offset, int has_length, uint64_t length,
+		    uint64_t base, const char *name, char *err, size_t errlen)
 {
 	struct file_view v;
 	const char *n = name ? name : path;
@@ -335,11 +337,11 @@ int tc_image_map_file(struct tc_image *img, const char *path, uint64_t offset, u
 	rc = open_view(path, &v, err, errlen);
 	if (rc)
 		return rc;
-	if (offset > v.len || (length != TC_IMAGE_TO_END && length > v.len - offset)) {
+	if (offset > v.len || (has_length && length > v.len - offset)) {
 		rc = set_err(err, errlen, tc_image_err_io, "%s: offset 0x%llx + length 0x%llx is past the end of the file (%zu bytes)",
-			     n, (unsigned long long)offset, (unsigned long long)(length == TC_IMAGE_TO_END ? 0 : length), v.len);
+			     n, (unsigned long long)offset, (unsigned long long)(has_length ? length : 0), v.len);
 	} else {
-		if (length == TC_IMAGE_TO_END)
+		if (!has_length)
 			length = v.len - offset;
 		rc = check_region(img, base, length, n, err, errlen);
 	}
@@ -353,6 +355,18 @@ int tc_image_map_file(struct tc_image *img, const char *path, uint64_t offset, u
 	}
 	close_view(&v);
 	return rc;
+}
+
+int tc_image_map_file(struct tc_image *img, const char *path, uint64_t offset, uint64_t length, uint64_t base,
+		      const char *name, char *err, size_t errlen)
+{
+	return map_file(img, path, offset, length != TC_IMAGE_TO_END, length, base, name, err, errlen);
+}
+
+int tc_image_map_file_range(struct tc_image *img, const char *path, uint64_t offset, uint64_t length, uint64_t base,
+			    const char *name, char *err, size_t errlen)
+{
+	return map_file(img, path, offset, 1, length, base, name, err, errlen);
 }
 
 int tc_image_load_raw(struct tc_image *img, const char *path, uint64_t base, char *err, size_t errlen)

@@ -331,8 +331,10 @@ static int dump_entry(struct tc_snap_dump *dump, const struct tc_ini *ini, const
 		return dump_number(ini, e, &dump->address, err, errlen);
 	if (!strcmp(e->key, "offset"))
 		return dump_number(ini, e, &dump->offset, err, errlen);
-	if (!strcmp(e->key, "length"))
+	if (!strcmp(e->key, "length")) {
+		dump->has_length = 1;
 		return dump_number(ini, e, &dump->length, err, errlen);
+	}
 	if (!strcmp(e->key, "space"))
 		return (dump->space = strdup(e->value)) ? 0 : set_err(err, errlen, "out of memory");
 	if (!strcmp(e->key, "file"))
@@ -354,7 +356,6 @@ static int add_dump(struct tc_snap_device *d, const struct tc_ini *ini, const st
 	d->dump = arr;
 	dump = &arr[d->ndumps++];
 	memset(dump, 0, sizeof *dump);
-	dump->length = UINT64_MAX;
 	dump->line = s->line;
 	dump->section = strdup(s->name);
 	dump->file = resolve(ini->path, file->value);

@@ -21,7 +21,7 @@ check "bench --only names an unknown section" usage_error "--only: unknown secti
 check "bench --protocol names an unknown protocol and the ones with an encoder" usage_error "--protocol: no encoder for 'frob' (protocols with an encoder: $(echo $protocols | sed 's/ /, /g'))" bench --reference "$R" --protocol frob
 check "bench --protocol with an empty name in the list" usage_error "no encoder for ''" bench --reference "$R" --protocol ete,,ptm
 check "bench --runs 0 is a usage error" usage_error "--runs expects a number in 1..16, got '0'" bench --reference "$R" --runs 0
-check "bench --runs=17 is a usage error (was silently cut to 16)" usage_error "--runs expects a number in 1..16, got '17'" bench --reference "$R" --runs=17
+check "bench --runs=17 is a usage error (not cut to 16)" usage_error "--runs expects a number in 1..16, got '17'" bench --reference "$R" --runs=17
 check "bench --runs x is a usage error" usage_error "--runs expects a number in 1..16, got 'x'" bench --reference "$R" --runs x
 check "bench --size 0 is a usage error" usage_error "--size expects a number in 1..65536, got '0'" bench --reference "$R" --size 0
 check "bench --memory-sizes 8,x is a usage error" usage_error "--memory-sizes expects a number in 1..65536, got '8,x'" bench --reference "$R" --memory-sizes 8,x

@@ -33,7 +33,7 @@ check "fork and daemonise: the runner ends, the daemon is killed with the run (n
 
 # What the adapter prints is captured and bounded, never in the TAP stream or the runner's messages.
 run stdout --adapter "$B/libtc_bad_stdout.so" --vectors $ONE
-check "writes to stdout and stderr: not in the TAP stream nor on stderr; the run is judged on its items" sh -c "test $(rc stdout) -eq 1 && ! grep -q FORGED '$tmp/stdout.tap' '$tmp/stdout.err' && grep -q ' 0 pass, 1 fail,' '$tmp/stdout.err' && prove --exec cat '$tmp/stdout.tap' > /dev/null 2>&1; test \$? -eq 1"
+check "writes to stdout and stderr: not in the TAP stream nor on stderr; the run is judged on its items" sh -c "test $(rc stdout) -eq 1 && ! grep -q FORGED '$tmp/stdout.tap' '$tmp/stdout.err' && grep -q ' 0 pass, 1 fail,' '$tmp/stdout.err' && { prove --exec cat '$tmp/stdout.tap' > /dev/null 2>&1; test \$? -eq 1; }"
 run stdoutflood --adapter "$B/libtc_bad_stdout.so" --vectors $ONE --output 1
 check "more output than --output allows: flood, the bytes counted, none of them in the TAP stream" sh -c "grep -q ' 1 flood,' '$tmp/stdoutflood.err' && grep -q 'output over the size limit' '$tmp/stdoutflood.tap' && grep -q 'output_bytes: [0-9]' '$tmp/stdoutflood.tap' && ! grep -q FORGED '$tmp/stdoutflood.tap' '$tmp/stdoutflood.err' '$tmp/stdoutflood/certificate.md'"
 

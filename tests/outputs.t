@@ -163,7 +163,7 @@ check "gen --snapshot-out over a folder of other files: refused (exit 2), the fo
 
 # ---- make vectors: the vectors are put in place only when all are written ------------------
 # A stand-in for the generator (VEC_GEN) writes 3 of the vectors, then stops make, its parent, with
-# SIGTERM: the checked-in copy must be untouched (the old recipe deleted every vector first).
+# SIGTERM: the checked-in copy must be untouched (no vector is deleted before its replacement is written).
 mkdir -p "$tmp/v/ptm"
 cp -r vectors/ptm/gen "$tmp/v/ptm/gen"
 real_t=$(cd "$(dirname "$T")" && pwd)/$(basename "$T")

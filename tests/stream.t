@@ -15,6 +15,9 @@ check "dump of the 64 MiB trace decoded it to the end" sh -c "'$T' dump '$tmp/t6
 s8=$(rss sh -c "'$T' decode - < '$tmp/t8'"); s64=$(rss sh -c "'$T' decode - < '$tmp/t64'")
 echo "# decode - (standard input) peak RSS: $s8 / $s64 KiB"
 check "decode from standard input: peak RSS flat too ($s8 / $s64 KiB)" test "$s64" -le $((s8 + 4096))
+# The trace's only output at L3 (no image): the Trace On packet after the 64 MiB of zeros and the A-sync's
+# 12 bytes and Trace Info's 2, at byte 64 * 2^20 + 14 = 67108878; the atom has no address to execute from.
+check "decode from standard input decoded the 64 MiB trace to its end" sh -c "printf '@67108878 trace-on\\n' | cmp - '$tmp/out'"
 # Hex text: 6 and 36 MiB of '00 ' (2 and 12 MiB of trace bytes).
 perl -e 'print "00 " x (8 << 18), "\n# comment\n"' > "$tmp/h8"; perl -e 'print "00 " x (48 << 18), "\n"' > "$tmp/h48"
 h8=$(rss "$T" dump --hex "$tmp/h8"); h48=$(rss "$T" dump --hex "$tmp/h48")
@@ -28,5 +31,19 @@ check "an odd number of hex digits is reported at the end" sh -c "printf '00 0' 
 check "a missing file: the command, the file and the errno text" sh -c "'$T' decode /nonexistent/x 2> '$tmp/e'; test \$? -eq 2 && grep -qx \"tracecert decode: cannot read '/nonexistent/x': No such file or directory\" '$tmp/e'"
 check "a directory as the trace: the command, the file and the errno text" sh -c "'$T' dump '$tmp' 2> '$tmp/e'; test \$? -eq 2 && grep -qx \"tracecert dump: cannot read '$tmp': Is a directory\" '$tmp/e'"
 check "decode errors say 'tracecert decode:' (a bad vector)" sh -c "printf 'x\n' > '$tmp/v.tcv'; '$T' decode --vector '$tmp/v.tcv' 2>&1 | grep -q \"^tracecert decode: $tmp/v.tcv: line 1: \""
-check "chunked reading gives the same output as the vector's expectation (a generated vector's trace as a file)" sh -c "'$T' gen --seed 11 --quiet > '$tmp/g.tcv' && sed -n '/^\\[trace\\]/,/^\\[/p' '$tmp/g.tcv' | sed '1d;\$d' > '$tmp/g.hex' && '$T' dump --hex '$tmp/g.hex' --config TRCIDR0=0x08000EA1 --config TRCIDR8=0 > /dev/null; '$T' dump --vector '$tmp/g.tcv' > '$tmp/a' && sed -n '/^\\[expect.l1\\]/,/^\\[/p' '$tmp/g.tcv' | sed '1d;\$d' | grep -v '^#' > '$tmp/b' && cmp '$tmp/a' '$tmp/b'"
+# A generated vector whose trace (111,954 bytes) spans two 64 KiB chunks as binary and six as hex text,
+# decoded from files with the vector's own [config] (every key given as --config), prints the vector's
+# [expect.l1] (the encoder's ground truth), as dump --vector does.
+section() { awk -v s="[$1]" '/^\[/{p=($0==s); next} p && NF && !/^#/' "$2"; }
+same_as_vector() {
+  "$T" gen --seed 11 --steps 30000 --quiet > "$tmp/g.tcv" && section trace "$tmp/g.tcv" > "$tmp/g.hex" &&
+    tr -d ' \n' < "$tmp/g.hex" | perl -ne 'print pack("H*", $_)' > "$tmp/g.bin" &&
+    test "$(wc -c < "$tmp/g.bin")" -gt 65536 && test "$(wc -c < "$tmp/g.hex")" -gt $((5 * 65536)) &&
+    section expect.l1 "$tmp/g.tcv" > "$tmp/want" && test -s "$tmp/want" &&
+    cfg=$(section config "$tmp/g.tcv" | grep -v '^protocol=' | sed 's/^/--config /') && test -n "$cfg" &&
+    "$T" dump --hex "$tmp/g.hex" $cfg > "$tmp/a" && cmp "$tmp/a" "$tmp/want" &&
+    "$T" dump "$tmp/g.bin" $cfg > "$tmp/a" && cmp "$tmp/a" "$tmp/want" &&
+    "$T" dump --vector "$tmp/g.tcv" > "$tmp/b" && cmp "$tmp/b" "$tmp/want"
+}
+check "chunked reading of the trace as a hex and a binary file, with the vector's configuration, prints the vector's expected L1" same_as_vector
 tap_done

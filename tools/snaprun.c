@@ -145,7 +145,8 @@ static struct tc_image *core_image(struct plan *p, const struct tc_snap_device *
 		const struct tc_snap_dump *d = &core->dump[i];
 		char name[700], err[1000];
 		snprintf(name, sizeof name, "%s:%d [%s] %s", core->ini, d->line, d->section, d->file);
-		if (tc_image_map_file(img, d->file, d->offset, d->length, d->address, name, err, sizeof err)) {
+		if (d->has_length ? tc_image_map_file_range(img, d->file, d->offset, d->length, d->address, name, err, sizeof err)
+				  : tc_image_map_file(img, d->file, d->offset, TC_IMAGE_TO_END, d->address, name, err, sizeof err)) {
 			snprintf(p->err, sizeof p->err, "%s", err);
 			return NULL;
 		}

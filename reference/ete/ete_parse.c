@@ -718,11 +718,9 @@ static void parse_q_packet(struct tc_parse *p, uint8_t header)
 	case 0xf:
 		q_packet(p, type, 0, 0);
 		break;
-	/* unreachable: Parse_Trace rejects the reserved Q types (reserved_header) first */
-	default:
-		fail(p, tc_ete_err_reserved_header);
-		break;
 	}
+	/* No other type arrives: Parse_Trace rejects 0xA4, 0xA7-0xA9, 0xAD and
+	 * 0xAE (reserved_header) before the dispatch. */
 }
 
 /* Source Address bytes (K10.5.2.12.1): the same layouts as the target
@@ -961,8 +959,7 @@ static void parse_trace(struct tc_parse *p)
 	p->out->pkt.header = h;
 	if (reserved_header(p->cfg, h)) {
 		TC_CLAUSE("K10.5.2.2.1/Parse_Trace/ReservedEncoding");
-		/* h is never 0x93 here: reserved_header lets it through to ExactMatchBytes */
-		fail(p, h == 0x93 ? tc_ete_err_exact_match_index : tc_ete_err_reserved_header);
+		fail(p, tc_ete_err_reserved_header);
 		return;
 	}
 	TC_CLAUSE_CASE(h, "K10.5.2.2.1/Parse_Trace");

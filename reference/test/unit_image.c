@@ -150,12 +150,18 @@ static void test_map_file(void)
 	ok(tc_image_map_file(&img, path, 256l << 20, 1, 0x2000, "dump2", err, sizeof err) == tc_image_err_io &&
 		   strstr(err, "dump2: offset 0x10000000 + length 0x1 is past the end of the file (268435456 bytes)"),
 	   "a range past the end of the file: %s", err);
+	ok(tc_image_map_file_range(&img, path, 0, UINT64_MAX, 0x2000, "dump5", err, sizeof err) == tc_image_err_io &&
+		   strstr(err, "dump5: offset 0x0 + length 0xffffffffffffffff is past the end of the file (268435456 bytes)"),
+	   "a given length of 2^64 - 1 is a length, past the end of the file: %s", err);
+	ok(tc_image_map_file_range(&img, path, 8, 4, 0x3000, "dump6", err, sizeof err) == tc_image_ok &&
+		   (p = tc_image_lookup(&img, 0x3000, &avail)) && avail == 4,
+	   "a given length inside the file maps that many bytes");
 	ok(tc_image_map_file(&img, path, 0, 0, 0x2000, "dump3", err, sizeof err) == tc_image_err_empty, "length 0 is empty");
 	ok(tc_image_map_file(&img, path, 0, 16, 0x1002, "dump4", err, sizeof err) == tc_image_err_overlap &&
 		   strstr(err, "dump4 [0x1002..0x1011] overlaps dump1 [0x1000..0x1003]"), "overlapping dumps: %s", err);
 	ok(tc_image_map_file(&img, "/nonexistent/mem.bin", 0, TC_IMAGE_TO_END, 0, NULL, err, sizeof err) == tc_image_err_io &&
 		   strstr(err, "/nonexistent/mem.bin: cannot open: No such file or directory"), "a missing file: %s", err);
-	ok(img.n == 2, "failed maps added nothing");
+	ok(img.n == 3, "failed maps added nothing");
 	tc_image_free(&img);
 	unlink(path);
 }

@@ -64,6 +64,12 @@ int tc_image_add_named(struct tc_image *img, uint64_t base, const uint8_t *bytes
 int tc_image_map_file(struct tc_image *img, const char *path, uint64_t offset, uint64_t length, uint64_t base,
 		      const char *name, char *err, size_t errlen);
 
+/* The same with length always a byte count, UINT64_MAX included (a file
+ * never has that many bytes, so that range is past its end): for a length
+ * the user gave. */
+int tc_image_map_file_range(struct tc_image *img, const char *path, uint64_t offset, uint64_t length, uint64_t base,
+			    const char *name, char *err, size_t errlen);
+
 /* Maps a whole raw binary file at base (tc_image_map_file). */
 int tc_image_load_raw(struct tc_image *img, const char *path, uint64_t base, char *err, size_t errlen);
 

@@ -61,7 +61,8 @@ struct tc_snap_dump {
 	char *file;               /* resolved against the device file's folder */
 	uint64_t address;
 	uint64_t offset;
-	uint64_t length;          /* UINT64_MAX when not given: to the end of the file */
+	uint64_t length;          /* when has_length */
+	int has_length;           /* 0: no length given, to the end of the file */
 	char *space;              /* memory space, NULL when not given */
 	int line;                 /* of the section header */
 };
