@@ -539,6 +539,54 @@ static void test_refusals(void)
 	ok(good == n, "lines that are not L1 are refused with the column and what was expected (%d/%d)", good, n);
 }
 
+/* ---- Lines at the edges of every range FORMAT.md gives are L1 ------------------ */
+static const struct {
+	const char *protocol;
+	const char *line;
+} edges[] = {
+	{ "ete", "@18446744073709551615 ff trace-info cc=1 cct=4294967295 spec=4294967295 tx=1 wndw=4294967295" },
+	{ "ete", "@0 01 trace-info cc=0 cct=0 spec=0 tx=0" },
+	{ "ete", "@0 03 timestamp ts=0xffffffffffffffff cc=18446744073709551615" },
+	{ "ete", "@0 06 exception e=2 type=0xff addr=0xffffffffffffffff isa=1 el=3 ns=1 sf=1 ctxid=0xffffffff "
+		 "vmid=0xffffffff" },
+	{ "ete", "@0 06 exception e=1 type=0x0 addr=unknown el=0 ns=0 sf=0 ctxid=0x0 vmid=0x0" },
+	{ "ete", "@0 0c cycle-count commit=18446744073709551615 cc=18446744073709551615" },
+	{ "ete", "@0 2e cancel atoms=- n=18446744073709551615 mispredict=0" },
+	{ "ete", "@0 fe atom atoms=EEEEEEEEEEEEEEEEEEEEEEEEEEEEEEEE" },
+	{ "ete", "@0 7f event events=0,1,2,3" },
+	{ "ete", "@0 70 event" },
+	{ "ete", "@0 09 instrumentation el=3 value=0xffffffffffffffff" },
+	{ "ete", "@0 a0 q type=0xff addr=0x0 isa=0 n=0" },
+	{ "ete", "@0 0c warning class=ignored-field field=source-address bits=0xffffffffffffffff" },
+	{ "ete", "@0 00 error class=queue-overflow" },
+	{ "ptm", "@18446744073709551615 08 isync addr=0xffffffff isa=jazelle reason=3 ns=1 hyp=1 cc=4294967295 "
+		 "ctxid=0xffffffff" },
+	{ "ptm", "@0 ff branch addr=0xffffffff isa=arm ns=1 hyp=1 exc=0x0 cc=0" },
+	{ "ptm", "@0 fe atom atoms=NNNNNNNNNNNNNNNNNNNNNNNNNNNNNNNN cc=4294967295" },
+	{ "ptm", "@0 3c vmid vmid=0xffffffff" },
+	{ "ptm", "@0 46 timestamp ts=0xffffffffffffffff cc=4294967295" },
+	{ "ptm", "@0 72 warning class=ignored-field field=isync-info0 bits=0xffffffffffffffff" },
+	{ "ptm", "@0 0c trigger" },
+	{ "ptm", "@0 76 exception-return" },
+};
+
+static void test_edges(void)
+{
+	int n = (int)(sizeof edges / sizeof edges[0]), good = 0;
+	for (int i = 0; i < n; i++) {
+		const struct tc_protocol *p = tc_protocol_find(edges[i].protocol);
+		union record r;
+		char err[512] = "", buf[512] = "";
+		if (p && p->parse_l1(edges[i].line, &r.h, err, sizeof err) == 0)
+			p->format(buf, sizeof buf, tc_level_l1, &r.h);
+		if (!strcmp(buf, edges[i].line))
+			good++;
+		else
+			note("%s '%s': %s%s\n", edges[i].protocol, edges[i].line, err, buf);
+	}
+	ok(good == n, "lines with every value at the ends of its range parse and print back (%d/%d)", good, n);
+}
+
 /* ---- Lines and the records they stand for, written by hand ------------------- */
 
 static void test_known_records(void)
@@ -615,6 +663,7 @@ int main(int argc, char **argv)
 	static const int ptm_absent[] = { tc_ptm_pkt_error, tc_ptm_pkt_warning };
 	test_compares_cover_protocols();
 	test_known_records();
+	test_edges();
 	test_refusals();
 	test_vectors(argc > 1 ? argv[1] : "vectors");
 	test_encoder("ete", ete_seed, 200, ete_absent, (int)(sizeof ete_absent / sizeof ete_absent[0]));
