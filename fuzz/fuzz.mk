@@ -15,7 +15,7 @@
 #
 # Harnesses: adapter csframe snapini (no protocol), and per protocol P (FUZZ_PROTO_HARNESSES) the harnesses of
 # fuzz/P/ (ete_parse ete_decode ete_format ete_roundtrip; ptm_parse ptm_decode ptm_roundtrip) and the shared
-# P_stream and P_diff. Variables: HARNESS, TIME (seconds), FUZZ_OUT (default
+# P_stream, P_diff and P_l1text. Variables: HARNESS, TIME (seconds), FUZZ_OUT (default
 # $(BUILD)/fuzz), FUZZ_CLANG, FUZZ_AFL_CC, FUZZ_REGRESS_CC, FUZZ_AFL_SAN (e.g. -fsanitize=address,undefined; that
 # build goes to $(FUZZ_OUT)/afl-san), FUZZ_LF_SAN, FUZZ_ARGS (extra libFuzzer arguments), JOBS (processes or
 # instances), TC_DIFF_ADAPTER, TC_FUZZ_ADAPTER.
@@ -25,16 +25,17 @@ FUZZ_OUT        ?= $(BUILD)/fuzz
 # Harnesses that name no protocol: fuzz/NAME.c (corpus fuzz/corpus/NAME/, dictionary fuzz/NAME.dict if any).
 FUZZ_HARNESSES  := adapter csframe snapini
 # A protocol's harnesses, one line per protocol folder: P_NAME is fuzz/P/NAME.c (corpus fuzz/corpus/P_NAME/,
-# dictionary fuzz/P/NAME.dict if any), except P_stream and P_diff: the shared fuzz/stream.c (whole against
-# chunked through the protocol's descriptor) and fuzz/diff.c (the reference against an adapter) built for
-# P, which need nothing more (dictionary fuzz/P/parse.dict).
-FUZZ_PROTO_HARNESSES := ete_parse ete_decode ete_diff ete_format ete_roundtrip
-FUZZ_PROTO_HARNESSES += ptm_stream ptm_parse ptm_decode ptm_roundtrip ptm_diff
+# dictionary fuzz/P/NAME.dict if any), except P_stream, P_diff and P_l1text: the shared fuzz/stream.c (whole
+# against chunked through the protocol's descriptor), fuzz/diff.c (the reference against an adapter) and
+# fuzz/l1text.c (the L1 text parser against its formatter) built for P, which need nothing more
+# (dictionary fuzz/P/parse.dict; P_l1text none).
+FUZZ_PROTO_HARNESSES := ete_parse ete_decode ete_diff ete_format ete_roundtrip ete_l1text
+FUZZ_PROTO_HARNESSES += ptm_stream ptm_parse ptm_decode ptm_roundtrip ptm_diff ptm_l1text
 FUZZ_ALL        := $(FUZZ_HARNESSES) $(FUZZ_PROTO_HARNESSES)
 # make fuzz-smoke: seconds under libFuzzer and AFL++ (HARNESS:LF:AFL) of the harnesses that have their own;
 # each protocol's other harnesses share FUZZ_SMOKE_PROTO seconds under each engine (fuzz/run.sh).
 FUZZ_SMOKE_TIMES := adapter:15:10 csframe:10:5 snapini:10:5 \
-                    ete_parse:30:15 ete_decode:30:15 ete_diff:15:10 ete_format:10:5 ete_roundtrip:15:10
+                    ete_parse:30:15 ete_decode:30:15 ete_diff:15:10 ete_format:10:5 ete_roundtrip:15:10 ete_l1text:10:5
 FUZZ_SMOKE_PROTO := 60
 HARNESS         ?= ete_parse
 TIME            ?= 60
@@ -66,10 +67,10 @@ FUZZ_DIFFS    := $(filter %_diff,$(FUZZ_PROTO_HARNESSES))
 FUZZ_CPPFLAGS := -Ireference/include -Ireference -Iconformance/include -Iconformance -Iencoder/include -Iencoder -Ifuzz -I$(FUZZ_GEN)
 FUZZ_CFLAGS_W := -std=c11 -Wall -Wextra -Werror -D_POSIX_C_SOURCE=200809L
 FUZZ_HEADERS  := $(wildcard reference/*.h reference/*/*.h reference/include/tracecert/*.h conformance/*.h conformance/include/tracecert/*.h fuzz/*.h fuzz/*/*.h)
-FUZZ_PROTO_SRC := fuzz/stream.c fuzz/diff.c $(wildcard fuzz/*/*.c)
+FUZZ_PROTO_SRC := fuzz/stream.c fuzz/diff.c fuzz/l1text.c $(wildcard fuzz/*/*.c)
 # The protocol of harness P_NAME, and its source.
 fuzz_proto = $(firstword $(subst _, ,$1))
-fuzz_src   = $(if $(filter %_stream,$1),fuzz/stream.c,$(if $(filter %_diff,$1),fuzz/diff.c,fuzz/$(subst _,/,$1).c))
+fuzz_src   = $(if $(filter %_stream %_diff %_l1text,$1),fuzz/$(lastword $(subst _, ,$1)).c,fuzz/$(subst _,/,$1).c)
 # What a protocol harness's object is compiled with: the protocol's name (fuzz/stream.c and fuzz/diff.c read it).
 fuzz_proto_def = -DTC_FUZZ_PROTOCOL='"$(call fuzz_proto,$1)"'
 # An instrumented adapter .so (TC_FUZZ_ADAPTER) resolves the coverage runtime from the harness
@@ -223,8 +224,8 @@ $(FUZZ_SEEDGEN): fuzz/seedgen.c $(FUZZ_SEED_SRC) $(FUZZ_HEADERS)
 $(FUZZ_PROTO_SEEDGENS): $(FUZZ_OUT)/%/seedgen: fuzz/%/seedgen.c $(FUZZ_SEED_SRC) $(FUZZ_HEADERS)
 	@mkdir -p $(dir $@)
 	$(FUZZ_REGRESS_CC) $(FUZZ_CPPFLAGS) $(FUZZ_CFLAGS_W) -O1 -g -o $@ $< $(FUZZ_SEED_SRC)
-# The writer of harness P_NAME's seeds.
-fuzz_seedgen = $(if $(wildcard fuzz/$(call fuzz_proto,$1)/seedgen.c),$(FUZZ_OUT)/$(call fuzz_proto,$1)/seedgen,$(FUZZ_SEEDGEN))
+# The writer of harness P_NAME's seeds (P_l1text: the shared one, whose seeds are L1 lines).
+fuzz_seedgen = $(if $(and $(wildcard fuzz/$(call fuzz_proto,$1)/seedgen.c),$(filter-out %_l1text,$1)),$(FUZZ_OUT)/$(call fuzz_proto,$1)/seedgen,$(FUZZ_SEEDGEN))
 
 # adapter: every vector of every protocol; csframe: synthetic frames; snapini: the .ini files of
 # the hand-written snapshot in tests/data.

@@ -9,7 +9,8 @@
  *
  * A protocol's harnesses P_stream, P_parse, P_decode, P_diff (fuzz/fuzz.mk
  * FUZZ_PROTO_HARNESSES): PATH is vectors/P; one seed per vector of protocol
- * P in the layout of fuzz.h "A protocol's harnesses". P_roundtrip: one seed
+ * P in the layout of fuzz.h "A protocol's harnesses". P_l1text: one seed per
+ * vector of P, its L1 lines (the text fuzz/l1text.c parses). P_roundtrip: one seed
  * per line of PATH/gen/seeds.txt (seeds 1-64 when there is none) with no
  * entropy, plus synthetic headers with entropy. adapter: every vector of
  * every protocol behind its protocol byte; csframe: synthetic frames;
@@ -27,13 +28,32 @@
 
 /* ---- A protocol's harnesses P_KIND (the layouts of fuzz.h) ------------------ */
 
+/* P_l1text: the vector's L1 lines ([expect.l1] and its alternative readings), one a line. */
+static void put_l1_lines(const struct tc_vector *v, struct tc_seed_buf *b)
+{
+	for (int a = -1; a < v->nalts; a++) {
+		const struct tc_lines *l = a < 0 ? &v->expect[tc_sec_l1] : &v->alt[a].lines;
+		if (a >= 0 && v->alt[a].sec != tc_sec_l1)
+			continue;
+		for (size_t i = 0; i < l->n; i++) {
+			tc_seed_put(b, l->line[i], strlen(l->line[i]));
+			tc_seed_put8(b, '\n');
+		}
+	}
+}
+
 /* P_stream, P_diff, P_decode, P_parse: the vector's configuration, then per
  * kind the chunking byte; the adapter's chunking (0: whole); flags,
- * chunking and image regions; nothing. */
+ * chunking and image regions; nothing. P_l1text: the L1 lines alone. */
 static int proto_from_vector(const char *kind, const char *path, const struct tc_vector *v, struct tc_seed_buf *b)
 {
 	uint8_t keys[TC_CONFIG_KEYS_MAX];
-	int approx = tc_fuzz_proto_config_encode(v->proto, v->config, keys) != 0;
+	int approx;
+	if (!strcmp(kind, "l1text")) {
+		put_l1_lines(v, b);
+		return 0;
+	}
+	approx = tc_fuzz_proto_config_encode(v->proto, v->config, keys) != 0;
 	tc_seed_put(b, keys, (size_t)v->proto->nkeys);
 	if (!strcmp(kind, "stream")) {
 		tc_seed_put8(b, tc_seed_name_byte(path));

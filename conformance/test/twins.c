@@ -70,17 +70,28 @@ static int field_index(const struct twin_rules *rules, const char *field)
 	return -1;
 }
 
-/* The packets of the expected L1, in order, with their lengths. */
-static size_t find_packets(const struct tc_vector *v, struct twin_packet *out, size_t max)
+/* The packets of the expected L1, in order, with their lengths; -1 (and a
+ * diagnostic) when a line is not L1 (the protocol's parser says why). */
+static long find_packets(const struct tc_vector *v, struct twin_packet *out, size_t max)
 {
 	const struct tc_lines *l = &v->expect[tc_sec_l1];
 	size_t n = 0;
+	if (v->proto->l1_size > sizeof out->rec) {
+		printf("  # the L1 record of %s is over %d bytes\n", v->proto->name, twin_record_max);
+		return -1;
+	}
 	for (size_t i = 0; i < l->n && n < max; i++) {
 		struct twin_packet p;
+		char err[512];
 		memset(&p, 0, sizeof p);
-		if (sscanf(l->line[i], "@%llu %2x %31s", &p.off, &p.header, p.kind) != 3 ||
-		    !strcmp(p.kind, "warning") || p.off >= v->trace_len)
+		if (v->proto->parse_l1(l->line[i], &p.rec.h, err, sizeof err)) {
+			printf("  # [expect.l1] line %zu, '%s': %s\n", i + 1, l->line[i], err);
+			return -1;
+		}
+		p.off = p.rec.h.offset;
+		if (v->proto->item_is_warning(tc_level_l1, &p.rec.h) || p.off >= v->trace_len)
 			continue;
+		p.header = v->trace[p.off];
 		p.line = i;
 		if (n > 0 && out[n - 1].off == p.off)
 			continue;
@@ -90,7 +101,7 @@ static size_t find_packets(const struct tc_vector *v, struct twin_packet *out, s
 	}
 	if (n > 0)
 		out[n - 1].len = v->trace_len - (size_t)out[n - 1].off;
-	return n;
+	return (long)n;
 }
 
 /* Removes the first line equal to text; returns whether there was one (its index in *at). */
@@ -207,9 +218,9 @@ static void run_twins(const struct twin_rules *rules, const struct tc_vector *v,
 		      const char *path, int num, struct totals *tot, struct rule_totals *rt)
 {
 	struct twin_packet *pk = calloc(v->expect[tc_sec_l1].n + 1, sizeof *pk);
-	size_t np = pk ? find_packets(v, pk, v->expect[tc_sec_l1].n + 1) : 0;
-	int bad = pk ? 0 : 1, twins = 0;
-	for (size_t i = 0; i < np; i++)
+	long np = pk ? find_packets(v, pk, v->expect[tc_sec_l1].n + 1) : 0;
+	int bad = pk && np >= 0 ? 0 : 1, twins = 0;
+	for (long i = 0; i < np; i++)
 		bad |= packet_twins(rules, v, orig, &pk[i], rt, &twins);
 	printf("%s %d - %s (%d twins)\n", bad ? "not ok" : "ok", num, path, twins);
 	tot->failed += bad;

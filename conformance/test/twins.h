@@ -20,15 +20,22 @@ struct twin {
 
 enum { twin_max_per_packet = 8, twin_max_fields = 16 };
 
-/* One packet of the vector's expected L1: its offset, header and kind as
- * that line gives them, and its length up to the next packet (or the end of
- * the trace). */
+enum { twin_record_max = 256 };
+
+/* One packet of the vector's expected L1: its line read by the protocol's
+ * L1 parser (the descriptor's parse_l1) into the protocol's L1 record, its
+ * offset and header byte (the byte at the offset, which the line's header
+ * column gives), and its length up to the next packet (or the end of the
+ * trace). */
 struct twin_packet {
 	unsigned long long off;
 	size_t len;
 	unsigned header;
-	char kind[32];
 	size_t line;            /* index in the expected L1 */
+	union {
+		struct tc_item h;
+		uint64_t align[twin_record_max / 8];
+	} rec;                  /* the protocol's L1 record (tracecert/<p>.h) */
 };
 
 /* The twins of one packet. */

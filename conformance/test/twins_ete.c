@@ -1,7 +1,6 @@
 /* twins_ete.c — ETE's twin rules: the fields of reference/ete/FORMAT.md "Warnings" (ERRATA TC-R1),
  * written from the packet layouts of reference/ete/FORMAT.md and reference/ete/ERRATA.md. */
-#include <string.h>
-
+#include "tracecert/ete.h"
 #include "twins.h"
 
 static const char *const ete_fields[] = {
@@ -39,17 +38,17 @@ static void cycle_count_twins(const struct tc_vector *v, const struct twin_packe
 /* Only fields that are clear (as the text substitutes them), so the twin adds one warning. */
 static void ete_packet_twins(const struct tc_vector *v, const struct twin_packet *p, struct twin_list *out)
 {
-	int b1 = twin_packet_byte(v, p, 1);
-	if (!strcmp(p->kind, "trace-info"))
+	int b1 = twin_packet_byte(v, p, 1), kind = p->rec.h.kind;   /* enum tc_ete_pkt_kind */
+	if (kind == tc_ete_pkt_trace_info)
 		trace_info_twins(v, p, out);
-	else if (!strcmp(p->kind, "exception") && b1 >= 0 && !(b1 & 0x80))   /* E<7> */
+	else if (kind == tc_ete_pkt_exception && b1 >= 0 && !(b1 & 0x80))   /* E<7> */
 		twin_add(out, p->off + 1, (unsigned)b1 | 0x80, "res0", "exception", 0x80);
-	else if (!strcmp(p->kind, "instrumentation") && b1 >= 0 && !(b1 & 0xfc))
+	else if (kind == tc_ete_pkt_instrumentation && b1 >= 0 && !(b1 & 0xfc))
 		twin_add(out, p->off + 1, (unsigned)b1 | 0x04, "res0", "instrumentation", 0x04);
-	else if (!strcmp(p->kind, "source-address") && p->header >= 0xb6 && p->header <= 0xb9 && b1 >= 0 &&
+	else if (kind == tc_ete_pkt_source_address && p->header >= 0xb6 && p->header <= 0xb9 && b1 >= 0 &&
 		 !(b1 & 0x80))   /* TC-P9: bit 7 of the low byte */
 		twin_add(out, p->off + 1, (unsigned)b1 | 0x80, "res0", "source-address", 0x80);
-	else if (!strcmp(p->kind, "cycle-count"))
+	else if (kind == tc_ete_pkt_cycle_count)
 		cycle_count_twins(v, p, out);
 }
 

@@ -5,7 +5,7 @@
  * Each twin sets every bit of one field that is clear in the original (res0), or clears a
  * bit the layout fixes to 1 where the original has it set (ignored-field, PTM-P25), so it
  * adds exactly one warning. */
-#include <string.h>
+#include "tracecert/ptm.h"
 
 #include "twins.h"
 
@@ -162,15 +162,16 @@ static void timestamp_twins(const struct tc_vector *v, const struct twin_packet 
 
 static void ptm_packet_twins(const struct tc_vector *v, const struct twin_packet *p, struct twin_list *out)
 {
-	if (!strcmp(p->kind, "branch"))
+	int kind = p->rec.h.kind;   /* enum tc_ptm_pkt_kind */
+	if (kind == tc_ptm_pkt_branch)
 		branch_twins(v, p, out);
-	else if (!strcmp(p->kind, "waypoint"))
+	else if (kind == tc_ptm_pkt_waypoint)
 		waypoint_twins(v, p, out);
-	else if (!strcmp(p->kind, "isync"))
+	else if (kind == tc_ptm_pkt_isync)
 		isync_twins(v, p, out);
-	else if (!strcmp(p->kind, "atom"))
+	else if (kind == tc_ptm_pkt_atom)
 		atom_twins(v, p, out);
-	else if (!strcmp(p->kind, "timestamp"))
+	else if (kind == tc_ptm_pkt_timestamp)
 		timestamp_twins(v, p, out);
 }
 

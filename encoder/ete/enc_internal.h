@@ -29,6 +29,8 @@ struct enc {
 	struct enc_program prog;
 	struct enc_buf trace;       /* bytes */
 	struct enc_buf l1;          /* expected L1 */
+	void (*l1_record)(void *ctx, const struct tc_ete_packet *p);   /* tc_enc_options.l1_record */
+	void *l1_ctx;
 	struct enc_buf l3;          /* expected L3 (committed) */
 	struct enc_buf l3_tx;       /* L3 items held while in a transaction */
 	struct enc_buf l3_tx_events;/* the items among them a failure keeps (enc_l3) */

@@ -59,33 +59,22 @@ int tc_enc_negative_kind_parse(const char *name)
 struct npkt {
 	uint64_t off, len;
 	unsigned header;
-	int kind;              /* enum tc_ete_pkt_kind */
-	const char *rest;      /* the line after "@OFF" (" HH kind fields…") */
-	int rest_len;
+	int kind;                  /* enum tc_ete_pkt_kind */
+	struct tc_ete_packet rec;  /* the line, parsed (tc_ete_parse_packet_text) */
 };
 
-static int kind_of(const char *word, size_t n)
-{
-	for (int k = 0; k < tc_ete_pkt_count; k++) {
-		const char *name = tc_ete_pkt_kind_name(k);
-		if (name && strlen(name) == n && !memcmp(name, word, n))
-			return k;
-	}
-	return -1;
-}
-
-/* Splits v->l1 into packets; checks that the record is consistent with the bytes (offsets
- * increasing from 0, each header byte where the line says). */
+/* Parses v->l1 into packets with the one L1 parser; checks that the record is consistent with
+ * the bytes (offsets increasing from 0, each header byte where the line says). */
 static long split_packets(const struct tc_enc_vector *v, struct npkt **out, char *err, size_t errlen)
 {
 	const char *s = v->l1;
 	struct npkt *pk = NULL;
 	long n = 0, cap = 0;
+	char why[256] = "";
 	while (s && *s) {
-		const char *nl = strchr(s, '\n'), *end = nl ? nl : s + strlen(s), *kw, *ke;
-		char *p, *q;
-		unsigned long long off;
-		unsigned long header;
+		const char *nl = strchr(s, '\n'), *end = nl ? nl : s + strlen(s);
+		char line[512];
+		struct npkt *p;
 		if (n == cap) {
 			struct npkt *np;
 			cap = cap ? 2 * cap : 256;
@@ -94,27 +83,20 @@ static long split_packets(const struct tc_enc_vector *v, struct npkt **out, char
 				goto bad;
 			pk = np;
 		}
-		if (*s != '@')
+		p = &pk[n];
+		if ((size_t)(end - s) >= sizeof line)
 			goto bad;
-		off = strtoull(s + 1, &p, 10);
-		if (p == s + 1 || *p != ' ')
+		memcpy(line, s, (size_t)(end - s));
+		line[end - s] = '\0';
+		if (tc_ete_parse_packet_text(line, &p->rec, why, sizeof why))
 			goto bad;
-		header = strtoul(p + 1, &q, 16);
-		if (q != p + 3 || *q != ' ')
-			goto bad;
-		kw = q + 1;
-		for (ke = kw; ke < end && *ke != ' '; ke++)
-			;
-		pk[n].off = off;
-		pk[n].header = (unsigned)header;
-		pk[n].kind = kind_of(kw, (size_t)(ke - kw));
-		pk[n].rest = p;
-		pk[n].rest_len = (int)(end - p);
-		if (pk[n].kind < 0 || off >= v->trace_len || v->trace[off] != header ||
-		    (n == 0 ? off != 0 : off <= pk[n - 1].off))
+		p->off = p->rec.h.offset;
+		p->header = p->rec.header;
+		p->kind = p->rec.h.kind;
+		if (p->off >= v->trace_len || v->trace[p->off] != p->header || (n == 0 ? p->off != 0 : p->off <= pk[n - 1].off))
 			goto bad;
 		if (n > 0)
-			pk[n - 1].len = off - pk[n - 1].off;
+			pk[n - 1].len = p->off - pk[n - 1].off;
 		n++;
 		s = nl ? nl + 1 : end;
 	}
@@ -124,7 +106,8 @@ static long split_packets(const struct tc_enc_vector *v, struct npkt **out, char
 	*out = pk;
 	return n;
 bad:
-	snprintf(err, errlen, "encoder: its L1 record does not match its bytes (packet %ld)", n);
+	snprintf(err, errlen, "encoder: its L1 record does not match its bytes (packet %ld%s%s)", n, why[0] ? ": " : "",
+		 why);
 	free(pk);
 	return -1;
 }
@@ -347,7 +330,7 @@ static int truth(const struct npkt *pk, long n, const struct plan *p, const uint
 	uint64_t erroff = p->insert ? p->at : pk[p->pkt].off;
 	int error = kind_error[p->kind];
 	for (long i = 0; i < p->pkt; i++)
-		enc_buf_printf(l1, "@%llu%.*s\n", (unsigned long long)pk[i].off, pk[i].rest_len, pk[i].rest);
+		put_packet_line(l1, &pk[i].rec);
 	tc_ete_packet_init(&x, tc_ete_pkt_error, erroff);
 	x.header = t[erroff];
 	x.error = (uint8_t)error;
@@ -368,9 +351,11 @@ static int truth(const struct npkt *pk, long n, const struct plan *p, const uint
 		tc_ete_packet_init(&x, tc_ete_pkt_async, start);
 		x.header = 0x00;
 		put_packet_line(l1, &x);
-		for (long i = j + 1; i < n; i++)
-			enc_buf_printf(l1, "@%llu%.*s\n", (unsigned long long)moved(p, pk[i].off), pk[i].rest_len,
-				       pk[i].rest);
+		for (long i = j + 1; i < n; i++) {
+			x = pk[i].rec;
+			x.h.offset = moved(p, pk[i].off);
+			put_packet_line(l1, &x);
+		}
 		*resync_pkt = j;
 		*resync_off = start;
 	}

@@ -40,6 +40,8 @@ static uint64_t begin(struct enc *e, unsigned header)
 static void l1(struct enc *e, const struct tc_ete_packet *p)
 {
 	char buf[512];
+	if (e->l1_record)
+		e->l1_record(e->l1_ctx, p);
 	tc_ete_format_packet(buf, sizeof buf, p);
 	enc_buf_printf(&e->l1, "%s\n", buf);
 }

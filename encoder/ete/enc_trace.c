@@ -840,6 +840,8 @@ int tc_enc_generate(const struct tc_enc_options *o, struct tc_enc_vector *v, cha
 		return -1;
 	}
 	enc_rng_init(&e->rng, o->seed, o->entropy, o->entropy_len);
+	e->l1_record = o->l1_record;
+	e->l1_ctx = o->l1_ctx;
 	if (o->random_config)
 		random_config(e);
 	else

@@ -143,6 +143,8 @@ static struct pe *pe_new(const struct tc_enc_ptm_options *o)
 	if (!e)
 		return NULL;
 	enc_rng_init(&e->rng, o->seed, o->entropy, o->entropy_len);
+	e->l1_record = o->l1_record;
+	e->l1_ctx = o->l1_ctx;
 	if (o->random_config)
 		random_config(e);
 	else

@@ -63,6 +63,8 @@ struct pe {
 	uint8_t *cond;             /* per block: its A32 terminator was made conditional (ptmenc_program.c) */
 	struct enc_buf trace;
 	struct enc_buf l1;
+	void (*l1_record)(void *ctx, const struct tc_ptm_packet *p);   /* tc_enc_ptm_options.l1_record */
+	void *l1_ctx;
 	struct enc_buf l3;
 	uint32_t *variants;
 	struct pe_last last;

@@ -37,6 +37,8 @@ static void pkt_init(struct tc_ptm_packet *p, int kind, uint64_t offset, unsigne
 static void l1(struct pe *e, const struct tc_ptm_packet *p)
 {
 	char buf[256];
+	if (e->l1_record)
+		e->l1_record(e->l1_ctx, p);
 	tc_ptm_format_packet(buf, sizeof buf, p);
 	enc_buf_printf(&e->l1, "%s\n", buf);
 }

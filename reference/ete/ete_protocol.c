@@ -100,6 +100,11 @@ static int ete_format(char *buf, size_t size, int level, const struct tc_item *i
 	return tc_ete_format_elem(buf, size, (const struct tc_ete_elem *)item);
 }
 
+static int ete_parse_l1(const char *line, struct tc_item *item, char *err, size_t errlen)
+{
+	return tc_ete_parse_packet_text(line, (struct tc_ete_packet *)item, err, errlen);
+}
+
 static int ete_item_error(int level, const struct tc_item *item)
 {
 	if (level == tc_level_l1)
@@ -198,6 +203,7 @@ const struct tc_protocol tc_protocol_ete = {
 	.warning_names = tc_ete_warning_names,
 	.nwarnings = tc_ete_warn_count,
 	.format = ete_format,
+	.parse_l1 = ete_parse_l1,
 	.item_error = ete_item_error,
 	.item_is_warning = ete_item_is_warning,
 	.l1_size = sizeof(struct tc_ete_packet),

@@ -7,6 +7,7 @@
 
 #include "tracecert/ete.h"
 #include "insn.h"
+#include "textscan.h"
 
 const char *const tc_ete_error_names[tc_ete_err_count] = {
 	"none", "reserved-header", "reserved-extension", "reserved-field", "sbz",
@@ -297,4 +298,220 @@ int tc_ete_format_elem(char *buf, size_t size, const struct tc_ete_elem *e)
 int tc_ete_format_l3(char *buf, size_t size, const struct tc_l3 *x)
 {
 	return tc_l3_format(buf, size, x, tc_ete_error_names, tc_ete_err_count);
+}
+
+/* ---- Parsing L1 (the one parser of what tc_ete_format_packet writes) -------- */
+
+static uint8_t scan_bool(struct tc_scan *s, const char *key)
+{
+	tc_scan_lit(s, key);
+	return (uint8_t)tc_scan_dec(s, 1);
+}
+
+static void scan_context(struct tc_scan *s, struct tc_context *c)
+{
+	tc_scan_lit(s, " el=");
+	c->el = (uint8_t)tc_scan_dec(s, 3);
+	c->ns = scan_bool(s, " ns=");
+	c->sf = scan_bool(s, " sf=");
+	tc_scan_lit(s, " ctxid=");
+	c->context_id = (uint32_t)tc_scan_hex(s, UINT32_MAX);
+	tc_scan_lit(s, " vmid=");
+	c->vmid = (uint32_t)tc_scan_hex(s, UINT32_MAX);
+}
+
+static void scan_address(struct tc_scan *s, struct tc_ete_packet *p)
+{
+	tc_scan_lit(s, " addr=");
+	p->address = tc_scan_hex(s, UINT64_MAX);
+	p->isa = scan_bool(s, " isa=");
+}
+
+static void scan_atoms(struct tc_scan *s, struct tc_ete_packet *p, int min)
+{
+	int n;
+	tc_scan_lit(s, " atoms=");
+	p->atoms = tc_scan_atoms(s, min, 32, &n);
+	p->natoms = (uint8_t)n;
+}
+
+/* " events=I[,I…]", ascending event numbers 0..3; nothing for none. */
+static void scan_events(struct tc_scan *s, struct tc_ete_packet *p)
+{
+	int last = -1;
+	if (!tc_scan_next_is(s, " "))
+		return;
+	tc_scan_lit(s, " events=");
+	for (;;) {
+		const char *at = s->p;
+		int i = (int)tc_scan_dec(s, 3);
+		if (!s->bad && i <= last) {
+			s->p = at;
+			tc_scan_fail(s, "an event number above the one before it");
+		}
+		last = i;
+		p->events |= (uint8_t)(1u << i);
+		if (s->bad || *s->p != ',')
+			break;
+		s->p++;
+	}
+}
+
+static void scan_trace_info(struct tc_scan *s, struct tc_ete_packet *p)
+{
+	p->cc_enabled = scan_bool(s, " cc=");
+	tc_scan_lit(s, " cct=");
+	p->cct = (uint32_t)tc_scan_dec(s, UINT32_MAX);
+	tc_scan_lit(s, " spec=");
+	p->spec = (uint32_t)tc_scan_dec(s, UINT32_MAX);
+	p->in_tx = scan_bool(s, " tx=");
+	if (tc_scan_next_is(s, " wndw=")) {
+		tc_scan_lit(s, " wndw=");
+		p->wndw = (uint32_t)tc_scan_dec(s, UINT32_MAX);
+		p->has_wndw = 1;
+	}
+}
+
+static void scan_exception(struct tc_scan *s, struct tc_ete_packet *p)
+{
+	static const char *const e_values[] = { "0", "1", "2" };
+	tc_scan_lit(s, " e=");
+	p->e = (uint8_t)tc_scan_name(s, e_values, 1, 3, "E");
+	tc_scan_lit(s, " type=");
+	p->type = (uint8_t)tc_scan_hex(s, UINT8_MAX);
+	if (tc_scan_next_is(s, " addr=unknown")) {
+		tc_scan_lit(s, " addr=unknown");
+	} else {
+		scan_address(s, p);
+		p->has_address = 1;
+	}
+	if (tc_scan_next_is(s, " ")) {
+		scan_context(s, &p->ctx);
+		p->has_context = 1;
+	}
+}
+
+static void scan_cycle_count(struct tc_scan *s, struct tc_ete_packet *p)
+{
+	tc_scan_lit(s, " commit=");
+	p->commit = tc_scan_dec(s, UINT64_MAX);
+	tc_scan_lit(s, " cc=");
+	if (tc_scan_next_is(s, "unknown"))
+		p->cc_unknown = (uint8_t)tc_scan_lit(s, "unknown");
+	else
+		p->count = tc_scan_dec(s, UINT64_MAX);
+}
+
+static void scan_q(struct tc_scan *s, struct tc_ete_packet *p)
+{
+	tc_scan_lit(s, " type=");
+	p->type = (uint8_t)tc_scan_hex(s, UINT8_MAX);
+	if (tc_scan_next_is(s, " addr=")) {
+		scan_address(s, p);
+		p->has_address = 1;
+	}
+	tc_scan_lit(s, " n=");
+	p->count = tc_scan_dec(s, UINT64_MAX);
+}
+
+static void scan_warning(struct tc_scan *s, struct tc_ete_packet *p)
+{
+	tc_scan_lit(s, " class=");
+	p->warning = (uint8_t)tc_scan_name(s, tc_ete_warning_names, 1, tc_ete_warn_count, "a warning class");
+	tc_scan_lit(s, " field=");
+	p->field = (uint8_t)tc_scan_name(s, warning_field_names, 1, tc_ete_wf_count, "a warning field");
+	tc_scan_lit(s, " bits=");
+	p->value = tc_scan_hex(s, UINT64_MAX);
+}
+
+/* The fields of put_packet_fields, in its order. */
+static void scan_packet_fields(struct tc_scan *s, struct tc_ete_packet *p)
+{
+	switch (p->h.kind) {
+	case tc_ete_pkt_trace_info:
+		scan_trace_info(s, p);
+		break;
+	case tc_ete_pkt_timestamp:
+		tc_scan_lit(s, " ts=");
+		p->value = tc_scan_hex(s, UINT64_MAX);
+		if (tc_scan_next_is(s, " cc=")) {
+			tc_scan_lit(s, " cc=");
+			p->count = tc_scan_dec(s, UINT64_MAX);
+			p->has_cc = 1;
+		}
+		break;
+	case tc_ete_pkt_exception:
+		scan_exception(s, p);
+		break;
+	case tc_ete_pkt_cycle_count:
+		scan_cycle_count(s, p);
+		break;
+	case tc_ete_pkt_commit:
+		tc_scan_lit(s, " n=");
+		p->count = tc_scan_dec(s, UINT64_MAX);
+		break;
+	case tc_ete_pkt_cancel:
+		scan_atoms(s, p, 0);
+		tc_scan_lit(s, " n=");
+		p->count = tc_scan_dec(s, UINT64_MAX);
+		p->mispredict = scan_bool(s, " mispredict=");
+		break;
+	case tc_ete_pkt_mispredict:
+		scan_atoms(s, p, 0);
+		break;
+	case tc_ete_pkt_atom:
+		scan_atoms(s, p, 1);
+		break;
+	case tc_ete_pkt_event:
+		scan_events(s, p);
+		break;
+	case tc_ete_pkt_context:
+		scan_context(s, &p->ctx);
+		break;
+	case tc_ete_pkt_addr_ctx:
+		scan_address(s, p);
+		scan_context(s, &p->ctx);
+		break;
+	case tc_ete_pkt_address:
+	case tc_ete_pkt_source_address:
+		scan_address(s, p);
+		break;
+	case tc_ete_pkt_q:
+		scan_q(s, p);
+		break;
+	case tc_ete_pkt_instrumentation:
+		tc_scan_lit(s, " el=");
+		p->ctx.el = (uint8_t)tc_scan_dec(s, 3);
+		tc_scan_lit(s, " value=");
+		p->value = tc_scan_hex(s, UINT64_MAX);
+		break;
+	case tc_ete_pkt_error:
+		tc_scan_lit(s, " class=");
+		p->error = (uint8_t)tc_scan_name(s, tc_ete_error_names, 1, tc_ete_err_count, "an error class");
+		break;
+	case tc_ete_pkt_warning:
+		scan_warning(s, p);
+		break;
+	default:
+		break;
+	}
+}
+
+int tc_ete_parse_packet_text(const char *line, struct tc_ete_packet *p, char *err, size_t errlen)
+{
+	struct tc_scan s;
+	uint64_t offset;
+	unsigned header;
+	int kind;
+	tc_scan_init(&s, line, err, errlen);
+	tc_scan_lit(&s, "@");
+	offset = tc_scan_dec(&s, UINT64_MAX);
+	tc_scan_lit(&s, " ");
+	header = tc_scan_hex2(&s);
+	tc_scan_lit(&s, " ");
+	kind = tc_scan_name(&s, pkt_names, 0, tc_ete_pkt_count, "a packet kind");
+	tc_ete_packet_init(p, kind < 0 ? 0 : kind, offset);
+	p->header = (uint8_t)header;
+	scan_packet_fields(&s, p);
+	return tc_scan_end(&s);
 }

@@ -86,6 +86,11 @@ static int ptm_format(char *buf, size_t size, int level, const struct tc_item *i
 	return 0;   /* no s1 or L2 */
 }
 
+static int ptm_parse_l1(const char *line, struct tc_item *item, char *err, size_t errlen)
+{
+	return tc_ptm_parse_packet_text(line, (struct tc_ptm_packet *)item, err, errlen);
+}
+
 static int ptm_item_error(int level, const struct tc_item *item)
 {
 	if (level == tc_level_l1)
@@ -177,6 +182,7 @@ const struct tc_protocol tc_protocol_ptm = {
 	.warning_names = tc_ptm_warning_names,
 	.nwarnings = tc_ptm_warn_count,
 	.format = ptm_format,
+	.parse_l1 = ptm_parse_l1,
 	.item_error = ptm_item_error,
 	.item_is_warning = ptm_item_is_warning,
 	.l1_size = sizeof(struct tc_ptm_packet),

@@ -36,6 +36,11 @@ struct tc_enc_options {
 	 * corruption does not). Not copied: the bytes must outlive the call. */
 	const uint8_t *entropy;
 	size_t entropy_len;
+	/* Called with each record of the L1 truth as it is formatted into
+	 * tc_enc_vector.l1, in order (reference/test/unit_l1text.c: the records
+	 * the L1 parser must give back). NULL (the default): not called. */
+	void (*l1_record)(void *ctx, const struct tc_ete_packet *p);
+	void *l1_ctx;
 };
 
 void tc_enc_options_default(struct tc_enc_options *o);

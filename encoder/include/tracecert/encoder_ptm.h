@@ -28,6 +28,11 @@ struct tc_enc_ptm_options {
 	 * (the default): the seed alone. Not copied. */
 	const uint8_t *entropy;
 	size_t entropy_len;
+	/* Called with each record of the L1 truth as it is formatted into
+	 * tc_enc_ptm_vector.l1, in order (reference/test/unit_l1text.c: the
+	 * records the L1 parser must give back). NULL (the default): not called. */
+	void (*l1_record)(void *ctx, const struct tc_ptm_packet *p);
+	void *l1_ctx;
 };
 
 void tc_enc_ptm_options_default(struct tc_enc_ptm_options *o);

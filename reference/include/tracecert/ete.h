@@ -217,6 +217,15 @@ uint64_t tc_ete_skipped(const struct tc_ete_decoder *d);
 int tc_ete_format_packet(char *buf, size_t size, const struct tc_ete_packet *p);
 int tc_ete_format_elem(char *buf, size_t size, const struct tc_ete_elem *e);
 int tc_ete_format_l3(char *buf, size_t size, const struct tc_l3 *x);
+/* The one parser of the L1 text: reads one line exactly as
+ * tc_ete_format_packet writes it (no comment, no line break, single blanks,
+ * numbers without leading zeros; the values of reference/ete/FORMAT.md "L1":
+ * booleans 0 or 1, el 0..3, e 1 or 2, 1..32 atoms, "-" for none in cancel and
+ * mispredict, event numbers 0..3 ascending, error and warning classes other
+ * than "none") into *p, made as tc_ete_packet_init makes it, with the fields
+ * the line shows. Returns 0, or -1 with err saying "column C: expected …,
+ * found '…'" (C from 1); *p then means nothing. */
+int tc_ete_parse_packet_text(const char *line, struct tc_ete_packet *p, char *err, size_t errlen);
 const char *tc_l3_kind_name(int kind);
 const char *tc_ete_error_name(int error);
 extern const char *const tc_ete_error_names[tc_ete_err_count];

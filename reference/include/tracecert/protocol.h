@@ -107,6 +107,13 @@ struct tc_protocol {
 	/* Text of this protocol's L1, s1 and L2 items (the protocol's FORMAT.md;
 	 * L3 items: tc_l3_format with error_names). Like snprintf. */
 	int (*format)(char *buf, size_t size, int level, const struct tc_item *item);
+	/* The parser of the L1 text, in the same module as format (one author
+	 * per format): one line exactly as format writes it at L1 (no comment,
+	 * no line break, single blanks) into *item, a record of l1_size bytes,
+	 * zeroed but for what the line shows. Returns 0, or -1 with err saying
+	 * "column C: expected …, found '…'" (C from 1; a caller adds its file
+	 * and line). format(parse(line)) is line, byte for byte. */
+	int (*parse_l1)(const char *line, struct tc_item *item, char *err, size_t errlen);
 	/* The error class of an item (0 when it is not an error), and whether it
 	 * is a warning (never scored). */
 	int (*item_error)(int level, const struct tc_item *item);

@@ -159,6 +159,15 @@ uint64_t tc_ptm_skipped(const struct tc_ptm_decoder *d);
  * most size bytes including the NUL and returns the length it needed. */
 int tc_ptm_format_packet(char *buf, size_t size, const struct tc_ptm_packet *p);
 int tc_ptm_format_l3(char *buf, size_t size, const struct tc_l3 *x);
+/* The one parser of the L1 text: reads one line exactly as
+ * tc_ptm_format_packet writes it (no comment, no line break, single blanks,
+ * numbers without leading zeros; the values of reference/ptm/FORMAT.md "L1":
+ * booleans 0 or 1, reason 0..3, exc up to 0x1ff, 1..32 atoms, error and
+ * warning classes other than "none") into *p, zeroed but for the item header
+ * (size, protocol, kind, offset) and the fields the line shows. Returns 0,
+ * or -1 with err saying "column C: expected …, found '…'" (C from 1); *p
+ * then means nothing. */
+int tc_ptm_parse_packet_text(const char *line, struct tc_ptm_packet *p, char *err, size_t errlen);
 const char *tc_ptm_pkt_kind_name(int kind);
 const char *tc_ptm_error_name(int error);
 extern const char *const tc_ptm_error_names[tc_ptm_err_count];
