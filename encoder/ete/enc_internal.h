@@ -31,6 +31,9 @@ struct enc {
 	struct enc_program prog;
 	struct enc_buf trace;       /* bytes */
 	struct enc_buf l1;          /* expected L1 */
+	struct enc_buf packets;     /* the L1 records (struct tc_ete_packet) the lines of l1 are written
+				     * from, kept only for enc_generate_packets (keep_packets) */
+	int keep_packets;
 	struct enc_buf l3;          /* expected L3 (committed) */
 	struct enc_buf l3_tx;       /* L3 items held while in a transaction */
 	struct enc_buf l3_tx_events;/* the items among them a failure keeps (enc_l3) */
@@ -104,6 +107,12 @@ void enc_pkt_tx_start(struct enc *e);
 void enc_pkt_tx_commit(struct enc *e);
 void enc_pkt_discard(struct enc *e);
 void enc_pkt_overflow(struct enc *e);
+
+/* tc_enc_generate, also handing over the L1 records its expected L1 is
+ * written from, one per line in stream order (*pkts: malloc'd, *npkts of
+ * them; the negative vectors' truth, enc_negative.c). */
+int enc_generate_packets(const struct tc_enc_options *o, struct tc_enc_vector *v, struct tc_ete_packet **pkts,
+			 size_t *npkts, char *err, size_t errlen);
 
 /* Variants (enc_variants.c). */
 void enc_hit(struct enc *e, const char *fmt, ...);

@@ -36,11 +36,15 @@ static uint64_t begin(struct enc *e, unsigned header)
 	return off;
 }
 
+/* The expected L1 line of a packet, written from its record by the
+ * protocol's L1 formatter; the record is kept too when asked. */
 static void l1(struct enc *e, const struct tc_ete_packet *p)
 {
 	char buf[512];
 	tc_ete_format_packet(buf, sizeof buf, p);
 	enc_buf_printf(&e->l1, "%s\n", buf);
+	if (e->keep_packets)
+		enc_buf_put(&e->packets, p, sizeof *p);
 }
 
 static void pkt_init(struct tc_ete_packet *p, uint64_t off, unsigned header, int kind)

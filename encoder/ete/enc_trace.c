@@ -856,7 +856,8 @@ static void take_regions(struct enc *e, struct tc_enc_vector *v)
 	enc_program_free(&e->prog);
 }
 
-int tc_enc_generate(const struct tc_enc_options *o, struct tc_enc_vector *v, char *err, size_t errlen)
+int enc_generate_packets(const struct tc_enc_options *o, struct tc_enc_vector *v, struct tc_ete_packet **pkts,
+			 size_t *npkts, char *err, size_t errlen)
 {
 	struct enc *e;
 	memset(v, 0, sizeof *v);
@@ -873,6 +874,7 @@ int tc_enc_generate(const struct tc_enc_options *o, struct tc_enc_vector *v, cha
 		snprintf(err, errlen, "out of memory");
 		return -1;
 	}
+	e->keep_packets = pkts != NULL;
 	enc_rng_init(&e->rng, o->seed, o->entropy, o->entropy_len);
 	if (o->random_config)
 		random_config(e);
@@ -898,10 +900,19 @@ int tc_enc_generate(const struct tc_enc_options *o, struct tc_enc_vector *v, cha
 	v->l3 = take(&e->l3);
 	v->variants = e->variants;
 	describe(e, v);
+	if (pkts) {
+		*npkts = e->packets.len / sizeof **pkts;
+		*pkts = (struct tc_ete_packet *)(void *)take(&e->packets);
+	}
 	free(e->l3_tx.p);
 	free(e->l3_tx_events.p);
 	free(e);
 	return 0;
+}
+
+int tc_enc_generate(const struct tc_enc_options *o, struct tc_enc_vector *v, char *err, size_t errlen)
+{
+	return enc_generate_packets(o, v, NULL, NULL, err, errlen);
 }
 
 void tc_enc_vector_free(struct tc_enc_vector *v)
