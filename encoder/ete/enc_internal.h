@@ -1,7 +1,9 @@
 /* enc_internal.h — private state of the random ETE encoder (trace-unit model).
  *
  * Independence: the encoder shares with the reference decoder only the public
- * element/packet structs and the text formatting (tracecert/ete.h). It has its
+ * element/packet structs and the text formatting (tracecert/ete.h: the L1
+ * records through tc_ete_format_packet, the L3 items of tracecert/trace.h
+ * through tc_ete_format_l3, the one L3 writer of reference/l3text.c). It has its
  * own instruction encoder, its own model of the trace unit's address history,
  * context, timestamp and speculation depth, and its own execution model; the
  * L3 truth is what that execution retired. */
@@ -31,6 +33,9 @@ struct enc {
 	struct enc_buf l1;          /* expected L1 */
 	void (*l1_record)(void *ctx, const struct tc_ete_packet *p);   /* tc_enc_options.l1_record */
 	void *l1_ctx;
+	struct enc_buf packets;     /* the L1 records (struct tc_ete_packet) the lines of l1 are written
+				     * from, kept only for enc_generate_packets (keep_packets) */
+	int keep_packets;
 	struct enc_buf l3;          /* expected L3 (committed) */
 	struct enc_buf l3_tx;       /* L3 items held while in a transaction */
 	struct enc_buf l3_tx_events;/* the items among them a failure keeps (enc_l3) */
@@ -43,10 +48,11 @@ struct enc {
 	int cc_enabled;
 	int64_t depth;              /* outstanding speculative P0 elements */
 	int T;                      /* in transaction (stage 1) */
-	/* Atoms not yet packed, oldest first, with the L3 line each will
-	 * produce once its packet (and so its offset) is known. */
+	/* Atoms not yet packed, oldest first, with the L3 range item each will
+	 * produce once its packet (and so its offset) is known (h.size 0: none,
+	 * an atom on a wrong path). */
 	char pending[ENC_MAX_PENDING];
-	char pending_l3[ENC_MAX_PENDING][160];
+	struct tc_l3 pending_l3[ENC_MAX_PENDING];
 	char pending_tx[ENC_MAX_PENDING];
 	int npending;
 	/* The analyzer's view (L3): */
@@ -84,7 +90,7 @@ void enc_pkt_trace_on(struct enc *e);
 void enc_pkt_context(struct enc *e, const struct tc_context *c);
 void enc_pkt_address(struct enc *e, uint64_t address, int isa);
 void enc_pkt_addr_ctx(struct enc *e, uint64_t address, int isa, const struct tc_context *c);
-void enc_atom(struct enc *e, int taken, const char *l3);
+void enc_atom(struct enc *e, int taken, const struct tc_l3 *l3);
 void enc_flush_atoms(struct enc *e);
 void enc_pkt_exception(struct enc *e, int form, int type, uint64_t per, int isa, int unknown,
 		       const struct tc_context *c);
@@ -104,14 +110,25 @@ void enc_pkt_tx_commit(struct enc *e);
 void enc_pkt_discard(struct enc *e);
 void enc_pkt_overflow(struct enc *e);
 
+/* tc_enc_generate, also handing over the L1 records its expected L1 is
+ * written from, one per line in stream order (*pkts: malloc'd, *npkts of
+ * them; the negative vectors' truth, enc_negative.c). */
+int enc_generate_packets(const struct tc_enc_options *o, struct tc_enc_vector *v, struct tc_ete_packet **pkts,
+			 size_t *npkts, char *err, size_t errlen);
+
 /* Variants (enc_variants.c). */
 void enc_hit(struct enc *e, const char *fmt, ...);
 
-/* The L3 truth (enc_trace.c): one line, to the output or, in a
- * transaction, held until it resolves. kept: the element survives a
+/* The L3 truth (enc_trace.c): items of tracecert/trace.h, each written by
+ * the one L3 writer (tc_ete_format_l3) to the output or, in a transaction
+ * (in_tx), held until it resolves. kept: the element survives a
  * Transaction Failure (ERRATA TC-S18: events, timestamp markers,
- * instrumentation, and cycle counts when tf_keep_cc is 1). */
-void enc_l3(struct enc *e, int kept, const char *fmt, ...);
-void enc_l3_line(struct enc *e, int in_tx, int kept, const char *line);
+ * instrumentation, and cycle counts when tf_keep_cc is 1). enc_l3 holds
+ * it while the encoder is in a transaction; enc_l3_simple writes an item
+ * that has no fields. */
+void enc_l3_item(struct tc_l3 *x, int kind, uint64_t offset);
+void enc_l3(struct enc *e, int kept, const struct tc_l3 *x);
+void enc_l3_simple(struct enc *e, int kept, int kind, uint64_t offset);
+void enc_l3_write(struct enc *e, int in_tx, int kept, const struct tc_l3 *x);
 
 #endif

@@ -2,10 +2,10 @@
  * with the error class and offset a decoder must report.
  *
  * The truth comes from the encoder's own record of what it wrote, never from a decoder: the
- * expected L1 of a generated vector is one line per packet, in stream order, each starting
- * "@OFFSET HH KIND", so it gives every packet's offset, header, kind and (up to the next one)
- * length. A corruption is chosen only where its class follows with certainty from the packet
- * layouts (reference/ete/FORMAT.md, reference/ete/ERRATA.md):
+ * L1 records its expected L1 is written from (enc_generate_packets), one per packet in stream
+ * order, give every packet's offset, header, kind and (up to the next one) length. A corruption
+ * is chosen only where its class follows with certainty from the packet layouts
+ * (reference/ete/FORMAT.md, reference/ete/ERRATA.md):
  *
  *   reserved-header      a packet's header replaced by a header with no packet in the configuration
  *   exact-match-index    a packet's header replaced by 0x93, 0xA3 or 0xB3 (TC-S3, TC-S3b)
@@ -17,7 +17,8 @@
  *   bad-async            an A-sync's terminating 0x80 replaced, or a nonzero byte among its first
  *                        ten payload zeros (TC-P2)
  *
- * The expected L1 of the corrupted vector (FORMAT.md, "Error classes"): the packets before the
+ * The expected L1 of the corrupted vector (FORMAT.md, "Error classes"), every line written
+ * from a record by the protocol's L1 formatter (tc_ete_format_packet): the packets before the
  * offending one; "@OFF HH error class=C" (HH: the byte at OFF); for every class but truncated,
  * nothing until the next A-sync, searched in the raw bytes from OFF+1 (at least 11 zero bytes and
  * 0x80; it is reported at the first of those zeros), then the packets after it. Only an A-sync
@@ -54,60 +55,43 @@ int tc_enc_negative_kind_parse(const char *name)
 	return -1;
 }
 
-/* ---- The packet record: the expected L1 lines ------------------------------------------ */
+/* ---- The packet record: the L1 records of the expected L1 ------------------------------- */
 
 struct npkt {
 	uint64_t off, len;
 	unsigned header;
-	int kind;                  /* enum tc_ete_pkt_kind */
-	struct tc_ete_packet rec;  /* the line, parsed (tc_ete_parse_packet_text) */
+	int kind;                          /* enum tc_ete_pkt_kind */
+	const struct tc_ete_packet *rec;   /* the record its expected L1 line is written from */
 };
 
-/* Parses v->l1 into packets with the one L1 parser; checks that the record is consistent with
- * the bytes (offsets increasing from 0, each header byte where the line says). */
-static long split_packets(const struct tc_enc_vector *v, struct npkt **out, char *err, size_t errlen)
+/* The packets of the records, each with its length; checks that the records are consistent
+ * with the bytes (offsets increasing from 0, each header byte where the record says). */
+static long split_packets(const struct tc_enc_vector *v, const struct tc_ete_packet *rec, size_t nrec,
+			  struct npkt **out, char *err, size_t errlen)
 {
-	const char *s = v->l1;
-	struct npkt *pk = NULL;
-	long n = 0, cap = 0;
-	char why[256] = "";
-	while (s && *s) {
-		const char *nl = strchr(s, '\n'), *end = nl ? nl : s + strlen(s);
-		char line[512];
-		struct npkt *p;
-		if (n == cap) {
-			struct npkt *np;
-			cap = cap ? 2 * cap : 256;
-			np = realloc(pk, (size_t)cap * sizeof *pk);
-			if (!np)
-				goto bad;
-			pk = np;
-		}
-		p = &pk[n];
-		if ((size_t)(end - s) >= sizeof line)
-			goto bad;
-		memcpy(line, s, (size_t)(end - s));
-		line[end - s] = '\0';
-		if (tc_ete_parse_packet_text(line, &p->rec, why, sizeof why))
-			goto bad;
-		p->off = p->rec.h.offset;
-		p->header = p->rec.header;
-		p->kind = p->rec.h.kind;
-		if (p->off >= v->trace_len || v->trace[p->off] != p->header || (n == 0 ? p->off != 0 : p->off <= pk[n - 1].off))
+	struct npkt *pk = nrec ? malloc(nrec * sizeof *pk) : NULL;
+	long n = 0;
+	if (!pk)
+		goto bad;
+	for (; (size_t)n < nrec; n++) {
+		uint64_t off = rec[n].h.offset;
+		pk[n].off = off;
+		pk[n].header = rec[n].header;
+		pk[n].kind = rec[n].h.kind;
+		pk[n].rec = &rec[n];
+		if (pk[n].kind >= tc_ete_pkt_count || off >= v->trace_len || v->trace[off] != pk[n].header ||
+		    (n == 0 ? off != 0 : off <= pk[n - 1].off))
 			goto bad;
 		if (n > 0)
-			pk[n - 1].len = p->off - pk[n - 1].off;
-		n++;
-		s = nl ? nl + 1 : end;
+			pk[n - 1].len = off - pk[n - 1].off;
 	}
-	if (n == 0 || pk[0].kind != tc_ete_pkt_async)
+	if (pk[0].kind != tc_ete_pkt_async)
 		goto bad;
 	pk[n - 1].len = v->trace_len - pk[n - 1].off;
 	*out = pk;
 	return n;
 bad:
-	snprintf(err, errlen, "encoder: its L1 record does not match its bytes (packet %ld%s%s)", n, why[0] ? ": " : "",
-		 why);
+	snprintf(err, errlen, "encoder: its L1 record does not match its bytes (packet %ld)", n);
 	free(pk);
 	return -1;
 }
@@ -321,6 +305,14 @@ static void put_packet_line(struct enc_buf *b, const struct tc_ete_packet *p)
 	enc_buf_printf(b, "%s\n", line);
 }
 
+/* The expected L1 line of packet k at its offset in the corrupted stream. */
+static void put_moved_packet_line(struct enc_buf *b, const struct plan *p, const struct npkt *k)
+{
+	struct tc_ete_packet x = *k->rec;
+	x.h.offset = moved(p, k->off);
+	put_packet_line(b, &x);
+}
+
 /* The truth of a corruption: expected L1 and [error]. Returns 1 when the plan is unusable (no
  * A-sync of the encoder's, followed by a Trace Info, to resynchronise at). */
 static int truth(const struct npkt *pk, long n, const struct plan *p, const uint8_t *t, size_t tlen,
@@ -330,7 +322,7 @@ static int truth(const struct npkt *pk, long n, const struct plan *p, const uint
 	uint64_t erroff = p->insert ? p->at : pk[p->pkt].off;
 	int error = kind_error[p->kind];
 	for (long i = 0; i < p->pkt; i++)
-		put_packet_line(l1, &pk[i].rec);
+		put_packet_line(l1, pk[i].rec);
 	tc_ete_packet_init(&x, tc_ete_pkt_error, erroff);
 	x.header = t[erroff];
 	x.error = (uint8_t)error;
@@ -351,11 +343,8 @@ static int truth(const struct npkt *pk, long n, const struct plan *p, const uint
 		tc_ete_packet_init(&x, tc_ete_pkt_async, start);
 		x.header = 0x00;
 		put_packet_line(l1, &x);
-		for (long i = j + 1; i < n; i++) {
-			x = pk[i].rec;
-			x.h.offset = moved(p, pk[i].off);
-			put_packet_line(l1, &x);
-		}
+		for (long i = j + 1; i < n; i++)
+			put_moved_packet_line(l1, p, &pk[i]);
 		*resync_pkt = j;
 		*resync_off = start;
 	}
@@ -414,14 +403,15 @@ static void describe(struct enc_buf *b, const struct tc_enc_vector *v, const str
 
 /* Applies one corruption of this kind to v, at a place chosen with r. Returns 0, 1 when the
  * vector offers no place for it, -1 on error. */
-static int corrupt(struct tc_enc_vector *v, int kind, struct enc_rng *r, uint64_t seed, char *err, size_t errlen)
+static int corrupt(struct tc_enc_vector *v, const struct tc_ete_packet *rec, size_t nrec, int kind,
+		   struct enc_rng *r, uint64_t seed, char *err, size_t errlen)
 {
 	struct npkt *pk = NULL;
 	struct plan *c = NULL;
 	long n, nc, resync_pkt = -1;
 	uint64_t resync_off = 0;
 	int rc = 1;
-	n = split_packets(v, &pk, err, errlen);
+	n = split_packets(v, rec, nrec, &pk, err, errlen);
 	if (n < 0)
 		return -1;
 	nc = candidates(v, pk, n, kind, r, &c);
@@ -487,13 +477,16 @@ int tc_enc_make_negative(const struct tc_enc_options *o, int kind, struct tc_enc
 	for (unsigned attempt = 0; attempt < 200; attempt++) {
 		struct tc_enc_options oo = *o;
 		struct enc_rng d;
+		struct tc_ete_packet *rec = NULL;
+		size_t nrec = 0;
 		int rc;
 		enc_rng_init(&d, o->seed ^ (uint64_t)attempt << 32, NULL, 0);
 		if (attempt)   /* a derived seed, small enough for `tracecert gen --seed` */
 			oo.seed = (uint32_t)enc_next(&d);
-		if (tc_enc_generate(&oo, v, err, errlen))
+		if (enc_generate_packets(&oo, v, &rec, &nrec, err, errlen))
 			return -1;
-		rc = corrupt(v, kind, &r, oo.seed, err, errlen);
+		rc = corrupt(v, rec, nrec, kind, &r, oo.seed, err, errlen);
+		free(rec);
 		if (rc == 0)
 			return 0;
 		tc_enc_vector_free(v);

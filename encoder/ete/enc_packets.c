@@ -1,7 +1,6 @@
 /* enc_packets.c — the encoder's packet layer: writes ETE packets choosing at random among the valid
  * encodings of the same information, and records the expected L1 line of each. Its model of the
  * trace unit (address history, context, timestamp, speculation depth) is its own. */
-#include <stdio.h>
 #include <string.h>
 
 #include "enc_internal.h"
@@ -37,6 +36,8 @@ static uint64_t begin(struct enc *e, unsigned header)
 	return off;
 }
 
+/* The expected L1 line of a packet, written from its record by the
+ * protocol's L1 formatter; the record is kept too when asked. */
 static void l1(struct enc *e, const struct tc_ete_packet *p)
 {
 	char buf[512];
@@ -44,6 +45,8 @@ static void l1(struct enc *e, const struct tc_ete_packet *p)
 		e->l1_record(e->l1_ctx, p);
 	tc_ete_format_packet(buf, sizeof buf, p);
 	enc_buf_printf(&e->l1, "%s\n", buf);
+	if (e->keep_packets)
+		enc_buf_put(&e->packets, p, sizeof *p);
 }
 
 static void pkt_init(struct tc_ete_packet *p, uint64_t off, unsigned header, int kind)
@@ -328,29 +331,32 @@ void enc_pkt_addr_ctx(struct enc *e, uint64_t a, int isa, const struct tc_contex
 
 /* ---- Atoms -------------------------------------------------------------------------- */
 
-/* Queues an atom; l3 is the range line (without its "@OFF ") the atom
- * produces at L3, or NULL for an atom on a wrong path. */
-void enc_atom(struct enc *e, int taken, const char *l3)
+/* Queues an atom; l3 is the range item the atom produces at L3 (its
+ * offset is the atom packet's, set when packed), or NULL for an atom on a
+ * wrong path. */
+void enc_atom(struct enc *e, int taken, const struct tc_l3 *l3)
 {
 	if (e->npending == ENC_MAX_PENDING)
 		enc_flush_atoms(e);
 	e->pending[e->npending] = taken ? 'E' : 'N';
-	snprintf(e->pending_l3[e->npending], sizeof e->pending_l3[0], "%s", l3 ? l3 : "");
+	if (l3)
+		e->pending_l3[e->npending] = *l3;
+	else
+		memset(&e->pending_l3[e->npending], 0, sizeof e->pending_l3[0]);
 	e->pending_tx[e->npending] = (char)e->in_tx;
 	e->npending++;
 	spec_add(e, 1);
 	e->since_p0 = 0;
 }
 
-/* The L3 lines of the first n pending atoms, now packed at offset off. */
+/* The L3 items of the first n pending atoms, now packed at offset off. */
 static void atoms_truth(struct enc *e, int from, int n, uint64_t off)
 {
 	for (int i = from; i < from + n; i++) {
-		char line[200];
-		if (!e->pending_l3[i][0])
+		if (!e->pending_l3[i].h.size)
 			continue;
-		snprintf(line, sizeof line, "@%llu %s", (unsigned long long)off, e->pending_l3[i]);
-		enc_l3_line(e, e->pending_tx[i], 0, line);
+		e->pending_l3[i].h.offset = off;
+		enc_l3_write(e, e->pending_tx[i], 0, &e->pending_l3[i]);
 	}
 }
 
@@ -506,11 +512,11 @@ static void pkt_commit_plain(struct enc *e, int64_t n)
  * Transaction Failure keeps it only with tf_keep_cc (ERRATA TC-S18). */
 static void cycle_count_truth(struct enc *e, uint64_t off, uint32_t value, int unknown)
 {
-	int kept = e->cfg.tf_keep_cc;
-	if (unknown)
-		enc_l3(e, kept, "@%llu cycle-count n=unknown", (unsigned long long)off);
-	else
-		enc_l3(e, kept, "@%llu cycle-count n=%lu", (unsigned long long)off, (unsigned long)value);
+	struct tc_l3 x;
+	enc_l3_item(&x, tc_l3_cycle_count, off);
+	x.count = value;
+	x.unknown = (uint8_t)unknown;
+	enc_l3(e, e->cfg.tf_keep_cc, &x);
 }
 
 static void pkt_cycle_count(struct enc *e, uint64_t off, unsigned header, int64_t commit, uint32_t count, int unknown)
@@ -626,18 +632,19 @@ void enc_cancel_mispredict(struct enc *e, int k)
 	/* the older pending atoms go out in atom packets first */
 	if (np > carry) {
 		int keep = carry;
-		char save[2], save_tx[2], save_l3[2][160];
+		char save[2], save_tx[2];
+		struct tc_l3 save_l3[2];
 		for (int i = 0; i < keep; i++) {
 			save[i] = pend[np - keep + i];
 			save_tx[i] = e->pending_tx[np - keep + i];
-			memcpy(save_l3[i], e->pending_l3[np - keep + i], sizeof save_l3[i]);
+			save_l3[i] = e->pending_l3[np - keep + i];
 		}
 		e->npending = np - keep;
 		enc_flush_atoms(e);
 		for (int i = 0; i < keep; i++) {
 			e->pending[i] = save[i];
 			e->pending_tx[i] = save_tx[i];
-			memcpy(e->pending_l3[i], save_l3[i], sizeof save_l3[i]);
+			e->pending_l3[i] = save_l3[i];
 		}
 		e->npending = keep;
 		np = keep;
@@ -696,6 +703,7 @@ void enc_cancel_plain(struct enc *e, int k)
 void enc_pkt_timestamp(struct enc *e, uint64_t value, int with_cc, uint32_t cc)
 {
 	struct tc_ete_packet p;
+	struct tc_l3 x;
 	unsigned header = with_cc ? 0x03 : 0x02;
 	uint64_t off = begin(e, header);
 	int k = 9;
@@ -716,10 +724,11 @@ void enc_pkt_timestamp(struct enc *e, uint64_t value, int with_cc, uint32_t cc)
 	p.count = cc;
 	p.has_cc = (uint8_t)with_cc;
 	l1(e, &p);
-	if (with_cc)
-		enc_l3(e, 0, "@%llu timestamp ts=0x%llx cc=%lu", (unsigned long long)off, (unsigned long long)value, (unsigned long)cc);
-	else
-		enc_l3(e, 0, "@%llu timestamp ts=0x%llx cc=unknown", (unsigned long long)off, (unsigned long long)value);
+	enc_l3_item(&x, tc_l3_timestamp, off);
+	x.value = value;
+	x.count = with_cc ? cc : 0;
+	x.unknown = (uint8_t)!with_cc;
+	enc_l3(e, 0, &x);
 }
 
 void enc_pkt_event(struct enc *e, int mask)
@@ -730,8 +739,12 @@ void enc_pkt_event(struct enc *e, int mask)
 	p.events = (uint8_t)mask;
 	l1(e, &p);
 	for (int i = 0; i < 4; i++)
-		if ((mask >> i) & 1)
-			enc_l3(e, 1, "@%llu event n=%d", (unsigned long long)off, i);
+		if ((mask >> i) & 1) {
+			struct tc_l3 x;
+			enc_l3_item(&x, tc_l3_event, off);
+			x.count = (uint64_t)i;
+			enc_l3(e, 1, &x);
+		}
 }
 
 void enc_pkt_ignore(struct enc *e)
@@ -808,12 +821,13 @@ void enc_pkt_ts_marker(struct enc *e)
 	uint64_t off = begin(e, 0x88);
 	pkt_init(&p, off, 0x88, tc_ete_pkt_ts_marker);
 	l1(e, &p);
-	enc_l3(e, 1, "@%llu ts-marker", (unsigned long long)off);
+	enc_l3_simple(e, 1, tc_l3_ts_marker, off);
 }
 
 void enc_pkt_instrumentation(struct enc *e, int el, uint64_t value)
 {
 	struct tc_ete_packet p;
+	struct tc_l3 x;
 	uint64_t off = begin(e, 0x09);
 	put1(e, (unsigned)el);
 	put_le(e, value, 8);
@@ -821,7 +835,10 @@ void enc_pkt_instrumentation(struct enc *e, int el, uint64_t value)
 	p.ctx.el = (uint8_t)el;
 	p.value = value;
 	l1(e, &p);
-	enc_l3(e, 1, "@%llu instrumentation el=%d value=0x%llx", (unsigned long long)off, el, (unsigned long long)value);
+	enc_l3_item(&x, tc_l3_instrumentation, off);
+	x.ctx.el = (uint8_t)el;
+	x.value = value;
+	enc_l3(e, 1, &x);
 }
 
 void enc_pkt_tx_start(struct enc *e)

@@ -2,7 +2,6 @@
  * decides what the trace unit reports (speculation, mispredicts, exceptions, context, gaps,
  * transactions, Q, source addresses, timestamps, cycle counts, events), and records the L3
  * truth as what the execution retired. */
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -11,8 +10,19 @@
 
 /* ---- L3 truth ---------------------------------------------------------------- */
 
-void enc_l3_line(struct enc *e, int in_tx, int kept, const char *line)
+void enc_l3_item(struct tc_l3 *x, int kind, uint64_t offset)
 {
+	memset(x, 0, sizeof *x);
+	x->h.size = sizeof *x;
+	x->h.protocol = tc_proto_ete;
+	x->h.kind = (uint16_t)kind;
+	x->h.offset = offset;
+}
+
+void enc_l3_write(struct enc *e, int in_tx, int kept, const struct tc_l3 *x)
+{
+	char line[256];
+	tc_ete_format_l3(line, sizeof line, x);
 	if (!in_tx) {
 		enc_buf_printf(&e->l3, "%s\n", line);
 		return;
@@ -22,14 +32,16 @@ void enc_l3_line(struct enc *e, int in_tx, int kept, const char *line)
 		enc_buf_printf(&e->l3_tx_events, "%s\n", line);
 }
 
-void enc_l3(struct enc *e, int kept, const char *fmt, ...)
+void enc_l3(struct enc *e, int kept, const struct tc_l3 *x)
 {
-	char line[256];
-	va_list ap;
-	va_start(ap, fmt);
-	vsnprintf(line, sizeof line, fmt, ap);
-	va_end(ap);
-	enc_l3_line(e, e->in_tx, kept, line);
+	enc_l3_write(e, e->in_tx, kept, x);
+}
+
+void enc_l3_simple(struct enc *e, int kept, int kind, uint64_t offset)
+{
+	struct tc_l3 x;
+	enc_l3_item(&x, kind, offset);
+	enc_l3(e, kept, &x);
 }
 
 /* Offset the next packet will have (pending atoms are packed first). */
@@ -47,9 +59,15 @@ static int is_p0(const struct enc *e, int term)
 	return term != term_wfi || e->cfg.wfxmode;
 }
 
-static const char *term_type(int term)
+/* The L3 type of a terminator (enum tc_insn_type). */
+static int term_type(int term)
 {
-	return enc_term_info(term)->type;
+	const char *t = enc_term_info(term)->type;
+	if (!strcmp(t, "dir"))
+		return tc_insn_branch_dir;
+	if (!strcmp(t, "indir"))
+		return tc_insn_branch_indir;
+	return !strcmp(t, "isb") ? tc_insn_isb : tc_insn_wfx;
 }
 
 /* ---- Instruction sets: each image region holds code of one ---------------------- */
@@ -88,15 +106,27 @@ static int crosses(const struct enc *e, uint64_t a, uint64_t b)
 	return group_at(e, a) && a >> 32 != b >> 32;
 }
 
-/* The range line from the analyzer's current address (e->last_branch_target)
- * to last: n instructions (T32 ones 2 or 4 bytes) of one instruction set. */
-static void range_text(struct enc *e, char *buf, size_t size, uint64_t last, const char *type, char taken)
+/* The L3 instruction set (enum tc_isa) of an encoder instruction set (enum enc_isa). */
+static int l3_isa(int isa)
+{
+	return isa == enc_t32 ? tc_isa_t32 : isa == enc_a32 ? tc_isa_a32 : tc_isa_a64;
+}
+
+/* The range item, at offset, from the analyzer's current address
+ * (e->last_branch_target) to last: n instructions (T32 ones 2 or 4 bytes)
+ * of one instruction set, the last of L3 type `type` (enum tc_insn_type)
+ * with outcome taken (enum tc_taken). */
+static void range_item(struct enc *e, struct tc_l3 *x, uint64_t off, uint64_t last, int type, int taken)
 {
 	uint64_t first = e->last_branch_target;
 	int isa = isa_at(e, first);
-	snprintf(buf, size, "range first=0x%llx last=0x%llx n=%llu isa=%s type=%s taken=%c",
-		 (unsigned long long)vis(e, first), (unsigned long long)vis(e, last),
-		 (unsigned long long)enc_insn_count(&e->prog, first, last), isa_names[isa], type, taken);
+	enc_l3_item(x, tc_l3_range, off);
+	x->first = vis(e, first);
+	x->last = vis(e, last);
+	x->count = enc_insn_count(&e->prog, first, last);
+	x->isa = (uint8_t)l3_isa(isa);
+	x->last_type = (uint8_t)type;
+	x->taken = (uint8_t)taken;
 	if (isa != enc_a64)
 		enc_hit(e, "isa-%s", isa_names[isa]);
 }
@@ -119,11 +149,11 @@ static void p0_element(struct enc *e)
 static void wrap_split(struct enc *e, uint64_t off, uint64_t last)
 {
 	uint64_t wrap = ((e->last_branch_target >> 32) + 1) << 32;
-	char line[200];
+	struct tc_l3 x;
 	if (!crosses(e, e->last_branch_target, last))
 		return;
-	range_text(e, line, sizeof line, enc_insn_prev(&e->prog, wrap), "other", '-');
-	enc_l3(e, 0, "@%llu %s", (unsigned long long)off, line);
+	range_item(e, &x, off, enc_insn_prev(&e->prog, wrap), tc_insn_other, tc_taken_none);
+	enc_l3(e, 0, &x);
 	e->last_branch_target = wrap;
 	enc_hit(e, "aarch32-wrap");
 }
@@ -144,12 +174,14 @@ static void rs_push(struct enc *e, uint64_t address, int is1)
 
 static void report_context(struct enc *e, uint64_t off)
 {
+	struct tc_l3 x;
 	if (e->ctx_reported_valid && !memcmp(&e->ctx_reported, &e->ctx, sizeof e->ctx))
 		return;
 	e->ctx_reported = e->ctx;
 	e->ctx_reported_valid = 1;
-	enc_l3(e, 0, "@%llu context el=%u ns=%u sf=%u ctxid=0x%lx vmid=0x%lx", (unsigned long long)off,
-	       e->ctx.el, e->ctx.ns, e->ctx.sf, (unsigned long)e->ctx.context_id, (unsigned long)e->ctx.vmid);
+	enc_l3_item(&x, tc_l3_context, off);
+	x.ctx = e->ctx;
+	enc_l3(e, 0, &x);
 }
 
 /* ---- Program flow ---------------------------------------------------------------------- */
@@ -216,7 +248,7 @@ static int restart(struct enc *e, uint64_t at)
 	struct tc_context c = random_context(e, !group_at(e, at));
 	int switched = e->ctx_reported_valid && e->ctx_reported.sf != c.sf;
 	enc_pkt_trace_on(e);
-	enc_l3(e, 0, "@%llu trace-on", (unsigned long long)(e->trace.len - 1));
+	enc_l3_simple(e, 0, tc_l3_trace_on, e->trace.len - 1);
 	e->rs_reset_pending = 1;
 	send_context_address(e, at, &c);
 	return switched;
@@ -340,13 +372,13 @@ static int outcome(struct enc *e, const struct enc_block *k, uint64_t *next)
 
 static int is_indirect(int term)
 {
-	return !strcmp(term_type(term), "indir");
+	return term_type(term) == tc_insn_branch_indir;
 }
 
 /* The variants a P0 terminator shows: T32 branch sizes, BLX (immediate). */
 static void branch_variants(struct enc *e, const struct enc_block *k)
 {
-	if (k->isa == enc_t32 && !strcmp(term_type(k->term), "dir"))
+	if (k->isa == enc_t32 && term_type(k->term) == tc_insn_branch_dir)
 		enc_hit(e, k->term == term_cbz ? "t32-cbz" : k->term_size == 4 ? "t32-32bit-branch" : "t32-16bit-branch");
 	if (k->term == term_blx_imm)
 		enc_hit(e, "interwork-blx-imm-%s", isa_names[k->isa]);
@@ -379,7 +411,7 @@ static void run_block(struct enc *e)
 	int b = enc_block_containing(&e->prog, e->pc);
 	const struct enc_block *k;
 	uint64_t next = 0;
-	char line[200];
+	struct tc_l3 range;
 	int taken, mispredict, flow, crossed;
 	if (b < 0) {
 		e->pc = random_block_start(e, !e->ctx_reported.sf);
@@ -396,7 +428,7 @@ static void run_block(struct enc *e)
 	crossed = crosses(e, e->last_branch_target, k->term_addr);
 	if (crossed)   /* the element's packet is the next one: its offset is known */
 		wrap_split(e, next_offset(e), k->term_addr);
-	range_text(e, line, sizeof line, k->term_addr, term_type(k->term), taken ? 'E' : 'N');
+	range_item(e, &range, 0, k->term_addr, term_type(k->term), taken ? tc_taken_e : tc_taken_n);
 	branch_variants(e, k);
 	mispredict = flow == flow_cond && !e->loop_left && enc_chance(&e->rng, 12);
 	/* (no Source Address across the wrap: the analyzer would restart at it, TC-P20) */
@@ -405,14 +437,15 @@ static void run_block(struct enc *e)
 		enc_pkt_source(e, vis(e, k->term_addr), k->isa == enc_t32);
 		if (k->isa == enc_t32)
 			enc_hit(e, "real-is1-source");
-		enc_l3(e, 0, "@%llu %s", (unsigned long long)off, line);
+		range.h.offset = off;
+		enc_l3(e, 0, &range);
 	} else if (mispredict) {
-		enc_atom(e, !taken, line);    /* traced the wrong way, then corrected */
+		enc_atom(e, !taken, &range);  /* traced the wrong way, then corrected */
 		enc_cancel_mispredict(e, wrong_path(e, 0));
 		e->T_speculative = 0;
 		enc_hit(e, "mispredict-direct");
 	} else {
-		enc_atom(e, taken, line);
+		enc_atom(e, taken, &range);
 		if (!e->burst && enc_chance(&e->rng, 5)) {   /* speculation past it, cancelled */
 			int w = wrong_path(e, 0);
 			if (w)
@@ -454,6 +487,7 @@ static void exception(struct enc *e)
 	uint64_t per, off, handler = random_block_start(e, -1);
 	int type, unknown = enc_chance(&e->rng, 5), form = 1, was_t, is1;
 	struct tc_context c;
+	struct tc_l3 x;
 	int with_ctx = enc_chance(&e->rng, 20);
 	if (b < 0)
 		return;
@@ -479,17 +513,16 @@ static void exception(struct enc *e)
 	if (with_ctx)
 		report_context(e, off);
 	if (unknown && was_t)   /* PE reset while T: Transaction Failure first */
-		enc_l3(e, 0, "@%llu trans-failure", (unsigned long long)off);
+		enc_l3_simple(e, 0, tc_l3_trans_failure, off);
 	if (!unknown && per > e->last_branch_target) {
-		char line[200];
-		range_text(e, line, sizeof line, enc_insn_prev(&e->prog, per), "other", '-');
-		enc_l3(e, 0, "@%llu %s", (unsigned long long)off, line);
+		range_item(e, &x, off, enc_insn_prev(&e->prog, per), tc_insn_other, tc_taken_none);
+		enc_l3(e, 0, &x);
 	}
-	if (unknown)
-		enc_l3(e, 0, "@%llu exception type=0x0 ret=unknown", (unsigned long long)off);
-	else
-		enc_l3(e, 0, "@%llu exception type=0x%x ret=0x%llx", (unsigned long long)off, type,
-		       (unsigned long long)vis(e, per));
+	enc_l3_item(&x, tc_l3_exception, off);
+	x.type = (uint16_t)type;   /* 0 when unknown */
+	x.address = unknown ? 0 : vis(e, per);
+	x.unknown = (uint8_t)unknown;
+	enc_l3(e, 0, &x);
 	enter_handler(e, handler);
 }
 
@@ -545,11 +578,11 @@ static void discard_or_overflow(struct enc *e)
 		enc_pkt_overflow(e);
 	else
 		enc_pkt_discard(e);
-	enc_l3(e, 0, "@%llu discard", (unsigned long long)off);
+	enc_l3_simple(e, 0, tc_l3_discard, off);
 	if (overflow)
-		enc_l3(e, 0, "@%llu overflow", (unsigned long long)off);
+		enc_l3_simple(e, 0, tc_l3_overflow, off);
 	if (was_t)
-		enc_l3(e, 0, "@%llu trans-failure", (unsigned long long)off);
+		enc_l3_simple(e, 0, tc_l3_trans_failure, off);
 	enc_hit(e, overflow ? "overflow" : "discard");
 	if (overflow) {
 		enc_pkt_async(e);
@@ -566,7 +599,7 @@ static void transaction(struct enc *e)
 		enc_pkt_tx_start(e);
 		if (e->cfg.commtrans == 0)
 			p0_element(e);
-		enc_l3(e, 0, "@%llu trans-start", (unsigned long long)off);
+		enc_l3_simple(e, 0, tc_l3_trans_start, off);
 		e->in_tx = 1;
 		e->tx_resume = e->pc;
 		memcpy(e->rs_tx, e->rs, sizeof e->rs);
@@ -579,13 +612,13 @@ static void transaction(struct enc *e)
 		enc_pkt_tx_commit(e);
 		e->in_tx = 0;
 		enc_buf_put(&e->l3, e->l3_tx.p ? e->l3_tx.p : "", e->l3_tx.len);
-		enc_l3(e, 0, "@%llu trans-commit", (unsigned long long)off);
+		enc_l3_simple(e, 0, tc_l3_trans_commit, off);
 		enc_hit(e, "tx-commit");
 	} else {
 		enc_pkt_exception(e, 1, 0x18, vis(e, e->pc), sub_isa(e, e->pc), 0, NULL);
 		e->in_tx = 0;
 		enc_buf_put(&e->l3, e->l3_tx_events.p ? e->l3_tx_events.p : "", e->l3_tx_events.len);
-		enc_l3(e, 0, "@%llu trans-failure", (unsigned long long)off);
+		enc_l3_simple(e, 0, tc_l3_trans_failure, off);
 		memcpy(e->rs, e->rs_tx, sizeof e->rs);   /* the held elements were never analysed */
 		e->rs_n = e->rs_tx_n;
 		e->rs_reset_pending = e->rs_tx_reset;
@@ -621,7 +654,7 @@ static uint64_t q_end(struct enc *e)
 static void q_ranges(struct enc *e, uint64_t off, uint64_t at)
 {
 	uint64_t a = e->last_branch_target, end = enc_insn_prev(&e->prog, at);
-	char line[200];
+	struct tc_l3 x;
 	while (a < at) {
 		int b = enc_block_containing(&e->prog, a);
 		const struct enc_block *k = &e->prog.block[b];
@@ -629,8 +662,9 @@ static void q_ranges(struct enc *e, uint64_t off, uint64_t at)
 		int p0 = last == k->term_addr && is_p0(e, k->term);
 		wrap_split(e, off, last);
 		if (p0 || last == end) {
-			range_text(e, line, sizeof line, last, p0 ? term_type(k->term) : "other", p0 ? '?' : '-');
-			enc_l3(e, 0, "@%llu %s", (unsigned long long)off, line);
+			range_item(e, &x, off, last, p0 ? term_type(k->term) : tc_insn_other,
+				   p0 ? tc_taken_unknown : tc_taken_none);
+			enc_l3(e, 0, &x);
 			e->last_branch_target = last + (uint64_t)enc_insn_size(&e->prog, last);
 		}
 		a = last + (uint64_t)enc_insn_size(&e->prog, last);
@@ -750,7 +784,7 @@ static void finish(struct enc *e)
 		enc_pkt_tx_commit(e);
 		e->in_tx = 0;
 		enc_buf_put(&e->l3, e->l3_tx.p ? e->l3_tx.p : "", e->l3_tx.len);
-		enc_l3(e, 0, "@%llu trans-commit", (unsigned long long)off);
+		enc_l3_simple(e, 0, tc_l3_trans_commit, off);
 	}
 	enc_commit(e, e->depth);
 	enc_flush_atoms(e);
@@ -822,7 +856,8 @@ static void take_regions(struct enc *e, struct tc_enc_vector *v)
 	enc_program_free(&e->prog);
 }
 
-int tc_enc_generate(const struct tc_enc_options *o, struct tc_enc_vector *v, char *err, size_t errlen)
+int enc_generate_packets(const struct tc_enc_options *o, struct tc_enc_vector *v, struct tc_ete_packet **pkts,
+			 size_t *npkts, char *err, size_t errlen)
 {
 	struct enc *e;
 	memset(v, 0, sizeof *v);
@@ -839,6 +874,7 @@ int tc_enc_generate(const struct tc_enc_options *o, struct tc_enc_vector *v, cha
 		snprintf(err, errlen, "out of memory");
 		return -1;
 	}
+	e->keep_packets = pkts != NULL;
 	enc_rng_init(&e->rng, o->seed, o->entropy, o->entropy_len);
 	e->l1_record = o->l1_record;
 	e->l1_ctx = o->l1_ctx;
@@ -866,10 +902,19 @@ int tc_enc_generate(const struct tc_enc_options *o, struct tc_enc_vector *v, cha
 	v->l3 = take(&e->l3);
 	v->variants = e->variants;
 	describe(e, v);
+	if (pkts) {
+		*npkts = e->packets.len / sizeof **pkts;
+		*pkts = (struct tc_ete_packet *)(void *)take(&e->packets);
+	}
 	free(e->l3_tx.p);
 	free(e->l3_tx_events.p);
 	free(e);
 	return 0;
+}
+
+int tc_enc_generate(const struct tc_enc_options *o, struct tc_enc_vector *v, char *err, size_t errlen)
+{
+	return enc_generate_packets(o, v, NULL, NULL, err, errlen);
 }
 
 void tc_enc_vector_free(struct tc_enc_vector *v)

@@ -91,16 +91,12 @@ static void emit_simple(struct tc_ete_stage3 *s, int kind)
 
 /* ---- K10.5.6.3.8 ReturnStack ------------------------------------------------ */
 
+/* ReturnStack.Push(addr, sub_isa): an entry holds no security state; on a
+ * full stack the oldest entry is discarded (K10.5.5.3 RGMTBD, IMPGDD). */
 static void return_stack_push(struct tc_ete_stage3 *s, uint64_t address, int sub_isa)
 {
 	TC_CLAUSE("K10.5.6.3.8/ReturnStack.Push");
-	if (s->rs_n == TC_RETURN_STACK_DEPTH) {   /* full: the oldest entry is discarded (IMPGDD) */
-		memmove(&s->rs[0], &s->rs[1], (TC_RETURN_STACK_DEPTH - 1) * sizeof s->rs[0]);
-		s->rs_n--;
-	}
-	s->rs[s->rs_n].address = address;
-	s->rs[s->rs_n].sub_isa = (uint8_t)sub_isa;
-	s->rs_n++;
+	tc_retstack_push(&s->rs, address, sub_isa, 0);
 }
 
 static uint64_t mask_address(uint64_t address, int sixty_four_bit)
@@ -124,17 +120,20 @@ static void update_return_stack(struct tc_ete_stage3 *s, const struct tc_insn *i
 static void check_for_return_stack_match(struct tc_ete_stage3 *s)
 {
 	TC_CLAUSE("K10.5.5.18.2/CheckForReturnStackMatch");
-	if (s->sync_state == TC_SYNC_CONTEXT && s->pop_pending && s->cfg->retstack && s->rs_n > 0) {
+	struct tc_retstack_entry top;
+	/* an empty stack pops nothing: the branch still waits for its target */
+	if (s->sync_state == TC_SYNC_CONTEXT && s->pop_pending && s->cfg->retstack &&
+	    !tc_retstack_is_empty(&s->rs)) {
 		TC_CLAUSE("K10.5.6.3.8/ReturnStack.Pop");
-		s->rs_n--;
-		s->cur.address = s->rs[s->rs_n].address;
-		s->cur.sub_isa = s->rs[s->rs_n].sub_isa;
+		tc_retstack_pop(&s->rs, &top);
+		s->cur.address = top.address;
+		s->cur.sub_isa = top.isa;
 		s->sync_state = TC_SYNC_FULL;
 		s->pop_pending = 0;
 	}
 	if (s->return_stack_clear_pending) {
 		TC_CLAUSE("K10.5.6.3.8/ReturnStack.Reset");
-		s->rs_n = 0;
+		tc_retstack_reset(&s->rs);
 		s->return_stack_clear_pending = 0;
 	}
 }
@@ -548,6 +547,7 @@ int tc_stage3_init(struct tc_ete_stage3 *s, const struct tc_ete_config *cfg, con
 	s->sink = sink;
 	s->sync_state = TC_SYNC_NOT;
 	s->amend = -1;
+	tc_retstack_init(&s->rs, TC_RETURN_STACK_DEPTH);   /* K10.5.5.3 RXSVZC: 15 entries */
 	if (sink && sink->l3) {
 		s->out = malloc(TC_L3_PENDING * sizeof *s->out);   /* new_item clears each item it hands out */
 		if (!s->out)

@@ -4,6 +4,7 @@
 
 #include "tracecert/ete.h"
 #include "insn.h"
+#include "retstack.h"
 #include "clause.h"
 
 /* K10.5.6.3.9 AddressHistoryBufferEntry */
@@ -113,7 +114,7 @@ struct tc_reconstruct {
 	uint8_t sub_isa;
 };
 
-#define TC_RETURN_STACK_DEPTH 15   /* RXSVZC */
+#define TC_RETURN_STACK_DEPTH 15   /* K10.5.5.3 RXSVZC */
 #define TC_INSN_CACHE_SIZE 16384    /* most decoded instructions remembered (a power of two) */
 
 /* One remembered DecodeNextInst result (ete_analyze.c decode_inst). */
@@ -136,8 +137,7 @@ struct tc_ete_stage3 {
 	struct tc_insn mr_inst;               /* most_recent_branch_decoded_inst */
 	int mr_taken;                         /* most_recent_branch_was_taken */
 	int mr_valid;                         /* a branch was analysed since sync (TC-P19) */
-	struct { uint64_t address; uint8_t sub_isa; } rs[TC_RETURN_STACK_DEPTH];
-	int rs_n;
+	struct tc_retstack rs;                /* K10.5.6.3.8 ReturnStack: address and sub_isa (isa), no ns */
 	int return_stack_clear_pending;
 	int pop_pending;                      /* TC-S24 */
 	uint64_t inst_out_count;

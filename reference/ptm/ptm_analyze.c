@@ -152,38 +152,33 @@ static int can_walk(const struct tc_ptm_analyzer *a)
 /* ---- Return stack (App. B.3.2; depth and overflow: PTM-P13) ------------------- */
 
 /* Pushes a return address with the instruction set and security state of
- * the branch with link (lines 63-65). */
+ * the branch with link (lines 23, 65); on a full stack the oldest entry
+ * goes (PTM-P13). */
 static void push_return(struct tc_ptm_analyzer *a, uint32_t address, int isa, int ns)
 {
 	if (!a->cfg->return_stack)
 		return;
 	TC_CLAUSE("B.3.2/ReturnStack.Push");
-	if (a->rs_n == TC_PTM_RETURN_STACK_DEPTH) {   /* full: the oldest entry goes */
+	if (tc_retstack_push(&a->rs, address, isa, ns)) {
 		TC_CLAUSE("PTM-P13/ReturnStack.Full");
-		memmove(&a->rs[0], &a->rs[1], (TC_PTM_RETURN_STACK_DEPTH - 1) * sizeof a->rs[0]);
-		a->rs_n--;
 	}
-	a->rs[a->rs_n].address = address;
-	a->rs[a->rs_n].isa = (uint8_t)isa;
-	a->rs[a->rs_n].ns = (uint8_t)ns;
-	a->rs_n++;
 }
 
-/* Pops into CurrentState; with nothing to pop the target is unknown
- * (PTM-S2). */
+/* Pops the address, instruction set and security state into CurrentState
+ * (line 63); with nothing to pop the target is unknown (PTM-S2). */
 static void pop_return(struct tc_ptm_analyzer *a)
 {
-	if (!a->cfg->return_stack || a->rs_n == 0) {
+	struct tc_retstack_entry top;
+	if (!a->cfg->return_stack || !tc_retstack_pop(&a->rs, &top)) {
 		TC_CLAUSE_CASE(a->cfg->return_stack, "PTM-S2/NoPop");
 		a->cur.valid = 0;
 		return;
 	}
 	TC_CLAUSE("B.3.2/ReturnStack.Pop");
-	a->rs_n--;
-	a->cur.address = a->rs[a->rs_n].address;
-	a->cur.isa = a->rs[a->rs_n].isa;
-	if (a->cur.ns != a->rs[a->rs_n].ns) {
-		a->cur.ns = a->rs[a->rs_n].ns;
+	a->cur.address = (uint32_t)top.address;
+	a->cur.isa = top.isa;
+	if (a->cur.ns != top.ns) {
+		a->cur.ns = top.ns;
 		report_context(a);
 	}
 }
@@ -336,7 +331,7 @@ static void analyze_isync(struct tc_ptm_analyzer *a, const struct tc_ptm_packet 
 	else if (p->reason != 0)
 		emit_simple(a, tc_l3_trace_on);
 	if (p->reason != 0)
-		a->rs_n = 0;
+		tc_retstack_reset(&a->rs);
 	close_range(a, tc_insn_other, tc_taken_none);
 	a->have_isync = 1;
 	if (p->has_ctxid)
@@ -354,7 +349,7 @@ static void analyze_error(struct tc_ptm_analyzer *a, const struct tc_ptm_packet 
 	emit(a, &x);
 	a->have_isync = 0;
 	a->cur.valid = 0;
-	a->rs_n = 0;
+	tc_retstack_reset(&a->rs);   /* PTM-P13: an error empties it */
 }
 
 static void analyze_timestamp(struct tc_ptm_analyzer *a, const struct tc_ptm_packet *p)
@@ -455,4 +450,5 @@ void tc_ptm_analyze_init(struct tc_ptm_analyzer *a, const struct tc_ptm_config *
 	memset(a, 0, sizeof *a);
 	a->cfg = cfg;
 	a->sink = sink;
+	tc_retstack_init(&a->rs, TC_PTM_RETURN_STACK_DEPTH);   /* PTM-P13: 15 entries */
 }

@@ -5,6 +5,7 @@
 #include "tracecert/ptm.h"
 #include "clause.h"
 #include "insn.h"
+#include "retstack.h"
 
 /* LastState of IHI 0035B App. B.3.2 as far as the packets carry it: the
  * reference for address decompression (§4.5.4 "compared with the address
@@ -68,12 +69,6 @@ struct tc_ptm_cur {
 /* Return stack depth: the text gives none (PTM-P13). */
 #define TC_PTM_RETURN_STACK_DEPTH 15
 
-struct tc_ptm_rs_entry {
-	uint32_t address;
-	uint8_t isa;
-	uint8_t ns;
-};
-
 struct tc_ptm_analyzer {
 	const struct tc_ptm_config *cfg;
 	const struct tc_ptm_sink *sink;
@@ -84,8 +79,7 @@ struct tc_ptm_analyzer {
 	uint32_t vmid;
 	struct tc_context ctx_out; /* last context reported */
 	int ctx_out_valid;
-	struct tc_ptm_rs_entry rs[TC_PTM_RETURN_STACK_DEPTH];
-	int rs_n;
+	struct tc_retstack rs;     /* entries: address, instruction set (isa), security state (ns) */
 	uint64_t offset;           /* packet being analysed */
 	struct tc_l3 range;        /* the open range */
 	int range_open;

@@ -13,7 +13,7 @@
 # but *_text.c (L1 text for dump; certify compares records), *_config.c and *_protocol.c
 # (configuration keys and the descriptor: certify hands every decoder a checked
 # configuration, so their faults are not decoding faults), and the shared instruction
-# classifier and program image (insn, image). --sample N: N sites of each protocol, chosen
+# classifier, program image and return stack (insn, image, retstack). --sample N: N sites of each protocol, chosen
 # by seed (default 1) and site id; without it every site (a few thousand: hours on 2 cores).
 # --ids FILE: only the sites whose id starts a line of FILE (e.g. the survivors of an earlier
 # run: cut -f3 of its verdicts.tsv), to see quickly what new vectors kill; its kill rates are
@@ -96,6 +96,7 @@ parts() {
 	done
 	echo "insn reference/insn.c"
 	echo "image reference/image.c"
+	echo "retstack reference/retstack.c"
 }
 
 # verdicts PROTOCOL: OUT/PROTOCOL/verdicts.tsv from its sample and each mutant's verdict; a

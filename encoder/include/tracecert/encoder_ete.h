@@ -69,11 +69,12 @@ void tc_enc_vector_free(struct tc_enc_vector *v);
 
 /* Negative vectors: a generated vector with ONE deliberate corruption, and
  * the truth the encoder knows from its own record of the packets it wrote
- * (the L1 lines: offset, header, kind): the expected L1 (the packets before
- * the corrupted one, the error, then, for every kind but truncation, the
- * packets from the A-sync where the decoder resynchronises, which is always
- * followed by a Trace Info) and the error (class and offset). No [expect.l3]:
- * the elements before the error still reach stage 2 and 3. */
+ * (the L1 records its L1 lines are written from: offset, header, kind): the
+ * expected L1 (the packets before the corrupted one, the error, then, for
+ * every kind but truncation, the packets from the A-sync where the decoder
+ * resynchronises, which is always followed by a Trace Info) and the error
+ * (class and offset). No [expect.l3]: the elements before the error still
+ * reach stage 2 and 3. */
 enum tc_enc_negative_kind {
 	tc_enc_neg_any = 0,              /* chosen by the seed */
 	tc_enc_neg_reserved_header,      /* a packet's header replaced by a reserved one */
