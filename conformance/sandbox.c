@@ -129,6 +129,23 @@ static void fail(const char *what, const char *text)
 	_exit(4);
 }
 
+/* The trace goes to feed() in pieces of 1, 2, ..., TC_FEED_PIECE_MAX bytes in
+ * turn (adapter.h: feed() may be called with any chunking), so a packet is cut
+ * at many different points and a decoder that loses a packet's first bytes
+ * when the rest comes in the next call fails the vector. */
+static int feed_in_pieces(const struct tc_adapter *ad, void *h, const uint8_t *trace, size_t len)
+{
+	size_t done = 0, piece = 1;
+	while (done < len) {
+		size_t n = len - done < piece ? len - done : piece;
+		if (ad->feed(h, trace + done, n) < 0)
+			return -1;
+		done += n;
+		piece = piece == TC_FEED_PIECE_MAX ? 1 : piece + 1;
+	}
+	return 0;
+}
+
 /* The child: load, open, feed, finish, close. */
 static void run_child(void *arg)
 {
@@ -155,7 +172,7 @@ static void run_child(void *arg)
 		err[sizeof err - 1] = '\0';   /* whatever the adapter left in it */
 		fail("open failed: ", err[0] ? err : "(no message)");
 	}
-	if (ad->feed(h, v->trace, v->trace_len) < 0)
+	if (feed_in_pieces(ad, h, v->trace, v->trace_len) < 0)
 		fail("feed failed", "");
 	if (ad->finish(h) < 0)
 		fail("finish failed", "");

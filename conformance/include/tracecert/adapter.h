@@ -55,7 +55,10 @@
  *   first byte), at L3 as an item of kind tc_l3_error.
  * - Warnings (bits the specification leaves unassigned, ignored) are never
  *   scored: an adapter may report them or not; the runner drops them.
- * - feed() may be called with any chunking.
+ * - feed() may be called with any chunking. The runner feeds every trace in
+ *   pieces of 1, 2, ..., TC_FEED_PIECE_MAX bytes in turn, so packets arrive
+ *   cut at many points; a decoder must carry a packet's first bytes over to
+ *   the next call.
  * - Every function returns 0 on success or a negative value on failure; a
  *   failure is reported per vector (class "adapter-error"), never fatal to
  *   the run. err of open() is NUL-terminated by the runner whatever the
@@ -82,6 +85,9 @@ extern "C" {
 #endif
 
 #define TC_ADAPTER_ABI_VERSION 2
+
+/* The largest piece of a trace the runner hands feed() at once (see Rules). */
+#define TC_FEED_PIECE_MAX 16
 #define TC_ADAPTER_ENTRY "tracecert_adapter_v2"
 
 /* One region of the program image, valid until close(). */
