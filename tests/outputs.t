@@ -47,6 +47,7 @@ check "dump > /dev/full: exit 2, the reason named" full_stdout dump --vector vec
 check "decode > /dev/full: exit 2, the reason named" full_stdout decode --vector vectors/ete/l3/a64-bcond.tcv
 check "gen to standard output > /dev/full: exit 2" full_stdout gen --quiet --count 3
 check "config > /dev/full: exit 2" full_stdout config
+check "bench > /dev/full: exit 2, the reason named (its children write nothing there)" full_stdout bench --reference "$REF" --protocol ptm --only l1 --size 1 --runs 1
 check "certify --tap > /dev/full: exit 2, the TAP stream named, no certificate written" sh -c "'$T' certify --adapter '$REF' --vectors vectors/ete/spec --tap --report '$tmp/tapfull' > /dev/full 2> '$tmp/tapfull.err'; test \$? -eq 2 && grep -q 'cannot write the TAP stream: No space left on device' '$tmp/tapfull.err' && ! test -e '$tmp/tapfull/certificate.json'"
 
 # ---- The file-size limit (RLIMIT_FSIZE; sh's ulimit -f counts blocks of 512 or 1024 bytes) -----
