@@ -162,6 +162,47 @@ check "gen --snapshot-out over an earlier snapshot: replaced whole (2 sources, n
 mkdir "$tmp/other" && echo keep > "$tmp/other/notes.txt"
 check "gen --snapshot-out over a folder of other files: refused (exit 2), the folder untouched" sh -c "'$T' gen --quiet --snapshot-out '$tmp/other' > /dev/null 2> '$tmp/other.err'; test \$? -eq 2 && grep -q \"'$tmp/other' exists and holds other files (no snapshot.ini): not replaced\" '$tmp/other.err' && test \"\$(ls -A '$tmp/other')\" = notes.txt && test -z \"\$(ls -A '$tmp' | grep '^\\.other')\""
 
+# ---- make coverage's lcov files (coverage/report.sh): each .info file written beside its place ---------
+# A stand-in lcov (first on PATH) writes "new" to its --output-file, or with STUB_BREAK=WHAT (capture,
+# extract, merge: the run that does it) writes half a file there and is killed (SIGKILL) or fails.
+mkdir -p "$tmp/stub" "$tmp/cov"
+cat > "$tmp/stub/lcov" <<'EOS'
+#!/bin/sh
+out= what=merge prev=
+for a; do
+  [ "$prev" = --output-file ] && out=$a
+  case $a in --capture) what=capture ;; --extract) what=extract ;; --summary) what=summary ;; esac
+  prev=$a
+done
+if [ $what = summary ]; then
+  printf '  lines......: 100.0%% (1 of 1 lines)\n  functions..: 100.0%% (1 of 1 functions)\n  branches...: 100.0%% (2 of 2 branches)\n'
+  exit 0
+fi
+if [ "$STUB_BREAK" = $what ]; then printf 'TN:\nSF:half' > "$out"; [ "$STUB_HOW" = kill ] && kill -KILL $$; exit 1; fi
+echo "new $what" > "$out"
+EOS
+printf '#!/bin/sh\nwhile [ $# -gt 0 ]; do [ "$1" = --output-directory ] && { mkdir -p "$2"; echo html > "$2/index.html"; }; shift; done\n' > "$tmp/stub/genhtml"
+chmod +x "$tmp/stub/lcov" "$tmp/stub/genhtml"
+# report BREAK HOW: coverage/report.sh over $tmp/cov (all.info, core.info and coverage.info "old" before)
+report_cov() {
+  for f in all core coverage; do echo old > "$tmp/cov/$f.info"; done
+  STUB_BREAK=$1 STUB_HOW=$2 PATH="$tmp/stub:$PATH" sh coverage/report.sh "$tmp/cov" 95 90 --part core x.c > "$tmp/cov.out" 2>&1
+}
+# cov_is ALL CORE COVERAGE: the three files hold these words, and no temporary file is left.
+cov_is() { test "$(cat "$tmp/cov/all.info")" = "$1" && test "$(cat "$tmp/cov/core.info")" = "$2" && test "$(cat "$tmp/cov/coverage.info")" = "$3" && no_temp "$tmp/cov"; }
+report_cov capture kill; rc=$?
+check "coverage: lcov killed while capturing: exit 2, the file named" sh -c "cat '$tmp/cov.out'; test $rc -eq 2 && grep -q 'lcov did not write $tmp/cov/all.info (left as it was)' '$tmp/cov.out'"
+check "... the files are those of before, none cut" cov_is old old old
+report_cov extract fail; rc=$?
+check "coverage: lcov failing on a part: exit 2, the part's file named" sh -c "test $rc -eq 2 && grep -q 'lcov did not write $tmp/cov/core.info' '$tmp/cov.out'"
+check "... each file whole: the new capture, the old part and merged file" cov_is "new capture" old old
+report_cov merge kill; rc=$?
+check "coverage: lcov killed while merging: exit 2, coverage.info named" sh -c "test $rc -eq 2 && grep -q 'lcov did not write $tmp/cov/coverage.info' '$tmp/cov.out'"
+check "... the capture and the part replaced whole, the merged file old" cov_is "new capture" "new extract" old
+report_cov none ok; rc=$?
+check "coverage: every lcov run succeeds: exit 0, the HTML report in place" sh -c "cat '$tmp/cov.out'; test $rc -eq 0 && test -f '$tmp/cov/html/index.html'"
+check "... all three files new, no temporary file" cov_is "new capture" "new extract" "new merge"
+
 # ---- make vectors: the vectors are put in place only when all are written ------------------
 # A stand-in for the generator (VEC_GEN) writes 3 of the vectors, then stops make, its parent, with
 # SIGTERM: the checked-in copy must be untouched (the old recipe deleted every vector first).
