@@ -203,6 +203,26 @@ report_cov none ok; rc=$?
 check "coverage: every lcov run succeeds: exit 0, the HTML report in place" sh -c "cat '$tmp/cov.out'; test $rc -eq 0 && test -f '$tmp/cov/html/index.html'"
 check "... all three files new, no temporary file" cov_is "new capture" "new extract" "new merge"
 
+# ---- make certify: the mutant kill table is replaced only by a whole one ----------------------------
+# make certify-suite (the part of make certify after the reference's certificate) with a stand-in
+# mutant run (MUTANTS_RUN) in a build folder of its own: the previous table and suite certificate are
+# "old"; the run prints part of a table and fails (exit 2), is killed (SIGKILL), or prints a whole one.
+sb="$tmp/sb"
+mkdir -p "$sb/certify/suite" "$sb/gen"
+ln -s "$(cd "${TC_BUILD:-build}/gen" && pwd)/protocols.c" "$sb/gen/protocols.c"
+printf '#!/bin/sh\necho "ete/01-x                 killed        3      1  v.tcv"\n[ "$1" = --first-failure ] || exit 3\ncase $STUB in fail) exit 2 ;; kill) kill -KILL $$ ;; esac\necho "ptm/01-y                 survived      5      0  -"\necho "mutants: 1 killed of 2 (kill rate 50.0%%)"\nexit 1\n' > "$tmp/mutants-run"
+suite() {  # suite STUB: make certify-suite over $sb with the stand-in; its status
+  echo old > "$sb/certify/suite/mutants.txt"; echo old > "$sb/certify/suite/certificate.md"
+  STUB=$1 make -s --no-print-directory certify-suite BUILD="$sb" MUTANTS_RUN="$tmp/mutants-run" > "$tmp/suite.out" 2>&1
+}
+suite fail; rc=$?
+check "make certify with a mutant run that fails: make fails, saying the table and certificate are left as they were" sh -c "cat '$tmp/suite.out'; test $rc -ne 0 && grep -q \"make certify: the mutant run ($tmp/mutants-run) did not finish (exit status 2, no 'mutants: K killed of N' line): $sb/certify/suite/mutants.txt and certificate.md are left as they were\" '$tmp/suite.out'"
+check "... mutants.txt and the suite certificate are the old ones, no temporary file" sh -c "test \"\$(cat '$sb/certify/suite/mutants.txt')\" = old && test \"\$(cat '$sb/certify/suite/certificate.md')\" = old && test -z \"\$(ls -A '$sb/certify/suite' | grep '^\\.')\""
+suite kill; rc=$?
+check "make certify with a mutant run killed half way (SIGKILL): make fails, the old table and certificate kept" sh -c "cat '$tmp/suite.out'; test $rc -ne 0 && grep -q 'did not finish (exit status 137' '$tmp/suite.out' && test \"\$(cat '$sb/certify/suite/mutants.txt')\" = old && test \"\$(cat '$sb/certify/suite/certificate.md')\" = old"
+suite whole; rc=$?
+check "make certify with a whole table (a mutant survived, exit 1): the table in place, the certificate shows the survivor" sh -c "cat '$tmp/suite.out'; test $rc -eq 0 && tail -n 1 '$sb/certify/suite/mutants.txt' | grep -q '^mutants: 1 killed of 2 ' && grep -q '^| ptm | [0-9]* | 0 | ptm/01-y survived |' '$sb/certify/suite/certificate.md' && test -z \"\$(ls -A '$sb/certify/suite' | grep '^\\.')\""
+
 # ---- make vectors: the vectors are put in place only when all are written ------------------
 # A stand-in for the generator (VEC_GEN) writes 3 of the vectors, then stops make, its parent, with
 # SIGTERM: the checked-in copy must be untouched (the old recipe deleted every vector first).
