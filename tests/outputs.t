@@ -1,6 +1,7 @@
 # Every output is complete or absent: certificates, vectors, snapshot folders and standard output on a
 # full file system (a small tmpfs when mount is permitted; RLIMIT_FSIZE always), on /dev/full, from two
-# runs into one folder, and after SIGINT/SIGTERM; make vectors interrupted before its swap. Each check
+# runs into one folder, and after SIGINT/SIGTERM; make vectors interrupted before and at its swap;
+# make coverage's lcov files and make certify's mutant table after a failed or cut run. Each check
 # asserts the exit status, the message (file and errno text) and that what is there parses whole.
 T="${TC_BUILD:-build}/tracecert"
 B="${TC_BUILD:-build}/adapters"
@@ -248,4 +249,34 @@ check "make vectors stopped after 3 vectors: make fails, vectors/ptm/gen untouch
 echo "stale" > "$tmp/v/ptm/gen/gen-999999.tcv"
 make -s vectors-gen-ptm BUILD="${TC_BUILD:-build}" VEC_ROOT="$tmp/v" > "$tmp/mv2.out" 2>&1; mv2_rc=$?
 check "make vectors that completes: the folder is what the generator writes (a vector no seed makes is removed), no temporary folder" sh -c "cat '$tmp/mv2.out'; test $mv2_rc -eq 0 && diff -r vectors/ptm/gen '$tmp/v/ptm/gen' && test -z \"\$(ls -A '$tmp/v/ptm' | grep '^\\.')\""
+
+# ---- make vectors: the folder is swapped in whole (tools/swapin.sh, build/swapdir) ----------------
+# A stand-in for the exchanging program (VEC_SWAP) copies both folders as they are at the swap, then
+# exchanges them with the real one (SWAP_AT=after) or not (before), and kills swapin.sh: make is cut
+# at the swap. The old folder has a stale vector (no seed makes it) and one vector changed.
+real_swap=$(cd "${TC_BUILD:-build}" && pwd)/swapdir
+{
+  echo '#!/bin/sh'
+  echo "rm -rf '$tmp/at-swap' && mkdir '$tmp/at-swap' && cp -R \"\$1\" '$tmp/at-swap/new' && cp -R \"\$2\" '$tmp/at-swap/dest'"
+  echo "[ \"\$SWAP_AT\" = after ] && '$real_swap' \"\$1\" \"\$2\""
+  echo 'kill -KILL $PPID'
+} > "$tmp/swap-stop"
+chmod +x "$tmp/swap-stop"
+# old_gen: $tmp/v/ptm/gen as the generator writes it, plus a stale vector and one changed, kept in $tmp/old-gen.
+old_gen() {
+  rm -rf "$tmp/v/ptm/gen" "$tmp/v/ptm/.gen.new" "$tmp/old-gen" && cp -r vectors/ptm/gen "$tmp/v/ptm/gen" &&
+  cp "$tmp/v/ptm/gen/gen-000005.tcv" "$tmp/v/ptm/gen/gen-999999.tcv" &&
+  sed -i '2s/^# /# (changed) /' "$tmp/v/ptm/gen/gen-000005.tcv" && cp -r "$tmp/v/ptm/gen" "$tmp/old-gen"
+}
+old_gen
+SWAP_AT=before make -s vectors-gen-ptm BUILD="${TC_BUILD:-build}" VEC_ROOT="$tmp/v" VEC_SWAP="$tmp/swap-stop" > "$tmp/sw1.out" 2>&1; sw1_rc=$?
+check "make vectors cut at the swap, before the exchange: make fails, the folder is the old one, whole (its stale and changed vectors too)" sh -c "cat '$tmp/sw1.out'; test $sw1_rc -ne 0 && test -d '$tmp/at-swap/new' && diff -r '$tmp/old-gen' '$tmp/v/ptm/gen'"
+check "... at that instant the new folder was complete: the generator's vectors and seeds.txt, the stale vector left out" diff -r vectors/ptm/gen "$tmp/at-swap/new"
+check "... and the folder in place the old one, whole" diff -r "$tmp/old-gen" "$tmp/at-swap/dest"
+old_gen
+SWAP_AT=after make -s vectors-gen-ptm BUILD="${TC_BUILD:-build}" VEC_ROOT="$tmp/v" VEC_SWAP="$tmp/swap-stop" > "$tmp/sw2.out" 2>&1; sw2_rc=$?
+check "make vectors cut just after the exchange: make fails, the folder is the new one, whole" sh -c "cat '$tmp/sw2.out'; test $sw2_rc -ne 0 && diff -r vectors/ptm/gen '$tmp/v/ptm/gen'"
+check "... the old folder left under the '.' name is skipped by certify (the same runs as over the folder alone)" sh -c "test -d '$tmp/v/ptm/.gen.new' && diff -r '$tmp/old-gen' '$tmp/v/ptm/.gen.new' && '$T' certify --adapter '$REF' --vectors '$tmp/v/ptm' --tap 2>/dev/null | grep '^1[.][.]' > '$tmp/plan1' && '$T' certify --adapter '$REF' --vectors '$tmp/v/ptm/gen' --tap 2>/dev/null | grep '^1[.][.]' > '$tmp/plan2' && cat '$tmp/plan1' && cmp '$tmp/plan1' '$tmp/plan2'"
+make -s vectors-gen-ptm BUILD="${TC_BUILD:-build}" VEC_ROOT="$tmp/v" > "$tmp/sw3.out" 2>&1; sw3_rc=$?
+check "... the next make vectors completes and leaves no '.' folder" sh -c "cat '$tmp/sw3.out'; test $sw3_rc -eq 0 && diff -r vectors/ptm/gen '$tmp/v/ptm/gen' && test -z \"\$(ls -A '$tmp/v/ptm' | grep '^\\.')\""
 tap_done
