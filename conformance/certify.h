@@ -9,7 +9,7 @@ struct tc_adapter;
 /* dlopen()s an adapter in this process and checks its entry point, ABI
  * version and table; NULL with a message in err (n bytes) on failure. The
  * adapter's constructors and entry point run in the caller: `tracecert
- * certify` calls it only in its children; `tracecert bench` in itself. */
+ * certify` and `tracecert bench` call it only in their children. */
 const struct tc_adapter *tc_adapter_load(const char *path, char *err, size_t n);
 
 /* Limits on one run in its child process. */

@@ -1,5 +1,6 @@
 /* outfile.c — files written whole or not at all: a temporary file beside the target, every write checked, renamed into place; folders built beside theirs and swapped in. */
-#define _DEFAULT_SOURCE 1   /* mkdtemp */
+#define _GNU_SOURCE 1       /* mkdtemp; renameat2 and RENAME_EXCHANGE (Linux 3.15, glibc 2.28) */
+#include <fcntl.h>
 #include <dirent.h>
 #include <errno.h>
 #include <signal.h>
@@ -315,11 +316,27 @@ static int replaceable(const char *path, const char *marker, char *err, size_t e
 	return e == 0;
 }
 
-/* Moves the folder at path aside, puts d->tmp in its place, removes the old one. */
+int tc_out_exchange(const char *a, const char *b, char *err, size_t errlen)
+{
+	if (renameat2(AT_FDCWD, a, AT_FDCWD, b, RENAME_EXCHANGE) == 0)
+		return 0;
+	snprintf(err, errlen, "cannot exchange '%s' and '%s': %s", a, b, strerror(errno));
+	return -1;
+}
+
+/* Puts d->tmp in place of the folder at path and removes the old one: one
+ * exchange (tc_out_exchange), so that path names the old or the new folder
+ * at every instant; where the file system cannot exchange, the old folder
+ * is moved aside first. */
 static int swap_in(struct tc_out_dir *d, char *err, size_t errlen)
 {
-	char *aside = beside(d->path, "old.XXXXXX");
+	char *aside;
 	int e = 0;
+	if (tc_out_exchange(d->tmp, d->path, err, errlen) == 0) {
+		remove_flat(d->tmp);   /* the old folder, now at the temporary name */
+		return 0;
+	}
+	aside = beside(d->path, "old.XXXXXX");
 	if (!aside || !mkdtemp(aside))
 		e = aside ? errno : ENOMEM;
 	else if (rename(d->path, aside) != 0)

@@ -72,6 +72,13 @@ int tc_out_dir_commit(struct tc_out_dir *d, const char *marker, char *err, size_
 /* Removes the temporary folder (if any) and its files, and frees d. */
 void tc_out_dir_discard(struct tc_out_dir *d);
 
+/* Exchanges the names a and b (two folders, or files) at once:
+ * renameat2(RENAME_EXCHANGE), so that each name holds one of the two at
+ * every instant. Both must be on one file system. 0, or -1 with err
+ * ("cannot exchange 'A' and 'B': REASON"; EINVAL where the file system
+ * cannot exchange). */
+int tc_out_exchange(const char *a, const char *b, char *err, size_t errlen);
+
 /* A process that writes files ignores SIGXFSZ: a write beyond RLIMIT_FSIZE
  * then fails with EFBIG and is reported like any failed write, instead of
  * killing the process with a file cut short. */

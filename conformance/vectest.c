@@ -1,4 +1,5 @@
-/* vectest.c — runs vector files through the reference decoder and prints TAP (version 13, YAML diagnostics). */
+/* vectest.c — runs vector files through the reference decoder and prints TAP (version 13, YAML diagnostics); with --cuts, proves the reader refuses each vector cut at every byte offset. */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -145,17 +146,108 @@ static void run_vector(struct run *run, const char *path)
 	tc_vector_free(&v);
 }
 
+/* ---- --cuts: a vector cut at every byte offset never reads ---------------------- */
+
+/* The whole file at path (malloc'd) and its length; NULL with err. */
+static char *read_whole(const char *path, size_t *len, char *err, size_t errlen)
+{
+	FILE *f = fopen(path, "rb");
+	char *buf = NULL;
+	long n = -1;
+	if (f && fseek(f, 0, SEEK_END) == 0 && (n = ftell(f)) >= 0 && fseek(f, 0, SEEK_SET) == 0 &&
+	    (buf = malloc((size_t)n + 1)) != NULL && fread(buf, 1, (size_t)n, f) == (size_t)n) {
+		fclose(f);
+		*len = (size_t)n;
+		return buf;
+	}
+	snprintf(err, errlen, "cannot read '%s': %s", path, strerror(errno ? errno : EIO));
+	free(buf);
+	if (f)
+		fclose(f);
+	return NULL;
+}
+
+/* The folder of path, for the vector's image files (malloc'd). */
+static char *folder(const char *path)
+{
+	const char *slash = strrchr(path, '/');
+	size_t n = slash ? (size_t)(slash - path) : 1;
+	char *d = malloc(n + 1);
+	if (d) {
+		memcpy(d, slash ? path : ".", n);
+		d[n] = '\0';
+	}
+	return d;
+}
+
+/* Reads the first len bytes of text as a vector (tc_vector_read, the
+ * reader every tool uses): 0 when they read, -1 with err. */
+static int read_prefix(const char *text, size_t len, const char *dir, char *err, size_t errlen)
+{
+	struct tc_vector v;
+	FILE *f = fmemopen((void *)text, len ? len : 1, "r");
+	int rc;
+	if (!f) {
+		snprintf(err, errlen, "fmemopen: %s", strerror(errno));
+		return -1;
+	}
+	if (len == 0)
+		fgetc(f);         /* fmemopen needs one byte: read it, so the stream is empty */
+	rc = tc_vector_read(f, dir, &v, err, errlen);
+	fclose(f);
+	if (rc == 0)
+		tc_vector_free(&v);
+	return rc;
+}
+
+/* One TAP line per vector: the whole file reads, and each of its cuts
+ * (the first k bytes, every k below its length) is refused. */
+static void cut_vector(struct run *run, const char *path)
+{
+	char err[600] = "", first_err[600] = "";
+	size_t len = 0, accepted = 0, first = 0;
+	char *text = read_whole(path, &len, err, sizeof err), *dir = folder(path);
+	int whole = text && dir ? read_prefix(text, len, dir, first_err, sizeof first_err) : -1;
+	run->n++;
+	for (size_t k = 0; whole == 0 && k < len; k++)
+		if (read_prefix(text, k, dir, err, sizeof err) == 0)
+			first = accepted++ ? first : k;
+	if (whole != 0 || accepted) {
+		printf("not ok %d - %s\n  ---\n", run->n, path);
+		if (whole != 0)
+			printf("  message: 'the whole file does not read: %s'\n", text ? first_err : err);
+		else
+			printf("  message: '%zu of its %zu cuts read as a vector, the first %zu bytes long'\n", accepted, len, first);
+		printf("  ...\n");
+		run->failed++;
+	} else {
+		printf("ok %d - %s: refused cut at each of its %zu byte offsets\n", run->n, path, len);
+	}
+	free(text);
+	free(dir);
+}
+
 int main(int argc, char **argv)
 {
 	static struct run run;
 	char **list = NULL, err[600];
 	size_t n = 0;
-	if (argc < 2 || !strcmp(argv[1], "--help")) {
-		fprintf(argc < 2 ? stderr : stdout,
+	int cuts = argc > 1 && !strcmp(argv[1], "--cuts"), first = 1 + cuts;
+	if (argc < first + 1 || !strcmp(argv[1], "--help")) {
+		fprintf(argc < first + 1 ? stderr : stdout,
 			"usage: vectest PATH...\n"
+			"       vectest --cuts FILE...\n"
 			"Runs every .tcv vector under each PATH through the reference decoder\n"
-			"(whole buffer, one byte at a time, random chunks) and prints TAP.\n");
-		return argc < 2 ? 2 : 0;
+			"(whole buffer, one byte at a time, random chunks) and prints TAP.\n"
+			"With --cuts: each FILE must read whole, and every cut of it (its first k\n"
+			"bytes, for each k below its length) must be refused by the reader.\n");
+		return argc < first + 1 ? 2 : 0;
+	}
+	if (cuts) {
+		printf("TAP version 13\n1..%d\n", argc - first);
+		for (int i = first; i < argc; i++)
+			cut_vector(&run, argv[i]);
+		return run.failed ? 1 : 0;
 	}
 	for (int i = 1; i < argc; i++) {
 		if (tc_vector_list(argv[i], &list, &n, err, sizeof err) == 0) {

@@ -279,36 +279,145 @@ static char *beside(const struct reader *r, const char *file)
 	return path;
 }
 
-/* Loads [image elf=NAME] or [image file=NAME base=ADDR]. */
-static int load_image_file(struct reader *r, const char *elf, const char *file, uint64_t addr)
+uint32_t tc_vector_crc32(const uint8_t *p, size_t n)
+{
+	uint32_t table[256], crc = 0xFFFFFFFFu;
+	for (uint32_t i = 0; i < 256; i++) {
+		uint32_t c = i;
+		for (int k = 0; k < 8; k++)
+			c = (c & 1) ? 0xEDB88320u ^ (c >> 1) : c >> 1;
+		table[i] = c;
+	}
+	for (size_t i = 0; i < n; i++)
+		crc = table[(crc ^ p[i]) & 0xFF] ^ (crc >> 8);
+	return crc ^ 0xFFFFFFFFu;
+}
+
+/* What an [image file=…] or [image elf=…] header says of its file. */
+struct image_file {
+	const char *name;         /* as the header gives it */
+	int elf;
+	uint64_t base;            /* file=: where it is loaded */
+	int has_size, has_crc;
+	uint64_t size;
+	uint32_t crc;
+};
+
+/* The file read whole, checked against size= and crc32=, then loaded from
+ * memory: the bytes checked are the bytes loaded. */
+static int load_checked_file(struct reader *r, const struct image_file *f, const char *path)
 {
 	char err[1200];
-	char *path = beside(r, elf ? elf : file);
+	size_t len = 0;
+	uint8_t *bytes = tc_image_read_file(path, &len);
+	uint32_t crc;
 	int rc;
-	if (elf)
-		rc = tc_image_load_elf(&r->v->image, path, err, sizeof err);
+	if (!bytes)
+		return bad(r, "[image %s=%s]: cannot read '%s': %s", f->elf ? "elf" : "file", f->name, path, strerror(errno));
+	if (f->has_size && len != f->size) {
+		free(bytes);
+		return bad(r, "[image %s=%s]: '%s' holds %zu bytes, the vector says size=%llu (cut short or not this "
+			      "vector's file)", f->elf ? "elf" : "file", f->name, path, len, (unsigned long long)f->size);
+	}
+	crc = tc_vector_crc32(bytes, len);
+	if (f->has_crc && crc != f->crc) {
+		free(bytes);
+		return bad(r, "[image %s=%s]: '%s' (%zu bytes) has crc32=0x%08x, the vector says crc32=0x%08x (not this "
+			      "vector's file)", f->elf ? "elf" : "file", f->name, path, len, (unsigned)crc, (unsigned)f->crc);
+	}
+	if (f->elf)
+		rc = tc_image_load_elf_mem(&r->v->image, bytes, len, err, sizeof err);
 	else
-		rc = tc_image_load_raw(&r->v->image, path, addr, err, sizeof err);
+		rc = tc_image_add_named(&r->v->image, f->base, bytes, len, path, err, sizeof err);
+	free(bytes);
+	return rc ? bad(r, "%s: %s", path, err) : 0;
+}
+
+/* Loads [image elf=NAME] or [image file=NAME base=ADDR]: mapped, or read
+ * and checked when the header gives size= or crc32=. */
+static int load_image_file(struct reader *r, const struct image_file *f)
+{
+	char err[1200];
+	char *path = beside(r, f->name);
+	int rc = 0;
+	if (f->has_size || f->has_crc)
+		rc = load_checked_file(r, f, path);
+	else if (f->elf)
+		rc = tc_image_load_elf(&r->v->image, path, err, sizeof err) ? bad(r, "%s", err) : 0;
+	else
+		rc = tc_image_load_raw(&r->v->image, path, f->base, err, sizeof err) ? bad(r, "%s", err) : 0;
 	free(path);
-	if (rc)
-		return bad(r, "%s", err);
-	r->section = in_none;
+	if (rc == 0)
+		r->section = in_none;
+	return rc;
+}
+
+/* Every attribute of an [image …] header is one of base, file, elf, size
+ * and crc32, given once, as NAME=VALUE with a value. */
+static int check_image_attrs(struct reader *r, const char *header)
+{
+	static const char *const known[] = { "base", "file", "elf", "size", "crc32" };
+	int seen[5] = { 0 };
+	const char *p = header + strlen("[image");
+	for (;;) {
+		size_t n, eq;
+		int k = 0;
+		p += strspn(p, " ");
+		if (*p == ']' || !*p)
+			return 0;
+		n = strcspn(p, " ]");
+		eq = strcspn(p, "=");
+		while (k < 5 && !(strlen(known[k]) == eq && !strncmp(p, known[k], eq)))
+			k++;
+		if (eq + 1 >= n || k == 5 || seen[k]++)
+			return bad(r, "[image]: '%.*s' is not one of base=, file=, elf=, size=, crc32= (each once, with a "
+				      "value)", (int)n, p);
+		p += n;
+	}
+}
+
+/* size=N and crc32=0xHHHHHHHH of a file=/elf= header into f. */
+static int image_file_checks(struct reader *r, const char *size, const char *crc, struct image_file *f)
+{
+	uint64_t v = 0;
+	if (size && parse_address(size, &f->size))
+		return bad(r, "[image]: size '%s' is not a number (decimal or 0x hex, at most 64 bits)", size);
+	if (crc && (parse_address(crc, &v) || v > 0xFFFFFFFFu || strncmp(crc, "0x", 2)))
+		return bad(r, "[image]: crc32 '%s' is not 0x and at most 8 hex digits", crc);
+	f->has_size = size != NULL;
+	f->has_crc = crc != NULL;
+	f->crc = (uint32_t)v;
 	return 0;
 }
 
 /* [image base=ADDR] (hex follows), [image file=NAME base=ADDR] (raw binary)
- * or [image elf=NAME], file names relative to the vector's folder. */
+ * or [image elf=NAME], file names relative to the vector's folder; a file
+ * may carry size=N and crc32=0xHHHHHHHH, checked when it is read. */
 static int start_image_section(struct reader *r, const char *header)
 {
 	char *base = image_attr(header, "base"), *elf = image_attr(header, "elf"), *file = image_attr(header, "file");
+	char *size = image_attr(header, "size"), *crc = image_attr(header, "crc32");
+	struct image_file f;
 	uint64_t addr = 0;
-	int rc = 0;
+	int rc = check_image_attrs(r, header);
+	memset(&f, 0, sizeof f);
 	r->v->has_image = 1;
-	if (base && parse_address(base, &addr))
+	if (rc)
+		;
+	else if (base && parse_address(base, &addr))
 		rc = bad(r, "[image]: base '%s' is not a number (decimal or 0x hex, at most 64 bits)", base);
-	else if (elf || (file && base))
-		rc = load_image_file(r, elf, file, addr);
-	else if (file)
+	else if ((size || crc) && !elf && !file)
+		rc = bad(r, "[image]: size= and crc32= belong to file=NAME or elf=NAME");
+	else if (elf && (file || base))
+		rc = bad(r, "[image elf=%s]: an ELF file says where it loads (no base= or file=)", elf);
+	else if (elf || (file && base)) {
+		f.name = elf ? elf : file;
+		f.elf = elf != NULL;
+		f.base = addr;
+		rc = image_file_checks(r, size, crc, &f);
+		if (rc == 0)
+			rc = load_image_file(r, &f);
+	} else if (file)
 		rc = bad(r, "[image file=%s] needs base=ADDR", file);
 	else if (base) {
 		r->section = in_image_hex;
@@ -318,6 +427,8 @@ static int start_image_section(struct reader *r, const char *header)
 	free(base);
 	free(elf);
 	free(file);
+	free(size);
+	free(crc);
 	return rc;
 }
 

@@ -82,6 +82,11 @@ int tc_vector_load(const char *path, struct tc_vector *v, char *err, size_t errl
  * dir is the folder [image file=…] and [image elf=…] names are relative to. */
 int tc_vector_read(FILE *f, const char *dir, struct tc_vector *v, char *err, size_t errlen);
 void tc_vector_free(struct tc_vector *v);
+/* The CRC-32 of n bytes (ISO-HDLC, as zlib and gzip compute it: the
+ * polynomial 0x04C11DB7 reflected, initial and final value 0xFFFFFFFF; of
+ * "123456789", 0xCBF43926): [image file=… crc32=0x…] and [image elf=…
+ * crc32=0x…] (vectors/README.md). */
+uint32_t tc_vector_crc32(const uint8_t *p, size_t n);
 /* Drops the warning lines of every expect section (what an adapter is scored on). */
 void tc_vector_drop_warnings(struct tc_vector *v);
 
@@ -119,6 +124,14 @@ void tc_vwrite_trace(struct tc_vwriter *w, const uint8_t *bytes, size_t n);
 void tc_vwrite_trace_packet(struct tc_vwriter *w, const uint8_t *bytes, size_t n, const char *note);
 /* [image base=0x…] and its n bytes (n > 0), 32 to a line. */
 void tc_vwrite_image(struct tc_vwriter *w, uint64_t base, const uint8_t *bytes, size_t n);
+/* The header of an image file beside the vector that holds the n bytes
+ * (n > 0): [image file=NAME base=0x… size=N crc32=0x…], or with elf set
+ * [image elf=NAME size=N crc32=0x…] (bytes: the whole ELF file), its size
+ * and CRC-32 (tc_vector_crc32) computed here from the bytes, which the
+ * caller writes to that file beside the vector (tc_out_save). NAME: no
+ * blank, ']', '#' or line break. */
+void tc_vwrite_image_file(struct tc_vwriter *w, const char *name, int elf, uint64_t base, const uint8_t *bytes,
+			  size_t n);
 /* The header of an expect or error section (sec: enum tc_vector_section):
  * [expect.l1] … [error]; for tc_sec_error, strict (enum tc_error_strict)
  * gives [error strict=class|resync] ([error] for offset, the default);

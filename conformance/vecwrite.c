@@ -237,6 +237,28 @@ void tc_vwrite_image(struct tc_vwriter *w, uint64_t base, const uint8_t *bytes, 
 	w->state = part_section;
 }
 
+void tc_vwrite_image_file(struct tc_vwriter *w, const char *name, int elf, uint64_t base, const uint8_t *bytes,
+			  size_t n)
+{
+	if (!may_write(w, "[image]"))
+		return;
+	if (!name || !*name || strcspn(name, " \t\r\n]#") != strlen(name)) {
+		misuse(w, "[image]: the file name '%s' is empty or holds a blank, ']', '#' or a line break",
+		       name ? name : "(null)");
+		return;
+	}
+	if (n == 0 || !bytes) {
+		misuse(w, "[image %s=%s] without bytes", elf ? "elf" : "file", name);
+		return;
+	}
+	put_str(w, elf ? "[image elf=" : "[image file=");
+	put_str(w, name);
+	if (!elf)
+		put_fmt(w, " base=0x%llx", (unsigned long long)base);
+	put_fmt(w, " size=%zu crc32=0x%08x]\n", n, (unsigned)tc_vector_crc32(bytes, n));
+	w->state = part_section;
+}
+
 static const char *const section_names[tc_sec_count] = {
 	"expect.l1", "expect.s1", "expect.l2", "expect.l3", "error"
 };

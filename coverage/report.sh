@@ -2,7 +2,8 @@
 # report.sh — the lcov half of `make coverage` (coverage/README.md).
 # usage: coverage/report.sh DIR MIN_LINES MIN_BRANCHES --part NAME FILE.c... [--part NAME FILE.c...]...
 # Captures the gcov data under DIR/obj, writes DIR/NAME.info per part and the
-# HTML report DIR/html, prints lines/functions/branches per part and fails
+# HTML report DIR/html (each .info file written beside its place and renamed
+# into it, the HTML folder swapped in whole), prints lines/functions/branches per part and fails
 # when a part is below MIN_LINES % of lines or MIN_BRANCHES % of branches.
 # Also writes DIR/summary.md (the README's coverage line, with the spec-clause
 # figures of every DIR/spec-summary-NAME.txt that clausecov wrote).
@@ -19,7 +20,21 @@ quiet() {
 	grep -v 'redefined at ' "$tmp" >&2
 	return $r
 }
-quiet lcov $rc_opt --quiet --capture --directory "$dir/obj" --base-directory . --output-file "$dir/all.info" || exit 2
+# lcov_to FILE ARGS...: lcov ARGS writing into a temporary name beside FILE (".FILE.new"), renamed
+# over FILE only when lcov succeeded: an interrupted or failed lcov leaves FILE as it was, never cut.
+lcov_to() {
+	out=$1
+	shift
+	part=$(dirname "$out")/.$(basename "$out").new
+	rm -f "$part"
+	if quiet lcov "$@" --output-file "$part" && mv -f "$part" "$out"; then
+		return 0
+	fi
+	rm -f "$part"
+	echo "coverage: lcov did not write $out (left as it was)" >&2
+	return 1
+}
+lcov_to "$dir/all.info" $rc_opt --quiet --capture --directory "$dir/obj" --base-directory . || exit 2
 # One line per part: NAME FILE...
 : > "$dir/parts.def"
 while [ $# -gt 0 ]; do
@@ -41,7 +56,7 @@ while read -r name files; do
 		pats="$pats $PWD/$f"
 	done
 	# shellcheck disable=SC2086 # one pattern per file
-	quiet lcov $rc_opt --quiet --extract "$dir/all.info" $pats --output-file "$dir/$name.info" || exit 2
+	lcov_to "$dir/$name.info" $rc_opt --quiet --extract "$dir/all.info" $pats || exit 2
 	quiet lcov $rc_opt --summary "$dir/$name.info" 2>&1 | awk -v name="$name" \
 		-v ml="$min_lines" -v mb="$min_branches" -v parts="$dir/parts.txt" '
 	/lines\.*:/     { l = $2; ln = $3 " of " $5 }
@@ -61,7 +76,7 @@ while read -r name files; do
 done < "$dir/parts.def"
 rm -f "$dir/parts.def"
 # shellcheck disable=SC2086
-quiet lcov $rc_opt --quiet $infos --output-file "$dir/coverage.info" || exit 2
+lcov_to "$dir/coverage.info" $rc_opt --quiet $infos || exit 2
 # The HTML report is built beside its place and swapped in whole (an interrupted run leaves the old one).
 rm -rf "$dir/.html.new"
 quiet genhtml $rc_opt --branch-coverage --quiet --title "tracecert coverage" --prefix "$PWD" \

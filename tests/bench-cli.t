@@ -1,6 +1,9 @@
 # tracecert bench (tools/bench.c on tools/cli.c): usage errors, missing adapters, and the shape of tiny
 # runs (1 MiB, 1 or 2 runs): a row per protocol with an encoder and level, the OpenCSD column's states
 # (not installed, not supported, crashed, a figure with the run-by-run ratio). Never a speed.
+# Misbehaving adapters (conformance/test/bad_adapter.c) on either side: bench loads none itself, so
+# one that crashes or exits while loading, crashes, exits, hangs, forges its reply or prints in a run
+# is that side's column and one line on standard error, exit status 1, the other side measured.
 T="${TC_BUILD:-build}/tracecert"
 B="${TC_BUILD:-build}"
 R="$B/adapters/libtc_reference.so"
@@ -20,6 +23,10 @@ check "bench without --reference is a usage error" usage_error "--reference PATH
 check "bench --only names an unknown section" usage_error "--only: unknown section 'frob'" bench --reference "$R" --only throughput,frob
 check "bench --protocol names an unknown protocol and the ones with an encoder" usage_error "--protocol: no encoder for 'frob' (protocols with an encoder: $(echo $protocols | sed 's/ /, /g'))" bench --reference "$R" --protocol frob
 check "bench --protocol with an empty name in the list" usage_error "no encoder for ''" bench --reference "$R" --protocol ete,,ptm
+check "bench --protocol '' is a usage error, not every protocol" usage_error "--protocol: no protocol given (protocols with an encoder: $(echo $protocols | sed 's/ /, /g'))" bench --reference "$R" --protocol ""
+check "bench --only '' is a usage error, not nothing at all" usage_error "--only: no section given (throughput, l1, text" bench --reference "$R" --only ""
+check "bench --only= (empty, attached) is a usage error" usage_error "--only: no section given" bench --reference "$R" --only=
+check "bench --timeout 0 is a usage error" usage_error "--timeout expects a number in 1..86400, got '0'" bench --reference "$R" --timeout 0
 check "bench --runs 0 is a usage error" usage_error "--runs expects a number in 1..16, got '0'" bench --reference "$R" --runs 0
 check "bench --runs=17 is a usage error (not cut to 16)" usage_error "--runs expects a number in 1..16, got '17'" bench --reference "$R" --runs=17
 check "bench --runs x is a usage error" usage_error "--runs expects a number in 1..16, got 'x'" bench --reference "$R" --runs x
@@ -51,7 +58,34 @@ check "bench with the reference as both adapters: the run-by-run ratio and its r
 # crashes in feed().
 check "a protocol or level the other adapter does not list: 'not supported', not an error" sh -c "out=\$('$T' bench --reference '$R' --opencsd '$B/adapters/bad/libtc_bad_wrong.so' --size 1 --runs 1 --only throughput) && echo \"\$out\" | grep -Eq '^ete L1 packets .*[0-9]x [[]' && echo \"\$out\" | grep -Eq '^ete L3 instructions +$fig +ete not supported\$' && echo \"\$out\" | grep -Eq '^ptm L1 packets +$fig +ptm not supported\$'"
 check "a --reference that does not list the protocol: 'not supported', the other adapter still measured" sh -c "out=\$('$T' bench --reference '$B/adapters/bad/libtc_bad_wrong.so' --opencsd '$R' --protocol ptm --size 1 --runs 1 --only l1) && echo \"\$out\" | grep -Eq '^ptm L1 packets +ptm not supported +$fig\$' && ! echo \"\$out\" | grep -q ' 0[.]0 [[]'"
-check "an adapter that crashes: 'crashed (signal N)' (11, SIGSEGV; under ASan its abort)" sh -c "out=\$('$T' bench --reference '$R' --opencsd '$B/adapters/bad/libtc_bad_crash.so' --protocol ete --size 1 --runs 1 --only l1) && echo \"\$out\" | grep -Eq '^ete L1 packets +$fig +crashed [(]signal [0-9]+[)]\$'"
+# bad KIND SIDE CELL MESSAGE: bench with the misbehaving adapter KIND as --opencsd (SIDE opencsd) or
+# --reference (SIDE reference; the reference adapter on the other side), ETE at L1, 1 MiB, one run,
+# --timeout 2: exit status 1; the ETE L1 row has the other side's figure and CELL (an extended regular
+# expression) in the bad side's column; standard error holds "tracecert bench: --SIDE 'PATH': " and
+# MESSAGE (fixed text); nothing the adapter prints reaches standard output.
+bad() {
+  kind=$1 side=$2 cell=$3 msg=$4 so="$B/adapters/bad/libtc_bad_$1.so"
+  if [ "$side" = opencsd ]; then set -- --reference "$R" --opencsd "$so"; row="^ete L1 packets +$fig +$cell\$"
+  else set -- --reference "$so" --opencsd "$R"; row="^ete L1 packets +$cell +$fig\$"; fi
+  "$T" bench "$@" --protocol ete --size 1 --runs 1 --only l1 --timeout 2 > "$tmp/bad.out" 2> "$tmp/bad.err"; rc=$?
+  test $rc -eq 1 && grep -Eq "$row" "$tmp/bad.out" && test "$(grep -vc '^workload \|^MB/s \|^ete L1 packets ' "$tmp/bad.out")" -eq 0 &&
+    grep -qF "tracecert bench: --$side '$so': $msg" "$tmp/bad.err" || { echo "rc $rc"; cat "$tmp/bad.out" "$tmp/bad.err"; return 1; }
+}
+check "an adapter that crashes in feed: 'crashed (signal N)' (11, SIGSEGV; under ASan its abort), exit 1" bad crash opencsd 'crashed [(]signal [0-9]+[)]' "ete L1 packets: crashed (signal "
+check "an adapter that aborts: 'crashed (signal 6)'" bad abort opencsd 'crashed [(]signal 6[)]' "ete L1 packets: crashed (signal 6, Aborted)"
+check "an adapter that crashes in its constructor (bench itself was killed by it): 'load: crashed', the reference measured" bad ctor opencsd 'load: crashed [(]signal [0-9]+[)]' "crashed (signal "
+check "... its message says where: while loading, in its constructor or entry point" grep -q "while loading: in its constructor or entry point" "$tmp/bad.err"
+check "an adapter that exits in its entry point (bench ended with status 0 and no table): 'load: exited (status 0)'" bad entryexit opencsd 'load: exited [(]status 0[)]' "ended its process (exit status 0) while loading: in its constructor or entry point"
+check "an adapter that hangs in feed: killed at the deadline, 'timed out (2 s)'" bad hang opencsd 'timed out [(]2 s[)]' "ete L1 packets: still running after 2 s of wall-clock time (killed)"
+check "an adapter that closes every descriptor and sleeps: 'timed out (2 s)'" bad closesleep opencsd 'timed out [(]2 s[)]' "ete L1 packets: still running after 2 s"
+check "an adapter that exits in finish: 'exited (status 0)', no figure" bad nofinish opencsd 'exited [(]status 0[)]' "ete L1 packets: ended its process (exit status 0) without sending its figures"
+check "an adapter that writes forged frames to every descriptor: 'malformed reply'" bad forge opencsd 'malformed reply' "ete L1 packets: sent a malformed reply: "
+check "an adapter whose open() refuses: 'failed', its reason on standard error" bad openfail opencsd 'failed' "ete L1 packets: this adapter refuses every vector"
+check "a --reference that crashes in feed: the OpenCSD side is still measured" bad crash reference 'crashed [(]signal [0-9]+[)]' "ete L1 packets: crashed (signal "
+check "a --reference that crashes in its constructor: the OpenCSD side is still measured" bad ctor reference 'load: crashed [(]signal [0-9]+[)]' "crashed (signal "
+check "an adapter with the wrong ABI version: 'cannot load', the reason named, the other side measured" sh -c "'$T' bench --reference '$R' --opencsd '$B/adapters/bad/libtc_bad_abi.so' --protocol ete --size 1 --runs 1 --only l1 > '$tmp/o' 2> '$tmp/e'; test \$? -eq 1 && grep -Eq '^ete L1 packets +$fig +cannot load\$' '$tmp/o' && grep -q \"^tracecert bench: --opencsd: adapter '$B/adapters/bad/libtc_bad_abi.so' has ABI version\" '$tmp/e'"
+check "an adapter that prints 4 MiB of TAP-looking lines: none reaches bench's output, its figure is there" sh -c "out=\$('$T' bench --reference '$R' --opencsd '$B/adapters/bad/libtc_bad_stdout.so' --protocol ete --size 1 --runs 1 --only l1 2> '$tmp/e') && ! echo \"\$out\" | grep -q FORGED && ! grep -q FORGED '$tmp/e' && echo \"\$out\" | grep -Eq '^ete L1 packets +$fig +$fig +[0-9.]+x'"
+check "a --reference that crashes in its constructor: the memory row says so, exit 1" sh -c "'$T' bench --reference '$B/adapters/bad/libtc_bad_ctor.so' --protocol ete --only memory --memory-sizes 1,1 > '$tmp/o' 2> '$tmp/e'; test \$? -eq 1 && grep -Eq '^ete reference peak RSS [(]L3[)] +load: crashed [(]signal [0-9]+[)]\$' '$tmp/o'"
 check "bench --memory-sizes 1 --size 2: the second size is 8 times the first" sh -c "'$T' bench --reference '$R' --protocol ptm --only memory --size 2 --memory-sizes 1 | grep -Eq '^ptm reference peak RSS [(]L3[)] +1 MiB: [0-9]+ KiB, 8 MiB: '"
 check "bench --only memory: each protocol's peak RSS at the two sizes" sh -c "out=\$('$T' bench --reference '$R' --only memory --memory-sizes 1,2) && for p in $protocols; do echo \"\$out\" | grep -Eq \"^\$p reference peak RSS [(]L3[)] +1 MiB: [0-9]+ KiB, 2 MiB: [0-9]+ KiB [(][-+][0-9]+[.][0-9]%[)]\\\$\" || exit 1; done"
 check "bench --only encoder: each protocol's encoder, no workload" sh -c "out=\$('$T' bench --reference '$R' --only encoder) && for p in $protocols; do echo \"\$out\" | grep -Eq \"^\$p encoder +[0-9]+ vectors/s, [0-9.]+ MB/s of trace [(]2000 vectors of [0-9]+ steps[)]\\\$\" || exit 1; done && ! echo \"\$out\" | grep -q '^workload'"

@@ -44,6 +44,16 @@ check "a vector with a 200 KB trace is read in under 20 s (under ASan too)" sh -
 # --- images ---
 { sed '$d' "$K" | sed '/^\[expect/,$d'; printf '[image file=zero base=0x1000]\n[expect.l1]\n@0 00 async\n[end]\n'; } > "$tmp/zimg.tcv"; ln -s /dev/zero "$tmp/zero"
 check "/dev/zero as a vector's image file ends with the limit (TC_IMAGE_READ_MAX)" fails 2 "zero: cannot read: more than 268435456 bytes, the limit of a file read whole" dump --vector "$tmp/zimg.tcv"
+# A vector's sibling image file cut short or changed: size= and crc32= of [image file=…] make it an input
+# error naming the vector, the file and the sizes (runner-error), never an adapter's fail.
+IV=vectors/ete/hand/l3-raw-image-file.tcv
+mkdir -p "$tmp/img"; cp "$IV" "$tmp/img/"; head -c 7 "${IV%.tcv}.bin" > "$tmp/img/l3-raw-image-file.bin"
+check "an image file cut short (7 of its 8 bytes): dump refuses the vector, naming it, the file and both sizes" fails 2 "tracecert dump: $tmp/img/l3-raw-image-file.tcv: line 32: [image file=l3-raw-image-file.bin]: '$tmp/img/l3-raw-image-file.bin' holds 7 bytes, the vector says size=8" dump --vector "$tmp/img/l3-raw-image-file.tcv"
+check "... certify: a runner-error naming the sizes, no fail charged to the adapter (exit 1)" sh -c "'$T' certify --adapter '$R' --vectors '$tmp/img' --tap > '$tmp/img.tap' 2>&1; test \$? -eq 1 && grep -q \"holds 7 bytes, the vector says size=8\" '$tmp/img.tap' && grep -q ' 0 pass, 0 fail, .* 1 runner-error' '$tmp/img.tap'"
+sed 's/ size=8 crc32=0x[0-9a-f]*\]/]/' "$IV" > "$tmp/img/l3-raw-image-file.tcv"
+check "... (the same cut file under a header without size=: read as a shorter image, the adapter charged a fail)" sh -c "'$T' certify --adapter '$R' --vectors '$tmp/img' --tap > '$tmp/img2.tap' 2>&1; test \$? -eq 1 && grep -q ' 1 pass, 1 fail, ' '$tmp/img2.tap' && grep -q '^not ok 2 - L3 ' '$tmp/img2.tap'"
+cp "$IV" "$tmp/img/"; printf '\037\040\003\325\377\377\377\026' > "$tmp/img/l3-raw-image-file.bin"
+check "an image file with one byte changed (its size right): refused by its crc32=" fails 2 "'$tmp/img/l3-raw-image-file.bin' (8 bytes) has crc32=0x" dump --vector "$tmp/img/l3-raw-image-file.tcv"
 check "/dev/zero as decode --image ends with the limit" fails 2 "/dev/zero: cannot read: more than 268435456 bytes" decode --image /dev/zero@0x1000 /dev/null
 check "a folder as decode --image: Is a directory" fails 2 "$tmp: cannot read: Is a directory" decode --image "$tmp@0" /dev/null
 check "an image address below zero is refused" fails 2 "'-1' is not an address (decimal or 0x hex, at most 64 bits)" decode --image x@-1 /dev/null

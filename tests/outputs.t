@@ -1,6 +1,7 @@
 # Every output is complete or absent: certificates, vectors, snapshot folders and standard output on a
 # full file system (a small tmpfs when mount is permitted; RLIMIT_FSIZE always), on /dev/full, from two
-# runs into one folder, and after SIGINT/SIGTERM; make vectors interrupted before its swap. Each check
+# runs into one folder, and after SIGINT/SIGTERM; make vectors interrupted before and at its swap;
+# make coverage's lcov files and make certify's mutant table after a failed or cut run. Each check
 # asserts the exit status, the message (file and errno text) and that what is there parses whole.
 T="${TC_BUILD:-build}/tracecert"
 B="${TC_BUILD:-build}/adapters"
@@ -47,6 +48,7 @@ check "dump > /dev/full: exit 2, the reason named" full_stdout dump --vector vec
 check "decode > /dev/full: exit 2, the reason named" full_stdout decode --vector vectors/ete/l3/a64-bcond.tcv
 check "gen to standard output > /dev/full: exit 2" full_stdout gen --quiet --count 3
 check "config > /dev/full: exit 2" full_stdout config
+check "bench > /dev/full: exit 2, the reason named (its children write nothing there)" full_stdout bench --reference "$REF" --protocol ptm --only l1 --size 1 --runs 1
 check "certify --tap > /dev/full: exit 2, the TAP stream named, no certificate written" sh -c "'$T' certify --adapter '$REF' --vectors vectors/ete/spec --tap --report '$tmp/tapfull' > /dev/full 2> '$tmp/tapfull.err'; test \$? -eq 2 && grep -q 'cannot write the TAP stream: No space left on device' '$tmp/tapfull.err' && ! test -e '$tmp/tapfull/certificate.json'"
 
 # ---- The file-size limit (RLIMIT_FSIZE; sh's ulimit -f counts blocks of 512 or 1024 bytes) -----
@@ -161,6 +163,67 @@ check "gen --snapshot-out over an earlier snapshot: replaced whole (2 sources, n
 mkdir "$tmp/other" && echo keep > "$tmp/other/notes.txt"
 check "gen --snapshot-out over a folder of other files: refused (exit 2), the folder untouched" sh -c "'$T' gen --quiet --snapshot-out '$tmp/other' > /dev/null 2> '$tmp/other.err'; test \$? -eq 2 && grep -q \"'$tmp/other' exists and holds other files (no snapshot.ini): not replaced\" '$tmp/other.err' && test \"\$(ls -A '$tmp/other')\" = notes.txt && test -z \"\$(ls -A '$tmp' | grep '^\\.other')\""
 
+# ---- make coverage's lcov files (coverage/report.sh): each .info file written beside its place ---------
+# A stand-in lcov (first on PATH) writes "new" to its --output-file, or with STUB_BREAK=WHAT (capture,
+# extract, merge: the run that does it) writes half a file there and is killed (SIGKILL) or fails.
+mkdir -p "$tmp/stub" "$tmp/cov"
+cat > "$tmp/stub/lcov" <<'EOS'
+#!/bin/sh
+out= what=merge prev=
+for a; do
+  [ "$prev" = --output-file ] && out=$a
+  case $a in --capture) what=capture ;; --extract) what=extract ;; --summary) what=summary ;; esac
+  prev=$a
+done
+if [ $what = summary ]; then
+  printf '  lines......: 100.0%% (1 of 1 lines)\n  functions..: 100.0%% (1 of 1 functions)\n  branches...: 100.0%% (2 of 2 branches)\n'
+  exit 0
+fi
+if [ "$STUB_BREAK" = $what ]; then printf 'TN:\nSF:half' > "$out"; [ "$STUB_HOW" = kill ] && kill -KILL $$; exit 1; fi
+echo "new $what" > "$out"
+EOS
+printf '#!/bin/sh\nwhile [ $# -gt 0 ]; do [ "$1" = --output-directory ] && { mkdir -p "$2"; echo html > "$2/index.html"; }; shift; done\n' > "$tmp/stub/genhtml"
+chmod +x "$tmp/stub/lcov" "$tmp/stub/genhtml"
+# report BREAK HOW: coverage/report.sh over $tmp/cov (all.info, core.info and coverage.info "old" before)
+report_cov() {
+  for f in all core coverage; do echo old > "$tmp/cov/$f.info"; done
+  STUB_BREAK=$1 STUB_HOW=$2 PATH="$tmp/stub:$PATH" sh coverage/report.sh "$tmp/cov" 95 90 --part core x.c > "$tmp/cov.out" 2>&1
+}
+# cov_is ALL CORE COVERAGE: the three files hold these words, and no temporary file is left.
+cov_is() { test "$(cat "$tmp/cov/all.info")" = "$1" && test "$(cat "$tmp/cov/core.info")" = "$2" && test "$(cat "$tmp/cov/coverage.info")" = "$3" && no_temp "$tmp/cov"; }
+report_cov capture kill; rc=$?
+check "coverage: lcov killed while capturing: exit 2, the file named" sh -c "cat '$tmp/cov.out'; test $rc -eq 2 && grep -q 'lcov did not write $tmp/cov/all.info (left as it was)' '$tmp/cov.out'"
+check "... the files are those of before, none cut" cov_is old old old
+report_cov extract fail; rc=$?
+check "coverage: lcov failing on a part: exit 2, the part's file named" sh -c "test $rc -eq 2 && grep -q 'lcov did not write $tmp/cov/core.info' '$tmp/cov.out'"
+check "... each file whole: the new capture, the old part and merged file" cov_is "new capture" old old
+report_cov merge kill; rc=$?
+check "coverage: lcov killed while merging: exit 2, coverage.info named" sh -c "test $rc -eq 2 && grep -q 'lcov did not write $tmp/cov/coverage.info' '$tmp/cov.out'"
+check "... the capture and the part replaced whole, the merged file old" cov_is "new capture" "new extract" old
+report_cov none ok; rc=$?
+check "coverage: every lcov run succeeds: exit 0, the HTML report in place" sh -c "cat '$tmp/cov.out'; test $rc -eq 0 && test -f '$tmp/cov/html/index.html'"
+check "... all three files new, no temporary file" cov_is "new capture" "new extract" "new merge"
+
+# ---- make certify: the mutant kill table is replaced only by a whole one ----------------------------
+# make certify-suite (the part of make certify after the reference's certificate) with a stand-in
+# mutant run (MUTANTS_RUN) in a build folder of its own: the previous table and suite certificate are
+# "old"; the run prints part of a table and fails (exit 2), is killed (SIGKILL), or prints a whole one.
+sb="$tmp/sb"
+mkdir -p "$sb/certify/suite" "$sb/gen"
+ln -s "$(cd "${TC_BUILD:-build}/gen" && pwd)/protocols.c" "$sb/gen/protocols.c"
+printf '#!/bin/sh\necho "ete/01-x                 killed        3      1  v.tcv"\n[ "$1" = --first-failure ] || exit 3\ncase $STUB in fail) exit 2 ;; kill) kill -KILL $$ ;; esac\necho "ptm/01-y                 survived      5      0  -"\necho "mutants: 1 killed of 2 (kill rate 50.0%%)"\nexit 1\n' > "$tmp/mutants-run"
+suite() {  # suite STUB: make certify-suite over $sb with the stand-in; its status
+  echo old > "$sb/certify/suite/mutants.txt"; echo old > "$sb/certify/suite/certificate.md"
+  STUB=$1 make -s --no-print-directory certify-suite BUILD="$sb" MUTANTS_RUN="$tmp/mutants-run" > "$tmp/suite.out" 2>&1
+}
+suite fail; rc=$?
+check "make certify with a mutant run that fails: make fails, saying the table and certificate are left as they were" sh -c "cat '$tmp/suite.out'; test $rc -ne 0 && grep -q \"make certify: the mutant run ($tmp/mutants-run) did not finish (exit status 2, no 'mutants: K killed of N' line): $sb/certify/suite/mutants.txt and certificate.md are left as they were\" '$tmp/suite.out'"
+check "... mutants.txt and the suite certificate are the old ones, no temporary file" sh -c "test \"\$(cat '$sb/certify/suite/mutants.txt')\" = old && test \"\$(cat '$sb/certify/suite/certificate.md')\" = old && test -z \"\$(ls -A '$sb/certify/suite' | grep '^\\.')\""
+suite kill; rc=$?
+check "make certify with a mutant run killed half way (SIGKILL): make fails, the old table and certificate kept" sh -c "cat '$tmp/suite.out'; test $rc -ne 0 && grep -q 'did not finish (exit status 137' '$tmp/suite.out' && test \"\$(cat '$sb/certify/suite/mutants.txt')\" = old && test \"\$(cat '$sb/certify/suite/certificate.md')\" = old"
+suite whole; rc=$?
+check "make certify with a whole table (a mutant survived, exit 1): the table in place, the certificate shows the survivor" sh -c "cat '$tmp/suite.out'; test $rc -eq 0 && tail -n 1 '$sb/certify/suite/mutants.txt' | grep -q '^mutants: 1 killed of 2 ' && grep -q '^| ptm | [0-9]* | 0 | ptm/01-y survived |' '$sb/certify/suite/certificate.md' && test -z \"\$(ls -A '$sb/certify/suite' | grep '^\\.')\""
+
 # ---- make vectors: the vectors are put in place only when all are written ------------------
 # A stand-in for the generator (VEC_GEN) writes 3 of the vectors, then stops make, its parent, with
 # SIGTERM: the checked-in copy must be untouched (no vector is deleted before its replacement is written).
@@ -186,4 +249,34 @@ check "make vectors stopped after 3 vectors: make fails, vectors/ptm/gen untouch
 echo "stale" > "$tmp/v/ptm/gen/gen-999999.tcv"
 make -s vectors-gen-ptm BUILD="${TC_BUILD:-build}" VEC_ROOT="$tmp/v" > "$tmp/mv2.out" 2>&1; mv2_rc=$?
 check "make vectors that completes: the folder is what the generator writes (a vector no seed makes is removed), no temporary folder" sh -c "cat '$tmp/mv2.out'; test $mv2_rc -eq 0 && diff -r vectors/ptm/gen '$tmp/v/ptm/gen' && test -z \"\$(ls -A '$tmp/v/ptm' | grep '^\\.')\""
+
+# ---- make vectors: the folder is swapped in whole (tools/swapin.sh, build/swapdir) ----------------
+# A stand-in for the exchanging program (VEC_SWAP) copies both folders as they are at the swap, then
+# exchanges them with the real one (SWAP_AT=after) or not (before), and kills swapin.sh: make is cut
+# at the swap. The old folder has a stale vector (no seed makes it) and one vector changed.
+real_swap=$(cd "${TC_BUILD:-build}" && pwd)/swapdir
+{
+  echo '#!/bin/sh'
+  echo "rm -rf '$tmp/at-swap' && mkdir '$tmp/at-swap' && cp -R \"\$1\" '$tmp/at-swap/new' && cp -R \"\$2\" '$tmp/at-swap/dest'"
+  echo "[ \"\$SWAP_AT\" = after ] && '$real_swap' \"\$1\" \"\$2\""
+  echo 'kill -KILL $PPID'
+} > "$tmp/swap-stop"
+chmod +x "$tmp/swap-stop"
+# old_gen: $tmp/v/ptm/gen as the generator writes it, plus a stale vector and one changed, kept in $tmp/old-gen.
+old_gen() {
+  rm -rf "$tmp/v/ptm/gen" "$tmp/v/ptm/.gen.new" "$tmp/old-gen" && cp -r vectors/ptm/gen "$tmp/v/ptm/gen" &&
+  cp "$tmp/v/ptm/gen/gen-000005.tcv" "$tmp/v/ptm/gen/gen-999999.tcv" &&
+  sed -i '2s/^# /# (changed) /' "$tmp/v/ptm/gen/gen-000005.tcv" && cp -r "$tmp/v/ptm/gen" "$tmp/old-gen"
+}
+old_gen
+SWAP_AT=before make -s vectors-gen-ptm BUILD="${TC_BUILD:-build}" VEC_ROOT="$tmp/v" VEC_SWAP="$tmp/swap-stop" > "$tmp/sw1.out" 2>&1; sw1_rc=$?
+check "make vectors cut at the swap, before the exchange: make fails, the folder is the old one, whole (its stale and changed vectors too)" sh -c "cat '$tmp/sw1.out'; test $sw1_rc -ne 0 && test -d '$tmp/at-swap/new' && diff -r '$tmp/old-gen' '$tmp/v/ptm/gen'"
+check "... at that instant the new folder was complete: the generator's vectors and seeds.txt, the stale vector left out" diff -r vectors/ptm/gen "$tmp/at-swap/new"
+check "... and the folder in place the old one, whole" diff -r "$tmp/old-gen" "$tmp/at-swap/dest"
+old_gen
+SWAP_AT=after make -s vectors-gen-ptm BUILD="${TC_BUILD:-build}" VEC_ROOT="$tmp/v" VEC_SWAP="$tmp/swap-stop" > "$tmp/sw2.out" 2>&1; sw2_rc=$?
+check "make vectors cut just after the exchange: make fails, the folder is the new one, whole" sh -c "cat '$tmp/sw2.out'; test $sw2_rc -ne 0 && diff -r vectors/ptm/gen '$tmp/v/ptm/gen'"
+check "... the old folder left under the '.' name is skipped by certify (the same runs as over the folder alone)" sh -c "test -d '$tmp/v/ptm/.gen.new' && diff -r '$tmp/old-gen' '$tmp/v/ptm/.gen.new' && '$T' certify --adapter '$REF' --vectors '$tmp/v/ptm' --tap 2>/dev/null | grep '^1[.][.]' > '$tmp/plan1' && '$T' certify --adapter '$REF' --vectors '$tmp/v/ptm/gen' --tap 2>/dev/null | grep '^1[.][.]' > '$tmp/plan2' && cat '$tmp/plan1' && cmp '$tmp/plan1' '$tmp/plan2'"
+make -s vectors-gen-ptm BUILD="${TC_BUILD:-build}" VEC_ROOT="$tmp/v" > "$tmp/sw3.out" 2>&1; sw3_rc=$?
+check "... the next make vectors completes and leaves no '.' folder" sh -c "cat '$tmp/sw3.out'; test $sw3_rc -eq 0 && diff -r vectors/ptm/gen '$tmp/v/ptm/gen' && test -z \"\$(ls -A '$tmp/v/ptm' | grep '^\\.')\""
 tap_done

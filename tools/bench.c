@@ -1,4 +1,4 @@
-/* bench.c — `tracecert bench`: throughput and memory figures of every protocol that has an encoder, the reference vs OpenCSD in the same run; its command line and its tables. Prints figures; never fails because a machine is slow. */
+/* bench.c — `tracecert bench`: throughput and memory figures of every protocol that has an encoder, the reference vs OpenCSD in the same run; its command line and its tables. Prints figures; never fails because a machine is slow, fails when a decoder crashes, exits or hangs. */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -8,7 +8,6 @@
 
 #include "bench.h"
 #include "bench_measure.h"
-#include "certify.h"
 #include "cli.h"
 
 #define MAX_PROTOCOLS 16
@@ -22,15 +21,18 @@ struct bench_opts {
 	unsigned long mb;           /* --size */
 	unsigned long mem_mb[2];    /* --memory-sizes; 0: --size and 8 times the first */
 	int runs;
+	unsigned timeout;           /* --timeout; 0: 60 s + 4 s per MiB fed */
 	const char *only;           /* comma-separated sections, NULL = all */
 	const struct tc_encoder *enc[MAX_PROTOCOLS];   /* --protocol; none given: every encoder */
 	int nenc;
 };
 
-/* The decoders measured. */
+/* The decoders measured (each loaded only in bench's children), and
+ * whether one of them crashed, exited, hung or failed (exit status 1). */
 struct bench_adapters {
-	const struct tc_adapter *ref;
-	const struct tc_adapter *oc;   /* NULL: not installed */
+	struct tc_bench_adapter ref;
+	struct tc_bench_adapter oc;    /* path NULL: not installed */
+	int bad;
 };
 
 static const char *const sections[] = { "throughput", "l1", "text", "memory", "encoder", "runner", "fuzz", NULL };
@@ -50,51 +52,58 @@ static int cmp_double(const void *a, const void *b)
 
 /* ---- Rows ------------------------------------------------------------------ */
 
-/* The cell of a side that has no figure. */
-static void status_cell(char *cell, size_t size, int rc, const char *protocol)
+/* A side that misbehaved in a row's runs: one line on standard error, the
+ * exit status 1 (a failure to load was said once, before the runs). */
+static void report(struct bench_adapters *d, const struct tc_bench_adapter *ad, const char *label,
+		   const struct tc_bench_outcome *o)
 {
-	if (rc == tc_bench_not_installed)
-		snprintf(cell, size, "not installed");
-	else if (rc == tc_bench_not_supported)
-		snprintf(cell, size, "%s not supported", protocol);
-	else if (rc > 0)
-		snprintf(cell, size, "crashed (signal %d)", rc);
-	else
-		snprintf(cell, size, "failed");
+	char text[600];
+	if (!tc_bench_outcome_bad(o))
+		return;
+	d->bad = 1;
+	if (ad->load.status != tc_bench_ok)
+		return;
+	tc_bench_outcome_text(o, text, sizeof text);
+	fflush(stdout);
+	fprintf(stderr, "tracecert bench: --%s '%s': %s: %s\n", ad->option, ad->path, label, text);
 }
 
-/* One table row: "PROTOCOL WHAT", a's figure, b's, the ratio. */
-static void row(const char *protocol, const char *what, const struct tc_bench_pair *p)
+/* One table row: "PROTOCOL WHAT", a's figure, b's, the ratio; a side
+ * without a figure says why (and report() says it on standard error). */
+static void row(struct bench_adapters *d, const struct tc_bench_side *sa, const struct tc_bench_side *sb,
+		const char *protocol, const char *what, const struct tc_bench_pair *p)
 {
 	char label[64], cell[64];
 	snprintf(label, sizeof label, "%s %s", protocol, what);
-	if (p->rc_a == tc_bench_ok) {
+	if (p->oa.status == tc_bench_ok) {
 		printf("%-34s %10.1f [%7.1f..%7.1f]", label, p->a[0], p->a[1], p->a[2]);
 	} else {
-		status_cell(cell, sizeof cell, p->rc_a, protocol);
+		tc_bench_outcome_cell(&p->oa, protocol, cell, sizeof cell);
 		printf("%-34s %30s", label, cell);
 	}
-	if (p->rc_b == tc_bench_ok && p->rc_a == tc_bench_ok)
+	if (p->ob.status == tc_bench_ok && p->oa.status == tc_bench_ok)
 		printf(" %10.1f [%7.1f..%7.1f] %6.2fx [%.2f..%.2f]\n", p->b[0], p->b[1], p->b[2], p->ratio[0],
 		       p->ratio[1], p->ratio[2]);
-	else if (p->rc_b == tc_bench_ok)
+	else if (p->ob.status == tc_bench_ok)
 		printf(" %10.1f [%7.1f..%7.1f]\n", p->b[0], p->b[1], p->b[2]);
 	else {
-		status_cell(cell, sizeof cell, p->rc_b, protocol);
+		tc_bench_outcome_cell(&p->ob, protocol, cell, sizeof cell);
 		printf(" %30s\n", cell);
 	}
+	report(d, sa->ad, label, &p->oa);
+	report(d, sb->ad, label, &p->ob);
 }
 
 /* OpenCSD crashed on the L3 workload: measure both decoders again on the
  * trace without the pieces it crashes in. */
-static void l3_without_crashes(const struct bench_adapters *d, const struct tc_bench_workload *w, int runs)
+static void l3_without_crashes(struct bench_adapters *d, const struct tc_bench_workload *w, int runs)
 {
-	struct tc_bench_side ref = { d->ref, 0 }, oc = { d->oc, 0 };
+	struct tc_bench_side ref = { &d->ref, 0 }, oc = { &d->oc, 0 };
 	struct tc_bench_workload cut;
 	struct tc_bench_pair p;
 	uint8_t *buf;
 	size_t npieces = 0;
-	long dropped = tc_bench_drop_crashing(d->oc, w, &cut, &buf, &npieces);
+	long dropped = tc_bench_drop_crashing(&d->oc, w, &cut, &buf, &npieces);
 	char what[64];
 	if (dropped < 0) {
 		printf("%s %-30s %s\n", w->proto->name, "L3 without crashing pieces",
@@ -104,7 +113,7 @@ static void l3_without_crashes(const struct bench_adapters *d, const struct tc_b
 	}
 	tc_bench_measure_pair(&ref, &oc, &cut, tc_level_l3, tc_bench_mbs, runs, &p);
 	snprintf(what, sizeof what, "L3, %ld of %zu pieces dropped", dropped, npieces);
-	row(w->proto->name, what, &p);
+	row(d, &ref, &oc, w->proto->name, what, &p);
 	printf("%-34s (the trace without the pieces from one sync point to the next that OpenCSD\n"
 	       "%-34s crashes in: %zu bytes, both decoders)\n", "", "", cut.trace_len);
 	free(buf);
@@ -117,17 +126,17 @@ static void throughput_header(void)
 }
 
 /* The L1 row, and with L3 the L3 row (and the row without crashing pieces). */
-static void throughput(const struct bench_adapters *d, const struct tc_bench_workload *w, int runs, int l3)
+static void throughput(struct bench_adapters *d, const struct tc_bench_workload *w, int runs, int l3)
 {
-	struct tc_bench_side ref = { d->ref, 0 }, oc = { d->oc, 0 };
+	struct tc_bench_side ref = { &d->ref, 0 }, oc = { &d->oc, 0 };
 	struct tc_bench_pair p;
 	tc_bench_measure_pair(&ref, &oc, w, tc_level_l1, tc_bench_mbs, runs, &p);
-	row(w->proto->name, "L1 packets", &p);
+	row(d, &ref, &oc, w->proto->name, "L1 packets", &p);
 	if (!l3)
 		return;
 	tc_bench_measure_pair(&ref, &oc, w, tc_level_l3, tc_bench_mbs, runs, &p);
-	row(w->proto->name, "L3 instructions", &p);
-	if (d->oc && p.rc_b > 0 && p.rc_b < tc_bench_not_installed)
+	row(d, &ref, &oc, w->proto->name, "L3 instructions", &p);
+	if (p.ob.status == tc_bench_crashed && !p.ob.loading)
 		l3_without_crashes(d, w, runs);
 }
 
@@ -139,22 +148,26 @@ static void text_header(void)
 
 /* The reference at L3 with its items written as text, against the same
  * without text. */
-static void text_output(const struct bench_adapters *d, const struct tc_bench_workload *w, int runs)
+static void text_output(struct bench_adapters *d, const struct tc_bench_workload *w, int runs)
 {
-	struct tc_bench_side text = { d->ref, 1 }, plain = { d->ref, 0 };
+	struct tc_bench_side text = { &d->ref, 1 }, plain = { &d->ref, 0 };
 	struct tc_bench_pair p;
 	tc_bench_measure_pair(&text, &plain, w, tc_level_l3, tc_bench_mips, runs, &p);
-	row(w->proto->name, "decode, L3 text", &p);
+	row(d, &text, &plain, w->proto->name, "decode, L3 text", &p);
 }
 
-static void memory(const struct bench_adapters *d, const struct tc_bench_workload *w, const struct bench_opts *o)
+static void memory(struct bench_adapters *d, const struct tc_bench_workload *w, const struct bench_opts *o)
 {
-	char label[64];
+	char label[64], cell[64];
 	unsigned long small_mb = o->mem_mb[0] ? o->mem_mb[0] : o->mb, big_mb = o->mem_mb[1] ? o->mem_mb[1] : 8 * small_mb;
-	long small = tc_bench_peak_rss(d->ref, w, small_mb), big = tc_bench_peak_rss(d->ref, w, big_mb);
+	struct tc_bench_outcome os, ob;
+	long small = tc_bench_peak_rss(&d->ref, w, small_mb, &os), big = small < 0 ? -1 : tc_bench_peak_rss(&d->ref, w, big_mb, &ob);
 	snprintf(label, sizeof label, "%s reference peak RSS (L3)", w->proto->name);
 	if (small < 0 || big < 0) {
-		printf("%-34s failed\n", label);
+		const struct tc_bench_outcome *bad = small < 0 ? &os : &ob;
+		tc_bench_outcome_cell(bad, w->proto->name, cell, sizeof cell);
+		printf("%-34s %s\n", label, cell);
+		report(d, &d->ref, label, bad);
 		return;
 	}
 	printf("%-34s %lu MiB: %ld KiB, %lu MiB: %ld KiB (%+.1f%%)\n", label, small_mb, small, big_mb, big,
@@ -279,7 +292,7 @@ static void fuzz_speed_fast(const char *dir, const char *protocol, int runs)
 
 enum bench_option {
 	opt_reference = 1, opt_opencsd, opt_protocol, opt_size, opt_runs, opt_memory_sizes, opt_only, opt_tool,
-	opt_fuzz_dir, opt_fuzz_dir_fast
+	opt_fuzz_dir, opt_fuzz_dir_fast, opt_timeout
 };
 
 static const struct tc_cli_option bench_options[] = {
@@ -288,6 +301,7 @@ static const struct tc_cli_option bench_options[] = {
 	{ "protocol", "P[,P...]", opt_protocol, "the protocols measured, may be repeated (default:\nevery protocol that has an encoder)" },
 	{ "size", "MB", opt_size, "MiB of trace fed per run, 1..65536 (default 64)" },
 	{ "runs", "N", opt_runs, "runs per figure, 1..16 (default 3)" },
+	{ "timeout", "S", opt_timeout, "wall-clock seconds each child (one run, or loading\nan adapter) may take, 1..86400 (default: 60, and\n4 more per MiB the run feeds)" },
 	{ "memory-sizes", "MB[,MB]", opt_memory_sizes, "the two trace sizes of the memory figure, 1..65536\n(default: --size, and 8 times the first)" },
 	{ "only", "SECTION[,...]", opt_only, "the sections to run: throughput, l1 (the L1 rows of\nthroughput alone), text, memory, encoder, runner,\nfuzz (default: all)" },
 	{ "tool", "PATH", opt_tool, "tracecert, for the runner section (default\nbuild/tracecert)" },
@@ -300,7 +314,8 @@ static void help_bench(FILE *f, const struct tc_cli *c)
 {
 	fprintf(f,
 		"usage: tracecert bench --reference PATH.so [--opencsd PATH.so] [--protocol P[,P...]]...\n"
-		"                       [--size MB] [--runs N] [--memory-sizes MB,MB] [--tool PATH]\n"
+		"                       [--size MB] [--runs N] [--timeout S] [--memory-sizes MB,MB]\n"
+		"                       [--tool PATH]\n"
 		"                       [--fuzz-dir DIR] [--fuzz-dir-fast DIR]\n"
 		"                       [--only throughput,l1,text,memory,encoder,runner,fuzz]\n"
 		"\n"
@@ -314,11 +329,17 @@ static void help_bench(FILE *f, const struct tc_cli *c)
 		"sizes; encoder, runner and fuzz harness speed. Median of N runs with\n"
 		"[min..max]; the two decoders run alternately, and the ratio is the median of\n"
 		"the N run-by-run ratios (the machine's drift falls on both). A protocol the\n"
-		"adapter does not list is reported as not supported. When OpenCSD crashes at\n"
+		"adapter does not list is reported as not supported. bench never loads an\n"
+		"adapter itself: a child process loads it and says what it declares, and each\n"
+		"run is a child that loads it, times open to close and sends its figures back.\n"
+		"A side that crashes, exits, hangs past --timeout, sends a malformed reply or\n"
+		"does not open, while loading or in a run, has that in its column and a line\n"
+		"on standard error; the other side is still measured. When OpenCSD crashes at\n"
 		"L3, both decoders are measured again on the trace without the pieces (from one\n"
 		"synchronisation point to the next) it crashes in. Prints figures; never fails\n"
-		"on a slow machine. Exit status 0; 1 when an adapter cannot be loaded or a\n"
-		"workload not generated; 2 for a usage error.\n"
+		"on a slow machine. Exit status 0; 1 when an adapter cannot be loaded,\n"
+		"crashed, exited, hung or failed, or a workload was not generated; 2 for a\n"
+		"usage error.\n"
 		"\n"
 		"Options:\n",
 		TC_BENCH_SEED, TC_BENCH_STEPS, TC_BENCH_BLOCKS);
@@ -338,18 +359,30 @@ static const struct tc_encoder *find_encoder(const char *name, size_t len)
 	return NULL;
 }
 
-/* --protocol P[,P...]: each protocol's encoder, once. */
+/* The protocols with an encoder, ", "-separated, into list. */
+static void encoder_list(char *list, size_t size)
+{
+	list[0] = '\0';
+	for (int i = 0; tc_encoders[i]; i++)
+		snprintf(list + strlen(list), size - strlen(list), "%s%s", i ? ", " : "", tc_encoders[i]->protocol);
+}
+
+/* --protocol P[,P...]: each protocol's encoder, once; an empty value is
+ * not "every protocol". */
 static int add_protocols(struct bench_opts *o, const struct tc_cli *c)
 {
+	char list[200];
+	if (!*c->value) {
+		encoder_list(list, sizeof list);
+		tc_cli_usage_error(c, "--protocol: no protocol given (protocols with an encoder: %s)", list);
+		return -1;
+	}
 	for (const char *p = c->value; *p;) {
 		size_t n = strcspn(p, ",");
 		const struct tc_encoder *e = find_encoder(p, n);
 		int seen = 0;
 		if (!e) {
-			char list[200] = "";
-			for (int i = 0; tc_encoders[i]; i++)
-				snprintf(list + strlen(list), sizeof list - strlen(list), "%s%s", i ? ", " : "",
-					 tc_encoders[i]->protocol);
+			encoder_list(list, sizeof list);
 			tc_cli_usage_error(c, "--protocol: no encoder for '%.*s' (protocols with an encoder: %s)",
 					   (int)n, p, list);
 			return -1;
@@ -363,9 +396,13 @@ static int add_protocols(struct bench_opts *o, const struct tc_cli *c)
 	return 0;
 }
 
-/* --only: every name one of sections[]. */
+/* --only: every name one of sections[], at least one. */
 static int check_sections(const struct tc_cli *c)
 {
+	if (!*c->value) {
+		tc_cli_usage_error(c, "--only: no section given (throughput, l1, text, memory, encoder, runner, fuzz)");
+		return -1;
+	}
 	for (const char *p = c->value; *p;) {
 		size_t n = strcspn(p, ",");
 		int ok = 0;
@@ -443,6 +480,11 @@ static int take_argument(struct bench_opts *o, const struct tc_cli *c, int id)
 			return -1;
 		o->runs = (int)n;
 		return 0;
+	case opt_timeout:
+		if (single_number(c, 1, 86400, &n))
+			return -1;
+		o->timeout = (unsigned)n;
+		return 0;
 	default:
 		tc_cli_usage_error(c, "takes no operand, got '%s'", c->value);
 		return -1;
@@ -464,19 +506,31 @@ static int wanted(const struct bench_opts *o, const char *section)
 	return 0;
 }
 
-/* Loads an adapter file; NULL after a message (exit status 1). */
-static const struct tc_adapter *load(const char *option, const char *path)
+/* An adapter file: readable (else a message and -1: exit status 1 before
+ * anything runs), then loaded in a child that says what it declares; a
+ * failure there is said once here and in its column of every row. */
+static int load(struct bench_adapters *d, struct tc_bench_adapter *a, const char *option, const char *path,
+		unsigned timeout)
 {
-	char err[512];
-	const struct tc_adapter *a;
+	char text[600];
+	memset(a, 0, sizeof *a);
+	a->option = option;
+	a->path = path;
+	if (!path)
+		return 0;
 	if (access(path, R_OK) != 0) {
 		fprintf(stderr, "tracecert bench: --%s '%s': %s\n", option, path, strerror(errno));
-		return NULL;
+		return -1;
 	}
-	a = tc_adapter_load(path, err, sizeof err);
-	if (!a)
-		fprintf(stderr, "tracecert bench: --%s: %s\n", option, err);
-	return a;
+	if (tc_bench_adapter_probe(a, timeout ? timeout : 60) == 0)
+		return 0;
+	d->bad = 1;
+	tc_bench_outcome_text(&a->load, text, sizeof text);
+	if (a->load.status == tc_bench_no_load)
+		fprintf(stderr, "tracecert bench: --%s: %s\n", option, text);
+	else
+		fprintf(stderr, "tracecert bench: --%s '%s': %s\n", option, path, text);
+	return 0;
 }
 
 /* ---- The sections --------------------------------------------------------------- */
@@ -490,7 +544,7 @@ static void print_workload(const struct tc_bench_workload *w)
 }
 
 /* The sections of every protocol's workload: throughput, text, memory. */
-static void per_workload(const struct bench_opts *o, const struct bench_adapters *d,
+static void per_workload(const struct bench_opts *o, struct bench_adapters *d,
 			 const struct tc_bench_workload *w, int nw)
 {
 	if (wanted(o, "throughput") || wanted(o, "l1")) {
@@ -508,7 +562,7 @@ static void per_workload(const struct bench_opts *o, const struct bench_adapters
 			memory(d, &w[i], o);
 }
 
-static int run(const struct bench_opts *o, const struct bench_adapters *d)
+static int run(const struct bench_opts *o, struct bench_adapters *d)
 {
 	struct tc_bench_workload w[MAX_PROTOCOLS];
 	char err[300];
@@ -519,6 +573,7 @@ static int run(const struct bench_opts *o, const struct bench_adapters *d)
 			fprintf(stderr, "tracecert bench: %s workload: %s\n", o->enc[i]->protocol, err);
 			rc = 1;
 		} else {
+			w[nw].timeout_s = o->timeout;
 			print_workload(&w[nw++]);
 		}
 	}
@@ -531,7 +586,7 @@ static int run(const struct bench_opts *o, const struct bench_adapters *d)
 			encoder_speed(o->enc[i]);
 	if (rc == 0 && wanted(o, "runner")) {
 		runner_speed(o->tool, o->reference, "runner, reference adapter");
-		if (d->oc)
+		if (o->opencsd)
 			runner_speed(o->tool, o->opencsd, "runner, OpenCSD adapter");
 		else
 			printf("%-34s %s\n", "runner, OpenCSD adapter", "not installed (apt-get install libopencsd-dev)");
@@ -542,14 +597,14 @@ static int run(const struct bench_opts *o, const struct bench_adapters *d)
 			fuzz_speed_fast(o->fuzz_dir_fast, o->enc[i]->protocol, o->runs);
 		}
 	}
-	return rc;
+	return rc ? rc : d->bad;
 }
 
 int tc_bench_main(int argc, char **argv)
 {
 	struct bench_opts o = { NULL, NULL, "build/tracecert", "build/fuzz/libfuzzer",
-				"build/fuzz/libfuzzer-nosan", 64, { 0, 0 }, 3, NULL, { NULL }, 0 };
-	struct bench_adapters d = { NULL, NULL };
+				"build/fuzz/libfuzzer-nosan", 64, { 0, 0 }, 3, 0, NULL, { NULL }, 0 };
+	struct bench_adapters d;
 	struct tc_cli c;
 	int id;
 	tc_cli_init(&c, "bench", bench_options, argc, argv);
@@ -565,10 +620,8 @@ int tc_bench_main(int argc, char **argv)
 	if (o.nenc == 0)              /* every protocol that has an encoder */
 		for (; o.nenc < MAX_PROTOCOLS && tc_encoders[o.nenc]; o.nenc++)
 			o.enc[o.nenc] = tc_encoders[o.nenc];
-	d.ref = load("reference", o.reference);
-	if (!d.ref)
-		return 1;
-	if (o.opencsd && !(d.oc = load("opencsd", o.opencsd)))
+	memset(&d, 0, sizeof d);
+	if (load(&d, &d.ref, "reference", o.reference, o.timeout) || load(&d, &d.oc, "opencsd", o.opencsd, o.timeout))
 		return 1;
 	return run(&o, &d);
 }

@@ -1,13 +1,14 @@
-/* bench_measure.c — what `tracecert bench` measures: a protocol's workload from its encoder, decoders run through their adapters in child processes, run by run, and the pieces of a trace a crashing decoder survives. */
-/* wait4 (a child's own resource usage) is a BSD/GNU call: glibc declares
- * it with _DEFAULT_SOURCE. */
+/* bench_measure.c — what `tracecert bench` measures: a protocol's workload from its encoder, decoders run through their adapters in child processes (each loads the adapter: bench never does), run by run, and the pieces of a trace a crashing decoder survives. */
+/* MAP_ANONYMOUS is a BSD/GNU flag: glibc declares it with _DEFAULT_SOURCE. */
 #define _DEFAULT_SOURCE
 
+#include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/resource.h>
-#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -84,15 +85,79 @@ void tc_bench_workload_free(struct tc_bench_workload *w)
 	tc_enc_result_free(&w->v);
 }
 
-int tc_bench_supports(const struct tc_adapter *ad, const struct tc_protocol *p, unsigned level)
+/* The deadline of a child that feeds w: --timeout, or 60 s and 4 s per MiB. */
+static unsigned deadline_of(const struct tc_bench_workload *w)
 {
-	for (size_t i = 0; ad && i < ad->nprotocols; i++)
-		if (ad->protocols[i].protocol == p->id)
-			return (ad->protocols[i].levels & level) == level;
+	return w->timeout_s ? w->timeout_s : 60 + 4 * (unsigned)(w->total >> 20);
+}
+
+/* ---- The adapters' declarations ------------------------------------------------ */
+
+int tc_bench_supports(const struct tc_bench_adapter *a, const struct tc_protocol *p, unsigned level)
+{
+	for (int i = 0; a && i < a->nprotocols; i++)
+		if (a->protocol[i] == p->id)
+			return (a->levels[i] & level) == level;
 	return 0;
 }
 
-/* ---- One run ------------------------------------------------------------------ */
+/* In the child: the loaded adapter's table, a 'P' frame per protocol, then 'D'. */
+static void declare_job(const struct tc_adapter *ad, void *arg, int fd)
+{
+	char buf[64];
+	(void)arg;
+	for (size_t i = 0; i < ad->nprotocols && i < TC_BENCH_PROTOCOLS_MAX; i++) {
+		snprintf(buf, sizeof buf, "%d %u", ad->protocols[i].protocol, ad->protocols[i].levels);
+		tc_frame_puts(fd, 'P', buf);
+	}
+	tc_frame_puts(fd, 'D', "");
+}
+
+/* A decimal number of at most 9 digits at *s, then *s past it; -1 when none. */
+static long small_number(const char **s)
+{
+	long v = 0;
+	int n = 0;
+	for (; **s >= '0' && **s <= '9' && n < 9; (*s)++, n++)
+		v = v * 10 + (**s - '0');
+	return n ? v : -1;
+}
+
+/* In bench: 'P' "ID LEVELS" (a protocol once, levels L1 and/or L3), 'D' last. */
+static int take_declaration(void *ctx, const struct tc_frame *f, char *why, size_t n)
+{
+	struct tc_bench_adapter *a = ctx;
+	char buf[32];
+	const char *s = buf;
+	long id, levels;
+	if (f->type == 'D' && f->len == 0)
+		return a->nprotocols > 0 ? 1 : (snprintf(why, n, "no protocol declared"), -1);
+	tc_text_clean(buf, sizeof buf, f->payload, f->len);
+	id = f->type == 'P' && f->len < sizeof buf ? small_number(&s) : -1;
+	levels = id >= 0 && *s++ == ' ' ? small_number(&s) : -1;
+	if (levels <= 0 || *s || (levels & ~(long)(tc_level_l1 | tc_level_l3)) ||
+	    a->nprotocols == TC_BENCH_PROTOCOLS_MAX) {
+		snprintf(why, n, "a frame that is not a protocol's declaration ('%c' '%s')", f->type, buf);
+		return -1;
+	}
+	for (int i = 0; i < a->nprotocols; i++)
+		if (a->protocol[i] == id) {
+			snprintf(why, n, "protocol %ld declared twice", id);
+			return -1;
+		}
+	a->protocol[a->nprotocols] = (int)id;
+	a->levels[a->nprotocols++] = (unsigned)levels;
+	return 0;
+}
+
+int tc_bench_adapter_probe(struct tc_bench_adapter *a, unsigned timeout_s)
+{
+	a->nprotocols = 0;
+	tc_bench_child_run(a->path, declare_job, NULL, timeout_s, take_declaration, a, &a->load, NULL);
+	return a->load.status == tc_bench_ok ? 0 : -1;
+}
+
+/* ---- One run (in the child) -------------------------------------------------------- */
 
 static double now_s(void)
 {
@@ -136,13 +201,15 @@ static void count_item(void *ctx, int level, const struct tc_item *item)
 		write_text(k, (const struct tc_l3 *)item);
 }
 
-/* Opens an adapter on the workload's configuration and image at one level. */
+/* Opens an adapter on the workload's configuration and image at one level;
+ * NULL with its reason in err (errlen bytes, NUL-terminated here whatever
+ * the adapter wrote). */
 static void *open_adapter(const struct tc_adapter *ad, const struct tc_bench_workload *w, unsigned level,
-			  struct counter *k)
+			  struct counter *k, char *err, size_t errlen)
 {
 	struct tc_adapter_open_args a;
 	struct tc_adapter_region r[TC_ENC_MAX_REGIONS];
-	char err[256];
+	void *h;
 	memset(&a, 0, sizeof a);
 	a.abi_version = TC_ADAPTER_ABI_VERSION;
 	a.protocol = w->proto->id;
@@ -155,7 +222,12 @@ static void *open_adapter(const struct tc_adapter *ad, const struct tc_bench_wor
 	a.levels = level;
 	a.ctx = k;
 	a.item = count_item;
-	return ad->open(&a, err, sizeof err);
+	memset(err, 0, errlen);
+	h = ad->open(&a, err, errlen - 1);
+	err[errlen - 1] = '\0';
+	if (!h && !err[0])
+		snprintf(err, errlen, "its open() returned NULL");
+	return h;
 }
 
 /* What one run measured. */
@@ -164,21 +236,22 @@ struct run_result {
 	uint64_t insns;
 };
 
-/* Feeds the workload's trace `total` bytes' worth through one side at one
- * level, in TC_BENCH_CHUNK-sized pieces. Returns 0, or -1 when the adapter
- * did not open. */
-static int run_side(const struct tc_bench_side *s, const struct tc_bench_workload *w, unsigned level,
-		    struct run_result *out)
+/* Feeds the workload's trace `total` bytes' worth through the adapter at
+ * one level, in TC_BENCH_CHUNK-sized pieces, timing open to close (the
+ * adapter was loaded before). Returns 0, or -1 with err when it did not
+ * open. */
+static int run_side(const struct tc_adapter *ad, int text, const struct tc_bench_workload *w, unsigned level,
+		    struct run_result *out, char *err, size_t errlen)
 {
 	struct counter *k = calloc(1, sizeof *k);
 	void *h;
 	size_t fed = 0;
 	double t0 = now_s();
 	if (!k)
-		return -1;
+		return snprintf(err, errlen, "out of memory"), -1;
 	k->proto = w->proto;
-	k->text = s->text;
-	h = open_adapter(s->ad, w, level, k);
+	k->text = text;
+	h = open_adapter(ad, w, level, k, err, errlen);
 	if (!h) {
 		free(k);
 		return -1;
@@ -189,15 +262,67 @@ static int run_side(const struct tc_bench_side *s, const struct tc_bench_workloa
 			n = TC_BENCH_CHUNK;
 		if (n > w->total - fed)
 			n = w->total - fed;
-		s->ad->feed(h, w->trace + at, n);
+		ad->feed(h, w->trace + at, n);
 		fed += n;
 	}
-	s->ad->finish(h);
-	s->ad->close(h);
+	ad->finish(h);
+	ad->close(h);
 	out->seconds = now_s() - t0;
 	out->insns = k->insns;
 	free(k);
 	return 0;
+}
+
+/* A run: the side's text setting, the workload and the level. */
+struct run_job {
+	int text;
+	const struct tc_bench_workload *w;
+	unsigned level;
+};
+
+/* In the child: the run, then 'R' "SECONDS INSTRUCTIONS", or 'F' and why
+ * the adapter did not open. */
+static void run_job(const struct tc_adapter *ad, void *arg, int fd)
+{
+	const struct run_job *j = arg;
+	struct run_result r = { 0, 0 };
+	char err[256], buf[96];
+	if (run_side(ad, j->text, j->w, j->level, &r, err, sizeof err)) {
+		tc_frame_write(fd, 'F', err, strlen(err));
+		return;
+	}
+	snprintf(buf, sizeof buf, "%.9e %llu", r.seconds, (unsigned long long)r.insns);
+	tc_frame_puts(fd, 'R', buf);
+}
+
+/* ---- One run (in bench) ------------------------------------------------------------- */
+
+/* In bench: 'R' "SECONDS INSTRUCTIONS", seconds a finite number above 0. */
+static int take_result(void *ctx, const struct tc_frame *f, char *why, size_t n)
+{
+	struct run_result *r = ctx;
+	char buf[96], *end = NULL;
+	unsigned long long insns = 0;
+	double seconds = -1;
+	int ok = f->type == 'R' && f->len < sizeof buf;
+	tc_text_clean(buf, sizeof buf, f->payload, f->len);
+	if (ok) {
+		errno = 0;
+		seconds = strtod(buf, &end);
+		ok = end != buf && *end == ' ' && isfinite(seconds) && seconds > 0;
+	}
+	if (ok) {
+		const char *digits = end + 1;
+		insns = strtoull(digits, &end, 10);
+		ok = *digits >= '0' && *digits <= '9' && *end == '\0' && errno == 0;
+	}
+	if (!ok) {
+		snprintf(why, n, "a frame that is not a run's figures ('%c' '%s')", f->type, buf);
+		return -1;
+	}
+	r->seconds = seconds;
+	r->insns = insns;
+	return 1;
 }
 
 /* The figure of one run. */
@@ -208,35 +333,16 @@ static double figure(const struct run_result *r, const struct tc_bench_workload 
 	return w->total / r->seconds / 1e6;
 }
 
-/* One run in a child process. Returns tc_bench_ok, tc_bench_failed, or the
- * signal number that killed the child. */
-static int one_run(const struct tc_bench_side *s, const struct tc_bench_workload *w, unsigned level,
-		   enum tc_bench_unit unit, double *value)
+/* One run in a child that loads the side's adapter; o says how it went,
+ * *value is the figure when it is ok. ru (or NULL): the child's usage. */
+static void one_run(const struct tc_bench_side *s, const struct tc_bench_workload *w, unsigned level,
+		    enum tc_bench_unit unit, double *value, struct tc_bench_outcome *o, struct rusage *ru)
 {
 	struct run_result r = { 0, 0 };
-	int fds[2], status = 0;
-	pid_t pid;
-	if (pipe(fds) != 0)
-		return tc_bench_failed;
-	fflush(NULL);
-	pid = fork();
-	if (pid == 0) {
-		close(fds[0]);
-		if (run_side(s, w, level, &r) || r.seconds <= 0)
-			_exit(1);
-		_exit(write(fds[1], &r, sizeof r) == (ssize_t)sizeof r ? 0 : 1);
-	}
-	close(fds[1]);
-	if (pid < 0 || read(fds[0], &r, sizeof r) != (ssize_t)sizeof r) {
-		close(fds[0]);
-		if (pid > 0)
-			waitpid(pid, &status, 0);
-		return pid > 0 && WIFSIGNALED(status) ? WTERMSIG(status) : tc_bench_failed;
-	}
-	close(fds[0]);
-	waitpid(pid, &status, 0);
-	*value = figure(&r, w, unit);
-	return tc_bench_ok;
+	struct run_job j = { s->text, w, level };
+	tc_bench_child_run(s->ad->path, run_job, &j, deadline_of(w), take_result, &r, o, ru);
+	if (o->status == tc_bench_ok)
+		*value = figure(&r, w, unit);
 }
 
 /* ---- Paired runs ------------------------------------------------------------ */
@@ -258,12 +364,17 @@ static void spread(double *v, int n, double *m)
 	m[2] = v[n - 1];
 }
 
-/* A side's status before any run: installed and listing the protocol? */
-static int side_status(const struct tc_bench_side *s, const struct tc_bench_workload *w, unsigned level)
+/* A side's outcome before any run: installed, loaded, listing the protocol? */
+static void side_status(const struct tc_bench_side *s, const struct tc_bench_workload *w, unsigned level,
+			struct tc_bench_outcome *o)
 {
-	if (!s || !s->ad)
-		return tc_bench_not_installed;
-	return tc_bench_supports(s->ad, w->proto, level) ? tc_bench_ok : tc_bench_not_supported;
+	memset(o, 0, sizeof *o);
+	if (!s || !s->ad || !s->ad->path)
+		o->status = tc_bench_not_installed;
+	else if (s->ad->load.status != tc_bench_ok)
+		*o = s->ad->load;
+	else if (!tc_bench_supports(s->ad, w->proto, level))
+		o->status = tc_bench_not_supported;
 }
 
 void tc_bench_measure_pair(const struct tc_bench_side *a, const struct tc_bench_side *b,
@@ -275,26 +386,22 @@ void tc_bench_measure_pair(const struct tc_bench_side *a, const struct tc_bench_
 	if (runs > TC_BENCH_MAX_RUNS)
 		runs = TC_BENCH_MAX_RUNS;
 	memset(p, 0, sizeof *p);
-	p->rc_a = side_status(a, w, level);
-	p->rc_b = side_status(b, w, level);
-	for (int i = 0; i < runs && (p->rc_a == tc_bench_ok || p->rc_b == tc_bench_ok); i++) {
+	side_status(a, w, level, &p->oa);
+	side_status(b, w, level, &p->ob);
+	for (int i = 0; i < runs && (p->oa.status == tc_bench_ok || p->ob.status == tc_bench_ok); i++) {
 		double x = 0, y = 0;
-		int sa = tc_bench_failed, sb = tc_bench_failed;
-		if (p->rc_a == tc_bench_ok) {
-			sa = one_run(a, w, level, unit, &x);
-			if (sa == tc_bench_ok)
+		int a_ran = p->oa.status == tc_bench_ok, b_ran = p->ob.status == tc_bench_ok;
+		if (a_ran) {
+			one_run(a, w, level, unit, &x, &p->oa, NULL);
+			if (p->oa.status == tc_bench_ok)
 				ra[na++] = x;
-			else
-				p->rc_a = sa;
 		}
-		if (p->rc_b == tc_bench_ok) {
-			sb = one_run(b, w, level, unit, &y);
-			if (sb == tc_bench_ok)
+		if (b_ran) {
+			one_run(b, w, level, unit, &y, &p->ob, NULL);
+			if (p->ob.status == tc_bench_ok)
 				rb[nb++] = y;
-			else
-				p->rc_b = sb;
 		}
-		if (sa == tc_bench_ok && sb == tc_bench_ok && y > 0)
+		if (a_ran && b_ran && p->oa.status == tc_bench_ok && p->ob.status == tc_bench_ok && y > 0)
 			q[nq++] = x / y;
 	}
 	spread(ra, na, p->a);
@@ -304,23 +411,19 @@ void tc_bench_measure_pair(const struct tc_bench_side *a, const struct tc_bench_
 
 /* ---- Memory ------------------------------------------------------------------- */
 
-long tc_bench_peak_rss(const struct tc_adapter *ad, const struct tc_bench_workload *w, unsigned long mb)
+long tc_bench_peak_rss(const struct tc_bench_adapter *ad, const struct tc_bench_workload *w, unsigned long mb,
+		       struct tc_bench_outcome *o)
 {
 	struct tc_bench_side s = { ad, 0 };
-	struct run_result r;
+	struct tc_bench_workload big = *w;
 	struct rusage ru;
-	int status;
-	pid_t pid;
-	fflush(NULL);
-	pid = fork();
-	if (pid == 0) {
-		struct tc_bench_workload big = *w;
-		big.total = (size_t)mb << 20;
-		_exit(run_side(&s, &big, tc_level_l3, &r) != 0);
-	}
-	if (pid < 0 || wait4(pid, &status, 0, &ru) < 0 || !WIFEXITED(status) || WEXITSTATUS(status) != 0)
+	double value = 0;
+	big.total = (size_t)mb << 20;
+	side_status(&s, &big, tc_level_l3, o);
+	if (o->status != tc_bench_ok)
 		return -1;
-	return ru.ru_maxrss;
+	one_run(&s, &big, tc_level_l3, tc_bench_mbs, &value, o, &ru);
+	return o->status == tc_bench_ok ? ru.ru_maxrss : -1;
 }
 
 /* ---- A workload a crashing decoder survives ----------------------------------- */
@@ -355,9 +458,9 @@ static void pieces_free(struct pieces *pc)
 
 /* Feeds the kept pieces, in order, again and again until the workload's
  * total went in (a crash may need the decoder's state from earlier passes),
- * writing each piece's index to fd before it. 0, or -1 when fd is closed. */
-static int feed_pieces(const struct tc_adapter *ad, void *h, const struct tc_bench_workload *w,
-		       const struct pieces *pc, int fd)
+ * storing each piece's index in *at before feeding it. */
+static void feed_pieces(const struct tc_adapter *ad, void *h, const struct tc_bench_workload *w,
+			const struct pieces *pc, volatile long *at)
 {
 	size_t fed = 0;
 	while (fed < w->total) {
@@ -365,49 +468,71 @@ static int feed_pieces(const struct tc_adapter *ad, void *h, const struct tc_ben
 		for (long k = 0; k < (long)pc->n && fed < w->total; k++) {
 			if (pc->dropped[k])
 				continue;
-			if (write(fd, &k, sizeof k) != sizeof k)
-				return -1;
+			*at = k;
 			ad->feed(h, w->v.trace + pc->start[k], pc->start[k + 1] - pc->start[k]);
 			fed += pc->start[k + 1] - pc->start[k];
 		}
 		if (fed == before)
 			break;
 	}
-	return 0;
 }
 
-/* Runs the kept pieces through an adapter at L3 in a child (feed_pieces);
- * returns the index of the piece the child died in, or -1 when it
- * finished. */
-static long first_crashing_piece(const struct tc_adapter *ad, const struct tc_bench_workload *w,
+/* The search's run: the workload, the pieces, and a page shared with bench
+ * where the child keeps the index of the piece it feeds. */
+struct piece_job {
+	const struct tc_bench_workload *w;
+	const struct pieces *pc;
+	volatile long *at;
+};
+
+/* In the child: the kept pieces at L3, then 'R' "done" (or 'F'). */
+static void piece_job(const struct tc_adapter *ad, void *arg, int fd)
+{
+	const struct piece_job *j = arg;
+	struct counter *c = calloc(1, sizeof *c);
+	char err[256];
+	void *h = c ? open_adapter(ad, j->w, tc_level_l3, c, err, sizeof err) : NULL;
+	if (!h) {
+		tc_frame_write(fd, 'F', err, c ? strlen(err) : 0);
+		return;
+	}
+	feed_pieces(ad, h, j->w, j->pc, j->at);
+	ad->finish(h);
+	ad->close(h);
+	tc_frame_puts(fd, 'R', "done");
+}
+
+static int take_done(void *ctx, const struct tc_frame *f, char *why, size_t n)
+{
+	(void)ctx;
+	if (f->type == 'R' && f->len == 4 && !memcmp(f->payload, "done", 4))
+		return 1;
+	snprintf(why, n, "a frame that is not the end of the crash search's run ('%c')", f->type);
+	return -1;
+}
+
+/* Runs the kept pieces through an adapter at L3 in a child (piece_job);
+ * returns the index of the piece the child died in by a signal, or -1 when
+ * it did not crash (or left an index that is no kept piece). */
+static long first_crashing_piece(const struct tc_bench_adapter *ad, const struct tc_bench_workload *w,
 				 const struct pieces *pc)
 {
-	int fds[2], status = 0;
-	long k, last = -1;
-	pid_t pid;
-	if (pipe(fds) != 0)
+	struct tc_bench_outcome o;
+	struct piece_job j = { w, pc, NULL };
+	long k;
+	void *page = mmap(NULL, sizeof(long), PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	if (page == MAP_FAILED)
 		return -1;
-	fflush(NULL);
-	pid = fork();
-	if (pid == 0) {
-		struct counter *c = calloc(1, sizeof *c);
-		void *h = c ? open_adapter(ad, w, tc_level_l3, c) : NULL;
-		close(fds[0]);
-		if (!h)
-			_exit(1);
-		if (feed_pieces(ad, h, w, pc, fds[1]))
-			_exit(1);
-		ad->finish(h);
-		ad->close(h);
-		_exit(0);
-	}
-	close(fds[1]);
-	while (pid > 0 && read(fds[0], &k, sizeof k) == sizeof k)
-		last = k;
-	close(fds[0]);
-	if (pid < 0 || waitpid(pid, &status, 0) < 0 || !WIFSIGNALED(status))
+	j.at = page;
+	*j.at = -1;
+	tc_bench_child_run(ad->path, piece_job, &j, deadline_of(w), take_done, NULL, &o, NULL);
+	k = *j.at;   /* written by the child: checked against the pieces, nothing else trusted */
+	munmap(page, sizeof(long));
+	if (o.status != tc_bench_crashed || o.loading)
 		return -1;
-	return last < 0 ? 0 : last;
+	for (long i = 0; k == -1 && i < (long)pc->n; i++)   /* before the first piece: the first kept one */
+		k = pc->dropped[i] ? -1 : i;
+	return k >= 0 && k < (long)pc->n && !pc->dropped[k] ? k : -1;
 }
 
 /* The kept pieces, in order, into buf. */
@@ -422,7 +547,7 @@ static size_t join_kept(const struct tc_bench_workload *w, const struct pieces *
 	return len;
 }
 
-long tc_bench_drop_crashing(const struct tc_adapter *ad, const struct tc_bench_workload *w,
+long tc_bench_drop_crashing(const struct tc_bench_adapter *ad, const struct tc_bench_workload *w,
 			    struct tc_bench_workload *cut, uint8_t **buf, size_t *npieces)
 {
 	struct pieces pc = { NULL, 0, NULL };

@@ -1,10 +1,11 @@
-/* bench_measure.h — what `tracecert bench` measures: a protocol's workload from its encoder, decoders run through their adapters in child processes, run by run, and the pieces of a trace a crashing decoder survives. */
+/* bench_measure.h — what `tracecert bench` measures: a protocol's workload from its encoder, decoders run through their adapters in child processes (each loads the adapter: bench never does), run by run, and the pieces of a trace a crashing decoder survives. */
 #ifndef TC_BENCH_MEASURE_H
 #define TC_BENCH_MEASURE_H
 
 #include <stddef.h>
 #include <stdint.h>
 
+#include "bench_child.h"
 #include "tracecert/adapter.h"
 #include "tracecert/encoder.h"
 #include "tracecert/protocol.h"
@@ -24,6 +25,7 @@ struct tc_bench_workload {
 	const uint8_t *trace;       /* the bytes fed repeatedly: v.trace, or a part of it */
 	size_t trace_len;
 	size_t total;               /* bytes to feed */
+	unsigned timeout_s;         /* wall-clock seconds a child feeding it may take; 0: 60 + 4 per MiB fed */
 };
 
 /* The workload of enc: seed TC_BENCH_SEED, TC_BENCH_STEPS steps,
@@ -33,14 +35,31 @@ int tc_bench_workload_make(struct tc_bench_workload *w, const struct tc_encoder 
 			   size_t errlen);
 void tc_bench_workload_free(struct tc_bench_workload *w);
 
-/* Whether the adapter's table lists the protocol at that level. */
-int tc_bench_supports(const struct tc_adapter *ad, const struct tc_protocol *p, unsigned level);
+/* An adapter as bench knows it: its file, and what a child that loaded it
+ * declared (bench itself never loads it). */
+#define TC_BENCH_PROTOCOLS_MAX 16
+struct tc_bench_adapter {
+	const char *path;           /* NULL: none given (its column says "not installed") */
+	const char *option;         /* the option that named it, for messages */
+	struct tc_bench_outcome load;   /* ok, or why it was not loaded (crashed, exited, hung, no adapter) */
+	int nprotocols;
+	int protocol[TC_BENCH_PROTOCOLS_MAX];
+	unsigned levels[TC_BENCH_PROTOCOLS_MAX];
+};
+
+/* Loads the adapter at a->path in a child (tc_bench_child_run, deadline
+ * timeout_s) and reads what it declares: per protocol "ID LEVELS" frames
+ * ('P'), then 'D'. Returns 0, or -1 with a->load saying why. */
+int tc_bench_adapter_probe(struct tc_bench_adapter *a, unsigned timeout_s);
+
+/* Whether the adapter declared the protocol at that level. */
+int tc_bench_supports(const struct tc_bench_adapter *a, const struct tc_protocol *p, unsigned level);
 
 /* One side of a paired measurement: an adapter, and whether its L3 items
  * are written as text by the one L3 text writer (tc_l3_format) into a
  * buffer, as `tracecert decode` writes them. */
 struct tc_bench_side {
-	const struct tc_adapter *ad;    /* NULL: not installed */
+	const struct tc_bench_adapter *ad;   /* NULL, or ad->path NULL: not installed */
 	int text;
 };
 
@@ -48,39 +67,34 @@ struct tc_bench_side {
  * second (the L3 ranges' counts). */
 enum tc_bench_unit { tc_bench_mbs, tc_bench_mips };
 
-/* The status of one side in a pair. */
-enum {
-	tc_bench_ok = 0,
-	tc_bench_failed = -1,             /* the adapter did not open or its child failed */
-	tc_bench_not_installed = 1000,    /* no adapter */
-	tc_bench_not_supported = 1001     /* the adapter does not list the protocol at this level */
-	/* 1..999: the signal that killed the child */
-};
-
 /* Both sides' median, min and max, and of the run-by-run ratios a / b. */
 struct tc_bench_pair {
 	double a[3], b[3], ratio[3];
-	int rc_a, rc_b;
+	struct tc_bench_outcome oa, ob;   /* ok, or why the side has no figure */
 };
 
-/* Sides a and b alternately, run by run, each run in a child process (a
- * decoder that crashes is reported, not fatal), so that the machine's
- * drift falls on both alike; the ratio is the median of the runs' ratios.
- * A side is not run again once it crashed or failed, nor at all when it is
- * not installed or does not list the protocol at that level. */
+/* Sides a and b alternately, run by run, each run in a child process that
+ * loads the adapter and times its open, feed, finish and close (a decoder
+ * that crashes, exits or hangs is reported, not fatal), so that the
+ * machine's drift falls on both alike; the ratio is the median of the runs'
+ * ratios. A side is not run again once it crashed or failed, nor at all
+ * when it is not installed, was not loaded or does not list the protocol at
+ * that level. */
 void tc_bench_measure_pair(const struct tc_bench_side *a, const struct tc_bench_side *b,
 			   const struct tc_bench_workload *w, unsigned level, enum tc_bench_unit unit, int runs,
 			   struct tc_bench_pair *p);
 
-/* Peak resident memory (KiB) of a child decoding mb MiB at L3; -1 on failure. */
-long tc_bench_peak_rss(const struct tc_adapter *ad, const struct tc_bench_workload *w, unsigned long mb);
+/* Peak resident memory (KiB) of a child decoding mb MiB at L3; -1 with o
+ * saying why. */
+long tc_bench_peak_rss(const struct tc_bench_adapter *ad, const struct tc_bench_workload *w, unsigned long mb,
+		       struct tc_bench_outcome *o);
 
 /* For a decoder that crashes at L3 on the workload: *cut becomes the
  * workload without the pieces (tc_encoder.sync_points) it crashes in,
  * found one at a time, at most 64, in *buf (malloc'd, the caller frees).
  * Returns how many pieces were dropped (of *npieces), -1 when that did not
  * help, -2 when the encoder gives no sync points. */
-long tc_bench_drop_crashing(const struct tc_adapter *ad, const struct tc_bench_workload *w,
+long tc_bench_drop_crashing(const struct tc_bench_adapter *ad, const struct tc_bench_workload *w,
 			    struct tc_bench_workload *cut, uint8_t **buf, size_t *npieces);
 
 #endif

@@ -1,7 +1,8 @@
-/* unit_vecwrite.c — the vector writer (conformance/vecwrite.c): its layout against text written by hand, every misuse it refuses, and the reader's rules (description, tags, lines of any length, NUL bytes, sections given twice, the version, the [end] line, a cut at every offset); TAP. */
+/* unit_vecwrite.c — the vector writer (conformance/vecwrite.c): its layout against text written by hand, every misuse it refuses, and the reader's rules (description, tags, lines of any length, NUL bytes, sections given twice, the version, the [end] line, a cut at every offset, image files checked by size= and crc32=); TAP. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "test/tap.h"   /* reference/test/tap.h */
 #include "tracecert/ete.h"
@@ -342,6 +343,115 @@ static void test_truncation_sweep(void)
 	   accepted, first);
 }
 
+/* Writes n bytes to dir/name; 0 or -1. */
+static int put_file(const char *dir, const char *name, const void *bytes, size_t n)
+{
+	char path[512];
+	FILE *f;
+	int rc;
+	snprintf(path, sizeof path, "%s/%s", dir, name);
+	if (!(f = fopen(path, "wb")))
+		return -1;
+	rc = fwrite(bytes, 1, n, f) == n ? 0 : -1;
+	return fclose(f) == 0 ? rc : -1;
+}
+
+/* dir/v.tcv holds minimal_head, header (an [image …] line) and an L1 body;
+ * read back with tc_vector_load (image files beside it). 0 or -1 with err. */
+static int load_with_image(const char *dir, const char *header, struct tc_vector *v, char *err, size_t errlen)
+{
+	char text[2048], path[512];
+	snprintf(text, sizeof text, "%s[trace]\n00 00 00 00 00 80\n%s\n[expect.l1]\n@0 00 async\n[end]\n", minimal_head,
+		 header);
+	snprintf(path, sizeof path, "%s/v.tcv", dir);
+	if (put_file(dir, "v.tcv", text, strlen(text)))
+		return snprintf(err, errlen, "cannot write %s", path), -1;
+	return tc_vector_load(path, v, err, errlen);
+}
+
+/* load_with_image refuses header with a message containing want. */
+static int image_refused(const char *dir, const char *header, const char *want, char *err, size_t errlen)
+{
+	struct tc_vector v;
+	int rc = load_with_image(dir, header, &v, err, errlen);
+	if (rc == 0)
+		tc_vector_free(&v);
+	if (rc == 0 || !strstr(err, want))
+		note("  # %s: expected a refusal containing '%s', got %s '%s'\n", header, want, rc ? "" : "acceptance",
+		     rc ? err : "");
+	return rc != 0 && strstr(err, want) != NULL;
+}
+
+/* The CRC-32 (its check value), the header the writer gives an image file,
+ * and the reader's checks of size= and crc32= against the file. */
+static void test_image_files(void)
+{
+	static const uint8_t img[8] = { 0x1f, 0x20, 0x03, 0xd5, 0xff, 0xff, 0xff, 0x17 };
+	char dir[] = "/tmp/unit_vecwrite.XXXXXX", err[600] = "", want[700];
+	struct tc_vwriter w;
+	struct tc_vector v;
+	size_t at = 0;
+	int rc;
+	ok(tc_vector_crc32((const uint8_t *)"123456789", 9) == 0xCBF43926u && tc_vector_crc32(NULL, 0) == 0,
+	   "CRC-32 of '123456789' is its check value 0xcbf43926, of nothing 0");
+	ok(tc_vector_crc32(img, 8) == 0xb8ef0d5cu, "CRC-32 of vectors/ete/hand/l3-raw-image-file.bin's 8 bytes: 0xb8ef0d5c "
+						  "(zlib.crc32 gives the same)");
+	tc_vwrite_begin(&w);
+	tc_vwrite_image_file(&w, "prog.bin", 0, 0x1000, img, 8);
+	tc_vwrite_image_file(&w, "prog.elf", 1, 0, img, 8);
+	ok(wrote(&w, "tracecert-vector 1\n[image file=prog.bin base=0x1000 size=8 crc32=0xb8ef0d5c]\n"
+		     "[image elf=prog.elf size=8 crc32=0xb8ef0d5c]\n[end]\n"),
+	   "an image file's header: file= and base=, or elf=, then size= and crc32= of its bytes");
+	tc_vwrite_begin(&w);
+	tc_vwrite_image_file(&w, "a b.bin", 0, 0, img, 8);
+	ok(refused(&w, "the file name 'a b.bin' is empty or holds a blank"), "an image file name with a blank is refused");
+	tc_vwrite_begin(&w);
+	tc_vwrite_image_file(&w, "x]", 1, 0, img, 8);
+	ok(refused(&w, "holds a blank, ']'"), "an image file name with ']' is refused");
+	tc_vwrite_begin(&w);
+	tc_vwrite_image_file(&w, "x.bin", 0, 0, img, 0);
+	ok(refused(&w, "[image file=x.bin] without bytes"), "an empty image file is refused");
+	if (!mkdtemp(dir) || put_file(dir, "p.bin", img, 8) || put_file(dir, "cut.bin", img, 5)) {
+		ok(0, "a temporary folder with image files (%s)", dir);
+		return;
+	}
+	rc = load_with_image(dir, "[image file=p.bin base=0x1000 size=8 crc32=0xb8ef0d5c]", &v, err, sizeof err);
+	ok(rc == 0 && v.image.n == 1 && tc_image_lookup(&v.image, 0x1004, &at) && at == 4,
+	   "[image file=… size=8 crc32=…] of a file that matches: read, 8 bytes at 0x1000 (%s)", rc ? err : "read");
+	if (rc == 0)
+		tc_vector_free(&v);
+	snprintf(want, sizeof want, "line 20: [image file=cut.bin]: '%s/cut.bin' holds 5 bytes, the vector says size=8 "
+				    "(cut short or not this vector's file)", dir);
+	ok(image_refused(dir, "[image file=cut.bin base=0x1000 size=8]", want, err, sizeof err),
+	   "an image file shorter than size= is refused, naming the file and both sizes (%s)", err);
+	snprintf(want, sizeof want, "'%s/p.bin' (8 bytes) has crc32=0xb8ef0d5c, the vector says crc32=0xb8ef0d5d", dir);
+	ok(image_refused(dir, "[image file=p.bin base=0x1000 size=8 crc32=0xb8ef0d5d]", want, err, sizeof err),
+	   "an image file whose CRC-32 differs is refused, naming both (%s)", err);
+	snprintf(want, sizeof want, "'%s/p.bin' holds 8 bytes, the vector says size=9", dir);
+	ok(image_refused(dir, "[image elf=p.bin size=9 crc32=0xb8ef0d5c]", want, err, sizeof err),
+	   "[image elf=…] is checked the same (%s)", err);
+	ok(image_refused(dir, "[image elf=p.bin size=8 crc32=0xb8ef0d5c]", "not an ELF file", err, sizeof err),
+	   "an [image elf=…] that matches its size and CRC-32 is then read as ELF (%s)", err);
+	ok(image_refused(dir, "[image file=p.bin base=0x1000 sise=8]", "'sise=8' is not one of base=, file=, elf=, size=, crc32=",
+			 err, sizeof err), "an unknown attribute (a typo of size=) is refused, not ignored (%s)", err);
+	ok(image_refused(dir, "[image file=p.bin base=0x1000 size=8 size=8]", "'size=8' is not one of", err, sizeof err),
+	   "an attribute given twice is refused (%s)", err);
+	ok(image_refused(dir, "[image base=0x1000 size=8]\n00", "size= and crc32= belong to file=NAME or elf=NAME", err,
+			 sizeof err), "size= on an inline image is refused (%s)", err);
+	ok(image_refused(dir, "[image file=p.bin base=0x1000 crc32=b8ef0d5c]", "crc32 'b8ef0d5c' is not 0x and at most 8 hex",
+			 err, sizeof err), "crc32= without 0x is refused (%s)", err);
+	ok(image_refused(dir, "[image elf=p.bin base=0x1000]", "an ELF file says where it loads (no base= or file=)", err,
+			 sizeof err), "elf= with base= is refused (%s)", err);
+	ok(image_refused(dir, "[image file=none.bin base=0x1000 size=8]", "none.bin': No such file or directory", err,
+			 sizeof err), "a missing image file with size= is refused naming it (%s)", err);
+	for (const char *f = "p.bin\0cut.bin\0v.tcv\0"; *f; f += strlen(f) + 1) {
+		char path[600];
+		snprintf(path, sizeof path, "%s/%s", dir, f);
+		unlink(path);
+	}
+	rmdir(dir);
+}
+
 int main(void)
 {
 	test_layout();
@@ -354,5 +464,6 @@ int main(void)
 	test_reader();
 	test_reader_refusals();
 	test_truncation_sweep();
+	test_image_files();
 	return tap_finish();
 }
