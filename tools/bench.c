@@ -1,4 +1,4 @@
-/* bench.c — `tracecert bench`: throughput and memory figures of every protocol that has an encoder, the reference vs OpenCSD in the same run; its command line and its tables. Prints figures; never fails because a machine is slow, fails when a decoder crashes, exits or hangs. */
+/* bench.c — `tracecert bench`: throughput and memory figures of every protocol that has an encoder, the reference vs OpenCSD in the same run; its command line and its tables. Prints figures; never fails because a machine is slow, fails when the reference crashes, exits or hangs or an adapter cannot be loaded. */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -28,7 +28,7 @@ struct bench_opts {
 };
 
 /* The decoders measured (each loaded only in bench's children), and
- * whether one of them crashed, exited, hung or failed (exit status 1). */
+ * whether the reference failed or an adapter could not be loaded (exit status 1). */
 struct bench_adapters {
 	struct tc_bench_adapter ref;
 	struct tc_bench_adapter oc;    /* path NULL: not installed */
@@ -52,15 +52,19 @@ static int cmp_double(const void *a, const void *b)
 
 /* ---- Rows ------------------------------------------------------------------ */
 
-/* A side that misbehaved in a row's runs: one line on standard error, the
- * exit status 1 (a failure to load was said once, before the runs). */
+/* A side that misbehaved in a row's runs: one line on standard error (a
+ * failure to load was said once, before the runs). Exit status 1 when it is
+ * the reference or an adapter that could not be loaded; the compared
+ * decoder crashing, exiting or hanging on a workload is a finding about it,
+ * shown in its cell, not a failure of bench. */
 static void report(struct bench_adapters *d, const struct tc_bench_adapter *ad, const char *label,
 		   const struct tc_bench_outcome *o)
 {
 	char text[600];
 	if (!tc_bench_outcome_bad(o))
 		return;
-	d->bad = 1;
+	if (ad == &d->ref || ad->load.status != tc_bench_ok)
+		d->bad = 1;
 	if (ad->load.status != tc_bench_ok)
 		return;
 	tc_bench_outcome_text(o, text, sizeof text);
@@ -337,8 +341,9 @@ static void help_bench(FILE *f, const struct tc_cli *c)
 		"on standard error; the other side is still measured. When OpenCSD crashes at\n"
 		"L3, both decoders are measured again on the trace without the pieces (from one\n"
 		"synchronisation point to the next) it crashes in. Prints figures; never fails\n"
-		"on a slow machine. Exit status 0; 1 when an adapter cannot be loaded,\n"
-		"crashed, exited, hung or failed, or a workload was not generated; 2 for a\n"
+		"on a slow machine. Exit status 0 (the compared decoder failing in a run is a\n"
+		"finding shown in its column); 1 when an adapter cannot be loaded, the\n"
+		"reference crashed, exited, hung or failed, or a workload was not generated; 2 for a\n"
 		"usage error.\n"
 		"\n"
 		"Options:\n",
