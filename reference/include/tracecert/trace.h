@@ -46,7 +46,7 @@ enum tc_insn_type {
 	tc_insn_other = 0,    /* not a P0 / waypoint instruction */
 	tc_insn_branch_dir,   /* direct branch */
 	tc_insn_branch_indir, /* indirect branch (any PC write that is not direct) */
-	tc_insn_wfx,          /* ETE: WFI/WFE/WFIT/WFET with wfxmode=1 */
+	tc_insn_wfx,          /* WFI/WFE/WFIT/WFET where the protocol traces them as P0 (ETE: wfxmode=1) */
 	tc_insn_isb,          /* ETE: ISB */
 	tc_insn_tstart,       /* ETE: TSTART (TC-P27) */
 	tc_insn_type_count
