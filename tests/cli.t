@@ -33,6 +33,24 @@ check "certify --help explains the verdicts" sh -c "'$T' certify --help | grep -
 check "decode --help documents the stage-3 keys" sh -c "h=\$('$T' decode --help); for k in wfxmode retstack walk_limit 'FILE@ADDR'; do echo \"\$h\" | grep -q \"\$k\" || exit 1; done"
 check "decode with a bad --image address is refused (message, exit 2)" rejects "'zz' is not an address" decode --image x@zz /dev/null
 check "decode with a malformed ELF names the problem" sh -c "printf 'notelf' > '$tmp/bad.elf'; '$T' decode --image '$tmp/bad.elf' /dev/null 2>&1 | grep -q 'bad magic'"
+check "decode --image RAW without @ADDR: not an ELF file, with the hint that a raw binary needs its address (exit 2)" \
+  rejects "--image $tmp/bad.elf: offset 0: not an ELF file (bad magic); a raw binary needs its load address: --image FILE@ADDR" decode --image "$tmp/bad.elf" /dev/null
+# An image that lacks the trace's addresses: the in-band no-image item (reference/L3FORMAT.md), one line on
+# standard error naming the command, the trace file, the first address and the byte offset of its packet,
+# exit 1. a64-bcond.tcv's comments: the Target Address @17 goes to 0x1000, which the atom @26 walks from;
+# far.bin holds a NOP at 0x90000 only.
+printf '\037\040\003\325' > "$tmp/far.bin"
+"$T" decode --vector vectors/ete/l3/a64-bcond.tcv --image "$tmp/far.bin@0x90000" > "$tmp/ni.out" 2> "$tmp/ni.err"; ni_rc=$?
+check "decode with an image lacking the trace's address: the in-band item" grep -qx '@26 no-image addr=0x1000 isa=a64' "$tmp/ni.out"
+check "... one line on standard error: command, file, byte offset, address and the hint --image FILE@ADDR" sh -c \
+  "cat '$tmp/ni.err'; test \$(wc -l < '$tmp/ni.err') -eq 1 && grep -q '^tracecert decode: vectors/ete/l3/a64-bcond.tcv: byte offset 26: no image holds address 0x1000, .*--image FILE@ADDR' '$tmp/ni.err'"
+check "... exit status 1 (as for in-band errors)" test "$ni_rc" -eq 1
+check "... and with the image that holds it: exit 0, nothing on standard error" sh -c "'$T' decode --vector vectors/ete/l3/a64-bcond.tcv > /dev/null 2> '$tmp/ok.err' && test ! -s '$tmp/ok.err'"
+# b32-no-return-stack-context.tcv (its comments): the branch @21 goes to 0x3000, outside its image, where the atom @26 walks.
+check "a PTM trace leaving its image: the same line naming 0x3000 at byte offset 26, exit 1" sh -c \
+  "'$T' decode --vector vectors/ptm/spec/b32-no-return-stack-context.tcv > '$tmp/p.out' 2> '$tmp/p.err'; test \$? -eq 1 && grep -qx '@26 no-image addr=0x3000 isa=a32' '$tmp/p.out' && grep -q '^tracecert decode: vectors/ptm/spec/b32-no-return-stack-context.tcv: byte offset 26: no image holds address 0x3000' '$tmp/p.err'"
+check "decode --help documents the exit statuses (0, 1 for errors or no-image, 2)" sh -c \
+  "h=\$('$T' decode --help) && echo \"\$h\" | grep -q '^Exit status: 0 when' && echo \"\$h\" | grep -q '^the image lacked an address (.no-image. items' && echo \"\$h\" | grep -q '2 for bad usage or input'"
 check "gen writes a vector that decodes as it says" sh -c "'$T' gen --seed 7 --quiet > '$tmp/g.tcv' && '${TC_BUILD:-build}/test/vectest' '$tmp/g.tcv'"
 check "gen --coverage lists the variants" sh -c "'$T' gen --count 50 --coverage --quiet | grep -q '^# variants used: '"
 check "gen rejects impossible parameters (message, exit 2): --steps 0" rejects 'expects a number in 1..100000' gen --steps 0
