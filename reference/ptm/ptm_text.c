@@ -148,7 +148,7 @@ int tc_ptm_format_packet(char *buf, size_t size, const struct tc_ptm_packet *p)
 	return (int)t.len;
 }
 
-/* The shared L3 text (reference/ete/FORMAT.md "L3"), written by the one L3
+/* The shared L3 text (reference/L3FORMAT.md), written by the one L3
  * writer of every protocol (reference/l3text.c) with PTM's error classes;
  * exception-return and trigger are kinds of its own. Exception types are
  * Exception[8:0], nine bits: ETE's writer (an 8-bit type) would cut them
