@@ -30,7 +30,7 @@ FUZZ_HARNESSES  := adapter csframe snapini
 # (the reference against an adapter) built for P, which need nothing more (dictionary fuzz/P/parse.dict).
 # The other files of fuzz/P/ are the protocol's helpers (linked into every harness), its seed writer
 # seedgen.c and its differential rules diffrules.c.
-FUZZ_PROTO_FILES := $(wildcard $(PROTOCOLS:%=fuzz/%/*.c))
+FUZZ_PROTO_FILES := $(sort $(wildcard $(PROTOCOLS:%=fuzz/%/*.c)))
 FUZZ_PROTO_HARNESS_SRC := $(if $(FUZZ_PROTO_FILES),$(shell grep -l LLVMFuzzerTestOneInput $(FUZZ_PROTO_FILES)))
 FUZZ_PROTO_HARNESSES := $(foreach p,$(PROTOCOLS),$(patsubst fuzz/$(p)/%.c,$(p)_%,$(filter fuzz/$(p)/%,$(FUZZ_PROTO_HARNESS_SRC))) \
 			  $(p)_stream $(p)_diff)

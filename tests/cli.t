@@ -186,7 +186,7 @@ check "extra argument (tracecert --version dump)" usage_error "tracecert: unexpe
 check "config: NAME=VALUE with --markdown" usage_error "tracecert config: --markdown prints the key table; it takes no NAME=VALUE" config --markdown maxspec=1
 check "config: an operand that is not NAME=VALUE" usage_error "tracecert config: expected NAME=VALUE, got 'maxspec'" config maxspec
 check "--config without NAME=VALUE" usage_error "tracecert dump: --config expects NAME=VALUE, got 'maxspec'" dump --config=maxspec f
-check "unknown protocol names the build's" usage_error "tracecert decode: unknown protocol 'etm' (this build has: ete|ptm)" decode --protocol=etm f
+check "unknown protocol names the build's (PROTOCOLS of GNUmakefile)" usage_error "tracecert decode: unknown protocol 'etm' (this build has: $(sed -n 's/^PROTOCOLS := //p' GNUmakefile | tr ' ' '|'))" decode --protocol=etm f
 check "bad --level value (abbreviated: the message names the option in full)" usage_error "tracecert decode: --level expects 3 or all, got '2'" decode --lev=2 f
 check "no FILE" usage_error "tracecert decode: no FILE given" decode
 check "--snapshot with --protocol" usage_error "tracecert dump: --snapshot DIR takes each source's protocol from its device type, not --protocol" dump --snapshot=x --protocol=ptm
