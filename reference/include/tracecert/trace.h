@@ -65,7 +65,13 @@ struct tc_context {
 	uint8_t nse;          /* FEAT_RME NSE bit */
 };
 
-/* L3: what executed. The numbers of the first 18 kinds are ETE's and stay. */
+/* L3: what executed. The numbers of the first 18 kinds are ETE's and stay.
+ * A warning (a bit the text leaves unassigned, ignored as Arm's RES0 rule
+ * asks) is not an L3 item: it is about the bytes of one packet, so each
+ * protocol reports it at L1 only, as its packet kind `warning` right after
+ * the packet's line, and stages 2 and 3 see exactly what they would with the
+ * bit clear (ETE ERRATA TC-R1). Queued as an element it would take a
+ * resolution-queue slot and break the stream order of L2/L3 offsets. */
 enum tc_l3_kind {
 	tc_l3_range, tc_l3_exception, tc_l3_context, tc_l3_trace_on,
 	tc_l3_discard, tc_l3_overflow, tc_l3_no_image, tc_l3_walk_limit,
