@@ -85,7 +85,7 @@ static void run_one(const struct worker_ctx *w, struct tc_task *r, void (*starte
 	struct tc_run_output out;
 	char err[512];
 	memset(&out, 0, sizeof out);
-	if (tc_vector_load(w->paths[r->vector], &v, err, sizeof err)) {
+	if (tc_vector_load_strict(w->paths[r->vector], &v, err, sizeof err)) {
 		char msg[600];
 		snprintf(msg, sizeof msg, "vector file: %s", err);
 		r->verdict = tc_v_runner;
@@ -397,7 +397,7 @@ static int plan(const struct tc_certify_options *o, char **paths, size_t npaths,
 	for (size_t i = 0; i < npaths; i++) {
 		struct tc_vector v;
 		char err[512];
-		if (tc_vector_load(paths[i], &v, err, sizeof err)) {
+		if (tc_vector_load_strict(paths[i], &v, err, sizeof err)) {
 			fprintf(stderr, "tracecert certify: %s: %s\n", paths[i], err);
 			tags[i] = strdup("");
 			plan_task(&t[n++], (int)i, 1, tc_proto_none);   /* the worker reports the runner-error */

@@ -22,22 +22,10 @@
 #elif defined(__has_feature)
 #if __has_feature(address_sanitizer)
 #define TC_ASAN_BUILD 1
-/* Kills and reaps every child of the caller (as a subreaper: descendants
- * of runs whose parents died), from /proc/self/task/PID/children. */
-void tc_child_reap_leftovers(void);
-
 #endif
-/* Kills and reaps every child of the caller (as a subreaper: descendants
- * of runs whose parents died), from /proc/self/task/PID/children. */
-void tc_child_reap_leftovers(void);
-
 #endif
 #ifndef TC_ASAN_BUILD
 #define TC_ASAN_BUILD 0
-/* Kills and reaps every child of the caller (as a subreaper: descendants
- * of runs whose parents died), from /proc/self/task/PID/children. */
-void tc_child_reap_leftovers(void);
-
 #endif
 #define TC_CHILD_RSS_POLL_MS 20
 
