@@ -710,8 +710,10 @@ static int certify(const struct tc_certify_options *o, struct tc_certfiles *cf, 
 		rc = interrupted(cf);   /* the results are partial: no TAP, no certificate */
 	} else if (summarise(r, &ts)) {
 		fprintf(stderr, "tracecert certify: out of memory\n");
+		tc_certfiles_restore(cf);
 	} else if (o->tap && tc_tap_write(stdout, r)) {
 		fprintf(stderr, "tracecert certify: cannot write the TAP stream: %s\n", strerror(errno));
+		tc_certfiles_restore(cf);
 	} else {
 		r->seconds = now_s() - t0;
 		rc = write_reports(cf, r);

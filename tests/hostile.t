@@ -56,4 +56,13 @@ check "name and version with Markdown and bad UTF-8: no forged heading or fence,
 # A memory hog is stopped at --memory (RLIMIT_AS; the resident size in an ASan build).
 run hog --adapter "$B/libtc_bad_hog.so" --vectors $ONE --memory 200
 check "memory hog: a crash at the memory limit, the runner unharmed" sh -c "test $(rc hog) -eq 1 && grep -q ' 0 pass, 0 fail, 1 crash,' '$tmp/hog.err' && $J '$tmp/hog/certificate.json' 2"
+# A runner killed outright (SIGKILL: no handler runs) leaves no certificate claiming to be its result:
+# the pair an earlier run left is moved aside before the run, and the next run removes what was moved.
+"$T" certify --adapter "${TC_BUILD:-build}/adapters/libtc_reference.so" --vectors $ONE --report "$tmp/killed" 2> /dev/null
+"$T" certify --adapter "$B/libtc_bad_hang.so" --vectors $V --timeout 20 --report "$tmp/killed" > /dev/null 2>&1 & kpid=$!
+i=0; while [ $i -lt 100 ] && [ -e "$tmp/killed/certificate.json" ]; do i=$((i + 1)); sleep 0.05; done
+sleep 0.3; kill -9 $kpid; wait $kpid; krc=$?
+check "a runner killed by SIGKILL mid-run (status 137) leaves no certificate in its report folder" sh -c "test $krc -eq 137 && test ! -e '$tmp/killed/certificate.json' && test ! -e '$tmp/killed/certificate.md'"
+"$T" certify --adapter "${TC_BUILD:-build}/adapters/libtc_reference.so" --vectors $ONE --report "$tmp/killed" 2> /dev/null
+check "... the next run writes its pair and removes what the killed one moved aside" sh -c "$J '$tmp/killed/certificate.json' 2 && test -z \"\$(ls -A '$tmp/killed' | grep '^[.]')\""
 tap_done
