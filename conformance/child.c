@@ -73,7 +73,7 @@ static int above_fixed(int fd)
  * nothing of it reaches the child, and the copy costs nothing. */
 static int spawn(pid_t *pid, int frames_w, int output_w, int input)
 {
-	static char word[] = TC_CHILD_WORD, name[] = "tracecert";
+	char word[] = TC_CHILD_WORD, name[] = "tracecert";
 	char *argv[] = { name, word, NULL };
 	posix_spawn_file_actions_t fa;
 	posix_spawnattr_t at;

@@ -95,6 +95,19 @@ static int hide_folders(char *const *hide, size_t n, struct tc_iso *o)
 	return rc;
 }
 
+/* Every capability of the process dropped (bounding set, ambient, the
+ * sets themselves): those a user namespace gives too. */
+static void drop_capabilities(void)
+{
+	struct __user_cap_header_struct head = { _LINUX_CAPABILITY_VERSION_3, 0 };
+	struct __user_cap_data_struct none[2];
+	for (int cap = 0; cap < 64; cap++)
+		prctl(PR_CAPBSET_DROP, cap, 0, 0, 0);
+	prctl(PR_CAP_AMBIENT, PR_CAP_AMBIENT_CLEAR_ALL, 0, 0, 0);
+	memset(none, 0, sizeof none);
+	syscall(SYS_capset, &head, none);
+}
+
 /* The caller's end, after the namespace's init (pid) ended: the way the
  * process that loaded the adapter ended, read from fd (its wait status),
  * reproduced (a signal raised again: the caller is not an init). */
@@ -143,6 +156,7 @@ static int into_pid_namespace(struct tc_iso *o)
 	}
 	if (init > 0) {
 		close(relay[1]);
+		drop_capabilities();   /* it only waits: nothing of it for the adapter to borrow */
 		end_as_run(init, relay[0]);
 	}
 	prctl(PR_SET_PDEATHSIG, SIGKILL);   /* the init dies with the process the runner watches */
@@ -153,6 +167,7 @@ static int into_pid_namespace(struct tc_iso *o)
 		_exit(5);
 	if (run > 0) {
 		close(relay[0]);
+		drop_capabilities();
 		init_waits(run, relay[1]);
 	}
 	close(relay[0]);
@@ -180,8 +195,6 @@ static int readable_by_nobody(const char *path)
  * no new privileges. */
 static int drop_privileges(int root, const char *adapter, struct tc_iso *o)
 {
-	struct __user_cap_header_struct head = { _LINUX_CAPABILITY_VERSION_3, 0 };
-	struct __user_cap_data_struct none[2];
 	int dropped = 0;
 	if (root && !readable_by_nobody(adapter)) {
 		note(o, "the adapter runs as root: uid %d cannot read '%s'", TC_ISO_UID, adapter);
@@ -192,11 +205,7 @@ static int drop_privileges(int root, const char *adapter, struct tc_iso *o)
 		else
 			dropped = 1;
 	}
-	for (int cap = 0; cap < 64; cap++)
-		prctl(PR_CAPBSET_DROP, cap, 0, 0, 0);
-	prctl(PR_CAP_AMBIENT, PR_CAP_AMBIENT_CLEAR_ALL, 0, 0, 0);
-	memset(none, 0, sizeof none);
-	syscall(SYS_capset, &head, none);
+	drop_capabilities();
 	prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0);
 	return dropped;
 }

@@ -13,9 +13,10 @@ struct tc_adapter;
 
 /* Outcome classes of one vector at one level. tc_v_runner: the runner
  * itself could not run the task (a vector file it cannot read, a child it
- * cannot start, a worker process that died): not the adapter's fault, and
- * never a pass. tc_v_malformed: what the run's child sent broke the frame
- * format (conformance/frame.h), so none of it is trusted. */
+ * cannot start, a worker process that died before its run started): not
+ * the adapter's fault, and never a pass. tc_v_malformed: what the run's
+ * child sent broke the frame format (conformance/frame.h) or held an item
+ * the child did not check, so none of it is trusted. */
 enum tc_verdict {
 	tc_v_pass, tc_v_fail, tc_v_crash, tc_v_hang, tc_v_flood, tc_v_error, tc_v_unsupported, tc_v_skipped,
 	tc_v_pass_alt, tc_v_runner, tc_v_malformed, tc_v_count

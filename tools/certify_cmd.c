@@ -25,8 +25,9 @@ static const struct tc_cli_option certify_options[] = {
 	{ "report", "DIR", opt_report, "write DIR/certificate.md and DIR/certificate.json" },
 	{ "jobs", "N", opt_jobs, "worker processes, 1..64 (default: 2)" },
 	{ "timeout", "S", opt_timeout, "per-vector CPU and wall-clock limit in seconds (default: 10)" },
-	{ "memory", "MB", opt_memory, "per-vector address-space limit (default: 1024; in an ASan build\n"
-				      "the resident size, checked every 20 ms)" },
+	{ "memory", "MB", opt_memory, "per-vector memory limit (default: 1024): the resident size of\n"
+				      "all the run's processes, summed (read every 20 ms), and\n"
+				      "the address space of each (RLIMIT_AS; not in an ASan build)" },
 	{ "output", "MB", opt_output, "per-vector limit on items, stdout and stderr (default: 64)" },
 	{ "first-failure", NULL, opt_first_failure, "stop after the first failing comparison (for mutants)" },
 	{ "notes", "FILE", opt_notes, "Markdown verdicts on the failure classes, appended to the\n"
@@ -53,12 +54,17 @@ static void help_certify(FILE *f, const struct tc_cli *c)
 		"                         [--timeout SECONDS] [--memory MB] [--output MB] [--notes FILE]\n"
 		"\n"
 		"Scores a decoder, wrapped as an adapter (conformance/include/tracecert/adapter.h),\n"
-		"against the vectors of every protocol the adapter declares. The adapter is loaded only\n"
-		"in child processes: each vector and level runs in its own process group with CPU,\n"
-		"wall-clock, memory, process and output limits and is classified pass, fail\n"
-		"(first divergence), crash (signal), hang (time limit), flood (output or item limit),\n"
-		"adapter-error, runner-error (the runner could not run it: an unreadable vector file, a\n"
-		"worker process that died), malformed (its messages broke the frame format), or\n"
+		"against the vectors of every protocol the adapter declares. The vectors are read once,\n"
+		"before the adapter is loaded. The adapter is loaded only in fresh child processes that\n"
+		"are given the run's inputs and never an expected output, each behind the walls the\n"
+		"system permits (own PID and mount namespaces, the vectors and the report folder hidden,\n"
+		"uid nobody when run as root; the certificate counts the runs behind each). Each vector\n"
+		"and level runs in its own process group with CPU, wall-clock, memory (--memory), process\n"
+		"(RLIMIT_NPROC 256) and output limits and is classified pass, fail\n"
+		"(first divergence), crash (a signal, the memory limit, its worker process killed),\n"
+		"hang (time limit), flood (output or item limit), adapter-error, runner-error (the runner\n"
+		"could not run it: an unreadable vector file, a child it could not start), malformed\n"
+		"(its messages broke the frame format or an item was not what it claimed), or\n"
 		"unsupported (protocol, level or feature the adapter declares unsupported).\n"
 		"A failure's YAML block gives the level, the compared section, the first\n"
 		"differing line (expected, got, context), the size of the whole difference\n"
