@@ -239,17 +239,43 @@ static void probe(const struct inputs *in)
  * Frames: '1' or '3' an item's raw bytes (it->size of them: the worker
  * checks and formats them), 'M' a message about the run (why it failed),
  * 'F' the item flood, 'D' after close(). Exit status 0 after 'D'; 4: the
- * adapter failed; 6: a malformed item; 7: the item flood. */
+ * adapter failed; 6: a malformed item; 7: the item flood. Frames are
+ * gathered and written OUT_BATCH bytes at a time (one write per item cost
+ * more than the decoding); all are written before the process ends by
+ * itself, and a run that ends otherwise is judged without its items. */
+
+#define OUT_BATCH 16384
 
 struct run {
 	const struct inputs *in;
 	unsigned long items;      /* item() calls so far, warnings included */
+	size_t len;               /* bytes in out */
+	char out[OUT_BATCH];
 };
 
-static void send_frame(char type, const void *bytes, size_t len)
+static void flush_frames(struct run *r)
 {
-	if (tc_frame_write(TC_CHILD_FRAMES_FD, type, bytes, len) != 0)
+	if (r->len > 0 && tc_frame_write_all(TC_CHILD_FRAMES_FD, r->out, r->len) != 0)
 		_exit(3);
+	r->len = 0;
+}
+
+static void send_frame(struct run *r, char type, const void *bytes, size_t len)
+{
+	long n;
+	if (r->len + TC_FRAME_HEAD + len + 1 > sizeof r->out)
+		flush_frames(r);
+	if ((n = tc_frame_put(r->out + r->len, sizeof r->out - r->len, type, bytes, len)) < 0)
+		_exit(3);
+	r->len += (size_t)n;
+}
+
+/* A last frame, and every one before it written: the run ends here. */
+static void send_last(struct run *r, char type, const char *text, int status)
+{
+	send_frame(r, type, text, strlen(text));
+	flush_frames(r);
+	_exit(status);
 }
 
 /* The item callback: counted, checked (the adapter's message comes from
@@ -261,35 +287,35 @@ static void run_item(void *ctx, int level, const struct tc_item *it)
 	char buf[TC_LINE_MAX], why[256];
 	if (++r->items > r->in->lim.items) {
 		snprintf(buf, sizeof buf, "more than %lu items (item() calls, warnings included)", r->in->lim.items);
-		send_frame('F', buf, strlen(buf));
-		_exit(7);
+		send_last(r, 'F', buf, 7);
 	}
 	if (tc_item_check(r->in->proto, r->in->level, level, it, why, sizeof why)) {
 		snprintf(buf, sizeof buf, "malformed item: %s", why);
-		send_frame('M', buf, strlen(buf));
-		_exit(6);
+		send_last(r, 'M', buf, 6);
 	}
 	if (!r->in->proto->item_is_warning(level, it))
-		send_frame(level == tc_level_l3 ? '3' : '1', it, it->size);
+		send_frame(r, level == tc_level_l3 ? '3' : '1', it, it->size);
 }
 
-static void run_failed(const char *what, const char *text)
+static void run_failed(struct run *r, const char *what, const char *text)
 {
 	char buf[TC_LINE_MAX];
 	snprintf(buf, sizeof buf, "%s%s", what, text);
-	send_frame('M', buf, strlen(buf));
-	_exit(4);
+	send_last(r, 'M', buf, 4);
 }
 
 static void run(const struct inputs *in)
 {
-	struct run r = { in, 0 };
+	struct run *r = calloc(1, sizeof *r);
 	struct tc_adapter_open_args args;
 	char err[512] = "";
 	const struct tc_adapter *ad = tc_adapter_load_as(in->adapter, in->shown, err, sizeof err);
 	void *h;
+	if (!r)
+		setup_failed("out of memory for its frames");
+	r->in = in;
 	if (!ad)
-		run_failed("", err);
+		run_failed(r, "", err);
 	memset(&args, 0, sizeof args);
 	args.abi_version = TC_ADAPTER_ABI_VERSION;
 	args.protocol = in->proto->id;
@@ -298,19 +324,18 @@ static void run(const struct inputs *in)
 	args.regions = in->region;
 	args.nregions = (size_t)in->nregions;
 	args.levels = (unsigned)in->level;
-	args.ctx = &r;
+	args.ctx = r;
 	args.item = run_item;
 	if (!(h = ad->open(&args, err, sizeof err))) {
 		err[sizeof err - 1] = '\0';   /* whatever the adapter left in it */
-		run_failed("open failed: ", err[0] ? err : "(no message)");
+		run_failed(r, "open failed: ", err[0] ? err : "(no message)");
 	}
 	if (ad->feed(h, in->trace.p, in->trace.len) < 0)
-		run_failed("feed failed", "");
+		run_failed(r, "feed failed", "");
 	if (ad->finish(h) < 0)
-		run_failed("finish failed", "");
+		run_failed(r, "finish failed", "");
 	ad->close(h);
-	send_frame('D', "", 0);
-	_exit(0);
+	send_last(r, 'D', "", 0);
 }
 
 /* ---- The process ------------------------------------------------------------------ */
