@@ -256,12 +256,25 @@ static int read_output(struct watch *w, int fd)
 	return 1;
 }
 
-/* The resident size of process pid in KiB, or 0 (gone). */
+/* The memory process pid holds in KiB, or 0 (gone): its proportional
+ * resident size (Pss of /proc/PID/smaps_rollup: a page shared by k
+ * processes counts 1/k in each, so forked children that share their
+ * parent's pages are not counted many times), or, on a kernel without
+ * smaps_rollup, its resident size (statm). */
 static unsigned long rss_kb(long pid)
 {
-	char path[64];
+	char path[64], buf[2048], *pss;
 	unsigned long size = 0, rss = 0;
 	FILE *f;
+	size_t n;
+	snprintf(path, sizeof path, "/proc/%ld/smaps_rollup", pid);
+	if ((f = fopen(path, "r")) != NULL) {
+		n = fread(buf, 1, sizeof buf - 1, f);
+		fclose(f);
+		buf[n] = '\0';
+		pss = strstr(buf, "\nPss:");
+		return pss ? strtoul(pss + 5, NULL, 10) : 0;
+	}
 	snprintf(path, sizeof path, "/proc/%ld/statm", pid);
 	if (!(f = fopen(path, "r")))
 		return 0;
@@ -303,7 +316,7 @@ static void children_of(long pid, long *kids, int *n, int max)
 
 #define TREE_MAX 4096             /* processes of a run counted (RLIMIT_NPROC is 256 by default) */
 
-/* The resident size of every descendant of this process, summed, in MiB:
+/* The memory of every descendant of this process (rss_kb), summed, in MiB:
  * the run's processes, wherever they went (setsid, a double fork, a PID
  * namespace: every one is a descendant of the caller, which is a
  * subreaper). *nprocs: how many. */
@@ -337,7 +350,7 @@ static int exited(struct tc_child *c)
  * run is over (0, end->how set). */
 static int watch(struct tc_child *c, const struct tc_limits *lim, struct watch *w)
 {
-	double deadline = now_s() + lim->timeout_s, next_rss = 0;
+	double deadline = now_s() + lim->timeout_s, next_rss = now_s() + TC_CHILD_RSS_POLL_MS / 1000.0;
 	int open_frames = 1, open_output = 1;
 	for (;;) {
 		struct pollfd p[3] = { { c->frames, POLLIN, 0 }, { c->output, POLLIN, 0 }, { c->pidfd, POLLIN, 0 } };

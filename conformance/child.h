@@ -85,9 +85,9 @@ int tc_child_start(struct tc_child *c, const struct tc_limits *lim, int input, c
 void tc_child_set_limits(const struct tc_limits *lim);
 
 /* Reads the child's frames (each to fn) and output until it exits, the
- * deadline passes or a limit is hit (the memory limit: the resident sizes
- * of the caller's descendants, summed, read from /proc every
- * TC_CHILD_RSS_POLL_MS); then kills its process group, and every
+ * deadline passes or a limit is hit (the memory limit: the proportional
+ * resident sizes of the caller's descendants, summed, read from /proc every
+ * TC_CHILD_RSS_POLL_MS from the start); then kills its process group, and every
  * descendant that left the group, and reaps them all. The caller's other
  * children are taken for descendants: call it from a process whose only
  * children are runs. end says how it ended. */

@@ -26,8 +26,9 @@ static const struct tc_cli_option certify_options[] = {
 	{ "jobs", "N", opt_jobs, "worker processes, 1..64 (default: 2)" },
 	{ "timeout", "S", opt_timeout, "per-vector CPU and wall-clock limit in seconds (default: 10)" },
 	{ "memory", "MB", opt_memory, "per-vector memory limit (default: 1024): the resident size of\n"
-				      "all the run's processes, summed (read every 20 ms), and\n"
-				      "the address space of each (RLIMIT_AS; not in an ASan build)" },
+				      "all the run's processes, summed (proportional: a shared page\n"
+				      "counts once; read every 20 ms), and the address space of\n"
+				      "each (RLIMIT_AS; not in an ASan build)" },
 	{ "output", "MB", opt_output, "per-vector limit on items, stdout and stderr (default: 64)" },
 	{ "first-failure", NULL, opt_first_failure, "stop after the first failing comparison (for mutants)" },
 	{ "notes", "FILE", opt_notes, "Markdown verdicts on the failure classes, appended to the\n"
