@@ -1,6 +1,8 @@
-/* certfiles.c — the certificate files of a report folder: the folder checked before the run, the JSON and Markdown written as one pair, the previous pair removed when a run is interrupted. */
+/* certfiles.c — the certificate files of a report folder: the folder checked before the run and the previous pair moved aside, the JSON and Markdown written as one pair, the previous pair put back or removed. */
 #define _DEFAULT_SOURCE 1   /* flock */
+#include <dirent.h>
 #include <errno.h>
+#include <signal.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -28,30 +30,6 @@ static char *path_of(const char *dir, const char *name)
 	return p;
 }
 
-int tc_certfiles_prepare(struct tc_certfiles *c, const char *dir)
-{
-	char err[600];
-	memset(c, 0, sizeof *c);
-	c->dir = dir;
-	if (!dir)
-		return 0;
-	if (tc_out_probe_dir(dir, err, sizeof err)) {
-		fprintf(stderr, "tracecert certify: --report: %s\n", err);
-		return -1;
-	}
-	for (int i = 0; i < TC_CERTFILES_N; i++) {
-		char *p = path_of(dir, file_names[i]);
-		struct stat st;
-		if (p && lstat(p, &st) == 0) {
-			c->before[i].present = 1;
-			c->before[i].dev = st.st_dev;
-			c->before[i].ino = st.st_ino;
-		}
-		free(p);
-	}
-	return 0;
-}
-
 /* An exclusive lock on the folder (released by closing the descriptor):
  * the descriptor, or -1 with errno. EINTR: a signal came while waiting. */
 static int lock_folder(const char *dir)
@@ -68,21 +46,88 @@ static int lock_folder(const char *dir)
 	return fd;
 }
 
-/* Removes the files noted before the run that are still the same files. */
-static void drop_unchanged(const struct tc_certfiles *c)
+/* The PID of a moved-aside file's name (".certificate.json.kept-PID"), or 0. */
+static long kept_pid(const char *name)
 {
+	const char *k;
+	char *end;
+	long pid;
 	for (int i = 0; i < TC_CERTFILES_N; i++) {
-		char *p = path_of(c->dir, file_names[i]);
+		size_t n = strlen(file_names[i]);
+		if (name[0] != '.' || strncmp(name + 1, file_names[i], n) || strncmp(name + 1 + n, ".kept-", 6))
+			continue;
+		k = name + 1 + n + 6;
+		pid = strtol(k, &end, 10);
+		return *k >= '1' && *k <= '9' && !*end && pid > 0 ? pid : 0;
+	}
+	return 0;
+}
+
+/* Removes the pairs moved aside by runs that are gone (killed before they
+ * could put them back or remove them). */
+static void drop_orphans(const char *dir)
+{
+	DIR *d = opendir(dir);
+	struct dirent *e;
+	while (d && (e = readdir(d)) != NULL) {
+		long pid = kept_pid(e->d_name);
+		char *p;
+		if (pid == 0 || kill((pid_t)pid, 0) == 0 || errno != ESRCH || !(p = path_of(dir, e->d_name)))
+			continue;
+		unlink(p);
+		free(p);
+	}
+	if (d)
+		closedir(d);
+}
+
+int tc_certfiles_prepare(struct tc_certfiles *c, const char *dir)
+{
+	char err[600];
+	int fd, rc = 0;
+	memset(c, 0, sizeof *c);
+	c->dir = dir;
+	if (!dir)
+		return 0;
+	if (tc_out_probe_dir(dir, err, sizeof err)) {
+		fprintf(stderr, "tracecert certify: --report: %s\n", err);
+		return -1;
+	}
+	drop_orphans(dir);
+	fd = lock_folder(dir);
+	for (int i = 0; i < TC_CERTFILES_N && rc == 0; i++) {
+		char *p = path_of(dir, file_names[i]);
 		struct stat st;
-		if (p && c->before[i].present && lstat(p, &st) == 0 && st.st_dev == c->before[i].dev &&
-		    st.st_ino == c->before[i].ino) {
-			if (unlink(p) == 0)
-				fprintf(stderr, "tracecert certify: removed %s, left by an earlier run\n", p);
-			else
-				fprintf(stderr, "tracecert certify: cannot remove %s, left by an earlier run: %s\n", p,
-					strerror(errno));
+		snprintf(c->kept[i], sizeof c->kept[i], "%s/.%s.kept-%ld", dir, file_names[i], (long)getpid());
+		int there = p && lstat(p, &st) == 0;
+		if (there && rename(p, c->kept[i]) != 0) {
+			fprintf(stderr, "tracecert certify: --report: cannot move %s, left by an earlier run, aside: %s\n",
+				p, strerror(errno));
+			c->kept[i][0] = '\0';
+			rc = -1;
+		} else if (!there) {
+			c->kept[i][0] = '\0';   /* nothing there */
 		}
 		free(p);
+	}
+	if (fd >= 0)
+		close(fd);
+	if (rc != 0)
+		tc_certfiles_restore(c);
+	return rc;
+}
+
+/* Removes the files moved aside (the folder locked by the caller). */
+static void drop_kept(const struct tc_certfiles *c, int say)
+{
+	for (int i = 0; i < TC_CERTFILES_N; i++) {
+		if (!c->kept[i][0])
+			continue;
+		if (unlink(c->kept[i]) != 0 && errno != ENOENT)
+			fprintf(stderr, "tracecert certify: cannot remove %s/%s, left by an earlier run: %s\n", c->dir,
+				file_names[i], strerror(errno));
+		else if (say)
+			fprintf(stderr, "tracecert certify: removed %s/%s, left by an earlier run\n", c->dir, file_names[i]);
 	}
 }
 
@@ -92,7 +137,33 @@ void tc_certfiles_drop_previous(const struct tc_certfiles *c)
 	if (!c->dir)
 		return;
 	fd = lock_folder(c->dir);   /* without the lock (a second signal): remove all the same */
-	drop_unchanged(c);
+	drop_kept(c, 1);
+	if (fd >= 0)
+		close(fd);
+}
+
+/* Puts each file moved aside back where no certificate is (the folder
+ * locked by the caller); removes the others. */
+static void put_back(const struct tc_certfiles *c)
+{
+	for (int i = 0; i < TC_CERTFILES_N; i++) {
+		char *p = path_of(c->dir, file_names[i]);
+		struct stat st;
+		if (c->kept[i][0] && p && lstat(p, &st) != 0 && errno == ENOENT)
+			rename(c->kept[i], p);
+		else if (c->kept[i][0])
+			unlink(c->kept[i]);
+		free(p);
+	}
+}
+
+void tc_certfiles_restore(const struct tc_certfiles *c)
+{
+	int fd;
+	if (!c->dir)
+		return;
+	fd = lock_folder(c->dir);
+	put_back(c);
 	if (fd >= 0)
 		close(fd);
 }
@@ -146,17 +217,21 @@ int tc_certfiles_write(const struct tc_certfiles *c, const struct tc_report *r)
 		return 0;
 	if (stage_one(c, 0, r, &s[0]) || stage_one(c, 1, r, &s[1])) {
 		tc_out_discard(&s[0]);
+		tc_certfiles_restore(c);
 		return -1;
 	}
 	fd = lock_folder(c->dir);
 	if (fd < 0 && errno != EINTR) {
 		fprintf(stderr, "tracecert certify: cannot lock the folder '%s': %s\n", c->dir, strerror(errno));
+		put_back(c);
 		rc = -1;
 	} else if (tc_interrupt_signal()) {
-		drop_unchanged(c);
+		drop_kept(c, 1);
 		rc = 1;
+	} else if ((rc = commit_pair(c, s)) == 0) {
+		drop_kept(c, 0);
 	} else {
-		rc = commit_pair(c, s);
+		put_back(c);
 	}
 	tc_out_discard(&s[0]);
 	tc_out_discard(&s[1]);

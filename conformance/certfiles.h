@@ -1,4 +1,4 @@
-/* certfiles.h — the certificate files of a report folder: the folder checked before the run, the JSON and Markdown written as one pair, the previous pair removed when a run is interrupted. */
+/* certfiles.h — the certificate files of a report folder: the folder checked before the run and the previous pair moved aside, the JSON and Markdown written as one pair, the previous pair put back or removed. */
 #ifndef TC_CERTFILES_H
 #define TC_CERTFILES_H
 
@@ -8,33 +8,40 @@
 
 #define TC_CERTFILES_N 2          /* certificate.json, certificate.md */
 
-/* A report folder and the certificate files it held when the run began. */
+/* A report folder and the certificate files an earlier run left there,
+ * moved aside for the run (kept[i] non-empty: DIR/.certificate.json.kept-PID). */
 struct tc_certfiles {
 	const char *dir;          /* NULL: no report */
-	struct {
-		int present;
-		dev_t dev;
-		ino_t ino;
-	} before[TC_CERTFILES_N];
+	char kept[TC_CERTFILES_N][4200];
 };
 
 /* Before the run: creates dir (and its parents), proves a file can be
- * written there and notes the certificate files it holds. dir NULL: no
- * report. 0, or -1 with a message on stderr. */
+ * written there, removes the moved-aside pairs of runs that are gone
+ * (killed), and, holding the folder's lock, moves the certificate files
+ * there aside: from now until this run writes its pair, the folder holds
+ * no certificate, so a run that is killed (SIGKILL: no handler runs) leaves
+ * none claiming to be its result. dir NULL: no report. 0, or -1 with a
+ * message on stderr (then nothing was moved). */
 int tc_certfiles_prepare(struct tc_certfiles *c, const char *dir);
 
 /* After the run: renders both certificates, writes each to a temporary
  * file beside its place, then, holding a lock on the folder (flock), renames
- * both into place, so that runs into one folder leave one pair. When
- * SIGINT or SIGTERM came first (interrupt.h), nothing is renamed and the
- * previous pair is removed (tc_certfiles_drop_previous). Returns 0, 1 when
- * interrupted (nothing written), -1 after a message on stderr (the
- * previous files are left as they were). */
+ * both into place, so that runs into one folder leave one pair, and removes
+ * the pair moved aside. When SIGINT or SIGTERM came first (interrupt.h),
+ * nothing is renamed and the moved-aside pair is removed
+ * (tc_certfiles_drop_previous). Returns 0, 1 when interrupted (nothing
+ * written), -1 after a message on stderr (the previous files are put back,
+ * tc_certfiles_restore). */
 int tc_certfiles_write(const struct tc_certfiles *c, const struct tc_report *r);
 
-/* An interrupted run: removes the certificate files that were there when
- * the run began, unless another run has replaced them since; says so on
+/* An interrupted run: removes the certificate files moved aside; says so on
  * stderr. */
 void tc_certfiles_drop_previous(const struct tc_certfiles *c);
+
+/* A run that ends without a certificate of its own for a reason of the
+ * runner's (an adapter that cannot be loaded, a certificate that cannot be
+ * written): puts the pair moved aside back where no other run has written
+ * one meanwhile, and removes it otherwise. */
+void tc_certfiles_restore(const struct tc_certfiles *c);
 
 #endif

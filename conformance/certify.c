@@ -1,6 +1,7 @@
 /* certify.c — `tracecert certify`: options, the plan of (vector, level) runs, the worker processes, the reports. */
 #define _DEFAULT_SOURCE 1
 #include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -16,6 +17,7 @@
 #include "certfiles.h"
 #include "certify.h"
 #include "interrupt.h"
+#include "isolate.h"
 #include "child.h"
 #include "frame.h"
 #include "runner.h"
@@ -55,6 +57,7 @@ struct worker {
 	int sock;                 /* -1 once it is gone */
 	int task;                 /* the task it runs, -1: none */
 	pid_t run;                /* the process group of its current run, 0: none */
+	unsigned gen;             /* how many workers this slot has had */
 	struct tc_frame_reader rd;
 };
 
@@ -69,38 +72,47 @@ struct pool {
 	int first_failure;        /* the option: stop handing out tasks after a failure */
 };
 
-/* What a worker knows: the options, the vector files, the adapter. */
+/* A vector file as the plan read it, once: every run of it uses this
+ * content, whatever happens to the file meanwhile (an adapter that rewrites
+ * the vectors changes nothing); its image is a copy, not a mapping of a
+ * file that could change. */
+struct held {
+	struct tc_vector v;
+	int ok;                   /* read; else err says why (a runner-error) */
+	char err[600];
+};
+
+/* What a worker knows: the options, the vectors as read, the adapter. */
 struct worker_ctx {
 	const struct tc_adapter_info *ad;
-	char **paths;
+	const struct tc_run_env *env;
+	const struct held *vecs;
 	const struct tc_certify_options *o;
 	int sock;
 };
 
-/* One task in the worker: the vector is read here, the run made, the
- * output compared. */
+/* One task in the worker: the run made on the vector as the plan read it,
+ * the output compared. */
 static void run_one(const struct worker_ctx *w, struct tc_task *r, void (*started)(void *, int))
 {
-	struct tc_vector v;
+	const struct held *h = &w->vecs[r->vector];
 	struct tc_run_output out;
 	char err[512];
 	memset(&out, 0, sizeof out);
-	if (tc_vector_load(w->paths[r->vector], &v, err, sizeof err)) {
-		char msg[600];
-		snprintf(msg, sizeof msg, "vector file: %s", err);
+	if (!h->ok) {
+		char msg[700];
+		snprintf(msg, sizeof msg, "vector file: %s", h->err);
 		r->verdict = tc_v_runner;
 		tc_task_diag_quoted(r, "message", msg);
 		return;
 	}
-	tc_vector_drop_warnings(&v);   /* adapters are never scored on warnings */
-	if (tc_adapter_unsupported(w->ad, &v, r->level, err, sizeof err)) {
+	if (tc_adapter_unsupported(w->ad, &h->v, r->level, err, sizeof err)) {
 		r->verdict = tc_v_unsupported;
 		tc_task_diag(r, "%s", err);   /* why, for the TAP SKIP line */
-	} else if (tc_sandbox_run(w->ad, &v, r, &w->o->lim, &out, started, (void *)w)) {
-		r->verdict = tc_compare(r, &v, &out);
+	} else if (tc_sandbox_run(w->env, &h->v, r, &w->o->lim, &out, started, (void *)w)) {
+		r->verdict = tc_compare(r, &h->v, &out);
 	}
 	tc_run_output_free(&out);
-	tc_vector_free(&v);
 }
 
 /* Tells the runner the process group of the run that starts. */
@@ -115,7 +127,8 @@ static void tell_run_started(void *ctx, int pgid)
 static void send_result(int sock, int index, const struct tc_task *r)
 {
 	char buf[TC_FRAME_MAX];
-	int n = snprintf(buf, sizeof buf, "%d %d\n%s", index, r->verdict, r->diag);
+	int n = snprintf(buf, sizeof buf, "%d %d %d %u %s\n%s", index, r->verdict, r->started, r->isolation, r->iso_note,
+			 r->diag);
 	if (n < 0 || tc_frame_write(sock, 'r', buf, (size_t)n < sizeof buf ? (size_t)n : sizeof buf - 1) != 0)
 		_exit(3);   /* the runner is gone or the frame cannot be sent: the task reads "not run" */
 }
@@ -143,15 +156,20 @@ static void worker_main(struct worker_ctx *w, const struct tc_task *plan, int nt
 		*r = plan[i];
 		r->verdict = tc_v_pass;
 		r->diag[0] = '\0';
+		r->started = 0;
+		r->isolation = 0;
+		r->iso_note[0] = '\0';
 		run_one(w, r, tell_run_started);
 		send_result(w->sock, i, r);
 	}
 }
 
-/* Starts a worker (its own process group, killed with the runner); 0, or -1. */
-static int start_worker(struct pool *p, struct worker_ctx *wc, const struct tc_task *plan, int ntasks)
+/* Starts a worker in slot k of the pool (its own process group, killed
+ * with the runner); 0, or -1. */
+static int start_worker(struct pool *p, int k, struct worker_ctx *wc, const struct tc_task *plan, int ntasks)
 {
 	int sv[2];
+	unsigned gen;
 	pid_t pid, runner = getpid();
 	if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv) != 0)
 		return -1;
@@ -167,19 +185,23 @@ static int start_worker(struct pool *p, struct worker_ctx *wc, const struct tc_t
 		prctl(PR_SET_PDEATHSIG, SIGKILL);
 		if (getppid() != runner)
 			_exit(2);
-		for (int k = 0; k < p->n; k++)
-			close(p->w[k].sock);   /* the other workers' sockets */
+		for (int j = 0; j < p->n; j++)
+			if (p->w[j].sock >= 0)
+				close(p->w[j].sock);   /* the other workers' sockets */
 		close(sv[0]);
 		wc->sock = sv[1];
 		worker_main(wc, plan, ntasks);
 	}
 	setpgid(pid, pid);
 	close(sv[1]);
-	memset(&p->w[p->n], 0, sizeof p->w[p->n]);
-	p->w[p->n].pid = pid;
-	p->w[p->n].sock = sv[0];
-	p->w[p->n].task = -1;
-	p->n++;
+	gen = p->w[k].gen + 1;
+	memset(&p->w[k], 0, sizeof p->w[k]);
+	p->w[k].gen = gen;
+	p->w[k].pid = pid;
+	p->w[k].sock = sv[0];
+	p->w[k].task = -1;
+	if (k == p->n)
+		p->n++;
 	return 0;
 }
 
@@ -195,9 +217,9 @@ static void pool_kill(struct pool *p)
 	}
 }
 
-/* A worker that is gone: its socket closed, the process reaped, a death
- * reported (its task stays "not run"). */
-static void worker_gone(struct worker *w, int expected)
+/* A worker that is gone: its socket closed, the process reaped; its exit
+ * status, or -1 when it did not exit by itself with status 0. */
+static int worker_reap(struct worker *w, char *how, size_t n)
 {
 	int status = 0;
 	close(w->sock);
@@ -205,11 +227,51 @@ static void worker_gone(struct worker *w, int expected)
 	w->run = 0;
 	while (waitpid(w->pid, &status, 0) < 0 && errno == EINTR)
 		;
-	if (!expected || !WIFEXITED(status) || WEXITSTATUS(status) != 0)
-		fprintf(stderr, "tracecert certify: a worker process died (%s %d); the task it was running and "
-				"any it could not take are runner-errors (not run)\n",
-			WIFSIGNALED(status) ? "signal" : "exit status",
-			WIFSIGNALED(status) ? WTERMSIG(status) : WEXITSTATUS(status));
+	if (WIFSIGNALED(status))
+		snprintf(how, n, "signal %d, %s", WTERMSIG(status), strsignal(WTERMSIG(status)));
+	else
+		snprintf(how, n, "exit status %d", WEXITSTATUS(status));
+	return WIFEXITED(status) && WEXITSTATUS(status) == 0 ? 0 : -1;
+}
+
+/* A worker that ended when told to (no task left). */
+static void worker_done(struct worker *w)
+{
+	char how[80];
+	if (worker_reap(w, how, sizeof how) != 0)
+		fprintf(stderr, "tracecert certify: a worker process ended with %s after its last task\n", how);
+}
+
+static void dispatch(struct pool *p, struct worker *w, int ntasks);
+
+/* A worker that died (or sent what a worker never sends) while it held a
+ * task: the task gets its verdict — a crash, the adapter's doing, when its
+ * run had started (the adapter's process is the only one there that is
+ * not the runner's own), a runner-error otherwise — and a new worker takes
+ * its place and goes on with the next task. Each death ends one task, so
+ * the restarts end. */
+static void worker_died(struct pool *p, int k, struct worker_ctx *wc, struct tc_task *tasks, int ntasks,
+			const char *what)
+{
+	struct worker *w = &p->w[k];
+	int task = w->task, ran = w->run > 0;
+	char how[80], msg[300];
+	worker_reap(w, how, sizeof how);
+	if (task < 0)
+		return;
+	tasks[task].verdict = ran ? tc_v_crash : tc_v_runner;
+	snprintf(msg, sizeof msg, "the certify worker process running it %s (%s)%s; a new worker goes on", what, how,
+		 ran ? " while the adapter's process ran: the adapter's doing" : " before the adapter's process started");
+	tasks[task].diag[0] = '\0';
+	tc_task_diag_quoted(&tasks[task], "message", msg);
+	fprintf(stderr, "tracecert certify: a worker process %s (%s) during a run (task %d: %s); a new worker goes on\n",
+		what, how, task + 1, tc_verdict_names[tasks[task].verdict]);
+	if (p->stop || tc_interrupt_signal() || start_worker(p, k, wc, tasks, ntasks) != 0) {
+		if (!p->stop && !tc_interrupt_signal())
+			fprintf(stderr, "tracecert certify: cannot start a worker process: %s\n", strerror(errno));
+		return;
+	}
+	dispatch(p, &p->w[k], ntasks);
 }
 
 /* Hands the worker its next task, or closes its socket when there is none. */
@@ -224,25 +286,31 @@ static void dispatch(struct pool *p, struct worker *w, int ntasks)
 			return;
 		}
 	}
-	worker_gone(w, 1);
+	worker_done(w);
 }
 
-/* A result frame: "INDEX VERDICT\nDIAG", the index the worker was given, a
- * verdict in range, the diagnostics within their size. 0, or -1. */
+/* A result frame: "INDEX VERDICT STARTED ISOLATION NOTE\nDIAG", the index
+ * the worker was given, a verdict in range, the diagnostics and the note
+ * within their sizes. 0, or -1. */
 static int take_result(struct pool *p, struct worker *w, const struct tc_frame *f, struct tc_task *tasks)
 {
-	char head[32];
+	char head[TC_ISO_NOTE_SIZE + 64];
 	const char *nl = memchr(f->payload, '\n', f->len);
 	size_t hl = nl ? (size_t)(nl - f->payload) : 0, dl;
-	int i, verdict;
-	char end;
+	int i, verdict, started, at = 0;
+	unsigned iso;
 	if (!nl || hl >= sizeof head || (dl = f->len - hl - 1) >= TC_DIAG_SIZE)
 		return -1;
 	memcpy(head, f->payload, hl);
 	head[hl] = '\0';
-	if (sscanf(head, "%d %d%c", &i, &verdict, &end) != 2 || i != w->task || verdict < 0 || verdict >= tc_v_count)
+	if (sscanf(head, "%d %d %d %u %n", &i, &verdict, &started, &iso, &at) != 4 || at == 0 || i != w->task ||
+	    verdict < 0 || verdict >= tc_v_count || started < 0 || started > 1 || iso > tc_iso_all ||
+	    strlen(head + at) >= TC_ISO_NOTE_SIZE)
 		return -1;
 	tasks[i].verdict = verdict;
+	tasks[i].started = started;
+	tasks[i].isolation = iso;
+	snprintf(tasks[i].iso_note, sizeof tasks[i].iso_note, "%s", head + at);
 	memcpy(tasks[i].diag, nl + 1, dl);
 	tasks[i].diag[dl] = '\0';
 	w->run = 0;
@@ -251,14 +319,15 @@ static int take_result(struct pool *p, struct worker *w, const struct tc_frame *
 	return 0;
 }
 
-/* Reads what a worker sent; its next task after a result. */
-static void from_worker(struct pool *p, struct worker *w, struct tc_task *tasks, int ntasks)
+/* Reads what worker k sent; its next task after a result. */
+static void from_worker(struct pool *p, int k, struct worker_ctx *wc, struct tc_task *tasks, int ntasks)
 {
+	struct worker *w = &p->w[k];
 	struct tc_frame f;
 	int got;
 	long n = tc_frame_fill(&w->rd, w->sock);
 	if (n == 0 || (n < 0 && errno != EINTR && errno != EAGAIN)) {
-		worker_gone(w, 0);
+		worker_died(p, k, wc, tasks, ntasks, "died");
 		return;
 	}
 	while ((got = tc_frame_next(&w->rd, &f)) == 1) {
@@ -276,9 +345,8 @@ static void from_worker(struct pool *p, struct worker *w, struct tc_task *tasks,
 		}
 	}
 	if (got < 0) {
-		fprintf(stderr, "tracecert certify: a worker process sent a malformed message\n");
 		kill(-w->pid, SIGKILL);
-		worker_gone(w, 0);
+		worker_died(p, k, wc, tasks, ntasks, "sent a malformed message");
 	}
 }
 
@@ -299,9 +367,10 @@ static void pool_stop(struct pool *p)
 
 /* Whether a worker is left; waits for the next message of any (and looks
  * at the signal flag at least every 100 ms). */
-static int serve(struct pool *p, struct tc_task *tasks, int ntasks)
+static int serve(struct pool *p, struct worker_ctx *wc, struct tc_task *tasks, int ntasks)
 {
 	struct pollfd pf[64];
+	unsigned gen[64];
 	int live = 0;
 	if (tc_interrupt_signal()) {
 		pool_stop(p);
@@ -311,6 +380,7 @@ static int serve(struct pool *p, struct tc_task *tasks, int ntasks)
 		pf[k].fd = p->w[k].sock;
 		pf[k].events = POLLIN;
 		pf[k].revents = 0;
+		gen[k] = p->w[k].gen;
 		live += p->w[k].sock >= 0;
 	}
 	if (live == 0)
@@ -322,12 +392,12 @@ static int serve(struct pool *p, struct tc_task *tasks, int ntasks)
 		pool_kill(p);
 		for (int k = 0; k < p->n; k++)
 			if (p->w[k].sock >= 0)
-				worker_gone(&p->w[k], 0);
+				worker_done(&p->w[k]);
 		return 0;
 	}
 	for (int k = 0; k < p->n; k++)
-		if (p->w[k].sock >= 0 && pf[k].revents)
-			from_worker(p, &p->w[k], tasks, ntasks);
+		if (p->w[k].sock >= 0 && gen[k] == p->w[k].gen && pf[k].revents)   /* not a worker started since */
+			from_worker(p, k, wc, tasks, ntasks);
 	return 1;
 }
 
@@ -335,11 +405,11 @@ static int serve(struct pool *p, struct tc_task *tasks, int ntasks)
  * when it is free; results come back through the workers' sockets into
  * tasks. A task no worker finished keeps its "not run" runner-error; a
  * task not handed out after --first-failure stopped the run is skipped. */
-static void run_all(const struct tc_adapter_info *ad, char **paths, int ntasks, struct tc_task *tasks,
-		    const struct tc_certify_options *o)
+static void run_all(const struct tc_adapter_info *ad, const struct tc_run_env *env, const struct held *vecs,
+		    int ntasks, struct tc_task *tasks, const struct tc_certify_options *o)
 {
 	struct pool *p = calloc(1, sizeof *p);
-	struct worker_ctx wc = { ad, paths, o, -1 };
+	struct worker_ctx wc = { ad, env, vecs, o, -1 };
 	if (!p) {
 		fprintf(stderr, "tracecert certify: out of memory for the workers\n");
 		return;
@@ -347,11 +417,11 @@ static void run_all(const struct tc_adapter_info *ad, char **paths, int ntasks, 
 	p->first_failure = o->first_failure;
 	prctl(PR_SET_CHILD_SUBREAPER, 1);
 	for (int k = 0; k < o->jobs && k < 64 && !tc_interrupt_signal(); k++)
-		if (start_worker(p, &wc, tasks, ntasks) != 0)
+		if (start_worker(p, p->n, &wc, tasks, ntasks) != 0)
 			fprintf(stderr, "tracecert certify: cannot start a worker process: %s\n", strerror(errno));
 	for (int k = 0; k < p->n; k++)
 		dispatch(p, &p->w[k], ntasks);
-	while (serve(p, tasks, ntasks))
+	while (serve(p, &wc, tasks, ntasks))
 		;
 	tc_child_reap_leftovers();   /* what a run left behind when its worker died */
 	for (int i = p->next; p->stop && i < ntasks; i++) {
@@ -385,30 +455,65 @@ static int selected(const struct tc_certify_options *o, const struct tc_vector *
 	return 0;
 }
 
+/* The vector's image as copies (a region of [image file=…] is a mapping of
+ * a file, which could change on disk during the run). 0, or -1. */
+static int hold_image(struct tc_vector *v)
+{
+	struct tc_image copy;
+	memset(&copy, 0, sizeof copy);
+	for (int i = 0; i < v->image.n; i++)
+		if (tc_image_add(&copy, v->image.region[i].base, v->image.region[i].data,
+				 (size_t)v->image.region[i].size) != tc_image_ok) {
+			tc_image_free(&copy);
+			return -1;
+		}
+	tc_image_free(&v->image);
+	v->image = copy;
+	return 0;
+}
+
+/* Reads each vector file once (regular files only), into vecs[i]: what
+ * every run of it uses. */
+static void read_vectors(char **paths, size_t npaths, struct held *vecs)
+{
+	for (size_t i = 0; i < npaths; i++) {
+		struct held *h = &vecs[i];
+		if (tc_vector_load_strict(paths[i], &h->v, h->err, sizeof h->err)) {
+			fprintf(stderr, "tracecert certify: %s: %s\n", paths[i], h->err);
+			continue;
+		}
+		if (hold_image(&h->v)) {
+			snprintf(h->err, sizeof h->err, "out of memory for a copy of its image");
+			tc_vector_free(&h->v);
+			continue;
+		}
+		tc_vector_drop_warnings(&h->v);   /* adapters are never scored on warnings */
+		h->ok = 1;
+	}
+}
+
 /* Builds the task list: each vector at each level it has and the options
  * ask for; tags[i] gets each vector's tags. Returns the number of tasks, or
  * -1 when memory is short. */
-static int plan(const struct tc_certify_options *o, char **paths, size_t npaths, char **tags, struct tc_task **out)
+static int plan(const struct tc_certify_options *o, const struct held *vecs, size_t npaths, char **tags,
+		struct tc_task **out)
 {
 	struct tc_task *t = calloc(npaths * 2 + 1, sizeof *t);
 	int n = 0;
 	if (!t)
 		return -1;
 	for (size_t i = 0; i < npaths; i++) {
-		struct tc_vector v;
-		char err[512];
-		if (tc_vector_load(paths[i], &v, err, sizeof err)) {
-			fprintf(stderr, "tracecert certify: %s: %s\n", paths[i], err);
+		const struct tc_vector *v = &vecs[i].v;
+		if (!vecs[i].ok) {
 			tags[i] = strdup("");
 			plan_task(&t[n++], (int)i, 1, tc_proto_none);   /* the worker reports the runner-error */
-			continue;
+		} else {
+			tags[i] = strdup(v->tags);
+			if (selected(o, v) && (o->levels & 1) && (v->has[tc_sec_l1] || v->has[tc_sec_error]))
+				plan_task(&t[n++], (int)i, 1, v->proto->id);
+			if (selected(o, v) && (o->levels & 4) && v->has[tc_sec_l3])
+				plan_task(&t[n++], (int)i, 3, v->proto->id);
 		}
-		tags[i] = strdup(v.tags);
-		if (selected(o, &v) && (o->levels & 1) && (v.has[tc_sec_l1] || v.has[tc_sec_error]))
-			plan_task(&t[n++], (int)i, 1, v.proto->id);
-		if (selected(o, &v) && (o->levels & 4) && v.has[tc_sec_l3])
-			plan_task(&t[n++], (int)i, 3, v.proto->id);
-		tc_vector_free(&v);
 		if (!tags[i]) {
 			free(t);
 			return -1;
@@ -556,6 +661,7 @@ static int summarise(struct tc_report *r, struct tallies *ts)
 static void print_summary(const struct tc_report *r)
 {
 	const int *t = r->total;
+	char iso[800];
 	fprintf(stderr, "certify: %s: %d pass, %d fail, %d crash, %d hang, %d flood, %d adapter-error, %d runner-error, "
 			"%d unsupported, %d malformed; score %.2f%%; %.2f s, %.0f runs/s\n",
 		r->adapter, t[tc_v_pass] + t[tc_v_pass_alt], t[tc_v_fail], t[tc_v_crash], t[tc_v_hang], t[tc_v_flood],
@@ -564,6 +670,8 @@ static void print_summary(const struct tc_report *r)
 	if (t[tc_v_pass_alt])
 		fprintf(stderr, "certify: %d of the passes are under an alternative reading of the spec (listed in the "
 				"certificate)\n", t[tc_v_pass_alt]);
+	tc_report_isolation(r, iso, sizeof iso);
+	fprintf(stderr, "certify: isolation: %s\n", iso);
 	for (int i = 0; i < r->ntasks && t[tc_v_skipped]; i++)
 		if (r->tasks[i].verdict == tc_v_fail) {
 			fprintf(stderr, "certify: first failure: L%d %s (%d runs not run after it)\n", r->tasks[i].level,
@@ -669,55 +777,187 @@ static int read_notes(const char *path, char **text, size_t *len)
 
 /* ---- The command --------------------------------------------------------------- */
 
-/* Runs the planned tasks and reports; returns the exit status. */
-static int certify(const struct tc_certify_options *o, struct tc_certfiles *cf, const struct tc_adapter_info *ad,
-		   char **paths, size_t npaths, struct tc_report *r)
+/* ---- What no adapter may see --------------------------------------------------- */
+
+/* The folders each run's process hides from the adapter (isolate.c). */
+struct hidden {
+	char **dir;
+	size_t n;
+	char why[400];            /* a folder that cannot be hidden, and why ("" when none) */
+};
+
+/* Adds the real path of folder (when it has one) to h. */
+static void hide_add(struct hidden *h, const char *folder)
 {
-	char **tags = calloc(npaths ? npaths : 1, sizeof *tags);
-	struct tc_task *tasks = NULL;
+	char *real = realpath(folder, NULL), **d;
+	if (!real)
+		return;
+	if (!(d = realloc(h->dir, (h->n + 1) * sizeof *d))) {
+		free(real);
+		return;
+	}
+	h->dir = d;
+	h->dir[h->n++] = real;
+}
+
+/* Whether path is folder or inside it. */
+static int inside(const char *path, const char *folder)
+{
+	size_t n = strlen(folder);
+	return !strncmp(path, folder, n) && (path[n] == '\0' || path[n] == '/' || (n == 1 && folder[0] == '/'));
+}
+
+/* The folder of every vector file, every --vectors folder and the report
+ * folder, as real paths, none inside another; a folder that holds the
+ * adapter (which is to be loaded) or is "/" cannot be hidden: left out, and
+ * h->why says so. */
+static void hide_list(const struct tc_certify_options *o, char **paths, size_t npaths, const char *adapter,
+		      struct hidden *h)
+{
+	struct stat st;
+	size_t k = 0;
+	for (size_t i = 0; i < npaths; i++) {
+		char *dir = strdup(paths[i]), *slash = dir ? strrchr(dir, '/') : NULL;
+		if (dir)
+			hide_add(h, slash ? (slash == dir ? "/" : (*slash = '\0', dir)) : ".");
+		free(dir);
+	}
+	for (size_t i = 0; i < o->nvectors; i++)
+		if (stat(o->vectors[i], &st) == 0 && S_ISDIR(st.st_mode))
+			hide_add(h, o->vectors[i]);
+	if (o->report)
+		hide_add(h, o->report);
+	qsort(h->dir, h->n, sizeof *h->dir, cmp_word);
+	for (size_t i = 0; i < h->n; i++) {
+		if (!strcmp(h->dir[i], "/") || inside(adapter, h->dir[i])) {
+			if (!h->why[0])
+				snprintf(h->why, sizeof h->why, "'%s' is not hidden: it holds %s", h->dir[i],
+					 strcmp(h->dir[i], "/") ? "the adapter" : "everything");
+			free(h->dir[i]);
+		} else if (k > 0 && inside(h->dir[i], h->dir[k - 1])) {
+			free(h->dir[i]);
+		} else {
+			h->dir[k++] = h->dir[i];
+		}
+	}
+	h->n = k;
+}
+
+/* ---- The command --------------------------------------------------------------- */
+
+/* The counts of the runs behind each wall (from each task), and why one was
+ * missing: the runner's own reason (a folder it could not hide) first. */
+static void count_isolation(struct tc_report *r, const struct hidden *h)
+{
+	r->iso_note = h->why;
+	for (int i = 0; i < r->ntasks; i++) {
+		const struct tc_task *t = &r->tasks[i];
+		if (!t->started)
+			continue;
+		r->iso_runs++;
+		r->iso_count[0] += (t->isolation & tc_iso_uid) != 0;
+		r->iso_count[1] += (t->isolation & tc_iso_pid) != 0;
+		r->iso_count[2] += (t->isolation & tc_iso_hidden) && !h->why[0];
+		if (!r->iso_note[0] && t->iso_note[0])
+			r->iso_note = t->iso_note;
+	}
+}
+
+void tc_report_isolation(const struct tc_report *r, char *buf, size_t n)
+{
+	int k = snprintf(buf, n, "of the %d runs that loaded the adapter, %d ran as uid %d (nobody) instead of the "
+			 "runner's, %d in a PID namespace of their own, %d with the vectors and the report folder hidden",
+			 r->iso_runs, r->iso_count[0], TC_ISO_UID, r->iso_count[1], r->iso_count[2]);
+	if (r->iso_note && r->iso_note[0] && k > 0 && (size_t)k < n)
+		snprintf(buf + k, n - (size_t)k, " (%s)", r->iso_note);
+}
+
+/* The shared parts of every child that loads the adapter: its real path,
+ * the folders it hides. */
+static void run_env(const struct tc_certify_options *o, char **paths, size_t npaths, struct tc_run_env *env,
+		    struct hidden *h, char *real, size_t n)
+{
+	char *r = realpath(o->adapter, NULL);
+	snprintf(real, n, "%s", r ? r : o->adapter);   /* none: loading says why */
+	free(r);
+	hide_list(o, paths, npaths, real, h);
+	env->adapter = real;
+	env->shown = o->adapter;
+	env->hide = h->dir;
+	env->nhide = h->n;
+}
+
+/* Reports the run: TAP, certificates. Returns the exit status. */
+static int report(const struct tc_certify_options *o, struct tc_certfiles *cf, struct tc_report *r,
+		  const struct hidden *h, double t0)
+{
 	struct tallies ts = { NULL, 0, 0 };
-	int n, rc = 2;
-	double t0 = now_s();
-	if (!tags || (n = plan(o, paths, npaths, tags, &tasks)) < 0) {
-		fprintf(stderr, "tracecert certify: out of memory\n");
-		free_list(tags, npaths);
-		return 2;
-	}
-	if (check_tags(o, tags, npaths)) {
-		free(tasks);
-		free_list(tags, npaths);
-		return 2;
-	}
-	if (n == 0) {
-		fprintf(stderr, "tracecert certify: nothing to run: no vector of the %zu read %s\n", npaths,
-			o->ntags ? "carries one of the --tags at the levels asked" : "has a section of the levels asked");
-		free(tasks);
-		free_list(tags, npaths);
-		return 2;
-	}
-	if (tc_certfiles_prepare(cf, o->report) != 0) {   /* an unwritable report folder, before any run */
-		free(tasks);
-		free_list(tags, npaths);
-		return 2;
-	}
-	run_all(ad, paths, n, tasks, o);
-	r->tasks = tasks;
-	r->ntasks = n;
-	r->paths = paths;
-	r->tags = tags;
+	int rc = 2;
 	r->seconds = now_s() - t0;
 	if (tc_interrupt_signal()) {
 		rc = interrupted(cf);   /* the results are partial: no TAP, no certificate */
 	} else if (summarise(r, &ts)) {
 		fprintf(stderr, "tracecert certify: out of memory\n");
+		tc_certfiles_restore(cf);
 	} else if (o->tap && tc_tap_write(stdout, r)) {
 		fprintf(stderr, "tracecert certify: cannot write the TAP stream: %s\n", strerror(errno));
+		tc_certfiles_restore(cf);
 	} else {
+		count_isolation(r, h);
 		r->seconds = now_s() - t0;
 		rc = write_reports(cf, r);
 	}
-	free(tasks);
 	tallies_free(&ts);
+	return rc;
+}
+
+/* The plan made, the report folder prepared, the adapter's declaration read
+ * (in a child), the tasks run; returns the exit status. */
+static int certify(const struct tc_certify_options *o, struct tc_certfiles *cf, struct tc_adapter_info *ad,
+		   char **paths, size_t npaths, struct tc_report *r)
+{
+	char **tags = calloc(npaths ? npaths : 1, sizeof *tags), real[PATH_MAX + 1], err[1024];
+	struct held *vecs = calloc(npaths ? npaths : 1, sizeof *vecs);
+	struct tc_task *tasks = NULL;
+	struct hidden h;
+	struct tc_run_env env;
+	int n = -1, rc = 2;
+	double t0 = now_s();
+	memset(&h, 0, sizeof h);
+	if (tags && vecs) {
+		read_vectors(paths, npaths, vecs);   /* once: every run uses what is read here */
+		n = plan(o, vecs, npaths, tags, &tasks);
+	}
+	if (n < 0)
+		fprintf(stderr, "tracecert certify: out of memory\n");
+	else if (check_tags(o, tags, npaths) != 0)
+		;   /* said */
+	else if (n == 0)
+		fprintf(stderr, "tracecert certify: nothing to run: no vector of the %zu read %s\n", npaths,
+			o->ntags ? "carries one of the --tags at the levels asked" : "has a section of the levels asked");
+	else if (tc_certfiles_prepare(cf, o->report) == 0) {   /* an unwritable report folder: before any run */
+		run_env(o, paths, npaths, &env, &h, real, sizeof real);
+		prctl(PR_SET_DUMPABLE, 0);   /* no process of the user reads the expected sections out of this one */
+		if (tc_adapter_probe(&env, &o->lim, ad, err, sizeof err) != 0) {
+			fprintf(stderr, "tracecert certify: %s\n", err);
+			tc_certfiles_restore(cf);
+		} else {
+			r->adapter = ad->name;
+			r->version = ad->version;
+			run_all(ad, &env, vecs, n, tasks, o);
+			r->tasks = tasks;
+			r->ntasks = n;
+			r->paths = paths;
+			r->tags = tags;
+			rc = report(o, cf, r, &h, t0);
+		}
+	}
+	for (size_t i = 0; vecs && i < npaths; i++)
+		if (vecs[i].ok)
+			tc_vector_free(&vecs[i].v);
+	free(vecs);
+	free_list(h.dir, h.n);
+	free(tasks);
 	free_list(tags, npaths);
 	return rc;
 }
@@ -754,7 +994,7 @@ int tc_certify(const struct tc_certify_options *o)
 	struct tc_report r;
 	struct tc_certfiles cf;
 	struct tc_adapter_info *ad = calloc(1, sizeof *ad);
-	char **paths = NULL, *notes = NULL, err[1024];
+	char **paths = NULL, *notes = NULL;
 	size_t npaths = 0;
 	int rc = 2;
 	memset(&r, 0, sizeof r);
@@ -764,15 +1004,9 @@ int tc_certify(const struct tc_certify_options *o)
 		fprintf(stderr, "tracecert certify: out of memory\n");
 	else if (list_vectors(o, &paths, &npaths) == 0 &&
 		 (!o->notes || read_notes(o->notes, &notes, &r.notes_len) == 0)) {
-		if (tc_adapter_probe(o->adapter, &o->lim, ad, err, sizeof err) != 0) {
-			fprintf(stderr, "tracecert certify: %s\n", err);
-		} else {
-			r.adapter = ad->name;
-			r.version = ad->version;
-			r.notes_path = o->notes;
-			r.notes = notes;
-			rc = certify(o, &cf, ad, paths, npaths, &r);
-		}
+		r.notes_path = o->notes;
+		r.notes = notes;
+		rc = certify(o, &cf, ad, paths, npaths, &r);
 	}
 	free(ad);
 	free(notes);

@@ -12,12 +12,23 @@ struct tc_adapter;
  * certify` and `tracecert bench` call it only in their children. */
 const struct tc_adapter *tc_adapter_load(const char *path, char *err, size_t n);
 
+/* The program image of the process that loads an adapter for certify is
+ * `tracecert` itself (/proc/self/exe, exec'd by conformance/child.c) with
+ * this one argument, which no user types: main() hands it to
+ * tc_certify_child_main (conformance/runchild.c) before any command. It
+ * reads its inputs as frames on descriptor 4, writes frames on 3, and
+ * returns only when its inputs are wrong. */
+#define TC_CHILD_WORD "--certify-child-process"
+int tc_certify_child_main(void);
+
 /* Limits on one run in its child process. */
 struct tc_limits {
 	unsigned timeout_s;       /* CPU and wall-clock seconds */
-	unsigned long mem_mb;     /* address space (non-sanitized runs), 0: none */
+	unsigned long mem_mb;     /* the run's processes' resident size, summed; and each one's address
+				   * space (RLIMIT_AS, not in an ASan build); 0: none */
 	unsigned long out_mb;     /* bytes of output: frames and stdout/stderr together; also the file size */
-	unsigned long procs;      /* RLIMIT_NPROC (the kernel counts every process of the user; root is exempt); 0: none */
+	unsigned long procs;      /* RLIMIT_NPROC (the kernel counts every process of the user the adapter
+				   * runs as: root is exempt, so a child started as root drops to nobody); 0: none */
 	unsigned long items;      /* items one run may hand over (warnings included); more is a flood */
 };
 

@@ -1,14 +1,17 @@
-/* child.c — a child process of the runner: its own process group under a subreaper, limits, a wall-clock deadline, frames and bounded output in, the whole group killed at the end. */
+/* child.c — a child process of the runner: a fresh program image in its own process group under a subreaper, limits, a wall-clock deadline, the run's summed resident size, frames and bounded output in, the whole group killed at the end. */
 #define _GNU_SOURCE 1
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
+#include <spawn.h>
 #include <stdio.h>
+#include <dirent.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/prctl.h>
 #include <sys/resource.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -25,7 +28,7 @@ static double now_s(void)
 	return (double)ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
-/* ---- In the child --------------------------------------------------------- */
+/* ---- In the child (runchild.c, before anything of the adapter runs) ---------- */
 
 static void set_limit(int resource, unsigned long long v)
 {
@@ -33,10 +36,7 @@ static void set_limit(int resource, unsigned long long v)
 	setrlimit(resource, &r);
 }
 
-/* CPU (soft: SIGXCPU, then SIGKILL a second later), memory (not in an ASan
- * build: child.h), processes of the user (the kernel does not hold root to
- * it), file size (output limit; SIGXFSZ), no core dumps. */
-static void set_limits(const struct tc_limits *lim)
+void tc_child_set_limits(const struct tc_limits *lim)
 {
 	struct rlimit cpu = { lim->timeout_s, (rlim_t)lim->timeout_s + 1 };
 	setrlimit(RLIMIT_CPU, &cpu);
@@ -48,22 +48,6 @@ static void set_limits(const struct tc_limits *lim)
 	set_limit(RLIMIT_CORE, 0);
 }
 
-/* Descriptors: stdin /dev/null, stdout and stderr the output pipe, frames
- * on TC_CHILD_FRAMES_FD, nothing else (not the runner's pipes). */
-static void set_descriptors(int frames_w, int output_w)
-{
-	/* first above the descriptors to be replaced, whatever numbers pipe() gave */
-	int fd = fcntl(frames_w, F_DUPFD, TC_CHILD_FRAMES_FD + 1);
-	int out = fcntl(output_w, F_DUPFD, TC_CHILD_FRAMES_FD + 1);
-	int devnull = open("/dev/null", O_RDONLY);
-	if (fd < 0 || out < 0 || devnull < 0 || dup2(devnull, 0) < 0 || dup2(out, 1) < 0 || dup2(out, 2) < 0 ||
-	    dup2(fd, TC_CHILD_FRAMES_FD) < 0)
-		_exit(5);
-	if (syscall(SYS_close_range, TC_CHILD_FRAMES_FD + 1, ~0u, 0) != 0)
-		for (long i = TC_CHILD_FRAMES_FD + 1, max = sysconf(_SC_OPEN_MAX); i < max && i < 65536; i++)
-			close((int)i);
-}
-
 /* ---- Starting ------------------------------------------------------------- */
 
 static int pidfd_of(pid_t pid)
@@ -72,40 +56,77 @@ static int pidfd_of(pid_t pid)
 	return fd < 0 ? -1 : (int)fd;
 }
 
-int tc_child_start(struct tc_child *c, const struct tc_limits *lim, void (*body)(void *arg), void *arg, char *why,
-		   size_t n)
+/* fd moved to a number above the child's fixed ones (the file actions
+ * below may then take them in any order); -1 on failure. */
+static int above_fixed(int fd)
 {
-	int fr[2] = { -1, -1 }, out[2] = { -1, -1 };
-	pid_t parent = getpid();
+	int up = fd < 0 ? -1 : fcntl(fd, F_DUPFD_CLOEXEC, TC_CHILD_INPUT_FD + 1);
+	if (fd >= 0)
+		close(fd);
+	return up;
+}
+
+/* posix_spawn of /proc/self/exe TC_CHILD_WORD: stdin /dev/null, stdout and
+ * stderr the output pipe, frames on TC_CHILD_FRAMES_FD, the inputs on
+ * TC_CHILD_INPUT_FD, every other descriptor closed, its own process group.
+ * glibc spawns without copying this process's memory (CLONE_VM|CLONE_VFORK):
+ * nothing of it reaches the child, and the copy costs nothing. */
+static int spawn(pid_t *pid, int frames_w, int output_w, int input)
+{
+	char word[] = TC_CHILD_WORD, name[] = "tracecert";
+	char *argv[] = { name, word, NULL };
+	posix_spawn_file_actions_t fa;
+	posix_spawnattr_t at;
+	int rc;
+	if ((rc = posix_spawn_file_actions_init(&fa)) != 0)
+		return rc;
+	if ((rc = posix_spawnattr_init(&at)) != 0) {
+		posix_spawn_file_actions_destroy(&fa);
+		return rc;
+	}
+	rc = posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
+	rc = rc ? rc : posix_spawn_file_actions_adddup2(&fa, output_w, 1);
+	rc = rc ? rc : posix_spawn_file_actions_adddup2(&fa, output_w, 2);
+	rc = rc ? rc : posix_spawn_file_actions_adddup2(&fa, frames_w, TC_CHILD_FRAMES_FD);
+	rc = rc ? rc : posix_spawn_file_actions_adddup2(&fa, input, TC_CHILD_INPUT_FD);
+	rc = rc ? rc : posix_spawn_file_actions_addclosefrom_np(&fa, TC_CHILD_INPUT_FD + 1);
+	rc = rc ? rc : posix_spawnattr_setflags(&at, POSIX_SPAWN_SETPGROUP);
+	rc = rc ? rc : posix_spawnattr_setpgroup(&at, 0);
+	rc = rc ? rc : posix_spawn(pid, "/proc/self/exe", &fa, &at, argv, environ);
+	posix_spawn_file_actions_destroy(&fa);
+	posix_spawnattr_destroy(&at);
+	return rc;
+}
+
+int tc_child_start(struct tc_child *c, const struct tc_limits *lim, int input, char *why, size_t n)
+{
+	int fr[2] = { -1, -1 }, out[2] = { -1, -1 }, in = -1, rc = 0;
+	(void)lim;                /* the child sets its limits itself (its inputs carry them) */
 	c->pid = -1;
 	c->frames = c->output = c->pidfd = -1;
 	prctl(PR_SET_CHILD_SUBREAPER, 1);
-	fflush(NULL);
-	if (pipe(fr) != 0 || pipe(out) != 0 || (c->pid = fork()) < 0) {
-		snprintf(why, n, "runner could not start a child: %s", strerror(errno));
-		for (int i = 0; i < 2; i++) {
-			if (fr[i] >= 0)
-				close(fr[i]);
-			if (out[i] >= 0)
-				close(out[i]);
-		}
+	if (pipe2(fr, O_CLOEXEC) != 0 || pipe2(out, O_CLOEXEC) != 0 || lseek(input, 0, SEEK_SET) != 0 ||
+	    (fr[1] = above_fixed(fr[1])) < 0 || (out[1] = above_fixed(out[1])) < 0 ||
+	    (in = fcntl(input, F_DUPFD_CLOEXEC, TC_CHILD_INPUT_FD + 1)) < 0)
+		rc = errno;
+	else
+		rc = spawn(&c->pid, fr[1], out[1], in);
+	if (in >= 0)
+		close(in);
+	if (fr[1] >= 0)
+		close(fr[1]);
+	if (out[1] >= 0)
+		close(out[1]);
+	if (rc != 0) {
+		snprintf(why, n, "runner could not start a child: %s", strerror(rc));
+		if (fr[0] >= 0)
+			close(fr[0]);
+		if (out[0] >= 0)
+			close(out[0]);
+		c->pid = -1;
 		return -1;
 	}
-	if (c->pid == 0) {
-		setpgid(0, 0);
-		prctl(PR_SET_PDEATHSIG, SIGKILL);
-		if (getppid() != parent)
-			_exit(5);
-		close(fr[0]);
-		close(out[0]);
-		set_descriptors(fr[1], out[1]);
-		set_limits(lim);
-		body(arg);
-		_exit(5);
-	}
-	setpgid(c->pid, c->pid);   /* both sides: the group exists before either goes on */
-	close(fr[1]);
-	close(out[1]);
+	setpgid(c->pid, c->pid);   /* both sides: the group exists before either goes on (EACCES once it runs) */
 	c->frames = fr[0];
 	c->output = out[0];
 	c->pidfd = pidfd_of(c->pid);
@@ -154,13 +175,17 @@ void tc_child_reap_leftovers(void)
 
 /* Kills the child's group and every descendant that left it, and reaps
  * them all; *status gets the child's exit status (a signal 9 when it was
- * still running). */
-static void kill_all(struct tc_child *c, int *status)
+ * still running), *peak_mb its ru_maxrss (its own and that of the
+ * descendants it reaped). */
+static void kill_all(struct tc_child *c, int *status, unsigned long *peak_mb)
 {
+	struct rusage ru;
+	memset(&ru, 0, sizeof ru);
 	kill(-c->pid, SIGKILL);
 	kill(c->pid, SIGKILL);
-	while (waitpid(c->pid, status, 0) < 0 && errno == EINTR)
+	while (wait4(c->pid, status, 0, &ru) < 0 && errno == EINTR)
 		;
+	*peak_mb = (unsigned long)ru.ru_maxrss >> 10;
 	tc_child_reap_leftovers();
 }
 
@@ -231,19 +256,85 @@ static int read_output(struct watch *w, int fd)
 	return 1;
 }
 
-/* The child's resident size in MiB (ASan build), or 0. */
-static unsigned long rss_mb(pid_t pid)
+/* The memory process pid holds in KiB, or 0 (gone): its proportional
+ * resident size (Pss of /proc/PID/smaps_rollup: a page shared by k
+ * processes counts 1/k in each, so forked children that share their
+ * parent's pages are not counted many times), or, on a kernel without
+ * smaps_rollup, its resident size (statm). */
+static unsigned long rss_kb(long pid)
 {
-	char path[64];
+	char path[64], buf[2048], *pss;
 	unsigned long size = 0, rss = 0;
 	FILE *f;
-	snprintf(path, sizeof path, "/proc/%d/statm", (int)pid);
+	size_t n;
+	snprintf(path, sizeof path, "/proc/%ld/smaps_rollup", pid);
+	if ((f = fopen(path, "r")) != NULL) {
+		n = fread(buf, 1, sizeof buf - 1, f);
+		fclose(f);
+		buf[n] = '\0';
+		pss = strstr(buf, "\nPss:");
+		return pss ? strtoul(pss + 5, NULL, 10) : 0;
+	}
+	snprintf(path, sizeof path, "/proc/%ld/statm", pid);
 	if (!(f = fopen(path, "r")))
 		return 0;
 	if (fscanf(f, "%lu %lu", &size, &rss) != 2)
 		rss = 0;
 	fclose(f);
-	return (unsigned long)(((unsigned long long)rss * (unsigned long long)sysconf(_SC_PAGESIZE)) >> 20);
+	return (unsigned long)(((unsigned long long)rss * (unsigned long long)sysconf(_SC_PAGESIZE)) >> 10);
+}
+
+/* Appends the children of every thread of pid to kids[*n..max). */
+static void children_of(long pid, long *kids, int *n, int max)
+{
+	char path[64], buf[4096];
+	DIR *d;
+	struct dirent *e;
+	snprintf(path, sizeof path, "/proc/%ld/task", pid);
+	if (!(d = opendir(path)))
+		return;
+	while ((e = readdir(d)) != NULL && *n < max) {
+		FILE *f;
+		size_t got;
+		if (e->d_name[0] == '.')
+			continue;
+		snprintf(path, sizeof path, "/proc/%ld/task/%.20s/children", pid, e->d_name);
+		if (!(f = fopen(path, "r")))
+			continue;
+		got = fread(buf, 1, sizeof buf - 1, f);
+		fclose(f);
+		buf[got] = '\0';
+		for (char *p = buf, *end; *n < max; p = end) {
+			long v = strtol(p, &end, 10);
+			if (end == p)
+				break;
+			kids[(*n)++] = v;
+		}
+	}
+	closedir(d);
+}
+
+#define TREE_MAX 4096             /* processes of a run counted (RLIMIT_NPROC is 256 by default) */
+
+/* The memory of every descendant of this process (rss_kb), summed, in MiB:
+ * the run's processes, wherever they went (setsid, a double fork, a PID
+ * namespace: every one is a descendant of the caller, which is a
+ * subreaper). *nprocs: how many. */
+static unsigned long tree_rss_mb(int *nprocs)
+{
+	long *kids = malloc(TREE_MAX * sizeof *kids);
+	unsigned long long kb = 0;
+	int n = 0;
+	if (!kids)
+		return 0;
+	children_of((long)getpid(), kids, &n, TREE_MAX);
+	for (int i = 0; i < n; i++) {
+		kb += rss_kb(kids[i]);
+		children_of(kids[i], kids, &n, TREE_MAX);
+	}
+	free(kids);
+	*nprocs = n;
+	return (unsigned long)(kb >> 10);
 }
 
 /* Whether the child has exited; it is left a zombie (its pid, the group's
@@ -259,7 +350,7 @@ static int exited(struct tc_child *c)
  * run is over (0, end->how set). */
 static int watch(struct tc_child *c, const struct tc_limits *lim, struct watch *w)
 {
-	double deadline = now_s() + lim->timeout_s, next_rss = 0;
+	double deadline = now_s() + lim->timeout_s, next_rss = now_s() + TC_CHILD_RSS_POLL_MS / 1000.0;
 	int open_frames = 1, open_output = 1;
 	for (;;) {
 		struct pollfd p[3] = { { c->frames, POLLIN, 0 }, { c->output, POLLIN, 0 }, { c->pidfd, POLLIN, 0 } };
@@ -270,7 +361,7 @@ static int watch(struct tc_child *c, const struct tc_limits *lim, struct watch *
 			w->end->how = tc_child_deadline;
 			return 0;
 		}
-		if (c->pidfd < 0 || TC_ASAN_BUILD)
+		if (c->pidfd < 0 || lim->mem_mb)
 			ms = ms < TC_CHILD_RSS_POLL_MS ? ms : TC_CHILD_RSS_POLL_MS;
 		p[0].fd = open_frames ? c->frames : -1;
 		p[1].fd = open_output ? c->output : -1;
@@ -289,9 +380,9 @@ static int watch(struct tc_child *c, const struct tc_limits *lim, struct watch *
 				return 0;
 			open_output = 0;
 		}
-		if (TC_ASAN_BUILD && lim->mem_mb && now_s() >= next_rss) {
+		if (lim->mem_mb && now_s() >= next_rss) {
 			next_rss = now_s() + TC_CHILD_RSS_POLL_MS / 1000.0;
-			if (rss_mb(c->pid) > lim->mem_mb) {
+			if ((w->end->rss_mb = tree_rss_mb(&w->end->nprocs)) > lim->mem_mb) {
 				w->end->how = tc_child_memory;
 				return 0;
 			}
@@ -320,7 +411,7 @@ void tc_child_finish(struct tc_child *c, const struct tc_limits *lim, tc_child_f
 	if (!w) {
 		end->how = tc_child_lost;
 		snprintf(end->why, sizeof end->why, "out of memory");
-		kill_all(c, &status);
+		kill_all(c, &status, &end->peak_mb);
 	} else {
 		w->max_bytes = (unsigned long long)lim->out_mb << 20;
 		w->fn = fn;
@@ -328,7 +419,7 @@ void tc_child_finish(struct tc_child *c, const struct tc_limits *lim, tc_child_f
 		w->end = end;
 		end->how = tc_child_exited;
 		done = watch(c, lim, w);
-		kill_all(c, &status);
+		kill_all(c, &status, &end->peak_mb);
 		if (done)
 			drain(c, w);
 		end->status = status;

@@ -27,17 +27,30 @@ static int frame_type_ok(char type)
 	return (type >= 'a' && type <= 'z') || (type >= 'A' && type <= 'Z') || (type >= '0' && type <= '9');
 }
 
-/* The one writer: the frame whole, in one write (frames of one writer
- * never interleave). */
+/* The one writer of a frame's bytes. */
+long tc_frame_put(char *buf, size_t size, char type, const char *payload, size_t len)
+{
+	char head[TC_FRAME_HEAD + 1];
+	if (len > TC_FRAME_MAX || !frame_type_ok(type) || size < TC_FRAME_HEAD + len + 1)
+		return -1;
+	snprintf(head, sizeof head, "%c%04zu ", type, len);
+	memcpy(buf, head, TC_FRAME_HEAD);
+	memcpy(buf + TC_FRAME_HEAD, payload, len);
+	buf[TC_FRAME_HEAD + len] = '\n';
+	return (long)(TC_FRAME_HEAD + len + 1);
+}
+
+/* The frame whole, in one write (frames of one writer never interleave). */
 static int frame_out(int fd, char type, const char *payload, size_t len, int sock)
 {
 	char buf[TC_FRAME_HEAD + TC_FRAME_MAX + 1];
-	if (len > TC_FRAME_MAX || !frame_type_ok(type))
-		return -1;
-	snprintf(buf, sizeof buf, "%c%04zu ", type, len);
-	memcpy(buf + TC_FRAME_HEAD, payload, len);
-	buf[TC_FRAME_HEAD + len] = '\n';
-	return write_all(fd, buf, TC_FRAME_HEAD + len + 1, sock);
+	long n = tc_frame_put(buf, sizeof buf, type, payload, len);
+	return n < 0 ? -1 : write_all(fd, buf, (size_t)n, sock);
+}
+
+int tc_frame_write_all(int fd, const char *bytes, size_t n)
+{
+	return write_all(fd, bytes, n, 0);
 }
 
 int tc_frame_write(int fd, char type, const char *payload, size_t len)

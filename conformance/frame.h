@@ -21,6 +21,13 @@ struct tc_frame {
  * 0, or -1 when len is over TC_FRAME_MAX, type is not a letter or digit, or
  * a write failed. */
 int tc_frame_write(int fd, char type, const char *payload, size_t len);
+/* The frame's bytes into buf (size bytes): their number, or -1 when they
+ * do not fit or the frame is not one (as tc_frame_write). For a writer that
+ * gathers frames and writes many at once (tc_frame_write_all). */
+long tc_frame_put(char *buf, size_t size, char type, const char *payload, size_t len);
+/* n bytes of whole frames to fd (EINTR retried, short writes continued). 0,
+ * or -1 when a write failed. */
+int tc_frame_write_all(int fd, const char *bytes, size_t n);
 /* tc_frame_write on a socket, without SIGPIPE when the peer is gone. */
 int tc_frame_send(int sock, char type, const char *payload, size_t len);
 /* tc_frame_write of a NUL-terminated payload. */

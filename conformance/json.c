@@ -176,6 +176,19 @@ static void by_tag(struct jw *j, const struct tc_report *r)
 	jw_close(j, ']');
 }
 
+/* The runs that loaded the adapter and, of them, those behind each wall
+ * (runner.h, enum tc_isolation); why one was missing. */
+static void isolation(struct jw *j, const struct tc_report *r)
+{
+	jw_open(j, "isolation", '{', 1);
+	jw_int(j, "runs", r->iso_runs);
+	jw_int(j, "unprivileged_uid", r->iso_count[0]);
+	jw_int(j, "pid_namespace", r->iso_count[1]);
+	jw_int(j, "inputs_hidden", r->iso_count[2]);
+	jw_string(j, "missing", r->iso_note);
+	jw_close(j, '}');
+}
+
 static void failures(struct jw *j, const struct tc_report *r)
 {
 	char level[8];
@@ -205,6 +218,7 @@ int tc_json_certificate(FILE *f, const struct tc_report *r, char *err, size_t er
 	jw_string(&j, "adapter_version", r->version);
 	jw_fixed(&j, "score", r->score, 4);
 	jw_fixed(&j, "seconds", r->seconds, 3);
+	isolation(&j, r);
 	verdict_counts(&j, "totals", r->total);
 	by_protocol(&j, r);
 	by_tag(&j, r);

@@ -1,6 +1,7 @@
-/* loader.c — loads an adapter shared object and checks its table (ABI v2; v1 is refused): in the process that runs it, or for the runner in a child that reports what the adapter declares. */
+/* loader.c — loads an adapter shared object and checks its table (ABI v2; v1 is refused): in the process that runs it, or for the runner in a child (runchild.c) that reports what the adapter declares. */
 #include <dlfcn.h>
 #include <signal.h>
+#include <unistd.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -113,12 +114,17 @@ static int check_protocols(const struct tc_adapter *ad, const char *path, char *
 
 const struct tc_adapter *tc_adapter_load(const char *path, char *err, size_t n)
 {
+	return tc_adapter_load_as(path, path, err, n);
+}
+
+const struct tc_adapter *tc_adapter_load_as(const char *load, const char *path, char *err, size_t n)
+{
 	char full[4096];
 	void *so;
 	tc_adapter_entry_fn entry;
 	const struct tc_adapter *ad;
 	/* dlopen searches the library path for a bare name: make relative paths explicit */
-	snprintf(full, sizeof full, "%s%s", strchr(path, '/') ? "" : "./", path);
+	snprintf(full, sizeof full, "%s%s", strchr(load, '/') ? "" : "./", load);
 	so = dlopen(full, RTLD_NOW | RTLD_LOCAL);
 	if (!so) {
 		snprintf(err, n, "cannot load adapter '%s': %s", path, dlerror());
@@ -143,47 +149,16 @@ const struct tc_adapter *tc_adapter_load(const char *path, char *err, size_t n)
 	return check_protocols(ad, path, err, n) ? NULL : ad;
 }
 
-/* ---- The declaration, read in a child ------------------------------------------ */
-
-/* The child's frames: 'N' name, 'V' version, then per protocol 'P' "ID
- * LEVELS" and a 'U' per unsupported tag, then 'D'; or 'E' and why it
- * cannot load. Strings are read at most TC_ADAPTER_TEXT_MAX bytes far. */
-static void send_text(char type, const char *s)
-{
-	tc_frame_write(TC_CHILD_FRAMES_FD, type, s, strnlen(s, TC_ADAPTER_TEXT_MAX));
-}
-
-static void send_protocol(const struct tc_adapter_protocol *p)
-{
-	char buf[64];
-	int k = 0;
-	snprintf(buf, sizeof buf, "%d %u", p->protocol, p->levels);
-	tc_frame_puts(TC_CHILD_FRAMES_FD, 'P', buf);
-	for (const char *const *u = p->unsupported_tags; u && *u && k <= TC_ADAPTER_TAGS_MAX; u++, k++)
-		send_text('U', *u);
-}
-
-static void probe_body(void *arg)
-{
-	const char *path = arg;
-	char err[1024];
-	const struct tc_adapter *ad = tc_adapter_load(path, err, sizeof err);
-	if (!ad) {
-		tc_frame_puts(TC_CHILD_FRAMES_FD, 'E', err);
-		_exit(4);
-	}
-	send_text('N', ad->name);
-	send_text('V', ad->version);
-	for (size_t i = 0; i < ad->nprotocols; i++)
-		send_protocol(&ad->protocols[i]);
-	tc_frame_puts(TC_CHILD_FRAMES_FD, 'D', "");
-	_exit(0);
-}
+/* ---- The declaration, read from a child (runchild.c) ---------------------------- */
 
 /* What the runner reads of the declaration. */
 struct probe {
 	struct tc_adapter_info *info;
 	char error[1024];         /* an 'E' frame */
+	char setup[TC_LINE_MAX];  /* an 'M' frame before the isolation frame: the child's set-up failed */
+	int started;              /* the isolation frame came: the adapter is being loaded */
+	unsigned isolation;
+	char iso_note[TC_ISO_NOTE_SIZE];
 	int done;
 };
 
@@ -230,6 +205,16 @@ static int take_probe_frame(void *ctx, const struct tc_frame *f, char *why, size
 		snprintf(why, n, "a frame after the end of the declaration");
 		return -1;
 	}
+	if (f->type == 'I')
+		return tc_take_isolation(f, &p->started, &p->isolation, p->iso_note, sizeof p->iso_note, why, n);
+	if (!p->started && f->type == 'M') {
+		tc_text_clean(p->setup, sizeof p->setup, f->payload, f->len);
+		return 0;
+	}
+	if (!p->started) {
+		snprintf(why, n, "a frame of type '%c' before the isolation frame", f->type);
+		return -1;
+	}
 	switch (f->type) {
 	case 'N': tc_text_clean(ad->name, sizeof ad->name, f->payload, f->len); return 0;
 	case 'V': tc_text_clean(ad->version, sizeof ad->version, f->payload, f->len); return 0;
@@ -251,7 +236,11 @@ static void probe_failure(const char *path, const struct probe *p, const struct 
 			  const struct tc_limits *lim, char *err, size_t n)
 {
 	int st = e->status;
-	if (p->error[0] && e->how == tc_child_exited)
+	if (!p->started)
+		snprintf(err, n, "the process that would load adapter '%s' could not be set up: %s", path,
+			 p->setup[0] ? p->setup : e->how == tc_child_deadline ? "it did not start in time"
+			 : e->how == tc_child_exited && WIFSIGNALED(st) ? strsignal(WTERMSIG(st)) : "it ended early");
+	else if (p->error[0] && e->how == tc_child_exited)
 		snprintf(err, n, "%s", p->error);
 	else if (e->how == tc_child_deadline)
 		snprintf(err, n, "adapter '%s' did not load within %u s (its constructor or entry point hangs)", path,
@@ -273,22 +262,37 @@ static void probe_failure(const char *path, const struct probe *p, const struct 
 			 e->output);
 }
 
-int tc_adapter_probe(const char *path, const struct tc_limits *lim, struct tc_adapter_info *info, char *err,
-		     size_t n)
+int tc_adapter_probe(const struct tc_run_env *env, const struct tc_limits *lim, struct tc_adapter_info *info,
+		     char *err, size_t n)
 {
 	struct tc_child c;
 	struct tc_child_end e;
-	struct probe p;
+	struct probe *p = calloc(1, sizeof *p);
+	int in = -1, rc = -1;
 	memset(info, 0, sizeof *info);
-	memset(&p, 0, sizeof p);
-	p.info = info;
-	info->path = path;
-	if (tc_child_start(&c, lim, probe_body, (void *)path, err, n))
+	info->path = env->shown;
+	if (!p) {
+		snprintf(err, n, "out of memory");
 		return -1;
-	tc_child_finish(&c, lim, take_probe_frame, &p, &e);
-	if (e.how == tc_child_exited && WIFEXITED(e.status) && WEXITSTATUS(e.status) == 0 && p.done &&
+	}
+	p->info = info;
+	if ((in = tc_run_inputs(env, lim, err, n)) < 0)
+		goto out;
+	if (tc_frame_puts(in, 'm', "probe") != 0 || tc_frame_puts(in, 'z', "") != 0) {
+		snprintf(err, n, "runner could not write the inputs of a child");
+		goto out;
+	}
+	if (tc_child_start(&c, lim, in, err, n))
+		goto out;
+	tc_child_finish(&c, lim, take_probe_frame, p, &e);
+	if (e.how == tc_child_exited && WIFEXITED(e.status) && WEXITSTATUS(e.status) == 0 && p->done &&
 	    info->nprotocols > 0)
-		return 0;
-	probe_failure(path, &p, &e, lim, err, n);
-	return -1;
+		rc = 0;
+	else
+		probe_failure(env->shown, p, &e, lim, err, n);
+out:
+	if (in >= 0)
+		close(in);
+	free(p);
+	return rc;
 }

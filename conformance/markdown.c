@@ -19,6 +19,16 @@ static void md_text(FILE *f, const char *s)
 	}
 }
 
+/* What the adapter ran behind (runner.h, enum tc_isolation). */
+static void isolation(FILE *f, const struct tc_report *r)
+{
+	char text[800];
+	tc_report_isolation(r, text, sizeof text);
+	fprintf(f, "Isolation: ");
+	md_text(f, text);
+	fprintf(f, ".\n\n");
+}
+
 static void header(FILE *f, const struct tc_report *r)
 {
 	const int *t = r->total;
@@ -31,6 +41,7 @@ static void header(FILE *f, const struct tc_report *r)
 		"alternative reading; %d unsupported). %d runs in %.2f s.\n\n", 100.0 * r->score,
 		t[tc_v_pass] + t[tc_v_pass_alt], r->ntasks - t[tc_v_unsupported], t[tc_v_pass_alt], t[tc_v_unsupported],
 		r->ntasks, r->seconds);
+	isolation(f, r);
 	fprintf(f, "| verdict | runs |\n|---|---|\n");
 	for (int k = 0; k < tc_v_count; k++)
 		fprintf(f, "| %s | %d |\n", tc_verdict_names[k], t[k]);

@@ -13,9 +13,10 @@ struct tc_adapter;
 
 /* Outcome classes of one vector at one level. tc_v_runner: the runner
  * itself could not run the task (a vector file it cannot read, a child it
- * cannot start, a worker process that died): not the adapter's fault, and
- * never a pass. tc_v_malformed: what the run's child sent broke the frame
- * format (conformance/frame.h), so none of it is trusted. */
+ * cannot start, a worker process that died before its run started): not
+ * the adapter's fault, and never a pass. tc_v_malformed: what the run's
+ * child sent broke the frame format (conformance/frame.h) or held an item
+ * the child did not check, so none of it is trusted. */
 enum tc_verdict {
 	tc_v_pass, tc_v_fail, tc_v_crash, tc_v_hang, tc_v_flood, tc_v_error, tc_v_unsupported, tc_v_skipped,
 	tc_v_pass_alt, tc_v_runner, tc_v_malformed, tc_v_count
@@ -26,7 +27,21 @@ extern const char *const tc_verdict_names[tc_v_count];
 int tc_verdict_is_good(int verdict);
 
 #define TC_DIAG_SIZE 3072
-#define TC_LINE_MAX 1024          /* the longest item text the child writes (longer: cut) */
+#define TC_LINE_MAX 1024          /* the longest item text the worker formats (longer: cut) */
+
+/* The walls a run's adapter ran behind, as the process that loads it
+ * reported them before loading it (conformance/isolate.c); the certificate
+ * counts the runs under each. */
+enum tc_isolation {
+	tc_iso_uid = 1,           /* an unprivileged uid and gid (nobody, 65534) dropped to from root: it
+				   * cannot signal the runner, RLIMIT_NPROC binds, root's files are not its */
+	tc_iso_pid = 2,           /* its own PID namespace with its own /proc: it sees and signals only the
+				   * run's processes */
+	tc_iso_hidden = 4,        /* its own mount namespace in which every vectors folder and the report
+				   * folder is covered by an empty read-only tmpfs */
+	tc_iso_all = 7
+};
+#define TC_ISO_NOTE_SIZE 240      /* why a wall is missing */
 
 /* One (vector, level) task and its result. A worker process sends the
  * result to the runner as a frame (certify.c): no pointers. */
@@ -36,6 +51,9 @@ struct tc_task {
 	int protocol;             /* the vector's (enum tc_protocol_id; tc_proto_none: unreadable) */
 	int verdict;              /* enum tc_verdict */
 	char diag[TC_DIAG_SIZE];  /* YAML lines (indented two spaces) for a failure; why, for unsupported */
+	int started;              /* the adapter was loaded for it: isolation says how */
+	unsigned isolation;       /* enum tc_isolation bits */
+	char iso_note[TC_ISO_NOTE_SIZE];   /* why a wall is missing ("" when none is) */
 };
 
 /* Appends to t->diag (cut at its size). */
@@ -57,6 +75,15 @@ struct tc_adapter_decl {
 	char tags[TC_ADAPTER_TAGS_MAX][TC_ADAPTER_TEXT_MAX];
 };
 
+/* What every process that loads the adapter is told besides its run's
+ * inputs: where the adapter is and which folders to hide from it. */
+struct tc_run_env {
+	const char *adapter;      /* the shared object, an absolute path (realpath) */
+	const char *shown;        /* the same as the user gave it, for messages */
+	char **hide;              /* absolute folders (the vectors', the report's), none inside another */
+	size_t nhide;
+};
+
 /* What an adapter declares, as the runner copied it from the child that
  * loaded the adapter: every string bounded, NUL-terminated, valid UTF-8
  * without control characters (tc_text_clean). */
@@ -68,12 +95,16 @@ struct tc_adapter_info {
 	int nprotocols;
 };
 
-/* Loads the adapter in a child process (tc_adapter_load there, under the
- * limits and the deadline) and reads what it declares into info. Returns 0,
- * or -1 with a message in err: the adapter cannot be loaded, crashed, exited
- * or hung while loading, or declared something malformed. */
-int tc_adapter_probe(const char *path, const struct tc_limits *lim, struct tc_adapter_info *info, char *err,
-		     size_t n);
+/* Loads the adapter in a child process (conformance/runchild.c, behind the
+ * walls of isolate.c, under the limits and the deadline) and reads what it
+ * declares into info. Returns 0, or -1 with a message in err: the adapter
+ * cannot be loaded, crashed, exited or hung while loading, or declared
+ * something malformed. */
+int tc_adapter_probe(const struct tc_run_env *env, const struct tc_limits *lim, struct tc_adapter_info *info,
+		     char *err, size_t n);
+/* tc_adapter_load (certify.h) with shown, the path as the user gave it, in
+ * the messages. */
+const struct tc_adapter *tc_adapter_load_as(const char *path, const char *shown, char *err, size_t n);
 
 /* Whether tags (blank-separated) holds tag. */
 int tc_has_tag(const char *tags, const char *tag);
@@ -93,17 +124,48 @@ struct tc_run_output {
 };
 
 /* Runs the adapter over the vector at t->level in a child process under
- * the limits (the child loads the adapter; the caller never does). Returns
- * 1 when the child finished normally and out holds its output (to be
- * compared); otherwise 0 with t->verdict and t->diag set (crash, hang,
- * flood, malformed, adapter-error, runner-error). out is freed by
- * tc_run_output_free either way. started (or NULL) is told the child's
- * process group as soon as it exists, for whoever must be able to kill it;
- * the group is gone when this returns. */
-int tc_sandbox_run(const struct tc_adapter_info *ad, const struct tc_vector *v, struct tc_task *t,
+ * the limits: the child execs a fresh program image (runchild.c) that is
+ * handed the run's inputs only (protocol, configuration, image, trace
+ * bytes, the item limit; never an expected section), loads the adapter
+ * behind the walls of isolate.c and sends back the raw items, which this
+ * side checks (tc_item_check) and formats. Returns 1 when the child
+ * finished normally and out holds its output (to be compared); otherwise 0
+ * with t->verdict and t->diag set (crash, hang, flood, malformed,
+ * adapter-error, runner-error). t->started, t->isolation and t->iso_note
+ * say what the child reported. out is freed by tc_run_output_free either
+ * way. started (or NULL) is told the child's process group as soon as it
+ * exists, for whoever must be able to kill it; the group is gone when this
+ * returns. */
+int tc_sandbox_run(const struct tc_run_env *env, const struct tc_vector *v, struct tc_task *t,
 		   const struct tc_limits *lim, struct tc_run_output *out, void (*started)(void *ctx, int pgid),
 		   void *ctx);
 void tc_run_output_free(struct tc_run_output *out);
+
+/* A memory file of the frames every child that loads the adapter is handed
+ * first (runchild.c): its limits and its parent ('l'), the adapter's paths
+ * and the folders to hide ('a', 'n', 'h'); the caller adds its mode, its
+ * inputs and the end ('z') and gives it to tc_child_start. The descriptor,
+ * or -1 with why. */
+int tc_run_inputs(const struct tc_run_env *env, const struct tc_limits *lim, char *why, size_t n);
+/* n bytes (n > 0) as frames of type type of at most TC_FRAME_MAX bytes
+ * each. 0, or -1 when a write failed. */
+int tc_run_inputs_bytes(int fd, char type, const void *p, size_t n);
+/* The isolation frame 'I' "BITS NOTE", which the child sends once, before
+ * loading the adapter: *started set, the bits and the note (note_size
+ * bytes) taken; 0, or -1 with why (a second one, a malformed one: the run
+ * is malformed). */
+struct tc_frame;
+int tc_take_isolation(const struct tc_frame *f, int *started, unsigned *bits, char *note, size_t note_size,
+		      char *why, size_t n);
+
+/* What an item an adapter handed over must be before anything of it is
+ * read beyond its header: not NULL, at the level the run asked for
+ * (level_asked), of protocol p, of p's record size at that level, a kind in
+ * range, an error class p names. 0, or -1 with why. Checked in the child
+ * (for the adapter's message) and again by the worker (which trusts nothing
+ * the child sends). */
+int tc_item_check(const struct tc_protocol *p, int level_asked, int level, const struct tc_item *it, char *why,
+		  size_t n);
 
 /* ---- compare.c: an output against the vector ------------------------------ */
 
@@ -133,11 +195,16 @@ struct tc_report {
 	/* [enum tc_protocol_id][level 1 / 3][verdict]; tc_proto_none: vectors that could not be read */
 	int by_protocol[tc_proto_count][2][tc_v_count];
 	double seconds;
+	int iso_runs;             /* runs that loaded the adapter */
+	int iso_count[3];         /* of them, behind each wall: tc_iso_uid, tc_iso_pid, tc_iso_hidden */
+	const char *iso_note;     /* why a wall was missing in a run ("" when none was) */
 	const char *notes_path;   /* a Markdown file appended to the certificates, or NULL */
 	const char *notes;        /* its text (no NUL byte), notes_len bytes */
 	size_t notes_len;
 };
 
+/* One sentence on the walls of the report's runs (Markdown and stderr). */
+void tc_report_isolation(const struct tc_report *r, char *buf, size_t n);
 /* The name of a protocol in the report ("unreadable" for tc_proto_none). */
 const char *tc_report_protocol_name(int id);
 /* The score of a verdict count: passes over the runs that count (not

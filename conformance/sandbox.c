@@ -1,6 +1,9 @@
-/* sandbox.c — runs an adapter over one vector in a child process (conformance/child.c) that loads it, and takes back what it decoded as frames. */
-#define _DEFAULT_SOURCE 1
+/* sandbox.c — runs an adapter over one vector in a child process (conformance/child.c, runchild.c) that is handed the run's inputs only and loads the adapter; the raw items it sends back are checked and formatted here. */
+#define _GNU_SOURCE 1
 #include <errno.h>
+#include <fcntl.h>
+#include <stddef.h>
+#include <sys/mman.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -12,173 +15,114 @@
 #include "runner.h"
 #include "tracecert/adapter.h"
 
-/* ---- The child -------------------------------------------------------------- */
+/* ---- Items ---------------------------------------------------------------------- */
 
-/* The child sends one frame per item: '1' TEXT (L1), '3' TEXT (L3), 'e'
- * "CLASS OFFSET" (an L1 error, for the error list); 'M' a message about the
- * run (why it failed), 'F' the item flood, 'D' after close(). Exit status 0
- * after 'D'; 4: the adapter failed; 6: a malformed item; 7: the item flood.
- * The child is the adapter's: the runner trusts none of it but the frames'
- * text, cleaned, as the adapter's output. */
-struct child {
-	const struct tc_adapter_info *info;
-	const struct tc_vector *v;
-	const struct tc_limits *lim;
-	int level;                         /* tc_level_l1 or tc_level_l3: what this run asked for */
-	const struct tc_protocol *proto;   /* the vector's */
-	unsigned long items;               /* item() calls so far, warnings included */
-};
-
-/* A frame, or the end (the runner reads a short output as a crash). */
-static void send_frame(char type, const char *text)
+int tc_item_check(const struct tc_protocol *p, int level_asked, int level, const struct tc_item *it, char *why,
+		  size_t n)
 {
-	if (tc_frame_write(TC_CHILD_FRAMES_FD, type, text, strnlen(text, TC_FRAME_MAX)) != 0)
-		_exit(3);
-}
-
-/* What an item must be before anything of it is read beyond its header:
- * the level asked for, the protocol opened, the size of that protocol's
- * record at that level, a kind in range, an error class the protocol
- * names. 0, or -1 with why. */
-static int check_item(const struct child *c, int level, const struct tc_item *it, char *why, size_t n)
-{
-	size_t want = level == tc_level_l3 ? sizeof(struct tc_l3) : c->proto->l1_size;
-	unsigned kinds = level == tc_level_l3 ? tc_l3_kind_count : (unsigned)c->proto->l1_kinds;
+	size_t want = level == tc_level_l3 ? sizeof(struct tc_l3) : p->l1_size;
+	unsigned kinds = level == tc_level_l3 ? tc_l3_kind_count : (unsigned)p->l1_kinds;
 	int cls;
 	if (!it) {
 		snprintf(why, n, "a NULL item at level %d", level);
 		return -1;
 	}
-	if (level != c->level) {
-		snprintf(why, n, "an item at level %d in a run that asked for level %d (enum tc_level)", level, c->level);
+	if (level != level_asked) {
+		snprintf(why, n, "an item at level %d in a run that asked for level %d (enum tc_level)", level,
+			 level_asked);
 		return -1;
 	}
-	if (it->protocol != c->proto->id) {
-		snprintf(why, n, "protocol %u in a run of protocol %d (%s)", (unsigned)it->protocol, c->proto->id,
-			 c->proto->name);
+	if (it->protocol != p->id) {
+		snprintf(why, n, "protocol %u in a run of protocol %d (%s)", (unsigned)it->protocol, p->id, p->name);
 		return -1;
 	}
 	if (it->size != want) {
-		snprintf(why, n, "size %u; a %s %s item is %zu bytes", (unsigned)it->size, c->proto->name,
+		snprintf(why, n, "size %u; a %s %s item is %zu bytes", (unsigned)it->size, p->name,
 			 level == tc_level_l3 ? "L3" : "L1", want);
 		return -1;
 	}
 	if (it->kind >= kinds) {
-		snprintf(why, n, "kind %u; %s %s kinds are 0..%u", (unsigned)it->kind, c->proto->name,
+		snprintf(why, n, "kind %u; %s %s kinds are 0..%u", (unsigned)it->kind, p->name,
 			 level == tc_level_l3 ? "L3" : "L1", kinds - 1);
 		return -1;
 	}
-	cls = c->proto->item_error(level, it);
-	if (cls < 0 || cls >= c->proto->nerrors) {
-		snprintf(why, n, "error class %d; %s has classes 0..%d", cls, c->proto->name, c->proto->nerrors - 1);
+	cls = p->item_error(level, it);
+	if (cls < 0 || cls >= p->nerrors) {
+		snprintf(why, n, "error class %d; %s has classes 0..%d", cls, p->name, p->nerrors - 1);
 		return -1;
 	}
 	return 0;
 }
 
-/* The runner's item callback: counted, checked, then formatted through the
- * protocol's descriptor; warnings are dropped (never scored). */
-static void child_item(void *ctx, int level, const struct tc_item *it)
-{
-	struct child *c = ctx;
-	char buf[TC_LINE_MAX], why[256];
-	int cls;
-	if (++c->items > c->lim->items) {
-		snprintf(buf, sizeof buf, "more than %lu items (item() calls, warnings included)", c->lim->items);
-		send_frame('F', buf);
-		_exit(7);
-	}
-	if (check_item(c, level, it, why, sizeof why)) {
-		snprintf(buf, sizeof buf, "malformed item: %s", why);
-		send_frame('M', buf);
-		_exit(6);
-	}
-	if (c->proto->item_is_warning(level, it))
-		return;
-	if (level == tc_level_l3) {
-		tc_l3_format(buf, sizeof buf, (const struct tc_l3 *)it, c->proto->error_names, c->proto->nerrors);
-		send_frame('3', buf);
-		return;
-	}
-	c->proto->format(buf, sizeof buf, level, it);
-	send_frame('1', buf);
-	cls = c->proto->item_error(level, it);
-	if (cls > 0) {
-		snprintf(buf, sizeof buf, "%s %llu", c->proto->error_names[cls], (unsigned long long)it->offset);
-		send_frame('e', buf);
-	}
-}
+/* ---- The inputs of a child (runchild.c) ------------------------------------------ */
 
-/* The vector's image as the adapter's region table, as long as the vector's. */
-static struct tc_adapter_region *region_table(const struct tc_vector *v)
+int tc_run_inputs_bytes(int fd, char type, const void *p, size_t n)
 {
-	struct tc_adapter_region *r = calloc(v->image.n > 0 ? (size_t)v->image.n : 1, sizeof *r);
-	for (int i = 0; r && i < v->image.n; i++) {
-		r[i].base = v->image.region[i].base;
-		r[i].size = v->image.region[i].size;
-		r[i].data = v->image.region[i].data;
-	}
-	return r;
-}
-
-static void fail(const char *what, const char *text)
-{
-	char buf[TC_LINE_MAX];
-	snprintf(buf, sizeof buf, "%s%s", what, text);
-	send_frame('M', buf);
-	_exit(4);
-}
-
-/* The trace goes to feed() in pieces of 1, 2, ..., TC_FEED_PIECE_MAX bytes in
- * turn (adapter.h: feed() may be called with any chunking), so a packet is cut
- * at many different points and a decoder that loses a packet's first bytes
- * when the rest comes in the next call fails the vector. */
-static int feed_in_pieces(const struct tc_adapter *ad, void *h, const uint8_t *trace, size_t len)
-{
-	size_t done = 0, piece = 1;
-	while (done < len) {
-		size_t n = len - done < piece ? len - done : piece;
-		if (ad->feed(h, trace + done, n) < 0)
+	const char *b = p;
+	do {
+		size_t k = n < TC_FRAME_MAX ? n : TC_FRAME_MAX;
+		if (tc_frame_write(fd, type, b, k) != 0)
 			return -1;
-		done += n;
-		piece = piece == TC_FEED_PIECE_MAX ? 1 : piece + 1;
-	}
+		b += k;
+		n -= k;
+	} while (n > 0);
 	return 0;
 }
 
-/* The child: load, open, feed, finish, close. */
-static void run_child(void *arg)
+int tc_run_inputs(const struct tc_run_env *env, const struct tc_limits *lim, char *why, size_t n)
 {
-	struct child *c = arg;
-	const struct tc_vector *v = c->v;
-	struct tc_adapter_open_args args;
-	char err[512] = "";
-	const struct tc_adapter *ad = tc_adapter_load(c->info->path, err, sizeof err);
-	void *h;
-	if (!ad)
-		fail("", err);
-	memset(&args, 0, sizeof args);
-	if (!(args.regions = region_table(v)))
-		fail("", "out of memory for the image's region table");
-	args.abi_version = TC_ADAPTER_ABI_VERSION;
-	args.protocol = v->proto->id;
-	args.config = v->config;
-	args.config_size = v->proto->config_size;
-	args.nregions = (size_t)v->image.n;
-	args.levels = (unsigned)c->level;
-	args.ctx = c;
-	args.item = child_item;
-	if (!(h = ad->open(&args, err, sizeof err))) {
-		err[sizeof err - 1] = '\0';   /* whatever the adapter left in it */
-		fail("open failed: ", err[0] ? err : "(no message)");
+	int fd = memfd_create("tracecert-inputs", MFD_CLOEXEC);
+	FILE *tmp = NULL;
+	char limits[160];
+	int ok;
+	if (fd < 0 && (tmp = tmpfile()) != NULL) {
+		fd = fcntl(fileno(tmp), F_DUPFD_CLOEXEC, 0);
+		fclose(tmp);
 	}
-	if (feed_in_pieces(ad, h, v->trace, v->trace_len) < 0)
-		fail("feed failed", "");
-	if (ad->finish(h) < 0)
-		fail("finish failed", "");
-	ad->close(h);
-	send_frame('D', "");
-	_exit(0);
+	if (fd < 0) {
+		snprintf(why, n, "runner could not make the inputs of a child: %s", strerror(errno));
+		return -1;
+	}
+	snprintf(limits, sizeof limits, "%u %lu %lu %lu %lu %ld", lim->timeout_s, lim->mem_mb, lim->out_mb, lim->procs,
+		 lim->items, (long)getpid());
+	ok = tc_frame_puts(fd, 'l', limits) == 0 && tc_frame_puts(fd, 'a', env->adapter) == 0 &&
+	     tc_frame_puts(fd, 'n', env->shown) == 0;
+	for (size_t i = 0; ok && i < env->nhide; i++)
+		ok = tc_frame_puts(fd, 'h', env->hide[i]) == 0;
+	if (!ok) {
+		snprintf(why, n, "runner could not write the inputs of a child: %s", strerror(errno));
+		close(fd);
+		return -1;
+	}
+	return fd;
+}
+
+/* The run's inputs: the limits, the vector's protocol, configuration, image
+ * and trace, the level; never an expected section. fd, or -1 with why. */
+static int run_inputs(const struct tc_run_env *env, const struct tc_vector *v, int level,
+		      const struct tc_limits *lim, char *why, size_t n)
+{
+	char head[200];
+	int fd = tc_run_inputs(env, lim, why, n), ok;
+	if (fd < 0)
+		return -1;
+	snprintf(head, sizeof head, "run %d %d %zu %zu %d", v->proto->id, level, v->proto->config_size, v->trace_len,
+		 v->image.n);
+	ok = tc_frame_puts(fd, 'm', head) == 0 && tc_run_inputs_bytes(fd, 'c', v->config, v->proto->config_size) == 0;
+	for (int i = 0; ok && i < v->image.n; i++) {
+		snprintf(head, sizeof head, "%llu %llu", (unsigned long long)v->image.region[i].base,
+			 (unsigned long long)v->image.region[i].size);
+		ok = tc_frame_puts(fd, 'r', head) == 0 &&
+		     tc_run_inputs_bytes(fd, 'b', v->image.region[i].data, (size_t)v->image.region[i].size) == 0;
+	}
+	ok = ok && (v->trace_len == 0 || tc_run_inputs_bytes(fd, 't', v->trace, v->trace_len) == 0) &&
+	     tc_frame_puts(fd, 'z', "") == 0;
+	if (!ok) {
+		snprintf(why, n, "runner could not write the inputs of a child: %s", strerror(errno));
+		close(fd);
+		return -1;
+	}
+	return fd;
 }
 
 /* ---- The runner's side ------------------------------------------------------- */
@@ -187,30 +131,97 @@ static void run_child(void *arg)
 struct taken {
 	struct tc_run_output *out;
 	const struct tc_limits *lim;
+	const struct tc_protocol *proto;
+	int level;                /* tc_level_l1 or tc_level_l3: what the run asked for */
+	struct tc_task *t;        /* started, isolation, iso_note */
 	unsigned long lines;
 	int done;
 	int flood;                /* an 'F' frame */
 	char msg[TC_LINE_MAX];    /* the last 'M' or 'F' frame */
 };
 
+/* 'I' "BITS NOTE": the walls, sent once, first, before the adapter is loaded. */
+int tc_take_isolation(const struct tc_frame *f, int *started, unsigned *bits, char *note, size_t note_size,
+		      char *why, size_t n)
+{
+	char text[TC_ISO_NOTE_SIZE + 32], *rest;
+	unsigned long b;
+	tc_text_clean(text, sizeof text, f->payload, f->len);
+	b = strtoul(text, &rest, 10);
+	if (*started || rest == text || text[0] < '0' || text[0] > '9' || b > tc_iso_all || (*rest && *rest != ' ')) {
+		snprintf(why, n, *started ? "a second isolation frame" : "a malformed isolation frame");
+		return -1;
+	}
+	*started = 1;
+	*bits = (unsigned)b;
+	snprintf(note, note_size, "%s", *rest ? rest + 1 : "");
+	return 0;
+}
+
+/* A raw item ('1' or '3'): checked as the child checked it (the child is
+ * the adapter's: a frame may be forged), then formatted here. */
+static int take_item(struct taken *k, int level, const struct tc_frame *f, char *why, size_t n)
+{
+	union {
+		struct tc_item h;
+		max_align_t align;
+		unsigned char b[TC_FRAME_MAX];
+	} u;
+	char line[TC_LINE_MAX], bad[256];
+	int cls;
+	if (f->len < sizeof u.h) {
+		snprintf(why, n, "an item frame of %zu bytes", f->len);
+		return -1;
+	}
+	memcpy(u.b, f->payload, f->len);
+	if (u.h.size != f->len || tc_item_check(k->proto, k->level, level, &u.h, bad, sizeof bad)) {
+		snprintf(why, n, "an item the run's process did not check: %s",
+			 u.h.size != f->len ? "its size is not its frame's" : bad);
+		return -1;
+	}
+	if (k->proto->item_is_warning(level, &u.h))
+		return 0;   /* never scored */
+	if (level == tc_level_l3) {
+		tc_l3_format(line, sizeof line, (const struct tc_l3 *)(const void *)u.b, k->proto->error_names,
+			     k->proto->nerrors);
+		tc_lines_add(&k->out->l3, line);
+		return 0;
+	}
+	k->proto->format(line, sizeof line, level, &u.h);
+	tc_lines_add(&k->out->l1, line);
+	if ((cls = k->proto->item_error(level, &u.h)) > 0) {
+		snprintf(line, sizeof line, "%s %llu", k->proto->error_names[cls], (unsigned long long)u.h.offset);
+		tc_lines_add(&k->out->errs, line);
+	}
+	return 0;
+}
+
 static int take_run_frame(void *ctx, const struct tc_frame *f, char *why, size_t n)
 {
 	struct taken *k = ctx;
 	char line[TC_LINE_MAX];
-	tc_text_clean(line, sizeof line, f->payload, f->len);
 	if (k->done || (++k->lines > k->lim->items && f->type != 'F')) {
 		snprintf(why, n, k->done ? "a frame after the end of the run" : "more than %lu item frames",
 			 k->lim->items);
 		return -1;
 	}
+	if (f->type == 'I')
+		return tc_take_isolation(f, &k->t->started, &k->t->isolation, k->t->iso_note, sizeof k->t->iso_note,
+					 why, n);
+	if (!k->t->started && f->type != 'M') {
+		snprintf(why, n, "a frame of type '%c' before the isolation frame", f->type);
+		return -1;
+	}
 	switch (f->type) {
-	case '1': tc_lines_add(&k->out->l1, line); return 0;
-	case '3': tc_lines_add(&k->out->l3, line); return 0;
-	case 'e': tc_lines_add(&k->out->errs, line); return 0;
-	case 'M': snprintf(k->msg, sizeof k->msg, "%s", line); return 0;
-	case 'F': snprintf(k->msg, sizeof k->msg, "%s", line); k->flood = 1; return 0;
+	case '1': return take_item(k, tc_level_l1, f, why, n);
+	case '3': return take_item(k, tc_level_l3, f, why, n);
+	case 'M': tc_text_clean(k->msg, sizeof k->msg, f->payload, f->len); return 0;
+	case 'F': tc_text_clean(k->msg, sizeof k->msg, f->payload, f->len); k->flood = 1; return 0;
 	case 'D': k->done = 1; return 0;
-	default: snprintf(why, n, "a frame of unknown type '%c'", f->type); return -1;
+	default:
+		tc_text_clean(line, 8, &f->type, 1);
+		snprintf(why, n, "a frame of unknown type '%s'", line);
+		return -1;
 	}
 }
 
@@ -222,19 +233,61 @@ static void diag_output(struct tc_task *t, const struct tc_child_end *e)
 		tc_task_diag(t, "  output_bytes: %llu\n", e->output_bytes);
 }
 
+/* A run whose adapter was never loaded (no isolation frame): the runner
+ * could not set up its process. Why. */
+static void setup_failure(char *msg, size_t n, const struct tc_child_end *e, const struct taken *k,
+			  const struct tc_limits *lim)
+{
+	int st = e->status;
+	if (k->msg[0] && e->how == tc_child_exited)
+		snprintf(msg, n, "%s", k->msg);
+	else if (e->how == tc_child_deadline)
+		snprintf(msg, n, "the process that loads the adapter did not start within %u s", lim->timeout_s);
+	else if (e->how == tc_child_memory)
+		snprintf(msg, n, "the process that loads the adapter did not start within --memory %lu MiB",
+			 lim->mem_mb);
+	else if (e->how == tc_child_exited && WIFSIGNALED(st))
+		snprintf(msg, n, "the process that loads the adapter was killed by signal %d (%s) before loading it",
+			 WTERMSIG(st), strsignal(WTERMSIG(st)));
+	else if (e->how == tc_child_exited)
+		snprintf(msg, n, "the process that loads the adapter ended (exit status %d) before loading it",
+			 WEXITSTATUS(st));
+	else
+		snprintf(msg, n, "runner could not start or watch the child: %s", e->why[0] ? e->why : "output limit");
+}
+
+/* A run killed by a signal: which, and, when its largest process came near
+ * --memory, the limit it most likely met (RLIMIT_AS makes an allocation past
+ * it fail; the adapter may then abort or crash). */
+static void signal_message(char *msg, size_t n, const struct tc_child_end *e, const struct tc_limits *lim)
+{
+	int sig = WTERMSIG(e->status);
+	int k = snprintf(msg, n, "child killed by signal %d (%s)", sig, strsignal(sig));
+	if (!TC_ASAN_BUILD && lim->mem_mb && e->peak_mb * 2 >= lim->mem_mb && k > 0 && (size_t)k < n)
+		snprintf(msg + k, n - (size_t)k, "; its largest process reached %lu MiB resident, near --memory %lu "
+			 "MiB, each process's address-space limit (RLIMIT_AS: an allocation past it fails)",
+			 e->peak_mb, lim->mem_mb);
+}
+
 /* A run that did not end normally: its verdict and why. */
 static void classify_abnormal(struct tc_task *t, const struct tc_child_end *e, const struct taken *k,
 			      const struct tc_limits *lim)
 {
 	int st = e->status;
-	char msg[TC_LINE_MAX + 64];
-	if (e->how == tc_child_deadline) {
+	char msg[TC_LINE_MAX + 256];
+	if (!t->started) {
+		t->verdict = tc_v_runner;
+		setup_failure(msg, sizeof msg, e, k, lim);
+	} else if (e->how == tc_child_deadline) {
 		t->verdict = tc_v_hang;
 		snprintf(msg, sizeof msg, "no end within %u s of wall-clock time (killed)", lim->timeout_s);
-	} else if (e->how == tc_child_flood || k->flood || e->how == tc_child_memory) {
-		t->verdict = e->how == tc_child_memory ? tc_v_crash : tc_v_flood;
-		snprintf(msg, sizeof msg, "%s", e->how == tc_child_memory ? "resident memory over the limit (killed)"
-					 : k->flood ? k->msg : "output over the size limit (killed)");
+	} else if (e->how == tc_child_memory) {
+		t->verdict = tc_v_crash;
+		snprintf(msg, sizeof msg, "resident memory of the run's %d processes, %lu MiB summed, over --memory "
+			 "%lu MiB (killed)", e->nprocs, e->rss_mb, lim->mem_mb);
+	} else if (e->how == tc_child_flood || k->flood) {
+		t->verdict = tc_v_flood;
+		snprintf(msg, sizeof msg, "%s", k->flood ? k->msg : "output over the size limit (killed)");
 	} else if (e->how == tc_child_malformed) {
 		t->verdict = tc_v_malformed;
 		snprintf(msg, sizeof msg, "the run's messages are malformed: %s (none trusted)", e->why);
@@ -243,7 +296,7 @@ static void classify_abnormal(struct tc_task *t, const struct tc_child_end *e, c
 		snprintf(msg, sizeof msg, "runner could not watch the child: %s", e->why);
 	} else if (WIFSIGNALED(st)) {
 		t->verdict = WTERMSIG(st) == SIGXCPU ? tc_v_hang : tc_v_crash;
-		snprintf(msg, sizeof msg, "child killed by signal %d (%s)", WTERMSIG(st), strsignal(WTERMSIG(st)));
+		signal_message(msg, sizeof msg, e, lim);
 	} else {
 		t->verdict = tc_v_error;
 		snprintf(msg, sizeof msg, "%s", k->msg[0] ? k->msg : "adapter ended without finishing");
@@ -252,24 +305,34 @@ static void classify_abnormal(struct tc_task *t, const struct tc_child_end *e, c
 	diag_output(t, e);
 }
 
-int tc_sandbox_run(const struct tc_adapter_info *ad, const struct tc_vector *v, struct tc_task *t,
+int tc_sandbox_run(const struct tc_run_env *env, const struct tc_vector *v, struct tc_task *t,
 		   const struct tc_limits *lim, struct tc_run_output *out, void (*started)(void *ctx, int pgid),
 		   void *ctx)
 {
-	struct child c = { ad, v, lim, t->level == 3 ? tc_level_l3 : tc_level_l1, v->proto, 0 };
 	struct taken k;
 	struct tc_child ch;
 	struct tc_child_end e;
 	char why[256];
+	int in;
 	memset(out, 0, sizeof *out);
 	memset(&k, 0, sizeof k);
 	k.out = out;
 	k.lim = lim;
-	if (tc_child_start(&ch, lim, run_child, &c, why, sizeof why)) {
+	k.proto = v->proto;
+	k.level = t->level == 3 ? tc_level_l3 : tc_level_l1;
+	k.t = t;
+	t->started = 0;
+	t->isolation = 0;
+	t->iso_note[0] = '\0';
+	if ((in = run_inputs(env, v, k.level, lim, why, sizeof why)) < 0 ||
+	    tc_child_start(&ch, lim, in, why, sizeof why)) {
+		if (in >= 0)
+			close(in);
 		t->verdict = tc_v_runner;
 		tc_task_diag_quoted(t, "message", why);
 		return 0;
 	}
+	close(in);
 	if (started)
 		started(ctx, (int)ch.pid);
 	tc_child_finish(&ch, lim, take_run_frame, &k, &e);

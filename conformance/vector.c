@@ -6,7 +6,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "vector.h"
 
@@ -166,6 +168,7 @@ struct reader {
 	size_t comment_len;   /* strlen(v->comment) */
 	struct tc_config_builder config;   /* keys and registers of [config], once protocol= named the protocol */
 	const char *dir;      /* folder of the vector file, for [image file=…] */
+	int strict;           /* image files must be regular files (tc_vector_load_strict) */
 	struct bytes trace;
 	uint64_t image_base;
 	struct bytes image;
@@ -270,6 +273,39 @@ static int parse_address(const char *s, uint64_t *out)
 	return 0;
 }
 
+/* What a file that is not a regular file is, for messages. */
+static const char *file_kind(mode_t m)
+{
+	return S_ISDIR(m) ? "a folder" : S_ISFIFO(m) ? "a FIFO" : S_ISSOCK(m) ? "a socket" : S_ISCHR(m) ?
+	       "a character device" : S_ISBLK(m) ? "a block device" : "not a file";
+}
+
+/* Opens path to read it, without blocking in open() (a FIFO with no writer
+ * would), and checks what it is: a regular file, or, strict 0, anything but
+ * a FIFO or a socket (which can block a reader for ever; a folder is left
+ * to the reader's "Is a directory"). Returns the descriptor, blocking again,
+ * or -1 with err ("cannot open 'PATH': REASON", "cannot read 'PATH': not a
+ * regular file (a FIFO)"). */
+static int open_checked(const char *path, int strict, char *err, size_t errlen)
+{
+	struct stat st;
+	int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+	if (fd < 0) {
+		snprintf(err, errlen, "cannot open '%s': %s", path, strerror(errno));
+		return -1;
+	}
+	if (fstat(fd, &st) != 0) {
+		snprintf(err, errlen, "cannot read '%s': %s", path, strerror(errno));
+	} else if (strict ? !S_ISREG(st.st_mode) : S_ISFIFO(st.st_mode) || S_ISSOCK(st.st_mode)) {
+		snprintf(err, errlen, "cannot read '%s': not a regular file (%s)", path, file_kind(st.st_mode));
+	} else {
+		fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK);
+		return fd;
+	}
+	close(fd);
+	return -1;
+}
+
 /* The file name of an [image file=…] or [image elf=…] beside the vector (malloc'd). */
 static char *beside(const struct reader *r, const char *file)
 {
@@ -339,7 +375,12 @@ static int load_image_file(struct reader *r, const struct image_file *f)
 {
 	char err[1200];
 	char *path = beside(r, f->name);
-	int rc = 0;
+	int rc = 0, fd = open_checked(path, r->strict, err, sizeof err);
+	if (fd < 0) {
+		free(path);
+		return bad(r, "[image]: %s", err);
+	}
+	close(fd);   /* the image reader opens it again by its name (for its messages) */
 	if (f->has_size || f->has_crc)
 		rc = load_checked_file(r, f, path);
 	else if (f->elf)
@@ -699,15 +740,22 @@ static char *folder_of(const char *path)
 	return dir;
 }
 
-int tc_vector_load(const char *path, struct tc_vector *v, char *err, size_t errlen)
+static int read_stream(FILE *f, char **text, size_t *len, char *err, size_t errlen);
+static int read_vector(FILE *f, const char *dir, int strict, struct tc_vector *v, char *err, size_t errlen);
+
+/* tc_vector_load and tc_vector_load_strict. */
+static int load_file(const char *path, int strict, struct tc_vector *v, char *err, size_t errlen)
 {
 	struct stat st;
 	char *dir;
-	FILE *f = fopen(path, "rb");
-	int rc;
+	FILE *f;
+	int rc, fd = open_checked(path, strict, err, errlen);
 	memset(v, 0, sizeof *v);
-	if (!f) {
+	if (fd < 0)
+		return -1;
+	if (!(f = fdopen(fd, "rb"))) {
 		snprintf(err, errlen, "cannot open '%s': %s", path, strerror(errno));
+		close(fd);
 		return -1;
 	}
 	if (fstat(fileno(f), &st) == 0 && S_ISDIR(st.st_mode)) {
@@ -716,10 +764,20 @@ int tc_vector_load(const char *path, struct tc_vector *v, char *err, size_t errl
 		return -1;
 	}
 	dir = folder_of(path);
-	rc = tc_vector_read(f, dir, v, err, errlen);
+	rc = read_vector(f, dir, strict, v, err, errlen);
 	free(dir);
 	fclose(f);
 	return rc;
+}
+
+int tc_vector_load(const char *path, struct tc_vector *v, char *err, size_t errlen)
+{
+	return load_file(path, 0, v, err, errlen);
+}
+
+int tc_vector_load_strict(const char *path, struct tc_vector *v, char *err, size_t errlen)
+{
+	return load_file(path, 1, v, err, errlen);
 }
 
 /* The whole stream (at most TC_VECTOR_MAX_BYTES) into *text, NUL-terminated. */
@@ -789,6 +847,11 @@ static int read_lines(struct reader *r, char *text, size_t len)
 
 int tc_vector_read(FILE *f, const char *dir, struct tc_vector *v, char *err, size_t errlen)
 {
+	return read_vector(f, dir, 0, v, err, errlen);
+}
+
+static int read_vector(FILE *f, const char *dir, int strict, struct tc_vector *v, char *err, size_t errlen)
+{
 	struct reader r;
 	char *text = NULL;
 	size_t len = 0;
@@ -800,6 +863,7 @@ int tc_vector_read(FILE *f, const char *dir, struct tc_vector *v, char *err, siz
 	r.err = err;
 	r.errlen = errlen;
 	r.dir = dir;
+	r.strict = strict;
 	rc = read_stream(f, &text, &len, err, errlen);
 	if (rc == 0)
 		rc = read_lines(&r, text, len);
@@ -907,7 +971,10 @@ static int walk_folder(struct walk *w, const char *path, const struct stat *st)
 }
 
 /* A file given is listed whatever its name; inside a folder, the .tcv files
- * and the folders (symbolic links followed). */
+ * and the folders, whatever their names (a folder named x.tcv is walked
+ * into), symbolic links followed. A vector is a regular file: a FIFO, a
+ * socket or a device given or named *.tcv is an error naming it (reading a
+ * FIFO would wait for a writer for ever). */
 static int walk_path(struct walk *w, const char *path)
 {
 	struct stat st;
@@ -915,8 +982,12 @@ static int walk_path(struct walk *w, const char *path)
 		return walk_error(w, "cannot read '%s': %s", path, strerror(errno));
 	if (S_ISDIR(st.st_mode))
 		return walk_folder(w, path, &st);
-	if (w->depth == 0 || has_suffix(path, ".tcv"))
-		walk_add(w, path);
+	if (w->depth > 0 && !has_suffix(path, ".tcv"))
+		return 0;
+	if (!S_ISREG(st.st_mode))
+		return walk_error(w, "'%s' is not a regular file (%s): a vector file is a regular file", path,
+				  file_kind(st.st_mode));
+	walk_add(w, path);
 	return 0;
 }
 

@@ -79,6 +79,12 @@ struct tc_vector {
  * other than 1, text after [end] and a file without its last line [end]
  * (cut short) are errors. */
 int tc_vector_load(const char *path, struct tc_vector *v, char *err, size_t errlen);
+/* tc_vector_load for `certify`: the vector file and every image file it
+ * names must be regular files (opened without blocking, so a FIFO is an
+ * error naming it, never a wait), "cannot read 'PATH': not a regular file
+ * (a FIFO)". tc_vector_load refuses a FIFO or a socket only as an image
+ * file (a device such as /dev/zero is read, up to its limit). */
+int tc_vector_load_strict(const char *path, struct tc_vector *v, char *err, size_t errlen);
 /* The same from an open stream, read whole (at most TC_VECTOR_MAX_BYTES);
  * dir is the folder [image file=…] and [image elf=…] names are relative to. */
 int tc_vector_read(FILE *f, const char *dir, struct tc_vector *v, char *err, size_t errlen);
@@ -170,9 +176,11 @@ char *tc_vector_text_generated(const struct tc_enc_result *r, const char *title,
 int tc_vector_save(const char *path, const char *text, char *err, size_t errlen);
 
 /* Appends the .tcv files at path (a file, or a folder searched recursively,
- * symbolic links followed), sorted, to *list (malloc'd strings). Returns how
- * many were added, or 0 with err: path or a folder in it cannot be read
- * (errno's text), it holds no .tcv file, a folder leads back into one it is
+ * symbolic links followed; folders are walked into whatever their names),
+ * sorted, to *list (malloc'd strings). Returns how many were added, or 0
+ * with err: path or a folder in it cannot be read (errno's text), path or
+ * a *.tcv in it is not a regular file (a FIFO, a socket, a device), it
+ * holds no .tcv file, a folder leads back into one it is
  * inside (a symbolic link loop), or a file is already in *list (the same file
  * reached twice: given twice, a folder inside another given, a link). */
 size_t tc_vector_list(const char *path, char ***list, size_t *n, char *err, size_t errlen);

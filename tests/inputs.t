@@ -1,5 +1,5 @@
 # Inputs that cannot surprise: vector files (cut, long lines, NUL bytes, sections given twice, versions,
-# size limit), folders of vectors (symbolic link loops, the same file twice), endless files (/dev/zero as a
+# size limit), folders of vectors (symbolic link loops, the same file twice, FIFOs, a folder named x.tcv), endless files (/dev/zero as a
 # vector, image, trace, seed list and notes), numbers (addresses, seeds, counts) and selections that select
 # nothing. Each error is checked for its message (the command, the file, the reason) and exit status 2.
 T="${TC_BUILD:-build}/tracecert"
@@ -89,6 +89,20 @@ rm "$tmp/v/b"
 check "a missing --vectors path: the reason" fails 2 "tracecert certify: --vectors $tmp/none: cannot read '$tmp/none': No such file or directory" certify --adapter "$R" --vectors "$tmp/none"
 mkdir "$tmp/novec"
 check "a folder without vectors: an error" fails 2 "no vector files (*.tcv) at '$tmp/novec'" certify --adapter "$R" --vectors "$tmp/novec"
+# A vector is a regular file: a FIFO would keep the plan waiting for a writer for ever (each check under a guard).
+mkdir "$tmp/fifo"; cp "$K" "$tmp/fifo/"; mkfifo "$tmp/fifo/pipe.tcv"
+check "a FIFO named *.tcv in a vectors folder: exit 2 at once, the path named" timeout 20 sh -c "'$T' certify --adapter '$R' --vectors '$tmp/fifo' 2> '$tmp/fifo.err'; test \$? -eq 2 && grep -qF \"tracecert certify: --vectors $tmp/fifo: '$tmp/fifo/pipe.tcv' is not a regular file (a FIFO): a vector file is a regular file\" '$tmp/fifo.err'"
+check "a FIFO given as --vectors: the same" timeout 20 sh -c "'$T' certify --adapter '$R' --vectors '$tmp/fifo/pipe.tcv' 2> '$tmp/fifo.err'; test \$? -eq 2 && grep -qF \"'$tmp/fifo/pipe.tcv' is not a regular file (a FIFO)\" '$tmp/fifo.err'"
+rm "$tmp/fifo/pipe.tcv"; mkfifo "$tmp/fifo/other"
+check "a FIFO not named *.tcv in a vectors folder is not a vector: passed over" timeout 20 sh -c "'$T' certify --adapter '$R' --vectors '$tmp/fifo' 2>&1 | grep -q ' 2 pass, 0 fail'"
+{ sed '$d' "$K" | sed '/^\[expect/,$d'; printf '[image file=img.bin base=0x1000]\n[expect.l1]\n@0 00 async\n[end]\n'; } > "$tmp/fifo/fimg.tcv"; mkfifo "$tmp/fifo/img.bin"
+check "a FIFO as a vector's image file: certify's runner-error names it (no wait)" timeout 20 sh -c "'$T' certify --adapter '$R' --vectors '$tmp/fifo/fimg.tcv' --tap > '$tmp/fimg.tap' 2>&1; test \$? -eq 1 && grep -qF \"cannot read ''$tmp/fifo/img.bin'': not a regular file (a FIFO)\" '$tmp/fimg.tap' && grep -q ' 1 runner-error' '$tmp/fimg.tap'"
+check "... and dump refuses it too (no wait)" timeout 20 sh -c "'$T' dump --vector '$tmp/fifo/fimg.tcv' 2> '$tmp/fimg.err'; test \$? -eq 2 && grep -qF \"not a regular file (a FIFO)\" '$tmp/fimg.err'"
+ln -s /dev/zero "$tmp/fifo/img.bin2"; sed 's/img.bin/img.bin2/' "$tmp/fifo/fimg.tcv" > "$tmp/fifo/dimg.tcv"; rm "$tmp/fifo/fimg.tcv"
+check "a device as a vector's image file: certify refuses it (a vector's files are regular files)" timeout 20 sh -c "'$T' certify --adapter '$R' --vectors '$tmp/fifo/dimg.tcv' --tap 2>&1 | grep -qF \"not a regular file (a character device)\""
+# A folder is walked into whatever its name: a folder named x.tcv is a folder of vectors, not a vector.
+mkdir -p "$tmp/dirv/x.tcv"; cp "$K" "$tmp/dirv/x.tcv/"
+check "a folder named x.tcv inside a vectors folder is walked into (its vector runs)" sh -c "'$T' certify --adapter '$R' --vectors '$tmp/dirv' --tap 2>&1 | grep -q '^ok 1 - L1 $tmp/dirv/x.tcv/k10-06-program-trace.tcv'"
 check "--tags with a typo: exit 2, no score, the tags that exist named" sh -c "'$T' certify --adapter '$R' --vectors vectors/ptm/spec --tags waypiont --report '$tmp/typo' 2> '$tmp/e'; test \$? -eq 2 && grep -q 'tracecert certify: --tags waypiont selects nothing: no vector of the 11 read carries it; their tags: .* waypoint' '$tmp/e' && ! test -e '$tmp/typo' && ! grep -q Score '$tmp/e'"
 check "--tags of which one selects nothing: an error too" fails 2 "--tags nosuch selects nothing" certify --adapter "$R" --vectors vectors/ptm/spec --tags waypoint,nosuch
 check "notes that are a folder: Is a directory" fails 2 "tracecert certify: cannot read notes '$tmp': Is a directory" certify --adapter "$R" --vectors "$K" --notes "$tmp"

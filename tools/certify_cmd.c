@@ -25,8 +25,10 @@ static const struct tc_cli_option certify_options[] = {
 	{ "report", "DIR", opt_report, "write DIR/certificate.md and DIR/certificate.json" },
 	{ "jobs", "N", opt_jobs, "worker processes, 1..64 (default: 2)" },
 	{ "timeout", "S", opt_timeout, "per-vector CPU and wall-clock limit in seconds (default: 10)" },
-	{ "memory", "MB", opt_memory, "per-vector address-space limit (default: 1024; in an ASan build\n"
-				      "the resident size, checked every 20 ms)" },
+	{ "memory", "MB", opt_memory, "per-vector memory limit (default: 1024): the resident size of\n"
+				      "all the run's processes, summed (proportional: a shared page\n"
+				      "counts once; read every 20 ms), and the address space of\n"
+				      "each (RLIMIT_AS; not in an ASan build)" },
 	{ "output", "MB", opt_output, "per-vector limit on items, stdout and stderr (default: 64)" },
 	{ "first-failure", NULL, opt_first_failure, "stop after the first failing comparison (for mutants)" },
 	{ "notes", "FILE", opt_notes, "Markdown verdicts on the failure classes, appended to the\n"
@@ -53,13 +55,19 @@ static void help_certify(FILE *f, const struct tc_cli *c)
 		"                         [--timeout SECONDS] [--memory MB] [--output MB] [--notes FILE]\n"
 		"\n"
 		"Scores a decoder, wrapped as an adapter (conformance/include/tracecert/adapter.h),\n"
-		"against the vectors of every protocol the adapter declares. The adapter is loaded only\n"
-		"in child processes: each vector and level runs in its own process group with CPU,\n"
-		"wall-clock, memory, process and output limits and is classified pass, fail\n"
+		"against the vectors of every protocol the adapter declares. The vectors are read once,\n"
+		"before the adapter is loaded. The adapter is loaded only in fresh child processes that\n"
+		"are given the run's inputs and never an expected output, each behind the walls the\n"
+		"system permits (own PID and mount namespaces, the vectors and the report folder hidden,\n"
+		"uid nobody when run as root; the certificate counts the runs behind each). Each vector\n"
+		"and level runs in its own process group with CPU, wall-clock, memory (--memory), process\n"
+		"(RLIMIT_NPROC 256) and output limits and is classified pass, fail\n"
 		"(first divergence), crash (signal), hang (time limit), flood (output or item limit),\n"
 		"adapter-error, runner-error (the runner could not run it: an unreadable vector file, a\n"
-		"worker process that died), malformed (its messages broke the frame format), or\n"
-		"unsupported (protocol, level or feature the adapter declares unsupported).\n"
+		"child it could not start), malformed (its messages broke the frame format or an item\n"
+		"was not what it claimed), or unsupported (protocol, level or feature the adapter\n"
+		"declares unsupported). A run the memory limit ends, or whose worker process dies while\n"
+		"the adapter runs, is a crash too (its message says which).\n"
 		"A failure's YAML block gives the level, the compared section, the first\n"
 		"differing line (expected, got, context), the size of the whole difference\n"
 		"(expected_lines, got_lines; missing_lines and extra_lines: the lines of each\n"

@@ -1,5 +1,8 @@
 /* tracecert.c — the command-line program: the table of commands (tools/cli.c dispatches, prints the list and the version). */
+#include <string.h>
+
 #include "bench.h"
+#include "certify.h"
 #include "certify_cmd.h"
 #include "cli.h"
 #include "config_cmd.h"
@@ -18,6 +21,8 @@ int main(int argc, char **argv)
 		{ "bench", "throughput and memory figures, reference vs OpenCSD", tc_bench_main },
 		{ NULL, NULL, NULL }
 	};
+	if (argc == 2 && !strcmp(argv[1], TC_CHILD_WORD))
+		return tc_certify_child_main();   /* certify's process that loads an adapter (certify.h) */
 	tc_out_ignore_file_size_signal();   /* a write beyond RLIMIT_FSIZE fails with EFBIG, reported */
 	return tc_cli_dispatch(commands, argc, argv);
 }

@@ -9,13 +9,20 @@
  * stderr), forge (writes forged frames to every descriptor, then exits 0), warnflood (endless
  * warning items, which the runner drops), noterm (name, version and open() error text without a
  * NUL terminator), markup (name and version with Markdown, control characters and invalid UTF-8),
- * hog (allocates and touches memory until malloc fails, then aborts). Every hostile kind fails
- * every vector it runs. */
+ * hog (allocates and touches memory until malloc fails, then aborts), rewrite (rewrites every
+ * *.tcv in $TC_BAD_VECTORS to expect its one A-sync, then reports it), killer (SIGKILL to each
+ * ancestor that is tracecert — its parent up to the runner — then one A-sync), forkhog (four
+ * children of 64 MiB each, touched, then one A-sync after 3 s), forkbomb (forks up to 300 children
+ * that wait, then one A-sync). The last four leave what they achieved in $TC_BAD_MARKER_DIR:
+ * "rewrote", "killed" (a line per process it signalled), "forks" (how many forks succeeded).
+ * conformance/test/oracle_adapter.c is another. Every hostile kind fails every vector it runs. */
+#include <dirent.h>
 #include <fcntl.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "tracecert/adapter.h"
@@ -46,6 +53,10 @@
 #define KIND_NOTERM 23
 #define KIND_MARKUP 24
 #define KIND_HOG 25
+#define KIND_REWRITE 26
+#define KIND_KILLER 27
+#define KIND_FORKHOG 28
+#define KIND_FORKBOMB 29
 
 #if BAD_KIND == KIND_CTOR
 __attribute__((constructor)) static void crash_on_load(void)
@@ -57,7 +68,7 @@ __attribute__((constructor)) static void crash_on_load(void)
 struct bad {
 	void *ctx;
 	void (*item)(void *ctx, int level, const struct tc_item *item);
-	int said;   /* the one packet of 'wrong' and its kin is out (the runner feeds in pieces) */
+	int said;   /* feed() was called: the runner feeds in pieces, each kind acts on the first */
 };
 
 static void *bad_open(const struct tc_adapter_open_args *a, char *err, size_t errlen)
@@ -149,11 +160,145 @@ static void hog_memory(void)
 		memset(p, 1, 16 << 20);
 	}
 }
+/* Appends text to $TC_BAD_MARKER_DIR/name (nothing when it is not set). */
+static void mark(const char *name, const char *text)
+{
+	const char *dir = getenv("TC_BAD_MARKER_DIR");
+	char path[4096];
+	int fd;
+	if (!dir)
+		return;
+	snprintf(path, sizeof path, "%s/%s", dir, name);
+	if ((fd = open(path, O_WRONLY | O_CREAT | O_APPEND, 0666)) < 0)
+		return;
+	if (write(fd, text, strlen(text)) < 0)
+		fd = fd + 0;   /* nothing more to do */
+	close(fd);
+}
+
+/* Makes the vector file at path expect the one A-sync this adapter reports
+ * ([expect.l1] kept, the sections after it dropped). 0 when written. */
+static int rewrite_vector(const char *path)
+{
+	static const char cut[] = "\n[expect.l1]\n";
+	char *text = malloc(1 << 20), *at;
+	FILE *f = fopen(path, "r");
+	size_t n = f ? fread(text, 1, (1 << 20) - 1, f) : 0;
+	int rc = -1;
+	if (f)
+		fclose(f);
+	if (text && n > 0) {
+		text[n] = '\0';
+		if ((at = strstr(text, cut)) != NULL && (f = fopen(path, "w")) != NULL) {
+			at[sizeof cut - 1] = '\0';
+			rc = fprintf(f, "%s@0 00 async\n[end]\n", text) > 0 ? 0 : -1;
+			rc |= fclose(f);
+		}
+	}
+	free(text);
+	return rc;
+}
+
+/* Every *.tcv in $TC_BAD_VECTORS rewritten to expect what this adapter reports. */
+static void rewrite_vectors(void)
+{
+	const char *dir = getenv("TC_BAD_VECTORS");
+	DIR *d = dir ? opendir(dir) : NULL;
+	struct dirent *e;
+	char path[4096];
+	while (d && (e = readdir(d)) != NULL) {
+		snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
+		if (strstr(e->d_name, ".tcv") && rewrite_vector(path) == 0)
+			mark("rewrote", path), mark("rewrote", "\n");
+	}
+	if (d)
+		closedir(d);
+}
+
+/* The parent of process pid and its name (comm), from /proc; 0 when gone. */
+static long parent_of(long pid, char *comm, size_t n)
+{
+	char path[64], buf[512], *close_paren;
+	long ppid = 0;
+	FILE *f;
+	snprintf(path, sizeof path, "/proc/%ld/stat", pid);
+	if (!(f = fopen(path, "r")))
+		return 0;
+	if (fgets(buf, sizeof buf, f) && (close_paren = strrchr(buf, ')')) != NULL) {
+		char *open_paren = strchr(buf, '(');
+		snprintf(comm, n, "%.*s", open_paren ? (int)(close_paren - open_paren - 1) : 0,
+			 open_paren ? open_paren + 1 : "");
+		sscanf(close_paren + 2, "%*c %ld", &ppid);
+	}
+	fclose(f);
+	return ppid;
+}
+
+/* SIGKILL to the parent and each ancestor named tracecert (or exe: a
+ * program started through /proc/self/exe), up to the first one that is
+ * not: the runner's processes, never anything beyond them. */
+static void kill_ancestors(void)
+{
+	char comm[64], line[96];
+	long pid = (long)getppid();
+	for (int depth = 0; pid >= 1 && depth < 16; depth++) {
+		long up = parent_of(pid, comm, sizeof comm);
+		if (strcmp(comm, "tracecert") && strcmp(comm, "exe"))
+			break;
+		if (kill((pid_t)pid, SIGKILL) == 0) {
+			snprintf(line, sizeof line, "%ld %s\n", pid, comm);
+			mark("killed", line);
+		}
+		if (pid == 1)
+			break;
+		pid = up;
+	}
+}
+
+/* Four children, each with 64 MiB touched (under the address-space limit
+ * of --memory 100 one by one, over it together), then waits 3 s. */
+static void fork_hog(void)
+{
+	for (int i = 0; i < 4; i++) {
+		if (fork() == 0) {
+			volatile char *p = malloc(64 << 20);   /* volatile: the stores are not optimised away */
+			for (size_t k = 0; p && k < (64u << 20); k += 4096)
+				p[k] = 1;
+			sleep(10);
+			_exit(0);
+		}
+	}
+	sleep(3);
+}
+
+/* Up to 300 children that wait; how many forks succeeded. */
+static void fork_bomb(void)
+{
+	char text[32];
+	int n = 0;
+	while (n < 300) {
+		pid_t pid = fork();
+		if (pid < 0)
+			break;
+		if (pid == 0) {
+			pause();
+			_exit(0);
+		}
+		n++;
+	}
+	snprintf(text, sizeof text, "%d\n", n);
+	mark("forks", text);
+}
+
 static int bad_feed(void *h, const uint8_t *data, size_t len)
 {
 	struct bad *b = h;
+	int first = !b->said;
 	(void)data;
 	(void)len;
+	b->said = 1;
+	if (!first)
+		return 0;   /* each kind misbehaves once a run, however the runner cuts the trace */
 	if (BAD_KIND == KIND_CRASH)
 		raise(SIGSEGV);
 	if (BAD_KIND == KIND_ABORT)
@@ -185,12 +330,18 @@ static int bad_feed(void *h, const uint8_t *data, size_t len)
 			one_packet(b);
 	if (BAD_KIND == KIND_HOG)
 		hog_memory();
+	if (BAD_KIND == KIND_REWRITE)
+		rewrite_vectors();
+	if (BAD_KIND == KIND_KILLER)
+		kill_ancestors();
+	if (BAD_KIND == KIND_FORKHOG)
+		fork_hog();
+	if (BAD_KIND == KIND_FORKBOMB)
+		fork_bomb();
 	if (BAD_KIND == KIND_WRONG || BAD_KIND == KIND_BADSIZE || BAD_KIND == KIND_BADPROTO || BAD_KIND == KIND_BADKIND ||
-	    BAD_KIND == KIND_DAEMON || BAD_KIND == KIND_STDOUT || BAD_KIND == KIND_MARKUP) {
-		if (!b->said)
-			one_packet(b);   /* one async at @0, whatever the vector */
-		b->said = 1;
-	}
+	    BAD_KIND == KIND_DAEMON || BAD_KIND == KIND_STDOUT || BAD_KIND == KIND_MARKUP || BAD_KIND == KIND_REWRITE ||
+	    BAD_KIND == KIND_KILLER || BAD_KIND == KIND_FORKHOG || BAD_KIND == KIND_FORKBOMB)
+		one_packet(b);   /* one async at @0, whatever the vector */
 	return 0;
 }
 
