@@ -1,7 +1,7 @@
 # The automatic mutation tool (conformance/mutants/auto/), fast: it finds sites of every operator
-# class with libclang, the same sample twice, every entry of equivalent.txt and unscored.txt still names a site
-# (and a made-up entry is reported stale), and a run end to end (one PTM mutant of a sample of 2,
-# kept by --ids) writes a report.
+# class with libclang, the same sample twice, every entry of equivalent.txt and unscored.txt still
+# names a site (a made-up entry is reported stale) and none is in both, and a run end to end (one
+# PTM mutant of a sample of 2, kept by --ids) writes a report.
 # Needs python3-clang; run once, in the plain pass. The measurement itself: make mutants-auto.
 case "${TC_BUILD:-build}" in
 *asan*) echo "1..0 # SKIP the automatic mutants run in the plain pass of make check"; exit 0 ;;
@@ -42,6 +42,7 @@ for d in reference/*/; do
 done
 check "every entry of equivalent.txt names a site" "$PY" $S check conformance/mutants/auto/equivalent.txt $files
 check "every entry of unscored.txt names a site" "$PY" $S check conformance/mutants/auto/unscored.txt $files
+check "no site is both equivalent and unscored" sh -c "test -z \"\$(cat conformance/mutants/auto/equivalent.txt conformance/mutants/auto/unscored.txt | grep -v '^#' | cut -d' ' -f1 | sort | uniq -d)\""
 { cat conformance/mutants/auto/equivalent.txt; echo "reference/insn.c:nowhere:ror:00000000 made up"; } >"$tmp/eq.txt"
 check "a made-up entry is reported stale" sh -c "! '$PY' $S check '$tmp/eq.txt' reference/insn.c >'$tmp/stale.out' && grep -q 'stale: reference/insn.c:nowhere:ror:00000000' '$tmp/stale.out'"
 

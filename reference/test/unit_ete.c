@@ -423,6 +423,66 @@ static void test_sync_search(void)
 	ok(!strcmp(o.l1, "@15 00 async\n@28 04 trace-on\n"), "search skips to the first full A-sync (@15), not a 10-zero run");
 }
 
+/* Decodes b fed in pieces of 1, 2, ..., 16 bytes in turn (as certify
+ * feeds a trace) and returns tc_ete_skipped. */
+static uint64_t skipped_in_pieces(const struct tc_ete_config *cfg, const uint8_t *b, size_t n)
+{
+	struct tc_ete_decoder *d = tc_ete_alloc(cfg, NULL);
+	uint64_t skipped;
+	size_t piece = 1;
+	if (!d)
+		return UINT64_MAX;
+	for (size_t i = 0; i < n; i += piece, piece = piece % 16 + 1)
+		tc_ete_feed(d, b + i, piece < n - i ? piece : n - i);
+	tc_ete_finish(d);
+	skipped = tc_ete_skipped(d);
+	tc_ete_free(d);
+	return skipped;
+}
+
+/* The bytes skipped while searching for an A-sync (the `# skipped N bytes`
+ * comment of tracecert dump; no level carries the count, FORMAT.md): a
+ * search starts at the beginning of the trace and one byte after an
+ * erroneous packet's first byte, and ends at the first zero of the A-sync
+ * found (ERRATA TC-P28) or at the end of the trace. */
+static void test_skipped_count(void)
+{
+	struct tc_ete_config cfg;
+	/* vectors/ete/hand/resync-search-edges.tcv */
+	static const uint8_t edges[] = {
+		0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0x80,                 /* @0  A-sync: 0 skipped before it */
+		0x01, 0x00,                                            /* @12 Trace Info */
+		0x9d, 0x04, 0x08, 0x0c, 0x10, 0x14, 0x18, 0x1c, 0x20,  /* @14 Long Address */
+		0x8c,                                                  /* @23 reserved: search from @24 */
+		0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0x80,                 /* @24 A-sync: 0 skipped */
+		0x01, 0x00,                                            /* @36 Trace Info */
+		0x8c,                                                  /* @38 reserved: search from @39 */
+		0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0x80,                    /* @39 10 zeros: no A-sync */
+		0xf7,                                                  /* @50 */
+		0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0x80,                 /* @51 A-sync: @39..@50 skipped, 12 */
+		0x01, 0x00,                                            /* @63 Trace Info */
+		0x9d, 0x80, 0x00,                                      /* @65 sbz: search from @66 */
+		0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0x80,                    /* A-sync @67: @66 skipped, 1 */
+		0x01, 0x00, 0xf7,                                      /* @79 Trace Info, @81 atom */
+		0x9d, 0x04, 0x08,                                      /* @82 truncated: @83, @84 skipped, 2 */
+	};
+	/* vectors/ete/hand/trunc-async-in-sync.tcv */
+	static const uint8_t trunc_async[] = {
+		0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0x80, 0x01, 0x00,    /* @0 A-sync, @12 Trace Info */
+		0, 0, 0, 0,                                            /* @14 A-sync cut off: @15..@17 skipped, 3 */
+	};
+	/* test_sync_search's bytes: 15 before the A-sync @15 */
+	static const uint8_t junk[] = { 0xf7, 0x00, 0x00, 0x80, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00,
+					0x00, 0x00, 0x00, 0x00, 0x80, 0x00, 0x00, 0x00, 0x00, 0x00,
+					0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x80, 0x04 };
+	tc_ete_config_default(&cfg);
+	ok(skipped_in_pieces(&cfg, edges, sizeof edges) == 15,
+	   "skipped after errors, a too-short zero run and a truncation: 0+0+12+1+2 = 15 bytes");
+	ok(skipped_in_pieces(&cfg, trunc_async, sizeof trunc_async) == 3,
+	   "an A-sync cut off by the end: the 3 bytes after its first are skipped");
+	ok(skipped_in_pieces(&cfg, junk, sizeof junk) == 15, "15 bytes before the first A-sync are skipped");
+}
+
 int main(void)
 {
 	test_null_arguments();
@@ -433,5 +493,6 @@ int main(void)
 	test_streaming();
 	test_queue_cap();
 	test_sync_search();
+	test_skipped_count();
 	return tap_finish();
 }
