@@ -93,6 +93,8 @@ static void put_context(struct out *o, const struct tc_context *c)
 	put_key_dec(o, " sf=", c->sf);
 	put_key_hex(o, " ctxid=", c->context_id);
 	put_key_hex(o, " vmid=", c->vmid);
+	if (c->nse)   /* FEAT_RME's NSE bit, only when set */
+		put_key_dec(o, " nse=", c->nse);
 }
 
 static void put_range(struct out *o, const struct tc_l3 *x)
@@ -279,6 +281,8 @@ static void parse_context(struct in *in, struct tc_context *c)
 	v = take_hex(in);
 	c->vmid = (uint32_t)v;
 	in->bad |= v > UINT32_MAX;
+	if (!in->bad && !strncmp(in->p, " nse=", 5))   /* written only when set */
+		c->nse = (uint8_t)take(in, " nse=1");
 }
 
 static int isa_index(struct in *in)

@@ -330,8 +330,7 @@ static void parse_address_with_context_packet(struct tc_parse *p, uint8_t header
 	context_bytes(p);
 	p->out->pkt.h.kind = tc_ete_pkt_addr_ctx;
 	note_address(p);
-	p->out->pkt.ctx = p->ia->ctx;
-	p->out->pkt.has_context = 1;
+	p->out->pkt.ctx = p->ia->ctx;   /* always there: has_context is the Exception's flag */
 	emit_context(p);
 	emit_address(p, tc_ete_elem_target_address, p->ia->ahb[0]);
 }
@@ -399,8 +398,10 @@ static void parse_extension_packet(struct tc_parse *p)
 	}
 }
 
-/* K10.5.2.6.2 TraceInfoPacket, repaired per TC-S12 and checked per TC-P10. */
-static void trace_info_packet(struct tc_parse *p, uint64_t info, uint64_t spec, uint64_t cyct)
+/* K10.5.2.6.2 TraceInfoPacket, repaired per TC-S12 and checked per TC-P10.
+ * Returns the Trace Info element, whose fields the L1 packet repeats. */
+static const struct tc_ete_elem *trace_info_packet(struct tc_parse *p, uint64_t info, uint64_t spec,
+						   uint64_t cyct)
 {
 	TC_CLAUSE("K10.5.2.6.2/TraceInfoPacket");
 	struct tc_ete_ia *ia = p->ia;
@@ -420,6 +421,7 @@ static void trace_info_packet(struct tc_parse *p, uint64_t info, uint64_t spec, 
 	e->cct = ia->cc_threshold;
 	e->spec = (uint32_t)spec;
 	e->in_tx = (info >> 6) & 1;
+	return e;
 }
 
 /* K10.5.2.6.1 Parse_TraceInfoPacket, with the sections of TC-P3. */
@@ -427,6 +429,7 @@ static void parse_trace_info_packet(struct tc_parse *p)
 {
 	TC_CLAUSE("K10.5.2.6.1/Parse_TraceInfoPacket");
 	struct tc_ete_packet *pkt = &p->out->pkt;
+	const struct tc_ete_elem *e;
 	uint64_t info = 0, spec = 0, cyct = 0;
 	uint64_t plctl = read_bytes(p, 1);
 	res0(p, tc_ete_wf_plctl, plctl & 0xe2);      /* TC-P3, TC-R1 */
@@ -442,12 +445,12 @@ static void parse_trace_info_packet(struct tc_parse *p)
 		pkt->wndw = (uint32_t)uleb128(p, 32);
 		pkt->has_wndw = 1;
 	}
-	trace_info_packet(p, info, spec, cyct);
+	e = trace_info_packet(p, info, spec, cyct);
 	pkt->h.kind = tc_ete_pkt_trace_info;
-	pkt->cc_enabled = info & 1;
-	pkt->cct = p->ia->cc_threshold;
-	pkt->spec = (uint32_t)spec;
-	pkt->in_tx = (info >> 6) & 1;
+	pkt->cc_enabled = e->cc_enabled;
+	pkt->cct = e->cct;
+	pkt->spec = e->spec;
+	pkt->in_tx = e->in_tx;
 }
 
 /* ---- K10.5.2.16 Timestamps and cycle counts ---------------------------- */

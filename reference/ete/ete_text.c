@@ -116,10 +116,13 @@ static void put_atoms(struct text *t, uint32_t atoms, int n)
 		put(t, "%c", (atoms >> i) & 1 ? 'E' : 'N');
 }
 
+/* The context; ` nse=1` only when FEAT_RME's NSE bit is set (rme=1, TC-P8). */
 static void put_context(struct text *t, const struct tc_context *c)
 {
 	put(t, " el=%u ns=%u sf=%u ctxid=0x%lx vmid=0x%lx", c->el, c->ns, c->sf,
 	    (unsigned long)c->context_id, (unsigned long)c->vmid);
+	if (c->nse)
+		put(t, " nse=%u", c->nse);
 }
 
 static void put_address(struct text *t, uint64_t address, int isa)
@@ -318,6 +321,8 @@ static void scan_context(struct tc_scan *s, struct tc_context *c)
 	c->context_id = (uint32_t)tc_scan_hex(s, UINT32_MAX);
 	tc_scan_lit(s, " vmid=");
 	c->vmid = (uint32_t)tc_scan_hex(s, UINT32_MAX);
+	if (tc_scan_next_is(s, " nse="))
+		c->nse = (uint8_t)tc_scan_lit(s, " nse=1");   /* the writer prints it only when set */
 }
 
 static void scan_address(struct tc_scan *s, struct tc_ete_packet *p)

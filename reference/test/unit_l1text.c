@@ -55,7 +55,7 @@ static const char *same_ete_context(const struct tc_context *want, const struct 
 	SHOWN(shown, sf);
 	SHOWN(shown, context_id);
 	SHOWN(shown, vmid);
-	FIELD(got->nse == 0, "ctx.nse");   /* never shown */
+	SHOWN(shown, nse);
 	return NULL;
 }
 
@@ -484,6 +484,8 @@ static const struct {
 	  "column 26: expected a hexadecimal number (0x and lower-case digits), found '1'" },
 	{ "ete", "@4 80 context el=4 ns=0 sf=1 ctxid=0x0 vmid=0x0",
 	  "column 18: expected a decimal number at most 3, found '4'" },
+	{ "ete", "@4 80 context el=1 ns=0 sf=1 ctxid=0x0 vmid=0x0 nse=0",
+	  "column 49: expected 'nse=1', found 'nse=0'" },
 	{ "ete", "@4 80 context el=1 ns=0 sf=1 ctxid=0x100000000 vmid=0x0",
 	  "column 36: expected a hexadecimal number (0x and lower-case digits) at most 0xffffffff, found '0x100000000'" },
 	{ "ete", "@5 00 error class=none",
@@ -548,7 +550,7 @@ static const struct {
 	{ "ete", "@0 01 trace-info cc=0 cct=0 spec=0 tx=0" },
 	{ "ete", "@0 03 timestamp ts=0xffffffffffffffff cc=18446744073709551615" },
 	{ "ete", "@0 06 exception e=2 type=0xff addr=0xffffffffffffffff isa=1 el=3 ns=1 sf=1 ctxid=0xffffffff "
-		 "vmid=0xffffffff" },
+		 "vmid=0xffffffff nse=1" },
 	{ "ete", "@0 06 exception e=1 type=0x0 addr=unknown el=0 ns=0 sf=0 ctxid=0x0 vmid=0x0" },
 	{ "ete", "@0 0c cycle-count commit=18446744073709551615 cc=18446744073709551615" },
 	{ "ete", "@0 2e cancel atoms=- n=18446744073709551615 mispredict=0" },
@@ -606,8 +608,8 @@ static void test_known_records(void)
 	tc_ete_packet_init(&want[n].ete, tc_ete_pkt_exception, 9);
 	want[n].ete.header = 0x06, want[n].ete.e = 2, want[n].ete.type = 0x1e, want[n].ete.has_address = 1;
 	want[n].ete.address = 0x400, want[n].ete.isa = 1, want[n].ete.has_context = 1;
-	want[n].ete.ctx = (struct tc_context){ .el = 2, .ns = 1, .sf = 1, .context_id = 0xab, .vmid = 3 };
-	lines[n] = "@9 06 exception e=2 type=0x1e addr=0x400 isa=1 el=2 ns=1 sf=1 ctxid=0xab vmid=0x3";
+	want[n].ete.ctx = (struct tc_context){ .el = 2, .ns = 1, .sf = 1, .context_id = 0xab, .vmid = 3, .nse = 1 };
+	lines[n] = "@9 06 exception e=2 type=0x1e addr=0x400 isa=1 el=2 ns=1 sf=1 ctxid=0xab vmid=0x3 nse=1";
 	same[n] = same_ete, proto[n++] = "ete";
 	/* Cancel: atoms E N E (bits 0 and 2), 7 cancelled, mispredict. */
 	tc_ete_packet_init(&want[n].ete, tc_ete_pkt_cancel, 3);

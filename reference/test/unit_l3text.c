@@ -48,6 +48,7 @@ static struct tc_l3 random_item(uint64_t *s)
 	b.ctx.el = (uint8_t)(next(s) & 3);
 	b.ctx.ns = (uint8_t)(next(s) & 1);
 	b.ctx.sf = (uint8_t)(next(s) & 1);
+	b.ctx.nse = (uint8_t)(next(s) & 1);
 	b.isa = (uint8_t)(next(s) % 3);
 	b.last_type = (uint8_t)(next(s) % 6);
 	b.taken = (uint8_t)(next(s) & 3);
@@ -64,7 +65,7 @@ static void test_known_lines(void)
 	static const char *const want[] = {
 		"@7 range first=0x1000 last=0x1008 n=3 isa=t32 type=indir taken=E",
 		"@7 exception type=0x1e ret=0xffffffffffffffff",
-		"@7 context el=2 ns=1 sf=0 ctxid=0xabc vmid=0x0",
+		"@7 context el=2 ns=1 sf=0 ctxid=0xabc vmid=0x0 nse=1",
 		"@7 trace-on", "@7 discard", "@7 overflow",
 		"@7 no-image addr=0x0 isa=a64", "@7 walk-limit addr=0x10 isa=a32",
 		"@7 timestamp ts=0xff cc=unknown", "@7 cycle-count n=0", "@7 event n=3",
@@ -85,7 +86,7 @@ static void test_known_lines(void)
 			x.last_type = tc_insn_branch_indir, x.taken = tc_taken_e;
 			break;
 		case tc_l3_exception: x.type = 0x1e, x.address = UINT64_MAX; break;
-		case tc_l3_context: x.ctx.el = 2, x.ctx.ns = 1, x.ctx.context_id = 0xabc; break;
+		case tc_l3_context: x.ctx.el = 2, x.ctx.ns = 1, x.ctx.nse = 1, x.ctx.context_id = 0xabc; break;
 		case tc_l3_walk_limit: x.address = 0x10, x.isa = tc_isa_a32; break;
 		case tc_l3_timestamp: x.value = 0xff, x.unknown = 1; break;
 		case tc_l3_event: x.count = 3; break;
@@ -157,6 +158,8 @@ static void test_bad_lines(void)
 		"@1 range first=1 last=0x2 n=3 isa=a64 type=dir taken=E",
 		"@1 context el=4 ns=0 sf=0 ctxid=0x0 vmid=0x0",
 		"@1 context el=1 ns=0 sf=0 ctxid=0x100000000 vmid=0x0",
+		"@1 context el=1 ns=0 sf=0 ctxid=0x0 vmid=0x0 nse=0",   /* nse is written only when set */
+		"@1 context el=1 ns=0 sf=0 ctxid=0x0 vmid=0x0 nse=2",
 		"@1 error class=nonsense", "@1 event n=", "@1 event n=18446744073709551616",
 		"@1 timestamp ts=0x10000000000000000 cc=1", "@1 trace-on ", "@1  trace-on",
 	};
