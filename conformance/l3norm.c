@@ -1,4 +1,4 @@
-/* l3norm.c — the one L3 normalisation used for comparisons (reference/ete/FORMAT.md "L3").
+/* l3norm.c — the one L3 normalisation used for comparisons (reference/L3FORMAT.md "Normalisation for comparison").
  *
  * Two ranges that a decoder may emit as one or as two (the first ends with
  * an instruction that is not a waypoint, taken=-, and the second starts at

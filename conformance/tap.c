@@ -3,13 +3,20 @@
 
 #include "runner.h"
 
+/* The errata document of a protocol, where a vector's reading is named. */
+static const char *errata_of(int protocol)
+{
+	const struct tc_protocol *p = tc_protocol_by_id(protocol);
+	return p && p->errata ? p->errata : "its protocol's ERRATA.md";
+}
+
 static void tap_line(FILE *f, const struct tc_report *r, int i)
 {
 	const struct tc_task *t = &r->tasks[i];
 	int good = tc_verdict_is_good(t->verdict);
 	fprintf(f, "%s %d - L%d %s", good ? "ok" : "not ok", i + 1, t->level, r->paths[t->vector]);
 	if (t->verdict == tc_v_pass_alt)
-		fprintf(f, " # pass under an alternative reading (see the vector; reference/ete/ERRATA.md)");
+		fprintf(f, " # pass under an alternative reading (see the vector; %s)", errata_of(t->protocol));
 	if (t->verdict == tc_v_unsupported)
 		fprintf(f, " # SKIP unsupported by the adapter: %s", t->diag);
 	if (t->verdict == tc_v_skipped)

@@ -22,7 +22,7 @@ void tc_lines_add(struct tc_lines *l, const char *text);
  * empty lines skipped. */
 void tc_lines_add_text(struct tc_lines *l, const char *text);
 void tc_lines_free(struct tc_lines *l);
-/* Warnings (reference/ete/FORMAT.md "Warnings", L1 only) are never scored: the
+/* Warnings (each protocol's FORMAT.md "Warnings", L1 only) are never scored: the
  * runner drops them. */
 int tc_line_is_warning(const char *line);
 void tc_lines_drop_warnings(struct tc_lines *l);
@@ -41,7 +41,8 @@ enum tc_error_strict {
 };
 
 /* An expect or [error] section under an alternative reading of the spec
- * ([expect.l1 reading=ID]): ID names the ambiguity in reference/ete/ERRATA.md. */
+ * ([expect.l1 reading=ID]): ID names the ambiguity in the errata
+ * document of the vector's protocol (struct tc_protocol's errata). */
 #define TC_MAX_ALTS 8
 struct tc_alt {
 	int sec;                  /* tc_sec_l1, tc_sec_l3 or tc_sec_error */
@@ -189,7 +190,7 @@ int tc_collect(const struct tc_protocol *proto, const void *cfg, const struct tc
 	       const uint8_t *trace, size_t len, long chunk, struct tc_output *out);
 void tc_output_free(struct tc_output *out);
 
-/* L3 normalisation for comparison (reference/ete/FORMAT.md "L3"): offsets
+/* L3 normalisation for comparison (reference/L3FORMAT.md "Normalisation for comparison"): offsets
  * dropped, contiguous ranges merged when the first ends in a non-P0
  * instruction. The image gives T32 instruction sizes (NULL: no merge across
  * T32 ranges). Returns a new list in out. */

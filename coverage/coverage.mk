@@ -66,12 +66,12 @@ coverage: coverage-clauses
 	find $(COV_BUILD) -name '*.gcda' -delete
 	rm -f $(COV_BUILD)/spec-summary-*.txt
 	$(MAKE) --no-print-directory -f $(firstword $(MAKEFILE_LIST)) BUILD=$(COV_BUILD) CFLAGS='$(COV_FLAGS)' \
-	  REF_SRC='$(REF_SRC) coverage/clause_trace.c' test-run $(COV_BUILD)/clausecov
+	  REF_SRC='$(REF_SRC) coverage/clause_trace.c' test-run $(COV_BUILD)/clausecov $(COV_BUILD)/swapdir
 	@rc=0; \
 	for p in $(PROTOCOLS); do \
 	  $(COV_BUILD)/clausecov --protocol $$p --out $(COV_BUILD) --rel ../../ vectors/$$p || rc=1; \
 	done; \
-	coverage/report.sh $(COV_BUILD) $(COV_MIN_LINES) $(COV_MIN_BRANCHES) \
+	SWAPDIR=$(COV_BUILD)/swapdir coverage/report.sh $(COV_BUILD) $(COV_MIN_LINES) $(COV_MIN_BRANCHES) \
 	  $(foreach p,$(COV_PARTS),--part $(p) $(filter-out coverage/%,$(COV_SRC_$(p)))) || rc=1; \
 	echo "coverage: spec clauses: $(foreach p,$(PROTOCOLS),$(COV_BUILD)/spec-coverage-$(p).md)"; \
 	exit $$rc

@@ -81,7 +81,14 @@ lcov_to "$dir/coverage.info" $rc_opt --quiet $infos || exit 2
 rm -rf "$dir/.html.new"
 quiet genhtml $rc_opt --branch-coverage --quiet --title "tracecert coverage" --prefix "$PWD" \
 	--output-directory "$dir/.html.new" "$dir/coverage.info" || exit 2
-rm -rf "$dir/html" && mv "$dir/.html.new" "$dir/html" || exit 2
+# With SWAPDIR (build/swapdir: renameat2 RENAME_EXCHANGE) the two folders are exchanged in one
+# step, so DIR/html is at every instant the old report or the new one; without it, or on a file
+# system that cannot exchange, the old one is removed and the new one renamed in.
+if [ -d "$dir/html" ] && [ -n "${SWAPDIR:-}" ] && "$SWAPDIR" "$dir/.html.new" "$dir/html" 2>/dev/null; then
+	rm -rf "$dir/.html.new"
+else
+	rm -rf "$dir/html" && mv "$dir/.html.new" "$dir/html" || exit 2
+fi
 echo "coverage: HTML report: $dir/html/index.html"
 # The README line: parts, then the spec clauses when clausecov ran.
 {

@@ -2,10 +2,10 @@
 #
 #     include fuzz/fuzz.mk
 #
-# make fuzz HARNESS=ete_parse TIME=60   libFuzzer (clang, ASan+UBSan), dictionary and seed corpus; prints execs/s, coverage;
+# make fuzz HARNESS=P_parse TIME=60     libFuzzer (clang, ASan+UBSan), dictionary and seed corpus; prints execs/s, coverage;
 #                                       JOBS=2 runs two processes on the shared corpus (one per core), execs/s summed;
 #                                       FUZZ_LF_SAN= builds without sanitizers (in $(FUZZ_OUT)/libfuzzer-nosan)
-# make fuzz-afl HARNESS=ete_parse TIME=60 AFL++ (afl-clang-fast, libFuzzer harness through libAFLDriver); prints execs/s;
+# make fuzz-afl HARNESS=P_parse TIME=60 AFL++ (afl-clang-fast, libFuzzer harness through libAFLDriver); prints execs/s;
 #                                       JOBS=2 runs a main and a secondary instance (one per core), execs/s summed
 # make fuzz-smoke                       every harness briefly under both (about 4.5 minutes on 2 cores) + fuzz-regress;
 #                                       a finding fails it and leaves the reproducer in $(FUZZ_OUT)/findings/
@@ -13,9 +13,9 @@
 # make fuzz-seeds                       the seed corpora $(FUZZ_OUT)/<harness>_seed_corpus/ from vectors/<p>/ (adapter: vectors/)
 # make fuzz-harnesses                   the list of harnesses
 #
-# Harnesses: adapter csframe snapini (no protocol), and per protocol P (FUZZ_PROTO_HARNESSES) the harnesses of
-# fuzz/P/ (ete_parse ete_decode ete_format ete_roundtrip; ptm_parse ptm_decode ptm_roundtrip) and the shared
-# P_stream, P_diff and P_l1text. Variables: HARNESS, TIME (seconds), FUZZ_OUT (default
+# Harnesses: adapter csframe snapini (no protocol), and per protocol P of PROTOCOLS (FUZZ_PROTO_HARNESSES) the
+# harnesses of fuzz/P/ (P_parse, P_decode, P_roundtrip …) and the shared P_stream, P_diff and P_l1text
+# (make fuzz-harnesses lists them). Variables: HARNESS (default: the first protocol's P_parse), TIME (seconds), FUZZ_OUT (default
 # $(BUILD)/fuzz), FUZZ_CLANG, FUZZ_AFL_CC, FUZZ_REGRESS_CC, FUZZ_AFL_SAN (e.g. -fsanitize=address,undefined; that
 # build goes to $(FUZZ_OUT)/afl-san), FUZZ_LF_SAN, FUZZ_ARGS (extra libFuzzer arguments), JOBS (processes or
 # instances), TC_DIFF_ADAPTER, TC_FUZZ_ADAPTER.
@@ -24,20 +24,28 @@ BUILD           ?= build
 FUZZ_OUT        ?= $(BUILD)/fuzz
 # Harnesses that name no protocol: fuzz/NAME.c (corpus fuzz/corpus/NAME/, dictionary fuzz/NAME.dict if any).
 FUZZ_HARNESSES  := adapter csframe snapini
-# A protocol's harnesses, one line per protocol folder: P_NAME is fuzz/P/NAME.c (corpus fuzz/corpus/P_NAME/,
-# dictionary fuzz/P/NAME.dict if any), except P_stream, P_diff and P_l1text: the shared fuzz/stream.c (whole
-# against chunked through the protocol's descriptor), fuzz/diff.c (the reference against an adapter) and
-# fuzz/l1text.c (the L1 text parser against its formatter) built for P, which need nothing more
-# (dictionary fuzz/P/parse.dict; P_l1text none).
-FUZZ_PROTO_HARNESSES := ete_parse ete_decode ete_diff ete_format ete_roundtrip ete_l1text
-FUZZ_PROTO_HARNESSES += ptm_stream ptm_parse ptm_decode ptm_roundtrip ptm_diff ptm_l1text
+# A protocol's harnesses, for every protocol P of PROTOCOLS: P_NAME for every fuzz/P/NAME.c that defines
+# LLVMFuzzerTestOneInput (corpus fuzz/corpus/P_NAME/, dictionary fuzz/P/NAME.dict if any), then P_stream,
+# P_diff and P_l1text: the shared fuzz/stream.c (whole against chunked through the protocol's descriptor),
+# fuzz/diff.c (the reference against an adapter) and fuzz/l1text.c (the L1 text parser against its
+# formatter) built for P, which need nothing more (dictionary fuzz/P/parse.dict; P_l1text none).
+# The other files of fuzz/P/ are the protocol's helpers (linked into every harness), its seed writer
+# seedgen.c and its differential rules diffrules.c.
+FUZZ_PROTO_FILES := $(sort $(wildcard $(PROTOCOLS:%=fuzz/%/*.c)))
+FUZZ_PROTO_HARNESS_SRC := $(if $(FUZZ_PROTO_FILES),$(shell grep -l LLVMFuzzerTestOneInput $(FUZZ_PROTO_FILES)))
+FUZZ_PROTO_HARNESSES := $(foreach p,$(PROTOCOLS),$(patsubst fuzz/$(p)/%.c,$(p)_%,$(filter fuzz/$(p)/%,$(FUZZ_PROTO_HARNESS_SRC))) \
+			  $(p)_stream $(p)_diff $(p)_l1text)
+FUZZ_PROTO_HELPERS := $(filter-out $(FUZZ_PROTO_HARNESS_SRC) %/seedgen.c %/diffrules.c,$(FUZZ_PROTO_FILES))
 FUZZ_ALL        := $(FUZZ_HARNESSES) $(FUZZ_PROTO_HARNESSES)
-# make fuzz-smoke: seconds under libFuzzer and AFL++ (HARNESS:LF:AFL) of the harnesses that have their own;
-# each protocol's other harnesses share FUZZ_SMOKE_PROTO seconds under each engine (fuzz/run.sh).
-FUZZ_SMOKE_TIMES := adapter:15:10 csframe:10:5 snapini:10:5 \
-                    ete_parse:30:15 ete_decode:30:15 ete_diff:15:10 ete_format:10:5 ete_roundtrip:15:10 ete_l1text:10:5
+# The protocol of harness P_NAME, and its source.
+fuzz_proto = $(firstword $(subst _, ,$1))
+fuzz_src   = $(if $(filter %_stream %_diff %_l1text,$1),fuzz/$(lastword $(subst _, ,$1)).c,fuzz/$(subst _,/,$1).c)
+# make fuzz-smoke: seconds under libFuzzer and AFL++ (HARNESS:LF:AFL) of the harnesses that have their own
+# (a protocol's fuzz/P/fuzz.mk adds its own); each protocol's other harnesses share FUZZ_SMOKE_PROTO seconds
+# under each engine (fuzz/run.sh).
+FUZZ_SMOKE_TIMES := adapter:15:10 csframe:10:5 snapini:10:5
 FUZZ_SMOKE_PROTO := 60
-HARNESS         ?= ete_parse
+HARNESS         ?= $(firstword $(PROTOCOLS))_parse
 TIME            ?= 60
 FUZZ_CLANG      ?= clang
 FUZZ_AFL_CC     ?= afl-clang-fast
@@ -48,16 +56,13 @@ FUZZ_ARGS       ?=
 
 # Every protocol's reference decoder and the protocol list GNUmakefile generates (PROTOCOLS).
 FUZZ_REF_SRC  := $(REF_SRC) $(BUILD)/gen/protocols.c
-# Helpers every harness links: fuzz/fuzz_common.c, and a protocol's own fuzz/P/fuzz_P.c.
-FUZZ_COMMON_SRC := fuzz/fuzz_common.c $(sort $(wildcard fuzz/*/fuzz_*.c))
-# The round-trip harness also links the encoder (its sources and the variant list GNUmakefile
-# generates) and the line lists and L3 normalisation of conformance/.
-FUZZ_ENC_SRC  := $(sort $(wildcard encoder/*.c encoder/ete/*.c)) $(BUILD)/gen/enc_ete_variants.c
-FUZZ_RT_SRC   := $(FUZZ_ENC_SRC) conformance/vector.c conformance/vecwrite.c conformance/outfile.c conformance/l3norm.c
-FUZZ_ENC_HDRS := $(wildcard encoder/*.h encoder/*/*.h encoder/include/tracecert/*.h)
-# The PTM encoder (ptm_roundtrip); the PTM L1 model (ptm_parse).
-FUZZ_PTM_ENC_SRC := $(sort $(wildcard encoder/ptm/*.c)) $(BUILD)/gen/enc_ptm_variants.c
-FUZZ_PTM_MODEL   := fuzz/ptm/l1model.c
+# Helpers every harness links: fuzz/fuzz_common.c and every protocol's helpers.
+FUZZ_COMMON_SRC := fuzz/fuzz_common.c $(FUZZ_PROTO_HELPERS)
+# P_roundtrip also links P's encoder (the encoder's shared sources, encoder/P/ and the variant list
+# GNUmakefile generates) and the line lists and L3 normalisation of conformance/.
+fuzz_rt_src   = $(sort $(wildcard encoder/*.c encoder/$1/*.c)) $(filter $(BUILD)/gen/enc_$1_variants.c,$(ENC_VARIANTS)) \
+		conformance/vector.c conformance/vecwrite.c conformance/outfile.c conformance/l3norm.c
+FUZZ_RT_SRC   := $(sort $(foreach h,$(filter %_roundtrip,$(FUZZ_PROTO_HARNESSES)),$(call fuzz_rt_src,$(call fuzz_proto,$h))))
 FUZZ_GEN      := $(FUZZ_OUT)/gen
 # P_diff: the vector writer (its candidate files) and every protocol's differential rules
 # (fuzz/P/diffrules.c, optional) in the table $(FUZZ_GEN)/diffrules.c.
@@ -66,11 +71,11 @@ FUZZ_DIFF_SRC := fuzz/difflines.c conformance/vector.c conformance/vecwrite.c co
 FUZZ_DIFFS    := $(filter %_diff,$(FUZZ_PROTO_HARNESSES))
 FUZZ_CPPFLAGS := -Ireference/include -Ireference -Iconformance/include -Iconformance -Iencoder/include -Iencoder -Ifuzz -I$(FUZZ_GEN)
 FUZZ_CFLAGS_W := -std=c11 -Wall -Wextra -Werror -D_POSIX_C_SOURCE=200809L
-FUZZ_HEADERS  := $(wildcard reference/*.h reference/*/*.h reference/include/tracecert/*.h conformance/*.h conformance/include/tracecert/*.h fuzz/*.h fuzz/*/*.h)
-FUZZ_PROTO_SRC := fuzz/stream.c fuzz/diff.c fuzz/l1text.c $(wildcard fuzz/*/*.c)
-# The protocol of harness P_NAME, and its source.
-fuzz_proto = $(firstword $(subst _, ,$1))
-fuzz_src   = $(if $(filter %_stream %_diff %_l1text,$1),fuzz/$(lastword $(subst _, ,$1)).c,fuzz/$(subst _,/,$1).c)
+# What a protocol harness links beyond the reference and the helpers: its encoder (P_roundtrip),
+# the differential parts (P_diff).
+fuzz_links = $(if $(filter %_roundtrip,$1),$(call fuzz_rt_src,$(call fuzz_proto,$1)))$(if $(filter %_diff,$1), $(FUZZ_DIFF_SRC))
+# Header dependencies: the compiler writes them (-MMD -MP) next to each object (FUZZ_DEP_FILES, at the end).
+FUZZ_DEPFLAGS := -MMD -MP
 # What a protocol harness's object is compiled with: the protocol's name (fuzz/stream.c and fuzz/diff.c read it).
 fuzz_proto_def = -DTC_FUZZ_PROTOCOL='"$(call fuzz_proto,$1)"'
 # An instrumented adapter .so (TC_FUZZ_ADAPTER) resolves the coverage runtime from the harness
@@ -99,47 +104,33 @@ FUZZ_LF_FLAGS := $(if $(strip $(FUZZ_LF_SAN)),-O1,-O2) -g -fno-omit-frame-pointe
 FUZZ_LF_OBJ   := $(FUZZ_REF_SRC:%.c=$(FUZZ_LF)/obj/%.o) $(FUZZ_COMMON_SRC:%.c=$(FUZZ_LF)/obj/%.o)
 
 FUZZ_LF_COV   := -fsanitize=fuzzer-no-link
-# The harness helpers (hashing, input layout) give no useful coverage feedback: not instrumented.
+# The harness helpers (hashing, input layout) give no useful coverage feedback: not instrumented
+# (a protocol's fuzz/P/fuzz.mk may instrument one of its own, as FUZZ_LF_HARNESS_COV).
 $(FUZZ_COMMON_SRC:%.c=$(FUZZ_LF)/obj/%.o) $(FUZZ_LF)/obj/conformance/vector.o $(FUZZ_LF)/obj/conformance/l3norm.o \
 $(FUZZ_LF)/obj/conformance/vecwrite.o $(FUZZ_LF)/obj/conformance/outfile.o $(FUZZ_LF)/obj/fuzz/difflines.o $(FUZZ_DIFF_RULES:%.c=$(FUZZ_LF)/obj/%.o): FUZZ_LF_COV :=
 # The harnesses' own checks are edges worth seeing but not comparisons worth solving: no
 # comparison hooks there (they were a fifth of the parse harness's hook calls).
-$(FUZZ_HARNESSES:%=$(FUZZ_LF)/obj/fuzz/%.o) $(FUZZ_PROTO_HARNESSES:%=$(FUZZ_LF)/obj/fuzz/harness/%.o) \
-$(FUZZ_PTM_MODEL:%.c=$(FUZZ_LF)/obj/%.o): FUZZ_LF_COV := -fsanitize=fuzzer-no-link -fno-sanitize-coverage=trace-cmp
-# Likewise the ETE stages 1-2 (packet parser, stream driver, resolution): their comparisons are
-# on header bytes (256 values, all in the dictionary), small payload fields and decoder state,
-# and their indirect calls are the same few sink callbacks for every input. These hooks were
-# half of a libFuzzer parse run (perf); without them the parse harness runs 2.1-2.9x faster
-# (no sanitizers; 1.3-1.7x with ASan+UBSan; 4 paired runs of a plain timing driver over the
-# instrumented objects and 2,657 corpus inputs) and reaches the
-# same coverage in the same number of runs (fresh, -runs=600000, seeds 1-3: cov 558/564/556
-# against 558/564/565 with them). The instruction decoder, the ELF reader and stage 3
-# (addresses against the image) keep them: there they solve opcode masks and magic values.
-$(FUZZ_LF)/obj/reference/ete/ete_parse.o $(FUZZ_LF)/obj/reference/ete/ete_decoder.o $(FUZZ_LF)/obj/reference/ete/ete_resolve.o: \
-	FUZZ_LF_COV := -fsanitize=fuzzer-no-link -fno-sanitize-coverage=trace-cmp,indirect-calls
+FUZZ_LF_HARNESS_COV := -fsanitize=fuzzer-no-link -fno-sanitize-coverage=trace-cmp
+$(FUZZ_HARNESSES:%=$(FUZZ_LF)/obj/fuzz/%.o) $(FUZZ_PROTO_HARNESSES:%=$(FUZZ_LF)/obj/fuzz/harness/%.o): FUZZ_LF_COV := $(FUZZ_LF_HARNESS_COV)
 
-$(FUZZ_LF)/obj/%.o: %.c $(FUZZ_HEADERS)
+$(FUZZ_LF)/obj/%.o: %.c $(FUZZ_LF)/obj/%.d
 	@mkdir -p $(dir $@)
-	$(FUZZ_CLANG) $(FUZZ_CPPFLAGS) $(FUZZ_CFLAGS_W) $(FUZZ_LF_FLAGS) $(FUZZ_LF_COV) -c $< -o $@
+	$(FUZZ_CLANG) $(FUZZ_CPPFLAGS) $(FUZZ_CFLAGS_W) $(FUZZ_LF_FLAGS) $(FUZZ_LF_COV) $(FUZZ_DEPFLAGS) -c $< -o $@
 
 $(addprefix $(FUZZ_LF)/,$(FUZZ_HARNESSES)): $(FUZZ_LF)/%: $(FUZZ_LF)/obj/fuzz/%.o $(FUZZ_LF_OBJ)
 	$(FUZZ_CLANG) $(FUZZ_LF_FLAGS) -fsanitize=fuzzer $(FUZZ_EXPORT) -o $@ $^ -ldl
 
 # Protocol harnesses: the object is named after the harness (fuzz/stream.c and fuzz/diff.c are built
-# once per protocol).
-$(FUZZ_PROTO_HARNESSES:%=$(FUZZ_LF)/obj/fuzz/harness/%.o): $(FUZZ_LF)/obj/fuzz/harness/%.o: $(FUZZ_PROTO_SRC) $(FUZZ_HEADERS)
+# once per protocol); each object's source and each harness's own links, harness by harness.
+$(foreach h,$(FUZZ_PROTO_HARNESSES),$(eval $(FUZZ_LF)/obj/fuzz/harness/$h.o: $(call fuzz_src,$h)))
+$(FUZZ_PROTO_HARNESSES:%=$(FUZZ_LF)/obj/fuzz/harness/%.o): $(FUZZ_LF)/obj/fuzz/harness/%.o: $(FUZZ_LF)/obj/fuzz/harness/%.d
 	@mkdir -p $(dir $@)
-	$(FUZZ_CLANG) $(FUZZ_CPPFLAGS) $(FUZZ_CFLAGS_W) $(FUZZ_LF_FLAGS) $(FUZZ_LF_COV) $(call fuzz_proto_def,$*) -c $(call fuzz_src,$*) -o $@
+	$(FUZZ_CLANG) $(FUZZ_CPPFLAGS) $(FUZZ_CFLAGS_W) $(FUZZ_LF_FLAGS) $(FUZZ_LF_COV) $(FUZZ_DEPFLAGS) $(call fuzz_proto_def,$*) -c $(call fuzz_src,$*) -o $@
 
 $(addprefix $(FUZZ_LF)/,$(FUZZ_PROTO_HARNESSES)): $(FUZZ_LF)/%: $(FUZZ_LF)/obj/fuzz/harness/%.o $(FUZZ_LF_OBJ)
 	$(FUZZ_CLANG) $(FUZZ_LF_FLAGS) -fsanitize=fuzzer $(FUZZ_EXPORT) -o $@ $^ -ldl
-$(FUZZ_LF)/ptm_parse: $(FUZZ_PTM_MODEL:%.c=$(FUZZ_LF)/obj/%.o)
-$(FUZZ_LF)/ptm_roundtrip: $(FUZZ_ENC_SRC:%.c=$(FUZZ_LF)/obj/%.o) $(FUZZ_PTM_ENC_SRC:%.c=$(FUZZ_LF)/obj/%.o)
-$(FUZZ_DIFFS:%=$(FUZZ_LF)/%): $(FUZZ_DIFF_SRC:%.c=$(FUZZ_LF)/obj/%.o)
-# ete_roundtrip: the encoder is instrumented too (its branches are the structure the input steers).
-$(FUZZ_LF)/ete_roundtrip: $(FUZZ_RT_SRC:%.c=$(FUZZ_LF)/obj/%.o)
-$(FUZZ_ENC_SRC:%.c=$(FUZZ_LF)/obj/%.o) $(FUZZ_PTM_ENC_SRC:%.c=$(FUZZ_LF)/obj/%.o) \
-$(FUZZ_LF)/obj/fuzz/harness/ptm_roundtrip.o $(FUZZ_LF)/obj/fuzz/harness/ete_roundtrip.o: $(FUZZ_ENC_HDRS)
+# P_roundtrip: the encoder is instrumented too (its branches are the structure the input steers).
+$(foreach h,$(FUZZ_PROTO_HARNESSES),$(eval $(FUZZ_LF)/$h: $(patsubst %.c,$(FUZZ_LF)/obj/%.o,$(call fuzz_links,$h))))
 
 # The reference as an adapter built for fuzzing (instrumented), the default TC_FUZZ_ADAPTER of make fuzz.
 $(FUZZ_LF)/libtc_reference.so: $(FUZZ_LF)/obj/conformance/adapters/reference.o $(FUZZ_REF_SRC:%.c=$(FUZZ_LF)/obj/%.o)
@@ -150,25 +141,21 @@ FUZZ_AFL       := $(FUZZ_OUT)/afl$(if $(strip $(FUZZ_AFL_SAN)),-san)
 FUZZ_AFL_FLAGS := -O2 -g -fPIC $(FUZZ_AFL_SAN)
 FUZZ_AFL_OBJ   := $(FUZZ_REF_SRC:%.c=$(FUZZ_AFL)/obj/%.o) $(FUZZ_COMMON_SRC:%.c=$(FUZZ_AFL)/obj/%.o)
 
-$(FUZZ_AFL)/obj/%.o: %.c $(FUZZ_HEADERS)
+$(FUZZ_AFL)/obj/%.o: %.c $(FUZZ_AFL)/obj/%.d
 	@mkdir -p $(dir $@)
-	AFL_QUIET=1 $(FUZZ_AFL_CC) $(FUZZ_CPPFLAGS) $(FUZZ_CFLAGS_W) $(FUZZ_AFL_FLAGS) -c $< -o $@
+	AFL_QUIET=1 $(FUZZ_AFL_CC) $(FUZZ_CPPFLAGS) $(FUZZ_CFLAGS_W) $(FUZZ_AFL_FLAGS) $(FUZZ_DEPFLAGS) -c $< -o $@
 
 $(addprefix $(FUZZ_AFL)/,$(FUZZ_HARNESSES)): $(FUZZ_AFL)/%: $(FUZZ_AFL)/obj/fuzz/%.o $(FUZZ_AFL_OBJ)
 	AFL_QUIET=1 $(FUZZ_AFL_CC) $(FUZZ_AFL_FLAGS) -fsanitize=fuzzer $(FUZZ_EXPORT) -o $@ $^ -ldl
 
-$(FUZZ_PROTO_HARNESSES:%=$(FUZZ_AFL)/obj/fuzz/harness/%.o): $(FUZZ_AFL)/obj/fuzz/harness/%.o: $(FUZZ_PROTO_SRC) $(FUZZ_HEADERS)
+$(foreach h,$(FUZZ_PROTO_HARNESSES),$(eval $(FUZZ_AFL)/obj/fuzz/harness/$h.o: $(call fuzz_src,$h)))
+$(FUZZ_PROTO_HARNESSES:%=$(FUZZ_AFL)/obj/fuzz/harness/%.o): $(FUZZ_AFL)/obj/fuzz/harness/%.o: $(FUZZ_AFL)/obj/fuzz/harness/%.d
 	@mkdir -p $(dir $@)
-	AFL_QUIET=1 $(FUZZ_AFL_CC) $(FUZZ_CPPFLAGS) $(FUZZ_CFLAGS_W) $(FUZZ_AFL_FLAGS) $(call fuzz_proto_def,$*) -c $(call fuzz_src,$*) -o $@
+	AFL_QUIET=1 $(FUZZ_AFL_CC) $(FUZZ_CPPFLAGS) $(FUZZ_CFLAGS_W) $(FUZZ_AFL_FLAGS) $(FUZZ_DEPFLAGS) $(call fuzz_proto_def,$*) -c $(call fuzz_src,$*) -o $@
 
 $(addprefix $(FUZZ_AFL)/,$(FUZZ_PROTO_HARNESSES)): $(FUZZ_AFL)/%: $(FUZZ_AFL)/obj/fuzz/harness/%.o $(FUZZ_AFL_OBJ)
 	AFL_QUIET=1 $(FUZZ_AFL_CC) $(FUZZ_AFL_FLAGS) -fsanitize=fuzzer $(FUZZ_EXPORT) -o $@ $^ -ldl
-$(FUZZ_AFL)/ptm_parse: $(FUZZ_PTM_MODEL:%.c=$(FUZZ_AFL)/obj/%.o)
-$(FUZZ_AFL)/ptm_roundtrip: $(FUZZ_ENC_SRC:%.c=$(FUZZ_AFL)/obj/%.o) $(FUZZ_PTM_ENC_SRC:%.c=$(FUZZ_AFL)/obj/%.o)
-$(FUZZ_DIFFS:%=$(FUZZ_AFL)/%): $(FUZZ_DIFF_SRC:%.c=$(FUZZ_AFL)/obj/%.o)
-$(FUZZ_AFL)/ete_roundtrip: $(FUZZ_RT_SRC:%.c=$(FUZZ_AFL)/obj/%.o)
-$(FUZZ_ENC_SRC:%.c=$(FUZZ_AFL)/obj/%.o) $(FUZZ_PTM_ENC_SRC:%.c=$(FUZZ_AFL)/obj/%.o) \
-$(FUZZ_AFL)/obj/fuzz/harness/ptm_roundtrip.o $(FUZZ_AFL)/obj/fuzz/harness/ete_roundtrip.o: $(FUZZ_ENC_HDRS)
+$(foreach h,$(FUZZ_PROTO_HARNESSES),$(eval $(FUZZ_AFL)/$h: $(patsubst %.c,$(FUZZ_AFL)/obj/%.o,$(call fuzz_links,$h))))
 
 $(FUZZ_AFL)/libtc_reference.so: $(FUZZ_AFL)/obj/conformance/adapters/reference.o $(FUZZ_REF_SRC:%.c=$(FUZZ_AFL)/obj/%.o)
 	AFL_QUIET=1 $(FUZZ_AFL_CC) $(FUZZ_AFL_FLAGS) -shared -o $@ $^
@@ -179,18 +166,19 @@ FUZZ_RG_FLAGS := -O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined -fn
 FUZZ_REGRESS  := $(FUZZ_OUT)/regress
 
 # Each harness's entry points are renamed so that all of them link into one program.
-$(FUZZ_HARNESSES:%=$(FUZZ_RG)/fuzz/%.o): $(FUZZ_RG)/fuzz/%.o: fuzz/%.c $(FUZZ_HEADERS)
+$(FUZZ_HARNESSES:%=$(FUZZ_RG)/fuzz/%.o): $(FUZZ_RG)/fuzz/%.o: fuzz/%.c $(FUZZ_RG)/fuzz/%.d
 	@mkdir -p $(dir $@)
-	$(FUZZ_REGRESS_CC) $(FUZZ_CPPFLAGS) $(FUZZ_CFLAGS_W) $(FUZZ_RG_FLAGS) \
+	$(FUZZ_REGRESS_CC) $(FUZZ_CPPFLAGS) $(FUZZ_CFLAGS_W) $(FUZZ_RG_FLAGS) $(FUZZ_DEPFLAGS) \
 	  -DLLVMFuzzerTestOneInput=tc_fuzz_one_$* -DLLVMFuzzerInitialize=tc_fuzz_init_$* -c $< -o $@
 
-$(FUZZ_RG)/%.o: %.c $(FUZZ_HEADERS)
+$(FUZZ_RG)/%.o: %.c $(FUZZ_RG)/%.d
 	@mkdir -p $(dir $@)
-	$(FUZZ_REGRESS_CC) $(FUZZ_CPPFLAGS) $(FUZZ_CFLAGS_W) $(FUZZ_RG_FLAGS) -c $< -o $@
+	$(FUZZ_REGRESS_CC) $(FUZZ_CPPFLAGS) $(FUZZ_CFLAGS_W) $(FUZZ_RG_FLAGS) $(FUZZ_DEPFLAGS) -c $< -o $@
 
-$(FUZZ_PROTO_HARNESSES:%=$(FUZZ_RG)/fuzz/harness/%.o): $(FUZZ_RG)/fuzz/harness/%.o: $(FUZZ_PROTO_SRC) $(FUZZ_HEADERS)
+$(foreach h,$(FUZZ_PROTO_HARNESSES),$(eval $(FUZZ_RG)/fuzz/harness/$h.o: $(call fuzz_src,$h)))
+$(FUZZ_PROTO_HARNESSES:%=$(FUZZ_RG)/fuzz/harness/%.o): $(FUZZ_RG)/fuzz/harness/%.o: $(FUZZ_RG)/fuzz/harness/%.d
 	@mkdir -p $(dir $@)
-	$(FUZZ_REGRESS_CC) $(FUZZ_CPPFLAGS) $(FUZZ_CFLAGS_W) $(FUZZ_RG_FLAGS) $(call fuzz_proto_def,$*) \
+	$(FUZZ_REGRESS_CC) $(FUZZ_CPPFLAGS) $(FUZZ_CFLAGS_W) $(FUZZ_RG_FLAGS) $(FUZZ_DEPFLAGS) $(call fuzz_proto_def,$*) \
 	  -DLLVMFuzzerTestOneInput=tc_fuzz_one_$* -DLLVMFuzzerInitialize=tc_fuzz_init_$* -c $(call fuzz_src,$*) -o $@
 
 # The driver's table of harnesses (regress_main.c), from FUZZ_ALL.
@@ -201,12 +189,10 @@ $(FUZZ_GEN)/harnesses.h: fuzz/fuzz.mk
 $(FUZZ_RG)/fuzz/regress_main.o: $(FUZZ_GEN)/harnesses.h
 
 # Every harness and what each links, each object once.
-FUZZ_RG_LINKED := $(sort $(FUZZ_COMMON_SRC) $(FUZZ_PTM_MODEL) $(FUZZ_REF_SRC) $(FUZZ_RT_SRC) $(FUZZ_PTM_ENC_SRC) $(FUZZ_DIFF_SRC))
+FUZZ_RG_LINKED := $(sort $(FUZZ_COMMON_SRC) $(FUZZ_REF_SRC) $(FUZZ_RT_SRC) $(FUZZ_DIFF_SRC))
 $(FUZZ_REGRESS): $(FUZZ_HARNESSES:%=$(FUZZ_RG)/fuzz/%.o) $(FUZZ_RG)/fuzz/regress_main.o \
 		 $(FUZZ_PROTO_HARNESSES:%=$(FUZZ_RG)/fuzz/harness/%.o) $(FUZZ_RG_LINKED:%.c=$(FUZZ_RG)/%.o)
 	$(FUZZ_REGRESS_CC) $(FUZZ_RG_FLAGS) -o $@ $^ -ldl
-$(FUZZ_ENC_SRC:%.c=$(FUZZ_RG)/%.o) $(FUZZ_PTM_ENC_SRC:%.c=$(FUZZ_RG)/%.o) $(FUZZ_RG)/fuzz/harness/ete_roundtrip.o \
-$(FUZZ_RG)/fuzz/harness/ptm_roundtrip.o: $(FUZZ_ENC_HDRS)
 
 # The adapters the regression driver loads (P_diff: OpenCSD when installed; adapter: the reference).
 FUZZ_REGRESS_SOS := $(BUILD)/adapters/libtc_reference.so $(if $(filter yes,$(OPENCSD_OK)),$(BUILD)/adapters/libtc_opencsd.so)
@@ -217,15 +203,21 @@ FUZZ_REGRESS_SOS := $(BUILD)/adapters/libtc_reference.so $(if $(filter yes,$(OPE
 # own writer, fuzz/P/seedgen.c ($(FUZZ_OUT)/P/seedgen). Both share fuzz/seeds.c.
 FUZZ_SEED_SRC := fuzz/seeds.c $(FUZZ_COMMON_SRC) conformance/vector.c $(FUZZ_REF_SRC)
 FUZZ_SEEDGEN  := $(FUZZ_OUT)/seedgen
-FUZZ_PROTO_SEEDGENS := $(patsubst fuzz/%/seedgen.c,$(FUZZ_OUT)/%/seedgen,$(wildcard fuzz/*/seedgen.c))
-$(FUZZ_SEEDGEN): fuzz/seedgen.c $(FUZZ_SEED_SRC) $(FUZZ_HEADERS)
+FUZZ_PROTO_SEEDGENS := $(patsubst fuzz/%/seedgen.c,$(FUZZ_OUT)/%/seedgen,$(wildcard $(PROTOCOLS:%=fuzz/%/seedgen.c)))
+FUZZ_SG       := $(FUZZ_OUT)/seedgen-obj
+$(FUZZ_SG)/%.o: %.c $(FUZZ_SG)/%.d
 	@mkdir -p $(dir $@)
-	$(FUZZ_REGRESS_CC) $(FUZZ_CPPFLAGS) $(FUZZ_CFLAGS_W) -O1 -g -o $@ fuzz/seedgen.c $(FUZZ_SEED_SRC)
-$(FUZZ_PROTO_SEEDGENS): $(FUZZ_OUT)/%/seedgen: fuzz/%/seedgen.c $(FUZZ_SEED_SRC) $(FUZZ_HEADERS)
+	$(FUZZ_REGRESS_CC) $(FUZZ_CPPFLAGS) $(FUZZ_CFLAGS_W) -O1 -g $(FUZZ_DEPFLAGS) -c $< -o $@
+$(FUZZ_SEEDGEN): $(FUZZ_SG)/fuzz/seedgen.o $(FUZZ_SEED_SRC:%.c=$(FUZZ_SG)/%.o)
 	@mkdir -p $(dir $@)
-	$(FUZZ_REGRESS_CC) $(FUZZ_CPPFLAGS) $(FUZZ_CFLAGS_W) -O1 -g -o $@ $< $(FUZZ_SEED_SRC)
-# The writer of harness P_NAME's seeds (P_l1text: the shared one, whose seeds are L1 lines).
-fuzz_seedgen = $(if $(and $(wildcard fuzz/$(call fuzz_proto,$1)/seedgen.c),$(filter-out %_l1text,$1)),$(FUZZ_OUT)/$(call fuzz_proto,$1)/seedgen,$(FUZZ_SEEDGEN))
+	$(FUZZ_REGRESS_CC) -o $@ $^
+$(FUZZ_PROTO_SEEDGENS): $(FUZZ_OUT)/%/seedgen: $(FUZZ_SG)/fuzz/%/seedgen.o $(FUZZ_SEED_SRC:%.c=$(FUZZ_SG)/%.o)
+	@mkdir -p $(dir $@)
+	$(FUZZ_REGRESS_CC) -o $@ $^
+# The writer of harness P_NAME's seeds: the protocol's own (fuzz/P/seedgen.c) when it has one, but for
+# P_stream, whose input is the shared layout of fuzz.h whatever the protocol, and P_l1text, whose seeds are
+# the vectors' L1 lines (the shared writer).
+fuzz_seedgen = $(if $(and $(filter-out %_stream %_l1text,$1),$(wildcard fuzz/$(call fuzz_proto,$1)/seedgen.c)),$(FUZZ_OUT)/$(call fuzz_proto,$1)/seedgen,$(FUZZ_SEEDGEN))
 
 # adapter: every vector of every protocol; csframe: synthetic frames; snapini: the .ini files of
 # the hand-written snapshot in tests/data.
@@ -291,6 +283,20 @@ fuzz-smoke:
 
 fuzz-help:
 	@sed -n '2,21p' fuzz/fuzz.mk | sed 's/^# \{0,1\}//'
+
+# Every object's .d file, in each build; an object without its .d file is built again (the empty
+# rule stands for the missing file).
+FUZZ_ALL_SRC  := $(sort $(FUZZ_REF_SRC) $(FUZZ_COMMON_SRC) $(FUZZ_RT_SRC) $(FUZZ_DIFF_SRC) $(FUZZ_SEED_SRC) \
+		 $(FUZZ_HARNESSES:%=fuzz/%.c) fuzz/regress_main.c fuzz/seedgen.c $(wildcard fuzz/*/seedgen.c) \
+		 conformance/adapters/reference.c)
+FUZZ_DEP_FILES := $(foreach d,$(FUZZ_LF)/obj $(FUZZ_AFL)/obj $(FUZZ_RG) $(FUZZ_SG),\
+		  $(FUZZ_ALL_SRC:%.c=$d/%.d) $(FUZZ_PROTO_HARNESSES:%=$d/fuzz/harness/%.d))
+$(FUZZ_DEP_FILES): ;
+-include $(wildcard $(FUZZ_DEP_FILES))
+
+# A protocol's own settings of the fuzz build (make fuzz-smoke's seconds for its harnesses, the
+# instrumentation of its parts): fuzz/P/fuzz.mk, for every protocol P that has one.
+include $(wildcard $(PROTOCOLS:%=fuzz/%/fuzz.mk))
 
 # The reference adapter's protocol table and version: tracecert/build.h (GNUmakefile generates it).
 FUZZ_REF_ADAPTER_OBJS := $(FUZZ_LF)/obj/conformance/adapters/reference.o $(FUZZ_AFL)/obj/conformance/adapters/reference.o

@@ -13,7 +13,7 @@
 # Environment: FUZZ_OUT (build/fuzz), FUZZ_LF_DIR / FUZZ_AFL_DIR (the builds), FUZZ_LF_JOBS, MAKE, FUZZ_CLANG (clang), FUZZ_AFL_CC (afl-clang-fast),
 # FUZZ_HARNESSES (the list; fuzz.mk passes it, else `make fuzz-harnesses` says it),
 # TC_DIFF_ADAPTER, TC_DIFF_FINDINGS, TC_FUZZ_ADAPTER, FUZZ_SMOKE_LF / FUZZ_SMOKE_AFL (the harnesses a
-# smoke run runs and their seconds, "ete_parse:25 ptm_diff:12 ..."), FUZZ_SMOKE_TIMES and FUZZ_SMOKE_PROTO
+# smoke run runs and their seconds, "P_parse:25 P_diff:12 ..."), FUZZ_SMOKE_TIMES and FUZZ_SMOKE_PROTO
 # (fuzz.mk: how those lists are made by default). Exit status: 0 clean, 1 a finding, 2 cannot run.
 set -u
 

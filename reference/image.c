@@ -42,6 +42,7 @@ const char *tc_image_strerror(int status)
 	case tc_image_err_nomem: return "out of memory";
 	case tc_image_err_io: return "cannot read file";
 	case tc_image_err_elf: return "malformed ELF file";
+	case tc_image_err_not_elf: return "not an ELF file";
 	default: return "unknown error";
 	}
 }
@@ -414,8 +415,10 @@ static void read_phdr(const struct elf_layout *l, const uint8_t *p, struct phdr 
 static int elf_header(const uint8_t *f, size_t len, struct elf_layout *l, uint64_t *phoff,
 		      uint64_t *phentsize, uint64_t *phnum, char *err, size_t errlen)
 {
-	if (len < 16 || memcmp(f, "\177ELF", 4) != 0)
-		return set_err(err, errlen, tc_image_err_elf, "offset 0: not an ELF file (bad magic)");
+	if (len < 4 || memcmp(f, "\177ELF", 4) != 0)
+		return set_err(err, errlen, tc_image_err_not_elf, "offset 0: not an ELF file (bad magic)");
+	if (len < 16)
+		return set_err(err, errlen, tc_image_err_elf, "offset %zu: file ends inside e_ident (16 bytes needed)", len);
 	if (f[4] != 1 && f[4] != 2)
 		return set_err(err, errlen, tc_image_err_elf, "offset 4: EI_CLASS %u is neither 1 (32-bit) nor 2 (64-bit)", f[4]);
 	if (f[5] != 1)

@@ -23,7 +23,7 @@ struct dec {
 	uint64_t address;
 	uint32_t op;              /* A64/A32 word; T32: first halfword, or hw1 << 16 | hw2 */
 	int isa;
-	int wfxmode;
+	int wfx_p0;
 	struct tc_insn *out;
 };
 
@@ -95,10 +95,10 @@ static int direct(struct dec *d, uint64_t target, int link, int cond)
 	return set(d, tc_insn_branch_dir, link, cond);
 }
 
-/* WFI/WFE/WFIT/WFET are P0 only when TRCIDR2.WFXMODE is 1. */
+/* WFI/WFE/WFIT/WFET are P0 instructions only when the protocol says so (wfx_p0). */
 static int wfx(struct dec *d, int cond)
 {
-	if (!d->wfxmode)
+	if (!d->wfx_p0)
 		return 1;
 	return set(d, tc_insn_wfx, 0, cond);
 }
@@ -461,7 +461,7 @@ static int insn_size(int isa, const uint8_t *bytes, size_t avail)
 	return avail < 4 ? 0 : 4;
 }
 
-int tc_insn_decode(int isa, uint64_t address, const uint8_t *bytes, size_t avail, int wfxmode,
+int tc_insn_decode(int isa, uint64_t address, const uint8_t *bytes, size_t avail, int wfx_p0,
 		   struct tc_insn *out)
 {
 	struct dec d;
@@ -477,7 +477,7 @@ int tc_insn_decode(int isa, uint64_t address, const uint8_t *bytes, size_t avail
 	d.address = address;
 	d.isa = isa;
 	d.op = size == 2 ? read16(bytes) : isa == tc_isa_t32 ? read16(bytes) << 16 | read16(bytes + 2) : read32(bytes);
-	d.wfxmode = wfxmode;
+	d.wfx_p0 = wfx_p0;
 	d.out = out;
 	out->opcode = d.op;
 	out->size = (uint8_t)size;

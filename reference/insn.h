@@ -19,13 +19,15 @@ struct tc_insn {
 };
 
 /* Classifies the instruction at `address` from `avail` bytes (little endian).
- * wfxmode: TRCIDR2.WFXMODE (1 = WFI/WFE/WFIT/WFET are P0 instructions).
+ * wfx_p0: whether WFI/WFE/WFIT/WFET are P0 (branch-like) instructions of the
+ * protocol's trace: non-zero, they classify as tc_insn_wfx; zero, as
+ * tc_insn_other (each protocol maps its own setting onto it).
  * Returns the instruction size in bytes (> 0), or 0 if avail is too short
  * for it (a T32 32-bit instruction with only 2 bytes, fewer than 2/4 bytes).
  * Never reads beyond avail. Unallocated or unrecognised encodings classify
  * as tc_insn_other. For AArch32 the target is computed with the PC offset
  * (+8 A32, +4 T32, Align(PC,4) for BLX imm from T32) and masked to 32 bits. */
-int tc_insn_decode(int isa, uint64_t address, const uint8_t *bytes, size_t avail, int wfxmode,
+int tc_insn_decode(int isa, uint64_t address, const uint8_t *bytes, size_t avail, int wfx_p0,
 		   struct tc_insn *out);
 
 const char *tc_insn_type_name(int type);

@@ -1,4 +1,4 @@
-/* l3text.c — the one writer and parser of the L3 text (reference/ete/FORMAT.md "L3"), for every protocol. */
+/* l3text.c — the one writer and parser of the L3 text (reference/L3FORMAT.md), for every protocol. */
 #include <string.h>
 
 #include "tracecert/trace.h"

@@ -6,7 +6,7 @@
 #include <stdint.h>
 
 /* The cursor. Every function takes exactly what the formatters write
- * (reference/ete/FORMAT.md "Numbers"): decimal without leading zeros,
+ * (reference/L3FORMAT.md and each protocol's FORMAT.md, "Numbers"): decimal without leading zeros,
  * hexadecimal as 0x and lower-case digits without leading zeros, single
  * blanks. The first mismatch stops the scan: every later call does nothing
  * and returns 0, and err holds "column C: expected WHAT, found 'TOKEN'"

@@ -33,6 +33,24 @@ check "certify --help explains the verdicts" sh -c "'$T' certify --help | grep -
 check "decode --help documents the stage-3 keys" sh -c "h=\$('$T' decode --help); for k in wfxmode retstack walk_limit 'FILE@ADDR'; do echo \"\$h\" | grep -q \"\$k\" || exit 1; done"
 check "decode with a bad --image address is refused (message, exit 2)" rejects "'zz' is not an address" decode --image x@zz /dev/null
 check "decode with a malformed ELF names the problem" sh -c "printf 'notelf' > '$tmp/bad.elf'; '$T' decode --image '$tmp/bad.elf' /dev/null 2>&1 | grep -q 'bad magic'"
+check "decode --image RAW without @ADDR: not an ELF file, with the hint that a raw binary needs its address (exit 2)" \
+  rejects "--image $tmp/bad.elf: offset 0: not an ELF file (bad magic); a raw binary needs its load address: --image FILE@ADDR" decode --image "$tmp/bad.elf" /dev/null
+# An image that lacks the trace's addresses: the in-band no-image item (reference/L3FORMAT.md), one line on
+# standard error naming the command, the trace file, the first address and the byte offset of its packet,
+# exit 1. a64-bcond.tcv's comments: the Target Address @17 goes to 0x1000, which the atom @26 walks from;
+# far.bin holds a NOP at 0x90000 only.
+printf '\037\040\003\325' > "$tmp/far.bin"
+"$T" decode --vector vectors/ete/l3/a64-bcond.tcv --image "$tmp/far.bin@0x90000" > "$tmp/ni.out" 2> "$tmp/ni.err"; ni_rc=$?
+check "decode with an image lacking the trace's address: the in-band item" grep -qx '@26 no-image addr=0x1000 isa=a64' "$tmp/ni.out"
+check "... one line on standard error: command, file, byte offset, address and the hint --image FILE@ADDR" sh -c \
+  "cat '$tmp/ni.err'; test \$(wc -l < '$tmp/ni.err') -eq 1 && grep -q '^tracecert decode: vectors/ete/l3/a64-bcond.tcv: byte offset 26: no image holds address 0x1000, .*--image FILE@ADDR' '$tmp/ni.err'"
+check "... exit status 1 (as for in-band errors)" test "$ni_rc" -eq 1
+check "... and with the image that holds it: exit 0, nothing on standard error" sh -c "'$T' decode --vector vectors/ete/l3/a64-bcond.tcv > /dev/null 2> '$tmp/ok.err' && test ! -s '$tmp/ok.err'"
+# b32-no-return-stack-context.tcv (its comments): the branch @21 goes to 0x3000, outside its image, where the atom @26 walks.
+check "a PTM trace leaving its image: the same line naming 0x3000 at byte offset 26, exit 1" sh -c \
+  "'$T' decode --vector vectors/ptm/spec/b32-no-return-stack-context.tcv > '$tmp/p.out' 2> '$tmp/p.err'; test \$? -eq 1 && grep -qx '@26 no-image addr=0x3000 isa=a32' '$tmp/p.out' && grep -q '^tracecert decode: vectors/ptm/spec/b32-no-return-stack-context.tcv: byte offset 26: no image holds address 0x3000' '$tmp/p.err'"
+check "decode --help documents the exit statuses (0, 1 for errors or no-image, 2)" sh -c \
+  "h=\$('$T' decode --help) && echo \"\$h\" | grep -q '^Exit status: 0 when' && echo \"\$h\" | grep -q '^the image lacked an address (.no-image. items' && echo \"\$h\" | grep -q '2 for bad usage or input'"
 check "gen writes a vector that decodes as it says" sh -c "'$T' gen --seed 7 --quiet > '$tmp/g.tcv' && '${TC_BUILD:-build}/test/vectest' '$tmp/g.tcv'"
 check "gen --coverage lists the variants" sh -c "'$T' gen --count 50 --coverage --quiet | grep -q '^# variants used: '"
 check "gen rejects impossible parameters (message, exit 2): --steps 0" rejects 'expects a number in 1..100000' gen --steps 0
@@ -41,8 +59,14 @@ check "gen rejects impossible parameters (message, exit 2): maxspec=99999" rejec
 check "gen rejects impossible parameters (message, exit 2): an unknown option" rejects "unknown option '--bogus'" gen --bogus
 check "gen --seeds-file reports a bad line" sh -c "printf '1\\nx\\n' > '$tmp/s.txt'; '$T' gen --seeds-file '$tmp/s.txt' 2>&1 | grep -q 's.txt:2: expected a seed number'"
 # Configuration from trace unit registers.
-check "config --markdown is exactly the table in vectors/README.md" sh -c "'$T' config --markdown > '$tmp/md' && sed -n '/^<!-- tracecert config --markdown -->\$/,/^<!-- end of tracecert config --markdown -->\$/p' vectors/README.md | sed '1d;\$d' > '$tmp/readme' && test -s '$tmp/md' && cmp '$tmp/md' '$tmp/readme'"
-check "every key of the table is in dump --help or decode --help, and every register in dump --help" sh -c "'$T' config --markdown | sed -n 's/^| \`\\([a-z_0-9]*\\)\` .*/\\1/p' > '$tmp/keys' && test \$(wc -l < '$tmp/keys') -eq 12 && h=\$('$T' dump --help; '$T' decode --help) && while read k; do echo \"\$h\" | grep -q \" \$k=\" || exit 1; done < '$tmp/keys' && for r in TRCIDR0 TRCIDR2 TRCIDR8 TRCCONFIGR TRCDEVARCH TRCTRACEIDR; do '$T' dump --help | grep -q \"^      \$r \" || exit 1; done"
+# Every protocol's key table: `config --protocol P --markdown` is exactly the table between the markers of
+# reference/P/CONFIG.md; its keys are in dump's or decode's help and its registers in dump's (--protocol P).
+for p in $(sed -n 's/^PROTOCOLS := //p' GNUmakefile); do
+  check "$p: config --protocol $p --markdown is exactly the table in reference/$p/CONFIG.md" sh -c "'$T' config --protocol $p --markdown > '$tmp/md' && sed -n '/^<!-- tracecert config --protocol $p --markdown -->\$/,/^<!-- end of tracecert config --protocol $p --markdown -->\$/p' reference/$p/CONFIG.md | sed '1d;\$d' > '$tmp/doc' && test -s '$tmp/md' && diff '$tmp/md' '$tmp/doc'"
+  check "$p: every key of the table is in dump --help or decode --help, every register in dump --help" sh -c "'$T' config --protocol $p --markdown > '$tmp/md' && sed -n 's/^| \`\\([a-z_0-9]*\\)\` .*/\\1/p' '$tmp/md' > '$tmp/keys' && sed -n 's/^| \`\\([A-Z_0-9]*\\)\` .*/\\1/p' '$tmp/md' > '$tmp/regs' && test -s '$tmp/keys' && test -s '$tmp/regs' && h=\$('$T' dump --help --protocol $p; '$T' decode --help --protocol $p) && while read k; do echo \"\$h\" | grep -q \" \$k=\" || { echo \"key \$k\"; exit 1; }; done < '$tmp/keys' && while read r; do '$T' dump --help --protocol $p | grep -q \"^      \$r \" || { echo \"register \$r\"; exit 1; }; done < '$tmp/regs'"
+done
+check "config --markdown without --protocol is the first protocol's table (ete)" sh -c "'$T' config --markdown > '$tmp/a' && '$T' config --protocol ete --markdown > '$tmp/b' && cmp '$tmp/a' '$tmp/b'"
+check "ETE's table has its 12 keys and 6 registers, PTM's its 10 keys and 4 registers" sh -c "test \$('$T' config --protocol ete --markdown | grep -c '^| \`[a-z]') -eq 12 && test \$('$T' config --protocol ete --markdown | grep -c '^| \`[A-Z]') -eq 6 && test \$('$T' config --protocol ptm --markdown | grep -c '^| \`[a-z]') -eq 10 && test \$('$T' config --protocol ptm --markdown | grep -c '^| \`[A-Z]') -eq 4"
 check "config derives every key from the registers and says from where" sh -c "'$T' config TRCIDR0=0x68C00EA1 TRCIDR8=12 TRCCONFIGR=0x18C1 TRCIDR2=0x80000488 TRCDEVARCH=0x47715A13 > '$tmp/c' && grep -qx 'maxspec=12  # TRCIDR8.MAXSPEC' '$tmp/c' && grep -qx 'commopt=1  # TRCIDR0.COMMOPT' '$tmp/c' && grep -qx 'commtrans=1  # TRCIDR0.COMMTRANS' '$tmp/c' && grep -q '^tsmark=1  # TRCIDR0.TSMARK' '$tmp/c' && grep -qx 'ite=1  # TRCIDR0.ITE' '$tmp/c' && grep -qx 'wfxmode=1  # TRCIDR2.WFXMODE' '$tmp/c' && grep -qx 'retstack=1  # TRCIDR0.RETSTACK and TRCCONFIGR.RS' '$tmp/c' && grep -qx 'rme=0  # default' '$tmp/c'"
 check "config reports the cycle counter and timestamp sizes, the revision and the trace ID" sh -c "'$T' config TRCIDR0=0x08000EA1 TRCIDR2=0x06000488 TRCDEVARCH=0x47725A13 TRCTRACEIDR=0x22 > '$tmp/c' && grep -qx '# note: the cycle counter is 15 bits (TRCIDR2.CCSIZE)' '$tmp/c' && grep -qx '# note: timestamps are 64 bits (TRCIDR0.TSSIZE)' '$tmp/c' && grep -qx '# note: ETE 1.2 (TRCDEVARCH.REVISION)' '$tmp/c' && grep -qx '# TRCTRACEIDR: trace ID 0x22' '$tmp/c'"
 check "a key overrides a derived one, given before or after the register" sh -c "'$T' config maxspec=3 TRCIDR8=8 | grep -qx 'maxspec=3  # given' && '$T' config TRCIDR8=8 maxspec=3 | grep -qx 'maxspec=3  # given' && '$T' config TRCIDR8=8 | grep -qx 'maxspec=8  # TRCIDR8.MAXSPEC'"
@@ -162,7 +186,7 @@ check "extra argument (tracecert --version dump)" usage_error "tracecert: unexpe
 check "config: NAME=VALUE with --markdown" usage_error "tracecert config: --markdown prints the key table; it takes no NAME=VALUE" config --markdown maxspec=1
 check "config: an operand that is not NAME=VALUE" usage_error "tracecert config: expected NAME=VALUE, got 'maxspec'" config maxspec
 check "--config without NAME=VALUE" usage_error "tracecert dump: --config expects NAME=VALUE, got 'maxspec'" dump --config=maxspec f
-check "unknown protocol names the build's" usage_error "tracecert decode: unknown protocol 'etm' (this build has: ete|ptm)" decode --protocol=etm f
+check "unknown protocol names the build's (PROTOCOLS of GNUmakefile)" usage_error "tracecert decode: unknown protocol 'etm' (this build has: $(sed -n 's/^PROTOCOLS := //p' GNUmakefile | tr ' ' '|'))" decode --protocol=etm f
 check "bad --level value (abbreviated: the message names the option in full)" usage_error "tracecert decode: --level expects 3 or all, got '2'" decode --lev=2 f
 check "no FILE" usage_error "tracecert decode: no FILE given" decode
 check "--snapshot with --protocol" usage_error "tracecert dump: --snapshot DIR takes each source's protocol from its device type, not --protocol" dump --snapshot=x --protocol=ptm

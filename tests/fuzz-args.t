@@ -2,10 +2,19 @@
 # before anything is built): an unknown harness, a bad TIME or a bad JOBS is refused with a message, exit 2.
 . tests/lib/tap.sh
 R="sh fuzz/run.sh"
-check "every harness is accepted" sh -c "for h in adapter csframe snapini ete_parse ete_decode ete_diff ete_format ete_roundtrip ete_l1text ptm_stream ptm_parse ptm_decode ptm_roundtrip ptm_diff ptm_l1text; do $R check-args \$h 60 || exit 1; done"
-check "an unknown harness is named with the list" sh -c "$R check-args bogus 60 2>&1 | grep -q \"unknown HARNESS 'bogus' (one of: adapter csframe snapini ete_parse ete_decode ete_diff ete_format ete_roundtrip ete_l1text ptm_stream ptm_parse ptm_decode ptm_roundtrip ptm_diff ptm_l1text)\" && { $R check-args bogus 60 2>/dev/null; test \$? -eq 2; }"
-check "the list is fuzz.mk's (make fuzz-harnesses)" sh -c "test \"\$(make -s --no-print-directory fuzz-harnesses)\" = 'adapter csframe snapini ete_parse ete_decode ete_diff ete_format ete_roundtrip ete_l1text ptm_stream ptm_parse ptm_decode ptm_roundtrip ptm_diff ptm_l1text'"
-check "dictionaries: fuzz/P/NAME.dict, P_stream and P_diff fall back to fuzz/P/parse.dict, roundtrip none" sh -c "test \"\$($R dict ete_parse) \$($R dict ete_diff) \$($R dict ptm_parse) \$($R dict ptm_decode) \$($R dict ptm_stream) \$($R dict ptm_diff) [\$($R dict ptm_roundtrip)\$($R dict ete_roundtrip)]\" = 'fuzz/ete/parse.dict fuzz/ete/parse.dict fuzz/ptm/parse.dict fuzz/ptm/decode.dict fuzz/ptm/parse.dict fuzz/ptm/parse.dict []'"
+# The harnesses by fuzz/README.md's rule: those naming no protocol, then for each protocol of PROTOCOLS
+# every fuzz/P/NAME.c that defines LLVMFuzzerTestOneInput (P_NAME), then P_stream, P_diff and P_l1text.
+export LC_ALL=C
+harnesses="adapter csframe snapini"
+for p in $(sed -n 's/^PROTOCOLS := //p' GNUmakefile); do
+  for f in fuzz/$p/*.c; do grep -q LLVMFuzzerTestOneInput "$f" && { b=${f##*/}; harnesses="$harnesses ${p}_${b%.c}"; }; done
+  harnesses="$harnesses ${p}_stream ${p}_diff ${p}_l1text"
+done
+check "the rule gives this build's known harnesses" sh -c "for h in ete_decode ete_format ete_parse ete_roundtrip ete_stream ete_diff ete_l1text ptm_decode ptm_parse ptm_roundtrip ptm_stream ptm_diff ptm_l1text; do case ' $harnesses ' in *\" \$h \"*) ;; *) echo \"missing \$h\"; exit 1 ;; esac; done"
+check "every harness is accepted" sh -c "for h in $harnesses; do $R check-args \$h 60 || exit 1; done"
+check "an unknown harness is named with the list" sh -c "$R check-args bogus 60 2>&1 | grep -qF \"unknown HARNESS 'bogus' (one of: $harnesses)\" && { $R check-args bogus 60 2>/dev/null; test \$? -eq 2; }"
+check "the list is fuzz.mk's (make fuzz-harnesses): for each protocol, every fuzz/P/NAME.c defining LLVMFuzzerTestOneInput, then P_stream, P_diff and P_l1text" sh -c "test \"\$(make -s --no-print-directory fuzz-harnesses)\" = '$harnesses'"
+check "dictionaries: fuzz/P/NAME.dict, P_stream and P_diff fall back to fuzz/P/parse.dict, roundtrip none" sh -c "test \"\$($R dict ete_parse) \$($R dict ete_diff) \$($R dict ptm_parse) \$($R dict ptm_decode) \$($R dict ptm_stream) \$($R dict ptm_diff) \$($R dict ete_stream) [\$($R dict ptm_roundtrip)\$($R dict ete_roundtrip)]\" = 'fuzz/ete/parse.dict fuzz/ete/parse.dict fuzz/ptm/parse.dict fuzz/ptm/decode.dict fuzz/ptm/parse.dict fuzz/ptm/parse.dict fuzz/ete/parse.dict []'"
 check "the adapter harness's dictionary is every protocol's parse.dict" sh -c "d=\$(FUZZ_OUT='$tmp' $R dict adapter) && test \"\$d\" = '$tmp/adapter.dict' && cat fuzz/*/parse.dict | cmp -s - \"\$d\""
 # Smoke seconds: fuzz.mk's own entries (HARNESS:LF:AFL), else the protocol's FUZZ_SMOKE_PROTO seconds
 # shared among its other harnesses.

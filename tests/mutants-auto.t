@@ -1,5 +1,5 @@
 # The automatic mutation tool (conformance/mutants/auto/), fast: it finds sites of every operator
-# class with libclang, the same sample twice, every entry of equivalent.txt still names a site
+# class with libclang, the same sample twice, every entry of equivalent.txt and unscored.txt still names a site
 # (and a made-up entry is reported stale), and a run end to end (one PTM mutant of a sample of 2,
 # kept by --ids) writes a report.
 # Needs python3-clang; run once, in the plain pass. The measurement itself: make mutants-auto.
@@ -41,6 +41,7 @@ for d in reference/*/; do
 	done
 done
 check "every entry of equivalent.txt names a site" "$PY" $S check conformance/mutants/auto/equivalent.txt $files
+check "every entry of unscored.txt names a site" "$PY" $S check conformance/mutants/auto/unscored.txt $files
 { cat conformance/mutants/auto/equivalent.txt; echo "reference/insn.c:nowhere:ror:00000000 made up"; } >"$tmp/eq.txt"
 check "a made-up entry is reported stale" sh -c "! '$PY' $S check '$tmp/eq.txt' reference/insn.c >'$tmp/stale.out' && grep -q 'stale: reference/insn.c:nowhere:ror:00000000' '$tmp/stale.out'"
 

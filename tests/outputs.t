@@ -203,6 +203,14 @@ check "... the capture and the part replaced whole, the merged file old" cov_is 
 report_cov none ok; rc=$?
 check "coverage: every lcov run succeeds: exit 0, the HTML report in place" sh -c "cat '$tmp/cov.out'; test $rc -eq 0 && test -f '$tmp/cov/html/index.html'"
 check "... all three files new, no temporary file" cov_is "new capture" "new extract" "new merge"
+# The HTML folder swapped in by SWAPDIR (build/swapdir) in one step: a stand-in that records its call
+# and runs the real one; the old report is replaced whole and no '.html.new' folder is left.
+echo old > "$tmp/cov/html/index.html"; echo stale > "$tmp/cov/html/stale.html"
+printf '#!/bin/sh\necho "$@" > "%s/swapped"\nexec "%s" "$@"\n' "$tmp" "$(cd "${TC_BUILD:-build}" && pwd)/swapdir" > "$tmp/swapdir"
+chmod +x "$tmp/swapdir"
+for f in all core coverage; do echo old > "$tmp/cov/$f.info"; done
+SWAPDIR="$tmp/swapdir" STUB_BREAK=none PATH="$tmp/stub:$PATH" sh coverage/report.sh "$tmp/cov" 95 90 --part core x.c > "$tmp/cov.out" 2>&1; rc=$?
+check "coverage: with SWAPDIR the HTML folder is exchanged in one step, the old report gone whole" sh -c "test $rc -eq 0 && grep -q '^$tmp/cov/.html.new $tmp/cov/html\$' '$tmp/swapped' && test \"\$(cat '$tmp/cov/html/index.html')\" = html && test ! -e '$tmp/cov/html/stale.html' && test ! -e '$tmp/cov/.html.new'"
 
 # ---- make certify: the mutant kill table is replaced only by a whole one ----------------------------
 # make certify-suite (the part of make certify after the reference's certificate) with a stand-in

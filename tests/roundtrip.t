@@ -1,2 +1,4 @@
-# The encoder's ground truth == the reference decoder's output (L1, L3), for a bounded number of seeds.
-exec "${TC_BUILD:-build}/test/roundtrip" 1 "${TC_ROUNDTRIP_SEEDS:-1500}"
+# Every encoder's ground truth == its protocol's reference decoder (L1, L3), fed whole, byte by
+# byte and in random chunks, for seeds 1-2000 of each protocol of the build with an encoder;
+# --require-coverage: the seeds produce every variant of each encoder's list (encoder/<p>/variants.txt).
+exec "${TC_BUILD:-build}/test/roundtrip" --require-coverage 1 "${TC_ROUNDTRIP_SEEDS:-2000}"

@@ -7,11 +7,8 @@
 #
 #   bench-floor.sh [--check | --callgrind] BUILD_DIR [tracecert bench options, e.g. --runs 5]
 #
-# The patched builds are not decoders: they drop work the reference must do.
-# ETE's (tools/floor/ete/):
-#   1-no-stage2    stage 1 as it is; no element reaches stage 2 (no speculation
-#                  resolution, no queue)
-#   2-no-elements  also no element kept: every Emit() writes one scratch slot
+# The patched builds are not decoders: they drop work the reference must do
+# (each tools/floor/PROTOCOL/README.md says what each of its patches drops).
 # They bound what any speed-up of those parts could give (README "Why L1 is
 # far from 3x").
 #
@@ -19,7 +16,7 @@
 # --callgrind counts instructions instead of timing (valgrind; repeatable where
 # timings drift): each build, and OpenCSD, decodes 1 MiB of the workload at L1
 # under callgrind, counting only inside the adapters' feed and finish; prints
-# instructions per byte fed (ETE's workload has 3.1 bytes per packet).
+# instructions per byte fed.
 # Environment: CC (default cc), CFLAGS (default: the project's -O3 flags),
 # VALGRIND (default valgrind).
 # Needs BUILD_DIR/tracecert, and libopencsd-dev for the OpenCSD column.

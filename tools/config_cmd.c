@@ -10,7 +10,7 @@ enum config_option { opt_protocol = 1, opt_markdown };
 
 static const struct tc_cli_option config_options[] = {
 	{ "protocol", "P", opt_protocol, "the protocol whose keys and registers these are\n(default: the first of the build, listed below)" },
-	{ "markdown", NULL, opt_markdown, "print the table as the Markdown of vectors/README.md" },
+	{ "markdown", NULL, opt_markdown, "print the table as the Markdown of the protocol's\nreference/<protocol>/CONFIG.md" },
 	{ NULL, NULL, 0, NULL }
 };
 
@@ -29,8 +29,8 @@ static void help_config(FILE *f, const struct tc_cli *c, const struct tc_protoco
 		"       tracecert config [--protocol P] NAME=VALUE...\n"
 		"\n"
 		"Without assignments: the protocol's configuration keys (the one table the command\n"
-		"line, the vector reader and vectors/README.md use; --markdown prints it as the\n"
-		"README's tables) and the trace unit registers they are derived from. With\n"
+		"line, the vector reader and reference/<protocol>/CONFIG.md use; --markdown prints\n"
+		"it as that page's tables) and the trace unit registers they are derived from. With\n"
 		"assignments (keys and registers, as for dump --config): the configuration they give,\n"
 		"each key with where its value came from, and notes on the register fields.\n"
 		"\n"

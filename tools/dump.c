@@ -59,6 +59,10 @@ static void out_item(void *ctx, int level, const struct tc_item *item)
 		}
 		return;
 	}
+	if (level == tc_level_l3 && item->kind == tc_l3_no_image && o->no_image++ == 0) {
+		o->no_image_addr = ((const struct tc_l3 *)item)->address;
+		o->no_image_offset = item->offset;
+	}
 	if (level == tc_level_l3)
 		tc_l3_format(buf, sizeof buf, (const struct tc_l3 *)item, p->error_names, p->nerrors);
 	else
@@ -129,9 +133,9 @@ static void help_dump(FILE *f, const struct tc_cli *c, const struct tc_protocol 
 		"                      [--hex | --vector] FILE\n"
 		"       tracecert dump [--config NAME=VALUE]... [--level 1|s1|2|all] --snapshot DIR\n"
 		"\n"
-		"Decodes FILE with the reference decoder and prints the canonical text of\n"
-		"reference/ete/FORMAT.md, one item per line, each with the byte offset of its\n"
-		"packet. FILE '-' reads standard input; input is read in fixed chunks, so memory\n"
+		"Decodes FILE with the reference decoder and prints the canonical text of its\n"
+		"protocol (reference/<protocol>/FORMAT.md), one item per line, each with the\n"
+		"byte offset of its packet. FILE '-' reads standard input; input is read in fixed chunks, so memory\n"
 		"does not grow with its size. Bytes before the first A-sync are skipped (a '#'\n"
 		"comment says how many). Errors are printed in-band as 'error class=NAME' items;\n"
 		"the exit status is 1 when any error was found, 2 for bad usage or input.\n"
@@ -150,12 +154,18 @@ static void help_decode(FILE *f, const struct tc_cli *c, const struct tc_protoco
 		"                        [--level 3|all] [--hex | --vector] TRACE\n"
 		"       tracecert decode [--config NAME=VALUE]... [--level 3|all] --snapshot DIR\n"
 		"\n"
-		"Decodes TRACE with the reference decoder down to what executed (L3,\n"
-		"reference/ete/FORMAT.md): instruction ranges, exceptions, context changes,\n"
-		"gaps, timestamps, cycle counts, events, transactions. TRACE '-' reads standard\n"
-		"input, in fixed chunks. A vector's [image] sections are its image unless --image\n"
-		"is given. The exit status is 1 when the trace had errors, 2 for bad usage or\n"
-		"input.\n"
+		"Decodes TRACE with the reference decoder down to what executed (L3, the text\n"
+		"every protocol shares: reference/L3FORMAT.md): instruction ranges, exceptions,\n"
+		"context changes, gaps, timestamps, cycle counts, events, transactions. TRACE\n"
+		"'-' reads standard input, in fixed chunks. A vector's [image] sections are its\n"
+		"image unless --image is given. Where the image holds no instruction at an\n"
+		"address the trace goes to, a 'no-image addr=...' item says so in-band and the\n"
+		"decode goes on at the next address.\n"
+		"\n"
+		"Exit status: 0 when the trace decoded without error and the image held every\n"
+		"address it went to; 1 when the trace had errors ('error class=...' items) or\n"
+		"the image lacked an address ('no-image' items; one line on standard error names\n"
+		"the first and its byte offset); 2 for bad usage or input (nothing decoded).\n"
 		"\n"
 		"Options:\n");
 	tc_cli_print_options(f, c);
@@ -314,7 +324,8 @@ static int load_images(const struct dump_opts *o, struct tc_image *img)
 			rc = tc_image_load_elf(img, arg, err, sizeof err);
 		}
 		if (rc) {
-			fprintf(stderr, "tracecert decode: --image %s: %s\n", arg, err);
+			fprintf(stderr, "tracecert decode: --image %s: %s%s\n", arg, err,
+				rc == tc_image_err_not_elf ? "; a raw binary needs its load address: --image FILE@ADDR" : "");
 			return -1;
 		}
 	}
@@ -490,6 +501,17 @@ static int load_vector(struct dump_opts *o, struct tc_vector *v, struct tc_image
 	return 0;
 }
 
+/* The image lacked an address the trace needs (the L3 no-image items say
+ * each one in-band): one line on standard error with the first. */
+static void report_no_image(const struct dump_opts *o)
+{
+	const struct tc_printer *p = &o->out;
+	fprintf(stderr, "tracecert %s: %s: byte offset %llu: no image holds address 0x%llx, where the trace goes "
+		"(%lu no-image item%s); give the program that is there: --image FILE@ADDR (a raw binary) or "
+		"--image FILE (an ELF file)\n", o->cmd, o->file, (unsigned long long)p->no_image_offset,
+		(unsigned long long)p->no_image_addr, p->no_image, p->no_image == 1 ? "" : "s");
+}
+
 /* Runs the decoder of o->proto with configuration cfg over the input. */
 static int run_decoder(struct dump_opts *o, void *cfg, struct tc_image *img, struct tc_vector *v, struct input *in)
 {
@@ -523,7 +545,9 @@ static int run_decoder(struct dump_opts *o, void *cfg, struct tc_image *img, str
 	if (p->skipped(d))
 		printf("# skipped %llu bytes outside A-sync\n", (unsigned long long)p->skipped(d));
 	p->free(d);
-	return rc ? rc : o->out.errors ? 1 : 0;
+	if (!rc && o->out.no_image)
+		report_no_image(o);
+	return rc ? rc : o->out.errors || o->out.no_image ? 1 : 0;
 }
 
 static int run_file(struct dump_opts *o)

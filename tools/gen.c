@@ -39,6 +39,7 @@ struct gen_opts {
 	int coverage;
 	unsigned long select;       /* candidates for the set-cover search; 0 = off */
 	unsigned long extra;        /* plain random seeds added after the cover */
+	int select_vectors;         /* --select-vectors: select and extra are the encoder's */
 	int quiet;
 	int negative;               /* --negative: one deliberate corruption per vector */
 	const char *kind;           /* --kind NAME */
@@ -49,14 +50,14 @@ struct gen_opts {
 
 enum gen_option {
 	opt_protocol = 1, opt_seed, opt_count, opt_seeds_file, opt_out, opt_steps, opt_blocks, opt_config,
-	opt_coverage, opt_select, opt_extra, opt_quiet, opt_snapshot_out, opt_snapshot_format, opt_negative, opt_kind
+	opt_coverage, opt_select, opt_extra, opt_select_vectors, opt_quiet, opt_snapshot_out, opt_snapshot_format, opt_negative, opt_kind
 };
 
 static const struct tc_cli_option gen_options[] = {
 	{ "protocol", "P", opt_protocol, "the protocol whose encoder runs (default: the\n"
 					 "first of the build; the encoders are listed below);\n"
-					 "with --snapshot-out a comma-separated list\n"
-					 "(ete,ptm): vector i is made by the (i mod n)-th,\n"
+					 "with --snapshot-out a comma-separated list of\n"
+					 "them: vector i is made by the (i mod n)-th,\n"
 					 "all in one snapshot (no --config, --coverage,\n"
 					 "--select or --negative then)" },
 	{ "seed", "N", opt_seed, "first seed (default 1)" },
@@ -72,6 +73,8 @@ static const struct tc_cli_option gen_options[] = {
 	{ "select", "C", opt_select, "set-cover search: try seeds 1..C, pick greedily\n"
 				     "seeds that cover every variant, print them (the\nseed list of vectors/PROTOCOL/gen)" },
 	{ "extra", "N", opt_extra, "with --select: add N plain seeds after C" },
+	{ "select-vectors", NULL, opt_select_vectors, "--select C --extra N with the encoder's own C\n"
+						      "and N (below): the search of make vectors-select" },
 	{ "quiet", NULL, opt_quiet, "no speed figures on standard error" },
 	{ "snapshot-out", "DIR", opt_snapshot_out,
 	  "also write the vectors (1 to 16) as a trace\n"
@@ -124,8 +127,9 @@ static void print_indented(FILE *f, const char *indent, const char *text)
 /* One encoder: what it makes, its defaults, its negative vectors and their kinds. */
 static void help_encoder(FILE *f, const struct tc_encoder *e)
 {
-	fprintf(f, "\n--protocol %s%s (variants: %s):\n  --steps %u --blocks %u unless given.\n", e->protocol,
-		e == tc_encoders[0] ? ", the default" : "", e->variants_file, e->default_steps, e->default_blocks);
+	fprintf(f, "\n--protocol %s%s (variants: %s):\n  --steps %u --blocks %u unless given; --select-vectors:\n"
+		"  --select %lu --extra %lu.\n", e->protocol, e == tc_encoders[0] ? ", the default" : "", e->variants_file,
+		e->default_steps, e->default_blocks, e->select_candidates, e->select_extra);
 	print_indented(f, "  ", e->doc);
 	if (!e->negative) {
 		fprintf(f, "  No negative vectors (--negative).\n");
@@ -146,10 +150,12 @@ static void help_encoder(FILE *f, const struct tc_encoder *e)
 /* The help; with --protocol, only that encoder's part. */
 static void help_gen(FILE *f, const struct tc_cli *c, const struct tc_encoder *only)
 {
+	char list[200];
 	fprintf(f,
 		"usage: tracecert gen [--protocol P] [--seed N] [--count N] [--seeds-file F]\n"
 		"                     [--out DIR] [--steps N] [--blocks N] [--config K=V]...\n"
-		"                     [--coverage] [--select CANDIDATES [--extra N]] [--quiet]\n"
+		"                     [--coverage] [--select CANDIDATES [--extra N] | --select-vectors]\n"
+		"                     [--quiet]\n"
 		"       tracecert gen --negative [--kind KIND] [--seed N] [--count N] [--out DIR]\n"
 		"\n"
 		"Runs the random encoder of a protocol: for each seed a random program in one or\n"
@@ -159,7 +165,8 @@ static void help_gen(FILE *f, const struct tc_cli *c, const struct tc_encoder *o
 		"\n"
 		"Options:\n");
 	tc_cli_print_options(f, c);
-	fprintf(f, "\nThe encoders of this build%s:\n", only ? " (--protocol given: its own)" : "");
+	encoder_list(list, sizeof list, ",");
+	fprintf(f, "\nThe encoders of this build (--protocol %s)%s:\n", list, only ? ", --protocol given: its own" : "");
 	for (int i = 0; tc_encoders[i]; i++)
 		if (!only || tc_encoders[i] == only)
 			help_encoder(f, tc_encoders[i]);
@@ -236,9 +243,9 @@ static int check_protocol_list(const struct gen_opts *o, const struct tc_cli *c)
 	if (!o->snapshot_out)
 		return tc_cli_usage_error(c, "a list of protocols (--protocol %s,...) needs --snapshot-out",
 					  o->encs[0]->protocol), -1;
-	if (o->nconfig || o->coverage || o->select || o->negative)
-		return tc_cli_usage_error(c, "a list of protocols does not go with --config, --coverage, --select or --negative"),
-		       -1;
+	if (o->nconfig || o->coverage || o->select || o->select_vectors || o->negative)
+		return tc_cli_usage_error(c, "a list of protocols does not go with --config, --coverage, --select, "
+					  "--select-vectors or --negative"), -1;
 	return 0;
 }
 
@@ -251,6 +258,7 @@ static int take_argument(struct gen_opts *o, const struct tc_cli *c, int id)
 	case opt_seeds_file: o->seeds_file = c->value; return 0;
 	case opt_config: o->config[o->nconfig++] = c->value; return tc_cli_config_shape(c, c->value);
 	case opt_coverage: o->coverage = 1; return 0;
+	case opt_select_vectors: o->select_vectors = 1; return 0;
 	case opt_quiet: o->quiet = 1; return 0;
 	case opt_negative: o->negative = 1; return 0;
 	case opt_kind: o->kind = c->value; return 0;
@@ -295,8 +303,10 @@ static int resolve_kind(struct gen_opts *o, const struct tc_cli *c)
 		return tc_cli_usage_error(c, "--kind needs --negative"), -1;
 	if (o->negative && !o->enc->negative)
 		return tc_cli_usage_error(c, "the %s encoder makes no negative vectors (--negative)", o->enc->protocol), -1;
-	if (o->negative && o->select)
+	if (o->negative && (o->select || o->select_vectors))
 		return tc_cli_usage_error(c, "--select does not go with --negative"), -1;
+	if (o->select_vectors && (o->select || o->extra))
+		return tc_cli_usage_error(c, "--select-vectors does not go with --select or --extra"), -1;
 	for (int k = 0; o->kind && k < o->enc->nnegative_kinds; k++)
 		if (!strcmp(o->kind, o->enc->negative_kinds[k].name)) {
 			o->neg_kind = k;
@@ -348,6 +358,10 @@ static int settle_options(struct gen_opts *o)
 		o->rq.steps = o->enc->default_steps;
 	if (!o->rq.blocks)
 		o->rq.blocks = o->enc->default_blocks;
+	if (o->select_vectors) {
+		o->select = o->enc->select_candidates;
+		o->extra = o->enc->select_extra;
+	}
 	return apply_config(o);
 }
 

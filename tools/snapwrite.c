@@ -13,8 +13,8 @@
 struct source {
 	const struct tc_enc_result *v;
 	const struct tc_protocol *proto;
-	char name[32];          /* the trace source device: upper-case protocol name, '_', index (PTM_1) */
-	char ini[40];           /* its device file: protocol name, '_', index (ptm_1.ini) */
+	char name[32];          /* the trace source device: upper-case protocol name, '_', index (P_1) */
+	char ini[40];           /* its device file: protocol name, '_', index (p_1.ini) */
 	unsigned trace_id;      /* 0x10 + index */
 };
 

@@ -9,8 +9,8 @@
 /* One core and one trace source per generated vector, of the vector's
  * protocol (its descriptor, tracecert/protocol.h): the core (type
  * snapshot_core_type) has memory dumps holding the vector's image; the
- * source, named by protocol and index (ETE_0, PTM_1; file ete_0.ini,
- * ptm_1.ini), has the first of the protocol's snapshot_types and every
+ * source, named by protocol and index (P_0, P_1 for protocol p; files
+ * p_0.ini, p_1.ini), has the first of the protocol's snapshot_types and every
  * register of its table, derived from the configuration by config_to_regs
  * with trace ID 0x10 + i. The traces go into one CoreSight formatted buffer
  * (coresight 1; interleaving and frame syncs chosen by seed) or one

@@ -1,9 +1,11 @@
 /* opencsd_common.c — OpenCSD (libopencsd 1.3.x, Debian libopencsd-dev) as a tracecert adapter: what every protocol shares.
  *
  * One shared object, libtc_opencsd.so, exports tracecert_adapter_v2 with
- * every protocol OpenCSD decodes that tracecert has: ETE (opencsd_ete.c,
- * OpenCSD's ETMv4 decoder in ETE configuration) and PFT/PTM
- * (opencsd_ptm.c). This file is the plumbing they share: library setup,
+ * every protocol OpenCSD decodes that tracecert has: each protocol's file
+ * conformance/adapters/opencsd_<protocol>.c says which of OpenCSD's
+ * decoders it drives and how, and the build lists them in the tables of
+ * oc_protocols.h (generated from PROTOCOLS by tools/gen-protocols.sh
+ * --opencsd-header). This file is the plumbing they share: library setup,
  * the decode trees, the memory accessor over the runner's image, the raw
  * packet monitor, the datapath and 64-bit offsets. The protocol files map
  * OpenCSD's packets and generic elements onto tracecert's items; no
@@ -49,6 +51,7 @@
 #include <string.h>
 
 #include "opencsd_common.h"
+#include "oc_protocols.h"   /* generated: OC_PROTOCOL_LIST, OC_ADAPTER_PROTOCOL_TABLE */
 
 /* ---- offsets -------------------------------------------------------------- */
 
@@ -233,7 +236,7 @@ static void oc_close(void *handle)
 
 static const struct oc_protocol *find_protocol(int id)
 {
-	static const struct oc_protocol *const all[] = { &oc_ete, &oc_ptm };
+	static const struct oc_protocol *const all[] = OC_PROTOCOL_LIST;
 	for (size_t i = 0; i < sizeof all / sizeof all[0]; i++)
 		if (all[i]->protocol == id)
 			return all[i];
@@ -398,16 +401,14 @@ static int oc_finish(void *handle)
 	return rc;
 }
 
-/* Feature tags OpenCSD cannot decode: each protocol's file says which and why. */
-static const struct tc_adapter_protocol oc_protocols[] = {
-	{ tc_proto_ete, tc_level_l1 | tc_level_l3, oc_ete_unsupported },
-	{ tc_proto_ptm, tc_level_l1 | tc_level_l3, oc_ptm_unsupported },
-};
+/* Every protocol at L1 and L3, with the feature tags OpenCSD cannot decode:
+ * each protocol's file says which and why. */
+static const struct tc_adapter_protocol oc_protocols[] = OC_ADAPTER_PROTOCOL_TABLE;
 
 static const struct tc_adapter opencsd_adapter = {
 	TC_ADAPTER_ABI_VERSION,
 	"opencsd",
-	"OpenCSD " OCSD_VER_STRING " (ETE: ETMV4I decoder in ETE configuration; PTM: PTM decoder)",
+	"OpenCSD " OCSD_VER_STRING,
 	oc_protocols,
 	sizeof oc_protocols / sizeof oc_protocols[0],
 	oc_open,

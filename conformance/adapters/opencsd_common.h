@@ -13,7 +13,7 @@
 
 struct oc_handle;
 
-/* One protocol on OpenCSD (opencsd_ete.c, opencsd_ptm.c). */
+/* One protocol on OpenCSD (conformance/adapters/opencsd_<protocol>.c). */
 struct oc_protocol {
 	int protocol;                       /* enum tc_protocol_id */
 	const char *decoder;                /* OCSD_BUILTIN_DCD_… */
@@ -90,10 +90,9 @@ void oc_debug_packet(const struct oc_handle *h, uint64_t offset, const void *pkt
 void oc_debug_elem(const struct oc_handle *h, uint64_t offset, ocsd_trc_index_t index,
 		   const ocsd_generic_trace_elem *e);
 
-/* The protocols, and the vector feature tags each cannot decode (NULL-terminated). */
-extern const struct oc_protocol oc_ete;
-extern const struct oc_protocol oc_ptm;
-extern const char *const oc_ete_unsupported[];
-extern const char *const oc_ptm_unsupported[];
+/* Each protocol's file opencsd_<protocol>.c defines `const struct oc_protocol
+ * oc_<protocol>` and the vector feature tags OpenCSD cannot decode, `const
+ * char *const oc_<protocol>_unsupported[]` (NULL-terminated); the build
+ * declares them and lists them in oc_protocols.h (tools/gen-protocols.sh). */
 
 #endif

@@ -1,13 +1,13 @@
-/* twins.c — the RES0 rule (reference/ete/ERRATA.md TC-R1; reference/ptm/ERRATA.md PTM-R1) as a
- * property of every vector: set a bit the text leaves unassigned and the decode is the same,
- * plus one warning. Prints TAP (version 13).
+/* twins.c — the RES0 rule (each protocol's ERRATA.md: a bit the text leaves unassigned is
+ * ignored, with a warning) as a property of every vector: set such a bit and the decode is the
+ * same, plus one warning. Prints TAP (version 13).
  *
  * For each vector that decodes without error, every packet of its [expect.l1] whose layout has
  * an ignored field gets a twin: the same trace with that field changed (one twin per packet and
  * field). The twin's s1, L2, L3 and errors must equal the reference's output for the
  * original trace, and its L1 too once the one new warning line is taken out: that line must
  * follow the packet's own line, with the class, field and bits that the protocol's twin rules
- * (twins_<protocol>.c, found in rule_table by the vector's protocol) write from the packet
+ * (twins_<protocol>.c, found in twin_rules_table by the vector's protocol) write from the packet
  * layouts of its FORMAT.md and ERRATA.md, not taken from the decoder. The packets are found
  * from the vector's expected L1: offset, header and kind. */
 #include <stdio.h>
@@ -16,9 +16,7 @@
 
 #include "twins.h"
 
-/* The protocols that have twin rules. */
-static const struct twin_rules *const rule_table[] = { &twin_rules_ete, &twin_rules_ptm };
-enum { rule_count = (int)(sizeof rule_table / sizeof rule_table[0]) };
+enum { rule_max = 16 };   /* protocols with twin rules (twin_rules_table) */
 
 /* What one protocol's vectors gave. */
 struct rule_totals {
@@ -29,7 +27,8 @@ struct rule_totals {
 };
 
 struct totals {
-	struct rule_totals rules[rule_count];
+	struct rule_totals rules[rule_max];
+	int nrules;             /* of twin_rules_table */
 	int failed;             /* vectors that failed */
 };
 
@@ -56,8 +55,8 @@ uint64_t twin_config_key(const struct tc_vector *v, const char *name)
 /* The rules of a protocol, by its name, or -1. */
 static int rules_index(const char *protocol)
 {
-	for (int r = 0; r < rule_count; r++)
-		if (!strcmp(rule_table[r]->protocol, protocol))
+	for (int r = 0; twin_rules_table[r]; r++)
+		if (!strcmp(twin_rules_table[r]->protocol, protocol))
 			return r;
 	return -1;
 }
@@ -248,7 +247,7 @@ static void run_vector(const char *path, int num, struct totals *tot)
 		   tc_collect(v.proto, v.config, &v.image, v.trace, v.trace_len, 0, &orig)) {
 		printf("ok %d - %s # SKIP negative, no [expect.l1], or no decoder\n", num, path);
 	} else {
-		run_twins(rule_table[r], &v, &orig, path, num, tot, &tot->rules[r]);
+		run_twins(twin_rules_table[r], &v, &orig, path, num, tot, &tot->rules[r]);
 		tc_output_free(&orig);
 	}
 	tc_vector_free(&v);
@@ -259,8 +258,8 @@ static void run_vector(const char *path, int num, struct totals *tot)
 static int report_fields(const struct totals *tot, int first)
 {
 	int failed = 0;
-	for (int r = 0; r < rule_count; r++) {
-		const struct twin_rules *rules = rule_table[r];
+	for (int r = 0; r < tot->nrules; r++) {
+		const struct twin_rules *rules = twin_rules_table[r];
 		const struct rule_totals *rt = &tot->rules[r];
 		int missing = 0;
 		if (rt->positive == 0) {
@@ -291,15 +290,20 @@ int main(int argc, char **argv)
 		fprintf(argc < 2 ? stderr : stdout,
 			"usage: twins PATH...\n"
 			"For every positive vector under each PATH, sets the bits the text leaves unassigned\n"
-			"in each packet that has some (ERRATA TC-R1, PTM-R1) and checks that the decode is the\n"
+			"in each packet that has some (each protocol's ERRATA.md) and checks that the decode is the\n"
 			"same plus one warning. Prints TAP; fails when a field of a protocol with positive\n"
 			"vectors never got a twin.\n");
 		return argc < 2 ? 2 : 0;
 	}
 	memset(&tot, 0, sizeof tot);
-	for (int r = 0; r < rule_count; r++) {
-		if (rule_table[r]->nfields > twin_max_fields) {
-			fprintf(stderr, "twins: the %s rules name more than %d fields\n", rule_table[r]->protocol,
+	for (; twin_rules_table[tot.nrules]; tot.nrules++) {
+		const struct twin_rules *rules = twin_rules_table[tot.nrules];
+		if (tot.nrules == rule_max) {
+			fprintf(stderr, "twins: more than %d protocols have twin rules\n", (int)rule_max);
+			return 2;
+		}
+		if (rules->nfields > twin_max_fields) {
+			fprintf(stderr, "twins: the %s rules name more than %d fields\n", rules->protocol,
 				(int)twin_max_fields);
 			return 2;
 		}
@@ -310,7 +314,7 @@ int main(int argc, char **argv)
 			return 2;
 		}
 	}
-	printf("TAP version 13\n1..%zu\n", n + rule_count);
+	printf("TAP version 13\n1..%zu\n", n + (size_t)tot.nrules);
 	for (size_t i = 0; i < n; i++) {
 		run_vector(list[i], (int)i + 1, &tot);
 		free(list[i]);

@@ -66,7 +66,10 @@ struct twin_rules {
 	void (*packet_twins)(const struct tc_vector *v, const struct twin_packet *p, struct twin_list *out);
 };
 
-extern const struct twin_rules twin_rules_ete;   /* twins_ete.c */
-extern const struct twin_rules twin_rules_ptm;   /* twins_ptm.c */
+/* Every protocol's rules, `const struct twin_rules twin_rules_<protocol>` in
+ * twins_<protocol>.c, for the protocols of PROTOCOLS that have that file
+ * (the GNUmakefile generates the table: tools/gen-protocols.sh --table),
+ * NULL-terminated. */
+extern const struct twin_rules *const twin_rules_table[];
 
 #endif

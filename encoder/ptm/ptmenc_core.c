@@ -190,7 +190,7 @@ int tc_enc_ptm_generate(const struct tc_enc_ptm_options *o, struct tc_enc_ptm_ve
 	if (!o || o->steps < 1 || o->steps > 100000 || o->blocks < 4 || o->blocks > ENC_MAX_BLOCKS)
 		return fail(err, errlen, "steps must be 1..100000 and blocks 4..4096");
 	if (!o->random_config && !config_valid(&o->cfg))
-		return fail(err, errlen, "invalid PTM configuration (reference/ptm/FORMAT.md \"Configuration keys\")");
+		return fail(err, errlen, "invalid PTM configuration (reference/ptm/CONFIG.md)");
 	e = pe_new(o);
 	if (!e)
 		return fail(err, errlen, "out of memory");

@@ -149,7 +149,7 @@ static void load_elf(struct tc_fuzz_in *in, struct tc_image *img)
 		TC_FUZZ_CHECK(img->n == before, "ELF load failed (%d) but the image went from %d to %d regions", rc,
 			      before, img->n);
 		TC_FUZZ_CHECK(err[0] != '\0' && strlen(err) < sizeof err, "ELF load failed (%d) without a message", rc);
-		TC_FUZZ_CHECK(rc == tc_image_err_elf || rc == tc_image_err_overlap || rc == tc_image_err_wrap ||
+		TC_FUZZ_CHECK(rc == tc_image_err_elf || rc == tc_image_err_not_elf || rc == tc_image_err_overlap || rc == tc_image_err_wrap ||
 				      rc == tc_image_err_full || rc == tc_image_err_invalid,
 			      "ELF load: unexpected status %d (%s)", rc, err);
 		return;

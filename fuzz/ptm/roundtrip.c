@@ -6,7 +6,7 @@
  * choice of the program, the execution and the encoding — the PTM
  * reference decoder, fed the generated trace with the generated image,
  * prints exactly the encoder's ground truth (the comparison of
- * encoder/test/ptm_roundtrip.c and tests/ptm-roundtrip.t):
+ * encoder/test/roundtrip.c and tests/roundtrip.t):
  *   1. its L1 lines equal the vector's L1 and its L3 lines the vector's L3,
  *      line for line, offsets included;
  *   2. fed whole and fed in the chunks the input chose;

@@ -190,6 +190,13 @@ static void icache_alloc(struct tc_ete_stage3 *s)
 	s->icache_size = s->icache ? size : 0;
 }
 
+/* TRCIDR2.WFXMODE: WFI/WFE/WFIT/WFET are P0 instructions (InstType WFX,
+ * K10.5.6.2.3) only when it is 1; the classifier's wfx_p0. */
+static inline int wfx_is_p0(const struct tc_ete_config *cfg)
+{
+	return cfg->wfxmode != 0;
+}
+
 /* DecodeNextInst: the instruction at address, or 0 when the image does not
  * hold it. Successful decodes are remembered in a direct-mapped cache: the
  * result depends only on image bytes, which never change once added
@@ -212,7 +219,7 @@ static inline int decode_inst(struct tc_ete_stage3 *s, int isa, uint64_t address
 		}
 	}
 	bytes = tc_image_lookup(s->image, address, &avail);
-	if (!bytes || tc_insn_decode(isa, address, bytes, avail, s->cfg->wfxmode, inst) <= 0)
+	if (!bytes || tc_insn_decode(isa, address, bytes, avail, wfx_is_p0(s->cfg), inst) <= 0)
 		return 0;
 	if (c) {
 		c->address = address;

@@ -187,6 +187,7 @@ const struct tc_protocol tc_protocol_ete = {
 	.id = tc_proto_ete,
 	.name = "ete",
 	.title = "Arm ETE (Arm ARM K10.5)",
+	.errata = "reference/ete/ERRATA.md",
 	.config_size = sizeof(struct tc_ete_config),
 	.keys = tc_ete_keys,
 	.nkeys = TC_ETE_NKEYS,

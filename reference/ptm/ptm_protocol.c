@@ -166,6 +166,7 @@ const struct tc_protocol tc_protocol_ptm = {
 	.id = tc_proto_ptm,
 	.name = "ptm",
 	.title = "Arm PFT/PTM (ARM IHI 0035B)",
+	.errata = "reference/ptm/ERRATA.md",
 	.config_size = sizeof(struct tc_ptm_config),
 	.keys = tc_ptm_keys,
 	.nkeys = TC_PTM_NKEYS,

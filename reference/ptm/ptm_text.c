@@ -278,7 +278,7 @@ int tc_ptm_parse_packet_text(const char *line, struct tc_ptm_packet *p, char *er
 	return tc_scan_end(&s);
 }
 
-/* The shared L3 text (reference/ete/FORMAT.md "L3"), written by the one L3
+/* The shared L3 text (reference/L3FORMAT.md), written by the one L3
  * writer of every protocol (reference/l3text.c) with PTM's error classes;
  * exception-return and trigger are kinds of its own. Exception types are
  * Exception[8:0], nine bits: ETE's writer (an 8-bit type) would cut them

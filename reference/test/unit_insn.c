@@ -14,7 +14,7 @@
 
 /* Decodes from a heap copy of exactly `avail` bytes, so that ASan catches
  * any read beyond it. */
-static int decode_exact(int isa, uint64_t addr, const uint8_t *b, size_t avail, int wfxmode, struct tc_insn *out)
+static int decode_exact(int isa, uint64_t addr, const uint8_t *b, size_t avail, int wfx_p0, struct tc_insn *out)
 {
 	uint8_t *copy = malloc(avail ? avail : 1);
 	int r;
@@ -22,7 +22,7 @@ static int decode_exact(int isa, uint64_t addr, const uint8_t *b, size_t avail, 
 		abort();
 	if (avail)
 		memcpy(copy, b, avail);
-	r = tc_insn_decode(isa, addr, copy, avail, wfxmode, out);
+	r = tc_insn_decode(isa, addr, copy, avail, wfx_p0, out);
 	free(copy);
 	return r;
 }
@@ -135,19 +135,19 @@ static int check_field(const char *what, unsigned long long got, unsigned long l
 }
 
 /* One decode at `base + offset` against the expectation. */
-static int check_at(int isa, const struct expect *e, uint64_t base, int wfxmode, size_t avail)
+static int check_at(int isa, const struct expect *e, uint64_t base, int wfx_p0, size_t avail)
 {
 	struct tc_insn in;
 	uint8_t buf[8] = { 0 };
 	uint64_t addr = base + e->offset;
 	uint64_t mask = isa == tc_isa_a64 ? ~UINT64_C(0) : UINT64_C(0xffffffff);
-	int as_other = e->type == tc_insn_other || (e->type == tc_insn_wfx && !wfxmode);
+	int as_other = e->type == tc_insn_other || (e->type == tc_insn_wfx && !wfx_p0);
 	int good = 1;
 	size_t mark = note_mark();
 	memcpy(buf, e->bytes, (size_t)e->size);
 	memset(buf + e->size, 0xff, sizeof buf - (size_t)e->size);
-	note("    - \"at 0x%llx wfxmode=%d avail=%zu:\"\n", (unsigned long long)addr, wfxmode, avail);
-	good &= check_field("return", (unsigned long long)decode_exact(isa, addr, buf, avail, wfxmode, &in), (unsigned)e->size);
+	note("    - \"at 0x%llx wfx_p0=%d avail=%zu:\"\n", (unsigned long long)addr, wfx_p0, avail);
+	good &= check_field("return", (unsigned long long)decode_exact(isa, addr, buf, avail, wfx_p0, &in), (unsigned)e->size);
 	good &= check_field("size", in.size, (unsigned)e->size);
 	good &= check_field("opcode", in.opcode, expected_opcode(isa, e));
 	good &= check_field("type", in.type, as_other ? tc_insn_other : (unsigned)e->type);
@@ -161,7 +161,7 @@ static int check_at(int isa, const struct expect *e, uint64_t base, int wfxmode,
 }
 
 /* Every decode of one instruction: two bases (the second wraps the targets
- * past 2^32 or 2^64), wfxmode 0 and 1, avail exact and longer, and every
+ * past 2^32 or 2^64), wfx_p0 0 and 1, avail exact and longer, and every
  * shorter avail returning 0. */
 static void check_insn(int isa, const struct expect *e)
 {
@@ -247,7 +247,7 @@ static void test_short_avail(void)
 	   "T32 32-bit BL at 2 with avail 4: BL to 0xc, opcode F000F803");
 }
 
-static void test_wfxmode(void)
+static void test_wfx_p0(void)
 {
 	static const struct {
 		int isa;
@@ -273,13 +273,13 @@ static void test_wfxmode(void)
 		int rb = tc_insn_decode(w[i].isa, 0x1000, w[i].b, (size_t)w[i].size, 0, &b);
 		ok(ra == w[i].size && a.type == tc_insn_wfx && a.is_cond == w[i].cond && rb == w[i].size &&
 			   b.type == tc_insn_other && !b.is_cond && !b.is_link && !b.target,
-		   "%s: wfx with wfxmode=1, other with wfxmode=0", w[i].name);
+		   "%s: wfx with wfx_p0=1, other with wfx_p0=0", w[i].name);
 	}
 	{
 		struct tc_insn a;
 		static const uint8_t isb[4] = { 0xdf, 0x3f, 0x03, 0xd5 };
 		ok(tc_insn_decode(tc_isa_a64, 0, isb, 4, 0, &a) == 4 && a.type == tc_insn_isb,
-		   "A64 ISB is isb whatever wfxmode");
+		   "A64 ISB is isb whatever wfx_p0");
 	}
 }
 
@@ -293,7 +293,7 @@ static void test_arguments(void)
 	ok(tc_insn_decode(3, 0, b, 4, 1, &in) == 0 && tc_insn_decode(-1, 0, b, 4, 1, &in) == 0,
 	   "unknown isa returns 0");
 	ok(tc_insn_decode(tc_isa_a64, 0, b, 4, 7, &in) == 4 && in.type == tc_insn_branch_dir && in.target == 0x40,
-	   "any non-zero wfxmode is 1; B +0x40");
+	   "any non-zero wfx_p0 is 1; B +0x40");
 	ok(!strcmp(tc_insn_type_name(tc_insn_other), "other") && !strcmp(tc_insn_type_name(tc_insn_branch_dir), "dir") &&
 		   !strcmp(tc_insn_type_name(tc_insn_branch_indir), "indir") && !strcmp(tc_insn_type_name(tc_insn_wfx), "wfx") &&
 		   !strcmp(tc_insn_type_name(tc_insn_isb), "isb") &&
@@ -376,7 +376,7 @@ int main(int argc, char **argv)
 		printf("# %s: %d instructions, %d P0, %d other\n", tc_isa_name(isa), c[isa].total, c[isa].p0,
 		       c[isa].total - c[isa].p0);
 	test_short_avail();
-	test_wfxmode();
+	test_wfx_p0();
 	test_arguments();
 	test_address_width();
 	test_invariants();

@@ -57,7 +57,7 @@ static struct tc_l3 random_item(uint64_t *s)
 	return b;
 }
 
-/* One item of each kind and the line reference/ete/FORMAT.md "L3" gives for it,
+/* One item of each kind and the line reference/L3FORMAT.md gives for it,
  * written here by hand. */
 static void test_known_lines(void)
 {

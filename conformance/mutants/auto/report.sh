@@ -15,7 +15,9 @@ echo "(conformance/mutants/auto/equivalent.txt). Killed by the vectors: a failin
 echo "in \`tracecert certify\` against vectors/<protocol>, or every vector failing, or only"
 echo "crashes, hangs, floods or adapter errors (certify fails those too). Killed by the whole"
 echo "suite: by the vectors, or else by a unit test, vectest (s1 and l2 too) or the encoder"
-echo "round trip (conformance/mutants/auto/suite.sh)."
+echo "round trip (conformance/mutants/auto/suite.sh). Unscored: a fault only warning items show"
+echo "(conformance/mutants/auto/unscored.txt), which certify never scores by design, killed by"
+echo "the whole suite; left out of the vectors' kill rate, counted in the whole suite's."
 echo
 for p in $ps; do
 	printf -- '- %s: %s, commit %s, sample %s, seed %s (`make mutants-auto PROTOCOL=%s%s`)\n' "$p" \
@@ -24,8 +26,8 @@ for p in $ps; do
 		"$(sed -n 's/^sample=\([0-9]\)/ SAMPLE=\1/p; s/^seed=\(.*\)/ SEED=\1/p' "$out/$p/run.txt" | tr -d '\n' | sed 's/ SEED=1$//')"
 done
 echo
-echo "| protocol | part | sites | mutants | stillborn | equivalent | killed by vectors | vectors kill rate | killed by whole suite | whole-suite kill rate | survivors |"
-echo "|---|---|---|---|---|---|---|---|---|---|---|"
+echo "| protocol | part | sites | mutants | stillborn | equivalent | unscored | killed by vectors | vectors kill rate | killed by whole suite | whole-suite kill rate | survivors |"
+echo "|---|---|---|---|---|---|---|---|---|---|---|---|"
 for p in $ps; do
 	awk -F'\t' -v p="$p" -v sites="$out/$p/sites.tsv" -v parts="$out/$p/parts.txt" '
 		BEGIN {
@@ -38,12 +40,15 @@ for p in $ps; do
 			if ($10 == "stillborn" || $10 == "equivalent") add($2, $10)
 			else if ($10 == "killed" || $10 == "killed-all" || $10 == "run-error") { add($2, "kv"); add($2, "ks") }
 			else if ($10 == "suite") add($2, "ks")
+			else if ($10 == "unscored") { add($2, "unscored"); add($2, "ks") }
 			else add($2, "surv")
 		}
-		function row(k,   d) {
+		function row(k,   d, dv) {
 			d = c[k, "n"] - c[k, "stillborn"] - c[k, "equivalent"]
-			printf "| %s | %s | %d | %d | %d | %d | %d | %s | %d | %s | %d |\n", p, k, ns[k], c[k, "n"],
-				c[k, "stillborn"], c[k, "equivalent"], c[k, "kv"], d ? sprintf("%.1f%%", 100 * c[k, "kv"] / d) : "-",
+			dv = d - c[k, "unscored"]
+			printf "| %s | %s | %d | %d | %d | %d | %d | %d | %s | %d | %s | %d |\n", p, k, ns[k], c[k, "n"],
+				c[k, "stillborn"], c[k, "equivalent"], c[k, "unscored"], c[k, "kv"],
+				dv ? sprintf("%.1f%%", 100 * c[k, "kv"] / dv) : "-",
 				c[k, "ks"], d ? sprintf("%.1f%%", 100 * c[k, "ks"] / d) : "-", c[k, "surv"]
 		}
 		END { for (i = 1; i <= np; i++) row(order[i]); row("(all)") }' "$out/$p/verdicts.tsv"

@@ -66,6 +66,7 @@ CFLAGS_M="-std=c11 -Wall -Wextra -Werror -D_POSIX_C_SOURCE=200809L -fPIC -O1"
 tool=$build/tracecert
 vecdirs=
 equivalent=$root/conformance/mutants/auto/equivalent.txt
+unscored=$root/conformance/mutants/auto/unscored.txt
 suite_link=${SUITE_LINK:-}
 if [ -z "$suite_link" ]; then
 	for o in "$build"/obj/conformance/*.o; do
@@ -107,12 +108,17 @@ verdicts() {
 		n=$((n + 1))
 		printf '%s\t%s\n' "$line" "$(cat "$out/$1/m$n/verdict" 2>/dev/null || printf 'lost\t-')"
 	done <"$out/$1/sample.tsv" |
-		awk -F'\t' -v OFS='\t' -v p="$1" -v parts="$out/$1/parts.txt" -v eq="$equivalent" '
+		awk -F'\t' -v OFS='\t' -v p="$1" -v parts="$out/$1/parts.txt" -v eq="$equivalent" -v un="$unscored" '
 			BEGIN {
 				while ((getline l < parts) > 0) { split(l, a, " "); part[a[2]] = a[1] }
 				while ((getline l < eq) > 0) if (l !~ /^#/) { split(l, a, " "); equiv[a[1]] = 1 }
+				while ((getline l < un) > 0) if (l !~ /^#/) { split(l, a, " "); unsc[a[1]] = 1 }
 			}
-			{ if ($1 in equiv) { $10 = "equivalent"; $11 = "-" } print p, part[$2], $1, $2, $3, $4, $5, $6, $7, $10, $11 }' \
+			{
+				if ($1 in equiv) { $10 = "equivalent"; $11 = "-" }
+				else if (($1 in unsc) && $10 == "suite") $10 = "unscored"
+				print p, part[$2], $1, $2, $3, $4, $5, $6, $7, $10, $11
+			}' \
 		>"$out/$1/verdicts.tsv"
 }
 if [ $report_only -eq 1 ]; then

@@ -3,8 +3,8 @@
 # (every reference/test/unit_NAME.c but other protocols' unit_<q>.c, run with the arguments
 # of its tests/unit_NAME.t; the instruction and image tables included), vectest over the
 # protocol's vectors (every expect section: s1 and l2 too, which certify does not score) and
-# the protocol's encoder round trip (300 seeds for ETE, 500 for PTM: decode the encoder's
-# random trace, compare with its ground truth). The test programs are linked from their own
+# the protocol's encoder round trip (500 seeds: decode the encoder's random trace whole, byte by
+# byte and in chunks, compare with its ground truth). The test programs are linked from their own
 # objects in BUILD_DIR/obj (make tests), suite_link (the runner's objects and the encoder
 # library) and the mutant's reference objects. Not included: the CLI, certify-runner, fuzz
 # regression and install tests (they check the tools, not the decoder's output).
@@ -27,10 +27,7 @@ suite_run() {
 		case $t in
 		unit_*) main="$build/obj/reference/test/$t.o $tapo" ;;
 		vectest) main=$build/obj/conformance/vectest.o args=vectors/$sp ;;
-		roundtrip)
-			main=$build/obj/encoder/test/${sp}_roundtrip.o args="1 500"
-			[ "$sp" = ete ] && main=$build/obj/encoder/test/roundtrip.o args="1 300"
-			;;
+		roundtrip) main=$build/obj/encoder/test/roundtrip.o args="--protocol $sp 1 500" ;;
 		esac
 		set -- $main
 		[ -f "$1" ] || continue

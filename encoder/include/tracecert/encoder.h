@@ -62,8 +62,13 @@ struct tc_encoder {
 	const char *protocol;       /* the protocol's name, as in tracecert/protocol.h */
 	const char *doc;            /* what it generates: lines for gen --help, each ending in '\n' */
 	const char *variants_file;  /* the checked-in list of variants it counts */
-	unsigned default_steps;     /* gen's --steps and --blocks when not given */
-	unsigned default_blocks;
+	unsigned default_steps;     /* gen's --steps and --blocks when not given (and those of */
+	unsigned default_blocks;    /* vectors/<protocol>/gen: make vectors, vectors-check) */
+	/* The set-cover search of the seed list vectors/<protocol>/gen/seeds.txt
+	 * (make vectors-select, gen --select-vectors): candidate seeds
+	 * 1..select_candidates, then select_extra plain seeds after them. */
+	unsigned long select_candidates;
+	unsigned long select_extra;
 	/* Generates the vector of rq; the same request gives the same vector.
 	 * Returns 0, or -1 with a message in err (*r then holds nothing to free). */
 	int (*generate)(const struct tc_enc_request *rq, struct tc_enc_result *r, char *err, size_t errlen);

@@ -44,7 +44,8 @@ enum tc_image_status {
 	tc_image_err_full = -5,       /* more regions than a vector may give (TC_IMAGE_MAX_REGIONS) */
 	tc_image_err_nomem = -6,
 	tc_image_err_io = -7,         /* cannot read the file, or the range is past its end */
-	tc_image_err_elf = -8         /* malformed ELF; the message says where */
+	tc_image_err_elf = -8,        /* malformed ELF; the message says where */
+	tc_image_err_not_elf = -9     /* no ELF magic at offset 0: not an ELF file at all (a raw binary?) */
 };
 
 /* Copies len bytes as a region at base. */
@@ -75,7 +76,8 @@ int tc_image_load_raw(struct tc_image *img, const char *path, uint64_t base, cha
 
 /* Loads the PT_LOAD segments (file-backed bytes) of an ELF file, 32- or
  * 64-bit, little endian, from memory (copied) or a file (mapped). On error
- * nothing is added and err names the field and offset that was wrong. */
+ * nothing is added and err names the field and offset that was wrong;
+ * tc_image_err_not_elf when the file does not start with the ELF magic. */
 int tc_image_load_elf_mem(struct tc_image *img, const uint8_t *file, size_t len, char *err, size_t errlen);
 int tc_image_load_elf(struct tc_image *img, const char *path, char *err, size_t errlen);
 

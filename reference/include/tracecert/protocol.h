@@ -75,6 +75,10 @@ struct tc_protocol {
 	int id;                   /* enum tc_protocol_id */
 	const char *name;         /* "ete": [config] protocol=, --protocol */
 	const char *title;        /* "Arm ETE (Arm ARM K10.5)" */
+	/* The document of its errata: every departure from the published text
+	 * and every ambiguity a vector's alternative reading names
+	 * ("reference/ete/ERRATA.md"). */
+	const char *errata;
 
 	/* Configuration: a struct of config_size bytes that only the
 	 * protocol's functions read. */

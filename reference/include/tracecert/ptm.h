@@ -155,7 +155,7 @@ int tc_ptm_set_image(struct tc_ptm_decoder *d, const struct tc_image *image);
 uint64_t tc_ptm_skipped(const struct tc_ptm_decoder *d);
 
 /* Text forms (reference/ptm/FORMAT.md; L3: the shared L3 text of
- * reference/ete/FORMAT.md plus `exception-return` and `trigger`). Each writes at
+ * reference/L3FORMAT.md). Each writes at
  * most size bytes including the NUL and returns the length it needed. */
 int tc_ptm_format_packet(char *buf, size_t size, const struct tc_ptm_packet *p);
 int tc_ptm_format_l3(char *buf, size_t size, const struct tc_l3 *x);

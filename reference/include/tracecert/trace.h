@@ -39,14 +39,14 @@ struct tc_item {
 /* Instruction sets of L3 ranges. */
 enum tc_isa { tc_isa_a64 = 0, tc_isa_a32 = 1, tc_isa_t32 = 2, tc_isa_rv32 = 3, tc_isa_rv64 = 4, tc_isa_count };
 
-/* Instruction types: what a range's last instruction is (reference/ete/FORMAT.md
+/* Instruction types: what a range's last instruction is (reference/L3FORMAT.md
  * `type=`). The Arm ETE names (K10.5.6.2.3 InstType) cover the others:
  * waypoints and branches are `dir`/`indir`. */
 enum tc_insn_type {
 	tc_insn_other = 0,    /* not a P0 / waypoint instruction */
 	tc_insn_branch_dir,   /* direct branch */
 	tc_insn_branch_indir, /* indirect branch (any PC write that is not direct) */
-	tc_insn_wfx,          /* ETE: WFI/WFE/WFIT/WFET with wfxmode=1 */
+	tc_insn_wfx,          /* WFI/WFE/WFIT/WFET where the protocol traces them as P0 (ETE: wfxmode=1) */
 	tc_insn_isb,          /* ETE: ISB */
 	tc_insn_tstart,       /* ETE: TSTART (TC-P27) */
 	tc_insn_type_count
@@ -65,7 +65,13 @@ struct tc_context {
 	uint8_t nse;          /* FEAT_RME NSE bit */
 };
 
-/* L3: what executed. The numbers of the first 18 kinds are ETE's and stay. */
+/* L3: what executed. The numbers of the first 18 kinds are ETE's and stay.
+ * A warning (a bit the text leaves unassigned, ignored as Arm's RES0 rule
+ * asks) is not an L3 item: it is about the bytes of one packet, so each
+ * protocol reports it at L1 only, as its packet kind `warning` right after
+ * the packet's line, and stages 2 and 3 see exactly what they would with the
+ * bit clear (ETE ERRATA TC-R1). Queued as an element it would take a
+ * resolution-queue slot and break the stream order of L2/L3 offsets. */
 enum tc_l3_kind {
 	tc_l3_range, tc_l3_exception, tc_l3_context, tc_l3_trace_on,
 	tc_l3_discard, tc_l3_overflow, tc_l3_no_image, tc_l3_walk_limit,
@@ -79,7 +85,7 @@ enum tc_l3_kind {
 };
 
 /* One L3 item; which fields mean something depends on the kind
- * (reference/ete/FORMAT.md "L3"). */
+ * (reference/L3FORMAT.md). */
 struct tc_l3 {
 	struct tc_item h;     /* h.protocol is the protocol that produced it, for error names */
 	uint64_t first;       /* range: first instruction's address */
@@ -96,7 +102,7 @@ struct tc_l3 {
 	uint8_t error;        /* the protocol's error class */
 };
 
-/* The L3 text (reference/ete/FORMAT.md "L3"), one writer and one parser for
+/* The L3 text (reference/L3FORMAT.md), one writer and one parser for
  * every protocol (reference/l3text.c). error_names[0..nerrors-1] are the
  * producing protocol's error class names.
  *
