@@ -5,8 +5,8 @@ int tc_retstack_init(struct tc_retstack *rs, int depth)
 {
 	int ok = depth >= 1 && depth <= TC_RETSTACK_MAX_DEPTH;
 	rs->depth = (uint8_t)(ok ? depth : 1);
-	rs->n = 0;
 	rs->oldest = 0;
+	tc_retstack_reset(rs);
 	return ok ? 0 : -1;
 }
 

@@ -52,7 +52,9 @@ static void close_range(struct tc_ete_stage3 *s, int last_type, int taken)
 	*x = s->range;
 	x->last_type = (uint8_t)last_type;
 	x->taken = (uint8_t)taken;
-	if (last_type != tc_insn_other)
+	/* the range of a branch ProcessBranchInstruction saw (E or N), which a
+	 * Mispredict flips; a P0 instruction inside a Q (taken=?) is not one */
+	if (taken == tc_taken_e || taken == tc_taken_n)
 		s->amend = s->nout - 1;
 }
 
@@ -122,10 +124,8 @@ static void check_for_return_stack_match(struct tc_ete_stage3 *s)
 	TC_CLAUSE("K10.5.5.18.2/CheckForReturnStackMatch");
 	struct tc_retstack_entry top;
 	/* an empty stack pops nothing: the branch still waits for its target */
-	if (s->sync_state == TC_SYNC_CONTEXT && s->pop_pending && s->cfg->retstack &&
-	    !tc_retstack_is_empty(&s->rs)) {
+	if (s->sync_state == TC_SYNC_CONTEXT && s->pop_pending && s->cfg->retstack && tc_retstack_pop(&s->rs, &top)) {
 		TC_CLAUSE("K10.5.6.3.8/ReturnStack.Pop");
-		tc_retstack_pop(&s->rs, &top);
 		s->cur.address = top.address;
 		s->cur.sub_isa = top.isa;
 		s->sync_state = TC_SYNC_FULL;

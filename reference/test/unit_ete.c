@@ -483,6 +483,48 @@ static void test_skipped_count(void)
 	ok(skipped_in_pieces(&cfg, junk, sizeof junk) == 15, "15 bytes before the first A-sync are skipped");
 }
 
+/* An image replaced between feeds (tc_ete_set_image again, as ete.h allows
+ * after regions are freed or replaced): the decoder forgets what it decoded
+ * from the old one. 0x1000 holds B 0x2000 in the first image, NOP; B 0x3000
+ * in the second; the same atom after the same address walks each in turn. */
+static void test_set_image_again(void)
+{
+	static const uint8_t first[] = { 0x00, 0x04, 0x00, 0x14 };                          /* b 0x2000 */
+	static const uint8_t second[] = { 0x1f, 0x20, 0x03, 0xd5, 0xff, 0x07, 0x00, 0x14 }; /* nop; b 0x3000 */
+	static const uint8_t tinfo[] = { 0x01, 0x00 };                                      /* Trace Info */
+	static const uint8_t start[] = { 0x04, 0x81, 0x31,                                  /* Trace On, Context (AArch64) */
+					 0x9d, 0x00, 0x08, 0, 0, 0, 0, 0, 0,                /* Target Address 0x1000 */
+					 0xf7 };                                            /* Atom E */
+	static const uint8_t again[] = { 0x90, 0xf7 };                                      /* Target Address 0x1000, Atom E */
+	struct tc_ete_config cfg;
+	struct out o;
+	struct tc_ete_sink sink = { &o, on_packet, on_s1, on_l2, on_l3 };
+	struct tc_image a, b;
+	struct tc_ete_decoder *d;
+	uint8_t buf[64];
+	size_t n = build(buf, tinfo, sizeof tinfo, start, sizeof start);
+	memset(&a, 0, sizeof a);
+	memset(&b, 0, sizeof b);
+	tc_image_add(&a, 0x1000, first, sizeof first);
+	tc_image_add(&b, 0x1000, second, sizeof second);
+	tc_ete_config_default(&cfg);
+	memset(&o, 0, sizeof o);
+	d = tc_ete_alloc(&cfg, &sink);
+	tc_ete_set_image(d, &a);
+	tc_ete_feed(d, buf, n);
+	tc_ete_set_image(d, &b);
+	tc_ete_feed(d, again, sizeof again);
+	tc_ete_finish(d);
+	tc_ete_free(d);
+	note("L3: %s", o.l3);
+	ok(!strcmp(o.l3, "@14 trace-on\n@15 context el=1 ns=1 sf=1 ctxid=0x0 vmid=0x0\n"
+			 "@26 range first=0x1000 last=0x1000 n=1 isa=a64 type=dir taken=E\n"
+			 "@28 range first=0x1000 last=0x1004 n=2 isa=a64 type=dir taken=E\n"),
+	   "a second image replaces the first: the instruction at 0x1000 is decoded again");
+	tc_image_free(&a);
+	tc_image_free(&b);
+}
+
 int main(void)
 {
 	test_null_arguments();
@@ -494,5 +536,6 @@ int main(void)
 	test_queue_cap();
 	test_sync_search();
 	test_skipped_count();
+	test_set_image_again();
 	return tap_finish();
 }
