@@ -1,0 +1,417 @@
+/* ptm_insn.c — vectors/ptm/insn: the instruction tables of reference/test/insn (A32, T32) as PFT/PTM L3 vectors. */
+/*
+ * What these vectors score: how a decoder classifies every instruction of the
+ * A32 and T32 tables (reference/test/insn/{a32,t32}.tsv: gen.sh assembles the
+ * .S sources, whose expected type, link, cond, next ISA and target are written
+ * by hand from the Arm ARM's encoding tables beside each instruction, and
+ * checks the targets against objdump), as far as it shows at L3 of a PTM. The
+ * expected L3 lines are derived from the tables' columns and the decompression
+ * operations of IHI 0035B App. B.3.2 (as reference/ptm/ERRATA.md reads them)
+ * written next to each step; no decoder runs here, and nothing of the
+ * reference's classifier (reference/insn.c) or of reference/ptm is called.
+ * The bytes and the L1 lines are the PTM encoder's (tc_enc_ptm_packets_*);
+ * the L3 lines are written by the one L3 text writer.
+ *
+ * PTM traces waypoints (§4.2, PTM-P11): direct and indirect branches and ISB;
+ * WFI and WFE are not waypoints (the tables' `wfx` rows are other here).
+ * Configuration: PFTv1.1, not cycle-accurate, return stack enabled (ETMCR[29]).
+ * The first I-sync (reason 1, trace enabled) gives the items trace-on and
+ * context (PTM-P16, PTM-P19; Secure, not Hyp, context ID 0); the others are
+ * periodic (reason 0): CurrentState moves there, the return stack stays.
+ *
+ * Two kinds of vector (ISA is a32 or t32):
+ *
+ * ISA-other: every `other` and `wfx` row of the table in table order, then a
+ * known direct branch T. I-sync to the first, atom E: analyze_atomheader walks
+ * the instructions that are not waypoints up to T, which takes the atom: one
+ * range first=<first> last=T n=<rows + 1> type=dir taken=E. A row taken for a
+ * waypoint ends the range early; a wrong size walks off the rows' bytes.
+ *
+ * ISA-dir-K, ISA-indir-K, ISA-p0 (ISB): each row R alone at an address of its
+ * own, L a known direct branch with link and P a known indirect branch without,
+ * each alone too; for each row, taken:
+ *   [R without link]  I-sync L, E: range L dir E; L pushes L+4 (B.3.2 lines 63-65).
+ *   I-sync R, then
+ *   dir: E: range R dir E; CurrentState goes to the target (table: address +
+ *        target) in the next ISA column's instruction set (BLX immediate
+ *        switches, B.3.2 decode_instr); R pushes R+size when it has link.
+ *        Branch address P: branch_no_excp walks from the target first; the
+ *        image has nothing there: no-image (PTM-P14). (A target that is R
+ *        itself: atom N instead, R again not taken, then an I-sync to P; a
+ *        target inside R's own bytes, T32 `blx . + 2`: an I-sync to P.)
+ *   isb: E: range R isb E; on at R+size. Branch address P: the walk from R+size
+ *        finds nothing: no-image there.
+ *   indir: branch address P: branch_no_excp walks to R, the waypoint the
+ *        packet says was taken: range R indir E; push R+size when it has link
+ *        (step 6.2); CurrentState is P.
+ *   E: range P indir E; an indirect branch takes its target from the return
+ *       stack: R+size (R's ISA) when R has link, else L+4 (L's).
+ *   E: the walk starts there: no-image.
+ * and for a conditional dir or indir row also not taken:
+ *   I-sync R, N: range R <type> N;  E: the walk from R+size: no-image there.
+ * So type and outcome show in each range, a direct branch's target and next
+ * ISA in the no-image after it, link in the popped address, the size in the
+ * no-image after a row not taken or an ISB and in the popped R+size. The cond
+ * column reaches no L3 field: a decoder is not scored on it.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "insn_vec.h"
+#include "outfile.h"
+#include "tracecert/encoder_ptm.h"
+#include "tracecert/ptm.h"
+
+#define SEED 0x696e736eu         /* "insn": the encoder's choices among equivalent encodings */
+#define ROWS_PER_VECTOR 24
+#define SLOT_BASE UINT64_C(0x10000000)
+#define SLOT_STRIDE UINT64_C(0x4000000)   /* an AArch32 branch reaches +-32 MB */
+
+/* A vector being laid out for one table. */
+struct ptm_vec {
+	struct insn_vec v;
+	struct tc_enc_ptm_packets *w;
+	struct tc_ptm_config cfg;
+	const struct insn_table *t;
+	const struct insn_row *L, *P;    /* the known branch with link, the known indirect branch */
+	uint64_t l_at, p_at;
+	int synced;                      /* the first I-sync (reason 1) was written */
+};
+
+/* Slot k: far apart (insn_vec checks that nothing the walk must miss is there); the
+ * address keeps the row's offset modulo 4 (a T32 BLX's target is Align(PC, 4) + imm32). */
+static uint64_t slot(int k, const struct insn_row *r)
+{
+	return SLOT_BASE + (uint64_t)k * SLOT_STRIDE + (r->offset & 3);
+}
+
+static const struct insn_row *find_row(const struct insn_table *t, int type, int link)
+{
+	for (size_t i = 0; i < t->n; i++) {
+		const struct insn_row *r = &t->row[i];
+		if (r->type == type && r->link == link && !r->cond && r->next_isa == t->isa && (!r->has_target || r->target))
+			return r;
+	}
+	return NULL;
+}
+
+static int ptm_isa(int isa)
+{
+	return isa == tc_isa_a32 ? tc_ptm_isa_arm : tc_ptm_isa_thumb;
+}
+
+/* ---- Packets and their notes --------------------------------------------------------------- */
+
+static uint64_t pkt_isync(struct ptm_vec *e, uint64_t a, int isa, const char *what)
+{
+	int reason = !e->synced;
+	uint64_t off = tc_enc_ptm_packets_isync(e->w, (uint32_t)a, ptm_isa(isa), reason);
+	struct tc_context c = { 0 };
+	insn_vec_packet(&e->v, off, "@%llu I-sync 0x%llx %s, reason %d: %s", (unsigned long long)off,
+			(unsigned long long)a, isa == tc_isa_a32 ? "ARM" : "Thumb", reason, what);
+	if (!e->synced) {
+		insn_vec_l3_item(&e->v, off, tc_l3_trace_on, "PTM-P16: an I-sync of reason 1");
+		insn_vec_l3_context(&e->v, off, &c, "PTM-P19: the first context (Secure, not Hyp, context ID 0)");
+		e->synced = 1;
+	}
+	return off;
+}
+
+static uint64_t pkt_branch(struct ptm_vec *e, uint64_t a, int isa, const char *what)
+{
+	uint64_t off = tc_enc_ptm_packets_branch(e->w, (uint32_t)a, ptm_isa(isa));
+	insn_vec_packet(&e->v, off, "@%llu branch address 0x%llx %s: %s", (unsigned long long)off,
+			(unsigned long long)a, isa == tc_isa_a32 ? "ARM" : "Thumb", what);
+	return off;
+}
+
+static uint64_t pkt_atom(struct ptm_vec *e, int taken, const char *what)
+{
+	uint64_t off = tc_enc_ptm_packets_atom(e->w, taken);
+	insn_vec_packet(&e->v, off, "@%llu atom %s: %s", (unsigned long long)off, taken ? "E" : "N", what);
+	return off;
+}
+
+static int start(struct ptm_vec *e, const struct insn_table *t, const char *name)
+{
+	uint64_t off;
+	memset(e, 0, sizeof *e);
+	insn_vec_init(&e->v, name, tc_proto_ptm);
+	tc_ptm_config_default(&e->cfg);
+	e->cfg.return_stack = 1;
+	e->t = t;
+	e->w = tc_enc_ptm_packets_new(&e->cfg, SEED);
+	if (!e->w) {
+		insn_vec_fail(&e->v, "%s: out of memory", name);
+		return -1;
+	}
+	off = tc_enc_ptm_packets_async(e->w);
+	insn_vec_packet(&e->v, off, "@%llu A-sync", (unsigned long long)off);
+	return 0;
+}
+
+static int finish(struct ptm_vec *e, const char *dir, const char *tags)
+{
+	size_t len;
+	const uint8_t *trace = tc_enc_ptm_packets_trace(e->w, &len);
+	int rc = insn_vec_write(&e->v, dir, tc_protocol_find("ptm"), &e->cfg, tags, trace, len,
+				tc_enc_ptm_packets_l1(e->w));
+	if (rc)
+		fprintf(stderr, "ptm_insn: %s\n", e->v.err);
+	tc_enc_ptm_packets_free(e->w);
+	insn_vec_free(&e->v);
+	return rc;
+}
+
+/* ---- 1. The rows that are not waypoints, in one range ------------------------------------------ */
+
+static int write_other(const struct insn_table *t, const char *dir)
+{
+	static struct ptm_vec e;
+	const struct insn_row *T = find_row(t, tc_insn_branch_dir, 0);
+	char name[64], why[300], tags[64];
+	uint64_t at = slot(0, T), first = at, off;
+	size_t n = 0;
+	snprintf(name, sizeof name, "%s-other.tcv", insn_row_isa_word(t->isa));
+	if (start(&e, t, name))
+		return -1;
+	insn_text_printf(&e.v.head,
+			 "The %s rows of reference/test/insn/%s.tsv that are not waypoints: every `other` and\n"
+			 "`wfx` row, in table order, then the table's direct branch T, one range (the layout\n"
+			 "and the reasons: tools/vecgen/ptm_insn.c, kind 1).",
+			 insn_row_isa_word(t->isa), insn_row_isa_word(t->isa));
+	for (size_t i = 0; i < t->n; i++) {
+		const struct insn_row *r = &t->row[i];
+		if (r->type != tc_insn_other && r->type != tc_insn_wfx)
+			continue;
+		insn_vec_place(&e.v, at, r, "0x%llx %s: %s", (unsigned long long)at, r->source,
+			       r->type == tc_insn_wfx ? "wfx, not a waypoint" : "other");
+		at = insn_row_next(r, at);
+		n++;
+	}
+	insn_vec_place(&e.v, at, T, "0x%llx %s: T, dir", (unsigned long long)at, T->source);
+	pkt_isync(&e, first, t->isa, "the first row");
+	off = pkt_atom(&e, 1, "T taken");
+	snprintf(why, sizeof why, "B.3.2 analyze_atomheader: the %zu rows are no waypoints, T (%s) is dir, taken", n,
+		 T->source);
+	insn_vec_l3_range(&e.v, off, first, at, n + 1, t->isa, tc_insn_branch_dir, tc_taken_e, why);
+	snprintf(tags, sizeof tags, "insn l3 %s other", insn_row_isa_word(t->isa));
+	return finish(&e, dir, tags);
+}
+
+/* ---- 2. Waypoint rows one at a time ----------------------------------------------------------- */
+
+/* After the direct row at a was taken: what shows its target, then CurrentState at P. */
+static void after_direct(struct ptm_vec *e, const struct insn_row *r, uint64_t a)
+{
+	char why[300];
+	uint64_t t = insn_row_target(r, a), off;
+	if (t == a) {
+		off = pkt_atom(e, 0, "at the target");
+		insn_vec_l3_range(&e->v, off, a, a, 1, r->isa, r->type, tc_taken_n, "the target is the branch itself");
+		pkt_isync(e, e->p_at, e->P->isa, "P");
+	} else if (t > a && t < insn_row_next(r, a)) {
+		/* inside R's own bytes (T32 `blx . + 2` at an address 2 modulo 4): a walk there would meet
+		 * half of R, an edge of the image and not a classification; no walk */
+		pkt_isync(e, e->p_at, e->P->isa, "P");
+	} else {
+		off = pkt_branch(e, e->p_at, e->P->isa, "P (the walk from the target first)");
+		snprintf(why, sizeof why, "branch_no_excp walks from the target: 0x%llx %+lld, %s", (unsigned long long)a,
+			 (long long)r->target, insn_row_isa_word(r->next_isa));
+		insn_vec_l3_no_image(&e->v, off, t, r->next_isa, why);
+	}
+}
+
+/* The row at a, taken, then the return-stack probe. */
+static void taken_pass(struct ptm_vec *e, const struct insn_row *r, uint64_t a)
+{
+	char why[300];
+	uint64_t off, ret = insn_row_next(r, a);
+	int ret_isa = r->isa;
+	if (!r->link) {
+		pkt_isync(e, e->l_at, e->L->isa, "L");
+		off = pkt_atom(e, 1, "L taken");
+		snprintf(why, sizeof why, "L (%s): dir, link: pushes 0x%llx", e->L->source,
+			 (unsigned long long)insn_row_next(e->L, e->l_at));
+		insn_vec_l3_range(&e->v, off, e->l_at, e->l_at, 1, e->L->isa, tc_insn_branch_dir, tc_taken_e, why);
+		ret = insn_row_next(e->L, e->l_at);
+		ret_isa = e->L->isa;
+	}
+	pkt_isync(e, a, r->isa, r->source);
+	snprintf(why, sizeof why, "%s: %s%s, taken", r->source, insn_row_type_word(r->type), r->link ? ", link: push" : "");
+	if (r->type == tc_insn_branch_indir) {
+		off = pkt_branch(e, e->p_at, e->P->isa, "P, the target");
+		insn_vec_l3_range(&e->v, off, a, a, 1, r->isa, r->type, tc_taken_e, why);
+	} else {
+		off = pkt_atom(e, 1, r->source);
+		insn_vec_l3_range(&e->v, off, a, a, 1, r->isa, r->type, tc_taken_e, why);
+		if (r->type == tc_insn_branch_dir) {
+			after_direct(e, r, a);
+		} else {
+			off = pkt_branch(e, e->p_at, e->P->isa, "P (the walk from the next instruction first)");
+			snprintf(why, sizeof why, "ISB: on at 0x%llx + %d", (unsigned long long)a, r->size);
+			insn_vec_l3_no_image(&e->v, off, insn_row_next(r, a), r->isa, why);
+		}
+	}
+	off = pkt_atom(e, 1, "P taken");
+	snprintf(why, sizeof why, "P (%s): indir, its target from the return stack", e->P->source);
+	insn_vec_l3_range(&e->v, off, e->p_at, e->p_at, 1, e->P->isa, tc_insn_branch_indir, tc_taken_e, why);
+	off = pkt_atom(e, 1, "at the popped address");
+	snprintf(why, sizeof why, "popped %s", r->link ? "the row's return address (link)" : "L's (row: no link)");
+	insn_vec_l3_no_image(&e->v, off, ret, ret_isa, why);
+}
+
+/* A conditional branch, not taken: on at the next instruction. */
+static void not_taken_pass(struct ptm_vec *e, const struct insn_row *r, uint64_t a)
+{
+	char why[300];
+	uint64_t off;
+	pkt_isync(e, a, r->isa, r->source);
+	off = pkt_atom(e, 0, r->source);
+	snprintf(why, sizeof why, "%s: %s, not taken", r->source, insn_row_type_word(r->type));
+	insn_vec_l3_range(&e->v, off, a, a, 1, r->isa, r->type, tc_taken_n, why);
+	off = pkt_atom(e, 1, "after it");
+	snprintf(why, sizeof why, "not taken: on at 0x%llx + %d", (unsigned long long)a, r->size);
+	insn_vec_l3_no_image(&e->v, off, insn_row_next(r, a), r->isa, why);
+}
+
+static int write_group(const struct insn_table *t, const char *dir, const char *name, const char *what,
+		       const struct insn_row *const *rows, size_t n)
+{
+	static struct ptm_vec e;
+	char tags[80];
+	if (start(&e, t, name))
+		return -1;
+	e.L = find_row(t, tc_insn_branch_dir, 1);
+	e.P = find_row(t, tc_insn_branch_indir, 0);
+	e.l_at = slot(0, e.L);
+	e.p_at = slot(1, e.P);
+	insn_text_printf(&e.v.head,
+			 "%s rows of reference/test/insn/%s.tsv, each alone: taken, with the return stack as a\n"
+			 "probe of link, and not taken when conditional (the layout and the reasons:\n"
+			 "tools/vecgen/ptm_insn.c, kind 2). L = %s, P = %s.",
+			 what, insn_row_isa_word(t->isa), e.L->source, e.P->source);
+	insn_vec_place(&e.v, e.l_at, e.L, "0x%llx %s: L", (unsigned long long)e.l_at, e.L->source);
+	insn_vec_place(&e.v, e.p_at, e.P, "0x%llx %s: P", (unsigned long long)e.p_at, e.P->source);
+	for (size_t i = 0; i < n; i++) {
+		uint64_t a = slot((int)i + 2, rows[i]);
+		insn_vec_place(&e.v, a, rows[i], "0x%llx %s", (unsigned long long)a, rows[i]->source);
+	}
+	for (size_t i = 0; i < n; i++) {
+		uint64_t a = slot((int)i + 2, rows[i]);
+		taken_pass(&e, rows[i], a);
+		if (rows[i]->cond && rows[i]->type != tc_insn_isb)
+			not_taken_pass(&e, rows[i], a);
+	}
+	snprintf(tags, sizeof tags, "insn l3 %s %s return-stack", insn_row_isa_word(t->isa), what);
+	return finish(&e, dir, tags);
+}
+
+/* The rows a predicate picks, in groups of at most ROWS_PER_VECTOR of about equal size. */
+static int write_groups(const struct insn_table *t, const char *dir, const char *what,
+			int (*pick)(const struct insn_row *))
+{
+	const struct insn_row **rows = malloc(t->n * sizeof *rows);
+	size_t n = 0, groups, from = 0;
+	int rc = 0;
+	if (!rows)
+		return -1;
+	for (size_t i = 0; i < t->n; i++)
+		if (pick(&t->row[i]))
+			rows[n++] = &t->row[i];
+	groups = (n + ROWS_PER_VECTOR - 1) / ROWS_PER_VECTOR;
+	for (size_t g = 0; g < groups && !rc; g++) {
+		size_t to = n * (g + 1) / groups;
+		char name[64];
+		if (groups == 1)
+			snprintf(name, sizeof name, "%s-%s.tcv", insn_row_isa_word(t->isa), what);
+		else
+			snprintf(name, sizeof name, "%s-%s-%zu.tcv", insn_row_isa_word(t->isa), what, g + 1);
+		rc = write_group(t, dir, name, what, rows + from, to - from);
+		from = to;
+	}
+	free(rows);
+	return rc;
+}
+
+static int pick_dir(const struct insn_row *r)
+{
+	return r->type == tc_insn_branch_dir;
+}
+
+static int pick_indir(const struct insn_row *r)
+{
+	return r->type == tc_insn_branch_indir;
+}
+
+static int pick_isb(const struct insn_row *r)
+{
+	return r->type == tc_insn_isb;
+}
+
+/* ---- The program ---------------------------------------------------------------------------------- */
+
+static int write_table(const char *tables, const char *name, const char *dir)
+{
+	struct insn_table t;
+	char err[700];
+	int rc;
+	if (insn_table_load(tables, name, &t, err, sizeof err)) {
+		fprintf(stderr, "ptm_insn: %s\n", err);
+		return -1;
+	}
+	if (!find_row(&t, tc_insn_branch_dir, 0) || !find_row(&t, tc_insn_branch_dir, 1) ||
+	    !find_row(&t, tc_insn_branch_indir, 0)) {
+		fprintf(stderr, "ptm_insn: %s/%s.tsv: no unconditional direct branch with and without link, or no "
+				"indirect one without, to lay the vectors out with\n", tables, name);
+		insn_table_free(&t);
+		return -1;
+	}
+	for (size_t i = 0; i < t.n; i++)
+		if (t.row[i].type == tc_insn_tstart) {
+			fprintf(stderr, "ptm_insn: %s/%s.tsv: %s: TSTART has no meaning for a PTM\n", tables, name,
+				t.row[i].source);
+			insn_table_free(&t);
+			return -1;
+		}
+	rc = write_other(&t, dir) || write_groups(&t, dir, "dir", pick_dir) || write_groups(&t, dir, "indir", pick_indir) ||
+	     write_groups(&t, dir, "p0", pick_isb) ? -1 : 0;
+	insn_table_free(&t);
+	return rc;
+}
+
+static void usage(FILE *f)
+{
+	fprintf(f,
+		"usage: ptm_insn TABLES DIR\n"
+		"\n"
+		"Writes DIR/*.tcv: the instruction tables TABLES/{a32,t32}.tsv (reference/test/insn) as\n"
+		"PFT/PTM L3 vectors, laid out as tools/vecgen/ptm_insn.c describes, through the one .tcv\n"
+		"writer. DIR is vectors/ptm/insn for `make vectors`; `make vectors-check` writes to a\n"
+		"scratch folder and compares.\n");
+}
+
+int main(int argc, char **argv)
+{
+	static const char *const tables[] = { "a32", "t32" };
+	tc_out_ignore_file_size_signal();   /* beyond RLIMIT_FSIZE: an error naming the file (EFBIG) */
+	if (argc == 2 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"))) {
+		usage(stdout);
+		return 0;
+	}
+	if (argc != 3 || argv[1][0] == '-' || argv[2][0] == '-') {
+		usage(stderr);
+		return 2;
+	}
+	if (mkdir(argv[2], 0777) != 0 && errno != EEXIST) {
+		fprintf(stderr, "ptm_insn: cannot create '%s': %s\n", argv[2], strerror(errno));
+		return 1;
+	}
+	for (size_t i = 0; i < sizeof tables / sizeof *tables; i++)
+		if (write_table(argv[1], tables[i], argv[2]))
+			return 1;
+	return 0;
+}
