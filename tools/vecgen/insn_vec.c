@@ -99,35 +99,48 @@ void insn_vec_packet(struct insn_vec *v, uint64_t off, const char *fmt, ...)
 	va_end(ap);
 }
 
-const struct insn_row *insn_vec_row_at(const struct insn_vec *v, uint64_t address)
-{
-	for (size_t i = 0; i < v->nimg; i++)
-		if (v->img[i].address == address)
-			return v->img[i].row;
-	return NULL;
-}
-
 /* Whether [a, a + n) meets an instruction of the image. */
 static int overlaps(const struct insn_vec *v, uint64_t a, uint64_t n)
 {
 	for (size_t i = 0; i < v->nimg; i++) {
-		uint64_t b = v->img[i].address, m = (uint64_t)v->img[i].row->size;
+		uint64_t b = v->img[i].address, m = (uint64_t)v->img[i].n;
 		if (a < b + m && b < a + n)
 			return 1;
 	}
 	return 0;
 }
 
-int insn_vec_in_image(const struct insn_vec *v, uint64_t address)
+/* The image's byte at a in *b; 0 when it has none. */
+static int byte_at(const struct insn_vec *v, uint64_t a, uint8_t *b)
 {
-	return overlaps(v, address, 2);
+	for (size_t i = 0; i < v->nimg; i++)
+		if (a >= v->img[i].address && a - v->img[i].address < (uint64_t)v->img[i].n) {
+			*b = v->img[i].row->bytes[a - v->img[i].address];
+			return 1;
+		}
+	return 0;
 }
 
-void insn_vec_place(struct insn_vec *v, uint64_t address, const struct insn_row *row, const char *fmt, ...)
+int insn_vec_holds(const struct insn_vec *v, uint64_t address, int isa)
 {
-	va_list ap;
+	uint8_t b[4];
+	int size = 4;
+	for (int i = 0; i < 2; i++)
+		if (!byte_at(v, address + (uint64_t)i, &b[i]))
+			return 0;
+	if (isa == tc_isa_t32 && (b[1] >> 3) < 0x1d)
+		size = 2;
+	for (int i = 2; i < size; i++)
+		if (!byte_at(v, address + (uint64_t)i, &b[i]))
+			return 0;
+	return 1;
+}
+
+static void place(struct insn_vec *v, uint64_t address, const struct insn_row *row, int n, const char *fmt,
+		  va_list ap)
+{
 	struct insn_img *m;
-	if (overlaps(v, address, (uint64_t)row->size)) {
+	if (n < 1 || n > row->size || overlaps(v, address, (uint64_t)n)) {
 		insn_vec_fail(v, "%s: %s placed at 0x%llx overlaps another instruction", v->name, row->source,
 			      (unsigned long long)address);
 		return;
@@ -136,8 +149,23 @@ void insn_vec_place(struct insn_vec *v, uint64_t address, const struct insn_row 
 	m = &v->img[v->nimg++];
 	m->address = address;
 	m->row = row;
-	va_start(ap, fmt);
+	m->n = n;
 	vsnprintf(m->note, sizeof m->note, fmt, ap);
+}
+
+void insn_vec_place(struct insn_vec *v, uint64_t address, const struct insn_row *row, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	place(v, address, row, row->size, fmt, ap);
+	va_end(ap);
+}
+
+void insn_vec_place_part(struct insn_vec *v, uint64_t address, const struct insn_row *row, int n, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	place(v, address, row, n, fmt, ap);
 	va_end(ap);
 }
 
@@ -188,16 +216,29 @@ void insn_vec_l3_range(struct insn_vec *v, uint64_t off, uint64_t first, uint64_
 	l3_line(v, &x, why);
 }
 
-void insn_vec_l3_no_image(struct insn_vec *v, uint64_t off, uint64_t address, int isa, const char *why)
+static void no_image(struct insn_vec *v, uint64_t off, uint64_t address, int isa, const char *why)
 {
 	struct tc_l3 x;
-	if (insn_vec_in_image(v, address))
-		insn_vec_fail(v, "%s: the walk should find no instruction at 0x%llx, but the layout put one there",
-			      v->name, (unsigned long long)address);
 	l3_blank(v, &x, off, tc_l3_no_image);
 	x.address = address;
 	x.isa = (uint8_t)isa;
 	l3_line(v, &x, why);
+}
+
+void insn_vec_l3_no_image(struct insn_vec *v, uint64_t off, uint64_t address, int isa, const char *why)
+{
+	if (overlaps(v, address, isa == tc_isa_t32 ? 2 : 4))
+		insn_vec_fail(v, "%s: the walk should find no byte of the image at 0x%llx, but the layout put one there",
+			      v->name, (unsigned long long)address);
+	no_image(v, off, address, isa, why);
+}
+
+void insn_vec_l3_no_image_cut(struct insn_vec *v, uint64_t off, uint64_t address, int isa, const char *why)
+{
+	if (insn_vec_holds(v, address, isa) || !overlaps(v, address, 1))
+		insn_vec_fail(v, "%s: the image should hold part of an instruction at 0x%llx, and it does not",
+			      v->name, (unsigned long long)address);
+	no_image(v, off, address, isa, why);
 }
 
 /* ---- Addresses ------------------------------------------------------------------------ */
@@ -255,8 +296,7 @@ int insn_vec_write(struct insn_vec *v, const char *dir, const struct tc_protocol
 	tc_vwrite_tags(&w, tags);
 	write_trace(&w, v, trace, trace_len);
 	for (size_t i = 0; i < v->nimg; i++)
-		tc_vwrite_image_line(&w, v->img[i].address, v->img[i].row->bytes, (size_t)v->img[i].row->size,
-				     v->img[i].note);
+		tc_vwrite_image_line(&w, v->img[i].address, v->img[i].row->bytes, (size_t)v->img[i].n, v->img[i].note);
 	tc_vwrite_section(&w, tc_sec_l1, tc_strict_offset, NULL);
 	tc_vwrite_lines(&w, l1);
 	tc_vwrite_section(&w, tc_sec_l3, tc_strict_offset, NULL);

@@ -29,6 +29,7 @@ struct insn_pkt {
 struct insn_img {
 	uint64_t address;
 	const struct insn_row *row;
+	int n;                    /* bytes of the row placed: its size, or fewer (an image cut inside it) */
 	char note[200];
 };
 
@@ -56,9 +57,12 @@ void insn_vec_packet(struct insn_vec *v, uint64_t off, const char *fmt, ...) __a
 /* Puts row at address (checked: no overlap with what is there). */
 void insn_vec_place(struct insn_vec *v, uint64_t address, const struct insn_row *row, const char *fmt, ...)
 	__attribute__((format(printf, 4, 5)));
-/* The row placed at address, or NULL; whether any byte of [address, address+1] is in the image. */
-const struct insn_row *insn_vec_row_at(const struct insn_vec *v, uint64_t address);
-int insn_vec_in_image(const struct insn_vec *v, uint64_t address);
+/* Puts the first n bytes of row at address: the image ends inside the instruction. */
+void insn_vec_place_part(struct insn_vec *v, uint64_t address, const struct insn_row *row, int n, const char *fmt, ...)
+	__attribute__((format(printf, 5, 6)));
+/* Whether the image holds every byte of an instruction of isa at address (T32: its size
+ * from its first halfword, bits 15:11 = 11101, 11110 or 11111 a 32-bit one). */
+int insn_vec_holds(const struct insn_vec *v, uint64_t address, int isa);
 
 /* Expected L3 lines (through the one L3 text writer, tc_l3_format), each
  * followed by "# why". */
@@ -66,9 +70,12 @@ void insn_vec_l3_item(struct insn_vec *v, uint64_t off, int kind, const char *wh
 void insn_vec_l3_context(struct insn_vec *v, uint64_t off, const struct tc_context *c, const char *why);
 void insn_vec_l3_range(struct insn_vec *v, uint64_t off, uint64_t first, uint64_t last, uint64_t n, int isa,
 		       int type, int taken, const char *why);
-/* A no-image item: the walk reached address, which the image does not hold
- * (checked: it does not). */
+/* A no-image item: the walk reached address, where the image holds no byte
+ * of an instruction (checked). */
 void insn_vec_l3_no_image(struct insn_vec *v, uint64_t off, uint64_t address, int isa, const char *why);
+/* The same where the image holds the first bytes of an instruction there but
+ * not all (checked): K10.5.6.3.11 DecodeAvailable is FALSE all the same. */
+void insn_vec_l3_no_image_cut(struct insn_vec *v, uint64_t off, uint64_t address, int isa, const char *why);
 
 /* Writes DIR/NAME: the description, [config] (with the keys of [expect.l3]),
  * tags, the trace as its packets with their notes, the image by address,

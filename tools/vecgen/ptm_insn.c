@@ -53,6 +53,11 @@
  * ISA in the no-image after it, link in the popped address, the size in the
  * no-image after a row not taken or an ISB and in the popped R+size. The cond
  * column reaches no L3 field: a decoder is not scored on it.
+ *
+ * t32-cut: a 16-bit `other` row X whose region ends one byte into the next
+ * 16-bit row, and again two bytes into a 32-bit row. I-sync X, E: range X other
+ * (taken -), then no-image at X+2: the image does not hold the whole
+ * instruction there (PTM-P14: decode_instr fails).
  */
 #include <errno.h>
 #include <stdio.h>
@@ -352,6 +357,52 @@ static int pick_isb(const struct insn_row *r)
 	return r->type == tc_insn_isb;
 }
 
+/* ---- 3. T32 instructions the image holds only in part ---------------------------------------------- */
+
+/* The first row of type other and size n. */
+static const struct insn_row *other_of_size(const struct insn_table *t, int n, const struct insn_row *after)
+{
+	for (size_t i = after ? (size_t)(after - t->row) + 1 : 0; i < t->n; i++)
+		if (t->row[i].type == tc_insn_other && t->row[i].size == n)
+			return &t->row[i];
+	return NULL;
+}
+
+/* X, a 16-bit `other` row, then the first byte of another 16-bit row, or the first halfword
+ * of a 32-bit row: the image ends inside the instruction after X. Reaching X and an atom E:
+ * X is walked, the instruction after it is not wholly there (PTM-P14: decode_instr fails): range X other,
+ * no-image at X+2. */
+static int write_cut(const struct insn_table *t, const char *dir)
+{
+	static struct ptm_vec e;
+	const struct insn_row *x = other_of_size(t, 2, NULL), *y = other_of_size(t, 2, x), *z = other_of_size(t, 4, NULL);
+	if (!x || !y || !z) {
+		fprintf(stderr, "ptm_insn: the T32 table has no two 16-bit and one 32-bit `other` rows\n");
+		return -1;
+	}
+	if (start(&e, t, "t32-cut.tcv"))
+		return -1;
+	insn_text_printf(&e.v.head,
+			 "T32 instructions that the image holds only in part: a 16-bit `other` row X, then one\n"
+			 "byte of a 16-bit row, or two of the four bytes of a 32-bit row (the layout and the\n"
+			 "reasons: tools/vecgen/ptm_insn.c, kind 3).");
+	for (int k = 0; k < 2; k++) {
+		const struct insn_row *cut = k ? z : y;
+		uint64_t a = slot(k, x), off;
+		char why[300];
+		insn_vec_place(&e.v, a, x, "0x%llx %s: X", (unsigned long long)a, x->source);
+		insn_vec_place_part(&e.v, a + 2, cut, k ? 2 : 1, "0x%llx the first %s of %s: the image ends", (unsigned long long)(a + 2),
+				    k ? "halfword" : "byte", cut->source);
+		pkt_isync(&e, a, tc_isa_t32, "X");
+		off = pkt_atom(&e, 1, "a walk from X");
+		snprintf(why, sizeof why, "%s: other, then the image ends inside the next instruction", x->source);
+		insn_vec_l3_range(&e.v, off, a, a, 1, tc_isa_t32, tc_insn_other, tc_taken_none, why);
+		snprintf(why, sizeof why, "PTM-P14: decode_instr fails: %d of its %d bytes", k ? 2 : 1, cut->size);
+		insn_vec_l3_no_image_cut(&e.v, off, a + 2, tc_isa_t32, why);
+	}
+	return finish(&e, dir, "insn l3 t32 no-image");
+}
+
 /* ---- The program ---------------------------------------------------------------------------------- */
 
 static int write_table(const char *tables, const char *name, const char *dir)
@@ -378,7 +429,7 @@ static int write_table(const char *tables, const char *name, const char *dir)
 			return -1;
 		}
 	rc = write_other(&t, dir) || write_groups(&t, dir, "dir", pick_dir) || write_groups(&t, dir, "indir", pick_indir) ||
-	     write_groups(&t, dir, "p0", pick_isb) ? -1 : 0;
+	     write_groups(&t, dir, "p0", pick_isb) || (t.isa == tc_isa_t32 && write_cut(&t, dir)) ? -1 : 0;
 	insn_table_free(&t);
 	return rc;
 }
