@@ -82,6 +82,7 @@ struct ete_vec {
 	const struct insn_table *t;
 	const struct insn_row *L, *P;    /* the known branch with link, the known indirect branch */
 	uint64_t l_at, p_at;
+	const struct insn_row *pad;      /* T32: the 32-bit row whose first halfword follows a 16-bit row placed alone */
 };
 
 /* Slot k of a table: far enough apart that no row's target, R+size or L+4
@@ -102,6 +103,16 @@ static const struct insn_row *find_row(const struct insn_table *t, int type, int
 		if (r->type == type && r->link == link && !r->cond && r->next_isa == t->isa && (!r->has_target || r->target))
 			return r;
 	}
+	return NULL;
+}
+
+/* The pad after a 16-bit T32 row placed alone (insn_vec_place_alone): the table's first 32-bit
+ * `other` row; NULL in a table of 4-byte instructions. */
+static const struct insn_row *pad_row(const struct insn_table *t)
+{
+	for (size_t i = 0; i < t->n; i++)
+		if (t->row[i].type == tc_insn_other && t->row[i].size == 4 && t->isa == tc_isa_t32)
+			return &t->row[i];
 	return NULL;
 }
 
@@ -151,6 +162,7 @@ static int start(struct ete_vec *e, const struct insn_table *t, const char *name
 	e->cfg.retstack = 1;
 	e->cfg.wfxmode = wfxmode;
 	e->t = t;
+	e->pad = pad_row(t);
 	e->w = tc_enc_packets_new(&e->cfg, SEED);
 	if (!e->w) {
 		insn_vec_fail(&e->v, "%s: out of memory", name);
@@ -199,7 +211,7 @@ static int write_other(const struct insn_table *t, const char *dir)
 		at = insn_row_next(r, at);
 		n++;
 	}
-	insn_vec_place(&e.v, at, T, "0x%llx %s: T, dir", (unsigned long long)at, T->source);
+	insn_vec_place_alone(&e.v, at, T, e.pad, "0x%llx %s: T, dir", (unsigned long long)at, T->source);
 	pkt_address(&e, first, t->isa, "the first row");
 	off = pkt_atom(&e, 1, "T taken");
 	snprintf(why, sizeof why, "K10.5.5.4.1: the %zu rows are not P0, T (%s) is dir, taken", n, T->source);
@@ -286,11 +298,11 @@ static int write_group(const struct insn_table *t, const char *dir, const char *
 			 "stack as a probe of link, and not taken when conditional (the layout and the reasons:\n"
 			 "tools/vecgen/ete_insn.c, kind 2). L = %s, P = %s.",
 			 what, insn_row_isa_word(t->isa), wfxmode, e.L->source, e.P->source);
-	insn_vec_place(&e.v, e.l_at, e.L, "0x%llx %s: L", (unsigned long long)e.l_at, e.L->source);
-	insn_vec_place(&e.v, e.p_at, e.P, "0x%llx %s: P", (unsigned long long)e.p_at, e.P->source);
+	insn_vec_place_alone(&e.v, e.l_at, e.L, e.pad, "0x%llx %s: L", (unsigned long long)e.l_at, e.L->source);
+	insn_vec_place_alone(&e.v, e.p_at, e.P, e.pad, "0x%llx %s: P", (unsigned long long)e.p_at, e.P->source);
 	for (size_t i = 0; i < n; i++) {
 		uint64_t a = slot(t, (int)i + 2, rows[i]);
-		insn_vec_place(&e.v, a, rows[i], "0x%llx %s", (unsigned long long)a, rows[i]->source);
+		insn_vec_place_alone(&e.v, a, rows[i], e.pad, "0x%llx %s", (unsigned long long)a, rows[i]->source);
 	}
 	for (size_t i = 0; i < n; i++) {
 		uint64_t a = slot(t, (int)i + 2, rows[i]);
@@ -388,7 +400,7 @@ static int write_cut(const struct insn_table *t, const char *dir)
 		snprintf(why, sizeof why, "%s: other, then the image ends inside the next instruction", x->source);
 		insn_vec_l3_range(&e.v, off, a, a, 1, tc_isa_t32, tc_insn_other, tc_taken_none, why);
 		snprintf(why, sizeof why, "K10.5.6.3.11: DecodeAvailable FALSE: %d of its %d bytes", k ? 2 : 1, cut->size);
-		insn_vec_l3_no_image_cut(&e.v, off, a + 2, tc_isa_t32, why);
+		insn_vec_l3_no_image(&e.v, off, a + 2, tc_isa_t32, why);
 	}
 	return finish(&e, dir, "insn l3 t32 no-image");
 }
@@ -405,9 +417,9 @@ static int write_table(const char *tables, const char *name, const char *dir)
 		return -1;
 	}
 	if (!find_row(&t, tc_insn_branch_dir, 0) || !find_row(&t, tc_insn_branch_dir, 1) ||
-	    !find_row(&t, tc_insn_branch_indir, 0)) {
+	    !find_row(&t, tc_insn_branch_indir, 0) || (t.isa == tc_isa_t32 && !pad_row(&t))) {
 		fprintf(stderr, "ete_insn: %s/%s.tsv: no unconditional direct branch with and without link, or no "
-				"indirect one without, to lay the vectors out with\n", tables, name);
+				"indirect one without (T32: and a 32-bit `other` row), to lay the vectors out with\n", tables, name);
 		insn_table_free(&t);
 		return -1;
 	}

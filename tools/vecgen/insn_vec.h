@@ -60,6 +60,11 @@ void insn_vec_place(struct insn_vec *v, uint64_t address, const struct insn_row 
 /* Puts the first n bytes of row at address: the image ends inside the instruction. */
 void insn_vec_place_part(struct insn_vec *v, uint64_t address, const struct insn_row *row, int n, const char *fmt, ...)
 	__attribute__((format(printf, 5, 6)));
+/* Puts row at address as insn_vec_place; a 16-bit T32 row with the first halfword of pad (a
+ * 32-bit T32 row) after it: the image holds the four bytes a decoder may fetch before it
+ * decodes a T32 instruction, and still no whole instruction at address + 2. */
+void insn_vec_place_alone(struct insn_vec *v, uint64_t address, const struct insn_row *row, const struct insn_row *pad,
+			  const char *fmt, ...) __attribute__((format(printf, 5, 6)));
 /* Whether the image holds every byte of an instruction of isa at address (T32: its size
  * from its first halfword, bits 15:11 = 11101, 11110 or 11111 a 32-bit one). */
 int insn_vec_holds(const struct insn_vec *v, uint64_t address, int isa);
@@ -70,12 +75,9 @@ void insn_vec_l3_item(struct insn_vec *v, uint64_t off, int kind, const char *wh
 void insn_vec_l3_context(struct insn_vec *v, uint64_t off, const struct tc_context *c, const char *why);
 void insn_vec_l3_range(struct insn_vec *v, uint64_t off, uint64_t first, uint64_t last, uint64_t n, int isa,
 		       int type, int taken, const char *why);
-/* A no-image item: the walk reached address, where the image holds no byte
- * of an instruction (checked). */
+/* A no-image item: the walk reached address, where the image holds no byte,
+ * or only the first bytes of an instruction placed in part (checked). */
 void insn_vec_l3_no_image(struct insn_vec *v, uint64_t off, uint64_t address, int isa, const char *why);
-/* The same where the image holds the first bytes of an instruction there but
- * not all (checked): K10.5.6.3.11 DecodeAvailable is FALSE all the same. */
-void insn_vec_l3_no_image_cut(struct insn_vec *v, uint64_t off, uint64_t address, int isa, const char *why);
 
 /* Writes DIR/NAME: the description, [config] (with the keys of [expect.l3]),
  * tags, the trace as its packets with their notes, the image by address,

@@ -83,6 +83,7 @@ struct ptm_vec {
 	const struct insn_table *t;
 	const struct insn_row *L, *P;    /* the known branch with link, the known indirect branch */
 	uint64_t l_at, p_at;
+	const struct insn_row *pad;      /* T32: the 32-bit row whose first halfword follows a 16-bit row placed alone */
 	int synced;                      /* the first I-sync (reason 1) was written */
 };
 
@@ -106,6 +107,16 @@ static const struct insn_row *find_row(const struct insn_table *t, int type, int
 static int ptm_isa(int isa)
 {
 	return isa == tc_isa_a32 ? tc_ptm_isa_arm : tc_ptm_isa_thumb;
+}
+
+/* The pad after a 16-bit T32 row placed alone (insn_vec_place_alone): the table's first 32-bit
+ * `other` row; NULL in a table of 4-byte instructions. */
+static const struct insn_row *pad_row(const struct insn_table *t)
+{
+	for (size_t i = 0; i < t->n; i++)
+		if (t->row[i].type == tc_insn_other && t->row[i].size == 4 && t->isa == tc_isa_t32)
+			return &t->row[i];
+	return NULL;
 }
 
 /* ---- Packets and their notes --------------------------------------------------------------- */
@@ -148,6 +159,7 @@ static int start(struct ptm_vec *e, const struct insn_table *t, const char *name
 	tc_ptm_config_default(&e->cfg);
 	e->cfg.return_stack = 1;
 	e->t = t;
+	e->pad = pad_row(t);
 	e->w = tc_enc_ptm_packets_new(&e->cfg, SEED);
 	if (!e->w) {
 		insn_vec_fail(&e->v, "%s: out of memory", name);
@@ -197,7 +209,7 @@ static int write_other(const struct insn_table *t, const char *dir)
 		at = insn_row_next(r, at);
 		n++;
 	}
-	insn_vec_place(&e.v, at, T, "0x%llx %s: T, dir", (unsigned long long)at, T->source);
+	insn_vec_place_alone(&e.v, at, T, e.pad, "0x%llx %s: T, dir", (unsigned long long)at, T->source);
 	pkt_isync(&e, first, t->isa, "the first row");
 	off = pkt_atom(&e, 1, "T taken");
 	snprintf(why, sizeof why, "B.3.2 analyze_atomheader: the %zu rows are no waypoints, T (%s) is dir, taken", n,
@@ -299,11 +311,11 @@ static int write_group(const struct insn_table *t, const char *dir, const char *
 			 "probe of link, and not taken when conditional (the layout and the reasons:\n"
 			 "tools/vecgen/ptm_insn.c, kind 2). L = %s, P = %s.",
 			 what, insn_row_isa_word(t->isa), e.L->source, e.P->source);
-	insn_vec_place(&e.v, e.l_at, e.L, "0x%llx %s: L", (unsigned long long)e.l_at, e.L->source);
-	insn_vec_place(&e.v, e.p_at, e.P, "0x%llx %s: P", (unsigned long long)e.p_at, e.P->source);
+	insn_vec_place_alone(&e.v, e.l_at, e.L, e.pad, "0x%llx %s: L", (unsigned long long)e.l_at, e.L->source);
+	insn_vec_place_alone(&e.v, e.p_at, e.P, e.pad, "0x%llx %s: P", (unsigned long long)e.p_at, e.P->source);
 	for (size_t i = 0; i < n; i++) {
 		uint64_t a = slot((int)i + 2, rows[i]);
-		insn_vec_place(&e.v, a, rows[i], "0x%llx %s", (unsigned long long)a, rows[i]->source);
+		insn_vec_place_alone(&e.v, a, rows[i], e.pad, "0x%llx %s", (unsigned long long)a, rows[i]->source);
 	}
 	for (size_t i = 0; i < n; i++) {
 		uint64_t a = slot((int)i + 2, rows[i]);
@@ -398,7 +410,7 @@ static int write_cut(const struct insn_table *t, const char *dir)
 		snprintf(why, sizeof why, "%s: other, then the image ends inside the next instruction", x->source);
 		insn_vec_l3_range(&e.v, off, a, a, 1, tc_isa_t32, tc_insn_other, tc_taken_none, why);
 		snprintf(why, sizeof why, "PTM-P14: decode_instr fails: %d of its %d bytes", k ? 2 : 1, cut->size);
-		insn_vec_l3_no_image_cut(&e.v, off, a + 2, tc_isa_t32, why);
+		insn_vec_l3_no_image(&e.v, off, a + 2, tc_isa_t32, why);
 	}
 	return finish(&e, dir, "insn l3 t32 no-image");
 }
@@ -415,9 +427,9 @@ static int write_table(const char *tables, const char *name, const char *dir)
 		return -1;
 	}
 	if (!find_row(&t, tc_insn_branch_dir, 0) || !find_row(&t, tc_insn_branch_dir, 1) ||
-	    !find_row(&t, tc_insn_branch_indir, 0)) {
+	    !find_row(&t, tc_insn_branch_indir, 0) || (t.isa == tc_isa_t32 && !pad_row(&t))) {
 		fprintf(stderr, "ptm_insn: %s/%s.tsv: no unconditional direct branch with and without link, or no "
-				"indirect one without, to lay the vectors out with\n", tables, name);
+				"indirect one without (T32: and a 32-bit `other` row), to lay the vectors out with\n", tables, name);
 		insn_table_free(&t);
 		return -1;
 	}
