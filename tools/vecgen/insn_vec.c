@@ -99,6 +99,14 @@ void insn_vec_packet(struct insn_vec *v, uint64_t off, const char *fmt, ...)
 	va_end(ap);
 }
 
+const struct insn_row *insn_vec_row_at(const struct insn_vec *v, uint64_t address)
+{
+	for (size_t i = 0; i < v->nimg; i++)
+		if (v->img[i].address == address && v->img[i].n == v->img[i].row->size)
+			return v->img[i].row;
+	return NULL;
+}
+
 /* Whether [a, a + n) meets an instruction of the image. */
 static int overlaps(const struct insn_vec *v, uint64_t a, uint64_t n)
 {

@@ -65,6 +65,8 @@ void insn_vec_place_part(struct insn_vec *v, uint64_t address, const struct insn
  * decodes a T32 instruction, and still no whole instruction at address + 2. */
 void insn_vec_place_alone(struct insn_vec *v, uint64_t address, const struct insn_row *row, const struct insn_row *pad,
 			  const char *fmt, ...) __attribute__((format(printf, 5, 6)));
+/* The row placed whole at address, or NULL. */
+const struct insn_row *insn_vec_row_at(const struct insn_vec *v, uint64_t address);
 /* Whether the image holds every byte of an instruction of isa at address (T32: its size
  * from its first halfword, bits 15:11 = 11101, 11110 or 11111 a 32-bit one). */
 int insn_vec_holds(const struct insn_vec *v, uint64_t address, int isa);

@@ -16,8 +16,15 @@
  * WFI and WFE are not waypoints (the tables' `wfx` rows are other here).
  * Configuration: PFTv1.1, not cycle-accurate, return stack enabled (ETMCR[29]).
  * The first I-sync (reason 1, trace enabled) gives the items trace-on and
- * context (PTM-P16, PTM-P19; Secure, not Hyp, context ID 0); the others are
- * periodic (reason 0): CurrentState moves there, the return stack stays.
+ * context (PTM-P16, PTM-P19; Secure, not Hyp, context ID 0). After it the trace
+ * moves with branch address packets: branch_no_excp first walks from
+ * CurrentState to the waypoint the packet says was taken, which shows where
+ * the analysis stands. This program keeps that CurrentState as its model
+ * (struct ptm_vec cur*): lost after a no-image (PTM-P14), so the packet then
+ * walks nothing; a row placed alone at it that is a waypoint: its range,
+ * taken (the packet's E), pushing when it has link (step 6.2); nothing in the
+ * image: no-image there. (Periodic I-syncs are not used to move: whether they
+ * empty a decoder's return stack is ERRATA PTM-P16.)
  *
  * Two kinds of vector (ISA is a32 or t32):
  *
@@ -29,33 +36,32 @@
  *
  * ISA-dir-K, ISA-indir-K, ISA-p0 (ISB): each row R alone at an address of its
  * own, L a known direct branch with link and P a known indirect branch without,
- * each alone too; for each row, taken:
- *   [R without link]  I-sync L, E: range L dir E; L pushes L+4 (B.3.2 lines 63-65).
- *   I-sync R, then
+ * each alone too; each row starts with CurrentState lost; taken:
+ *   [R without link]  go L, E: range L dir E; L pushes L+4 (B.3.2 lines 63-65);
+ *       CurrentState at L's target.
+ *   go R (from L's target: no-image there), then
  *   dir: E: range R dir E; CurrentState goes to the target (table: address +
  *        target) in the next ISA column's instruction set (BLX immediate
  *        switches, B.3.2 decode_instr); R pushes R+size when it has link.
- *        Branch address P: branch_no_excp walks from the target first; the
- *        image has nothing there: no-image (PTM-P14). (A target that is R
- *        itself: atom N instead, R again not taken, then an I-sync to P; a
- *        target inside R's own bytes, T32 `blx . + 2`: an I-sync to P.)
- *   isb: E: range R isb E; on at R+size. Branch address P: the walk from R+size
- *        finds nothing: no-image there.
- *   indir: branch address P: branch_no_excp walks to R, the waypoint the
- *        packet says was taken: range R indir E; push R+size when it has link
- *        (step 6.2); CurrentState is P.
+ *        go P: the walk from the target finds nothing: no-image there. (A
+ *        target that is R itself: atom N first, R again not taken, and the walk
+ *        of go P is from R+size; a target inside R's own bytes, T32 `blx . + 2`:
+ *        a periodic I-sync to P, which walks nothing.)
+ *   isb: E: range R isb E; on at R+size: go P, no-image at R+size.
+ *   indir: go P: branch_no_excp walks to R, the waypoint the packet says was
+ *        taken: range R indir E, a push when it has link; CurrentState is P.
  *   E: range P indir E; an indirect branch takes its target from the return
  *       stack: R+size (R's ISA) when R has link, else L+4 (L's).
- *   E: the walk starts there: no-image.
+ *   E: the walk starts there: no-image; CurrentState is lost.
  * and for a conditional dir or indir row also not taken:
- *   I-sync R, N: range R <type> N;  E: the walk from R+size: no-image there.
+ *   go R, N: range R <type> N;  E: the walk from R+size: no-image there.
  * So type and outcome show in each range, a direct branch's target and next
  * ISA in the no-image after it, link in the popped address, the size in the
  * no-image after a row not taken or an ISB and in the popped R+size. The cond
  * column reaches no L3 field: a decoder is not scored on it.
  *
  * t32-cut: a 16-bit `other` row X whose region ends one byte into the next
- * 16-bit row, and again two bytes into a 32-bit row. I-sync X, E: range X other
+ * 16-bit row, and again two bytes into a 32-bit row. go X, E: range X other
  * (taken -), then no-image at X+2: the image does not hold the whole
  * instruction there (PTM-P14: decode_instr fails).
  */
@@ -85,6 +91,9 @@ struct ptm_vec {
 	uint64_t l_at, p_at;
 	const struct insn_row *pad;      /* T32: the 32-bit row whose first halfword follows a 16-bit row placed alone */
 	int synced;                      /* the first I-sync (reason 1) was written */
+	int cur_valid;                   /* the model of the decoder's CurrentState: known, */
+	uint64_t cur;                    /* its address */
+	int cur_isa;                     /* and instruction set (enum tc_isa) */
 };
 
 /* Slot k: far apart (insn_vec checks that nothing the walk must miss is there); the
@@ -151,6 +160,47 @@ static uint64_t pkt_atom(struct ptm_vec *e, int taken, const char *what)
 	return off;
 }
 
+/* CurrentState is at a (isa). */
+static void set_cur(struct ptm_vec *e, uint64_t a, int isa)
+{
+	e->cur_valid = 1;
+	e->cur = a;
+	e->cur_isa = isa;
+}
+
+/* The walk of a branch address packet at off from CurrentState (branch_no_excp). */
+static void packet_walk(struct ptm_vec *e, uint64_t off, const char *why)
+{
+	const struct insn_row *r = insn_vec_row_at(&e->v, e->cur);
+	char line[300];
+	if (!e->cur_valid)
+		return;
+	if (!r) {
+		insn_vec_l3_no_image(&e->v, off, e->cur, e->cur_isa, why);
+		return;
+	}
+	if (r->type != tc_insn_branch_dir && r->type != tc_insn_branch_indir && r->type != tc_insn_isb) {
+		insn_vec_fail(&e->v, "%s: a branch address packet would walk through %s", e->v.name, r->source);
+		return;
+	}
+	snprintf(line, sizeof line, "%s: %s, the waypoint the branch address packet takes%s", r->source,
+		 insn_row_type_word(r->type), r->link ? " (link: push)" : "");
+	insn_vec_l3_range(&e->v, off, e->cur, e->cur, 1, r->isa, r->type, tc_taken_e, line);
+}
+
+/* Moves CurrentState to a: the first I-sync (reason 1), then branch address packets, whose
+ * walk from CurrentState (why: what a no-image there means) comes first. */
+static void go(struct ptm_vec *e, uint64_t a, int isa, const char *what, const char *why)
+{
+	if (!e->synced) {
+		pkt_isync(e, a, isa, what);
+	} else {
+		uint64_t off = pkt_branch(e, a, isa, what);
+		packet_walk(e, off, why);
+	}
+	set_cur(e, a, isa);
+}
+
 static int start(struct ptm_vec *e, const struct insn_table *t, const char *name)
 {
 	uint64_t off;
@@ -210,7 +260,7 @@ static int write_other(const struct insn_table *t, const char *dir)
 		n++;
 	}
 	insn_vec_place_alone(&e.v, at, T, e.pad, "0x%llx %s: T, dir", (unsigned long long)at, T->source);
-	pkt_isync(&e, first, t->isa, "the first row");
+	go(&e, first, t->isa, "the first row", "");
 	off = pkt_atom(&e, 1, "T taken");
 	snprintf(why, sizeof why, "B.3.2 analyze_atomheader: the %zu rows are no waypoints, T (%s) is dir, taken", n,
 		 T->source);
@@ -229,48 +279,51 @@ static void after_direct(struct ptm_vec *e, const struct insn_row *r, uint64_t a
 	if (t == a) {
 		off = pkt_atom(e, 0, "at the target");
 		insn_vec_l3_range(&e->v, off, a, a, 1, r->isa, r->type, tc_taken_n, "the target is the branch itself");
-		pkt_isync(e, e->p_at, e->P->isa, "P");
+		set_cur(e, insn_row_next(r, a), r->isa);
+		go(e, e->p_at, e->P->isa, "P", "the walk goes on after it: nothing in the image there");
 	} else if (t > a && t < insn_row_next(r, a)) {
 		/* inside R's own bytes (T32 `blx . + 2` at an address 2 modulo 4): a walk there would meet
-		 * half of R, an edge of the image and not a classification; no walk */
+		 * half of R, an edge of the image and not a classification; a periodic I-sync walks nothing */
 		pkt_isync(e, e->p_at, e->P->isa, "P");
+		set_cur(e, e->p_at, e->P->isa);
 	} else {
-		off = pkt_branch(e, e->p_at, e->P->isa, "P (the walk from the target first)");
+		set_cur(e, t, r->next_isa);
 		snprintf(why, sizeof why, "branch_no_excp walks from the target: 0x%llx %+lld, %s", (unsigned long long)a,
 			 (long long)r->target, insn_row_isa_word(r->next_isa));
-		insn_vec_l3_no_image(&e->v, off, t, r->next_isa, why);
+		go(e, e->p_at, e->P->isa, "P (the walk from the target first)", why);
 	}
 }
 
-/* The row at a, taken, then the return-stack probe. */
+/* The row at a, taken, then the return-stack probe; CurrentState lost before and after. */
 static void taken_pass(struct ptm_vec *e, const struct insn_row *r, uint64_t a)
 {
 	char why[300];
 	uint64_t off, ret = insn_row_next(r, a);
 	int ret_isa = r->isa;
 	if (!r->link) {
-		pkt_isync(e, e->l_at, e->L->isa, "L");
+		go(e, e->l_at, e->L->isa, "L", "");
 		off = pkt_atom(e, 1, "L taken");
 		snprintf(why, sizeof why, "L (%s): dir, link: pushes 0x%llx", e->L->source,
 			 (unsigned long long)insn_row_next(e->L, e->l_at));
 		insn_vec_l3_range(&e->v, off, e->l_at, e->l_at, 1, e->L->isa, tc_insn_branch_dir, tc_taken_e, why);
+		set_cur(e, insn_row_target(e->L, e->l_at), e->L->next_isa);
 		ret = insn_row_next(e->L, e->l_at);
 		ret_isa = e->L->isa;
 	}
-	pkt_isync(e, a, r->isa, r->source);
+	go(e, a, r->isa, r->source, "the walk from L's target: nothing in the image there");
 	snprintf(why, sizeof why, "%s: %s%s, taken", r->source, insn_row_type_word(r->type), r->link ? ", link: push" : "");
 	if (r->type == tc_insn_branch_indir) {
-		off = pkt_branch(e, e->p_at, e->P->isa, "P, the target");
-		insn_vec_l3_range(&e->v, off, a, a, 1, r->isa, r->type, tc_taken_e, why);
+		go(e, e->p_at, e->P->isa, "P, the target", "");
 	} else {
 		off = pkt_atom(e, 1, r->source);
 		insn_vec_l3_range(&e->v, off, a, a, 1, r->isa, r->type, tc_taken_e, why);
 		if (r->type == tc_insn_branch_dir) {
 			after_direct(e, r, a);
 		} else {
-			off = pkt_branch(e, e->p_at, e->P->isa, "P (the walk from the next instruction first)");
-			snprintf(why, sizeof why, "ISB: on at 0x%llx + %d", (unsigned long long)a, r->size);
-			insn_vec_l3_no_image(&e->v, off, insn_row_next(r, a), r->isa, why);
+			set_cur(e, insn_row_next(r, a), r->isa);
+			snprintf(why, sizeof why, "ISB: on at 0x%llx + %d: nothing in the image there", (unsigned long long)a,
+				 r->size);
+			go(e, e->p_at, e->P->isa, "P (the walk from the next instruction first)", why);
 		}
 	}
 	off = pkt_atom(e, 1, "P taken");
@@ -279,6 +332,7 @@ static void taken_pass(struct ptm_vec *e, const struct insn_row *r, uint64_t a)
 	off = pkt_atom(e, 1, "at the popped address");
 	snprintf(why, sizeof why, "popped %s", r->link ? "the row's return address (link)" : "L's (row: no link)");
 	insn_vec_l3_no_image(&e->v, off, ret, ret_isa, why);
+	e->cur_valid = 0;
 }
 
 /* A conditional branch, not taken: on at the next instruction. */
@@ -286,13 +340,14 @@ static void not_taken_pass(struct ptm_vec *e, const struct insn_row *r, uint64_t
 {
 	char why[300];
 	uint64_t off;
-	pkt_isync(e, a, r->isa, r->source);
+	go(e, a, r->isa, r->source, "");
 	off = pkt_atom(e, 0, r->source);
 	snprintf(why, sizeof why, "%s: %s, not taken", r->source, insn_row_type_word(r->type));
 	insn_vec_l3_range(&e->v, off, a, a, 1, r->isa, r->type, tc_taken_n, why);
 	off = pkt_atom(e, 1, "after it");
 	snprintf(why, sizeof why, "not taken: on at 0x%llx + %d", (unsigned long long)a, r->size);
 	insn_vec_l3_no_image(&e->v, off, insn_row_next(r, a), r->isa, why);
+	e->cur_valid = 0;
 }
 
 static int write_group(const struct insn_table *t, const char *dir, const char *name, const char *what,
@@ -405,12 +460,13 @@ static int write_cut(const struct insn_table *t, const char *dir)
 		insn_vec_place(&e.v, a, x, "0x%llx %s: X", (unsigned long long)a, x->source);
 		insn_vec_place_part(&e.v, a + 2, cut, k ? 2 : 1, "0x%llx the first %s of %s: the image ends", (unsigned long long)(a + 2),
 				    k ? "halfword" : "byte", cut->source);
-		pkt_isync(&e, a, tc_isa_t32, "X");
+		go(&e, a, tc_isa_t32, "X", "");
 		off = pkt_atom(&e, 1, "a walk from X");
 		snprintf(why, sizeof why, "%s: other, then the image ends inside the next instruction", x->source);
 		insn_vec_l3_range(&e.v, off, a, a, 1, tc_isa_t32, tc_insn_other, tc_taken_none, why);
 		snprintf(why, sizeof why, "PTM-P14: decode_instr fails: %d of its %d bytes", k ? 2 : 1, cut->size);
 		insn_vec_l3_no_image(&e.v, off, a + 2, tc_isa_t32, why);
+		e.cur_valid = 0;
 	}
 	return finish(&e, dir, "insn l3 t32 no-image");
 }
