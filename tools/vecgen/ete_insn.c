@@ -41,7 +41,8 @@
  *       the next ISA column's instruction set; the image has nothing there:
  *       no-image (K10.5.6.3.11, DecodeAvailable FALSE), CONTEXT_SYNC. (A target
  *       that is R itself: R walked again, not taken. A target inside R's own
- *       bytes, T32 `blx . + 2`: no atom, the walk would meet half of R.)
+ *       bytes, T32 `blx . + 2`: an A32 instruction there would need two bytes
+ *       after R: no-image too.)
  *   isb, tstart, wfx: E: the walk starts at R+size: no-image there.
  *   indir: R waits for its target (CONTEXT_SYNC): the next TA gives it.
  *   TA P, E: range P indir E, waiting for a target.
@@ -54,7 +55,7 @@
  * in the no-image after a row not taken or not a branch and in the popped
  * R+size. The cond column reaches no L3 field: a decoder is not scored on it.
  *
- * t32-cut (wfxmode=0): a 16-bit `other` row X whose region ends one byte into
+ * t32-cut-byte, t32-cut-halfword (wfxmode=0): a 16-bit `other` row X whose region ends one byte into
  * the next 16-bit row, and again two bytes into a 32-bit row. TA X, E: range X
  * other (taken -), then no-image at X+2: the image does not hold the whole
  * instruction there (K10.5.6.3.11, DecodeAvailable FALSE).
@@ -71,7 +72,9 @@
 #include "tracecert/ete.h"
 
 #define SEED 0x696e736eu         /* "insn": the encoder's choices among equivalent encodings */
-#define ROWS_PER_VECTOR 24
+#ifndef ROWS_PER_VECTOR
+#define ROWS_PER_VECTOR 24   /* -DROWS_PER_VECTOR=1: a vector per row, to find every row a decoder fails */
+#endif
 #define SLOT_BASE UINT64_C(0x10000000)
 
 /* A vector being laid out for one table. */
@@ -243,10 +246,8 @@ static void taken_pass(struct ete_vec *e, const struct insn_row *r, uint64_t a)
 	insn_vec_l3_range(&e->v, off, a, a, 1, r->isa, r->type, tc_taken_e, why);
 	if (r->type == tc_insn_branch_dir) {
 		t = insn_row_target(r, a);
-		if (t > a && t < insn_row_next(r, a)) {
-			/* inside R's own bytes (T32 `blx . + 2` at an address 2 modulo 4): the walk would
-			 * meet half of R there, an edge of the image and not a classification; no atom */
-		} else if ((off = pkt_atom(e, 0, "at the target")), t == a) {
+		off = pkt_atom(e, 0, "at the target");
+		if (t == a) {
 			insn_vec_l3_range(&e->v, off, a, a, 1, r->isa, r->type, tc_taken_n, "the target is the branch itself");
 		} else {
 			snprintf(why, sizeof why, "the target: 0x%llx %+lld, %s", (unsigned long long)a, (long long)r->target,
@@ -374,34 +375,33 @@ static const struct insn_row *other_of_size(const struct insn_table *t, int n, c
  * of a 32-bit row: the image ends inside the instruction after X. Reaching X and an atom E:
  * X is walked, the instruction after it is not wholly there (K10.5.6.3.11: DecodeAvailable FALSE): range X other,
  * no-image at X+2. */
-static int write_cut(const struct insn_table *t, const char *dir)
+static int write_cut(const struct insn_table *t, const char *dir, int k)
 {
 	static struct ete_vec e;
 	const struct insn_row *x = other_of_size(t, 2, NULL), *y = other_of_size(t, 2, x), *z = other_of_size(t, 4, NULL);
+	const struct insn_row *cut = k ? z : y;
+	uint64_t a, off;
+	char why[300];
 	if (!x || !y || !z) {
 		fprintf(stderr, "ete_insn: the T32 table has no two 16-bit and one 32-bit `other` rows\n");
 		return -1;
 	}
-	if (start(&e, t, "t32-cut.tcv", 0))
+	if (start(&e, t, k ? "t32-cut-halfword.tcv" : "t32-cut-byte.tcv", 0))
 		return -1;
 	insn_text_printf(&e.v.head,
-			 "T32 instructions that the image holds only in part: a 16-bit `other` row X, then one\n"
-			 "byte of a 16-bit row, or two of the four bytes of a 32-bit row (the layout and the\n"
-			 "reasons: tools/vecgen/ete_insn.c, kind 3).");
-	for (int k = 0; k < 2; k++) {
-		const struct insn_row *cut = k ? z : y;
-		uint64_t a = slot(t, k, x), off;
-		char why[300];
-		insn_vec_place(&e.v, a, x, "0x%llx %s: X", (unsigned long long)a, x->source);
-		insn_vec_place_part(&e.v, a + 2, cut, k ? 2 : 1, "0x%llx the first %s of %s: the image ends", (unsigned long long)(a + 2),
-				    k ? "halfword" : "byte", cut->source);
-		pkt_address(&e, a, tc_isa_t32, "X");
-		off = pkt_atom(&e, 1, "a walk from X");
-		snprintf(why, sizeof why, "%s: other, then the image ends inside the next instruction", x->source);
-		insn_vec_l3_range(&e.v, off, a, a, 1, tc_isa_t32, tc_insn_other, tc_taken_none, why);
-		snprintf(why, sizeof why, "K10.5.6.3.11: DecodeAvailable FALSE: %d of its %d bytes", k ? 2 : 1, cut->size);
-		insn_vec_l3_no_image(&e.v, off, a + 2, tc_isa_t32, why);
-	}
+			 "A T32 instruction that the image holds only in part: a 16-bit `other` row X, then %s\n"
+			 "(the layout and the reasons: tools/vecgen/ete_insn.c, kind 3).",
+			 k ? "two of the four bytes of a 32-bit row" : "one byte of a 16-bit row");
+	a = slot(t, k, x);
+	insn_vec_place(&e.v, a, x, "0x%llx %s: X", (unsigned long long)a, x->source);
+	insn_vec_place_part(&e.v, a + 2, cut, k ? 2 : 1, "0x%llx the first %s of %s: the image ends", (unsigned long long)(a + 2),
+			    k ? "halfword" : "byte", cut->source);
+	pkt_address(&e, a, tc_isa_t32, "X");
+	off = pkt_atom(&e, 1, "a walk from X");
+	snprintf(why, sizeof why, "%s: other, then the image ends inside the next instruction", x->source);
+	insn_vec_l3_range(&e.v, off, a, a, 1, tc_isa_t32, tc_insn_other, tc_taken_none, why);
+	snprintf(why, sizeof why, "K10.5.6.3.11: DecodeAvailable FALSE: %d of its %d bytes", k ? 2 : 1, cut->size);
+	insn_vec_l3_no_image(&e.v, off, a + 2, tc_isa_t32, why);
 	return finish(&e, dir, "insn l3 t32 no-image");
 }
 
@@ -425,7 +425,7 @@ static int write_table(const char *tables, const char *name, const char *dir)
 	}
 	rc = write_other(&t, dir) || write_groups(&t, dir, "dir", 0, pick_dir) ||
 	     write_groups(&t, dir, "indir", 0, pick_indir) || write_groups(&t, dir, "p0", 1, pick_p0) ||
-	     (t.isa == tc_isa_t32 && write_cut(&t, dir)) ? -1 : 0;
+	     (t.isa == tc_isa_t32 && (write_cut(&t, dir, 0) || write_cut(&t, dir, 1))) ? -1 : 0;
 	insn_table_free(&t);
 	return rc;
 }

@@ -43,10 +43,11 @@
  *   dir: E: range R dir E; CurrentState goes to the target (table: address +
  *        target) in the next ISA column's instruction set (BLX immediate
  *        switches, B.3.2 decode_instr); R pushes R+size when it has link.
- *        go P: the walk from the target finds nothing: no-image there. (A
- *        target that is R itself: atom N first, R again not taken, and the walk
- *        of go P is from R+size; a target inside R's own bytes, T32 `blx . + 2`:
- *        a periodic I-sync to P, which walks nothing.)
+ *        go P: the walk from the target finds no whole instruction: no-image
+ *        there (a target inside R's own bytes, T32 `blx . + 2`: an ARM
+ *        instruction there would need two bytes after R). (A target that is R
+ *        itself: atom N first, R again not taken, and the walk of go P is from
+ *        R+size.)
  *   isb: E: range R isb E; on at R+size: go P, no-image at R+size.
  *   indir: go P: branch_no_excp walks to R, the waypoint the packet says was
  *        taken: range R indir E, a push when it has link; CurrentState is P.
@@ -60,7 +61,7 @@
  * no-image after a row not taken or an ISB and in the popped R+size. The cond
  * column reaches no L3 field: a decoder is not scored on it.
  *
- * t32-cut: a 16-bit `other` row X whose region ends one byte into the next
+ * t32-cut-byte, t32-cut-halfword: a 16-bit `other` row X whose region ends one byte into the next
  * 16-bit row, and again two bytes into a 32-bit row. go X, E: range X other
  * (taken -), then no-image at X+2: the image does not hold the whole
  * instruction there (PTM-P14: decode_instr fails).
@@ -77,7 +78,9 @@
 #include "tracecert/ptm.h"
 
 #define SEED 0x696e736eu         /* "insn": the encoder's choices among equivalent encodings */
-#define ROWS_PER_VECTOR 24
+#ifndef ROWS_PER_VECTOR
+#define ROWS_PER_VECTOR 24   /* -DROWS_PER_VECTOR=1: a vector per row, to find every row a decoder fails */
+#endif
 #define SLOT_BASE UINT64_C(0x10000000)
 #define SLOT_STRIDE UINT64_C(0x4000000)   /* an AArch32 branch reaches +-32 MB */
 
@@ -281,11 +284,6 @@ static void after_direct(struct ptm_vec *e, const struct insn_row *r, uint64_t a
 		insn_vec_l3_range(&e->v, off, a, a, 1, r->isa, r->type, tc_taken_n, "the target is the branch itself");
 		set_cur(e, insn_row_next(r, a), r->isa);
 		go(e, e->p_at, e->P->isa, "P", "the walk goes on after it: nothing in the image there");
-	} else if (t > a && t < insn_row_next(r, a)) {
-		/* inside R's own bytes (T32 `blx . + 2` at an address 2 modulo 4): a walk there would meet
-		 * half of R, an edge of the image and not a classification; a periodic I-sync walks nothing */
-		pkt_isync(e, e->p_at, e->P->isa, "P");
-		set_cur(e, e->p_at, e->P->isa);
 	} else {
 		set_cur(e, t, r->next_isa);
 		snprintf(why, sizeof why, "branch_no_excp walks from the target: 0x%llx %+lld, %s", (unsigned long long)a,
@@ -439,35 +437,34 @@ static const struct insn_row *other_of_size(const struct insn_table *t, int n, c
  * of a 32-bit row: the image ends inside the instruction after X. Reaching X and an atom E:
  * X is walked, the instruction after it is not wholly there (PTM-P14: decode_instr fails): range X other,
  * no-image at X+2. */
-static int write_cut(const struct insn_table *t, const char *dir)
+static int write_cut(const struct insn_table *t, const char *dir, int k)
 {
 	static struct ptm_vec e;
 	const struct insn_row *x = other_of_size(t, 2, NULL), *y = other_of_size(t, 2, x), *z = other_of_size(t, 4, NULL);
+	const struct insn_row *cut = k ? z : y;
+	uint64_t a, off;
+	char why[300];
 	if (!x || !y || !z) {
 		fprintf(stderr, "ptm_insn: the T32 table has no two 16-bit and one 32-bit `other` rows\n");
 		return -1;
 	}
-	if (start(&e, t, "t32-cut.tcv"))
+	if (start(&e, t, k ? "t32-cut-halfword.tcv" : "t32-cut-byte.tcv"))
 		return -1;
 	insn_text_printf(&e.v.head,
-			 "T32 instructions that the image holds only in part: a 16-bit `other` row X, then one\n"
-			 "byte of a 16-bit row, or two of the four bytes of a 32-bit row (the layout and the\n"
-			 "reasons: tools/vecgen/ptm_insn.c, kind 3).");
-	for (int k = 0; k < 2; k++) {
-		const struct insn_row *cut = k ? z : y;
-		uint64_t a = slot(k, x), off;
-		char why[300];
-		insn_vec_place(&e.v, a, x, "0x%llx %s: X", (unsigned long long)a, x->source);
-		insn_vec_place_part(&e.v, a + 2, cut, k ? 2 : 1, "0x%llx the first %s of %s: the image ends", (unsigned long long)(a + 2),
-				    k ? "halfword" : "byte", cut->source);
-		go(&e, a, tc_isa_t32, "X", "");
-		off = pkt_atom(&e, 1, "a walk from X");
-		snprintf(why, sizeof why, "%s: other, then the image ends inside the next instruction", x->source);
-		insn_vec_l3_range(&e.v, off, a, a, 1, tc_isa_t32, tc_insn_other, tc_taken_none, why);
-		snprintf(why, sizeof why, "PTM-P14: decode_instr fails: %d of its %d bytes", k ? 2 : 1, cut->size);
-		insn_vec_l3_no_image(&e.v, off, a + 2, tc_isa_t32, why);
-		e.cur_valid = 0;
-	}
+			 "A T32 instruction that the image holds only in part: a 16-bit `other` row X, then %s\n"
+			 "(the layout and the reasons: tools/vecgen/ptm_insn.c, kind 3).",
+			 k ? "two of the four bytes of a 32-bit row" : "one byte of a 16-bit row");
+	a = slot(k, x);
+	insn_vec_place(&e.v, a, x, "0x%llx %s: X", (unsigned long long)a, x->source);
+	insn_vec_place_part(&e.v, a + 2, cut, k ? 2 : 1, "0x%llx the first %s of %s: the image ends", (unsigned long long)(a + 2),
+			    k ? "halfword" : "byte", cut->source);
+	go(&e, a, tc_isa_t32, "X", "");
+	off = pkt_atom(&e, 1, "a walk from X");
+	snprintf(why, sizeof why, "%s: other, then the image ends inside the next instruction", x->source);
+	insn_vec_l3_range(&e.v, off, a, a, 1, tc_isa_t32, tc_insn_other, tc_taken_none, why);
+	snprintf(why, sizeof why, "PTM-P14: decode_instr fails: %d of its %d bytes", k ? 2 : 1, cut->size);
+	insn_vec_l3_no_image(&e.v, off, a + 2, tc_isa_t32, why);
+	e.cur_valid = 0;
 	return finish(&e, dir, "insn l3 t32 no-image");
 }
 
@@ -497,7 +494,7 @@ static int write_table(const char *tables, const char *name, const char *dir)
 			return -1;
 		}
 	rc = write_other(&t, dir) || write_groups(&t, dir, "dir", pick_dir) || write_groups(&t, dir, "indir", pick_indir) ||
-	     write_groups(&t, dir, "p0", pick_isb) || (t.isa == tc_isa_t32 && write_cut(&t, dir)) ? -1 : 0;
+	     write_groups(&t, dir, "p0", pick_isb) || (t.isa == tc_isa_t32 && (write_cut(&t, dir, 0) || write_cut(&t, dir, 1))) ? -1 : 0;
 	insn_table_free(&t);
 	return rc;
 }
