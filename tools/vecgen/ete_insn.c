@@ -22,13 +22,13 @@
  *
  * Two kinds of vector (ISA is a64, a32 or t32):
  *
- * ISA-other (wfxmode=0): every `other` row of the table and every `wfx` row (not
- * a P0 instruction with wfxmode=0, K10.5.6.2.3), one after another in table
- * order, then a known direct branch T. A Target Address to the first and an E
- * atom: AnalyzeAtom (K10.5.5.4.1) walks the non-P0 instructions to T, which it
- * takes: one range first=<first> last=T n=<rows + 1> type=dir taken=E. A row
- * taken for a P0 instruction ends the range early; a wrong size walks off the
- * rows' bytes.
+ * ISA-other (wfxmode=1): every `other` row of the table, one after another in
+ * table order, then a known direct branch T. A Target Address to the first
+ * and an E atom: AnalyzeAtom (K10.5.5.4.1) walks the non-P0 instructions to T,
+ * which it takes: one range first=<first> last=T n=<rows + 1> type=dir
+ * taken=E. A row taken for a P0 instruction (a WFx too) ends the range early;
+ * a wrong size walks off the rows' bytes. ISA-wfx-wfxmode0: the same with
+ * every `wfx` row and wfxmode=0, where they are not P0 (K10.5.6.2.3).
  *
  * ISA-dir-K, ISA-indir-K (wfxmode=0), ISA-p0 (ISB, TSTART, WFx; wfxmode=1): each
  * row R alone at an address of its own (nothing else within its targets), L a
@@ -190,27 +190,35 @@ static int finish(struct ete_vec *e, const char *dir, const char *tags)
 
 /* ---- 1. The non-P0 rows in one range -------------------------------------------------------- */
 
-static int write_other(const struct insn_table *t, const char *dir)
+/* wfx 0: every `other` row with wfxmode=1 (a row taken for any P0 instruction, a WFx too, ends
+ * the range); wfx 1: every `wfx` row with wfxmode=0, where none is P0. */
+static int write_other(const struct insn_table *t, const char *dir, int wfx)
 {
 	static struct ete_vec e;
 	const struct insn_row *T = find_row(t, tc_insn_branch_dir, 0);
-	char name[64], why[300];
+	const char *isa = insn_row_isa_word(t->isa);
+	char name[64], why[300], tags[64];
 	uint64_t at = slot(t, 0, T), first = at, off;
 	size_t n = 0;
-	snprintf(name, sizeof name, "%s-other.tcv", insn_row_isa_word(t->isa));
-	if (start(&e, t, name, 0))
+	snprintf(name, sizeof name, wfx ? "%s-wfx-wfxmode0.tcv" : "%s-other.tcv", isa);
+	if (start(&e, t, name, !wfx))
 		return -1;
-	insn_text_printf(&e.v.head,
-			 "The %s rows of reference/test/insn/%s.tsv that are not P0 instructions with wfxmode=0:\n"
-			 "every `other` and `wfx` row, in table order, then the table's direct branch T, one\n"
-			 "range (the layout and the reasons: tools/vecgen/ete_insn.c, kind 1).",
-			 insn_row_isa_word(t->isa), insn_row_isa_word(t->isa));
+	if (wfx)
+		insn_text_printf(&e.v.head,
+				 "The `wfx` rows of reference/test/insn/%s.tsv with wfxmode=0, where they are not P0\n"
+				 "instructions, in table order, then the table's direct branch T, one range (the layout\n"
+				 "and the reasons: tools/vecgen/ete_insn.c, kind 1).", isa);
+	else
+		insn_text_printf(&e.v.head,
+				 "The `other` rows of reference/test/insn/%s.tsv (wfxmode=1), in table order, then the\n"
+				 "table's direct branch T, one range (the layout and the reasons: tools/vecgen/ete_insn.c,\n"
+				 "kind 1).", isa);
 	for (size_t i = 0; i < t->n; i++) {
 		const struct insn_row *r = &t->row[i];
-		if (r->type != tc_insn_other && r->type != tc_insn_wfx)
+		if (r->type != (wfx ? tc_insn_wfx : tc_insn_other))
 			continue;
 		insn_vec_place(&e.v, at, r, "0x%llx %s: %s", (unsigned long long)at, r->source,
-			       r->type == tc_insn_wfx ? "wfx, not P0 with wfxmode=0" : "other");
+			       wfx ? "wfx, not P0 with wfxmode=0" : "other");
 		at = insn_row_next(r, at);
 		n++;
 	}
@@ -219,8 +227,8 @@ static int write_other(const struct insn_table *t, const char *dir)
 	off = pkt_atom(&e, 1, "T taken");
 	snprintf(why, sizeof why, "K10.5.5.4.1: the %zu rows are not P0, T (%s) is dir, taken", n, T->source);
 	insn_vec_l3_range(&e.v, off, first, at, n + 1, t->isa, tc_insn_branch_dir, tc_taken_e, why);
-	return finish(&e, dir, t->isa == tc_isa_a64 ? "insn l3 a64 other" : t->isa == tc_isa_a32 ? "insn l3 a32 other"
-										  : "insn l3 t32 other");
+	snprintf(tags, sizeof tags, wfx ? "insn l3 %s wfx" : "insn l3 %s other wfxmode", isa);
+	return finish(&e, dir, tags);
 }
 
 /* ---- 2. P0 rows one at a time ------------------------------------------------------------------ */
@@ -423,7 +431,7 @@ static int write_table(const char *tables, const char *name, const char *dir)
 		insn_table_free(&t);
 		return -1;
 	}
-	rc = write_other(&t, dir) || write_groups(&t, dir, "dir", 0, pick_dir) ||
+	rc = write_other(&t, dir, 0) || write_other(&t, dir, 1) || write_groups(&t, dir, "dir", 0, pick_dir) ||
 	     write_groups(&t, dir, "indir", 0, pick_indir) || write_groups(&t, dir, "p0", 1, pick_p0) ||
 	     (t.isa == tc_isa_t32 && (write_cut(&t, dir, 0) || write_cut(&t, dir, 1))) ? -1 : 0;
 	insn_table_free(&t);
