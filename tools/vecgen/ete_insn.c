@@ -98,7 +98,8 @@ static uint64_t slot(const struct insn_table *t, int k, const struct insn_row *r
 	return SLOT_BASE + (uint64_t)k * stride + (r->offset & 3);
 }
 
-/* The table's first row of a type with the given link and cond, in its own instruction set. */
+/* The table's first unconditional row of a type with the given link that stays in the table's
+ * instruction set (and, for a direct branch, does not branch to itself). */
 static const struct insn_row *find_row(const struct insn_table *t, int type, int link)
 {
 	for (size_t i = 0; i < t->n; i++) {
@@ -168,7 +169,8 @@ static int start(struct ete_vec *e, const struct insn_table *t, const char *name
 	e->pad = pad_row(t);
 	e->w = tc_enc_packets_new(&e->cfg, SEED);
 	if (!e->w) {
-		insn_vec_fail(&e->v, "%s: out of memory", name);
+		fprintf(stderr, "ete_insn: %s: out of memory\n", name);
+		insn_vec_free(&e->v);
 		return -1;
 	}
 	preamble(e);

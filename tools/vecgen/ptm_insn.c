@@ -106,6 +106,8 @@ static uint64_t slot(int k, const struct insn_row *r)
 	return SLOT_BASE + (uint64_t)k * SLOT_STRIDE + (r->offset & 3);
 }
 
+/* The table's first unconditional row of a type with the given link that stays in the table's
+ * instruction set (and, for a direct branch, does not branch to itself). */
 static const struct insn_row *find_row(const struct insn_table *t, int type, int link)
 {
 	for (size_t i = 0; i < t->n; i++) {
@@ -215,7 +217,8 @@ static int start(struct ptm_vec *e, const struct insn_table *t, const char *name
 	e->pad = pad_row(t);
 	e->w = tc_enc_ptm_packets_new(&e->cfg, SEED);
 	if (!e->w) {
-		insn_vec_fail(&e->v, "%s: out of memory", name);
+		fprintf(stderr, "ptm_insn: %s: out of memory\n", name);
+		insn_vec_free(&e->v);
 		return -1;
 	}
 	off = tc_enc_ptm_packets_async(e->w);
