@@ -58,7 +58,9 @@ uint64_t tc_enc_ptm_packets_branch(struct tc_enc_ptm_packets *w, uint32_t addres
 uint64_t tc_enc_ptm_packets_atom(struct tc_enc_ptm_packets *w, int taken)
 {
 	uint64_t off = w->e.trace.len;
-	pe_atom(&w->e, taken, NULL, 0, 0);
+	struct tc_l3 none;   /* no L3 item: pe_atom copies 0 of them, from a valid address */
+	memset(&none, 0, sizeof none);
+	pe_atom(&w->e, taken, &none, 0, 0);
 	pe_flush_atoms(&w->e);
 	return off;
 }
