@@ -108,6 +108,7 @@ struct tc_vwriter {
 	size_t len;
 	size_t cap;
 	int state;                /* the part written last (vecwrite.c) */
+	uint64_t image_next;      /* after an annotated image line: the address that continues its region */
 	char err[256];            /* the first misuse; "" while there is none */
 };
 
@@ -139,6 +140,12 @@ void tc_vwrite_image(struct tc_vwriter *w, uint64_t base, const uint8_t *bytes, 
  * blank, ']', '#' or line break. */
 void tc_vwrite_image_file(struct tc_vwriter *w, const char *name, int elf, uint64_t base, const uint8_t *bytes,
 			  size_t n);
+
+/* One line of an annotated image: n bytes (1 to 64) at address in upper-case
+ * hex, padded to 37 columns, then "# note" (note NULL: no comment). A line at
+ * the address where the previous image line ended continues its region; any
+ * other opens [image base=0x…] first. */
+void tc_vwrite_image_line(struct tc_vwriter *w, uint64_t address, const uint8_t *bytes, size_t n, const char *note);
 /* The header of an expect or error section (sec: enum tc_vector_section):
  * [expect.l1] … [error]; for tc_sec_error, strict (enum tc_error_strict)
  * gives [error strict=class|resync] ([error] for offset, the default);

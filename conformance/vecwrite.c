@@ -14,6 +14,7 @@ enum {
 	part_begin,         /* line one and perhaps the description */
 	part_section,       /* any section after which text may not follow */
 	part_packets,       /* an annotated [trace]: more packets may follow */
+	part_image_lines,   /* an annotated [image …]: more lines may continue it */
 	part_lines          /* an expect or error section: lines may follow */
 };
 
@@ -195,19 +196,13 @@ void tc_vwrite_trace(struct tc_vwriter *w, const uint8_t *bytes, size_t n)
 	w->state = part_section;
 }
 
-void tc_vwrite_trace_packet(struct tc_vwriter *w, const uint8_t *bytes, size_t n, const char *note)
+/* n bytes (1 to 64) in upper-case hex, then, with a note, blanks to column 38
+ * and "# note"; the line's end. */
+static void put_annotated(struct tc_vwriter *w, const uint8_t *bytes, size_t n, const char *note)
 {
 	static const char digits[] = "0123456789ABCDEF";
-	char hex[3 * 64];
+	char hex[3 * 64] = "";
 	size_t len = 0;
-	if (!may_write(w, "a [trace] packet") || !one_line(w, note, "a packet's note"))
-		return;
-	if (n == 0 || !bytes || n > 64) {
-		misuse(w, "a [trace] packet of %zu bytes (1 to 64)", n);
-		return;
-	}
-	if (w->state != part_packets)
-		put_str(w, "[trace]\n");
 	for (size_t i = 0; i < n; i++) {
 		hex[len++] = digits[bytes[i] >> 4];
 		hex[len++] = digits[bytes[i] & 15];
@@ -221,7 +216,35 @@ void tc_vwrite_trace_packet(struct tc_vwriter *w, const uint8_t *bytes, size_t n
 		put_str(w, note);
 	}
 	put_str(w, "\n");
+}
+
+void tc_vwrite_trace_packet(struct tc_vwriter *w, const uint8_t *bytes, size_t n, const char *note)
+{
+	if (!may_write(w, "a [trace] packet") || !one_line(w, note, "a packet's note"))
+		return;
+	if (n == 0 || !bytes || n > 64) {
+		misuse(w, "a [trace] packet of %zu bytes (1 to 64)", n);
+		return;
+	}
+	if (w->state != part_packets)
+		put_str(w, "[trace]\n");
+	put_annotated(w, bytes, n, note);
 	w->state = part_packets;
+}
+
+void tc_vwrite_image_line(struct tc_vwriter *w, uint64_t address, const uint8_t *bytes, size_t n, const char *note)
+{
+	if (!may_write(w, "an [image] line") || !one_line(w, note, "an image line's note"))
+		return;
+	if (n == 0 || !bytes || n > 64 || address + n - 1 < address) {
+		misuse(w, "an [image] line of %zu bytes at 0x%llx (1 to 64, below 2^64)", n, (unsigned long long)address);
+		return;
+	}
+	if (w->state != part_image_lines || address != w->image_next)
+		put_fmt(w, "[image base=0x%llx]\n", (unsigned long long)address);
+	put_annotated(w, bytes, n, note);
+	w->image_next = address + n;
+	w->state = part_image_lines;
 }
 
 void tc_vwrite_image(struct tc_vwriter *w, uint64_t base, const uint8_t *bytes, size_t n)

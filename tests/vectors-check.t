@@ -1,6 +1,8 @@
 # vectors/<protocol>/gen (every protocol) is exactly what the generator produces from its seed list and
 # covers every variant of the protocol's encoder; vectors/ete/neg and warn are what tools/vecgen/ete_neg.c
-# writes (make vectors-check). Altered copies (VEC_ROOT) must make it fail, each with its message.
+# writes, vectors/ete/insn and vectors/ptm/insn what tools/vecgen/<p>_insn.c writes from the tables of
+# reference/test/insn (make vectors-check). Altered copies (VEC_ROOT, INSN_TABLES) must make it fail,
+# each with its message.
 . tests/lib/tap.sh
 B="${TC_BUILD:-build}"
 check "vectors-check: regenerated vectors/*/gen and the templated vectors are identical, every variant covered" make -s vectors-check BUILD="$B"
@@ -24,4 +26,16 @@ cp vectors/ete/warn/ite-el.tcv "$tmp/v/ete/warn/" && rm "$tmp/v/ete/neg/hdr-05.t
 check "a templated vectors/ete/neg file that is missing fails vectors-check-neg-ete" fails "$tmp/v/ete/neg/hdr-05.tcv differs from what" vectors-check-neg-ete
 cp vectors/ete/neg/hdr-05.tcv "$tmp/v/ete/neg/"
 check "the restored copies of neg and warn pass (the failures above are the alterations')" make -s vectors-check-neg-ete BUILD="$B" VEC_ROOT="$tmp/v"
+cp -r vectors/ete/insn "$tmp/v/ete/"
+f=$(ls "$tmp/v/ete/insn"/*.tcv | head -n 1)
+sed -i 's/ taken=E / taken=N /' "$f"
+check "a changed vectors/ete/insn file fails vectors-check-insn-ete" fails "$tmp/v/ete/insn differs from what" vectors-check-insn-ete
+rm -r "$tmp/v/ete/insn" && cp -r vectors/ete/insn "$tmp/v/ete/" && cp "$f" "$tmp/v/ete/insn/stale.tcv"
+check "a vector in vectors/ete/insn that the program does not write fails vectors-check-insn-ete" fails "$tmp/v/ete/insn differs from what" vectors-check-insn-ete
+rm "$tmp/v/ete/insn/stale.tcv"
+check "the restored copy of vectors/ete/insn passes" make -s vectors-check-insn-ete BUILD="$B" VEC_ROOT="$tmp/v"
+cp -r reference/test/insn "$tmp/tables"
+sed -i 's/\tdir\t1\t0\ta64\t+0x1000\t/\tdir\t0\t0\ta64\t+0x1000\t/' "$tmp/tables/a64.tsv"
+check "a table row changed (a64 BL without link) fails vectors-check-insn-ete: the vectors follow the tables" sh -c \
+	"! make -s vectors-check-insn-ete BUILD='$B' INSN_TABLES='$tmp/tables' > '$tmp/out' 2>&1 && cat '$tmp/out' && grep -q 'vectors/ete/insn differs' '$tmp/out'"
 tap_done

@@ -170,16 +170,35 @@ static ocsd_err_t attach_l1(struct oc_handle *h, dcd_tree_handle_t t, unsigned c
 	return rc;
 }
 
+/* The memory accessors: OpenCSD refused every range that did not run from an even address to
+ * an odd one (OCSD_ERR_MEM_ACC_BAD_LEN; probes: 1, 3, 5 and 7 bytes from an even address, 4
+ * from an odd one), so each region is widened to whole halfwords, and regions (sorted by
+ * address) whose widened ranges overlap share one accessor. mem_read answers from the
+ * regions' own bytes only: the widening adds none. */
+static ocsd_err_t add_memory(struct oc_handle *h, dcd_tree_handle_t t)
+{
+	ocsd_err_t rc = OCSD_OK;
+	size_t i = 0;
+	while (i < h->nregions && rc == OCSD_OK) {
+		ocsd_vaddr_t lo = h->regions[i].base & ~(ocsd_vaddr_t)1;
+		ocsd_vaddr_t hi = (h->regions[i].base + h->regions[i].size - 1) | 1;
+		for (i++; i < h->nregions && (h->regions[i].base & ~(ocsd_vaddr_t)1) <= hi; i++) {
+			ocsd_vaddr_t end = (h->regions[i].base + h->regions[i].size - 1) | 1;
+			hi = end > hi ? end : hi;
+		}
+		rc = ocsd_dt_add_callback_mem_acc(t, lo, hi, OCSD_MEM_SPACE_ANY, mem_read, h);
+	}
+	return rc;
+}
+
 /* The L3 tree's element output, memory accessors and (if asked) monitor. */
 static ocsd_err_t attach_l3(struct oc_handle *h, dcd_tree_handle_t t, unsigned char csid)
 {
 	ocsd_err_t rc = ocsd_dt_set_gen_elem_outfn(t, h->proto->l3_elem, h);
 	if (rc == OCSD_OK && h->proto->l3_monitor)
 		rc = ocsd_dt_attach_packet_callback(t, csid, OCSD_C_API_CB_PKT_MON, fn_ptr_mon(monitor), h);
-	for (size_t i = 0; i < h->nregions && rc == OCSD_OK; i++) {
-		const struct tc_adapter_region *r = &h->regions[i];
-		rc = ocsd_dt_add_callback_mem_acc(t, r->base, r->base + r->size - 1, OCSD_MEM_SPACE_ANY, mem_read, h);
-	}
+	if (rc == OCSD_OK)
+		rc = add_memory(h, t);
 	return rc;
 }
 

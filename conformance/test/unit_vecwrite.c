@@ -238,6 +238,51 @@ static const char minimal_head[] = "tracecert-vector 1\n# one\n#\n#  two  \n\n[c
 				   "protocol=ptm\nversion=1\ncycle_accurate=0\nbranch_broadcast=0\nreturn_stack=0\n"
 				   "timestamps=0\ncontextid_size=0\nvmid=0\nts64=0\nts_binary=1\n";
 
+/* Annotated image lines: a line at the address where the last one ended
+ * continues its region, any other opens a new one; what the reader gives back
+ * is the bytes at those addresses. */
+static void test_image_lines(void)
+{
+	struct tc_vwriter w;
+	struct tc_vector v;
+	struct tc_ete_config cfg;
+	const uint8_t a[4] = { 0x1f, 0x20, 0x03, 0xd5 }, b[2] = { 0x70, 0x47 };
+	char err[300] = "", *text;
+	size_t avail = 0;
+	const uint8_t *at;
+	start_ete(&w, &cfg);
+	tc_vwrite_image_line(&w, 0x1000, a, 4, "a64.S:21 nop");
+	tc_vwrite_image_line(&w, 0x1004, b, 2, NULL);
+	tc_vwrite_image_line(&w, 0x2002, b, 2, "t32.S:53 bx lr");
+	ok(wrote(&w, "tracecert-vector 1\n[config]\nprotocol=ete\nmaxspec=0\ncommopt=0\ncommtrans=0\ntsmark=0\nite=0\n"
+		     "rme=0\ntf_keep_cc=0\n[image base=0x1000]\n"
+		     "1F 20 03 D5                           # a64.S:21 nop\n70 47\n"
+		     "[image base=0x2002]\n70 47                                 # t32.S:53 bx lr\n[end]\n"),
+	   "image lines: a continuing line stays in its region, a gap opens [image base=…], notes padded like packets'");
+	start_ete(&w, &cfg);
+	tc_vwrite_trace_packet(&w, async12, 12, NULL);
+	tc_vwrite_image_line(&w, 0x1000, a, 4, "x");
+	tc_vwrite_image_line(&w, 0x1004, b, 2, NULL);
+	tc_vwrite_image_line(&w, 0x2002, b, 2, NULL);
+	tc_vwrite_section(&w, tc_sec_l1, tc_strict_offset, NULL);
+	tc_vwrite_lines(&w, "@0 00 async");
+	text = tc_vwrite_end(&w, err, sizeof err);
+	ok(text && read_text(text, &v, err, sizeof err) == 0, "image lines read back (%s)", err);
+	if (text && !err[0]) {
+		at = tc_image_lookup(&v.image, 0x1004, &avail);
+		ok(v.image.n == 2 && at && avail == 2 && at[0] == 0x70 && at[1] == 0x47,
+		   "two regions; 0x1004 holds the continuing line's bytes");
+		tc_vector_free(&v);
+	}
+	free(text);
+	start_ete(&w, &cfg);
+	tc_vwrite_image_line(&w, 0x10, a, 0, NULL);
+	ok(refused(&w, "an [image] line of 0 bytes at 0x10"), "an image line of no bytes is refused");
+	start_ete(&w, &cfg);
+	tc_vwrite_image_line(&w, 0x10, a, 4, "two\nlines");
+	ok(refused(&w, "an image line's note holds a line break"), "an image line's note with a line break is refused");
+}
+
 static void test_reader(void)
 {
 	struct tc_vector v;
@@ -456,6 +501,7 @@ int main(void)
 {
 	test_layout();
 	test_hex_block();
+	test_image_lines();
 	test_misuse_order();
 	test_misuse_config();
 	test_misuse_text();

@@ -71,7 +71,7 @@ static int flag(int v)
 	return v == 0 || v == 1;
 }
 
-static int config_valid(const struct tc_ptm_config *c)
+int pe_config_valid(const struct tc_ptm_config *c)
 {
 	int cs = c->contextid_size;
 	return (c->version == 0 || c->version == 1) && flag(c->cycle_accurate) && flag(c->branch_broadcast) &&
@@ -189,7 +189,7 @@ int tc_enc_ptm_generate(const struct tc_enc_ptm_options *o, struct tc_enc_ptm_ve
 	memset(v, 0, sizeof *v);
 	if (!o || o->steps < 1 || o->steps > 100000 || o->blocks < 4 || o->blocks > ENC_MAX_BLOCKS)
 		return fail(err, errlen, "steps must be 1..100000 and blocks 4..4096");
-	if (!o->random_config && !config_valid(&o->cfg))
+	if (!o->random_config && !pe_config_valid(&o->cfg))
 		return fail(err, errlen, "invalid PTM configuration (reference/ptm/CONFIG.md)");
 	e = pe_new(o);
 	if (!e)

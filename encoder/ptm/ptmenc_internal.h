@@ -95,6 +95,9 @@ struct pe {
  * from it is a bug of the encoder, reported at once (abort). */
 void pe_hit(struct pe *e, const char *fmt, ...);
 
+/* Whether every field of a fixed configuration has a value the encoder knows. */
+int pe_config_valid(const struct tc_ptm_config *c);
+
 /* ---- Program (ptmenc_program.c) ------------------------------------------ */
 /* Makes some A32 terminators conditional (BL, BX, BLX, LDM/LDR/MOV to PC). */
 int pe_program_conditions(struct pe *e);

@@ -109,6 +109,30 @@ void tc_enc_vector_result(struct tc_enc_vector *v, struct tc_enc_result *r);
 int tc_enc_variant_count(void);
 const char *tc_enc_variant_name(int i);
 
+/* ---- Packets one at a time ---------------------------------------------------
+ * The encoder's packet layer on its own, for a program that lays out a trace of
+ * its own design (tools/vecgen/ete_insn.c): each call writes one packet through
+ * the same writers tc_enc_generate uses (bytes chosen among the valid encodings
+ * of the same information by the seed, the trace unit's address history kept),
+ * records its L1 line, and returns the packet's offset. No program, no
+ * execution and no L3 truth: what the packets mean at L3 is the caller's to
+ * say. tc_enc_packets_new returns NULL when memory is short. */
+struct tc_enc_packets;
+struct tc_enc_packets *tc_enc_packets_new(const struct tc_ete_config *cfg, uint64_t seed);
+void tc_enc_packets_free(struct tc_enc_packets *w);
+uint64_t tc_enc_packets_async(struct tc_enc_packets *w);
+/* Trace Info: no cycle counting, speculation depth 0, not in a transaction. */
+uint64_t tc_enc_packets_trace_info(struct tc_enc_packets *w);
+uint64_t tc_enc_packets_trace_on(struct tc_enc_packets *w);
+uint64_t tc_enc_packets_context(struct tc_enc_packets *w, const struct tc_context *c);
+/* Target Address packet: isa 0 is IS0 (A64 or A32 by the context), 1 is IS1 (T32). */
+uint64_t tc_enc_packets_address(struct tc_enc_packets *w, uint64_t address, int isa);
+/* One atom (taken: E, else N) in an Atom packet of its own (format 1). */
+uint64_t tc_enc_packets_atom(struct tc_enc_packets *w, int taken);
+/* What was written: the bytes (*len of them) and the L1 lines ('\n'-separated). */
+const uint8_t *tc_enc_packets_trace(const struct tc_enc_packets *w, size_t *len);
+const char *tc_enc_packets_l1(const struct tc_enc_packets *w);
+
 #ifdef __cplusplus
 }
 #endif

@@ -63,6 +63,29 @@ void tc_enc_ptm_vector_free(struct tc_enc_ptm_vector *v);
 int tc_enc_ptm_variant_count(void);
 const char *tc_enc_ptm_variant_name(int i);
 
+/* ---- Packets one at a time ---------------------------------------------------
+ * The encoder's packet layer on its own, for a program that lays out a trace of
+ * its own design (tools/vecgen/ptm_insn.c): each call writes one packet through
+ * the writers tc_enc_ptm_generate uses (bytes chosen among the valid encodings by
+ * the seed, address compression against the encoder's own LastState), records
+ * its L1 line and returns the packet's offset. No program, no execution, no L3
+ * truth. cfg must be valid and not cycle-accurate; the trace unit is in Secure
+ * state, not Hyp, context ID 0. tc_enc_ptm_packets_new returns NULL when cfg is
+ * refused or memory is short. */
+struct tc_enc_ptm_packets;
+struct tc_enc_ptm_packets *tc_enc_ptm_packets_new(const struct tc_ptm_config *cfg, uint64_t seed);
+void tc_enc_ptm_packets_free(struct tc_enc_ptm_packets *w);
+uint64_t tc_enc_ptm_packets_async(struct tc_enc_ptm_packets *w);
+/* I-sync at address in isa (enum tc_ptm_isa) for reason (0 periodic, 1 trace enabled, …). */
+uint64_t tc_enc_ptm_packets_isync(struct tc_enc_ptm_packets *w, uint32_t address, int isa, int reason);
+/* Branch address packet without exception information. */
+uint64_t tc_enc_ptm_packets_branch(struct tc_enc_ptm_packets *w, uint32_t address, int isa);
+/* One atom (taken: E, else N) in an atom packet of its own. */
+uint64_t tc_enc_ptm_packets_atom(struct tc_enc_ptm_packets *w, int taken);
+/* What was written: the bytes (*len of them) and the L1 lines ('\n'-separated). */
+const uint8_t *tc_enc_ptm_packets_trace(const struct tc_enc_ptm_packets *w, size_t *len);
+const char *tc_enc_ptm_packets_l1(const struct tc_enc_ptm_packets *w);
+
 #ifdef __cplusplus
 }
 #endif

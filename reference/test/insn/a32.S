@@ -92,6 +92,7 @@
 	rrx pc, r0                 @= indir
 	adr pc, . + 0x10           @= indir
 	adr pc, . - 0x10           @= indir
+	mov pc, r8, lsl #1         @= indir
 
 @ ---- Load word with Rt = PC (immediate, literal, register)
 	ldr pc, [r0]               @= indir
@@ -105,6 +106,9 @@
 	ldr pc, [pc, #-4]          @= indir
 	ldr pc, . + 0x20           @= indir
 	ldreq pc, [r0]             @= indir cond
+	ldrne pc, [r0]             @= indir cond
+	ldr pc, [r0, r1, lsr #2]   @= indir
+	ldr pc, [r0, r8]           @= indir
 	ldrhi pc, [pc, r0, lsl #2] @= indir cond
 
 @ ---- Block data transfer: LDM with PC in the list (and the exception return form)
@@ -151,6 +155,7 @@
 	clrex                      @= other
 	svc #0                     @= other
 	svcne #0x123456            @= other
+	svc #0x10f000              @= other
 	hvc #0                     @= other
 	smc #0                     @= other
 	bkpt #0                    @= other
@@ -200,6 +205,7 @@
 	strex r0, r1, [r2]         @= other
 	lda r0, [r1]               @= other
 	str pc, [r0]               @= other
+	str pc, [r8]               @= other
 	str r0, [r1, #4]!          @= other
 	strb r0, [r1]              @= other
 	push {r4, lr}              @= other
@@ -231,3 +237,14 @@
 	.inst 0xe120001e           @= indir
 	.inst 0xe4b0f000           @= indir
 	.inst 0xe7f000f0           @= other
+@ F4 Miscellaneous: ERET is cccc 0001 0110 (0)(0)(0)(0) (0)(0)(0)(0) (0)(0)(0)(0) 0110 (1)(1)(1)(0):
+@ bit 0 is a should-be-0 bit, set here (still ERET, an indirect branch).
+	.inst 0xe160006f           @= indir
+@ F4 Exception Save/Restore: RFE is 1111 100P U0W1 Rn (0)(0)(0)(0) (1)(0)(1)(0) (0)(0)(0)(0)
+@ (0)(0)(0)(0): bit 0 set (RFEIA r0, still an indirect branch).
+	.inst 0xf8900a01           @= indir
+@ F4 Branch, branch with link, and block data transfer: STM (STMIA, P=0 U=1) r0, {r12-r15}:
+@ a store, no PC write, though bits 15:12 are 1111 as in a data-processing Rd = PC.
+	.inst 0xe880f000           @= other
+@ F4 Load/store word and unsigned byte: STR (W=1, writeback) of PC, a store.
+	.inst 0xe5a0f004           @= other

@@ -101,6 +101,7 @@
 	wfe                        //= wfx
 	wfit x0                    //= wfx
 	wfit x30                   //= wfx
+	wfit x1                    //= wfx
 	wfet x1                    //= wfx
 	wfet xzr                   //= wfx
 	isb                        //= isb
@@ -210,3 +211,7 @@
 	.inst 0x55000000           //= other
 	.inst 0xd503209f           //= other
 	.inst 0xd5031040           //= other
+// C4.1 Unconditional branch (register): BR and BLR need op4 (bits 4:0) = 00000; with
+// op3 = 000000 any other op4 is unallocated (bit 0 set: not BR x0, not BLR x0).
+	.inst 0xd61f0001           //= other
+	.inst 0xd63f0001           //= other

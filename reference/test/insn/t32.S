@@ -148,6 +148,7 @@
 	ldr pc, [r3, r4]           @= indir
 	ldr.w pc, [pc, #8]         @= indir
 	ldr.w pc, [pc, #-8]        @= indir
+	ldr.w pc, [pc, #-0x40]     @= indir
 	it hi                      @= other
 	ldrhi.w pc, [r0]           @= indir
 
@@ -156,6 +157,7 @@
 	pop.w {r4-r11, pc}         @= indir
 	ldmia.w r0!, {r1, pc}      @= indir
 	ldm.w r0, {r1, r2, pc}     @= indir
+	ldm.w r1, {r0, r2, pc}     @= indir
 	ldmdb r0, {r4, pc}         @= indir
 	ldmdb sp!, {r0-r3, pc}     @= indir
 	rfeia r0                   @= indir
@@ -316,3 +318,29 @@
 	.inst.w 0xe8d0f020         @= other
 	.inst.w 0xf3bf8068         @= isb
 	.inst.w 0xf3d08f04         @= indir
+@ F3 16-bit Special data instructions and branch and exchange: BX and BLX (register) are
+@ 0100 0111 L Rm (0)(0)(0): bit 0 set (BX r0, BLX r0).
+	.inst.n 0x4701             @= indir
+	.inst.n 0x4781             @= indir link
+@ F3 16-bit If-Then, and hints: IT with mask 0001 (firstcond CS and CC): not WFE (bf20)
+@ nor WFI (bf30), which are hints with mask 0000.
+	.inst.n 0xbf21             @= other
+	.inst.n 0xbf31             @= other
+@ F3 Branches and miscellaneous control: BXJ is 1111 0011 1100 Rm 10(0)0 (1)(1)(1)(1)
+@ (0)(0)(0)(0) (0)(0)(0)(0): bit 0 set (BXJ r0).
+	.inst.w 0xf3c08f01         @= indir
+@ F3 Load/store multiple: RFEDB and RFEIA are 1110 100x x0W1 Rn (1)(1)(0)(0) (0)(0)(0)(0)
+@ (0)(0)(0)(0) (0)(0)(0)(0): bit 0 set (RFEDB r0, RFEIA r0).
+	.inst.w 0xe810c001         @= indir
+	.inst.w 0xe990c001         @= indir
+@ F3 Load word, Rn != PC, U=0: hw2 bits 11:6 must be 000000 (register), 1PUW with P or W
+@ set (T4) or 1100xx/1110xx; 010000, 1010 (P=W=0, UNDEFINED), 1000 with imm8<7> set
+@ (P=W=0) and 000001 are not LDR: other. Rn = LR with 000001 too.
+	.inst.w 0xf850f400         @= other
+	.inst.w 0xf850fa00         @= other
+	.inst.w 0xf850f880         @= other
+	.inst.w 0xf850f040         @= other
+	.inst.w 0xf85ef040         @= other
+@ F3 Branches and miscellaneous control, B<c>.W T3: offset S:J2:J1:imm6:imm11:0 = 0x80000,
+@ J2 set and imm6 = 0.
+	bne.w . + 0x80004          @= dir cond target=+0x80004
