@@ -156,31 +156,46 @@ int tc_scan_name(struct tc_scan *s, const char *const *names, int first, int n, 
 	return -1;
 }
 
-uint32_t tc_scan_atoms(struct tc_scan *s, int min, int max, int *natoms)
+/* Atoms E and N, and W when waits is not NULL. */
+static uint32_t scan_atom_letters(struct tc_scan *s, int min, int max, int *natoms, uint32_t *waits)
 {
 	char expected[96];
 	uint32_t atoms = 0;
 	int n = 0;
 	*natoms = 0;
+	if (waits)
+		*waits = 0;
 	if (s->bad)
 		return 0;
 	if (min == 0 && s->p[0] == '-' && (s->p[1] == ' ' || s->p[1] == '\0')) {
 		s->p++;
 		return 0;
 	}
-	while (n <= max && (s->p[n] == 'E' || s->p[n] == 'N')) {
+	while (n <= max && (s->p[n] == 'E' || s->p[n] == 'N' || (waits && s->p[n] == 'W'))) {
 		if (n < 32 && s->p[n] == 'E')
 			atoms |= 1u << n;
+		if (n < 32 && s->p[n] == 'W')
+			*waits |= 1u << n;
 		n++;
 	}
 	if (n < (min ? min : 1) || n > max || (s->p[n] != ' ' && s->p[n] != '\0')) {
-		snprintf(expected, sizeof expected, "%s%d to %d atoms (E or N)", min == 0 ? "'-' or " : "",
-			 min ? min : 1, max);
+		snprintf(expected, sizeof expected, "%s%d to %d atoms (%s)", min == 0 ? "'-' or " : "",
+			 min ? min : 1, max, waits ? "E, N or W" : "E or N");
 		return (uint32_t)fail_at(s, s->p, expected);
 	}
 	s->p += n;
 	*natoms = n;
 	return atoms;
+}
+
+uint32_t tc_scan_atoms(struct tc_scan *s, int min, int max, int *natoms)
+{
+	return scan_atom_letters(s, min, max, natoms, NULL);
+}
+
+uint32_t tc_scan_atoms_w(struct tc_scan *s, int min, int max, int *natoms, uint32_t *waits)
+{
+	return scan_atom_letters(s, min, max, natoms, waits);
 }
 
 int tc_scan_end(struct tc_scan *s)

@@ -47,6 +47,10 @@ int tc_scan_name(struct tc_scan *s, const char *const *names, int first, int n, 
  * "-" for none when min is 0; the number of atoms in *natoms. */
 uint32_t tc_scan_atoms(struct tc_scan *s, int min, int max, int *natoms);
 
+/* The same with W (a cycle boundary: bit i of *waits set, bit i of the
+ * result clear) allowed among E and N. */
+uint32_t tc_scan_atoms_w(struct tc_scan *s, int min, int max, int *natoms, uint32_t *waits);
+
 /* The end of the line. Returns 0 when the whole line was taken, else -1
  * (err says where and why). */
 int tc_scan_end(struct tc_scan *s);

@@ -8,6 +8,7 @@
 #include "tracecert/encoder_ete.h"
 #include "tracecert/encoder_ptm.h"
 #include "tracecert/ete.h"
+#include "tracecert/etmv3.h"
 #include "tracecert/protocol.h"
 #include "tracecert/ptm.h"
 #include "vector.h"
@@ -18,6 +19,7 @@ union record {
 	struct tc_item h;
 	struct tc_ete_packet ete;
 	struct tc_ptm_packet ptm;
+	struct tc_etmv3_packet etmv3;
 	unsigned char bytes[RECORD_MAX];
 };
 
@@ -136,12 +138,59 @@ static const char *same_ptm(const struct tc_item *wi, const struct tc_item *gi)
 	return NULL;
 }
 
+static const char *same_etmv3(const struct tc_item *wi, const struct tc_item *gi)
+{
+	const struct tc_etmv3_packet *want = (const void *)wi, *got = (const void *)gi;
+	int k = want->h.kind;
+	int isync = k == tc_etmv3_pkt_isync, branch = k == tc_etmv3_pkt_branch;
+	int iaddr = branch || (isync && want->has_address);
+	int daddr = k == tc_etmv3_pkt_data || k == tc_etmv3_pkt_placeholder || k == tc_etmv3_pkt_value_not_traced;
+	int value = k == tc_etmv3_pkt_data || k == tc_etmv3_pkt_ooo_data;
+	const char *bad = same_header(wi, gi);
+	if (bad)
+		return bad;
+	FIELD(got->header == want->header, "header");
+	SHOWN(k == tc_etmv3_pkt_error, error);
+	SHOWN(k == tc_etmv3_pkt_warning, warning);
+	SHOWN(k == tc_etmv3_pkt_warning, field);
+	SHOWN(k == tc_etmv3_pkt_atom, natoms);
+	SHOWN(k == tc_etmv3_pkt_atom, atoms);
+	SHOWN(k == tc_etmv3_pkt_atom, waits);
+	SHOWN(iaddr, isa);
+	SHOWN(isync || branch, ns);
+	SHOWN(isync || branch, hyp);
+	SHOWN(isync, reason);
+	SHOWN(isync && want->has_address, lsip);
+	SHOWN(isync || daddr, has_address);
+	SHOWN(isync, has_cc);
+	SHOWN(isync, has_ctxid);
+	SHOWN(branch, exc_form);
+	SHOWN(branch && want->exc_form, cancel);
+	SHOWN(branch && want->exc_form == tc_etmv3_exc_bytes, resume);
+	SHOWN(daddr && want->has_address, be);
+	SHOWN(value, has_value);
+	SHOWN(value && want->has_value, size);
+	SHOWN(k == tc_etmv3_pkt_ooo_data || k == tc_etmv3_pkt_placeholder, tag);
+	SHOWN(k == tc_etmv3_pkt_timestamp, ts_r);
+	SHOWN(branch && want->exc_form, exception);
+	SHOWN(k == tc_etmv3_pkt_atom, atoms);
+	SHOWN(iaddr, address);
+	SHOWN(isync && want->lsip, data_insn);
+	SHOWN(daddr && want->has_address, data_address);
+	SHOWN(value && want->has_value, value);
+	SHOWN(k == tc_etmv3_pkt_context_id || (isync && want->has_ctxid), context_id);
+	SHOWN(k == tc_etmv3_pkt_vmid, vmid);
+	SHOWN(k == tc_etmv3_pkt_cycle_count || (isync && want->has_cc), cc);
+	SHOWN(k == tc_etmv3_pkt_timestamp || k == tc_etmv3_pkt_warning, ts);
+	return NULL;
+}
+
 /* The field compare of each protocol; a protocol of the build without one
  * fails test_compares_cover_protocols. */
 static const struct {
 	const char *protocol;
 	const char *(*same)(const struct tc_item *want, const struct tc_item *got);
-} compares[] = { { "ete", same_ete }, { "ptm", same_ptm } };
+} compares[] = { { "ete", same_ete }, { "ptm", same_ptm }, { "etmv3", same_etmv3 } };
 
 static const char *(*compare_of(const struct tc_protocol *p))(const struct tc_item *, const struct tc_item *)
 {
@@ -524,6 +573,13 @@ static const struct {
 	{ "ptm", "@4 6e contextid ctxid=0x1",
 	  "column 7: expected a packet kind (async|isync|atom|branch|waypoint|trigger|context-id|vmid|timestamp|"
 	  "exception-return|ignore|error|warning), found 'contextid'" },
+	{ "etmv3", "@0 80 atom atoms=WX", "column 18: expected '-' or 1 to 16 atoms (E, N or W), found 'WX'" },
+	{ "etmv3", "@0 2e data value=0x1 size=3", "column 27: expected a size of 0, 1, 2 or 4, found '3'" },
+	{ "etmv3", "@0 03 branch addr=0x0 isa=arm ns=0 hyp=0 exc=0x1 can=0 resume=0",
+	  "column 63: expected a resume of 1 to 15 (0 is not shown), found '0'" },
+	{ "etmv3", "@0 03 branch addr=0x0 isa=arm ns=0 hyp=0 exc5=0x8 can=0",
+	  "column 47: expected a hexadecimal number (0x and lower-case digits) at most 0x7, found '0x8'" },
+	{ "etmv3", "@0 20 ooo-data tag=1", "column 21: expected ' value=', found end of line" },
 };
 
 static void test_refusals(void)
@@ -570,6 +626,24 @@ static const struct {
 	{ "ptm", "@0 72 warning class=ignored-field field=isync-info0 bits=0xffffffffffffffff" },
 	{ "ptm", "@0 0c trigger" },
 	{ "ptm", "@0 76 exception-return" },
+	{ "etmv3", "@18446744073709551615 70 isync addr=0xffffffff isa=jazelle reason=3 ns=1 hyp=1 lsip=0xffffffff "
+		   "cc=4294967295 ctxid=0xffffffff" },
+	{ "etmv3", "@0 08 isync reason=0 ns=0 hyp=0" },
+	{ "etmv3", "@0 ff branch addr=0xffffffff isa=thumbee ns=1 hyp=1 exc=0x1ff can=1 resume=15" },
+	{ "etmv3", "@0 ff branch addr=0x0 isa=arm ns=0 hyp=0 exc5=0x7 can=1" },
+	{ "etmv3", "@0 fc atom atoms=EEEEEEEEEEEEEEEN" },
+	{ "etmv3", "@0 80 atom atoms=-" },
+	{ "etmv3", "@0 c8 atom atoms=WEWEWN" },
+	{ "etmv3", "@0 04 cycle-count cc=4294967295" },
+	{ "etmv3", "@0 2e data addr=0xffffffff be=1 value=0xffffffff size=4" },
+	{ "etmv3", "@0 02 data" },
+	{ "etmv3", "@0 6c ooo-data tag=3 value=0x0 size=0" },
+	{ "etmv3", "@0 7c placeholder tag=3 addr=0x0 be=0" },
+	{ "etmv3", "@0 6a value-not-traced" },
+	{ "etmv3", "@0 3c vmid vmid=0xff" },
+	{ "etmv3", "@0 46 timestamp ts=0xffffffffffffffff r=1" },
+	{ "etmv3", "@0 2e warning class=ignored-field field=data-size bits=0xff" },
+	{ "etmv3", "@0 00 error class=bad-mode" },
 };
 
 static void test_edges(void)
@@ -593,10 +667,10 @@ static void test_edges(void)
 
 static void test_known_records(void)
 {
-	union record want[8], got;
-	const char *lines[8];
-	const char *(*same[8])(const struct tc_item *, const struct tc_item *);
-	const char *proto[8];
+	union record want[12], got;
+	const char *lines[12];
+	const char *(*same[12])(const struct tc_item *, const struct tc_item *);
+	const char *proto[12];
 	int n = 0, good = 0;
 	memset(want, 0, sizeof want);
 	/* Trace Info: cc=1 cct=4 spec=3 tx=1 and a WNDW section of 9. */
@@ -642,6 +716,29 @@ static void test_known_records(void)
 	want[n].ptm.header = 0x84, want[n].ptm.natoms = 3, want[n].ptm.atoms = 0x4, want[n].ptm.has_cc = 1;
 	want[n].ptm.cc = 4;
 	lines[n] = "@3 84 atom atoms=NNE cc=4", same[n] = same_ptm, proto[n++] = "ptm";
+	/* ETMv3 LSiP I-sync: the current address 0x1004, the data instruction at 0x1000. */
+	want[n].etmv3.h = (struct tc_item){ sizeof(struct tc_etmv3_packet), tc_proto_etmv3, tc_etmv3_pkt_isync, 6 };
+	want[n].etmv3.header = 0x70, want[n].etmv3.address = 0x1004, want[n].etmv3.isa = tc_etmv3_isa_thumb;
+	want[n].etmv3.reason = 1, want[n].etmv3.has_address = 1, want[n].etmv3.lsip = 1;
+	want[n].etmv3.data_insn = 0x1000, want[n].etmv3.has_cc = 1, want[n].etmv3.cc = 9;
+	lines[n] = "@6 70 isync addr=0x1004 isa=thumb reason=1 ns=0 hyp=0 lsip=0x1000 cc=9";
+	same[n] = same_etmv3, proto[n++] = "etmv3";
+	/* ETMv3 cycle-accurate atoms W E W N (waits bits 0 and 2, E bit 1). */
+	want[n].etmv3.h = (struct tc_item){ sizeof(struct tc_etmv3_packet), tc_proto_etmv3, tc_etmv3_pkt_atom, 7 };
+	want[n].etmv3.header = 0xc4, want[n].etmv3.natoms = 4, want[n].etmv3.atoms = 0x2, want[n].etmv3.waits = 0x5;
+	lines[n] = "@7 c4 atom atoms=WEWN", same[n] = same_etmv3, proto[n++] = "etmv3";
+	/* ETMv3 branch with an ARMv7-M exception, cancelled, resume 2. */
+	want[n].etmv3.h = (struct tc_item){ sizeof(struct tc_etmv3_packet), tc_proto_etmv3, tc_etmv3_pkt_branch, 8 };
+	want[n].etmv3.header = 0x81, want[n].etmv3.address = 0x200, want[n].etmv3.isa = tc_etmv3_isa_thumb;
+	want[n].etmv3.exc_form = tc_etmv3_exc_bytes, want[n].etmv3.exception = 0x18, want[n].etmv3.cancel = 1;
+	want[n].etmv3.resume = 2;
+	lines[n] = "@8 81 branch addr=0x200 isa=thumb ns=0 hyp=0 exc=0x18 can=1 resume=2";
+	same[n] = same_etmv3, proto[n++] = "etmv3";
+	/* ETMv3 Normal data with a data address and a two-byte value. */
+	want[n].etmv3.h = (struct tc_item){ sizeof(struct tc_etmv3_packet), tc_proto_etmv3, tc_etmv3_pkt_data, 9 };
+	want[n].etmv3.header = 0x2a, want[n].etmv3.has_address = 1, want[n].etmv3.data_address = 0x4000;
+	want[n].etmv3.be = 1, want[n].etmv3.has_value = 1, want[n].etmv3.value = 0xbeef, want[n].etmv3.size = 2;
+	lines[n] = "@9 2a data addr=0x4000 be=1 value=0xbeef size=2", same[n] = same_etmv3, proto[n++] = "etmv3";
 	for (int i = 0; i < n; i++) {
 		const struct tc_protocol *p = tc_protocol_find(proto[i]);
 		char err[256] = "";
