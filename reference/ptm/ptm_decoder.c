@@ -1,7 +1,8 @@
-/* ptm_decoder.c — PTM decoder driver: A-sync search, streaming with a small pending buffer, errors, L1 → L3. */
+/* ptm_decoder.c — PTM decoder: the packet stream (A-sync search, streaming, errors) and L1 → L3. */
 #include <stdlib.h>
 #include <string.h>
 
+#include "pktstream.h"
 #include "ptm_internal.h"
 #include "tracecert/ptm_config.h"
 
@@ -9,27 +10,18 @@
  * least five 0x00 bytes, the header included, then 0x80 (PTM-P10). */
 #define TC_PTM_ASYNC_MIN_ZEROS 5
 
-enum dec_state { st_search, st_sync, st_async_zeros };
+_Static_assert(TC_PTM_MAX_PACKET <= TC_PKTSTREAM_MAX_PACKET, "the stream buffers a whole packet");
 
 struct tc_ptm_decoder {
 	struct tc_ptm_config cfg;
 	struct tc_ptm_sink sink;
 	struct tc_ptm_state st;            /* LastState */
+	struct tc_ptm_state saved;         /* before the packet being parsed */
 	struct tc_ptm_analyzer an;         /* L3 */
-	enum dec_state state;
-	uint64_t pos;                      /* offset of the next byte fed */
-	uint8_t pend[TC_PTM_MAX_PACKET];   /* start of a packet cut by a chunk boundary */
-	size_t npend;
-	uint64_t pend_off;
-	uint64_t zero_run;                 /* search: zeros in a row; A-sync: zeros so far */
-	uint64_t run_start;                /* offset of the first of them */
-	uint64_t search_start;
-	uint64_t skipped;
-	int finished;
+	struct tc_pktstream stream;
 	struct tc_ptm_out out;
+	int finished;
 };
-
-static void feed_bytes(struct tc_ptm_decoder *d, const uint8_t *data, size_t len, uint64_t off);
 
 /* L1 to the sink, and to the analysis when an L3 sink is attached. */
 static void send_packet(struct tc_ptm_decoder *d, const struct tc_ptm_packet *p)
@@ -50,27 +42,6 @@ static void blank_packet(struct tc_ptm_packet *p, int kind, uint64_t offset, uin
 	p->header = header;
 }
 
-/* Reports an error at offset and, when resync is set, searches for the
- * next A-sync from the byte after the offending packet's first. */
-static void report_error(struct tc_ptm_decoder *d, int error, uint64_t offset, uint8_t header)
-{
-	struct tc_ptm_packet p;
-	TC_CLAUSE("PTM-P22/Resync");
-	blank_packet(&p, tc_ptm_pkt_error, offset, header);
-	p.error = (uint8_t)error;
-	send_packet(d, &p);
-	d->state = st_search;
-	d->zero_run = 0;
-	d->search_start = offset + 1;
-}
-
-static void send_async(struct tc_ptm_decoder *d, uint64_t offset)
-{
-	struct tc_ptm_packet p;
-	blank_packet(&p, tc_ptm_pkt_async, offset, 0x00);
-	send_packet(d, &p);
-}
-
 /* The warnings of an accepted packet: L1 lines after the packet's. */
 static void send_warnings(struct tc_ptm_decoder *d, const struct tc_ptm_out *out)
 {
@@ -86,162 +57,72 @@ static void send_warnings(struct tc_ptm_decoder *d, const struct tc_ptm_out *out
 	}
 }
 
-static void accept_packet(struct tc_ptm_decoder *d)
-{
-	const struct tc_ptm_out *out = &d->out;
-	if (out->async_start) {
-		d->state = st_async_zeros;
-		d->run_start = out->pkt.h.offset;
-		d->zero_run = 1;
-		return;
-	}
-	if (d->sink.packet)
-		d->sink.packet(d->sink.ctx, &out->pkt);
-	send_warnings(d, out);
-	if (d->sink.l3)
-		tc_ptm_analyze(&d->an, &out->pkt);
-}
-
-/* Search: skip to the end of the next A-sync (≥5 zeros, then 0x80). */
-static size_t step_search(struct tc_ptm_decoder *d, const uint8_t *data, size_t len, uint64_t off)
-{
-	for (size_t i = 0; i < len; i++) {
-		if (data[i] == 0x00) {
-			if (d->zero_run++ == 0)
-				d->run_start = off + i;
-		} else if (data[i] == 0x80 && d->zero_run >= TC_PTM_ASYNC_MIN_ZEROS) {
-			TC_CLAUSE("PTM-P10/AsyncSearch");
-			d->skipped += d->run_start - d->search_start;
-			d->state = st_sync;
-			d->zero_run = 0;
-			send_async(d, d->run_start);
-			return i + 1;
-		} else {
-			d->zero_run = 0;
-		}
-	}
-	return len;
-}
-
-/* Inside an A-sync: count zeros until 0x80. */
-static size_t step_async_zeros(struct tc_ptm_decoder *d, const uint8_t *data, size_t len)
-{
-	uint64_t start = d->run_start, zeros;
-	size_t i = 0;
-	while (i < len && data[i] == 0x00)
-		i++;
-	d->zero_run += i;
-	if (i == len)
-		return len;
-	zeros = d->zero_run;
-	if (data[i] == 0x80 && zeros >= TC_PTM_ASYNC_MIN_ZEROS) {
-		TC_CLAUSE("PTM-P10/Async");
-		d->state = st_sync;
-		d->zero_run = 0;
-		send_async(d, start);
-		return i + 1;
-	}
-	/* bad-async: the search restarts at start+1, where `zeros - 1` zero
-	 * bytes lead up to this byte, which the search then reads again. */
-	TC_CLAUSE("PTM-P10/BadAsync");
-	report_error(d, tc_ptm_err_bad_async, start, 0x00);
-	d->zero_run = zeros - 1;
-	d->run_start = start + 1;
-	return i;
-}
-
-static void rescan_pending(struct tc_ptm_decoder *d)
-{
-	uint8_t tmp[TC_PTM_MAX_PACKET];
-	size_t n = d->npend - 1;
-	uint64_t off = d->pend_off + 1;
-	memcpy(tmp, d->pend + 1, n);
-	d->npend = 0;
-	feed_bytes(d, tmp, n, off);
-}
+/* ---- The stream's callbacks ------------------------------------------------- */
 
 /* One packet on LastState; a packet that fails or is cut short leaves it
  * as it was. */
-static int parse_packet(struct tc_ptm_decoder *d, const uint8_t *buf, size_t len, uint64_t off)
+static int on_parse(void *ctx, const uint8_t *buf, size_t len, uint64_t off)
 {
-	struct tc_ptm_state saved = d->st;
-	int r = tc_ptm_parse_packet(&d->cfg, &d->st, buf, len, off, &d->out);
+	struct tc_ptm_decoder *d = ctx;
+	int r;
+	d->saved = d->st;
+	r = tc_ptm_parse_packet(&d->cfg, &d->st, buf, len, off, &d->out);
 	if (r <= 0)
-		d->st = saved;
+		d->st = d->saved;
 	return r;
 }
 
-/* In sync with part of a packet buffered: add one byte and retry. */
-static size_t step_pending(struct tc_ptm_decoder *d, const uint8_t *data)
+static void on_accept(void *ctx)
 {
-	int r;
-	d->pend[d->npend++] = data[0];
-	r = parse_packet(d, d->pend, d->npend, d->pend_off);
-	if (r > 0) {
-		d->npend = 0;
-		accept_packet(d);
-	} else if (r < 0 || d->npend == sizeof d->pend) {   /* the second cannot happen: packets are shorter */
-		report_error(d, r < 0 ? -r : tc_ptm_err_truncated, d->pend_off, d->pend[0]);
-		rescan_pending(d);
-	}
-	return 1;
+	struct tc_ptm_decoder *d = ctx;
+	if (d->sink.packet)
+		d->sink.packet(d->sink.ctx, &d->out.pkt);
+	send_warnings(d, &d->out);
+	if (d->sink.l3)
+		tc_ptm_analyze(&d->an, &d->out.pkt);
 }
 
-static size_t step_sync(struct tc_ptm_decoder *d, const uint8_t *data, size_t len, uint64_t off)
+static void on_async(void *ctx, uint64_t offset, int searched)
 {
-	int r;
-	if (d->npend > 0)
-		return step_pending(d, data);
-	r = parse_packet(d, data, len, off);
-	if (r > 0) {
-		accept_packet(d);
-		return (size_t)r;
+	struct tc_ptm_decoder *d = ctx;
+	struct tc_ptm_packet p;
+	TC_CLAUSE_CASE(0x00, "4.5/Table4.1");   /* the A-sync header, read by the stream */
+	if (searched) {
+		TC_CLAUSE("PTM-P10/AsyncSearch");
+	} else {
+		TC_CLAUSE("PTM-P10/Async");
 	}
-	if (r < 0) {
-		report_error(d, -r, off, data[0]);
-		return 1;
-	}
-	if (len >= sizeof d->pend) {               /* cannot happen: packets are shorter */
-		report_error(d, tc_ptm_err_truncated, off, data[0]);
-		return 1;
-	}
-	memcpy(d->pend, data, len);
-	d->npend = len;
-	d->pend_off = off;
-	return len;
+	blank_packet(&p, tc_ptm_pkt_async, offset, 0x00);
+	send_packet(d, &p);
 }
 
-static void feed_bytes(struct tc_ptm_decoder *d, const uint8_t *data, size_t len, uint64_t off)
+/* Reports an error; the stream then searches for the next A-sync from the
+ * byte after the offending packet's first (PTM-P22). */
+static void on_error(void *ctx, int why, int error, uint64_t offset, uint8_t header)
 {
-	size_t i = 0;
-	while (i < len) {
-		size_t n;
-		if (d->state == st_search)
-			n = step_search(d, data + i, len - i, off + i);
-		else if (d->state == st_async_zeros)
-			n = step_async_zeros(d, data + i, len - i);
-		else
-			n = step_sync(d, data + i, len - i, off + i);
-		i += n;
-	}
-}
-
-/* End of the stream inside a packet: truncated; as after any error, the
- * bytes after its first are searched for an A-sync (FORMAT.md "Error
- * classes"), which may start packets cut off in turn. Inside an A-sync's
- * zeros nothing is left to find. */
-static void finish_packets(struct tc_ptm_decoder *d)
-{
-	while (d->state == st_sync && d->npend > 0) {
+	struct tc_ptm_decoder *d = ctx;
+	struct tc_ptm_packet p;
+	TC_CLAUSE("PTM-P22/Resync");
+	blank_packet(&p, tc_ptm_pkt_error, offset, header);
+	switch (why) {
+	case tc_pktstream_packet: p.error = (uint8_t)error; break;
+	case tc_pktstream_bad_async:
+		TC_CLAUSE("PTM-P10/BadAsync");
+		p.error = tc_ptm_err_bad_async;
+		break;
+	case tc_pktstream_truncated:
 		TC_CLAUSE("PTM-P22/Truncated");
-		report_error(d, tc_ptm_err_truncated, d->pend_off, d->pend[0]);
-		rescan_pending(d);
-	}
-	if (d->state == st_async_zeros) {
+		p.error = tc_ptm_err_truncated;
+		break;
+	default:
 		TC_CLAUSE("PTM-P22/TruncatedAsync");
-		report_error(d, tc_ptm_err_truncated, d->run_start, 0x00);
+		p.error = tc_ptm_err_truncated;
+		break;
 	}
+	send_packet(d, &p);
 }
+
+/* ---- API ----------------------------------------------------------------------- */
 
 int tc_ptm_feed(struct tc_ptm_decoder *d, const uint8_t *data, size_t len)
 {
@@ -249,8 +130,7 @@ int tc_ptm_feed(struct tc_ptm_decoder *d, const uint8_t *data, size_t len)
 		return tc_ptm_invalid;
 	if (d->finished)
 		return tc_ptm_finished;
-	feed_bytes(d, data, len, d->pos);
-	d->pos += len;
+	tc_pktstream_feed(&d->stream, data, len);
 	return tc_ptm_ok;
 }
 
@@ -260,9 +140,7 @@ int tc_ptm_finish(struct tc_ptm_decoder *d)
 		return tc_ptm_invalid;
 	if (d->finished)
 		return tc_ptm_finished;
-	finish_packets(d);
-	if (d->state == st_search && d->pos > d->search_start)
-		d->skipped += d->pos - d->search_start;
+	tc_pktstream_finish(&d->stream);
 	if (d->sink.l3)
 		tc_ptm_analyze_flush(&d->an);
 	d->finished = 1;
@@ -271,6 +149,7 @@ int tc_ptm_finish(struct tc_ptm_decoder *d)
 
 struct tc_ptm_decoder *tc_ptm_alloc(const struct tc_ptm_config *cfg, const struct tc_ptm_sink *sink)
 {
+	struct tc_pktstream_ops ops = { NULL, on_parse, on_accept, on_async, on_error };
 	struct tc_ptm_decoder *d;
 	if (!cfg || tc_ptm_config_check(cfg, NULL, 0))
 		return NULL;
@@ -281,7 +160,8 @@ struct tc_ptm_decoder *tc_ptm_alloc(const struct tc_ptm_config *cfg, const struc
 	if (sink)
 		d->sink = *sink;
 	tc_ptm_analyze_init(&d->an, &d->cfg, &d->sink);
-	d->state = st_search;
+	ops.ctx = d;
+	tc_pktstream_init(&d->stream, &ops, TC_PTM_ASYNC_MIN_ZEROS);
 	return d;
 }
 
@@ -300,5 +180,5 @@ void tc_ptm_free(struct tc_ptm_decoder *d)
 
 uint64_t tc_ptm_skipped(const struct tc_ptm_decoder *d)
 {
-	return d ? d->skipped : 0;
+	return d ? tc_pktstream_skipped(&d->stream) : 0;
 }

@@ -38,14 +38,14 @@ struct tc_ptm_out {
 	struct tc_ptm_packet pkt;
 	struct tc_ptm_warn warn[TC_PTM_MAX_WARN];
 	int nwarn;
-	int async_start;           /* header 00: the driver counts the zero run */
 };
 
 /* Longest packet: I-sync with a 5-byte cycle count and 4 context ID bytes
  * (15), or a 64-bit timestamp with a 5-byte cycle count (15). */
 #define TC_PTM_MAX_PACKET 16
 
-/* Parses one packet at buf (len > 0 bytes available) against *st. Returns
+/* Parses one packet at buf (len > 0 bytes available; buf[0] is not 0x00, the
+ * A-sync header, which the byte stream reads itself: reference/pktstream.c) against *st. Returns
  * the bytes consumed (> 0); 0 when the bytes end inside the packet; or
  * -error (enum tc_ptm_error). *st may be changed even on failure: the
  * caller restores it. */

@@ -469,7 +469,6 @@ static void dispatch(struct tc_ptm_parse *p, uint8_t h)
 		return;
 	}
 	switch (h) {
-	case 0x00: k->h.kind = tc_ptm_pkt_async; p->out->async_start = 1; break;
 	case 0x08: isync_packet(p); break;
 	case 0x0c: k->h.kind = tc_ptm_pkt_trigger; break;           /* Trigger */
 	case 0x3c:                                                  /* VMID, 1 byte */

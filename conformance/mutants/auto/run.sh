@@ -13,7 +13,8 @@
 # but *_text.c (L1 text for dump; certify compares records), *_config.c and *_protocol.c
 # (configuration keys and the descriptor: certify hands every decoder a checked
 # configuration, so their faults are not decoding faults), and the shared instruction
-# classifier, program image and return stack (insn, image, retstack). --sample N: N sites of each protocol, chosen
+# classifier, program image, return stack and byte-stream driver (insn, image, retstack,
+# pktstream) that the protocol's decoder uses (includes the header of). --sample N: N sites of each protocol, chosen
 # by seed (default 1) and site id; without it every site (a few thousand: hours on 2 cores).
 # --ids FILE: only the sites whose id starts a line of FILE (e.g. the survivors of an earlier
 # run: cut -f3 of its verdicts.tsv), to see quickly what new vectors kill; its kill rates are
@@ -95,9 +96,12 @@ parts() {
 		case $b in *_text | *_config | *_protocol) continue ;; esac
 		echo "${b#"$1"_} $f"
 	done
-	echo "insn reference/insn.c"
-	echo "image reference/image.c"
-	echo "retstack reference/retstack.c"
+	# The shared parts the protocol's decoder uses (includes their header).
+	for s in insn image retstack pktstream; do
+		if grep -qE "#include \"(tracecert/)?$s\.h\"" reference/"$1"/*.c reference/"$1"/*.h 2>/dev/null; then
+			echo "$s reference/$s.c"
+		fi
+	done
 }
 
 # verdicts PROTOCOL: OUT/PROTOCOL/verdicts.tsv from its sample and each mutant's verdict; a
