@@ -86,7 +86,6 @@ static void on_async(void *ctx, uint64_t offset, int searched)
 {
 	struct tc_ptm_decoder *d = ctx;
 	struct tc_ptm_packet p;
-	TC_CLAUSE_CASE(0x00, "4.5/Table4.1");   /* the A-sync header, read by the stream */
 	if (searched) {
 		TC_CLAUSE("PTM-P10/AsyncSearch");
 	} else {
