@@ -261,16 +261,14 @@ static void exception_byte1(struct etmv3_parse *p, uint8_t b, struct exc_info *e
 static void exception_bytes(struct etmv3_parse *p, struct exc_info *e, int *isa)
 {
 	uint8_t b0 = read_byte(p);
+	unsigned reserved = (p->cfg->version < 4 ? 0x80u : 0u) | (p->cfg->version < 3 ? 0x40u : 0u);
 	int con = (b0 >> 7) & 1;
 	memset(e, 0, sizeof *e);
 	TC_CLAUSE("7.3.5/ExceptionByte0");
-	if (p->cfg->version < 4 && con) {
-		res0(p, tc_etmv3_wf_exc0, b0 & 0x80);
+	res0(p, tc_etmv3_wf_exc0, b0 & reserved);   /* the field's bits, one warning */
+	if (p->cfg->version < 4)
 		con = 0;
-	}
-	if (p->cfg->version < 3)
-		res0(p, tc_etmv3_wf_exc0, b0 & 0x40);
-	else
+	if (p->cfg->version >= 3)
 		e->alt = (b0 >> 6) & 1;
 	e->cancel = (b0 >> 5) & 1;
 	e->exception = (b0 >> 1) & 0xf;
@@ -433,7 +431,7 @@ static void isync_packet(struct etmv3_parse *p, int with_cc)
 	isync_info_warnings(p, info);
 	k->reason = (info >> 5) & 3;
 	st->ns = (info >> 3) & 1;
-	if (p->cfg->version >= 5)
+	if (p->cfg->version >= 5 && !p->cfg->data_only)   /* a data-only I-sync has no Hyp bit: res0 */
 		st->hyp = (info >> 1) & 1;
 	if (!p->cfg->data_only) {
 		uint32_t address;
