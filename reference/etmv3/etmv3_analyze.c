@@ -328,12 +328,19 @@ static void analyze_cycle_count(struct tc_etmv3_analyzer *a, uint32_t cc)
 
 /* LSiP: "execution of the instruction at this address is implied, as if an
  * E atom was traced after this address and before the current instruction
- * address"; then the walk stands at the current address. */
+ * address", in the state the information byte and the address's T bit give
+ * (the current address can change the instruction set and, with an
+ * Exception information byte, the security state, §7.7.3); then the walk
+ * stands at the current address. */
 static void lsip_data_instruction(struct tc_etmv3_analyzer *a, const struct tc_etmv3_packet *p)
 {
 	TC_CLAUSE("7.7.3/LSiP.ImpliedE");
 	a->cur.address = p->data_insn;
+	a->cur.isa = p->data_isa;
+	a->cur.ns = p->data_ns;
+	a->cur.hyp = p->data_hyp;
 	a->cur.valid = 1;
+	report_context(a);
 	if (can_walk(a))
 		atom(a, 1);
 	a->half_t32 = 0;
@@ -351,13 +358,11 @@ static void analyze_isync(struct tc_etmv3_analyzer *a, const struct tc_etmv3_pac
 	a->last.valid = 0;
 	if (p->has_ctxid)
 		a->context_id = p->context_id;
+	if (p->lsip)
+		lsip_data_instruction(a, p);
 	set_current(a, p);
 	a->cur.valid = p->has_address;   /* data-only I-syncs carry no address */
 	report_context(a);
-	if (p->lsip) {
-		lsip_data_instruction(a, p);
-		set_current(a, p);
-	}
 	if (p->has_cc)
 		analyze_cycle_count(a, p->cc);
 }

@@ -448,6 +448,9 @@ static void isync_packet(struct etmv3_parse *p, int with_cc)
 		k->has_address = 1;
 		if (info & 0x80) {
 			k->data_insn = address;
+			k->data_isa = (uint8_t)isa;   /* the current address may change them (ETM3-P9) */
+			k->data_ns = st->ns;
+			k->data_hyp = st->hyp;
 			lsip_current(p, k);
 		}
 	}
