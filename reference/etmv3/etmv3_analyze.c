@@ -313,15 +313,29 @@ static void analyze_branch(struct tc_etmv3_analyzer *a, const struct tc_etmv3_pa
 	report_context(a);
 }
 
-/* A cycle count (§7.3.4): 0 is an overflowed counter, a gap of unknown length. */
+/* A cycle count (§7.3.4): 0 is an overflowed counter, a gap of unknown
+ * length; the count of the most recent non-periodic I-sync (in its packet,
+ * header 70, or a Cycle count packet after it) is unknown where the text
+ * says it must be ignored (ETM3-P25). */
 static void analyze_cycle_count(struct tc_etmv3_analyzer *a, uint32_t cc)
 {
 	struct tc_l3 x;
-	TC_CLAUSE_CASE(cc == 0, "7.3.4/CycleCount");
+	TC_CLAUSE_CASE((cc == 0) | a->cc_ignored << 1, "7.3.4/CycleCount");
 	blank_item(a, &x, tc_l3_cycle_count);
 	x.count = cc;
-	x.unknown = cc == 0;
+	x.unknown = cc == 0 || a->cc_ignored;
 	emit(a, &x);
+}
+
+/* "In ETMv3.0, the cycle count output following overflow or entry to debug
+ * state must be ignored ... In ETMv3.5, the trace is not cycle-accurate
+ * through overflow" (§7.3.4, IHI 0014Q §7.3.4): reasons 2 and 3 in
+ * ETMv3.0, reason 2 in ETMv3.5. */
+static int count_ignored(const struct tc_etmv3_config *cfg, int reason)
+{
+	if (cfg->version == 0)
+		return reason == 2 || reason == 3;
+	return cfg->version >= 5 && reason == 2;
 }
 
 /* ---- I-sync (§7.7.3) ------------------------------------------------------------ */
@@ -349,6 +363,8 @@ static void lsip_data_instruction(struct tc_etmv3_analyzer *a, const struct tc_e
 static void analyze_isync(struct tc_etmv3_analyzer *a, const struct tc_etmv3_packet *p)
 {
 	TC_CLAUSE_CASE(p->reason, "7.7.3/Table7-23");
+	if (p->reason != 0)
+		a->cc_ignored = count_ignored(a->cfg, p->reason);
 	if (p->reason == 2)
 		emit_simple(a, tc_l3_overflow);
 	else if (p->reason != 0)
@@ -380,6 +396,7 @@ static void analyze_error(struct tc_etmv3_analyzer *a, const struct tc_etmv3_pac
 	a->cur.valid = 0;
 	a->last.valid = 0;
 	a->half_t32 = 0;
+	a->cc_ignored = 0;
 }
 
 static void analyze_timestamp(struct tc_etmv3_analyzer *a, const struct tc_etmv3_packet *p)
