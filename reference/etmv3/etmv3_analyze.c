@@ -160,13 +160,21 @@ static int is_branch(const struct tc_insn *inst)
 }
 
 /* A 32-bit Thumb instruction traced as two instructions (ETMIDR[18] = 0,
- * §3.5.18): the first of its two atoms only counts (ETM3-P13). */
+ * §3.5.18): the first of its two atoms only counts (ETM3-P13); it is then
+ * the most recently traced instruction, which a Can bit cancels: the
+ * 32-bit instruction, in no range yet (ETM3-P16). */
 static int first_half(struct tc_etmv3_analyzer *a, const struct tc_insn *inst)
 {
 	if (a->cfg->thumb2_one || a->cur.isa == tc_etmv3_isa_arm || inst->size != 4)
 		return 0;
 	TC_CLAUSE_CASE(a->half_t32, "ETM3-P13/Thumb2AsTwo");
 	a->half_t32 = !a->half_t32;
+	if (a->half_t32) {
+		a->last.address = a->cur.address;
+		a->last.isa = a->cur.isa;
+		a->last.in_range = 0;
+		a->last.valid = 1;
+	}
 	return a->half_t32;
 }
 
