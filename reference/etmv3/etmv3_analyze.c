@@ -437,7 +437,11 @@ void tc_etmv3_analyze(struct tc_etmv3_analyzer *a, const struct tc_etmv3_packet 
 		report_context(a);
 		break;
 	case tc_etmv3_pkt_timestamp: analyze_timestamp(a, p); break;
-	case tc_etmv3_pkt_exception_exit: emit_simple(a, tc_l3_exception_return); break;
+	case tc_etmv3_pkt_exception_exit:
+		emit_simple(a, tc_l3_exception_return);
+		if (a->cfg->profile_m)   /* a later Can cancels the return packet, not the instruction (§7.5.4) */
+			a->last.valid = 0;
+		break;
 	case tc_etmv3_pkt_trigger: emit_simple(a, tc_l3_trigger); break;
 	case tc_etmv3_pkt_error: analyze_error(a, p); break;
 	default: break;   /* A-sync, data trace, exception entry, ignore, warnings: L1 only */
