@@ -160,13 +160,21 @@ static int is_branch(const struct tc_insn *inst)
 }
 
 /* A 32-bit Thumb instruction traced as two instructions (ETMIDR[18] = 0,
- * §3.5.18): the first of its two atoms only counts (ETM3-P13). */
+ * §3.5.18): the first of its two atoms only counts (ETM3-P13); it is then
+ * the most recently traced instruction, which a Can bit cancels: the
+ * 32-bit instruction, in no range yet (ETM3-P16). */
 static int first_half(struct tc_etmv3_analyzer *a, const struct tc_insn *inst)
 {
 	if (a->cfg->thumb2_one || a->cur.isa == tc_etmv3_isa_arm || inst->size != 4)
 		return 0;
 	TC_CLAUSE_CASE(a->half_t32, "ETM3-P13/Thumb2AsTwo");
 	a->half_t32 = !a->half_t32;
+	if (a->half_t32) {
+		a->last.address = a->cur.address;
+		a->last.isa = a->cur.isa;
+		a->last.in_range = 0;
+		a->last.valid = 1;
+	}
 	return a->half_t32;
 }
 
@@ -313,27 +321,48 @@ static void analyze_branch(struct tc_etmv3_analyzer *a, const struct tc_etmv3_pa
 	report_context(a);
 }
 
-/* A cycle count (§7.3.4): 0 is an overflowed counter, a gap of unknown length. */
+/* A cycle count (§7.3.4): 0 is an overflowed counter, a gap of unknown
+ * length; the count of the most recent non-periodic I-sync (in its packet,
+ * header 70, or a Cycle count packet after it) is unknown where the text
+ * says it must be ignored (ETM3-P25). */
 static void analyze_cycle_count(struct tc_etmv3_analyzer *a, uint32_t cc)
 {
 	struct tc_l3 x;
-	TC_CLAUSE_CASE(cc == 0, "7.3.4/CycleCount");
+	TC_CLAUSE_CASE((cc == 0) | a->cc_ignored << 1, "7.3.4/CycleCount");
 	blank_item(a, &x, tc_l3_cycle_count);
 	x.count = cc;
-	x.unknown = cc == 0;
+	x.unknown = cc == 0 || a->cc_ignored;
 	emit(a, &x);
+}
+
+/* "In ETMv3.0, the cycle count output following overflow or entry to debug
+ * state must be ignored ... In ETMv3.5, the trace is not cycle-accurate
+ * through overflow" (§7.3.4, IHI 0014Q §7.3.4): reasons 2 and 3 in
+ * ETMv3.0, reason 2 in ETMv3.5. */
+static int count_ignored(const struct tc_etmv3_config *cfg, int reason)
+{
+	if (cfg->version == 0)
+		return reason == 2 || reason == 3;
+	return cfg->version >= 5 && reason == 2;
 }
 
 /* ---- I-sync (§7.7.3) ------------------------------------------------------------ */
 
 /* LSiP: "execution of the instruction at this address is implied, as if an
  * E atom was traced after this address and before the current instruction
- * address"; then the walk stands at the current address. */
+ * address", in the state the information byte and the address's T bit give
+ * (the current address can change the instruction set and, with an
+ * Exception information byte, the security state, §7.7.3); then the walk
+ * stands at the current address. */
 static void lsip_data_instruction(struct tc_etmv3_analyzer *a, const struct tc_etmv3_packet *p)
 {
 	TC_CLAUSE("7.7.3/LSiP.ImpliedE");
 	a->cur.address = p->data_insn;
+	a->cur.isa = p->data_isa;
+	a->cur.ns = p->data_ns;
+	a->cur.hyp = p->data_hyp;
 	a->cur.valid = 1;
+	report_context(a);
 	if (can_walk(a))
 		atom(a, 1);
 	a->half_t32 = 0;
@@ -342,6 +371,8 @@ static void lsip_data_instruction(struct tc_etmv3_analyzer *a, const struct tc_e
 static void analyze_isync(struct tc_etmv3_analyzer *a, const struct tc_etmv3_packet *p)
 {
 	TC_CLAUSE_CASE(p->reason, "7.7.3/Table7-23");
+	if (p->reason != 0)
+		a->cc_ignored = count_ignored(a->cfg, p->reason);
 	if (p->reason == 2)
 		emit_simple(a, tc_l3_overflow);
 	else if (p->reason != 0)
@@ -351,13 +382,11 @@ static void analyze_isync(struct tc_etmv3_analyzer *a, const struct tc_etmv3_pac
 	a->last.valid = 0;
 	if (p->has_ctxid)
 		a->context_id = p->context_id;
+	if (p->lsip)
+		lsip_data_instruction(a, p);
 	set_current(a, p);
 	a->cur.valid = p->has_address;   /* data-only I-syncs carry no address */
 	report_context(a);
-	if (p->lsip) {
-		lsip_data_instruction(a, p);
-		set_current(a, p);
-	}
 	if (p->has_cc)
 		analyze_cycle_count(a, p->cc);
 }
@@ -375,6 +404,7 @@ static void analyze_error(struct tc_etmv3_analyzer *a, const struct tc_etmv3_pac
 	a->cur.valid = 0;
 	a->last.valid = 0;
 	a->half_t32 = 0;
+	a->cc_ignored = 0;
 }
 
 static void analyze_timestamp(struct tc_etmv3_analyzer *a, const struct tc_etmv3_packet *p)
@@ -407,7 +437,11 @@ void tc_etmv3_analyze(struct tc_etmv3_analyzer *a, const struct tc_etmv3_packet 
 		report_context(a);
 		break;
 	case tc_etmv3_pkt_timestamp: analyze_timestamp(a, p); break;
-	case tc_etmv3_pkt_exception_exit: emit_simple(a, tc_l3_exception_return); break;
+	case tc_etmv3_pkt_exception_exit:
+		emit_simple(a, tc_l3_exception_return);
+		if (a->cfg->profile_m)   /* a later Can cancels the return packet, not the instruction (§7.5.4) */
+			a->last.valid = 0;
+		break;
 	case tc_etmv3_pkt_trigger: emit_simple(a, tc_l3_trigger); break;
 	case tc_etmv3_pkt_error: analyze_error(a, p); break;
 	default: break;   /* A-sync, data trace, exception entry, ignore, warnings: L1 only */

@@ -97,6 +97,7 @@ struct tc_etmv3_analyzer {
 	uint64_t range_next;       /* address after its last instruction (2^32 past the top) */
 	struct tc_etmv3_last last;
 	int half_t32;              /* thumb2_one=0: the first of a 32-bit Thumb instruction's two atoms seen */
+	int cc_ignored;            /* the most recent non-periodic I-sync's cycle count must be ignored (ETM3-P25) */
 };
 
 void tc_etmv3_analyze_init(struct tc_etmv3_analyzer *a, const struct tc_etmv3_config *cfg,

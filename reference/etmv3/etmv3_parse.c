@@ -140,6 +140,8 @@ static void address_bytes(struct etmv3_parse *p, struct addr_bytes *a)
 		TC_CLAUSE_CASE(a->b[4] >> 6, "7.3.5/Table7-7");
 		a->byte5_exception = (a->b[4] >> 7) & 1;
 		a->exc = !a->byte5_exception && ((a->b[4] >> 6) & 1);
+		if (!a->byte5_exception && !(a->b[4] & 0x38))
+			fail(p, tc_etmv3_err_reserved_field);   /* b00000xxx, b01000xxx: before the byte it announces */
 	} else if (a->n > 1 && p->cfg->alt_branch) {
 		TC_CLAUSE_CASE((a->b[a->n - 1] >> 6) & 1, "7.3.5/Table7-6");
 		a->exc = (a->b[a->n - 1] >> 6) & 1;
@@ -152,7 +154,7 @@ static void address_bytes(struct etmv3_parse *p, struct addr_bytes *a)
  * b00000xxx reserved; the deprecated b1CEEExxx form is ARM. A Thumb
  * alignment keeps ThumbEE: only an AltISA bit changes between the two
  * (Table 7-13, Table 7-14; ETM3-P4). */
-static int byte5_isa(struct etmv3_parse *p, const struct addr_bytes *a, int last_isa)
+static int byte5_isa(const struct addr_bytes *a, int last_isa)
 {
 	uint8_t b5 = a->b[4];
 	if (a->byte5_exception)
@@ -162,10 +164,7 @@ static int byte5_isa(struct etmv3_parse *p, const struct addr_bytes *a, int last
 		return tc_etmv3_isa_jazelle;
 	if (b5 & 0x10)
 		return last_isa == tc_etmv3_isa_thumbee ? tc_etmv3_isa_thumbee : tc_etmv3_isa_thumb;
-	if (b5 & 0x08)
-		return tc_etmv3_isa_arm;
-	fail(p, tc_etmv3_err_reserved_field);
-	return tc_etmv3_isa_arm;
+	return tc_etmv3_isa_arm;   /* b00001xxx; b00000xxx failed in address_bytes */
 }
 
 /* The address bits a section carries, replaced into the low bits of the
@@ -255,24 +254,27 @@ static void exception_byte1(struct etmv3_parse *p, uint8_t b, struct exc_info *e
  * before: ignored), bit 6 AltISA (ETMv3.3; reserved before: ignored), bit 5
  * Can, bits 4:1 Exception[3:0], bit 0 NS; then with Con the next byte, byte
  * 1 or byte 2 by its bit 6 (the note after Table 7-17). A field of a byte
- * not output is 0. */
-static void exception_bytes(struct etmv3_parse *p, struct exc_info *e)
+ * not output is 0. *isa is the address section's instruction set, to which
+ * the AltISA bit applies as soon as byte 0 is read: a reserved AltISA is
+ * the packet's first problem even when the byte Con announces is missing
+ * (FORMAT.md "Error classes"). */
+static void exception_bytes(struct etmv3_parse *p, struct exc_info *e, int *isa)
 {
 	uint8_t b0 = read_byte(p);
+	unsigned reserved = (p->cfg->version < 4 ? 0x80u : 0u) | (p->cfg->version < 3 ? 0x40u : 0u);
 	int con = (b0 >> 7) & 1;
 	memset(e, 0, sizeof *e);
 	TC_CLAUSE("7.3.5/ExceptionByte0");
-	if (p->cfg->version < 4 && con) {
-		res0(p, tc_etmv3_wf_exc0, b0 & 0x80);
+	res0(p, tc_etmv3_wf_exc0, b0 & reserved);   /* the field's bits, one warning */
+	if (p->cfg->version < 4)
 		con = 0;
-	}
-	if (p->cfg->version < 3)
-		res0(p, tc_etmv3_wf_exc0, b0 & 0x40);
-	else
+	if (p->cfg->version >= 3)
 		e->alt = (b0 >> 6) & 1;
 	e->cancel = (b0 >> 5) & 1;
 	e->exception = (b0 >> 1) & 0xf;
 	e->ns = b0 & 1;
+	if (p->cfg->version >= 3 && !failed(p))
+		*isa = apply_altisa(p, *isa, e->alt);
 	if (con) {
 		uint8_t b = read_byte(p);
 		if (b & 0x40)
@@ -282,14 +284,11 @@ static void exception_bytes(struct etmv3_parse *p, struct exc_info *e)
 	}
 }
 
-/* The instruction set after an address section (and its exception
- * information, when exc is not NULL). */
-static int section_isa(struct etmv3_parse *p, const struct addr_bytes *a, const struct exc_info *e)
+/* The instruction set an address section states: its fifth byte's, or the
+ * last address's (Table 7-13). */
+static int section_isa(const struct etmv3_parse *p, const struct addr_bytes *a)
 {
-	int isa = a->n == 5 ? byte5_isa(p, a, p->st->isa) : p->st->isa;
-	if (e && p->cfg->version >= 3)
-		isa = apply_altisa(p, isa, e->alt);
-	return isa;
+	return a->n == 5 ? byte5_isa(a, p->st->isa) : p->st->isa;
 }
 
 /* §7.3.5 Branch packets: an address section, then Exception information
@@ -304,9 +303,9 @@ static void branch_packet(struct etmv3_parse *p, uint8_t header)
 	int isa;
 	a.b[0] = header;
 	address_bytes(p, &a);
+	isa = section_isa(p, &a);
 	if (a.exc) {
-		exception_bytes(p, &e);
-		isa = section_isa(p, &a, &e);
+		exception_bytes(p, &e, &isa);
 		k->exc_form = tc_etmv3_exc_bytes;
 		k->exception = (uint16_t)e.exception;
 		k->cancel = (uint8_t)e.cancel;
@@ -315,7 +314,6 @@ static void branch_packet(struct etmv3_parse *p, uint8_t header)
 		if (e.has_hyp)
 			st->hyp = (uint8_t)e.hyp;
 	} else {
-		isa = section_isa(p, &a, NULL);
 		if (a.byte5_exception) {
 			TC_CLAUSE_CASE((a.b[4] >> 3) & 7, "7.3.5/Table7-9");
 			k->exc_form = tc_etmv3_exc_byte5;
@@ -337,11 +335,15 @@ static void branch_packet(struct etmv3_parse *p, uint8_t header)
 /* ---- I-sync (§7.7.3, Figures 7-42 to 7-46; ETM3-P8) ---------------------- */
 
 /* The instruction set an I-sync states (Table 7-22): J (information bit 4),
- * T (address bit 0), AltISA (information bit 2, ETMv3.3 and later);
- * J = 0, T = 0, AltISA = 1 and J = 1, AltISA = 1 are reserved. */
-static int isync_isa(struct etmv3_parse *p, uint8_t info, uint32_t address)
+ * T (address bit 0, in byte0, the address's first byte), AltISA
+ * (information bit 2, ETMv3.3 and later); J = 0, T = 0, AltISA = 1 and
+ * J = 1, AltISA = 1 are reserved. Called as soon as byte0 is read (a
+ * reserved combination is the packet's first problem even when the rest of
+ * the address is missing, FORMAT.md "Error classes"); J = 1 with AltISA = 1
+ * fails before byte0 is read (isync_packet). */
+static int isync_isa(struct etmv3_parse *p, uint8_t info, uint8_t byte0)
 {
-	int j = (info >> 4) & 1, alt = p->cfg->version >= 3 ? (info >> 2) & 1 : 0, t = address & 1;
+	int j = (info >> 4) & 1, alt = p->cfg->version >= 3 ? (info >> 2) & 1 : 0, t = byte0 & 1;
 	TC_CLAUSE_CASE(j << 2 | t << 1 | alt, "7.7.3/Table7-22");
 	if (j) {
 		if (alt)
@@ -391,16 +393,14 @@ static void lsip_current(struct etmv3_parse *p, struct tc_etmv3_packet *k)
 		fail(p, tc_etmv3_err_reserved_field);   /* "The exception vector format is not used" */
 		return;
 	}
+	isa = section_isa(p, &a);
 	if (a.exc) {
-		exception_bytes(p, &e);
+		exception_bytes(p, &e, &isa);
 		if (e.exception || e.cancel || e.resume)
 			ignored_field(p, tc_etmv3_wf_lsip_exc, (e.exception & 0xf) << 1 | (unsigned)e.cancel << 5);
-		isa = section_isa(p, &a, &e);
 		st->ns = (uint8_t)e.ns;
 		if (e.has_hyp)
 			st->hyp = (uint8_t)e.hyp;
-	} else {
-		isa = section_isa(p, &a, NULL);
 	}
 	st->address = address_value(p, &a, isa, st->address);
 	st->isa = (uint8_t)isa;
@@ -431,11 +431,16 @@ static void isync_packet(struct etmv3_parse *p, int with_cc)
 	isync_info_warnings(p, info);
 	k->reason = (info >> 5) & 3;
 	st->ns = (info >> 3) & 1;
-	if (p->cfg->version >= 5)
+	if (p->cfg->version >= 5 && !p->cfg->data_only)   /* a data-only I-sync has no Hyp bit: res0 */
 		st->hyp = (info >> 1) & 1;
 	if (!p->cfg->data_only) {
-		uint32_t address = le_bytes(p, 4);
-		int isa = isync_isa(p, info, address);
+		uint32_t address;
+		int isa;
+		if ((info & 0x10) && (info & 0x04) && p->cfg->version >= 3)
+			fail(p, tc_etmv3_err_reserved_field);   /* J = 1, AltISA = 1, whatever T says */
+		address = read_byte(p);
+		isa = isync_isa(p, info, (uint8_t)address);
+		address |= le_bytes(p, 3) << 8;
 		if (isa != tc_etmv3_isa_jazelle)
 			address &= ~UINT32_C(1);
 		st->address = address;
@@ -443,6 +448,9 @@ static void isync_packet(struct etmv3_parse *p, int with_cc)
 		k->has_address = 1;
 		if (info & 0x80) {
 			k->data_insn = address;
+			k->data_isa = (uint8_t)isa;   /* the current address may change them (ETM3-P9) */
+			k->data_ns = st->ns;
+			k->data_hyp = st->hyp;
 			lsip_current(p, k);
 		}
 	}

@@ -146,6 +146,9 @@ struct tc_etmv3_packet {
 	uint8_t size;          /* data, ooo-data: value bytes 0, 1, 2 or 4 (the SS field) */
 	uint8_t tag;           /* ooo-data, placeholder: TT, 1..3 */
 	uint8_t ts_r;          /* timestamp: R, the clock frequency changed */
+	uint8_t data_isa;      /* isync with lsip: the data instruction's instruction set (information byte, T bit) */
+	uint8_t data_ns;       /* isync with lsip: the data instruction's security state (the information byte's NS) */
+	uint8_t data_hyp;      /* isync with lsip: the data instruction's Hyp state (the information byte's Hyp) */
 	uint16_t exception;    /* branch: Exception[8:0] (exc_form bytes) or EEE (exc_form byte5) */
 	uint32_t atoms;        /* atom: bit i = symbol i (oldest first) is E */
 	uint32_t waits;        /* atom: bit i = symbol i is W (a cycle boundary); then bit i of atoms is 0 */
