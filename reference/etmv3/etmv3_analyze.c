@@ -35,6 +35,13 @@ static void deliver_range(struct tc_etmv3_analyzer *a)
 	a->range_open = 0;
 	a->range_ended = 0;
 	a->last.in_range = 0;
+	if (a->eret_held) {   /* the exception return of the range's last instruction (ETM3-X4) */
+		struct tc_l3 x;
+		blank_item(a, &x, tc_l3_exception_return);
+		x.h.offset = a->eret_offset;
+		a->eret_held = 0;
+		deliver(a, &x);
+	}
 }
 
 /* An item that is not an instruction: the range being built goes first. */
@@ -206,7 +213,23 @@ static void atom(struct tc_etmv3_analyzer *a, int taken)
 	} else {
 		TC_CLAUSE("7.3.1/Atom.IndirectBranch");
 		a->cur.valid = 0;   /* until the branch address packet */
+		a->await_branch = 1;
 	}
+}
+
+/* An E or N atom while a taken indirect branch waits for its branch address
+ * packet: the packet "must be output" before the instructions after the
+ * branch are traced (§7.3.5, unless a FIFO overflow prevents it, which an
+ * I-sync then says). An error item; the walk waits for the next address
+ * (ETM3-P27). */
+static void atom_without_address(struct tc_etmv3_analyzer *a)
+{
+	struct tc_l3 x;
+	TC_CLAUSE("ETM3-P27/NoAddress");
+	blank_item(a, &x, tc_l3_error);
+	x.error = tc_etmv3_err_no_address;
+	emit(a, &x);
+	a->await_branch = 0;
 }
 
 /* A P-header: each E or N atom is one instruction; W atoms are cycle
@@ -217,6 +240,10 @@ static void analyze_atoms(struct tc_etmv3_analyzer *a, const struct tc_etmv3_pac
 	for (int i = 0; i < p->natoms && i < TC_ETMV3_MAX_ATOMS; i++) {
 		if ((p->waits >> i) & 1)
 			continue;
+		if (a->await_branch) {
+			atom_without_address(a);
+			break;
+		}
 		if (!can_walk(a))
 			break;
 		atom(a, (p->atoms >> i) & 1);
@@ -236,6 +263,8 @@ static void cancel_last(struct tc_etmv3_analyzer *a)
 		return;
 	}
 	TC_CLAUSE_CASE(a->last.in_range, "ETM3-P16/Cancel");
+	if (a->last.in_range)
+		a->eret_held = 0;   /* the return was the cancelled instruction's (ETM3-X4) */
 	if (a->last.in_range && a->range_open) {
 		if (a->range.count <= 1) {
 			a->range_open = 0;
@@ -251,6 +280,7 @@ static void cancel_last(struct tc_etmv3_analyzer *a)
 	a->cur.valid = 1;
 	a->last.valid = 0;
 	a->half_t32 = 0;
+	a->await_branch = 0;
 }
 
 /* The exception type an L3 item gives (ETM3-P15): Exception[8:0] of the
@@ -288,6 +318,7 @@ static void set_current(struct tc_etmv3_analyzer *a, const struct tc_etmv3_packe
 	a->cur.hyp = p->hyp;
 	a->cur.valid = 1;
 	a->half_t32 = 0;
+	a->await_branch = 0;
 }
 
 /* A branch address packet: Can first, then an exception item whose return
@@ -405,6 +436,8 @@ static void analyze_error(struct tc_etmv3_analyzer *a, const struct tc_etmv3_pac
 	a->last.valid = 0;
 	a->half_t32 = 0;
 	a->cc_ignored = 0;
+	a->await_branch = 0;
+	a->eret_held = 0;
 }
 
 static void analyze_timestamp(struct tc_etmv3_analyzer *a, const struct tc_etmv3_packet *p)
@@ -415,6 +448,25 @@ static void analyze_timestamp(struct tc_etmv3_analyzer *a, const struct tc_etmv3
 	x.value = p->ts;
 	x.unknown = 1;   /* an ETMv3.5 timestamp carries no cycle count */
 	emit(a, &x);
+}
+
+/* Exception exit (76). ARMv7-M: it follows the returning instruction's
+ * P-header and means that instruction completed; a later Can cancels the
+ * return packet, not the instruction (§7.5.4). A and R profile (ETMv3.5):
+ * it marks the most recently traced instruction as an exception return,
+ * which a later exception can still cancel (IHI 0014Q §7.6): the item is
+ * held with that instruction's range and goes with it (ETM3-X4). */
+static void analyze_exception_exit(struct tc_etmv3_analyzer *a)
+{
+	TC_CLAUSE_CASE(a->cfg->profile_m, "ETM3-X4/ExceptionExit");
+	if (!a->cfg->profile_m && a->last.valid && a->last.in_range && a->range_open) {
+		a->eret_held = 1;
+		a->eret_offset = a->offset;
+		return;
+	}
+	emit_simple(a, tc_l3_exception_return);
+	if (a->cfg->profile_m)
+		a->last.valid = 0;
 }
 
 void tc_etmv3_analyze(struct tc_etmv3_analyzer *a, const struct tc_etmv3_packet *p)
@@ -437,11 +489,7 @@ void tc_etmv3_analyze(struct tc_etmv3_analyzer *a, const struct tc_etmv3_packet 
 		report_context(a);
 		break;
 	case tc_etmv3_pkt_timestamp: analyze_timestamp(a, p); break;
-	case tc_etmv3_pkt_exception_exit:
-		emit_simple(a, tc_l3_exception_return);
-		if (a->cfg->profile_m)   /* a later Can cancels the return packet, not the instruction (§7.5.4) */
-			a->last.valid = 0;
-		break;
+	case tc_etmv3_pkt_exception_exit: analyze_exception_exit(a); break;
 	case tc_etmv3_pkt_trigger: emit_simple(a, tc_l3_trigger); break;
 	case tc_etmv3_pkt_error: analyze_error(a, p); break;
 	default: break;   /* A-sync, data trace, exception entry, ignore, warnings: L1 only */

@@ -98,6 +98,9 @@ struct tc_etmv3_analyzer {
 	struct tc_etmv3_last last;
 	int half_t32;              /* thumb2_one=0: the first of a 32-bit Thumb instruction's two atoms seen */
 	int cc_ignored;            /* the most recent non-periodic I-sync's cycle count must be ignored (ETM3-P25) */
+	int await_branch;          /* a taken indirect branch waits for its branch address packet (ETM3-P27) */
+	int eret_held;             /* an exception return (A, R profile) held with the range being built (ETM3-X4) */
+	uint64_t eret_offset;      /* its packet */
 };
 
 void tc_etmv3_analyze_init(struct tc_etmv3_analyzer *a, const struct tc_etmv3_config *cfg,

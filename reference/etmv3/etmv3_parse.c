@@ -238,14 +238,19 @@ static void exception_byte2(struct etmv3_parse *p, uint8_t b, int id_known, stru
  * (ETM3-X3), Exception[8:4] in bits 4:0. */
 static void exception_byte1(struct etmv3_parse *p, uint8_t b, struct exc_info *e)
 {
+	/* Bit 5 is SBZ before ETMv3.5; Exception[8:4] exists on ARMv7-M cores only
+	 * ("branch packets only include a maximum of one Exception information
+	 * byte, and the exception is described by the Exception[3:0] field" for
+	 * other cores, §7.3.5; ETM3-P26). */
+	unsigned reserved = (p->cfg->version < 5 ? 0x20u : 0u) | (p->cfg->profile_m ? 0u : 0x1fu);
 	TC_CLAUSE("7.3.5/ExceptionByte1");
 	if (p->cfg->version >= 5) {
 		e->hyp = (b >> 5) & 1;
 		e->has_hyp = 1;
-	} else {
-		res0(p, tc_etmv3_wf_exc1, b & 0x20);
 	}
-	e->exception |= (unsigned)(b & 0x1f) << 4;
+	res0(p, tc_etmv3_wf_exc1, b & reserved);
+	if (p->cfg->profile_m)
+		e->exception |= (unsigned)(b & 0x1f) << 4;
 	if (b & 0x80)
 		exception_byte2(p, read_byte(p), 0, e);
 }

@@ -14,7 +14,8 @@ static const char *const pkt_names[tc_etmv3_pkt_count] = {
 };
 
 const char *const tc_etmv3_error_names[tc_etmv3_err_count] = {
-	"none", "reserved-header", "reserved-field", "truncated", "bad-async", "not-in-version", "bad-mode"
+	"none", "reserved-header", "reserved-field", "truncated", "bad-async", "not-in-version", "bad-mode",
+	"no-address"
 };
 
 const char *const tc_etmv3_warning_names[tc_etmv3_warn_count] = { "none", "res0", "ignored-field" };

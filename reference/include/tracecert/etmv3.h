@@ -52,6 +52,8 @@ enum tc_etmv3_error {
 	tc_etmv3_err_bad_async,        /* 00 not followed by zeros up to 0x80 as an A-sync */
 	tc_etmv3_err_not_in_version,   /* a header or field the configured version does not have */
 	tc_etmv3_err_bad_mode,         /* a packet the configured trace mode never produces */
+	tc_etmv3_err_no_address,       /* L3: an E or N atom before the branch address packet of a taken
+					* indirect branch (ETM3-P27) */
 	tc_etmv3_err_count
 };
 
