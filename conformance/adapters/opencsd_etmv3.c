@@ -19,11 +19,13 @@
  *   OpenCSD reads the I-sync's Hyp bit only then, as the reference reads it
  *   only in ETMv3.5, ERRATA ETM3-X2). Trace ID 0x10; ARMv7, core profile
  *   Cortex-M with profile_m=1, else Cortex-A.
- *   OpenCSD 1.3.3 reads neither ETMIDR[18] nor ETMCCER[28] (vectors tagged
- *   thumb2-two and gray are unsupported), and its full decoder refuses any
- *   data trace configuration (OCSD_ERR_HW_CFG_UNSUPP: data_value,
- *   data_address or data_only set): vectors tagged data-l3 are unsupported.
- *   See oc_etmv3_unsupported.
+ *   OpenCSD 1.3.3 reads neither ETMIDR[18] nor ETMCCER[28], its full decoder
+ *   takes no data trace configuration (data_value, data_address or
+ *   data_only: check() refuses such an L3 run, naming the tag) and its
+ *   instruction decoder has no Jazelle or ThumbEE: vectors tagged
+ *   thumb2-two, gray, data-l3, jazelle-l3 or thumbee-l3 are unsupported
+ *   (oc_etmv3_unsupported says why, tag by tag). branch_output needs no
+ *   OpenCSD setting: its decoder follows every branch packet it gets.
  *
  * L1 (ocsd_etmv3_pkt)
  *   - header: the first raw byte of the packet (the packet monitor).
@@ -66,10 +68,15 @@
  *     of an A-sync -> bad-async, of anything else -> reserved-field;
  *     ETM3_PKT_BAD_TRACEMODE (a data packet without data trace) ->
  *     bad-mode; ETM3_PKT_INCOMPLETE_EOT -> truncated (bytes still waiting
- *     for an A-sync are not an error). OpenCSD has no not-in-version check
- *     (3C, 42, 46, 76, 7E are decoded in every version) and goes on with
- *     the next byte after a bad packet instead of searching for an A-sync.
- *     It reports no warnings (never scored).
+ *     for an A-sync are not an error; OpenCSD 1.3.3 sets neither for a
+ *     packet cut off by the end of the trace: it hands the bytes it has on
+ *     with the packet's own type). A packet OpenCSD logged an error for at
+ *     its index but handed on with its own type is an error packet too
+ *     (logged_error(): an invalid header reserved-header, a malformed
+ *     packet reserved-field, a malformed Context ID bad-mode). OpenCSD has
+ *     no not-in-version check (3C, 42, 46, 76, 7E are decoded in every
+ *     version) and goes on with the next byte after a bad packet instead
+ *     of searching for an A-sync. It reports no warnings (never scored).
  * L3 (ocsd_generic_trace_elem)
  *   - range: first = st_addr, last = en_addr - last_instr_sz, n =
  *     num_instr_range, isa a32 (ARM) or t32 (Thumb-2, ThumbEE), type from
@@ -81,7 +88,8 @@
  *     packet an element comes from); one from a Cycle Count packet is a
  *     cycle-count item.
  *   - TRACE_ON: trace-on, or overflow for TRACE_ON_OVERFLOW.
- *   - PE_CONTEXT: context only when it changes; el 2 when OpenCSD gives
+ *   - PE_CONTEXT: context only when it changes (against the last context
+ *     output, errors or not: reference/etmv3/FORMAT.md); el 2 when OpenCSD gives
  *     EL2 (Hyp), else 0; ns from security_level; the context ID and VMID
  *     when valid, else 0. An I-sync's cycle count (has_cc on its context
  *     element) follows it as a cycle-count item. A context element that
@@ -99,8 +107,8 @@
  *     tree's packet monitor saw last (as at L1), at its offset; without one,
  *     the class from ocsd_get_last_err() (an unknown header reserved-header,
  *     anything else reserved-field); the tree is then reset
- *     (opencsd_common.c). A truncated packet at the end gives no L3 error:
- *     OpenCSD's decoder reports none.
+ *     (opencsd_common.c). A packet cut off at the end and a packet OpenCSD
+ *     only logged an error for give no L3 error: its decoder decodes them.
  *   - offsets are OpenCSD's element indexes; an index that names no byte
  *     OpenCSD has been given takes the previous item's offset.
  */
@@ -199,11 +207,13 @@ static uint8_t etmv3_isa(ocsd_isa isa)
 /* The error class of a packet that OpenCSD logged an error for while
  * framing it (ocsd_get_last_err names its index) but handed on with its own
  * type: a P-header that is none of the formats of its trace mode
- * (OCSD_ERR_INVALID_PCKT_HDR: reserved-header, with no atoms), a packet
- * whose bytes do not fit its layout (OCSD_ERR_BAD_PACKET_SEQ, e.g. a
- * fifth branch address byte of no instruction set: reserved-field). 0 when
- * it logged none. */
-static int logged_error(ocsd_trc_index_t index)
+ * (OCSD_ERR_INVALID_PCKT_HDR: reserved-header; the packet has no atoms), a
+ * packet whose bytes do not fit its layout (OCSD_ERR_BAD_PACKET_SEQ:
+ * reserved-field; e.g. a fifth branch address byte of no instruction set),
+ * but a Context ID packet with ContextIDSize b00, which OpenCSD finds
+ * malformed (payload bytes where it expects none): bad-mode (§7.3.6 "never
+ * generated"). 0 when it logged none. */
+static int logged_error(const ocsd_etmv3_pkt *k, ocsd_trc_index_t index)
 {
 	ocsd_trc_index_t at = 0;
 	uint8_t chan = 0;
@@ -213,7 +223,9 @@ static int logged_error(ocsd_trc_index_t index)
 		return 0;
 	if (code == OCSD_ERR_INVALID_PCKT_HDR)
 		return tc_etmv3_err_reserved_header;
-	return code == OCSD_ERR_BAD_PACKET_SEQ ? tc_etmv3_err_reserved_field : 0;
+	if (code != OCSD_ERR_BAD_PACKET_SEQ)
+		return 0;
+	return k->type == ETM3_PKT_CONTEXT_ID ? tc_etmv3_err_bad_mode : tc_etmv3_err_reserved_field;
 }
 
 /* The error class of a bad packet, or 0 when the packet is not one. */
@@ -420,7 +432,7 @@ static ocsd_datapath_resp_t l1_packet(const void *ctx, const ocsd_datapath_op_t 
 	oc_debug_packet(h, p.h.offset, k, p.header);
 	cls = error_class(k);
 	if (!cls)
-		cls = logged_error(index);
+		cls = logged_error(k, index);
 	if (cls) {
 		p.h.kind = tc_etmv3_pkt_error;
 		p.error = (uint8_t)cls;
@@ -496,7 +508,6 @@ static void l3_fatal(struct oc_handle *h, uint64_t fallback)
 	if (h->debug)
 		fprintf(stderr, "ocsd-l3-error code %d @%llu: %s\n", (int)code, (unsigned long long)x.h.offset, msg);
 	st(h)->bad_pending = 0;
-	st(h)->last_ctx_valid = 0;
 	emit_l3(h, &x);
 }
 
@@ -617,7 +628,6 @@ static ocsd_datapath_resp_t l3_elem(const void *ctx, const ocsd_trc_index_t inde
 	oc_debug_elem(h, x.h.offset, index, e);
 	if (e->elem_type == OCSD_GEN_TRC_ELEM_NO_SYNC) {
 		flush_ctx(h);
-		st(h)->last_ctx_valid = 0;
 		return OCSD_RESP_CONT;
 	}
 	if (e->elem_type == OCSD_GEN_TRC_ELEM_PE_CONTEXT) {
@@ -642,11 +652,29 @@ static void finish_l3(struct oc_handle *h)
 	flush_ctx(h);
 }
 
-/* Feature tags OpenCSD 1.3.3 cannot decode, or the adapter cannot map. */
+/* Feature tags OpenCSD 1.3.3 cannot decode, one reason each. A tag marks a
+ * whole vector (both levels): the -l3 tags are for vectors whose L3 needs the
+ * feature, so that the L1 of the same packets stays scored in vectors
+ * without them. */
 const char *const oc_etmv3_unsupported[] = {
-	"data-l3",        /* data trace at L3: the full decoder refuses ETMCR[3:2] or [20] set (OCSD_ERR_HW_CFG_UNSUPP) */
-	"thumb2-two",     /* ETMIDR[18] = 0 (a 32-bit Thumb instruction traced as two): not read, each atom one instruction */
-	"gray",           /* Gray-coded timestamps (ETMCCER[28] = 0): not read, every timestamp natural binary */
+	/* data trace (ETMCR[2], [3] or [20]) at L3: the decoder logs
+	 * OCSD_ERR_HW_CFG_UNSUPP ("data trace decode not yet supported") and
+	 * stays unconfigured; check() refuses such a run */
+	"data-l3",
+	/* Jazelle and ThumbEE code at L3: OpenCSD's instruction decoder has
+	 * neither (ocsd_isa_jazelle, ocsd_isa_tee: "unsupported"); its ETMv3
+	 * decoder walks them anyway from an instruction record it never filled
+	 * (valgrind: conditional jumps on uninitialised values in
+	 * TrcIDecode::DecodeInstruction), giving ranges of 0 instructions at
+	 * address 0 and the bytes walked as A32 */
+	"jazelle-l3",
+	"thumbee-l3",
+	/* ETMIDR[18] = 0, a 32-bit Thumb instruction traced as two: not read,
+	 * every atom is one instruction */
+	"thumb2-two",
+	/* Gray-coded timestamps (ETMCCER[28] = 0): not read, every timestamp
+	 * is natural binary */
+	"gray",
 	NULL,
 };
 
