@@ -5,5 +5,10 @@ b=${TC_BUILD:-build}
 if [ ! -x "$b/test/opencsd_offsets" ]; then
   echo "1..0 # SKIP needs libopencsd-dev (make builds $b/test/opencsd_offsets only when OpenCSD is installed)"; exit 0
 fi
-# ETE: not neg/ and regress/ (OpenCSD crashes at L3 on a regress vector, and the point here is offsets); PTM: every vector.
-exec "$b/test/opencsd_offsets" vectors/ete/spec vectors/ete/hdr vectors/ete/hand vectors/ete/l3 vectors/ete/gen vectors/ptm
+# ETE: not neg/ and regress/ (OpenCSD crashes at L3 on a regress vector, and the point here is offsets); PTM: every vector;
+# ETMv3: the adapter's test vectors (tests/data/etmv3-opencsd-*.tcv but the data one, whose L3 the adapter refuses) and
+# every vector of vectors/etmv3 when there is one.
+set -- vectors/ete/spec vectors/ete/hdr vectors/ete/hand vectors/ete/l3 vectors/ete/gen vectors/ptm \
+  tests/data/etmv3-opencsd-flow.tcv tests/data/etmv3-opencsd-packets.tcv tests/data/etmv3-opencsd-errors.tcv
+[ -d vectors/etmv3 ] && set -- "$@" vectors/etmv3
+exec "$b/test/opencsd_offsets" "$@"

@@ -278,7 +278,7 @@ static int check_args(const struct tc_adapter_open_args *a, const struct oc_prot
 		snprintf(err, errlen, "no region table for %zu regions", a->nregions);
 		return -1;
 	}
-	return p->check(a->config, err, errlen);
+	return p->check(a->config, a->levels, err, errlen);
 }
 
 /* The handle's copies of the configuration and of the non-empty regions. */

@@ -21,8 +21,9 @@ struct oc_protocol {
 	size_t config_size;                 /* sizeof the tracecert configuration struct */
 	unsigned full_flags;                /* decoder flags of the L3 tree beyond OCSD_CREATE_FLG_FULL_DECODER */
 	size_t state_size;                  /* the protocol's own state in the handle, zeroed at open */
-	/* Refuses a configuration OpenCSD cannot be given; 0, or -1 with err. */
-	int (*check)(const void *cfg, char *err, size_t errlen);
+	/* Refuses a configuration OpenCSD cannot be given or decode at the
+	 * levels asked (enum tc_level bits); 0, or -1 with err. */
+	int (*check)(const void *cfg, unsigned levels, char *err, size_t errlen);
 	/* The OpenCSD configuration struct for ocsd_dt_create_decoder. */
 	void (*make_config)(const void *cfg, void *ocsd_cfg);
 	size_t ocsd_config_size;

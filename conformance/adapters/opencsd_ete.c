@@ -713,9 +713,10 @@ static ocsd_datapath_resp_t l3_elem(const void *ctx, const ocsd_trc_index_t inde
 /* ---- the protocol ------------------------------------------------------------ */
 
 /* A configuration OpenCSD can be given. */
-static int check(const void *cfg, char *err, size_t errlen)
+static int check(const void *cfg, unsigned levels, char *err, size_t errlen)
 {
 	const struct tc_ete_config *c = cfg;
+	(void)levels;   /* every configuration it takes decodes at both levels */
 	if (c->maxspec > TC_ETE_MAXSPEC_LIMIT) {
 		snprintf(err, errlen, "maxspec out of range");
 		return -1;

@@ -116,9 +116,10 @@ static void make_config(const void *cfg, void *out)
 	r->core_prof = profile_CortexA;
 }
 
-static int check(const void *cfg, char *err, size_t errlen)
+static int check(const void *cfg, unsigned levels, char *err, size_t errlen)
 {
 	const struct tc_ptm_config *c = cfg;
+	(void)levels;   /* every configuration it takes decodes at both levels */
 	if (c->version < 0 || c->version > 1) {
 		snprintf(err, errlen, "version %d: OpenCSD's PTM decoder is given PFTv1.0 or v1.1", c->version);
 		return -1;
