@@ -27,6 +27,13 @@ int tc_has_tag(const char *tags, const char *tag)
 	return 0;
 }
 
+/* A tag ending in "-l3" names a feature of a vector's L3 section only. */
+static int tag_is_l3(const char *tag)
+{
+	size_t n = strlen(tag);
+	return n > 3 && !strcmp(tag + n - 3, "-l3");
+}
+
 static const struct tc_adapter_decl *declared(const struct tc_adapter_info *ad, int protocol)
 {
 	for (int i = 0; i < ad->nprotocols; i++)
@@ -48,6 +55,8 @@ const char *tc_adapter_unsupported(const struct tc_adapter_info *ad, const struc
 		return why;
 	}
 	for (int i = 0; i < p->ntags; i++) {
+		if (level != 3 && tag_is_l3(p->tags[i]))
+			continue;   /* a feature of the vector's L3 section only (vectors/README.md) */
 		if (tc_has_tag(v->tags, p->tags[i])) {
 			snprintf(why, n, "feature %s", p->tags[i]);
 			return why;

@@ -102,7 +102,9 @@ struct tc_adapter_protocol {
 	int protocol;                         /* enum tc_protocol_id */
 	unsigned levels;                      /* tc_level_l1 and/or tc_level_l3 */
 	/* Vector feature tags the decoder does not support (NULL-terminated, or
-	 * NULL): vectors carrying one count as "unsupported", not as failures. */
+	 * NULL): vectors carrying one count as "unsupported", not as failures.
+	 * A tag ending in "-l3" names a feature of a vector's L3 section only: it
+	 * makes the vector unsupported at L3 and the vector still runs at L1. */
 	const char *const *unsupported_tags;
 };
 
