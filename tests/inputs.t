@@ -63,7 +63,7 @@ check "an image address of 20 decimal digits past 2^64 is refused" fails 2 "'184
 check "/dev/zero as a trace ends with the limit named (--max-bytes)" fails 2 "tracecert dump: /dev/zero: more than 1000000 bytes, the limit (--max-bytes N; 0: no limit)" dump --max-bytes 1000000 /dev/zero
 check "--max-bytes takes no negative number" fails 2 "--max-bytes expects a number (decimal or 0x hex, 0: no limit), got '-5'" dump --max-bytes -5 /dev/null
 check "a folder as a trace: Is a directory" fails 2 "tracecert dump: cannot read '$tmp': Is a directory" dump "$tmp"
-check "dump --help documents --max-bytes and its default" sh -c "'$T' dump --help | grep -q 'default 1 GiB'"
+check "dump --help documents --max-bytes and its defaults (none for a regular file, 1 GiB otherwise)" sh -c "'$T' dump --help | tr -s ' \\n' ' ' | grep -q 'Default: no limit for a regular file (its size is known), 1 GiB (1073741824) for an input whose end is not known (standard input, a pipe, a device such as /dev/zero)'"
 # --- seed lists ---
 printf '5\n-1\n' > "$tmp/neg.txt"
 check "a negative seed is refused (not read as 2^64 - 1)" fails 2 "neg.txt:2: expected a seed number in 0..4294967295, got '-1'" gen --seeds-file "$tmp/neg.txt" --quiet

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/stat.h>
 
 #include "cli.h"
 #include "snaprun.h"
@@ -35,7 +36,7 @@ struct plan {
 	int decoded;                          /* sources of a protocol of this build */
 	struct tc_image *images;              /* one per device (cores only used) */
 	const char *cmd;
-	unsigned long long max_bytes;         /* --max-bytes: most bytes read of a buffer; 0: no limit */
+	const struct tc_max_bytes *max_bytes; /* --max-bytes: most bytes read of a buffer */
 	const char *const *over;              /* --config NAME=VALUE */
 	int nover;
 	char types[200];                      /* the device types this build decodes */
@@ -291,26 +292,29 @@ static void on_frame_error(void *ctx, uint64_t offset, const char *msg)
 	printf("# buffer error @%llu: %s\n", (unsigned long long)offset, msg);
 }
 
-/* Streams the source's buffer into the decoder, at most p->max_bytes of
- * it; 0, or -1 on a read error or past the limit (reported). */
+/* Streams the source's buffer into the decoder, at most its --max-bytes
+ * bound (tc_max_bytes_for); 0, or -1 on a read error or past the limit (reported). */
 static int stream_buffer(const struct plan *p, const struct source *s, struct feed *f, struct tc_csframe *cs)
 {
 	uint8_t *buf = malloc(CHUNK);
 	FILE *in = buf ? fopen(s->buf->file, "rb") : NULL;
-	unsigned long long total = 0;
+	unsigned long long total = 0, limit;
+	struct stat st;
 	size_t n;
 	int rc = 0;
-	if (!in) {
+	if (!in || fstat(fileno(in), &st)) {
 		fprintf(stderr, "tracecert %s: cannot read '%s': %s\n", p->cmd, s->buf->file,
 			buf ? strerror(errno) : "out of memory");
+		if (in)
+			fclose(in);
 		free(buf);
 		return -1;
 	}
+	limit = tc_max_bytes_for(p->max_bytes, S_ISREG(st.st_mode));
 	while (rc == 0 && (n = fread(buf, 1, CHUNK, in)) > 0) {
 		total += n;
-		if (p->max_bytes && total > p->max_bytes) {
-			fprintf(stderr, "tracecert %s: %s: more than %llu bytes, the limit (--max-bytes N; 0: no limit)\n",
-				p->cmd, s->buf->file, p->max_bytes);
+		if (limit && total > limit) {
+			tc_max_bytes_report(p->cmd, s->buf->file, limit, 0);
 			rc = -1;
 		} else if (s->buf->coresight) {
 			tc_csframe_feed(cs, buf, n);
@@ -381,7 +385,7 @@ static int decode_source(const struct plan *p, const struct source *s, struct tc
 }
 
 int tc_snapshot_run(const char *dir, const char *cmd, const char *const *overrides, int noverrides,
-		    unsigned long long max_bytes, struct tc_printer *out)
+		    const struct tc_max_bytes *max_bytes, struct tc_printer *out)
 {
 	struct plan p;
 	int rc = 0;
