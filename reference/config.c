@@ -137,6 +137,23 @@ static int derive(const struct tc_config_builder *b, uint64_t *value, uint32_t *
 	return b->proto->config_derive(b->reg, b->reg_given, value, derived, notes, err, errlen);
 }
 
+int tc_config_builder_refused_reg(const struct tc_config_builder *b)
+{
+	for (int r = 0; r < b->proto->nregs; r++) {
+		struct tc_config_builder one = *b;
+		uint64_t value[TC_CONFIG_KEYS_MAX];
+		uint32_t derived;
+		struct tc_config_notes notes;
+		if (!((b->reg_given >> r) & 1))
+			continue;
+		one.reg_given = UINT32_C(1) << r;
+		memset(&notes, 0, sizeof notes);
+		if (derive(&one, value, &derived, &notes, NULL, 0))
+			return r;
+	}
+	return -1;
+}
+
 uint32_t tc_config_builder_covered(const struct tc_config_builder *b)
 {
 	uint64_t value[TC_CONFIG_KEYS_MAX];

@@ -73,7 +73,14 @@ bad "formatted buffer, source without TRCTRACEIDR" ete_1.ini '/^TRCTRACEIDR/d' "
 bad "a reserved trace ID" ete_1.ini 's/^TRCTRACEIDR(0x040)=0x00000011/TRCTRACEIDR(0x040)=0x7d/' "TRCTRACEIDR.TRACEID 0x7d is reserved"
 bad "a link to a buffer that does not exist" trace.ini 's/^ETE_1=ETB_0/ETE_1=ETB_7/' "tracecert decode: $tmp/bad/trace.ini:11: [source_buffers] names buffer 'ETB_7', which does not exist"
 bad "a [dump] section without address" cpu_1.ini '0,/^address=.*/s///' "tracecert decode: $tmp/bad/cpu_1.ini:9: [dump0] has no address="
-bad "a register of the wrong architecture" ete_0.ini 's/^TRCDEVARCH(0xfbc)=0x47705a13/TRCDEVARCH(0xfbc)=0x47724a13/' "not an ETE trace unit"
+# A register refused for a field's value: FILE:LINE of that register (ete_0.ini: TRCIDR0 line 7, TRCIDR2 8,
+# TRCIDR8 9, TRCDEVARCH 11), the source, the register and value, the field and why.
+bad "a register of the wrong architecture" ete_0.ini 's/^TRCDEVARCH(0xfbc)=0x47705a13/TRCDEVARCH(0xfbc)=0x47724a13/' "tracecert decode: $tmp/bad/ete_0.ini:11: source ETE_0: TRCDEVARCH=0x47724a13: not an ETE trace unit"
+bad "TRCIDR0.TSSIZE not 64-bit" ete_0.ini 's/^TRCIDR0(0x1e0)=.*/TRCIDR0(0x1e0)=0x06000ea1/' "tracecert decode: $tmp/bad/ete_0.ini:7: source ETE_0: TRCIDR0=0x06000ea1: TSSIZE [28:24] is 0x6, expected 0b01000"
+bad "TRCIDR2.CCSIZE reserved" ete_0.ini 's/^TRCIDR2(0x1e8)=.*/TRCIDR2(0x1e8)=0x12000488/' "tracecert decode: $tmp/bad/ete_0.ini:8: source ETE_0: TRCIDR2=0x12000488: CCSIZE [28:25] is 0x9, a reserved value"
+bad "TRCIDR8.MAXSPEC above 65535" ete_0.ini 's/^TRCIDR8(0x180)=.*/TRCIDR8(0x180)=0x10000/' "tracecert decode: $tmp/bad/ete_0.ini:9: source ETE_0: TRCIDR8=0x00010000: MAXSPEC 65536 is more than this decoder takes (65535)"
+bad "TRCDEVARCH.REVISION reserved" ete_0.ini 's/^TRCDEVARCH(0xfbc)=.*/TRCDEVARCH(0xfbc)=0x47745a13/' "tracecert decode: $tmp/bad/ete_0.ini:11: source ETE_0: TRCDEVARCH=0x47745a13: REVISION 4 is reserved"
+check "a register refused as --config: named as --config, with the source and its file, exit 2, no output" sh -c "'$T' decode --snapshot '$tmp/s2' --config TRCIDR0=0x06000EA1 > '$tmp/out' 2> '$tmp/err'; test \$? -eq 2 && test ! -s '$tmp/out' && grep -qx \"tracecert decode: --config over source ETE_0 ($tmp/s2/ete_0.ini): TRCIDR0=0x06000ea1: TSSIZE \\[28:24\\] is 0x6, expected 0b01000 (ETE has 64-bit timestamps only)\" '$tmp/err'"
 bad "a section given twice" trace.ini '$a [source_buffers]' "tracecert decode: $tmp/bad/trace.ini:16: section [source_buffers] given twice"
 rm -rf "$tmp/bad"; cp -r "$tmp/s2" "$tmp/bad"; sed -i '/^cpu_1=ETE_1/d' "$tmp/bad/trace.ini"; sed -i '0,/^length=.*/s//length=0x100000/' "$tmp/bad/cpu_1.ini"
 check "bad snapshot, a dump of a core no source uses is still checked (past its file's end)" sh -c "'$T' dump --snapshot '$tmp/bad' > '$tmp/out' 2> '$tmp/err'; test \$? -eq 2 && test ! -s '$tmp/out' && grep -q 'cpu_1.ini:9 \[dump0\] .*past the end of the file' '$tmp/err'"
@@ -126,8 +133,8 @@ cr=$(sed -n 's/^ETMCR(0x000)=//p' "$tmp/pcr/ptm_0.ini"); sed -i '/^ETMCR/d' "$tm
 CONFIG="--config ETMCR=$cr"; check "PTM: a missing ETMCR given as --config ETMCR=VALUE: the source decodes to its vector" same_as_vectors "$tmp/pcr" 6; CONFIG=
 bad_in "$tmp/p3" "two PTM sources with one trace ID in one formatted buffer" ptm_2.ini 's/^ETMTRACEIDR(0x200)=0x00000012/ETMTRACEIDR(0x200)=0x00000010/' "tracecert decode: $tmp/bad/ptm_2.ini: PTM1.0 source 'PTM_2' has trace ID 0x10, as source 'PTM_0' ($tmp/bad/ptm_0.ini) in the same CoreSight formatted buffer 'ETB_0': their bytes cannot be told apart"
 bad_in "$tmp/mix" "an ETE and a PTM source with one trace ID" ptm_1.ini 's/^ETMTRACEIDR(0x200)=0x00000011/ETMTRACEIDR(0x200)=0x00000010/' "PTM1.0 source 'PTM_1' has trace ID 0x10, as source 'ETE_0'"
-bad_in "$tmp/p3" "ETMIDR minor version out of range" ptm_1.ini 's/^ETMIDR(0x1e4)=0x410003[01]0/ETMIDR(0x1e4)=0x41000320/' "tracecert decode: $tmp/bad/ptm_1.ini: source PTM_1: ETMIDR=0x41000320: minor version [7:4] 2 is not PFTv1.0 or v1.1"
-bad_in "$tmp/p3" "ETMIDR of another architecture" ptm_1.ini 's/^ETMIDR(0x1e4)=0x410003/ETMIDR(0x1e4)=0x410002/' "ETMIDR=0x410002"
+bad_in "$tmp/p3" "ETMIDR minor version out of range" ptm_1.ini 's/^ETMIDR(0x1e4)=0x410003[01]0/ETMIDR(0x1e4)=0x41000320/' "tracecert decode: $tmp/bad/ptm_1.ini:8: source PTM_1: ETMIDR=0x41000320: minor version [7:4] 2 is not PFTv1.0 or v1.1"
+bad_in "$tmp/p3" "ETMIDR of another architecture" ptm_1.ini 's/^ETMIDR(0x1e4)=0x410003/ETMIDR(0x1e4)=0x410002/' "tracecert decode: $tmp/bad/ptm_1.ini:8: source PTM_1: ETMIDR=0x410002"
 bad_in "$tmp/p3" "a register value of more than 32 bits" ptm_0.ini 's/^ETMCCER(0x1e8)=0x/ETMCCER(0x1e8)=0x1/' "bad value '0x1"
 rm -rf "$tmp/bad"; cp -r "$tmp/p3" "$tmp/bad"; sed -i 's/^type=PTM1.0/type=PTM2.0/' "$tmp/bad"/ptm_*.ini
 check "bad snapshot, only sources of an unknown device type (PTM2.0): named with the types this build decodes, exit 2, no output" sh -c "'$T' decode --snapshot '$tmp/bad' > '$tmp/out' 2> '$tmp/err'; test \$? -eq 2 && test ! -s '$tmp/out' && grep -Eqx 'tracecert decode: $tmp/bad: no trace source of a protocol this build decodes \\(types: ETE, PTM1.0, PTM1.1, PFT1.0, PFT1.1(, [^)]*)?\\)' '$tmp/err'"

@@ -105,6 +105,25 @@ static int check_required_regs(struct plan *p, const struct source *s, uint32_t 
 	return 0;
 }
 
+/* The line of the device file that gives register r, or 0. */
+static int reg_line(const struct source *s, int r)
+{
+	for (int i = 0; r >= 0 && i < s->dev->nregs; i++)
+		if (tc_config_reg_find(s->proto, s->dev->reg[i].name) == r)
+			return s->dev->reg[i].line;
+	return 0;
+}
+
+/* The source's registers refused (err): FILE:LINE of the register refused. */
+static void refused(struct plan *p, const struct source *s, const struct tc_config_builder *b, const char *err)
+{
+	int line = reg_line(s, tc_config_builder_refused_reg(b));
+	if (line)
+		snprintf(p->err, sizeof p->err, "%s:%d: source %s: %s", s->dev->ini, line, s->dev->name, err);
+	else
+		snprintf(p->err, sizeof p->err, "%s: source %s: %s", s->dev->ini, s->dev->name, err);
+}
+
 /* The configuration from the source's registers, then --config. */
 static int configure(struct plan *p, struct source *s)
 {
@@ -127,9 +146,12 @@ static int configure(struct plan *p, struct source *s)
 	if (!s->cfg || apply_overrides(p, s, &o) || check_required_regs(p, s, b.reg_given | o.reg_given))
 		return -1;
 	s->proto->config_default(s->cfg);
-	if (tc_config_builder_apply(&b, s->cfg, &s->notes, err, sizeof err) ||
-	    tc_config_builder_apply(&o, s->cfg, NULL, err, sizeof err)) {
-		snprintf(p->err, sizeof p->err, "%s: source %s: %s", s->dev->ini, s->dev->name, err);
+	if (tc_config_builder_apply(&b, s->cfg, &s->notes, err, sizeof err)) {
+		refused(p, s, &b, err);
+		return -1;
+	}
+	if (tc_config_builder_apply(&o, s->cfg, NULL, err, sizeof err)) {
+		snprintf(p->err, sizeof p->err, "--config over source %s (%s): %s", s->dev->name, s->dev->ini, err);
 		return -1;
 	}
 	s->defaulted = ~(tc_config_builder_covered(&b) | tc_config_builder_covered(&o));

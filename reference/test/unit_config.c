@@ -196,6 +196,32 @@ static void test_devarch_traceid(void)
 	ok(notes.n == 0, "no registers: no notes");
 }
 
+/* The register a refusal is about, among good ones given with it (snapshot errors name its line). */
+static void test_refused_reg(void)
+{
+	struct tc_config_builder b;
+	char err[300];
+	int rc;
+	init(&b);
+	setx(&b, "TRCIDR0", IDR0_BASE);
+	setx(&b, "TRCIDR8", 4);
+	setx(&b, "TRCDEVARCH", DEVARCH_ETE(1));
+	ok(tc_config_builder_refused_reg(&b) == -1, "good registers: none refused");
+	setx(&b, "TRCIDR2", 0x12000488u);
+	derive_rc(&b, NULL, &rc, err, sizeof err);
+	ok(rc == -1 && tc_config_builder_refused_reg(&b) == tc_ete_reg_trcidr2, "CCSIZE 9 among good registers: TRCIDR2 is the one refused");
+	setx(&b, "TRCIDR2", 0x00000488u);
+	setx(&b, "TRCIDR8", 0x10000u);
+	ok(tc_config_builder_refused_reg(&b) == tc_ete_reg_trcidr8, "MAXSPEC 65536: TRCIDR8");
+	setx(&b, "TRCIDR8", 4);
+	setx(&b, "TRCDEVARCH", DEVARCH_ETE(4));
+	ok(tc_config_builder_refused_reg(&b) == tc_ete_reg_trcdevarch, "REVISION 4: TRCDEVARCH");
+	tc_config_builder_init(&b, ptm);
+	tc_config_builder_set(&b, "ETMCR", "0x1000", err, sizeof err);
+	tc_config_builder_set(&b, "ETMIDR", "0x41000320", err, sizeof err);
+	ok(tc_config_builder_refused_reg(&b) == tc_config_reg_find(ptm, "ETMIDR"), "PTM: an ETMIDR minor version 2: ETMIDR");
+}
+
 static void test_values_and_names(void)
 {
 	struct tc_config_builder b;
@@ -399,6 +425,7 @@ int main(void)
 	test_retstack();
 	test_idr2_idr8();
 	test_devarch_traceid();
+	test_refused_reg();
 	test_values_and_names();
 	test_lookups_and_numbers();
 	test_refused_leaves_config();

@@ -92,7 +92,9 @@ struct tc_protocol {
 	uint64_t (*config_get_key)(const void *cfg, int key);
 	/* The keys derived from the registers given (bit r of given: regs[r]):
 	 * value[k] and bit k of *derived for each; a note for each field ignored.
-	 * Returns 0, or -1 with err naming the register field that is unusable. */
+	 * Returns 0, or -1 with err naming the register field that is unusable.
+	 * A refusal is about one register's own fields: derived from that
+	 * register alone, it is refused too (tc_config_builder_refused_reg). */
 	int (*config_derive)(const uint32_t *regs, uint32_t given, uint64_t *value, uint32_t *derived,
 			     struct tc_config_notes *notes, char *err, size_t errlen);
 	/* A combination of values the decoder refuses; 0, or -1 with err. */
@@ -184,6 +186,10 @@ uint32_t tc_config_builder_covered(const struct tc_config_builder *b);
  * checks it. Returns 0, or -1 with err, cfg unchanged. notes may be NULL. */
 int tc_config_builder_apply(const struct tc_config_builder *b, void *cfg, struct tc_config_notes *notes, char *err,
 			    size_t errlen);
+/* After tc_config_builder_apply refused b's registers: the register
+ * (index into proto->regs) that config_derive refuses on its own, the
+ * first in table order, or -1 when none does. */
+int tc_config_builder_refused_reg(const struct tc_config_builder *b);
 /* Index of a key or a register by name, or -1. */
 int tc_config_key_find(const struct tc_protocol *p, const char *name);
 int tc_config_reg_find(const struct tc_protocol *p, const char *name);
