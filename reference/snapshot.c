@@ -18,6 +18,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -306,6 +307,11 @@ static int add_reg(struct tc_snap_device *d, const struct tc_ini *ini, const str
 	struct tc_snap_reg *r;
 	if (e->key[n] && (e->key[strlen(e->key) - 1] != ')' || n == 0))
 		return set_err(err, errlen, "%s:%d: register name '%s': expected NAME or NAME(suffix)", ini->path, e->line, e->key);
+	for (int i = 0; i < d->nregs; i++)   /* TRCIDR0(0x1e0) and trcidr0 are one register */
+		if (strlen(d->reg[i].name) == n && !strncasecmp(d->reg[i].name, e->key, n))
+			return set_err(err, errlen, "%s:%d: register %s is given twice, at lines %d and %d (a name with or without a "
+				       "(suffix), in any case, is one register)", ini->path, e->line, d->reg[i].name,
+				       d->reg[i].line, e->line);
 	r = realloc(d->reg, (size_t)(d->nregs + 1) * sizeof *r);
 	if (!r)
 		return set_err(err, errlen, "out of memory");
