@@ -1,7 +1,8 @@
 /* snapshot.c — trace snapshot directories: a strict INI parser and the directory's structure (devices, registers, memory dumps, trace buffers, links), checked whole before anything is decoded.
  *
  * The layout is the "Trace and Debug Snapshot" format OpenCSD's
- * trc_pkt_lister -ss_dir and Arm DS read (research notes: capture formats;
+ * trc_pkt_lister -ss_dir and Arm DS read (Arm's "Trace and Debug Snapshot
+ * File Format" specification, which OpenCSD ships among its documents;
  * OpenCSD's snapshot reader was read for the key names, not copied):
  * snapshot.ini [device_list] (one .ini per device) and [trace] metadata=;
  * a device's [device] name/class/type, [regs] NAME(suffix)=VALUE and
