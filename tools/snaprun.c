@@ -143,8 +143,10 @@ static int configure(struct plan *p, struct source *s)
 	s->trace_id = s->proto->trace_id_reg >= 0 && ((b.reg_given >> s->proto->trace_id_reg) & 1) ?
 		      (int)(b.reg[s->proto->trace_id_reg] & 0x7f) : -1;
 	s->cfg = malloc(s->proto->config_size);
-	if (!s->cfg || apply_overrides(p, s, &o) || check_required_regs(p, s, b.reg_given | o.reg_given))
+	if (!s->cfg || apply_overrides(p, s, &o))
 		return -1;
+	if (tc_snapshot_source_buffer(&p->ss, s->dev->name) && check_required_regs(p, s, b.reg_given | o.reg_given))
+		return -1;                      /* a source without a buffer is not decoded: it needs none */
 	s->proto->config_default(s->cfg);
 	if (tc_config_builder_apply(&b, s->cfg, &s->notes, err, sizeof err)) {
 		refused(p, s, &b, err);

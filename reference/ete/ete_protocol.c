@@ -217,6 +217,14 @@ const struct tc_protocol tc_protocol_ete = {
 	.skipped = ete_skipped,
 	.snapshot_types = snapshot_types,
 	.trace_id_reg = tc_ete_reg_trctraceidr,
+	/* Without TRCIDR0 the packets cannot be read: COMMOPT changes what a
+	 * Cycle Count format 2 packet means (K10.5.2.16.2), ITE and TSMARK
+	 * whether headers 0x09 and 0x88 are packets (TC-P1), COMMTRANS whether
+	 * Transaction Start is P0 (TC-S13); without TRCIDR8 the speculation
+	 * depth that commits resolve against (K10.5.2.1 RHDJJV, MAXSPEC) is
+	 * unknown. TRCIDR2.WFXMODE and TRCCONFIGR.RS matter at stage 3 only and
+	 * default with a '#' line; TRCDEVARCH only gates TSMARK. */
+	.snapshot_required_regs = 1u << tc_ete_reg_trcidr0 | 1u << tc_ete_reg_trcidr8,
 	.snapshot_core_type = "ARM-AA64",
 	.clause_value = clause_value,
 };

@@ -146,9 +146,10 @@ struct tc_protocol {
 	 * protocol ("ETE"; "PTM1.0" …), NULL-terminated. */
 	const char *const *snapshot_types;
 	/* The registers (bit r: regs[r]) a trace source of a snapshot must
-	 * give, in its device file or as --config NAME=VALUE: without them the
-	 * packets cannot be delimited (tools/snaprun.c refuses the snapshot,
-	 * naming the file, the register and regs[r].doc). 0: none. */
+	 * give, in its device file or as --config NAME=VALUE, when it is
+	 * decoded (it has a buffer): without them the packets cannot be
+	 * delimited or resolved (tools/snaprun.c refuses the snapshot, naming
+	 * the file, the register and regs[r].doc). 0: none. */
 	uint32_t snapshot_required_regs;
 	/* The core type= a snapshot writer gives the core a source of this
 	 * protocol traces ("ARM-AA64"); readers take any. */
