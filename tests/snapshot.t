@@ -156,6 +156,18 @@ bad_in "$tmp/s2" "ETE source without TRCIDR8" ete_0.ini '/^TRCIDR8/d' "tracecert
 "$T" gen --seed 9 --quiet --out "$tmp/v" --snapshot-out "$tmp/eidr" > /dev/null
 idr0=$(sed -n 's/^TRCIDR0(0x1e0)=//p' "$tmp/eidr/ete_0.ini"); idr8=$(sed -n 's/^TRCIDR8(0x180)=//p' "$tmp/eidr/ete_0.ini"); sed -i '/^TRCIDR[08]/d' "$tmp/eidr/ete_0.ini"
 CONFIG="--config TRCIDR0=$idr0 --config TRCIDR8=$idr8"; check "ETE: TRCIDR0 and TRCIDR8 given as --config instead: the source decodes to its vector" same_as_vectors "$tmp/eidr" 9; CONFIG=
+# Nothing to decode: no source of this build's protocols linked to a buffer (the hand-written snapshot
+# without its ETE_0 link: ETE_0 and ETE_2 unlinked, ETM_1 linked but of a type not decoded).
+rm -rf "$tmp/none"; cp -r tests/data/snap-mixed "$tmp/none"; sed -i '/^ETE_0=/d' "$tmp/none/trace.ini"
+check "nothing to decode (no decodable source has a buffer): the trace metadata file and the sources named, exit 2, no output" sh -c "'$T' decode --snapshot '$tmp/none' > '$tmp/out' 2> '$tmp/err'; test \$? -eq 2 && test ! -s '$tmp/out' && test \$(wc -l < '$tmp/err') -eq 1 && grep -qx \"tracecert decode: $tmp/none/trace.ini: nothing to decode: \\[source_buffers\\] links no trace source of a protocol of this build to a buffer (ETE_0, ETE_2)\" '$tmp/err'"
+rm -rf "$tmp/none"; cp -r "$tmp/s2" "$tmp/none"; sed -i '/^ETE_[01]=ETB_0/d' "$tmp/none/trace.ini"
+check "nothing to decode: a generated snapshot without its two links, exit 2 from dump too" sh -c "'$T' dump --snapshot '$tmp/none' > '$tmp/out' 2> '$tmp/err'; test \$? -eq 2 && test ! -s '$tmp/out' && grep -q 'nothing to decode: .* (ETE_0, ETE_1)\$' '$tmp/err'"
+# A buffer larger than --max-bytes after others that fit: refused in the plan, before the first block.
+"$T" gen --seed 53 --count 3 --quiet --out "$tmp/v" --snapshot-out "$tmp/raw53" --snapshot-format source_data > /dev/null
+s0=$(wc -c < "$tmp/raw53/trace_0.bin"); s1=$(wc -c < "$tmp/raw53/trace_1.bin"); s2=$(wc -c < "$tmp/raw53/trace_2.bin")
+check "source_data buffers of seeds 53..55: the second larger than the first ($s0 < $s1 bytes), for the next check" test "$s0" -lt "$s1"
+check "a later buffer larger than --max-bytes (the first's size): refused before any block, both sizes named, exit 2" sh -c "'$T' decode --snapshot '$tmp/raw53' --max-bytes $s0 > '$tmp/out' 2> '$tmp/err'; test \$? -eq 2 && test ! -s '$tmp/out' && grep -qx \"tracecert decode: $tmp/raw53/trace_1.bin: $s1 bytes, more than $s0, the limit (--max-bytes N; 0: no limit)\" '$tmp/err'"
+CONFIG="--max-bytes $((s0 + s1 + s2))"; check "... and with --max-bytes above every buffer's size, each block decodes to its vector" same_as_vectors "$tmp/raw53" 53 54 55; CONFIG=
 # A trace buffer that never ends (/dev/zero, a character device) stops at --max-bytes, as a trace file does.
 cp -r tests/data/snap-mixed "$tmp/endless" && rm "$tmp/endless/ete0.bin" && ln -s /dev/zero "$tmp/endless/ete0.bin"
 check "a snapshot buffer longer than --max-bytes: the file and the limit named, exit 2" sh -c "'$T' dump --snapshot '$tmp/endless' --max-bytes 100000 > /dev/null 2> '$tmp/e'; test \$? -eq 2 && grep -qx \"tracecert dump: $tmp/endless/ete0.bin: more than 100000 bytes, the limit (--max-bytes N; 0: no limit)\" '$tmp/e'"

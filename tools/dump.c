@@ -85,14 +85,19 @@ unsigned long long tc_max_bytes_for(const struct tc_max_bytes *m, int regular)
 	return regular ? 0 : TC_STREAM_MAX_BYTES;
 }
 
-void tc_max_bytes_report(const char *cmd, const char *path, unsigned long long limit, unsigned long long size)
+void tc_max_bytes_message(char *buf, size_t n, const char *path, unsigned long long limit, unsigned long long size)
 {
 	if (size)
-		fprintf(stderr, "tracecert %s: %s: %llu bytes, more than %llu, the limit (--max-bytes N; 0: no limit)\n", cmd,
-			path, size, limit);
+		snprintf(buf, n, "%s: %llu bytes, more than %llu, the limit (--max-bytes N; 0: no limit)", path, size, limit);
 	else
-		fprintf(stderr, "tracecert %s: %s: more than %llu bytes, the limit (--max-bytes N; 0: no limit)\n", cmd, path,
-			limit);
+		snprintf(buf, n, "%s: more than %llu bytes, the limit (--max-bytes N; 0: no limit)", path, limit);
+}
+
+void tc_max_bytes_report(const char *cmd, const char *path, unsigned long long limit, unsigned long long size)
+{
+	char msg[1200];
+	tc_max_bytes_message(msg, sizeof msg, path, limit, size);
+	fprintf(stderr, "tracecert %s: %s\n", cmd, msg);
 }
 
 /* ---- Help -------------------------------------------------------------------- */

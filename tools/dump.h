@@ -38,8 +38,10 @@ struct tc_max_bytes {
 /* The bound of one input (0: none); regular: it is a regular file. */
 unsigned long long tc_max_bytes_for(const struct tc_max_bytes *m, int regular);
 
-/* "tracecert CMD: PATH: more than LIMIT bytes, the limit (...)", with the
- * file's size when known (size > 0). */
+/* "PATH: more than LIMIT bytes, the limit (...)", with the file's size
+ * when known (size > 0), into buf; and as "tracecert CMD: …" on standard
+ * error. */
+void tc_max_bytes_message(char *buf, size_t n, const char *path, unsigned long long limit, unsigned long long size);
 void tc_max_bytes_report(const char *cmd, const char *path, unsigned long long limit, unsigned long long size);
 
 #endif

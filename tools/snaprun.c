@@ -204,7 +204,6 @@ static int plan_source(struct plan *p, struct source *s)
 	return 0;
 }
 
-/* Reads and checks everything before any output. */
 /* Every --config name belongs to the protocol of some source the snapshot decodes. */
 static int check_overrides(struct plan *p)
 {
@@ -241,6 +240,48 @@ static int check_trace_ids(struct plan *p)
 	return 0;
 }
 
+/* At least one source is decoded: a snapshot whose sources of this build's
+ * protocols have no buffer has nothing to decode. */
+static int check_something_decoded(struct plan *p)
+{
+	char names[300] = "";
+	for (int i = 0; i < p->n; i++) {
+		if (p->src[i].proto && p->src[i].buf)
+			return 0;
+		if (p->src[i].proto)
+			append(names, sizeof names, p->src[i].dev->name);
+	}
+	snprintf(p->err, sizeof p->err,
+		 "%s: nothing to decode: [source_buffers] links no trace source of a protocol of this build to a buffer (%s)",
+		 p->ss.trace_ini, names);
+	return -1;
+}
+
+/* Each buffer a source is decoded from, before any output: it can be
+ * read (tc_snapshot_load opened it) and, a regular file, is no larger than
+ * --max-bytes allows. */
+static int check_buffers(struct plan *p)
+{
+	for (int i = 0; i < p->n; i++) {
+		const struct source *s = &p->src[i];
+		unsigned long long limit;
+		struct stat st;
+		if (!s->buf)
+			continue;
+		if (stat(s->buf->file, &st)) {
+			snprintf(p->err, sizeof p->err, "cannot read '%s': %s", s->buf->file, strerror(errno));
+			return -1;
+		}
+		limit = tc_max_bytes_for(p->max_bytes, S_ISREG(st.st_mode));
+		if (S_ISREG(st.st_mode) && limit && (unsigned long long)st.st_size > limit) {
+			tc_max_bytes_message(p->err, sizeof p->err, s->buf->file, limit, (unsigned long long)st.st_size);
+			return -1;
+		}
+	}
+	return 0;
+}
+
+/* Reads and checks everything before any output. */
 static int make_plan(struct plan *p, const char *dir)
 {
 	if (tc_snapshot_load(dir, &p->ss, p->err, sizeof p->err))
@@ -274,7 +315,7 @@ static int make_plan(struct plan *p, const char *dir)
 	for (int i = 0; i < p->n; i++)
 		if (p->src[i].proto && plan_source(p, &p->src[i]))
 			return -1;
-	if (check_trace_ids(p))
+	if (check_something_decoded(p) || check_trace_ids(p) || check_buffers(p))
 		return -1;
 	for (int i = 0; i < p->ss.ndevices; i++)   /* every dump is checked, used or not */
 		if (!core_image(p, &p->ss.device[i]))
