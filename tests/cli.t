@@ -196,4 +196,27 @@ long=$(printf 'k%.0s' $(seq 1 100))
 check "a --config name longer than any key is named whole as unknown (exit 2)" sh -c "'$T' dump --config '$long=1' /dev/null 2> '$tmp/e'; test \$? -eq 2 && grep -qx \"tracecert dump: unknown config key or register '$long' for protocol ete (see tracecert config --protocol ete)\" '$tmp/e'"
 check "config: registers that give no usable configuration are refused, naming the field (exit 2)" sh -c "'$T' config TRCIDR2=0x12000488 > '$tmp/o' 2> '$tmp/e'; test \$? -eq 2 && test ! -s '$tmp/o' && grep -q '^tracecert config: .*CCSIZE \\[28:25\\] is 0x9, a reserved value' '$tmp/e'"
 check "a --config key of another protocol names the protocol that has it (exit 2)" sh -c "'$T' dump --config=ETMCR=0x1000 /dev/null 2> '$tmp/e'; test \$? -eq 2 && grep -qx \"tracecert dump: 'ETMCR' is a config key or register of protocol ptm, not of ete (see tracecert config --protocol ete)\" '$tmp/e' && '$T' config --protocol ptm maxspec=1 2>&1 | grep -q \"'maxspec' is a config key or register of protocol ete, not of ptm\""
+# More than 64 --image options. gen seed 13 (400 steps) is A64 only in one region of 544 bytes: cut into
+# 136 raw files of 4 bytes each (every A64 instruction whole in one), given as 136 --image FILE@ADDR, the
+# trace decodes to the vector's [expect.l3] (the encoder's ground truth), as with the region as one file.
+vsection() { awk -v s="[$1]" '/^\[/{p=(index($0, s) == 1); next} p && NF && !/^#/' "$2"; }
+"$T" gen --seed 13 --steps 400 --quiet > "$tmp/m.tcv"
+vsection trace "$tmp/m.tcv" | tr -d ' \n' | perl -ne 'print pack("H*", $_)' > "$tmp/m.bin"
+vsection expect.l3 "$tmp/m.tcv" > "$tmp/m.want"
+mcfg=$(vsection config "$tmp/m.tcv" | grep -v '^protocol=' | sed 's/^/--config /' | tr '\n' ' ')
+mkdir -p "$tmp/pieces"
+# The [image base=…] regions: the whole of each as one file, and as 4-byte pieces; one --image per file.
+perl -e 'no warnings "portable"; my ($dir, $b, %img) = ($ARGV[1]);
+  open V, "<", $ARGV[0] or die; while (<V>) {
+    if (/^\[image base=(0x[0-9a-f]+)\]/) { $b = $1; next } if (/^\[/) { undef $b; next }
+    next unless defined $b; s/#.*//; push @{$img{$b}}, split; }
+  for my $base (sort keys %img) { my @x = @{$img{$base}};
+    open W, ">", "$dir/whole$base.bin" or die; print W pack("H*", join "", @x); close W;
+    print STDERR "--image $dir/whole$base.bin\@$base\n";
+    for (my $i = 0; $i < @x; $i += 4) { my $a = sprintf "0x%x", hex($base) + $i; my $e = $i + 3 < $#x ? $i + 3 : $#x;
+      open W, ">", "$dir/p$a.bin" or die; print W pack("H*", join "", @x[$i .. $e]); close W; print "--image $dir/p$a.bin\@$a\n"; } }' \
+  "$tmp/m.tcv" "$tmp/pieces" > "$tmp/pieces.args" 2> "$tmp/whole.args"
+check "the vector is A64 only in one region of 544 bytes: 136 pieces, and its [expect.l3] has instruction ranges" sh -c "test \$(wc -l < '$tmp/pieces.args') -eq 136 && test \$(wc -l < '$tmp/whole.args') -eq 1 && ! grep -v 'isa=a64' '$tmp/m.want' | grep -q 'isa=' && test \$(grep -c ' range ' '$tmp/m.want') -gt 100"
+check "decode with the region as one --image gives the vector's [expect.l3], exit 0" sh -c "'$T' decode \$(cat '$tmp/whole.args') $mcfg '$tmp/m.bin' > '$tmp/m.got' && cmp '$tmp/m.got' '$tmp/m.want'"
+check "decode with 136 --image options (4 bytes each) gives the vector's [expect.l3], exit 0, nothing on standard error" sh -c "'$T' decode \$(cat '$tmp/pieces.args') $mcfg '$tmp/m.bin' > '$tmp/m.got' 2> '$tmp/m.err' && test ! -s '$tmp/m.err' && cmp '$tmp/m.got' '$tmp/m.want'"
 tap_done

@@ -168,6 +168,20 @@ s0=$(wc -c < "$tmp/raw53/trace_0.bin"); s1=$(wc -c < "$tmp/raw53/trace_1.bin"); 
 check "source_data buffers of seeds 53..55: the second larger than the first ($s0 < $s1 bytes), for the next check" test "$s0" -lt "$s1"
 check "a later buffer larger than --max-bytes (the first's size): refused before any block, both sizes named, exit 2" sh -c "'$T' decode --snapshot '$tmp/raw53' --max-bytes $s0 > '$tmp/out' 2> '$tmp/err'; test \$? -eq 2 && test ! -s '$tmp/out' && grep -qx \"tracecert decode: $tmp/raw53/trace_1.bin: $s1 bytes, more than $s0, the limit (--max-bytes N; 0: no limit)\" '$tmp/err'"
 CONFIG="--max-bytes $((s0 + s1 + s2))"; check "... and with --max-bytes above every buffer's size, each block decodes to its vector" same_as_vectors "$tmp/raw53" 53 54 55; CONFIG=
+# More than 125 memory dumps. gen seed 13 (400 steps) is one A64 source whose core has one dump of 544 bytes
+# (0x220); cut into 136 dumps of 4 bytes of the same file (every A64 instruction whole in one dump; the last
+# without length=, to the end of the file), the source decodes to its vector's expected L1 and L3.
+"$T" gen --seed 13 --steps 400 --count 1 --quiet --out "$tmp/v" --snapshot-out "$tmp/d136" > /dev/null
+perl -ne 'no warnings "portable"; our (@d, %c, $in);
+  sub flush { push @d, {%c} if $in; %c = (); }
+  if (/^\[dump/) { flush(); $in = 1; next } if (/^\[/) { flush(); $in = 0 }
+  if ($in) { $c{$1} = $2 if /^(\w+)=(.*)$/; next } print;
+  END { flush(); my $n = 0; for my $x (@d) { my ($a, $o, $l) = map { hex $x->{$_} } qw(address offset length);
+    for (my $i = 0; $i < $l; $i += 4) { printf "\n[dump%d]\nfile=%s\naddress=0x%x\noffset=0x%x\n", $n++, $x->{file}, $a + $i, $o + $i;
+      printf "length=0x%x\n", $l - $i < 4 ? $l - $i : 4 if $i + 4 < $l; } } }' "$tmp/d136/cpu_0.ini" > "$tmp/cpu_0.ini" &&
+  mv "$tmp/cpu_0.ini" "$tmp/d136/cpu_0.ini"
+check "the core's 544 bytes are now 136 dumps of 4 bytes (the last to the end of the file)" sh -c "test \$(grep -c '^\\[dump' '$tmp/d136/cpu_0.ini') -eq 136 && test \$(grep -c '^length=0x4\$' '$tmp/d136/cpu_0.ini') -eq 135 && test \$(wc -c < '$tmp/d136/cpu_0_mem.bin') -eq 544"
+check "136 dumps: the source decodes to its vector's expected L1 and L3" same_as_vectors "$tmp/d136" 13
 # A trace buffer that never ends (/dev/zero, a character device) stops at --max-bytes, as a trace file does.
 cp -r tests/data/snap-mixed "$tmp/endless" && rm "$tmp/endless/ete0.bin" && ln -s /dev/zero "$tmp/endless/ete0.bin"
 check "a snapshot buffer longer than --max-bytes: the file and the limit named, exit 2" sh -c "'$T' dump --snapshot '$tmp/endless' --max-bytes 100000 > /dev/null 2> '$tmp/e'; test \$? -eq 2 && grep -qx \"tracecert dump: $tmp/endless/ete0.bin: more than 100000 bytes, the limit (--max-bytes N; 0: no limit)\" '$tmp/e'"
