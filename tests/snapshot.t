@@ -86,6 +86,10 @@ bad "a register twice, with and without its (suffix)" ete_0.ini '$a TRCIDR0=0x48
 bad "a register twice, in another case and suffix" ete_0.ini '$a trcidr8(id:0x60)=2' "tracecert decode: $tmp/bad/ete_0.ini:15: register TRCIDR8 is given twice, at lines 9 and 15"
 bad "a register the configuration does not use, twice" ete_0.ini '$a TRCIDR1=0x4100fff0' "tracecert decode: $tmp/bad/ete_0.ini:15: register TRCIDR1 is given twice, at lines 13 and 15"
 bad "a section given twice" trace.ini '$a [source_buffers]' "tracecert decode: $tmp/bad/trace.ini:16: section [source_buffers] given twice"
+# A dump without length= (tests/data/snap-mixed's [dump0], line 11: mem.bin, 16 bytes) whose offset is past its
+# file's end: both numbers named.
+rm -rf "$tmp/bad"; cp -r tests/data/snap-mixed "$tmp/bad"; printf 'offset=0x20\n' >> "$tmp/bad/cpu_0.ini"
+check "bad snapshot, a dump without length= whose offset is past its file's end: the offset and the file's size, exit 2, no output" sh -c "'$T' decode --snapshot '$tmp/bad' > '$tmp/out' 2> '$tmp/err'; test \$? -eq 2 && test ! -s '$tmp/out' && grep -qx \"tracecert decode: $tmp/bad/cpu_0.ini:11 \\[dump0\\] $tmp/bad/mem.bin: offset 0x20 is past the end of the file (16 bytes, 0x10)\" '$tmp/err'"
 rm -rf "$tmp/bad"; cp -r "$tmp/s2" "$tmp/bad"; sed -i '/^cpu_1=ETE_1/d' "$tmp/bad/trace.ini"; sed -i '0,/^length=.*/s//length=0x100000/' "$tmp/bad/cpu_1.ini"
 check "bad snapshot, a dump of a core no source uses is still checked (past its file's end)" sh -c "'$T' dump --snapshot '$tmp/bad' > '$tmp/out' 2> '$tmp/err'; test \$? -eq 2 && test ! -s '$tmp/out' && grep -q 'cpu_1.ini:9 \[dump0\] .*past the end of the file' '$tmp/err'"
 check "no snapshot.ini: named with the errno text" sh -c "'$T' dump --snapshot '$tmp/nothing' 2>&1 >/dev/null | grep -qx \"tracecert dump: $tmp/nothing/snapshot.ini: cannot read: No such file or directory\""
