@@ -85,8 +85,7 @@ static int parse_register(const char *s, uint32_t *out)
 	return 0;
 }
 
-/* The protocol that has a key or register of this name, for the message. */
-static const struct tc_protocol *owner(const struct tc_protocol *self, const char *name)
+const struct tc_protocol *tc_config_owner(const struct tc_protocol *self, const char *name)
 {
 	for (int i = 0; tc_protocols[i]; i++)
 		if (tc_protocols[i] != self &&
@@ -113,7 +112,7 @@ int tc_config_builder_set(struct tc_config_builder *b, const char *name, const c
 		return 0;
 	}
 	if (r < 0) {
-		other = owner(p, name);
+		other = tc_config_owner(p, name);
 		if (other)
 			return set_err(err, errlen, -1, "'%s' is a config key or register of protocol %s, not of %s", name,
 				       other->name, p->name);

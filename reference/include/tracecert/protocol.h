@@ -187,6 +187,9 @@ int tc_config_builder_apply(const struct tc_config_builder *b, void *cfg, struct
 /* Index of a key or a register by name, or -1. */
 int tc_config_key_find(const struct tc_protocol *p, const char *name);
 int tc_config_reg_find(const struct tc_protocol *p, const char *name);
+/* The first protocol of tc_protocols[] other than self (which may be NULL)
+ * that has a key or register of this name, or NULL: for messages. */
+const struct tc_protocol *tc_config_owner(const struct tc_protocol *self, const char *name);
 
 #ifdef __cplusplus
 }
