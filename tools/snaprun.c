@@ -125,7 +125,7 @@ static int configure(struct plan *p, struct source *s)
 	s->cfg = malloc(s->proto->config_size);
 	if (!s->cfg || apply_overrides(p, s, &o) || check_required_regs(p, s, b.reg_given | o.reg_given))
 		return -1;
-	s->proto->config_default(s->cfg);
+	tc_config_default(s->proto, s->cfg);
 	if (tc_config_builder_apply(&b, s->cfg, &s->notes, err, sizeof err) ||
 	    tc_config_builder_apply(&o, s->cfg, NULL, err, sizeof err)) {
 		snprintf(p->err, sizeof p->err, "%s: source %s: %s", s->dev->ini, s->dev->name, err);
