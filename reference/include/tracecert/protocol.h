@@ -84,11 +84,11 @@ struct tc_config_notes {
 
 struct tc_protocol {
 	int id;                   /* enum tc_protocol_id */
-	const char *name;         /* "ete": [config] protocol=, --protocol */
-	const char *title;        /* "Arm ETE (Arm ARM K10.5)" */
+	const char *name;         /* its word of PROTOCOLS: [config] protocol=, --protocol */
+	const char *title;        /* its full name and the document it follows (help, certificates) */
 	/* The document of its errata: every departure from the published text
 	 * and every ambiguity a vector's alternative reading names
-	 * ("reference/ete/ERRATA.md"). */
+	 * ("reference/<name>/ERRATA.md"). */
 	const char *errata;
 
 	/* Configuration: a struct of config_size bytes whose fields are the
@@ -151,7 +151,7 @@ struct tc_protocol {
 	 * in a CoreSight formatted buffer, or -1. */
 	int trace_id_reg;
 	/* The device types of a trace snapshot's [device] type= that are this
-	 * protocol ("ETE"; "PTM1.0" …), NULL-terminated. */
+	 * protocol, as the snapshot writes them, NULL-terminated. */
 	const char *const *snapshot_types;
 	/* The registers (bit r: regs[r]) a trace source of a snapshot must
 	 * give, in its device file or as --config NAME=VALUE: without them the
@@ -173,7 +173,7 @@ struct tc_protocol {
 /* The protocols of this build (PROTOCOLS in GNUmakefile), NULL-terminated. */
 extern const struct tc_protocol *const tc_protocols[];
 
-/* By name ("ete"), or NULL. */
+/* By name (its word of PROTOCOLS), or NULL. */
 const struct tc_protocol *tc_protocol_find(const char *name);
 /* By id (enum tc_protocol_id), or NULL. */
 const struct tc_protocol *tc_protocol_by_id(int id);
