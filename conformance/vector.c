@@ -487,7 +487,7 @@ static int set_protocol(struct reader *r, const char *name)
 	}
 	r->v->proto = p;
 	r->v->config = xrealloc(NULL, p->config_size);
-	p->config_default(r->v->config);
+	tc_config_default(p, r->v->config);
 	tc_config_builder_init(&r->config, p);
 	return 0;
 }

@@ -102,9 +102,12 @@ if [ -e .git ] && command -v git > /dev/null 2>&1; then
   d=$(git describe --always 2>/dev/null)
   check "--version, built in a git work tree: git describe of the tree ($d)" sh -c "'$T' --version | grep -Eqx '$ver [(]git $d(-dirty)?[)]'"
 fi
-for c in dump decode config certify; do
+for c in dump decode config certify gen bench help; do
   check "$c --version prints tracecert's version" same_output --version -- $c --version
 done
+check "help --help and help -h print the list of commands, as --help does" sh -c "'$T' --help > '$tmp/h1' && '$T' help --help > '$tmp/h2' && '$T' help -h > '$tmp/h3' && cmp '$tmp/h1' '$tmp/h2' && cmp '$tmp/h1' '$tmp/h3'"
+check "help --version dump is dump --help --version (help's options before COMMAND go to it)" same_output help --version dump -- dump --help --version
+check "help: an option help does not take is a usage error" usage_error "tracecert help: unknown option '--protocol'" help --protocol ptm
 check "tracecert --help, -h and help print the same list of commands, exit 0" sh -c "'$T' --help > '$tmp/h1' && '$T' -h > '$tmp/h2' && '$T' help > '$tmp/h3' && cmp '$tmp/h1' '$tmp/h2' && cmp '$tmp/h1' '$tmp/h3' && for c in dump decode config certify gen bench help; do grep -q \"^  \$c \" '$tmp/h1' || exit 1; done"
 check "the list says the conventions (--NAME=VALUE, '--', exit status 2)" sh -c "'$T' --help > '$tmp/h' && grep -q -- '--NAME=VALUE or --NAME VALUE' '$tmp/h' && grep -q \"'--' ends the options\" '$tmp/h' && grep -q 'exit' '$tmp/h'"
 for c in dump decode config certify gen bench; do

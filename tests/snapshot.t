@@ -103,6 +103,8 @@ check "PTM: a source's block is headed by its device type, buffer, trace ID and 
 check "PTM: the device file holds the four registers of the descriptor at their offsets" sh -c "sed -n '/^\[regs\]/,\$p' '$tmp/p3/ptm_1.ini' | sed 's/=.*//' | tr '\n' ' ' | grep -qx '\[regs\] ETMCR(0x000) ETMIDR(0x1e4) ETMCCER(0x1e8) ETMTRACEIDR(0x200) '"
 "$T" gen --protocol ptm --seed 12 --count 2 --quiet --out "$tmp/v" --snapshot-out "$tmp/praw" --snapshot-format source_data > /dev/null
 check "PTM: source_data buffers (one per source) decode to their vectors" same_as_vectors "$tmp/praw" 12 13
+check "PTM only: --config of a key another protocol owns names that protocol and the snapshot's, exit 2, no output" sh -c "'$T' dump --snapshot '$tmp/p3' --config maxspec=1 > '$tmp/out' 2> '$tmp/err'; test \$? -eq 2 && test ! -s '$tmp/out' && grep -qx \"tracecert dump: --config maxspec=1: 'maxspec' is a config key or register of protocol ete, which no trace source of the snapshot uses (their protocols: ptm)\" '$tmp/err'"
+check "PTM only: --config of a name no protocol has says so, exit 2" sh -c "'$T' decode --snapshot '$tmp/p3' --config nosuchkey=1 > '$tmp/out' 2> '$tmp/err'; test \$? -eq 2 && test ! -s '$tmp/out' && grep -qx \"tracecert decode: --config nosuchkey=1: no protocol has a key or register 'nosuchkey' (the snapshot's sources: ptm)\" '$tmp/err'"
 rm -rf "$tmp/ptypes"; cp -r "$tmp/p3" "$tmp/ptypes"
 sed -i 's/^type=PTM1.0/type=PTM1.1/' "$tmp/ptypes/ptm_1.ini"; sed -i 's/^type=PTM1.0/type=PFT1.1/' "$tmp/ptypes/ptm_2.ini"
 check "PTM: device types PTM1.0, PTM1.1 and PFT1.1 are all PFT/PTM sources" same_as_vectors "$tmp/ptypes" 5 6 7

@@ -606,7 +606,7 @@ static int run_file(struct dump_opts *o)
 	if (o->vector)
 		memcpy(cfg, v.config, o->proto->config_size);
 	else
-		o->proto->config_default(cfg);
+		tc_config_default(o->proto, cfg);
 	rc = run_decoder(o, cfg, &img, &v, in);
 out:
 	if (in)

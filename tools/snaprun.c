@@ -147,7 +147,7 @@ static int configure(struct plan *p, struct source *s)
 		return -1;
 	if (tc_snapshot_source_buffer(&p->ss, s->dev->name) && check_required_regs(p, s, b.reg_given | o.reg_given))
 		return -1;                      /* a source without a buffer is not decoded: it needs none */
-	s->proto->config_default(s->cfg);
+	tc_config_default(s->proto, s->cfg);
 	if (tc_config_builder_apply(&b, s->cfg, &s->notes, err, sizeof err)) {
 		refused(p, s, &b, err);
 		return -1;
@@ -204,6 +204,30 @@ static int plan_source(struct plan *p, struct source *s)
 	return 0;
 }
 
+/* The message for a --config name no decoded source's protocol has: the
+ * protocol that has it, if any, and the protocols of the sources. */
+static void unused_override(struct plan *p, const char *over, const char *name)
+{
+	const struct tc_protocol *owner = tc_config_owner(NULL, name);
+	char list[200] = "";
+	size_t len = 0;
+	for (int j = 0; j < p->n; j++) {
+		const struct tc_protocol *q = p->src[j].proto;
+		int seen = 0;
+		for (int k = 0; k < j && q; k++)
+			seen |= p->src[k].proto == q;
+		if (q && !seen && len < sizeof list)
+			len += (size_t)snprintf(list + len, sizeof list - len, "%s%s", len ? ", " : "", q->name);
+	}
+	if (owner)
+		snprintf(p->err, sizeof p->err,
+			 "--config %s: '%s' is a config key or register of protocol %s, which no trace source of the snapshot uses (their protocols: %s)",
+			 over, name, owner->name, list);
+	else
+		snprintf(p->err, sizeof p->err, "--config %s: no protocol has a key or register '%s' (the snapshot's sources: %s)",
+			 over, name, list);
+}
+
 /* Every --config name belongs to the protocol of some source the snapshot decodes. */
 static int check_overrides(struct plan *p)
 {
@@ -216,8 +240,7 @@ static int check_overrides(struct plan *p)
 			used |= p->src[j].proto && (tc_config_key_find(p->src[j].proto, name) >= 0 ||
 						    tc_config_reg_find(p->src[j].proto, name) >= 0);
 		if (!used) {
-			snprintf(p->err, sizeof p->err, "--config %s: no trace source of the snapshot has a key or register '%s'",
-				 p->over[i], name);
+			unused_override(p, p->over[i], name);
 			return -1;
 		}
 	}

@@ -1,4 +1,5 @@
 /* unit_config.c — the shared configuration builder over ETE's and PTM's key and register tables, both ways; prints TAP. */
+#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -77,8 +78,8 @@ static void test_table(void)
 	ok(tc_config_reg_find(ete, "TRCIDR1") < 0 && tc_config_reg_find(ete, "TRCIDR0(") < 0,
 	   "TRCIDR1 is not a register the configuration uses; an open suffix is no name");
 	tc_ete_config_default(&cfg);
-	tc_ete_config_set_key(&cfg, key("walk_limit"), 0xffffffffu);
-	ok(cfg.walk_limit == 0xffffffffu && tc_ete_config_get_key(&cfg, key("walk_limit")) == 0xffffffffu,
+	tc_config_set(ete, &cfg, key("walk_limit"), 0xffffffffu);
+	ok(cfg.walk_limit == 0xffffffffu && tc_config_get(ete, &cfg, key("walk_limit")) == 0xffffffffu,
 	   "walk_limit takes 32 bits");
 	for (int k = 0; k < ete->nkeys; k++)
 		ok(ete->keys[k].doc && ete->keys[k].source && (ete->keys[k].stage == 1 || ete->keys[k].stage == 3),
@@ -397,8 +398,8 @@ static void test_descriptor_to_regs(void)
 		}
 		memset(cfg, 0, sizeof cfg);
 		memset(back, 0, sizeof back);
-		p->config_default(cfg);
-		p->config_default(back);
+		tc_config_default(p, cfg);
+		tc_config_default(p, back);
 		p->config_to_regs(cfg, 0x23, regs);
 		tc_config_builder_init(&b, p);
 		for (int r = 0; r < p->nregs; r++) {
@@ -413,6 +414,113 @@ static void test_descriptor_to_regs(void)
 		ok(p->trace_id_reg >= 0 && p->trace_id_reg < p->nregs && (regs[p->trace_id_reg] & 0x7f) == 0x23,
 		   "%s: the trace ID is in %s[6:0]", p->name, p->trace_id_reg >= 0 ? p->regs[p->trace_id_reg].name : "?");
 		ok(bad_offsets == 0, "%s: register offsets are word-aligned and distinct", p->name);
+	}
+}
+
+/* Every key of every protocol through its table alone: the rows' fields
+ * lie inside the struct, are integers of 1, 2, 4 or 8 bytes, do not
+ * overlap and cover every byte of it (so each field is the key of one row);
+ * tc_config_default gives each key its default; and tc_config_set then
+ * tc_config_get gives back each of 0, 1, the default, max/2, a bit pattern
+ * and max, changing no byte outside the key's field; a key given by name
+ * through the builder lands there too. */
+static int byte_of_some_key(const struct tc_protocol *p, size_t at)
+{
+	int n = 0;
+	for (int k = 0; k < p->nkeys; k++)
+		n += at >= p->keys[k].offset && at < p->keys[k].offset + p->keys[k].size;
+	return n;
+}
+
+static int only_field_changed(const struct tc_config_key *key, const unsigned char *cfg, size_t size, unsigned char fill)
+{
+	for (size_t i = 0; i < size; i++)
+		if ((i < key->offset || i >= key->offset + key->size) && cfg[i] != fill)
+			return 0;
+	return 1;
+}
+
+static void test_key_fields(const struct tc_protocol *p)
+{
+	size_t covered = 0, twice = 0;
+	for (int k = 0; k < p->nkeys; k++) {
+		const struct tc_config_key *key = &p->keys[k];
+		size_t z = key->size;
+		ok((z == 1 || z == 2 || z == 4 || z == 8) && key->offset % z == 0 && key->offset + z <= p->config_size &&
+			   (z == 8 || key->max < (UINT64_C(1) << (8 * z))),
+		   "%s.%s: a field of %zu bytes at offset %zu of the %zu-byte struct, wide enough for max %llu", p->name,
+		   key->name, z, key->offset, p->config_size, (unsigned long long)key->max);
+	}
+	for (size_t i = 0; i < p->config_size; i++) {
+		int n = byte_of_some_key(p, i);
+		covered += n >= 1;
+		twice += n > 1;
+	}
+	ok(covered == p->config_size && twice == 0, "%s: the keys' fields cover each of the %zu bytes of the struct once (%zu covered, %zu twice)",
+	   p->name, p->config_size, covered, twice);
+}
+
+static void test_key_round_trips(const struct tc_protocol *p)
+{
+	unsigned char cfg[1024], base[1024];
+	if (p->config_size > sizeof cfg) {
+		ok(0, "%s: configuration of %zu bytes fits the test", p->name, p->config_size);
+		return;
+	}
+	memset(base, 0x5a, sizeof base);
+	tc_config_default(p, base);
+	for (int k = 0; k < p->nkeys; k++)
+		ok(tc_config_get(p, base, k) == p->keys[k].def, "%s.%s: tc_config_default gives the default %llu", p->name,
+		   p->keys[k].name, (unsigned long long)p->keys[k].def);
+	for (int k = 0; k < p->nkeys; k++) {
+		const struct tc_config_key *key = &p->keys[k];
+		uint64_t values[6] = { 0, 1, key->def, key->max / 2, UINT64_C(0xa5a5a5a5a5a5a5a5) & key->max, key->max };
+		int good = 1;
+		for (int i = 0; i < 6; i++) {
+			uint64_t v = values[i] > key->max ? key->max : values[i];
+			for (int fill = 0; fill < 2; fill++) {
+				unsigned char f = fill ? 0xff : 0x00;
+				memset(cfg, f, sizeof cfg);
+				tc_config_set(p, cfg, k, v);
+				good &= tc_config_get(p, cfg, k) == v && only_field_changed(key, cfg, p->config_size, f);
+			}
+		}
+		ok(good, "%s.%s: set then get gives back 0, 1, the default, max/2, a bit pattern and max %llu, nothing else changed",
+		   p->name, key->name, (unsigned long long)key->max);
+	}
+}
+
+static void test_keys_by_name(const struct tc_protocol *p)
+{
+	for (int k = 0; k < p->nkeys; k++) {
+		const struct tc_config_key *key = &p->keys[k];
+		unsigned char cfg[1024], want[1024];
+		struct tc_config_builder b;
+		char value[32], err[300];
+		uint64_t v = key->max == key->def ? 0 : key->max;
+		int rc;
+		if (p->config_size > sizeof cfg)
+			continue;
+		if (!strcmp(p->name, "ptm") && !strcmp(key->name, "contextid_size"))
+			v = 2;            /* 4 is max; 3 the value config_check refuses */
+		tc_config_default(p, cfg);
+		memcpy(want, cfg, p->config_size);
+		tc_config_set(p, want, k, v);
+		snprintf(value, sizeof value, "%llu", (unsigned long long)v);
+		tc_config_builder_init(&b, p);
+		rc = tc_config_builder_set(&b, key->name, value, err, sizeof err);
+		rc = rc ? rc : tc_config_builder_apply(&b, cfg, NULL, err, sizeof err);
+		ok(rc == 0 && tc_config_get(p, cfg, k) == v && !memcmp(cfg, want, p->config_size),
+		   "%s: --config %s=%s sets that key alone (%s)", p->name, key->name, value, rc ? err : "ok");
+	}
+}
+
+static void test_every_key(void)
+{
+	for (int i = 0; tc_protocols[i]; i++) {
+		test_key_fields(tc_protocols[i]);
+		test_key_round_trips(tc_protocols[i]);
+		test_keys_by_name(tc_protocols[i]);
 	}
 }
 
@@ -433,5 +541,6 @@ int main(void)
 	test_inverse();
 	test_ptm();
 	test_descriptor_to_regs();
+	test_every_key();
 	return tap_finish();
 }
