@@ -22,9 +22,22 @@ static void md_text(FILE *f, const char *s)
 /* What the adapter ran behind (runner.h, enum tc_isolation). */
 static void isolation(FILE *f, const struct tc_report *r)
 {
-	char text[800];
+	char text[1200];
 	tc_report_isolation(r, text, sizeof text);
 	fprintf(f, "Isolation: ");
+	md_text(f, text);
+	fprintf(f, ".\n\n");
+}
+
+/* Under --no-isolation where a process that loaded the adapter was not
+ * guarded: a warning above the score, which could be the adapter's. */
+static void not_isolated(FILE *f, const struct tc_report *r)
+{
+	char text[1200];
+	tc_report_not_isolated(r, text, sizeof text);
+	if (!text[0])
+		return;
+	fprintf(f, "**Not isolated**: ");
 	md_text(f, text);
 	fprintf(f, ".\n\n");
 }
@@ -37,6 +50,7 @@ static void header(FILE *f, const struct tc_report *r)
 	fputc(' ', f);
 	md_text(f, r->version);
 	fprintf(f, "\n\n");
+	not_isolated(f, r);
 	fprintf(f, "Score: **%.2f%%** of the supported vector runs pass (%d pass of %d, %d of them under an "
 		"alternative reading; %d unsupported). %d runs in %.2f s.\n\n", 100.0 * r->score,
 		t[tc_v_pass] + t[tc_v_pass_alt], r->ntasks - t[tc_v_unsupported], t[tc_v_pass_alt], t[tc_v_unsupported],

@@ -29,7 +29,11 @@ static void tap_line(FILE *f, const struct tc_report *r, int i)
 
 int tc_tap_write(FILE *f, const struct tc_report *r)
 {
+	char text[1200];
 	fprintf(f, "TAP version 13\n1..%d\n", r->ntasks);
+	tc_report_not_isolated(r, text, sizeof text);
+	if (text[0])
+		fprintf(f, "# not isolated: %s\n", text);
 	for (int i = 0; i < r->ntasks && !ferror(f); i++)
 		tap_line(f, r, i);
 	return fflush(f) == 0 && !ferror(f) ? 0 : -1;
