@@ -935,6 +935,46 @@ static void refused(const struct tc_certify_options *o, const struct tc_certfile
 	tc_certfiles_abandon(cf, 0);
 }
 
+/* What the adapter declares, as "ete at L1 and L3, ptm at L1" (in buf). */
+static void declared_text(const struct tc_adapter_info *ad, char *buf, size_t n)
+{
+	size_t k = 0;
+	buf[0] = '\0';
+	for (int i = 0; i < ad->nprotocols && k < n; i++) {
+		unsigned lv = ad->protocols[i].levels;
+		int m = snprintf(buf + k, n - k, "%s%s at %s", i ? ", " : "", tc_report_protocol_name(ad->protocols[i].protocol),
+				 lv == (tc_level_l1 | tc_level_l3) ? "L1 and L3" : lv == tc_level_l3 ? "L3" : "L1");
+		k += m > 0 ? (size_t)m : 0;
+	}
+}
+
+/* A selection of runs the adapter supports none of (every vector read, and
+ * unsupported at each level asked: its protocol, the level, a feature
+ * tag) selects nothing: an error naming the adapter, what it declares and
+ * why the first run is unsupported. 0 when some run is supported or a
+ * vector could not be read (its runner-error is a result), else -1. */
+static int check_supported(const struct tc_certify_options *o, const struct tc_adapter_info *ad,
+			   const struct held *vecs, const struct tc_task *tasks, int n, char **paths)
+{
+	char why[512], first[512] = "", decl[600];
+	int at = -1;
+	for (int i = 0; i < n; i++) {
+		const struct held *h = &vecs[tasks[i].vector];
+		if (!h->ok || !tc_adapter_unsupported(ad, &h->v, tasks[i].level, why, sizeof why))
+			return 0;
+		if (at < 0) {
+			at = i;
+			snprintf(first, sizeof first, "%s", why);
+		}
+	}
+	declared_text(ad, decl, sizeof decl);
+	fprintf(stderr, "tracecert certify: nothing to run: adapter '%s' (%s) declares %s and supports none of the %d "
+			"runs selected (%s%s%s); the first, L%d %s, is unsupported: %s\n", o->adapter, ad->name, decl, n,
+		o->levels == 5 ? "every level" : o->levels == 1 ? "--level 1" : "--level 3", o->ntags ? ", --tags" : "",
+		o->ntags ? " given" : "", tasks[at].level, paths[tasks[at].vector], first);
+	return -1;
+}
+
 /* Reports the run: TAP, certificates. Returns the exit status. */
 static int report(const struct tc_certify_options *o, struct tc_certfiles *cf, struct tc_report *r,
 		  const struct hidden *h, const struct tc_adapter_info *ad, double t0)
@@ -992,6 +1032,8 @@ static int certify(const struct tc_certify_options *o, struct tc_certfiles *cf, 
 		} else if (probed != 0) {
 			fprintf(stderr, "tracecert certify: %s\n", err);
 			tc_certfiles_restore(cf);
+		} else if (check_supported(o, ad, vecs, tasks, n, paths) != 0) {
+			tc_certfiles_abandon(cf, 1);
 		} else {
 			r->adapter = ad->name;
 			r->version = ad->version;

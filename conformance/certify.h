@@ -56,8 +56,9 @@ void tc_certify_options_default(struct tc_certify_options *o);
 /* Runs every vector through the adapter, prints the summary (and TAP), writes
  * the report. Returns the exit status: 0 when every supported run passes, 1
  * otherwise, 2 when it could not run (message on stderr): among others, when
- * the walls the system permits would leave the adapter able to signal the
- * runner or write the report folder and no_isolation is not set. */
+ * the adapter supports none of the runs selected, and when the walls the
+ * system permits would leave the adapter able to signal the runner or
+ * write the report folder and no_isolation is not set. */
 int tc_certify(const struct tc_certify_options *o);
 
 #endif

@@ -86,7 +86,8 @@ static void help_certify(FILE *f, const struct tc_cli *c)
 		"Options:\n");
 	tc_cli_print_options(f, c);
 	fprintf(f, "Exit status: 0 when every supported run passes, 1 otherwise, 2 for bad usage,\n"
-		   "a run refused for want of isolation or a certificate that could not be written.\n");
+		   "a selection of which the adapter supports no run, a run refused for want of\n"
+		   "isolation or a certificate that could not be written.\n");
 }
 
 /* A number in min..max, or a usage error naming the option. */
