@@ -2,20 +2,30 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "frame.h"
 #include "runner.h"
 
-/* Text the adapter gave, on one line, Markdown's own characters escaped:
- * an adapter's name cannot make headings, links or tables. */
+/* The one escape of text that is not the certificate's own (what the
+ * adapter gave, vector and notes paths) for Markdown: kept on one line (a
+ * control character, line breaks included, or a byte that is not valid
+ * UTF-8 written \xNN), so it never starts a line, and the characters that
+ * make headings (a closing '#' too), quotes, tables, links, images,
+ * emphasis, code, HTML and entities backslash-escaped. */
 static void md_text(FILE *f, const char *s)
 {
-	for (; s && *s; s++) {
-		unsigned char c = (unsigned char)*s;
-		if (c < 0x20 || c == 0x7F)
-			fputc(' ', f);
-		else if (strchr("\\`*_[]<>|#", c))
-			fprintf(f, "\\%c", c);
+	const unsigned char *p = (const unsigned char *)(s ? s : "");
+	size_t left = strlen((const char *)p);
+	while (left > 0) {
+		size_t k = tc_utf8_len(p, left);
+		if (k == 0 || *p < 0x20 || *p == 0x7F)
+			fprintf(f, "\\x%02x", *p);
+		else if (strchr("\\`*_[]<>|#!~&", *p))
+			fprintf(f, "\\%c", *p);
 		else
-			fputc(c, f);
+			fwrite(p, 1, k, f);
+		k = k ? k : 1;
+		p += k;
+		left -= k;
 	}
 }
 
@@ -118,7 +128,9 @@ static void failures(FILE *f, const struct tc_report *r)
 		const struct tc_task *t = &r->tasks[i];
 		if (t->verdict == tc_v_pass || t->verdict == tc_v_unsupported || t->verdict == tc_v_skipped)
 			continue;
-		fprintf(f, "### L%d %s — %s\n\n", t->level, r->paths[t->vector],
+		fprintf(f, "### L%d ", t->level);
+		md_text(f, r->paths[t->vector]);
+		fprintf(f, " — %s\n\n",
 			t->verdict == tc_v_pass_alt ? "pass under an alternative reading" : tc_verdict_names[t->verdict]);
 		fence(f, t->diag);
 		fprintf(f, "\n%s", t->diag);
@@ -134,7 +146,9 @@ int tc_markdown_certificate(FILE *f, const struct tc_report *r, char *err, size_
 	matrix(f, r);
 	failures(f, r);
 	if (r->notes) {
-		fprintf(f, "\n## Notes (%s)\n\n", r->notes_path);
+		fprintf(f, "\n## Notes (");
+		md_text(f, r->notes_path);
+		fprintf(f, ")\n\n");
 		fwrite(r->notes, 1, r->notes_len, f);
 	}
 	if (fflush(f) == 0 && !ferror(f))

@@ -67,8 +67,15 @@ struct tc_task {
 
 /* Appends to t->diag (cut at its size). */
 void tc_task_diag(struct tc_task *t, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-/* Appends "  KEY: 'TEXT'\n", TEXT YAML-quoted (cut at about 600 bytes). */
+/* Appends "  KEY: 'TEXT'\n", TEXT YAML-quoted (tc_yaml_text; cut at about
+ * 600 bytes). */
 void tc_task_diag_quoted(struct tc_task *t, const char *key, const char *s);
+/* The one escape of text inside a YAML single-quoted scalar (the TAP
+ * stream's YAML blocks): a quote doubled, a control character or a byte
+ * that is not valid UTF-8 written \xNN (YAML reads it as those four
+ * characters), so the text stays on its line. At most n - 1 bytes and a NUL
+ * into dst, cut before a whole sequence; returns the length. */
+size_t tc_yaml_text(char *dst, size_t n, const char *s);
 
 /* ---- loader.c: what an adapter declares -------------------------------------- */
 
@@ -238,8 +245,10 @@ double tc_report_score(const int *count);
  * whether it has any run. */
 int tc_report_protocol_sum(const struct tc_report *r, int id, int *sum);
 
-/* tap.c: TAP version 13 with a YAML block per failing run. Returns 0, or -1
- * when a write failed. */
+/* tap.c: TAP version 13 with a YAML block per failing run; vector paths
+ * escaped for a test line's description (TAP 13: '#' as "\#", '\' as "\\",
+ * a control character or a byte that is not valid UTF-8 as \xNN) and for
+ * YAML (tc_yaml_text). Returns 0, or -1 when a write failed. */
 int tc_tap_write(FILE *f, const struct tc_report *r);
 
 /* json.c: the JSON certificate, written front to back (never seeks).
