@@ -255,7 +255,7 @@ static int drop_privileges(int root, const char *adapter, struct tc_iso *o)
 static void guard(struct tc_iso *o, int root, const char *report)
 {
 	char risk[TC_ISO_NOTE_SIZE], was[TC_ISO_NOTE_SIZE];
-	int k;
+	size_t k;
 	if (root && !(o->bits & tc_iso_uid))
 		snprintf(risk, sizeof risk, "the adapter's process is root (uid 0), which can write the report "
 			 "folder, its parents and the runner's files");
@@ -270,9 +270,14 @@ static void guard(struct tc_iso *o, int root, const char *report)
 		return;
 	}
 	memcpy(was, o->note, sizeof was);
-	k = snprintf(o->note, sizeof o->note, "%s", risk);
-	if (was[0] && k > 0 && (size_t)k < sizeof o->note)
-		snprintf(o->note + k, sizeof o->note - (size_t)k, "; %s", was);
+	snprintf(o->note, sizeof o->note, "%s", risk);
+	k = strlen(o->note);
+	if (was[0] && k + 3 < sizeof o->note) {   /* "; " and what was there, cut to fit */
+		size_t m = strnlen(was, sizeof o->note - k - 3);
+		memcpy(o->note + k, "; ", 2);
+		memcpy(o->note + k + 2, was, m);
+		o->note[k + 2 + m] = '\0';
+	}
 }
 
 void tc_isolate(char *const *hide, size_t nhide, const char *adapter, const char *report, struct tc_iso *out)
