@@ -853,8 +853,10 @@ static int read_lines(struct reader *r, char *text, size_t len)
 		rc = r->lineno == 1 ? check_version(r, text + i) : read_line(r, text + i);
 		i += n + 1;
 	}
-	if (rc == 0 && r->lineno == 0)
-		rc = bad(r, "empty file: expected 'tracecert-vector 1' on line one");
+	if (rc == 0 && r->lineno == 0) {   /* no line to name: the caller names the file */
+		snprintf(r->err, r->errlen, "empty file: expected 'tracecert-vector 1' on line one");
+		rc = -1;
+	}
 	return rc;
 }
 

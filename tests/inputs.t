@@ -32,6 +32,8 @@ check "a 5000-character comment line stays a comment (no tail read as trace byte
 check "a [trace] line of 3000 bytes (9000 characters) is read whole" sh -c "'$T' dump --vector '$tmp/longhex.tcv' | tail -1 | grep -q '^# skipped 3000 bytes outside A-sync\$\\|^@3'"
 printf 'tracecert-vector 1\n[config]\nprotocol=ete\000maxspec=0\n[end]\n' > "$tmp/nul.tcv"
 check "a NUL byte in a vector is refused with its offset" fails 2 "line 3: a NUL byte (byte offset 40): a vector file is text" dump --vector "$tmp/nul.tcv"
+: > "$tmp/empty.tcv"
+check "an empty vector file: 'empty file' after the file's name, no line number" sh -c "'$T' dump --vector '$tmp/empty.tcv' 2> '$tmp/empty.err'; test \$? -eq 2 && grep -qx \"tracecert dump: $tmp/empty.tcv: empty file: expected 'tracecert-vector 1' on line one\" '$tmp/empty.err'"
 check "a folder given as a vector file: Is a directory" fails 2 "cannot read '$tmp': Is a directory" dump --vector "$tmp"
 check "a missing vector file: the reason" fails 2 "cannot open '$tmp/none.tcv': No such file or directory" dump --vector "$tmp/none.tcv"
 check "/dev/zero as a vector ends with the size limit (64 MiB)" fails 2 "tracecert dump: /dev/zero: byte 67108864: the file is longer than 67108864 bytes, the limit of a vector file" dump --vector /dev/zero
