@@ -46,10 +46,11 @@ check "a failure gives the size of the difference (expected/got/missing/extra li
 # detected: the vector it was running gets a verdict of its own (a crash, the adapter's doing when its
 # run had started, with the reason), a new worker takes its place and the run goes on. certify's only
 # worker (--jobs 1) is killed while the hanging stand-in adapter holds its first task; the second vector
-# still runs (a hang at --timeout 1). The worker is the child of certify that has a child of its own
-# (the run; the child that loads the adapter to read its declaration has none left then).
-children() { for f in /proc/[0-9]*/stat; do read -r pid comm state ppid rest 2>/dev/null < "$f" && [ "$ppid" = "$1" ] && echo "$pid"; done; }
-worker_of() { for c in $(children "$1"); do [ -n "$(children "$c")" ] && echo "$c"; done; }
+# still runs (a hang at --timeout 1). The worker is the child of certify that is a fork of it (named
+# tracecert: the processes that load the adapter are tracecert exec'd as /proc/self/exe, named exe) and
+# has a child of its own (the run).
+children() { for f in /proc/[0-9]*/stat; do read -r pid comm state ppid rest 2>/dev/null < "$f" && [ "$ppid" = "$1" ] && [ -z "$2" -o "$comm" = "$2" ] && echo "$pid"; done; }
+worker_of() { for c in $(children "$1" "(tracecert)"); do [ -n "$(children "$c")" ] && echo "$c"; done; }
 "$T" certify --adapter "$B/bad/libtc_bad_hang.so" --vectors vectors/ete/spec/k10-06-program-trace.tcv --vectors vectors/ete/spec/k10-07-program-trace-filtering.tcv --jobs 1 --timeout 1 --tap > "$tmp/died.tap" 2> "$tmp/died.err" &
 cpid=$!
 w=; i=0
