@@ -935,7 +935,7 @@ static void refused(const struct tc_certify_options *o, const struct tc_certfile
 	tc_certfiles_abandon(cf, 0);
 }
 
-/* What the adapter declares, as "ete at L1 and L3, ptm at L1" (in buf). */
+/* What the adapter declares, as "P at L1 and L3, Q at L1" (in buf). */
 static void declared_text(const struct tc_adapter_info *ad, char *buf, size_t n)
 {
 	size_t k = 0;

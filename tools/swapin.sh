@@ -5,7 +5,7 @@
 # hold is copied into it, except, with --prune, those matching PATTERN (vectors no longer generated).
 # Then PROGRAM (build/swapdir: renameat2 RENAME_EXCHANGE) exchanges each NEW and DEST in one step, the
 # pairs given with --and one right after the other in one process that blocks every signal it can
-# (a pair of folders made from one run of a program, such as vectors/ete/neg and warn, is then never
+# (a pair of folders made from one run of a program, such as a protocol's neg and warn vectors, is never
 # left half new by SIGINT or SIGTERM), and the old folders, now at the NEW names, are removed. So at
 # every instant each DEST is the old folder or the new one, each complete: an interruption before the
 # exchange leaves the old ones, after it the new ones (and the old ones under the NEW names, '.'
