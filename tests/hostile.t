@@ -190,8 +190,8 @@ if [ -n "$NUHOW" ]; then
   TC_BAD_REPORT="$tmp/nu/rep" TC_BAD_MARKER_DIR="$M" nouserns "$T" certify --adapter "$B/libtc_bad_forgecert.so" --vectors $V --report "$tmp/nu/rep" > "$tmp/nu2.out" 2> "$tmp/nu2.err"; nu2_rc=$?
   check "no user namespaces ($NUHOW): certify refuses the adapter (exit 2: it could signal the runner), which never runs; no certificate, the earlier one removed" refused $nu2_rc "$tmp/nu2.err" "the adapter.s process runs as the runner.s user (uid [0-9]*) in the runner.s PID namespace, where it can signal (kill) the runner" "$tmp/nu/rep"
 else
-  check "no user namespaces: certify refuses # SKIP needs root (to make such a setting) or a system without them" true
-  check "no user namespaces: --no-isolation # SKIP needs root (to make such a setting) or a system without them" true
+  check "no user namespaces: certify refuses # SKIP needs a system without them, or root and a user namespace to make such a setting in" true
+  check "no user namespaces: --no-isolation # SKIP needs a system without them, or root and a user namespace to make such a setting in" true
 fi
 # A report folder that holds the adapter cannot be hidden from it: as a user other than root (a user
 # namespace), the adapter would run as that user and could write the folder: refused. As root it runs
