@@ -664,7 +664,7 @@ static int run(struct gen_opts *o, const uint64_t *seeds, long n, uint64_t *hits
 			tc_enc_result_free(&r);
 		}
 	}
-	if (!o->quiet) {
+	if (!o->quiet && rc == 0) {   /* after a write error: said, and no count of vectors that were not written */
 		double dt = now_s() - t0;
 		fprintf(stderr, "tracecert gen: %ld vectors, %llu trace bytes in %.3f s: %.0f vectors/s, %.2f MB/s\n", n,
 			bytes, dt, dt > 0 ? n / dt : 0.0, dt > 0 ? bytes / dt / 1e6 : 0.0);
