@@ -18,39 +18,49 @@
 
 #include "tracecert/etmv3_config.h"
 
-enum { k_version, k_cycle_accurate, k_contextid_size, k_data_address, k_data_value, k_data_only,
-       k_branch_output, k_alt_branch, k_thumb2_one, k_profile_m, k_timestamps, k_vmid, k_ts64,
-       k_ts_binary, k_count };
+/* The one list of keys: each row is a key of the table and names its field
+ * of struct tc_etmv3_config (tracecert/etmv3.h, the ABI layout). The enum of
+ * indices, the table and the check that every field is a key are made from
+ * these rows (as every protocol's: reference/ptm/ptm_config.c).
+ * X(name, max, default, need, stage, source, doc). */
+#define ETMV3_KEYS(X) \
+	X(version, 5, 5, tc_key_required, 1, "ETMIDR[7:4] (minor ETMv3 version)", \
+	  "0..5: ETMv3.0 .. ETMv3.5 (packets and fields a version lacks are errors)") \
+	X(cycle_accurate, 1, 0, tc_key_required, 1, "ETMCR[12]", \
+	  "cycle-accurate tracing: the P-headers of Table 7-3 (W atoms)") \
+	X(contextid_size, 4, 0, tc_key_required, 1, "ETMCR[15:14]", \
+	  "bytes of context ID in I-sync and Context ID packets: 0, 1, 2 or 4") \
+	X(data_address, 1, 0, tc_key_required, 1, "ETMCR[3]", "data addresses are traced (data access b10 or b11)") \
+	X(data_value, 1, 0, tc_key_required, 1, "ETMCR[2]", "data values are traced (data access b01 or b11)") \
+	X(data_only, 1, 0, tc_key_required, 1, "ETMCR[20]", \
+	  "data-only mode (ETMv3.1 and later): I-syncs carry no instruction address") \
+	X(branch_output, 1, 0, tc_key_required, 1, "ETMCR[8]", \
+	  "branch output: every branch is traced by a branch address packet") \
+	X(alt_branch, 1, 0, tc_key_required, 1, "ETMIDR[20]", \
+	  "the alternative branch address compression scheme (ETMv3.4 and later)") \
+	X(thumb2_one, 1, 1, tc_key_required, 1, "ETMIDR[18]", \
+	  "a 32-bit Thumb instruction is traced as one instruction (0: as two)") \
+	X(profile_m, 1, 0, tc_key_required, 1, "none: the core's architecture profile", \
+	  "the core is ARMv7-M: exception numbers of Table 7-17 (0: A or R profile, Table 7-12)") \
+	X(timestamps, 1, 0, tc_key_required, 1, "ETMCR[28]", "timestamps are enabled (ETMv3.5)") \
+	X(vmid, 1, 0, tc_key_required, 1, "ETMCR[30]", "VMID tracing is enabled (ETMv3.5)") \
+	X(ts64, 1, 0, tc_key_required, 1, "ETMCCER[29]", "timestamps are 64 bits (0: 48 bits) (ETMv3.5)") \
+	X(ts_binary, 1, 1, tc_key_required, 1, "ETMCCER[28]", \
+	  "timestamps are natural binary (0: Gray code) (ETMv3.5)")
 
-const struct tc_config_key tc_etmv3_keys[TC_ETMV3_NKEYS] = {
-	{ "version", 5, 4, tc_key_required, 1, "ETMIDR[7:4] (minor ETMv3 version)",
-	  "0..5: ETMv3.0 .. ETMv3.5 (packets and fields a version lacks are errors)" },
-	{ "cycle_accurate", 1, 0, tc_key_required, 1, "ETMCR[12]",
-	  "cycle-accurate tracing: the P-headers of Table 7-3 (W atoms)" },
-	{ "contextid_size", 4, 0, tc_key_required, 1, "ETMCR[15:14]",
-	  "bytes of context ID in I-sync and Context ID packets: 0, 1, 2 or 4" },
-	{ "data_address", 1, 0, tc_key_required, 1, "ETMCR[3]",
-	  "data addresses are traced (data access b10 or b11)" },
-	{ "data_value", 1, 0, tc_key_required, 1, "ETMCR[2]", "data values are traced (data access b01 or b11)" },
-	{ "data_only", 1, 0, tc_key_required, 1, "ETMCR[20]",
-	  "data-only mode (ETMv3.1 and later): I-syncs carry no instruction address" },
-	{ "branch_output", 1, 0, tc_key_required, 1, "ETMCR[8]",
-	  "branch output: every branch is traced by a branch address packet" },
-	{ "alt_branch", 1, 0, tc_key_required, 1, "ETMIDR[20]",
-	  "the alternative branch address compression scheme (ETMv3.4 and later)" },
-	{ "thumb2_one", 1, 1, tc_key_required, 1, "ETMIDR[18]",
-	  "a 32-bit Thumb instruction is traced as one instruction (0: as two)" },
-	{ "profile_m", 1, 0, tc_key_required, 1, "none: the core's architecture profile",
-	  "the core is ARMv7-M: exception numbers of Table 7-17 (0: A or R profile, Table 7-12)" },
-	{ "timestamps", 1, 0, tc_key_required, 1, "ETMCR[28]", "timestamps are enabled (ETMv3.5)" },
-	{ "vmid", 1, 0, tc_key_required, 1, "ETMCR[30]", "VMID tracing is enabled (ETMv3.5)" },
-	{ "ts64", 1, 0, tc_key_required, 1, "ETMCCER[29]", "timestamps are 64 bits (0: 48 bits) (ETMv3.5)" },
-	{ "ts_binary", 1, 1, tc_key_required, 1, "ETMCCER[28]",
-	  "timestamps are natural binary (0: Gray code) (ETMv3.5)" },
-};
+#define KEY_INDEX(name, ...) k_##name,
+#define KEY_ROW(name, max, def, need, stage, source, doc) \
+	{ #name, max, def, need, stage, source, doc, TC_CONFIG_FIELD(struct tc_etmv3_config, name) },
+#define KEY_BYTES(name, ...) sizeof(((struct tc_etmv3_config *)0)->name) +
+
+enum { ETMV3_KEYS(KEY_INDEX) k_count };
+
+const struct tc_config_key tc_etmv3_keys[TC_ETMV3_NKEYS] = { ETMV3_KEYS(KEY_ROW) };
 
 const int tc_etmv3_nkeys = TC_ETMV3_NKEYS;
-_Static_assert(k_count == TC_ETMV3_NKEYS, "one table row per key");
+_Static_assert(k_count == TC_ETMV3_NKEYS, "TC_ETMV3_NKEYS is the number of rows");
+_Static_assert(ETMV3_KEYS(KEY_BYTES) 0 == sizeof(struct tc_etmv3_config),
+	       "every byte of struct tc_etmv3_config is the field of a key (a field without a row, or padding)");
 
 const struct tc_config_reg tc_etmv3_regs[tc_etmv3_reg_count] = {
 	{ "ETMCR", 0x000,
@@ -63,47 +73,10 @@ const struct tc_config_reg tc_etmv3_regs[tc_etmv3_reg_count] = {
 	{ "ETMTRACEIDR", 0x200, "trace ID [6:0] (selects the source in a CoreSight formatted buffer)" },
 };
 
-static int *flag(struct tc_etmv3_config *cfg, int k)
-{
-	switch (k) {
-	case k_version: return &cfg->version;
-	case k_cycle_accurate: return &cfg->cycle_accurate;
-	case k_contextid_size: return &cfg->contextid_size;
-	case k_data_address: return &cfg->data_address;
-	case k_data_value: return &cfg->data_value;
-	case k_data_only: return &cfg->data_only;
-	case k_branch_output: return &cfg->branch_output;
-	case k_alt_branch: return &cfg->alt_branch;
-	case k_thumb2_one: return &cfg->thumb2_one;
-	case k_profile_m: return &cfg->profile_m;
-	case k_timestamps: return &cfg->timestamps;
-	case k_vmid: return &cfg->vmid;
-	case k_ts64: return &cfg->ts64;
-	case k_ts_binary: return &cfg->ts_binary;
-	default: return NULL;
-	}
-}
-
-void tc_etmv3_config_set_key(struct tc_etmv3_config *cfg, int k, uint64_t value)
-{
-	int *f = flag(cfg, k);
-	if (f)
-		*f = (int)value;
-}
-
-uint64_t tc_etmv3_config_get_key(const struct tc_etmv3_config *cfg, int k)
-{
-	int *f = flag((struct tc_etmv3_config *)cfg, k);
-	return f ? (uint64_t)*f : 0;
-}
-
 void tc_etmv3_config_default(struct tc_etmv3_config *cfg)
 {
-	if (!cfg)
-		return;
-	memset(cfg, 0, sizeof *cfg);
-	for (int k = 0; k < tc_etmv3_nkeys; k++)
-		tc_etmv3_config_set_key(cfg, k, tc_etmv3_keys[k].def);
+	if (cfg)
+		tc_config_keys_default(tc_etmv3_keys, tc_etmv3_nkeys, cfg, sizeof *cfg);
 }
 
 static int set_err(char *err, size_t errlen, const char *fmt, ...)
@@ -120,7 +93,7 @@ static int set_err(char *err, size_t errlen, const char *fmt, ...)
 /* A key that needs a later version than the one configured (ETM3-P1). */
 static int needs_version(const struct tc_etmv3_config *cfg, int k, int version, char *err, size_t errlen)
 {
-	if (!tc_etmv3_config_get_key(cfg, k) || cfg->version >= version)
+	if (!tc_config_key_get(&tc_etmv3_keys[k], cfg) || cfg->version >= version)
 		return 0;
 	return set_err(err, errlen, "%s=1 needs version=%d (ETMv3.%d) or later; version=%d", tc_etmv3_keys[k].name,
 		       version, version, cfg->version);
@@ -129,7 +102,7 @@ static int needs_version(const struct tc_etmv3_config *cfg, int k, int version, 
 int tc_etmv3_config_check(const struct tc_etmv3_config *cfg, char *err, size_t errlen)
 {
 	for (int k = 0; k < tc_etmv3_nkeys; k++) {
-		uint64_t v = tc_etmv3_config_get_key(cfg, k);
+		uint64_t v = tc_config_key_get(&tc_etmv3_keys[k], cfg);
 		if (v > tc_etmv3_keys[k].max)
 			return set_err(err, errlen, "%s=%llu is out of range (0..%llu)", tc_etmv3_keys[k].name,
 				       (unsigned long long)v, (unsigned long long)tc_etmv3_keys[k].max);

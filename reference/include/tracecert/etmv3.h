@@ -16,7 +16,7 @@ extern "C" {
  * them (reference/etmv3/CONFIG.md; reference/etmv3/ERRATA.md for every
  * decision). tc_etmv3_config_default() gives the defaults listed. */
 struct tc_etmv3_config {
-	int version;           /* ETMIDR[7:4] minor version of ETMv3: 0..5 for ETMv3.0..ETMv3.5 (default 4).
+	int version;           /* ETMIDR[7:4] minor version of ETMv3: 0..5 for ETMv3.0..ETMv3.5 (default 5).
 				* Packets and fields a version lacks are errors (class not-in-version) */
 	int cycle_accurate;    /* ETMCR[12]: P-headers of Table 7-3 instead of Table 7-2 (default 0) */
 	int contextid_size;    /* ETMCR[15:14] ContextIDSize as bytes: 0, 1, 2 or 4 (default 0) */

@@ -23,8 +23,6 @@ enum tc_etmv3_reg { tc_etmv3_reg_etmcr, tc_etmv3_reg_etmidr, tc_etmv3_reg_etmcce
 		    tc_etmv3_reg_count };
 extern const struct tc_config_reg tc_etmv3_regs[tc_etmv3_reg_count];
 
-void tc_etmv3_config_set_key(struct tc_etmv3_config *cfg, int k, uint64_t value);
-uint64_t tc_etmv3_config_get_key(const struct tc_etmv3_config *cfg, int k);
 /* 0, or -1 with err for a combination the decoder refuses. */
 int tc_etmv3_config_check(const struct tc_etmv3_config *cfg, char *err, size_t errlen);
 /* The keys the registers given derive (the descriptor's config_derive). */
