@@ -81,7 +81,7 @@ static void random_config(struct e3e *e)
 	int m, alt, one, ts, vmid, ts64, bin;
 	tc_etmv3_config_default(c);
 	c->version = (int)enc_below(&e->rng, 6);
-	m = enc_chance(&e->rng, 20);
+	m = enc_chance(&e->rng, 35);
 	c->profile_m = c->version >= 4 && m;
 	c->cycle_accurate = enc_chance(&e->rng, 40);
 	c->contextid_size = ctxid_sizes[enc_below(&e->rng, 4)];

@@ -213,7 +213,7 @@ int e3e_needs_altisa(const struct e3e *e, int isa);
 uint64_t e3e_pkt_cycle_count(struct e3e *e, uint32_t cc);
 uint64_t e3e_pkt_context_id(struct e3e *e, uint32_t ctxid);
 uint64_t e3e_pkt_vmid(struct e3e *e, uint32_t vmid);
-uint64_t e3e_pkt_timestamp(struct e3e *e, uint64_t ts, int r);
+uint64_t e3e_pkt_timestamp(struct e3e *e, uint64_t ts, int r, int whole);
 uint64_t e3e_pkt_simple(struct e3e *e, unsigned header);   /* trigger, ignore, exception entry and exit */
 /* A data packet: written after the P-header of the last atom waiting, or at once. */
 void e3e_data(struct e3e *e, const struct e3e_dpkt *d);

@@ -398,7 +398,7 @@ static uint64_t gray(uint64_t v)
  * "another byte follows"; the last byte of the longest form (7 for 48 bits,
  * 9 for 64) carries the 6 or 8 bits left. Any length from the shortest that
  * covers every changed bit. */
-static int put_ts_bytes(struct e3e *e, uint64_t g, uint64_t pg, int maxb)
+static int put_ts_bytes(struct e3e *e, uint64_t g, uint64_t pg, int maxb, int whole)
 {
 	int min = maxb, k;
 	for (int i = 1; i < maxb; i++)
@@ -406,7 +406,7 @@ static int put_ts_bytes(struct e3e *e, uint64_t g, uint64_t pg, int maxb)
 			min = i;
 			break;
 		}
-	k = e3e_length(e, min, maxb);
+	k = whole ? maxb : e3e_length(e, min, maxb);
 	for (int i = 0; i < k; i++) {
 		if (i == maxb - 1)
 			put1(e, (unsigned)(g >> (7 * i)) & (e->cfg.ts64 ? 0xffu : 0x3fu));
@@ -417,8 +417,8 @@ static int put_ts_bytes(struct e3e *e, uint64_t g, uint64_t pg, int maxb)
 }
 
 /* Timestamp (IHI 0014Q §7.7.4): header 42, or 46 when the clock frequency
- * changed (R). */
-uint64_t e3e_pkt_timestamp(struct e3e *e, uint64_t ts, int r)
+ * changed (R); whole: every byte (a T-sync, IHI 0014Q §7.10.2). */
+uint64_t e3e_pkt_timestamp(struct e3e *e, uint64_t ts, int r, int whole)
 {
 	int maxb = e->cfg.ts64 ? 9 : 7, k;
 	uint64_t g = e->cfg.ts_binary ? ts : gray(ts), pg = e->cfg.ts_binary ? e->last.ts : gray(e->last.ts);
@@ -426,7 +426,7 @@ uint64_t e3e_pkt_timestamp(struct e3e *e, uint64_t ts, int r)
 	uint64_t off = begin(e);
 	struct tc_etmv3_packet p;
 	put1(e, header);
-	k = put_ts_bytes(e, g, pg, maxb);
+	k = put_ts_bytes(e, g, pg, maxb, whole);
 	pkt_init(&p, tc_etmv3_pkt_timestamp, off, header);
 	e->last.ts = ts;
 	p.ts = ts;

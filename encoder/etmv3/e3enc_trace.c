@@ -195,6 +195,8 @@ static int pick_lsip(struct e3e *e, int b, struct e3e_insn *d, uint64_t *cur)
 	return 1;
 }
 
+static void vmid(struct e3e *e, int change);
+
 /* An I-sync where the execution stands (e->pc or, in Jazelle state, e->jz_pc):
  * periodic (0), or after a gap (1 trace enabled, 2 overflow, 3 debug exit)
  * with, in cycle-accurate mode, its cycle count in the packet or in a Cycle
@@ -245,6 +247,8 @@ static void isync_here(struct e3e *e, int reason, const struct e3e_insn *d)
 	e->jz_atoms = 0;
 	if (d)
 		e3e_data_insn(e, d, 0, 0);   /* the data instruction still in progress */
+	if (e->cfg.vmid)   /* "When an I-Sync packet occurs, a VMID packet must be output before the next P-header" */
+		vmid(e, reason != 0 && enc_chance(&e->rng, 30));
 }
 
 static void cycle_count(struct e3e *e, uint32_t cc)
@@ -485,7 +489,7 @@ static void m_entry(struct e3e *e)
  * load (traced E) whose first k transfers completed; Can 1 and Resume k. */
 static int can_pause(struct e3e *e, const struct e3e_insn *i)
 {
-	return e->cfg.profile_m && e->cfg.version >= 4 && e->dtrace && i->transfers >= 2 && enc_chance(&e->rng, 60);
+	return e->cfg.profile_m && e->cfg.version >= 4 && e->dtrace && i->transfers >= 2 && enc_chance(&e->rng, 80);
 }
 
 static unsigned pause(struct e3e *e, const struct e3e_insn *i, uint32_t target)
@@ -892,6 +896,10 @@ static void exception_step(struct e3e *e)
 		return;
 	}
 	n = (unsigned)enc_insn_count(&e->prog, e->pc, e->prog.block[b].term_addr);
+	if (e->cfg.profile_m && e->dtrace && e->prog.block[b].term == term_pop_pc && enc_chance(&e->rng, 50)) {
+		run_block(e, (int)n - 1, 1);   /* at the POP, which it may pause (§7.5.2) */
+		return;
+	}
 	run_block(e, (int)enc_below(&e->rng, n), mode < 5 ? 0 : mode < 8 ? 1 : 2);
 }
 
@@ -908,10 +916,11 @@ static void context_id(struct e3e *e)
 	e3e_l3_context(e, off);
 }
 
-static void vmid(struct e3e *e)
+/* A VMID packet (IHI 0014Q §7.3.7): a new VMID (change), or the current one. */
+static void vmid(struct e3e *e, int change)
 {
 	uint64_t off;
-	if (enc_chance(&e->rng, 85))
+	if (change)
 		e->vmid = enc_below(&e->rng, 256);
 	else
 		e3e_hit(e, "vmid-unchanged");
@@ -919,7 +928,8 @@ static void vmid(struct e3e *e)
 	e3e_l3_context(e, off);
 }
 
-static void timestamp(struct e3e *e)
+/* A timestamp packet (ETM3-X1); whole: a T-sync, every byte. */
+static void timestamp(struct e3e *e, int whole)
 {
 	uint64_t mask = e->cfg.ts64 ? UINT64_MAX : (UINT64_C(1) << 48) - 1, off;
 	struct tc_l3 x;
@@ -929,7 +939,7 @@ static void timestamp(struct e3e *e)
 	else
 		e->ts_clock = enc_next(&e->rng);
 	e->ts_clock &= mask;
-	off = e3e_pkt_timestamp(e, e->ts_clock, r);
+	off = e3e_pkt_timestamp(e, e->ts_clock, r, whole);
 	e3e_item(&x, tc_l3_timestamp, off);
 	x.value = e->ts_clock;
 	x.unknown = 1;   /* an ETMv3.5 timestamp carries no cycle count */
@@ -946,15 +956,15 @@ static void extras(struct e3e *e)
 {
 	unsigned r = enc_below(&e->rng, 100);
 	if (r < 4 && e->cfg.timestamps)
-		timestamp(e);
+		timestamp(e, 0);
 	else if (r < 7 && e->cfg.contextid_size > 0)
 		context_id(e);
 	else if (r < 9 && e->cfg.vmid)
-		vmid(e);
+		vmid(e, enc_chance(&e->rng, 85));
 	else if (r < 10)
 		trigger(e);
-	else if (r < 11)
-		e3e_pkt_simple(e, 0x66);
+	else if (r < 11 && !e->cfg.data_only)
+		e3e_pkt_simple(e, 0x66);   /* not among the headers of data-only mode (§7.4.10) */
 	else if (r < 14 && e->cfg.cycle_accurate && e->itrace)
 		e3e_waits(e);
 	else if (r < 18 && e->cc_owed)
@@ -1011,13 +1021,13 @@ static void before_isync(struct e3e *e)
 {
 	unsigned r = enc_below(&e->rng, 4);
 	if (r == 0 && e->cfg.timestamps) {
-		timestamp(e);
+		timestamp(e, 0);
 		e3e_hit(e, "before-isync-timestamp");
 	} else if (r == 1 && e->cfg.contextid_size > 0) {
 		context_id(e);
 		e3e_hit(e, "before-isync-ctxid");
 	} else if (r == 2 && e->cfg.vmid) {
-		vmid(e);
+		vmid(e, 1);
 		e3e_hit(e, "before-isync-vmid");
 	} else {
 		trigger(e);
@@ -1047,6 +1057,10 @@ void e3e_start(struct e3e *e)
 	lsip = restart_point(e, reason, &d);
 	e->last.dsync = 1;
 	isync_here(e, reason, lsip ? &d : NULL);
+	if (e->cfg.timestamps && reason != 0) {   /* tracing starts: "a T-Sync packet must be generated" (IHI 0014Q §7.10.2) */
+		timestamp(e, 1);
+		e3e_hit(e, "ts-tsync");
+	}
 }
 
 void e3e_finish(struct e3e *e)
