@@ -75,6 +75,6 @@ const struct tc_encoder tc_encoder_etmv3 = {
 	.negative_doc = NULL,
 	.negative_kinds = NULL,
 	.nnegative_kinds = 0,
-	.bench_config = "",
+	.bench_config = "contextid_size=4",
 	.sync_points = sync_points,
 };

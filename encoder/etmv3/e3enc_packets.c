@@ -777,7 +777,7 @@ static void waits_header(struct e3e *e)
 
 void e3e_waits(struct e3e *e)
 {
-	if (!e->cfg.cycle_accurate)
+	if (!e->cfg.cycle_accurate || !e->itrace)
 		return;
 	begin(e);
 	waits_header(e);
