@@ -22,7 +22,7 @@ static int may_be_conditional(int term)
 	}
 }
 
-static uint8_t *code_at(struct enc_program *p, uint64_t at)
+static uint8_t *code_at(const struct enc_program *p, uint64_t at)
 {
 	for (int i = 0; i < p->nregions; i++)
 		if (at >= p->region[i].base && at - p->region[i].base < p->region[i].size)
@@ -143,7 +143,7 @@ static void t32_facts(const uint8_t *b, int size, struct e3e_insn *i)
 
 void e3e_insn_at(const struct e3e *e, uint64_t at, struct e3e_insn *i)
 {
-	struct enc_program *p = (struct enc_program *)&e->prog;
+	const struct enc_program *p = &e->prog;
 	const uint8_t *b = code_at(p, at);
 	i->at = at;
 	i->size = enc_insn_size(p, at);
