@@ -192,9 +192,9 @@ uint32_t e3e_vis(uint64_t a);
  * the compression references and returns the packet's offset; atoms waiting
  * are written first. --------------------------------------------------------------- */
 uint64_t e3e_pkt_async(struct e3e *e);
-/* I-sync: reason, cycle count (cc >= 0: header 70), LSiP (lsip_at: the data
- * instruction's address, address the current one; lsip_ns: the security
- * state of the current instruction). */
+/* I-sync: reason, cycle count (cc >= 0: header 70), LSiP (data_insn: the
+ * data instruction's address, address the current one; lsip_ns: the
+ * security state of the current instruction). */
 struct e3e_isync {
 	uint32_t address;
 	int isa;

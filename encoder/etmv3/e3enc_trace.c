@@ -500,9 +500,10 @@ static unsigned pause(struct e3e *e, const struct e3e_insn *i, uint32_t target)
 }
 
 /* The instruction i is traced and cancelled by the exception (mode 1):
- * an N atom for a branch ("might be traced as having failed", §7.3.2), E or
- * N otherwise, maybe with data traced before the abort (to be discarded,
- * §7.4.9). Returns Resume for an ARMv7-M instruction paused instead. */
+ * an N atom for an indirect branch ("might be traced as having failed",
+ * §7.3.2), E or N otherwise, maybe with data traced before the abort (to be
+ * discarded, §7.4.9); an ARMv7-M multiple load paused instead is traced E
+ * with its first transfers. Returns Resume (0: not paused). */
 static unsigned trace_cancelled(struct e3e *e, const struct e3e_insn *i)
 {
 	int type = i->term ? term_type(e->prog.block[i->block].term) : tc_insn_other;
