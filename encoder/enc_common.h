@@ -112,8 +112,9 @@ struct enc_program {
 };
 
 /* Instruction sets of a program: A64 only, AArch32 only (A32 and/or T32),
- * or both (the execution switches at exceptions and trace-on gaps). */
-enum enc_mix { mix_a64, mix_aarch32, mix_both };
+ * or both (the execution switches at exceptions and trace-on gaps); T32
+ * only (a core that has no other instruction set, as ARMv7-M). */
+enum enc_mix { mix_a64, mix_aarch32, mix_both, mix_t32 };
 
 int enc_program_make(struct enc_program *p, struct enc_rng *r, unsigned nblocks, int mix);
 void enc_program_free(struct enc_program *p);

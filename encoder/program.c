@@ -381,6 +381,10 @@ static uint64_t layout_region(struct enc_program *p, struct enc_rng *r, int reg,
 static int choose_isas(struct enc_rng *r, int mix, int *isa)
 {
 	int n = 0;
+	if (mix == mix_t32) {
+		isa[n++] = enc_t32;
+		return n;
+	}
 	if (mix != mix_a64) {
 		unsigned k = enc_below(r, 4);   /* A32 and T32 (either order), A32 only, T32 only */
 		isa[n++] = k == 0 || k == 2 ? enc_a32 : enc_t32;

@@ -12,7 +12,7 @@ N="$B/vecgen/ete_neg"
 # rejects MESSAGE ARG...: tracecert ARG... prints MESSAGE (a fixed string) and exits 2.
 rejects() { m=$1; shift; "$T" "$@" 2>&1 | grep -qF -- "$m" && { "$T" "$@" >/dev/null 2>&1; test $? -eq 2; }; }
 check "every vector under vectors/: written, read back the same, written again the same text" "$R" vectors
-check "vectors/ete/gen and vectors/ptm/gen are byte for byte the text the writer writes" "$R" --identical vectors/ete/gen vectors/ptm/gen
+check "vectors/ete/gen, vectors/ptm/gen and vectors/etmv3/gen are byte for byte the text the writer writes" "$R" --identical vectors/ete/gen vectors/ptm/gen vectors/etmv3/gen
 check "a hand-written vector (comments, registers in [config]) round-trips as content, not as text" sh -c "'$R' tests/data/regs-k10-15.tcv && ! '$R' --identical tests/data/regs-k10-15.tcv"
 check "gen --protocol ptm: 3 vectors that decode as they say and are the writer's text" sh -c "'$T' gen --protocol ptm --seed 40 --count 3 --quiet --out '$tmp/p' && test \$(ls '$tmp/p' | wc -l) -eq 3 && grep -qx 'protocol=ptm' '$tmp/p/gen-000040.tcv' && '$V' '$tmp/p' && '$R' --identical '$tmp/p'"
 check "gen --negative (ete): 20 vectors that are the writer's text" sh -c "'$T' gen --negative --count 20 --quiet --out '$tmp/n' && '$R' --identical '$tmp/n'"

@@ -232,6 +232,18 @@ static void atom_without_address(struct tc_etmv3_analyzer *a)
 	a->await_branch = 0;
 }
 
+/* An E or N atom in Jazelle state is a bytecode the walk does not follow
+ * (ETM3-P12): the walk no longer knows its address ("the walk waits for the
+ * next address": an exception after it has ret=unknown, ETM3-P15), and the
+ * most recently traced instruction is the bytecode, not one a Can bit
+ * could remove from a range (Table 7-10, ETM3-P16). */
+static void bytecode_atom(struct tc_etmv3_analyzer *a)
+{
+	TC_CLAUSE("ETM3-P12/Bytecode");
+	a->cur.valid = 0;
+	a->last.valid = 0;
+}
+
 /* A P-header: each E or N atom is one instruction; W atoms are cycle
  * boundaries and walk nothing. */
 static void analyze_atoms(struct tc_etmv3_analyzer *a, const struct tc_etmv3_packet *p)
@@ -244,6 +256,8 @@ static void analyze_atoms(struct tc_etmv3_analyzer *a, const struct tc_etmv3_pac
 			atom_without_address(a);
 			break;
 		}
+		if (a->cur.valid && a->cur.isa == tc_etmv3_isa_jazelle)
+			bytecode_atom(a);
 		if (!can_walk(a))
 			break;
 		atom(a, (p->atoms >> i) & 1);

@@ -6,6 +6,7 @@
 #include "tap.h"
 
 #include "tracecert/encoder_ete.h"
+#include "tracecert/encoder_etmv3.h"
 #include "tracecert/encoder_ptm.h"
 #include "tracecert/ete.h"
 #include "tracecert/etmv3.h"
@@ -419,6 +420,11 @@ static void on_ptm_record(void *ctx, const struct tc_ptm_packet *p)
 	truth_add(ctx, &p->h);
 }
 
+static void on_etmv3_record(void *ctx, const struct tc_etmv3_packet *p)
+{
+	truth_add(ctx, &p->h);
+}
+
 /* The truth of one seed: 1 when the records are all of it. */
 static int ete_seed(struct truth *t, uint64_t seed)
 {
@@ -457,6 +463,26 @@ static int ptm_seed(struct truth *t, uint64_t seed)
 	}
 	same = t->text && !strcmp(t->text, v.l1);
 	tc_enc_ptm_vector_free(&v);
+	return same;
+}
+
+static int etmv3_seed(struct truth *t, uint64_t seed)
+{
+	struct tc_enc_etmv3_options o;
+	struct tc_enc_etmv3_vector v;
+	char err[256];
+	int same;
+	tc_enc_etmv3_options_default(&o);
+	o.seed = seed;
+	o.l1_record = on_etmv3_record;
+	o.l1_ctx = t;
+	t->len = 0;
+	if (tc_enc_etmv3_generate(&o, &v, err, sizeof err)) {
+		note("etmv3 seed %llu: %s\n", (unsigned long long)seed, err);
+		return 0;
+	}
+	same = t->text && !strcmp(t->text, v.l1);
+	tc_enc_etmv3_vector_free(&v);
 	return same;
 }
 
@@ -756,10 +782,10 @@ static void test_known_records(void)
 int main(int argc, char **argv)
 {
 	/* The kinds the encoders never write: errors and warnings (a positive
-	 * vector has none), ETE's Ignore and Event packets (it never emits
-	 * them), the ETE 1.1 kinds, PTM's Trigger and Ignore. */
+	 * vector has none), ETE's Ignore packets. */
 	static const int ete_absent[] = { tc_ete_pkt_ignore, tc_ete_pkt_error, tc_ete_pkt_warning };
 	static const int ptm_absent[] = { tc_ptm_pkt_error, tc_ptm_pkt_warning };
+	static const int etmv3_absent[] = { tc_etmv3_pkt_error, tc_etmv3_pkt_warning };
 	test_compares_cover_protocols();
 	test_known_records();
 	test_edges();
@@ -767,5 +793,6 @@ int main(int argc, char **argv)
 	test_vectors(argc > 1 ? argv[1] : "vectors");
 	test_encoder("ete", ete_seed, 200, ete_absent, (int)(sizeof ete_absent / sizeof ete_absent[0]));
 	test_encoder("ptm", ptm_seed, 200, ptm_absent, (int)(sizeof ptm_absent / sizeof ptm_absent[0]));
+	test_encoder("etmv3", etmv3_seed, 200, etmv3_absent, (int)(sizeof etmv3_absent / sizeof etmv3_absent[0]));
 	return tap_finish();
 }
