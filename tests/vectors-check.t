@@ -1,6 +1,6 @@
 # vectors/<protocol>/gen (every protocol) is exactly what the generator produces from its seed list and
 # covers every variant of the protocol's encoder; vectors/ete/neg and warn are what tools/vecgen/ete_neg.c
-# writes, vectors/ete/insn and vectors/ptm/insn what tools/vecgen/<p>_insn.c writes from the tables of
+# writes, vectors/ete/insn, vectors/ptm/insn and vectors/etmv3/insn what tools/vecgen/<p>_insn.c writes from the tables of
 # reference/test/insn; every vector of every protocol, hand-written or generated, passes the reference
 # at each of its expect sections (make vectors-check). Altered copies (VEC_ROOT, INSN_TABLES) must make it fail,
 # each with its message.
@@ -35,6 +35,12 @@ rm -r "$tmp/v/ete/insn" && cp -r vectors/ete/insn "$tmp/v/ete/" && cp "$f" "$tmp
 check "a vector in vectors/ete/insn that the program does not write fails vectors-check-insn-ete" fails "$tmp/v/ete/insn differs from what" vectors-check-insn-ete
 rm "$tmp/v/ete/insn/stale.tcv"
 check "the restored copy of vectors/ete/insn passes" make -s vectors-check-insn-ete BUILD="$B" VEC_ROOT="$tmp/v"
+mkdir -p "$tmp/v/etmv3" && cp -r vectors/etmv3/insn "$tmp/v/etmv3/"
+f=$(ls "$tmp/v/etmv3/insn"/t32-two-atoms-*.tcv | head -n 1)
+sed -i 's/^thumb2_one=0$/thumb2_one=1/' "$f"
+check "a changed vectors/etmv3/insn file fails vectors-check-insn-etmv3" fails "$tmp/v/etmv3/insn differs from what" vectors-check-insn-etmv3
+rm -r "$tmp/v/etmv3/insn" && cp -r vectors/etmv3/insn "$tmp/v/etmv3/"
+check "the restored copy of vectors/etmv3/insn passes" make -s vectors-check-insn-etmv3 BUILD="$B" VEC_ROOT="$tmp/v"
 # Every vector of a protocol passes the reference at each of its expect sections (vectors-check-ref-P):
 # a hand-written vector of each kind altered in a copy fails it, naming the file.
 rm -rf "$tmp/v/ptm" && cp -r vectors/ptm "$tmp/v/ptm" && sed -i 's/^truncated 12$/truncated 13/' "$tmp/v/ptm/neg/truncated-branch.tcv"
@@ -67,4 +73,7 @@ cp -r reference/test/insn "$tmp/tables"
 sed -i 's/\tdir\t1\t0\ta64\t+0x1000\t/\tdir\t0\t0\ta64\t+0x1000\t/' "$tmp/tables/a64.tsv"
 check "a table row changed (a64 BL without link) fails vectors-check-insn-ete: the vectors follow the tables" sh -c \
 	"! make -s vectors-check-insn-ete BUILD='$B' INSN_TABLES='$tmp/tables' > '$tmp/out' 2>&1 && cat '$tmp/out' && grep -q 'vectors/ete/insn differs' '$tmp/out'"
+sed -i 's/\tindir\t0\t0\tt32\t-\tt32.S:53 bx lr$/\tother\t0\t0\tt32\t-\tt32.S:53 bx lr/' "$tmp/tables/t32.tsv"
+check "a table row changed (t32 bx lr as other) fails vectors-check-insn-etmv3: the vectors follow the tables" sh -c \
+	"! make -s vectors-check-insn-etmv3 BUILD='$B' INSN_TABLES='$tmp/tables' > '$tmp/out' 2>&1 && cat '$tmp/out' && grep -q 'vectors/etmv3/insn differs' '$tmp/out'"
 tap_done

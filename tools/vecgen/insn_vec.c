@@ -236,6 +236,15 @@ void insn_vec_l3_range(struct insn_vec *v, uint64_t off, uint64_t first, uint64_
 	l3_line(v, &x, why);
 }
 
+void insn_vec_l3_exception(struct insn_vec *v, uint64_t off, unsigned type, uint64_t ret, const char *why)
+{
+	struct tc_l3 x;
+	l3_blank(v, &x, off, tc_l3_exception);
+	x.type = (uint16_t)type;
+	x.address = ret;
+	l3_line(v, &x, why);
+}
+
 static void no_image(struct insn_vec *v, uint64_t off, uint64_t address, int isa, const char *why)
 {
 	struct tc_l3 x;

@@ -77,6 +77,8 @@ void insn_vec_l3_item(struct insn_vec *v, uint64_t off, int kind, const char *wh
 void insn_vec_l3_context(struct insn_vec *v, uint64_t off, const struct tc_context *c, const char *why);
 void insn_vec_l3_range(struct insn_vec *v, uint64_t off, uint64_t first, uint64_t last, uint64_t n, int isa,
 		       int type, int taken, const char *why);
+/* An exception item: its type and its return address. */
+void insn_vec_l3_exception(struct insn_vec *v, uint64_t off, unsigned type, uint64_t ret, const char *why);
 /* A no-image item: the walk reached address, where the image holds no whole
  * instruction of isa (checked): nothing, or only some of its bytes. */
 void insn_vec_l3_no_image(struct insn_vec *v, uint64_t off, uint64_t address, int isa, const char *why);
