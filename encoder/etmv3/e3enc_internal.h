@@ -142,6 +142,8 @@ struct e3e {
 	struct e3e_frame frames[E3E_MAX_FRAMES];
 	int nframes;
 	int cc_owed;               /* cycle-accurate: a Non-periodic I-sync still needs its Cycle count packet */
+	int cc_ignored;            /* the counts of the most recent Non-periodic I-sync must be ignored (ETM3-P25) */
+	int cc_reason;             /* the reason of that I-sync */
 	unsigned burst;
 	unsigned burst_bias;
 	unsigned loop_left;

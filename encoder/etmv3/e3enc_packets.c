@@ -177,17 +177,19 @@ int e3e_needs_altisa(const struct e3e *e, int isa)
  * Resume[3:0]. Byte 1 only with Exception[8:4] (ARMv7-M numbers above 15)
  * or, in ETMv3.5, to give the Hyp state (ETM3-X3; required when it
  * changes); byte 2 only with Resume; "the ETM only outputs the bytes that
- * contain nonzero information" (§7.3.5 Extended exception handling). */
+ * contain nonzero information" (§7.3.5 Extended exception handling). On
+ * cores other than ARMv7-M, Exception[8:4] is not assigned: byte 1 bits
+ * 4:0 are written 0 (ETM3-P26). */
 static int put_exception(struct e3e *e, const struct e3e_exc *x, int isa)
 {
-	int v5 = e->cfg.version >= 5;
-	int b1 = (x->type >> 4) != 0 ||
-		 (v5 && !e->cfg.profile_m && (x->hyp != e->last.hyp || enc_chance(&e->rng, 25)));
+	int v5 = e->cfg.version >= 5, m = e->cfg.profile_m;
+	unsigned high = m ? (x->type >> 4) & 0x1f : 0;
+	int b1 = high != 0 || (v5 && !m && (x->hyp != e->last.hyp || enc_chance(&e->rng, 25)));
 	int b2 = x->resume != 0;
 	unsigned alt = e->cfg.version >= 3 && isa == tc_etmv3_isa_thumbee;
 	put1(e, (b1 || b2 ? 0x80u : 0) | alt << 6 | (unsigned)x->can << 5 | (x->type & 0xf) << 1 | (unsigned)x->ns);
 	if (b1)
-		put1(e, (b2 ? 0x80u : 0) | (v5 && x->hyp ? 0x20u : 0) | ((x->type >> 4) & 0x1f));
+		put1(e, (b2 ? 0x80u : 0) | (v5 && x->hyp ? 0x20u : 0) | high);
 	if (b2)
 		put1(e, 0x40 | (x->resume & 0xf));
 	e3e_hit(e, "exc-bytes-0%s%s", b1 ? "1" : "", b2 ? "2" : "");

@@ -197,6 +197,26 @@ static int pick_lsip(struct e3e *e, int b, struct e3e_insn *d, uint64_t *cur)
 
 static void vmid(struct e3e *e, int change);
 
+/* Whether the cycle counts of a Non-periodic I-sync of this reason must be
+ * ignored: "In ETMv3.0, the cycle count output following overflow or entry
+ * to debug state must be ignored" (§7.3.4); "In ETMv3.5, the trace is not
+ * cycle-accurate through overflow" (IHI 0014Q §7.3.4). Its count, in header
+ * 70 or a Cycle count packet before the next Non-periodic I-sync, is then
+ * unknown at L3 (ETM3-P25). */
+static int cc_ignored(const struct tc_etmv3_config *c, int reason)
+{
+	if (c->version == 0)
+		return reason == 2 || reason == 3;
+	return c->version >= 5 && reason == 2;
+}
+
+/* A count of a Non-periodic I-sync in the versions where some are ignored. */
+static void cc_variants(struct e3e *e, uint32_t cc)
+{
+	if (cc != 0 && (e->cfg.version == 0 || e->cfg.version == 5))
+		e3e_hit(e, "cc-%s-v3%d-reason%d", e->cc_ignored ? "ignored" : "kept", e->cfg.version, e->cc_reason);
+}
+
 /* An I-sync where the execution stands (e->pc or, in Jazelle state, e->jz_pc):
  * periodic (0), or after a gap (1 trace enabled, 2 overflow, 3 debug exit)
  * with, in cycle-accurate mode, its cycle count in the packet or in a Cycle
@@ -217,14 +237,16 @@ static void isync_here(struct e3e *e, int reason, const struct e3e_insn *d)
 	s.data_insn = d ? e3e_vis(d->at) : 0;
 	s.lsip_ns = d && !e->cfg.profile_m && enc_chance(&e->rng, 15) ? !e->ns : e->ns;
 	off = e3e_pkt_isync(e, &s);
-	e->ns = s.lsip_ns;
+	if (reason != 0) {
+		e->cc_ignored = cc_ignored(&e->cfg, reason);
+		e->cc_reason = reason;
+	}
 	if (reason == 2)
 		e3e_l3_simple(e, tc_l3_overflow, off);
 	else if (reason != 0)
 		e3e_l3_simple(e, tc_l3_trace_on, off);
 	e3e_l3_deliver(e);
 	e3e_l3_forget_last(e);
-	e3e_l3_context(e, off);
 	if (d) {   /* "Execution of the instruction at this address is implied, as if an E atom was traced" */
 		struct e3e_atom a;
 		memset(&a, 0, sizeof a);
@@ -234,13 +256,21 @@ static void isync_here(struct e3e *e, int reason, const struct e3e_insn *d)
 		a.type = tc_insn_other;
 		a.size = (uint8_t)d->size;
 		a.addr = s.data_insn;
+		/* in the information byte's security state; the current address's
+		 * Exception information byte changes it after (ETM3-P18) */
+		e->last.ns = e->ns;
+		e3e_l3_context(e, off);
 		e3e_l3_insn(e, off, &a);
+		e->last.ns = s.lsip_ns;
 	}
+	e->ns = s.lsip_ns;
+	e3e_l3_context(e, off);
 	if (s.cc >= 0) {
 		e3e_item(&x, tc_l3_cycle_count, off);
 		x.count = (uint32_t)s.cc;
-		x.unknown = s.cc == 0;
+		x.unknown = s.cc == 0 || e->cc_ignored;
 		e3e_l3_emit(e, &x);
+		cc_variants(e, (uint32_t)s.cc);
 	} else if (e->cfg.cycle_accurate && e->itrace && reason != 0) {
 		e->cc_owed = 1;
 	}
@@ -257,8 +287,9 @@ static void cycle_count(struct e3e *e, uint32_t cc)
 	uint64_t off = e3e_pkt_cycle_count(e, cc);
 	e3e_item(&x, tc_l3_cycle_count, off);
 	x.count = cc;
-	x.unknown = cc == 0;
+	x.unknown = cc == 0 || e->cc_ignored;
 	e3e_l3_emit(e, &x);
+	cc_variants(e, cc);
 	e->cc_owed = 0;
 }
 
