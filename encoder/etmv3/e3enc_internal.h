@@ -134,6 +134,7 @@ struct e3e {
 	uint32_t vmid;
 	int use_thumbee;
 	int use_jazelle;
+	int traced_isa[4];         /* an I-sync or branch packet gave this enum tc_etmv3_isa (the vector's tags) */
 	uint32_t jz_pc;            /* Jazelle state: the next bytecode */
 	int jz_atoms;              /* bytecodes traced since the trace last gave a Jazelle address */
 	int walk_unknown;          /* a decoder's walk has no address (an exception then has ret=unknown) */

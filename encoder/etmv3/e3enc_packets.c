@@ -229,6 +229,7 @@ uint64_t e3e_pkt_branch(struct e3e *e, uint32_t address, int isa, const struct e
 		e3e_hit(e, "branch-longer");
 	e->last.address = address;
 	e->last.isa = isa;
+	e->traced_isa[isa & 3] = 1;
 	p.address = address;
 	p.isa = (uint8_t)isa;
 	p.ns = (uint8_t)e->last.ns;
@@ -339,6 +340,7 @@ uint64_t e3e_pkt_isync(struct e3e *e, const struct e3e_isync *s)
 			e->last.ns = put_lsip_current(e, s);
 		e->last.address = s->address;
 		e->last.isa = s->isa;
+		e->traced_isa[s->isa & 3] = 1;
 		p.has_address = 1;
 		p.address = s->address;
 		p.isa = (uint8_t)s->isa;
