@@ -92,6 +92,8 @@ struct e3e_l3 {
 	uint32_t last_addr;        /* the last instruction an atom traced */
 	int last_valid;
 	int last_in_range;
+	int eret_held;             /* A and R profile: the exception return of the range's last instruction (ETM3-X4) */
+	uint64_t eret_offset;
 	struct tc_context reported;
 	int reported_valid;
 };
@@ -237,6 +239,10 @@ void e3e_l3_simple(struct e3e *e, int kind, uint64_t offset);
 void e3e_l3_insn(struct e3e *e, uint64_t offset, const struct e3e_atom *a);
 /* A Can bit: the last instruction traced is removed (ETM3-P16). */
 void e3e_l3_cancel(struct e3e *e);
+/* An Exception return packet at offset (ETM3-X4): at once on an ARMv7-M core;
+ * on an A or R profile core held with the range of the instruction it marks,
+ * output after it, dropped with it by a Can bit. */
+void e3e_l3_exception_return(struct e3e *e, uint64_t offset);
 /* The range being built is output (an I-sync, the end). */
 void e3e_l3_deliver(struct e3e *e);
 /* A context item when the context a decoder knows changed (ETM3-P19). */
