@@ -161,6 +161,8 @@ struct e3e {
 	uint64_t resume_at;        /* ARMv7-M: the paused instruction the exception return resumes */
 	int resume_skip;           /* its transfers done before the pause (0: none waiting) */
 	int overflow;              /* an overflow comes next: the branch packet of the last branch was lost */
+	int branch_owed;           /* a taken indirect branch's atom is written, its branch address packet not yet */
+	uint32_t branch_owed_at;
 	int jz_steps;              /* Jazelle state: steps left before the way back */
 };
 

@@ -4,6 +4,8 @@
  * writer chooses at random among the valid encodings of the same
  * information and records the expected L1 line from what it wrote; its
  * compression references (struct e3e_last) are its own. */
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "e3enc_internal.h"
@@ -230,6 +232,7 @@ uint64_t e3e_pkt_branch(struct e3e *e, uint32_t address, int isa, const struct e
 	e->last.address = address;
 	e->last.isa = isa;
 	e->traced_isa[isa & 3] = 1;
+	e->branch_owed = 0;
 	p.address = address;
 	p.isa = (uint8_t)isa;
 	p.ns = (uint8_t)e->last.ns;
@@ -322,6 +325,7 @@ uint64_t e3e_pkt_isync(struct e3e *e, const struct e3e_isync *s)
 	uint32_t at = s->lsip ? s->data_insn : s->address;
 	put1(e, header);
 	pkt_init(&p, tc_etmv3_pkt_isync, off, header);
+	e->branch_owed = 0;   /* the I-sync after an overflow that lost the branch packet ("unless prevented by a FIFO overflow") */
 	if (s->cc >= 0) {
 		put_cc(e, (uint32_t)s->cc, "isync");
 		p.has_cc = 1;
@@ -826,8 +830,27 @@ void e3e_flush_atoms(struct e3e *e)
 	}
 }
 
+/* No E or N atom comes between a taken indirect branch and its branch
+ * address packet: "a Branch address packet must be output" (§7.3.5), and
+ * such an atom is the decoder's no-address error (ETM3-P27), which the
+ * encoder never writes. One would be a defect of the model: reported at
+ * once. */
+static void check_branch_owed(struct e3e *e, const struct e3e_atom *a)
+{
+	if (e->branch_owed) {
+		fprintf(stderr, "tracecert encoder: etmv3: an atom after the taken indirect branch at 0x%x before its "
+			"branch address packet (ETM3-P27)\n", (unsigned)e->branch_owed_at);
+		abort();
+	}
+	if (a->kind == e3e_atom_insn && a->type == tc_insn_branch_indir && a->e) {
+		e->branch_owed = 1;
+		e->branch_owed_at = a->addr;
+	}
+}
+
 void e3e_atom(struct e3e *e, const struct e3e_atom *a)
 {
+	check_branch_owed(e, a);
 	if (e->natoms == E3E_MAX_ATOMS)
 		e3e_flush_atoms(e);
 	e->atoms[e->natoms] = *a;
