@@ -85,16 +85,26 @@ int tc_certfiles_prepare(struct tc_certfiles *c, const char *dir)
 {
 	char err[600];
 	int fd, rc = 0;
+	struct stat self;
 	memset(c, 0, sizeof *c);
 	c->dir = dir;
 	if (!dir)
 		return 0;
+	c->created = lstat(dir, &self) != 0 && errno == ENOENT;
 	if (tc_out_probe_dir(dir, err, sizeof err)) {
 		fprintf(stderr, "tracecert certify: --report: %s\n", err);
 		return -1;
 	}
 	drop_orphans(dir);
 	fd = lock_folder(dir);
+	if (fd < 0 || fstat(fd, &self) != 0) {
+		fprintf(stderr, "tracecert certify: --report: cannot open the folder '%s': %s\n", dir, strerror(errno));
+		if (fd >= 0)
+			close(fd);
+		return -1;
+	}
+	c->dev = self.st_dev;
+	c->ino = self.st_ino;
 	for (int i = 0; i < TC_CERTFILES_N && rc == 0; i++) {
 		char *p = path_of(dir, file_names[i]);
 		struct stat st;
@@ -110,8 +120,7 @@ int tc_certfiles_prepare(struct tc_certfiles *c, const char *dir)
 		}
 		free(p);
 	}
-	if (fd >= 0)
-		close(fd);
+	close(fd);
 	if (rc != 0)
 		tc_certfiles_restore(c);
 	return rc;
@@ -168,6 +177,54 @@ void tc_certfiles_restore(const struct tc_certfiles *c)
 		close(fd);
 }
 
+void tc_certfiles_abandon(const struct tc_certfiles *c, int keep)
+{
+	if (!c->dir)
+		return;
+	if (keep)
+		tc_certfiles_restore(c);
+	else
+		tc_certfiles_drop_previous(c);
+	if (c->created)
+		rmdir(c->dir);   /* only when empty */
+}
+
+/* Removes the certificate files of a folder that is not the one prepared
+ * (another's, whoever put them there; a folder of the runner's own user
+ * made read-only is made writable for it), said on stderr. */
+static void remove_foreign(const struct tc_certfiles *c)
+{
+	for (int i = 0; i < TC_CERTFILES_N; i++) {
+		char *p = path_of(c->dir, file_names[i]);
+		int gone = p && unlink(p) == 0;
+		if (p && !gone && errno == EACCES && chmod(c->dir, 0700) == 0)
+			gone = unlink(p) == 0;
+		if (gone)
+			fprintf(stderr, "tracecert certify: removed %s, which is not this run's\n", p);
+		else if (p && errno != ENOENT)
+			fprintf(stderr, "tracecert certify: cannot remove %s, which is not this run's: %s\n", p,
+				strerror(errno));
+		free(p);
+	}
+}
+
+/* Whether the folder open at fd (-1: the path opened here) is the one
+ * prepared. When it is not: said, and its certificate files removed. */
+static int same_folder(const struct tc_certfiles *c, int fd)
+{
+	struct stat st;
+	int own = fd < 0 ? open(c->dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC) : fd;
+	int same = own >= 0 && fstat(own, &st) == 0 && st.st_dev == c->dev && st.st_ino == c->ino;
+	if (fd < 0 && own >= 0)
+		close(own);
+	if (same)
+		return 1;
+	fprintf(stderr, "tracecert certify: '%s' is no longer the report folder this run prepared (it, or a folder "
+			"above it, was moved while the adapter ran): no certificate written\n", c->dir);
+	remove_foreign(c);
+	return 0;
+}
+
 /* Renders certificate i of r in memory and stages it beside its place. 0, or -1 after a message. */
 static int stage_one(const struct tc_certfiles *c, int i, const struct tc_report *r, struct tc_out_staged *s)
 {
@@ -215,6 +272,8 @@ int tc_certfiles_write(const struct tc_certfiles *c, const struct tc_report *r)
 	memset(s, 0, sizeof s);
 	if (!c->dir)
 		return 0;
+	if (!same_folder(c, -1))
+		return -1;   /* the pair moved aside is in the folder prepared, wherever it went */
 	if (stage_one(c, 0, r, &s[0]) || stage_one(c, 1, r, &s[1])) {
 		tc_out_discard(&s[0]);
 		tc_certfiles_restore(c);
@@ -228,6 +287,8 @@ int tc_certfiles_write(const struct tc_certfiles *c, const struct tc_report *r)
 	} else if (tc_interrupt_signal()) {
 		drop_kept(c, 1);
 		rc = 1;
+	} else if (fd >= 0 && !same_folder(c, fd)) {
+		rc = -1;
 	} else if ((rc = commit_pair(c, s)) == 0) {
 		drop_kept(c, 0);
 	} else {

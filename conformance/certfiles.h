@@ -13,6 +13,9 @@
 struct tc_certfiles {
 	const char *dir;          /* NULL: no report */
 	char kept[TC_CERTFILES_N][4200];
+	int created;              /* dir did not exist before this run */
+	dev_t dev;                /* the folder prepared: the pair goes into it, never into another */
+	ino_t ino;                /* that a path swapped in meanwhile names (st_dev, st_ino) */
 };
 
 /* Before the run: creates dir (and its parents), proves a file can be
@@ -27,7 +30,10 @@ int tc_certfiles_prepare(struct tc_certfiles *c, const char *dir);
 /* After the run: renders both certificates, writes each to a temporary
  * file beside its place, then, holding a lock on the folder (flock), renames
  * both into place, so that runs into one folder leave one pair, and removes
- * the pair moved aside. When SIGINT or SIGTERM came first (interrupt.h),
+ * the pair moved aside. A path that no longer names the folder prepared (a
+ * parent renamed and another folder put in its place while the adapter
+ * ran) is an error: nothing is renamed, and the certificate files that
+ * folder holds are removed (they are not this run's). When SIGINT or SIGTERM came first (interrupt.h),
  * nothing is renamed and the moved-aside pair is removed
  * (tc_certfiles_drop_previous). Returns 0, 1 when interrupted (nothing
  * written), -1 after a message on stderr (the previous files are put back,
@@ -43,5 +49,11 @@ void tc_certfiles_drop_previous(const struct tc_certfiles *c);
  * written): puts the pair moved aside back where no other run has written
  * one meanwhile, and removes it otherwise. */
 void tc_certfiles_restore(const struct tc_certfiles *c);
+
+/* A run that ends before any vector ran: the pair moved aside put back
+ * (tc_certfiles_restore) when keep, else removed (said on stderr: it would
+ * pass for this run's result); then the folder removed when this run
+ * created it and it is empty. */
+void tc_certfiles_abandon(const struct tc_certfiles *c, int keep);
 
 #endif

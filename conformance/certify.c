@@ -661,7 +661,7 @@ static int summarise(struct tc_report *r, struct tallies *ts)
 static void print_summary(const struct tc_report *r)
 {
 	const int *t = r->total;
-	char iso[800];
+	char iso[1200];
 	fprintf(stderr, "certify: %s: %d pass, %d fail, %d crash, %d hang, %d flood, %d adapter-error, %d runner-error, "
 			"%d unsupported, %d malformed; score %.2f%%; %.2f s, %.0f runs/s\n",
 		r->adapter, t[tc_v_pass] + t[tc_v_pass_alt], t[tc_v_fail], t[tc_v_crash], t[tc_v_hang], t[tc_v_flood],
@@ -672,6 +672,9 @@ static void print_summary(const struct tc_report *r)
 				"certificate)\n", t[tc_v_pass_alt]);
 	tc_report_isolation(r, iso, sizeof iso);
 	fprintf(stderr, "certify: isolation: %s\n", iso);
+	tc_report_not_isolated(r, iso, sizeof iso);
+	if (iso[0])
+		fprintf(stderr, "certify: not isolated: %s\n", iso);
 	for (int i = 0; i < r->ntasks && t[tc_v_skipped]; i++)
 		if (r->tasks[i].verdict == tc_v_fail) {
 			fprintf(stderr, "certify: first failure: L%d %s (%d runs not run after it)\n", r->tasks[i].level,
@@ -708,23 +711,6 @@ static int write_reports(const struct tc_certfiles *cf, struct tc_report *r)
 	return t_ok == r->ntasks ? 0 : 1;
 }
 
-/* The length of the UTF-8 sequence at p (n bytes left), or 0 when it is not
- * one: overlong forms, surrogates and code points past U+10FFFF are not. */
-static size_t utf8_length(const unsigned char *p, size_t n)
-{
-	size_t len = p[0] >= 0xf0 ? 4 : p[0] >= 0xe0 ? 3 : 2;
-	unsigned min = len == 4 ? 0x10000 : len == 3 ? 0x800 : 0x80, cp;
-	if (p[0] < 0xc2 || p[0] > 0xf4 || n < len)
-		return 0;
-	cp = p[0] & (0x7f >> len);
-	for (size_t i = 1; i < len; i++) {
-		if ((p[i] & 0xc0) != 0x80)
-			return 0;
-		cp = cp << 6 | (p[i] & 0x3f);
-	}
-	return cp < min || cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff) ? 0 : len;
-}
-
 /* The offset of the first byte that is not text (a control character but
  * tab, line feed and carriage return, or not UTF-8), or n when all are. */
 static size_t not_text_at(const char *buf, size_t n)
@@ -732,7 +718,7 @@ static size_t not_text_at(const char *buf, size_t n)
 	const unsigned char *p = (const unsigned char *)buf;
 	size_t i = 0;
 	while (i < n) {
-		size_t len = p[i] < 0x80 ? 1 : utf8_length(p + i, n - i);
+		size_t len = tc_utf8_len(p + i, n - i);
 		if (len == 0 || p[i] == 0x7f || (p[i] < 0x20 && p[i] != '\t' && p[i] != '\n' && p[i] != '\r'))
 			return i;
 		i += len;
@@ -784,6 +770,7 @@ struct hidden {
 	char **dir;
 	size_t n;
 	char why[400];            /* a folder that cannot be hidden, and why ("" when none) */
+	char *report;             /* the report folder's real path (NULL: none) */
 };
 
 /* Adds the real path of folder (when it has one) to h. */
@@ -846,10 +833,15 @@ static void hide_list(const struct tc_certify_options *o, char **paths, size_t n
 /* ---- The command --------------------------------------------------------------- */
 
 /* The counts of the runs behind each wall (from each task), and why one was
- * missing: the runner's own reason (a folder it could not hide) first. */
-static void count_isolation(struct tc_report *r, const struct hidden *h)
+ * missing: what an adapter could do where it was not guarded first (the
+ * declaration's process, then the runs'), else the runner's own reason (a
+ * folder it could not hide), else a run's. */
+static void count_isolation(struct tc_report *r, const struct hidden *h, const struct tc_adapter_info *ad)
 {
+	const char *unguarded = ad->isolation & tc_iso_guarded ? NULL : ad->iso_note;
 	r->iso_note = h->why;
+	r->declaration_guarded = !unguarded;
+	r->isolated = !unguarded;
 	for (int i = 0; i < r->ntasks; i++) {
 		const struct tc_task *t = &r->tasks[i];
 		if (!t->started)
@@ -858,16 +850,35 @@ static void count_isolation(struct tc_report *r, const struct hidden *h)
 		r->iso_count[0] += (t->isolation & tc_iso_uid) != 0;
 		r->iso_count[1] += (t->isolation & tc_iso_pid) != 0;
 		r->iso_count[2] += (t->isolation & tc_iso_hidden) && !h->why[0];
+		r->iso_count[3] += (t->isolation & tc_iso_guarded) != 0;
+		if (!(t->isolation & tc_iso_guarded)) {
+			r->isolated = 0;
+			unguarded = unguarded ? unguarded : t->iso_note;
+		}
 		if (!r->iso_note[0] && t->iso_note[0])
 			r->iso_note = t->iso_note;
 	}
+	if (unguarded)
+		r->iso_note = unguarded;
+}
+
+void tc_report_not_isolated(const struct tc_report *r, char *buf, size_t n)
+{
+	if (r->isolated)
+		snprintf(buf, n, "%s", "");
+	else
+		snprintf(buf, n, "--no-isolation, and %d of the %d runs that loaded the adapter%s were not walled "
+			 "off: %s; the adapter could have forged this result", r->iso_runs - r->iso_count[3],
+			 r->iso_runs, r->declaration_guarded ? "" : " (and the process that read its declaration)",
+			 r->iso_note);
 }
 
 void tc_report_isolation(const struct tc_report *r, char *buf, size_t n)
 {
 	int k = snprintf(buf, n, "of the %d runs that loaded the adapter, %d ran as uid %d (nobody) instead of the "
-			 "runner's, %d in a PID namespace of their own, %d with the vectors and the report folder hidden",
-			 r->iso_runs, r->iso_count[0], TC_ISO_UID, r->iso_count[1], r->iso_count[2]);
+			 "runner's, %d in a PID namespace of their own, %d with the vectors and the report folder "
+			 "hidden, %d where it could neither signal the runner nor write the report folder",
+			 r->iso_runs, r->iso_count[0], TC_ISO_UID, r->iso_count[1], r->iso_count[2], r->iso_count[3]);
 	if (r->iso_note && r->iso_note[0] && k > 0 && (size_t)k < n)
 		snprintf(buf + k, n - (size_t)k, " (%s)", r->iso_note);
 }
@@ -881,19 +892,80 @@ static void run_env(const struct tc_certify_options *o, char **paths, size_t npa
 	snprintf(real, n, "%s", r ? r : o->adapter);   /* none: loading says why */
 	free(r);
 	hide_list(o, paths, npaths, real, h);
+	h->report = o->report ? realpath(o->report, NULL) : NULL;   /* prepared: it exists */
 	env->adapter = real;
 	env->shown = o->adapter;
 	env->hide = h->dir;
 	env->nhide = h->n;
+	env->report = h->report ? h->report : o->report;
+	env->unguarded_ok = o->no_isolation;
+}
+
+/* The child that was to read the adapter's declaration refused to load it
+ * (why: "not isolated: ..."): said, with what to do; the certificate an
+ * earlier run left is removed (it would pass for this run's). */
+static void refused(const struct tc_certify_options *o, const struct tc_certfiles *cf, const struct hidden *h,
+		    const char *why)
+{
+	fprintf(stderr, "tracecert certify: refused to load adapter '%s': %s%s%s; from there a hostile adapter could "
+			"forge the run's outcome (kill the runner, write the certificate)\n", o->adapter, why,
+		h->why[0] ? "; " : "", h->why);
+	fprintf(stderr, "tracecert certify: to wall it off, run certify as root (the adapter then runs as uid %d, "
+			"nobody) or as a user who may create user namespaces (sysctl user.max_user_namespaces above 0; "
+			"in a container, a seccomp profile that permits unshare), with a --report folder that does not "
+			"hold the adapter; or give --no-isolation to run it anyway (the certificate then says the run "
+			"was not isolated)\n", TC_ISO_UID);
+	tc_certfiles_abandon(cf, 0);
+}
+
+/* What the adapter declares, as "P at L1 and L3, Q at L1" (in buf). */
+static void declared_text(const struct tc_adapter_info *ad, char *buf, size_t n)
+{
+	size_t k = 0;
+	buf[0] = '\0';
+	for (int i = 0; i < ad->nprotocols && k < n; i++) {
+		unsigned lv = ad->protocols[i].levels;
+		int m = snprintf(buf + k, n - k, "%s%s at %s", i ? ", " : "", tc_report_protocol_name(ad->protocols[i].protocol),
+				 lv == (tc_level_l1 | tc_level_l3) ? "L1 and L3" : lv == tc_level_l3 ? "L3" : "L1");
+		k += m > 0 ? (size_t)m : 0;
+	}
+}
+
+/* A selection of runs the adapter supports none of (every vector read, and
+ * unsupported at each level asked: its protocol, the level, a feature
+ * tag) selects nothing: an error naming the adapter, what it declares and
+ * why the first run is unsupported. 0 when some run is supported or a
+ * vector could not be read (its runner-error is a result), else -1. */
+static int check_supported(const struct tc_certify_options *o, const struct tc_adapter_info *ad,
+			   const struct held *vecs, const struct tc_task *tasks, int n, char **paths)
+{
+	char why[512], first[512] = "", decl[600];
+	int at = -1;
+	for (int i = 0; i < n; i++) {
+		const struct held *h = &vecs[tasks[i].vector];
+		if (!h->ok || !tc_adapter_unsupported(ad, &h->v, tasks[i].level, why, sizeof why))
+			return 0;
+		if (at < 0) {
+			at = i;
+			snprintf(first, sizeof first, "%s", why);
+		}
+	}
+	declared_text(ad, decl, sizeof decl);
+	fprintf(stderr, "tracecert certify: nothing to run: adapter '%s' (%s) declares %s and supports none of the %d "
+			"runs selected (%s%s%s); the first, L%d %s, is unsupported: %s\n", o->adapter, ad->name, decl, n,
+		o->levels == 5 ? "every level" : o->levels == 1 ? "--level 1" : "--level 3", o->ntags ? ", --tags" : "",
+		o->ntags ? " given" : "", tasks[at].level, paths[tasks[at].vector], first);
+	return -1;
 }
 
 /* Reports the run: TAP, certificates. Returns the exit status. */
 static int report(const struct tc_certify_options *o, struct tc_certfiles *cf, struct tc_report *r,
-		  const struct hidden *h, double t0)
+		  const struct hidden *h, const struct tc_adapter_info *ad, double t0)
 {
 	struct tallies ts = { NULL, 0, 0 };
 	int rc = 2;
 	r->seconds = now_s() - t0;
+	count_isolation(r, h, ad);
 	if (tc_interrupt_signal()) {
 		rc = interrupted(cf);   /* the results are partial: no TAP, no certificate */
 	} else if (summarise(r, &ts)) {
@@ -903,7 +975,6 @@ static int report(const struct tc_certify_options *o, struct tc_certfiles *cf, s
 		fprintf(stderr, "tracecert certify: cannot write the TAP stream: %s\n", strerror(errno));
 		tc_certfiles_restore(cf);
 	} else {
-		count_isolation(r, h);
 		r->seconds = now_s() - t0;
 		rc = write_reports(cf, r);
 	}
@@ -938,9 +1009,14 @@ static int certify(const struct tc_certify_options *o, struct tc_certfiles *cf, 
 	else if (tc_certfiles_prepare(cf, o->report) == 0) {   /* an unwritable report folder: before any run */
 		run_env(o, paths, npaths, &env, &h, real, sizeof real);
 		prctl(PR_SET_DUMPABLE, 0);   /* no process of the user reads the expected sections out of this one */
-		if (tc_adapter_probe(&env, &o->lim, ad, err, sizeof err) != 0) {
+		int probed = tc_adapter_probe(&env, &o->lim, ad, err, sizeof err);
+		if (probed == 1) {
+			refused(o, cf, &h, err);
+		} else if (probed != 0) {
 			fprintf(stderr, "tracecert certify: %s\n", err);
 			tc_certfiles_restore(cf);
+		} else if (check_supported(o, ad, vecs, tasks, n, paths) != 0) {
+			tc_certfiles_abandon(cf, 1);
 		} else {
 			r->adapter = ad->name;
 			r->version = ad->version;
@@ -949,7 +1025,7 @@ static int certify(const struct tc_certify_options *o, struct tc_certfiles *cf, 
 			r->ntasks = n;
 			r->paths = paths;
 			r->tags = tags;
-			rc = report(o, cf, r, &h, t0);
+			rc = report(o, cf, r, &h, ad, t0);
 		}
 	}
 	for (size_t i = 0; vecs && i < npaths; i++)
@@ -957,6 +1033,7 @@ static int certify(const struct tc_certify_options *o, struct tc_certfiles *cf, 
 			tc_vector_free(&vecs[i].v);
 	free(vecs);
 	free_list(h.dir, h.n);
+	free(h.report);
 	free(tasks);
 	free_list(tags, npaths);
 	return rc;

@@ -46,6 +46,8 @@ struct tc_certify_options {
 	struct tc_limits lim;
 	int first_failure;        /* stop scheduling after the first failing comparison */
 	const char *notes;        /* a Markdown file of verdicts, appended to the certificate */
+	int no_isolation;         /* load the adapter even where it could signal the runner or write the
+				   * report folder (conformance/isolate.h); the certificate says so */
 };
 
 /* Levels 1 and 3, 2 workers, 10 s, 1024 MB, 64 MB of output; no vectors. */
@@ -53,7 +55,10 @@ void tc_certify_options_default(struct tc_certify_options *o);
 
 /* Runs every vector through the adapter, prints the summary (and TAP), writes
  * the report. Returns the exit status: 0 when every supported run passes, 1
- * otherwise, 2 when it could not run (message on stderr). */
+ * otherwise, 2 when it could not run (message on stderr): among others, when
+ * the adapter supports none of the runs selected, and when the walls the
+ * system permits would leave the adapter able to signal the runner or
+ * write the report folder and no_isolation is not set. */
 int tc_certify(const struct tc_certify_options *o);
 
 #endif

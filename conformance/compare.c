@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "frame.h"
 #include "runner.h"
 
 const char *const tc_verdict_names[tc_v_count] = {
@@ -28,17 +29,34 @@ void tc_task_diag(struct tc_task *t, const char *fmt, ...)
 	va_end(ap);
 }
 
-/* YAML-safe single-quoted text. */
+size_t tc_yaml_text(char *dst, size_t n, const char *s)
+{
+	const unsigned char *p = (const unsigned char *)s;
+	size_t o = 0, left = strlen(s);
+	while (left > 0) {
+		size_t k = tc_utf8_len(p, left), need = k == 0 || *p < 0x20 || *p == 0x7F ? 4 : *p == '\'' ? 2 : k;
+		if (o + need >= n)
+			break;
+		if (need == 4)
+			snprintf(dst + o, n - o, "\\x%02x", *p);
+		else if (*p == '\'')
+			memcpy(dst + o, "''", 2);
+		else
+			memcpy(dst + o, p, k);
+		o += need;
+		k = k ? k : 1;
+		p += k;
+		left -= k;
+	}
+	if (n > 0)
+		dst[o] = '\0';
+	return o;
+}
+
 void tc_task_diag_quoted(struct tc_task *t, const char *key, const char *s)
 {
 	char q[600];
-	size_t o = 0;
-	for (; *s && o + 3 < sizeof q; s++) {
-		if (*s == '\'')
-			q[o++] = '\'';
-		q[o++] = *s;
-	}
-	q[o] = '\0';
+	tc_yaml_text(q, sizeof q, s);
 	tc_task_diag(t, "  %s: '%s'\n", key, q);
 }
 

@@ -1,4 +1,4 @@
-/* isolate.c — the walls around the process that loads an adapter: an unprivileged uid, its own PID and mount namespaces, the vectors and the report hidden (isolate.h). */
+/* isolate.c — the walls around the process that loads an adapter: an unprivileged uid, its own PID and mount namespaces, the vectors and the report hidden; whether they keep it from forging the run's outcome (isolate.h). */
 #define _GNU_SOURCE 1
 #include <errno.h>
 #include <fcntl.h>
@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/fsuid.h>
+#include <sys/mman.h>
 #include <sys/mount.h>
 #include <sys/prctl.h>
 #include <sys/syscall.h>
@@ -191,14 +192,50 @@ static int readable_by_nobody(const char *path)
 	return fd >= 0;
 }
 
+/* The file at path copied, as root, into a memory file that TC_ISO_UID
+ * can open through /proc/self/fd (a process may always open its own
+ * descriptors there; the memory file's mode lets anyone read it). Its
+ * descriptor, or -1 with errno. */
+static int copy_for_nobody(const char *path)
+{
+	char buf[65536];
+	int in = open(path, O_RDONLY | O_CLOEXEC), out = in < 0 ? -1 : memfd_create("tracecert-adapter", MFD_CLOEXEC);
+	ssize_t n = 0;
+	while (out >= 0 && (n = read(in, buf, sizeof buf)) != 0) {
+		ssize_t done = 0, w = 0;
+		if (n < 0 && errno == EINTR)
+			continue;
+		while (n > 0 && done < n && (w = write(out, buf + done, (size_t)(n - done))) > 0)
+			done += w;
+		if (n < 0 || done < n) {
+			int e = errno;
+			close(out);
+			out = -1;
+			errno = e;
+		}
+	}
+	if (in >= 0) {
+		int e = errno;
+		close(in);
+		errno = e;
+	}
+	return out;
+}
+
 /* 4. Root's uid and groups dropped (1 when done), every capability dropped,
- * no new privileges. */
+ * no new privileges. An adapter nobody cannot open is copied first into a
+ * memory file it can, whose path ("/proc/self/fd/N") goes to o->load. */
 static int drop_privileges(int root, const char *adapter, struct tc_iso *o)
 {
-	int dropped = 0;
-	if (root && !readable_by_nobody(adapter)) {
-		note(o, "the adapter runs as root: uid %d cannot read '%s'", TC_ISO_UID, adapter);
-	} else if (root) {
+	int dropped = 0, fd, readable = root && readable_by_nobody(adapter);
+	if (root && !readable) {
+		if ((fd = copy_for_nobody(adapter)) < 0)
+			note(o, "the adapter runs as root: uid %d cannot read '%s', nor a copy of it be made: %s",
+			     TC_ISO_UID, adapter, strerror(errno));
+		else
+			snprintf(o->load, sizeof o->load, "/proc/self/fd/%d", fd);
+	}
+	if (root && (readable || o->load[0])) {
 		if (setgroups(0, NULL) != 0 || setresgid(TC_ISO_GID, TC_ISO_GID, TC_ISO_GID) != 0 ||
 		    setresuid(TC_ISO_UID, TC_ISO_UID, TC_ISO_UID) != 0 || getuid() != TC_ISO_UID)
 			note(o, "the adapter runs as root: cannot drop to uid %d: %s", TC_ISO_UID, strerror(errno));
@@ -210,7 +247,40 @@ static int drop_privileges(int root, const char *adapter, struct tc_iso *o)
 	return dropped;
 }
 
-void tc_isolate(char *const *hide, size_t nhide, const char *adapter, struct tc_iso *out)
+/* 5. The guard: whether this process, with the credentials and namespaces
+ * it now has, could forge the run's outcome, by signalling the runner (to
+ * kill it and its workers: a runner killed writes nothing and removes no
+ * file of the adapter's) or by writing the report folder. Sets
+ * tc_iso_guarded, or puts what it could do before the note. */
+static void guard(struct tc_iso *o, int root, const char *report)
+{
+	char risk[TC_ISO_NOTE_SIZE], was[TC_ISO_NOTE_SIZE];
+	size_t k;
+	if (root && !(o->bits & tc_iso_uid))
+		snprintf(risk, sizeof risk, "the adapter's process is root (uid 0), which can write the report "
+			 "folder, its parents and the runner's files");
+	else if (!(o->bits & (tc_iso_uid | tc_iso_pid)))
+		snprintf(risk, sizeof risk, "the adapter's process runs as the runner's user (uid %lu) in the "
+			 "runner's PID namespace, where it can signal (kill) the runner", (unsigned long)geteuid());
+	else if (report && faccessat(AT_FDCWD, report, W_OK, AT_EACCESS) == 0)
+		snprintf(risk, sizeof risk, "the adapter's process can write the report folder '%s' (%s)", report,
+			 o->bits & tc_iso_uid ? "uid 65534 may write it" : "not hidden from it");
+	else {
+		o->bits |= tc_iso_guarded;
+		return;
+	}
+	memcpy(was, o->note, sizeof was);
+	snprintf(o->note, sizeof o->note, "%s", risk);
+	k = strlen(o->note);
+	if (was[0] && k + 3 < sizeof o->note) {   /* "; " and what was there, cut to fit */
+		size_t m = strnlen(was, sizeof o->note - k - 3);
+		memcpy(o->note + k, "; ", 2);
+		memcpy(o->note + k + 2, was, m);
+		o->note[k + 2 + m] = '\0';
+	}
+}
+
+void tc_isolate(char *const *hide, size_t nhide, const char *adapter, const char *report, struct tc_iso *out)
 {
 	int root = geteuid() == 0, ns, hidden = 0, pid_ok = 0;
 	char cwd[4096];
@@ -233,4 +303,5 @@ void tc_isolate(char *const *hide, size_t nhide, const char *adapter, struct tc_
 	out->bits |= (pid_ok ? tc_iso_pid : 0) | (hidden ? tc_iso_hidden : 0);
 	if (!root && !out->note[0] && !(out->bits & tc_iso_uid))
 		snprintf(out->note, sizeof out->note, "the runner is not root: the adapter runs as the runner's user");
+	guard(out, root, report);
 }

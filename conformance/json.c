@@ -185,6 +185,7 @@ static void isolation(struct jw *j, const struct tc_report *r)
 	jw_int(j, "unprivileged_uid", r->iso_count[0]);
 	jw_int(j, "pid_namespace", r->iso_count[1]);
 	jw_int(j, "inputs_hidden", r->iso_count[2]);
+	jw_int(j, "guarded", r->iso_count[3]);
 	jw_string(j, "missing", r->iso_note);
 	jw_close(j, '}');
 }
@@ -216,6 +217,8 @@ int tc_json_certificate(FILE *f, const struct tc_report *r, char *err, size_t er
 	jw_open(&j, NULL, '{', 0);
 	jw_string(&j, "adapter", r->adapter);
 	jw_string(&j, "adapter_version", r->version);
+	jw_key(&j, "isolated");
+	fputs(r->isolated ? "true" : "false", f);
 	jw_fixed(&j, "score", r->score, 4);
 	jw_fixed(&j, "seconds", r->seconds, 3);
 	isolation(&j, r);

@@ -285,11 +285,18 @@ int tc_adapter_probe(const struct tc_run_env *env, const struct tc_limits *lim, 
 	if (tc_child_start(&c, lim, in, err, n))
 		goto out;
 	tc_child_finish(&c, lim, take_probe_frame, p, &e);
+	info->isolation = p->isolation;
+	snprintf(info->iso_note, sizeof info->iso_note, "%s", p->iso_note);
 	if (e.how == tc_child_exited && WIFEXITED(e.status) && WEXITSTATUS(e.status) == 0 && p->done &&
-	    info->nprotocols > 0)
+	    info->nprotocols > 0) {
 		rc = 0;
-	else
+	} else if (!p->started && p->setup[0] && e.how == tc_child_exited && WIFEXITED(e.status) &&
+		   WEXITSTATUS(e.status) == TC_CHILD_REFUSED) {
+		snprintf(err, n, "%s", p->setup);   /* "not isolated: ..." */
+		rc = 1;
+	} else {
 		probe_failure(env->shown, p, &e, lim, err, n);
+	}
 out:
 	if (in >= 0)
 		close(in);

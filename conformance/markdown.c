@@ -2,29 +2,52 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "frame.h"
 #include "runner.h"
 
-/* Text the adapter gave, on one line, Markdown's own characters escaped:
- * an adapter's name cannot make headings, links or tables. */
+/* The one escape of text that is not the certificate's own (what the
+ * adapter gave, vector and notes paths) for Markdown: kept on one line (a
+ * control character, line breaks included, or a byte that is not valid
+ * UTF-8 written \xNN), so it never starts a line, and the characters that
+ * make headings (a closing '#' too), quotes, tables, links, images,
+ * emphasis, code, HTML and entities backslash-escaped. */
 static void md_text(FILE *f, const char *s)
 {
-	for (; s && *s; s++) {
-		unsigned char c = (unsigned char)*s;
-		if (c < 0x20 || c == 0x7F)
-			fputc(' ', f);
-		else if (strchr("\\`*_[]<>|#", c))
-			fprintf(f, "\\%c", c);
+	const unsigned char *p = (const unsigned char *)(s ? s : "");
+	size_t left = strlen((const char *)p);
+	while (left > 0) {
+		size_t k = tc_utf8_len(p, left);
+		if (k == 0 || *p < 0x20 || *p == 0x7F)
+			fprintf(f, "\\x%02x", *p);
+		else if (strchr("\\`*_[]<>|#!~&", *p))
+			fprintf(f, "\\%c", *p);
 		else
-			fputc(c, f);
+			fwrite(p, 1, k, f);
+		k = k ? k : 1;
+		p += k;
+		left -= k;
 	}
 }
 
 /* What the adapter ran behind (runner.h, enum tc_isolation). */
 static void isolation(FILE *f, const struct tc_report *r)
 {
-	char text[800];
+	char text[1200];
 	tc_report_isolation(r, text, sizeof text);
 	fprintf(f, "Isolation: ");
+	md_text(f, text);
+	fprintf(f, ".\n\n");
+}
+
+/* Under --no-isolation where a process that loaded the adapter was not
+ * guarded: a warning above the score, which could be the adapter's. */
+static void not_isolated(FILE *f, const struct tc_report *r)
+{
+	char text[1200];
+	tc_report_not_isolated(r, text, sizeof text);
+	if (!text[0])
+		return;
+	fprintf(f, "**Not isolated**: ");
 	md_text(f, text);
 	fprintf(f, ".\n\n");
 }
@@ -37,6 +60,7 @@ static void header(FILE *f, const struct tc_report *r)
 	fputc(' ', f);
 	md_text(f, r->version);
 	fprintf(f, "\n\n");
+	not_isolated(f, r);
 	fprintf(f, "Score: **%.2f%%** of the supported vector runs pass (%d pass of %d, %d of them under an "
 		"alternative reading; %d unsupported). %d runs in %.2f s.\n\n", 100.0 * r->score,
 		t[tc_v_pass] + t[tc_v_pass_alt], r->ntasks - t[tc_v_unsupported], t[tc_v_pass_alt], t[tc_v_unsupported],
@@ -104,7 +128,9 @@ static void failures(FILE *f, const struct tc_report *r)
 		const struct tc_task *t = &r->tasks[i];
 		if (t->verdict == tc_v_pass || t->verdict == tc_v_unsupported || t->verdict == tc_v_skipped)
 			continue;
-		fprintf(f, "### L%d %s — %s\n\n", t->level, r->paths[t->vector],
+		fprintf(f, "### L%d ", t->level);
+		md_text(f, r->paths[t->vector]);
+		fprintf(f, " — %s\n\n",
 			t->verdict == tc_v_pass_alt ? "pass under an alternative reading" : tc_verdict_names[t->verdict]);
 		fence(f, t->diag);
 		fprintf(f, "\n%s", t->diag);
@@ -120,7 +146,9 @@ int tc_markdown_certificate(FILE *f, const struct tc_report *r, char *err, size_
 	matrix(f, r);
 	failures(f, r);
 	if (r->notes) {
-		fprintf(f, "\n## Notes (%s)\n\n", r->notes_path);
+		fprintf(f, "\n## Notes (");
+		md_text(f, r->notes_path);
+		fprintf(f, ")\n\n");
 		fwrite(r->notes, 1, r->notes_len, f);
 	}
 	if (fflush(f) == 0 && !ferror(f))

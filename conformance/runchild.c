@@ -1,6 +1,7 @@
 /* runchild.c — the process that loads an adapter for `certify`: a fresh program image (`tracecert` TC_CHILD_WORD, exec'd by child.c) that reads the run's inputs, goes behind the walls of isolate.c, loads the adapter and sends what it declares or decodes as frames. It never holds an expected output. */
 #define _GNU_SOURCE 1
 #include <errno.h>
+#include <fcntl.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -19,7 +20,9 @@
  * runner, loader.c): 'l' "CPU_S MEMORY_MB OUTPUT_MB PROCS ITEMS PARENT"
  * (the limits, the process that started it), 'a' the adapter's absolute
  * path, 'n' the path as the user gave it, 'h' a folder to hide (any
- * number), then 'm' "probe" or 'm' "run PROTOCOL LEVEL CONFIG_SIZE
+ * number), 'w' the report folder (absolute; none: no report), 'u' (empty:
+ * --no-isolation, load the adapter even where it is not guarded), then
+ * 'm' "probe" or 'm' "run PROTOCOL LEVEL CONFIG_SIZE
  * TRACE_SIZE NREGIONS", for a run 'c'
  * the configuration's bytes, per region 'r' "BASE SIZE" and 'b' its bytes,
  * 't' the trace's bytes (bytes in frames of at most TC_FRAME_MAX), and 'z'
@@ -40,6 +43,8 @@ struct inputs {
 	char *shown;
 	char **hide;
 	size_t nhide;
+	char *report;             /* NULL: no report folder */
+	int unguarded_ok;         /* 'u' */
 	int mode;                 /* 'p' probe, 'r' run, 0: not yet said */
 	const struct tc_protocol *proto;
 	int level;                /* tc_level_l1 or tc_level_l3 */
@@ -150,6 +155,8 @@ static int take_input(struct inputs *in, const struct tc_frame *f)
 			return -1;
 		in->hide = h;
 		return (in->hide[in->nhide++] = text_of(f)) ? 0 : -1;
+	case 'w': free(in->report); return (in->report = text_of(f)) ? 0 : -1;
+	case 'u': in->unguarded_ok = 1; return 0;
 	case 'm': return in->mode ? -1 : take_mode(in, f);
 	case 'c': return in->mode == 'r' ? buf_add(&in->config, f) : -1;
 	case 'r': return in->mode == 'r' ? take_region(in, f) : -1;
@@ -357,6 +364,16 @@ static void run(const struct inputs *in)
 
 /* ---- The process ------------------------------------------------------------------ */
 
+/* Whether this process can open the file at path: an adapter it cannot
+ * open never runs, and loading it says why (a missing file, say). */
+static int can_open(const char *path)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd >= 0)
+		close(fd);
+	return fd >= 0;
+}
+
 int tc_certify_child_main(void)
 {
 	struct inputs *in = calloc(1, sizeof *in);
@@ -369,7 +386,18 @@ int tc_certify_child_main(void)
 	if (getppid() != (pid_t)in->parent)
 		_exit(5);   /* the process that started it is gone: nobody waits for this run */
 	tc_child_set_limits(&in->lim);
-	tc_isolate(in->hide, in->nhide, in->adapter, &iso);
+	tc_isolate(in->hide, in->nhide, in->adapter, in->report, &iso);
+	if (iso.load[0]) {   /* a copy nobody can open */
+		free(in->adapter);
+		if (!(in->adapter = strdup(iso.load)))
+			setup_failed("out of memory");
+	}
+	if (!(iso.bits & tc_iso_guarded) && !in->unguarded_ok && can_open(in->adapter)) {
+		/* nothing of the adapter has run: a process it could forge the outcome from never loads it */
+		snprintf(msg, sizeof msg, "not isolated: %s", iso.note);
+		tc_frame_puts(TC_CHILD_FRAMES_FD, 'M', msg);
+		_exit(TC_CHILD_REFUSED);
+	}
 	/* the first frame of the adapter's process, before any of the adapter runs */
 	snprintf(msg, sizeof msg, "%u %s", iso.bits, iso.note);
 	tc_frame_puts(TC_CHILD_FRAMES_FD, 'I', msg);

@@ -39,9 +39,18 @@ enum tc_isolation {
 				   * run's processes */
 	tc_iso_hidden = 4,        /* its own mount namespace in which every vectors folder and the report
 				   * folder is covered by an empty read-only tmpfs */
-	tc_iso_all = 7
+	tc_iso_guarded = 8,       /* what the walls add up to: it can neither signal the runner (nobody, or
+				   * its own PID namespace) nor write the report folder (hidden, or closed
+				   * to nobody), and it is not uid 0 (isolate.h, step 5). Without it the
+				   * process refuses to load the adapter unless certify --no-isolation */
+	tc_iso_all = 15
 };
-#define TC_ISO_NOTE_SIZE 240      /* why a wall is missing */
+#define TC_ISO_NOTE_SIZE 480      /* why a wall is missing; for a process not guarded, what it could do */
+
+/* The exit status of a process that loads the adapter when it refused to
+ * (not tc_iso_guarded, and --no-isolation not given): nothing of the
+ * adapter ran, and its 'M' frame says why. */
+#define TC_CHILD_REFUSED 8
 
 /* One (vector, level) task and its result. A worker process sends the
  * result to the runner as a frame (certify.c): no pointers. */
@@ -58,8 +67,15 @@ struct tc_task {
 
 /* Appends to t->diag (cut at its size). */
 void tc_task_diag(struct tc_task *t, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-/* Appends "  KEY: 'TEXT'\n", TEXT YAML-quoted (cut at about 600 bytes). */
+/* Appends "  KEY: 'TEXT'\n", TEXT YAML-quoted (tc_yaml_text; cut at about
+ * 600 bytes). */
 void tc_task_diag_quoted(struct tc_task *t, const char *key, const char *s);
+/* The one escape of text inside a YAML single-quoted scalar (the TAP
+ * stream's YAML blocks): a quote doubled, a control character or a byte
+ * that is not valid UTF-8 written \xNN (YAML reads it as those four
+ * characters), so the text stays on its line. At most n - 1 bytes and a NUL
+ * into dst, cut before a whole sequence; returns the length. */
+size_t tc_yaml_text(char *dst, size_t n, const char *s);
 
 /* ---- loader.c: what an adapter declares -------------------------------------- */
 
@@ -82,6 +98,8 @@ struct tc_run_env {
 	const char *shown;        /* the same as the user gave it, for messages */
 	char **hide;              /* absolute folders (the vectors', the report's), none inside another */
 	size_t nhide;
+	const char *report;       /* the report folder, absolute (realpath), or NULL: none */
+	int unguarded_ok;         /* --no-isolation: load the adapter even where it is not tc_iso_guarded */
 };
 
 /* What an adapter declares, as the runner copied it from the child that
@@ -93,13 +111,16 @@ struct tc_adapter_info {
 	char version[TC_ADAPTER_TEXT_MAX];
 	struct tc_adapter_decl protocols[TC_ADAPTER_PROTOCOLS_MAX];
 	int nprotocols;
+	unsigned isolation;       /* the walls of the process that read the declaration (enum tc_isolation) */
+	char iso_note[TC_ISO_NOTE_SIZE];
 };
 
 /* Loads the adapter in a child process (conformance/runchild.c, behind the
  * walls of isolate.c, under the limits and the deadline) and reads what it
- * declares into info. Returns 0, or -1 with a message in err: the adapter
- * cannot be loaded, crashed, exited or hung while loading, or declared
- * something malformed. */
+ * declares into info. Returns 0; 1 when the child refused to load it (not
+ * tc_iso_guarded: err says what the adapter could have done); or -1 with a
+ * message in err: the adapter cannot be loaded, crashed, exited or hung
+ * while loading, or declared something malformed. */
 int tc_adapter_probe(const struct tc_run_env *env, const struct tc_limits *lim, struct tc_adapter_info *info,
 		     char *err, size_t n);
 /* tc_adapter_load (certify.h) with shown, the path as the user gave it, in
@@ -196,8 +217,13 @@ struct tc_report {
 	int by_protocol[tc_proto_count][2][tc_v_count];
 	double seconds;
 	int iso_runs;             /* runs that loaded the adapter */
-	int iso_count[3];         /* of them, behind each wall: tc_iso_uid, tc_iso_pid, tc_iso_hidden */
-	const char *iso_note;     /* why a wall was missing in a run ("" when none was) */
+	int iso_count[4];         /* of them, behind each wall: tc_iso_uid, tc_iso_pid, tc_iso_hidden, and
+				   * tc_iso_guarded */
+	const char *iso_note;     /* why a wall was missing in a run ("" when none was); what an adapter
+				   * could do where it was not guarded */
+	int isolated;             /* the declaration and every run that loaded the adapter were guarded;
+				   * 0 only under --no-isolation (the certificate says so) */
+	int declaration_guarded;  /* the process that read the adapter's declaration was */
 	const char *notes_path;   /* a Markdown file appended to the certificates, or NULL */
 	const char *notes;        /* its text (no NUL byte), notes_len bytes */
 	size_t notes_len;
@@ -205,6 +231,11 @@ struct tc_report {
 
 /* One sentence on the walls of the report's runs (Markdown and stderr). */
 void tc_report_isolation(const struct tc_report *r, char *buf, size_t n);
+/* When r is not isolated: one sentence on the processes that were not
+ * walled off, what the adapter could do there and that it could have
+ * written the certificate itself, to follow "not isolated: " (the TAP
+ * header, Markdown, stderr). "" when it is isolated. */
+void tc_report_not_isolated(const struct tc_report *r, char *buf, size_t n);
 /* The name of a protocol in the report ("unreadable" for tc_proto_none). */
 const char *tc_report_protocol_name(int id);
 /* The score of a verdict count: passes over the runs that count (not
@@ -214,8 +245,10 @@ double tc_report_score(const int *count);
  * whether it has any run. */
 int tc_report_protocol_sum(const struct tc_report *r, int id, int *sum);
 
-/* tap.c: TAP version 13 with a YAML block per failing run. Returns 0, or -1
- * when a write failed. */
+/* tap.c: TAP version 13 with a YAML block per failing run; vector paths
+ * escaped for a test line's description (TAP 13: '#' as "\#", '\' as "\\",
+ * a control character or a byte that is not valid UTF-8 as \xNN) and for
+ * YAML (tc_yaml_text). Returns 0, or -1 when a write failed. */
 int tc_tap_write(FILE *f, const struct tc_report *r);
 
 /* json.c: the JSON certificate, written front to back (never seeks).

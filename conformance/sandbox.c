@@ -89,6 +89,10 @@ int tc_run_inputs(const struct tc_run_env *env, const struct tc_limits *lim, cha
 	     tc_frame_puts(fd, 'n', env->shown) == 0;
 	for (size_t i = 0; ok && i < env->nhide; i++)
 		ok = tc_frame_puts(fd, 'h', env->hide[i]) == 0;
+	if (ok && env->report)
+		ok = tc_frame_puts(fd, 'w', env->report) == 0;
+	if (ok && env->unguarded_ok)
+		ok = tc_frame_puts(fd, 'u', "") == 0;
 	if (!ok) {
 		snprintf(why, n, "runner could not write the inputs of a child: %s", strerror(errno));
 		close(fd);

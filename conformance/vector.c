@@ -487,7 +487,7 @@ static int set_protocol(struct reader *r, const char *name)
 	}
 	r->v->proto = p;
 	r->v->config = xrealloc(NULL, p->config_size);
-	p->config_default(r->v->config);
+	tc_config_default(p, r->v->config);
 	tc_config_builder_init(&r->config, p);
 	return 0;
 }
@@ -740,7 +740,6 @@ static char *folder_of(const char *path)
 	return dir;
 }
 
-static int read_stream(FILE *f, char **text, size_t *len, char *err, size_t errlen);
 static int read_vector(FILE *f, const char *dir, int strict, struct tc_vector *v, char *err, size_t errlen);
 
 /* tc_vector_load and tc_vector_load_strict. */
@@ -780,8 +779,7 @@ int tc_vector_load_strict(const char *path, struct tc_vector *v, char *err, size
 	return load_file(path, 1, v, err, errlen);
 }
 
-/* The whole stream (at most TC_VECTOR_MAX_BYTES) into *text, NUL-terminated. */
-static int read_stream(FILE *f, char **text, size_t *len, char *err, size_t errlen)
+int tc_text_read(FILE *f, size_t max, const char *what, char **text, size_t *len, char *err, size_t errlen)
 {
 	size_t cap = 4096, n = 0, got;
 	char *buf = xrealloc(NULL, cap);
@@ -792,20 +790,35 @@ static int read_stream(FILE *f, char **text, size_t *len, char *err, size_t errl
 		}
 		got = fread(buf + n, 1, cap - n - 1, f);
 		n += got;
-	} while (got > 0 && n <= TC_VECTOR_MAX_BYTES);
+	} while (got > 0 && n <= max);
 	buf[n] = '\0';
 	if (ferror(f))
 		snprintf(err, errlen, "cannot read: %s", strerror(errno));
-	else if (n > TC_VECTOR_MAX_BYTES)
-		snprintf(err, errlen, "byte %lu: the file is longer than %lu bytes, the limit of a vector file",
-			 (unsigned long)TC_VECTOR_MAX_BYTES, (unsigned long)TC_VECTOR_MAX_BYTES);
-	if (ferror(f) || n > TC_VECTOR_MAX_BYTES) {
+	else if (n > max)
+		snprintf(err, errlen, "byte %lu: the file is longer than %lu bytes, the limit of %s", (unsigned long)max,
+			 (unsigned long)max, what);
+	if (ferror(f) || n > max) {
 		free(buf);
 		return -1;
 	}
 	*text = buf;
 	*len = n;
 	return 0;
+}
+
+char *tc_text_line(char **at, char *end)
+{
+	char *line = *at, *eol;
+	size_t n;
+	if (line >= end)
+		return NULL;
+	eol = memchr(line, '\n', (size_t)(end - line));
+	n = eol ? (size_t)(eol - line) : (size_t)(end - line);
+	*at = line + n + (eol != NULL);
+	line[n] = '\0';
+	if (n > 0 && line[n - 1] == '\r')
+		line[n - 1] = '\0';
+	return line;
 }
 
 /* Line one: exactly `tracecert-vector 1`. */
@@ -840,8 +853,10 @@ static int read_lines(struct reader *r, char *text, size_t len)
 		rc = r->lineno == 1 ? check_version(r, text + i) : read_line(r, text + i);
 		i += n + 1;
 	}
-	if (rc == 0 && r->lineno == 0)
-		rc = bad(r, "empty file: expected 'tracecert-vector 1' on line one");
+	if (rc == 0 && r->lineno == 0) {   /* no line to name: the caller names the file */
+		snprintf(r->err, r->errlen, "empty file: expected 'tracecert-vector 1' on line one");
+		rc = -1;
+	}
 	return rc;
 }
 
@@ -864,7 +879,7 @@ static int read_vector(FILE *f, const char *dir, int strict, struct tc_vector *v
 	r.errlen = errlen;
 	r.dir = dir;
 	r.strict = strict;
-	rc = read_stream(f, &text, &len, err, errlen);
+	rc = tc_text_read(f, TC_VECTOR_MAX_BYTES, "a vector file", &text, &len, err, errlen);
 	if (rc == 0)
 		rc = read_lines(&r, text, len);
 	free(text);

@@ -89,6 +89,17 @@ int tc_vector_load_strict(const char *path, struct tc_vector *v, char *err, size
  * dir is the folder [image file=…] and [image elf=…] names are relative to. */
 int tc_vector_read(FILE *f, const char *dir, struct tc_vector *v, char *err, size_t errlen);
 void tc_vector_free(struct tc_vector *v);
+/* The whole of an open stream into *text (malloc'd, NUL-terminated; *len
+ * bytes, which may hold NUL bytes), at most max bytes: how every vector
+ * file is read, and the developer tools' text tables, so no line is cut at
+ * a buffer's size. 0, or -1 with why in err (errno's text; a stream longer
+ * than max: "byte MAX: the file is longer than MAX bytes, the limit of
+ * WHAT"). */
+int tc_text_read(FILE *f, size_t max, const char *what, char **text, size_t *len, char *err, size_t errlen);
+/* The next line of text read by tc_text_read, from *at up to end: its line
+ * break (LF, or CR LF) replaced by NUL, *at moved past it; NULL at the end.
+ * A last line without a line break is a line too. */
+char *tc_text_line(char **at, char *end);
 /* The CRC-32 of n bytes (ISO-HDLC, as zlib and gzip compute it: the
  * polynomial 0x04C11DB7 reflected, initial and final value 0xFFFFFFFF; of
  * "123456789", 0xCBF43926): [image file=… crc32=0x…] and [image elf=…

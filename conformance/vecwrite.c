@@ -161,7 +161,7 @@ void tc_vwrite_config(struct tc_vwriter *w, const struct tc_protocol *p, const v
 	}
 	put_fmt(w, "[config]\nprotocol=%s\n", p->name);
 	for (int k = 0; k < p->nkeys; k++) {
-		uint64_t value = p->config_get_key(cfg, k);
+		uint64_t value = tc_config_get(p, cfg, k);
 		if (key_written(p, k, value, with_l3))
 			put_fmt(w, "%s=%llu\n", p->keys[k].name, (unsigned long long)value);
 	}

@@ -171,16 +171,36 @@ static int parse_arm(const struct tc_protocol *proto, struct clause *c, char *ar
 	return 0;
 }
 
-static int load_list(struct run *run, const char *path)
+/* The clause list whole (tc_text_read: lines of any length), NUL bytes
+ * refused; NULL after a message. */
+static char *read_list(const char *path, size_t *len)
 {
-	FILE *f = fopen(path, "r");
-	char buf[1024], err[256];
-	int line = 0, bad = 0;
+	FILE *f = fopen(path, "rb");
+	char *text = NULL, why[300];
 	if (!f) {
 		fprintf(stderr, "clausecov: cannot read '%s': %s\n", path, strerror(errno));
-		return -1;
+		return NULL;
 	}
-	while (fgets(buf, sizeof buf, f)) {
+	if (tc_text_read(f, TC_VECTOR_MAX_BYTES, "a clause list", &text, len, why, sizeof why) != 0) {
+		fprintf(stderr, "clausecov: '%s': %s\n", path, why);
+	} else if (memchr(text, '\0', *len)) {
+		fprintf(stderr, "clausecov: %s: byte offset %zu: a NUL byte (a clause list is text)\n", path,
+			(size_t)((char *)memchr(text, '\0', *len) - text));
+		free(text);
+		text = NULL;
+	}
+	fclose(f);
+	return text;
+}
+
+static int load_list(struct run *run, const char *path)
+{
+	size_t len = 0;
+	char *text = read_list(path, &len), *at = text, *buf, err[256];
+	int line = 0, bad = 0;
+	if (!text)
+		return -1;
+	while ((buf = tc_text_line(&at, text + len)) != NULL) {
 		char *s = trim(buf), *bar1, *bar2, *colon;
 		struct clause c;
 		line++;
@@ -220,7 +240,7 @@ static int load_list(struct run *run, const char *path)
 		run->c = xrealloc(run->c, (size_t)(run->n + 1) * sizeof *run->c);
 		run->c[run->n++] = c;
 	}
-	fclose(f);
+	free(text);
 	return bad ? -1 : 0;
 }
 

@@ -50,7 +50,7 @@ const uint8_t *tc_fuzz_bytes(struct tc_fuzz_in *in, size_t want, size_t *got);
 /* ---- A protocol's configuration from the input (harnesses P_NAME) ---- */
 
 /* One byte per key of proto->keys (proto->nkeys bytes, in table order),
- * applied over config_default with config_set_key. For a key whose max is
+ * applied over tc_config_default with tc_config_set. For a key whose max is
  * below 255 the value is b % (max + 1), every value of its range, the ones
  * config_check refuses included (a harness then checks that alloc refuses
  * the configuration too). Otherwise b < 0xe0 is the value b and b >= 0xe0

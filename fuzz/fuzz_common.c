@@ -78,9 +78,9 @@ static uint64_t key_value(uint8_t b, uint64_t max)
 
 void tc_fuzz_proto_config(const struct tc_protocol *proto, struct tc_fuzz_in *in, void *cfg)
 {
-	proto->config_default(cfg);
+	tc_config_default(proto, cfg);
 	for (int k = 0; k < proto->nkeys; k++)
-		proto->config_set_key(cfg, k, key_value(tc_fuzz_u8(in), proto->keys[k].max));
+		tc_config_set(proto, cfg, k, key_value(tc_fuzz_u8(in), proto->keys[k].max));
 }
 
 /* The byte that gives v for a key of largest value max, or -1. */
@@ -100,7 +100,7 @@ int tc_fuzz_proto_config_encode(const struct tc_protocol *proto, const void *cfg
 {
 	int exact = 1;
 	for (int k = 0; k < proto->nkeys; k++) {
-		int b = key_byte(proto->config_get_key(cfg, k), proto->keys[k].max);
+		int b = key_byte(tc_config_get(proto, cfg, k), proto->keys[k].max);
 		exact &= b >= 0;
 		out[k] = (uint8_t)(b >= 0 ? b : 0xff);   /* 0xff: the boundary value max */
 	}

@@ -100,7 +100,7 @@ static int proto_roundtrip_gen_seeds(const struct tc_protocol *proto, const char
 	FILE *f;
 	if (!cfg)
 		return 0;
-	proto->config_default(cfg);
+	tc_config_default(proto, cfg);
 	tc_fuzz_proto_config_encode(proto, cfg, keys);
 	free(cfg);
 	snprintf(path, sizeof path, "%s/gen/seeds.txt", dir);

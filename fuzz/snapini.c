@@ -61,7 +61,7 @@ static void check_apply(const struct tc_protocol *p, const struct tc_config_buil
 	char err[400] = "";
 	int rc;
 	TC_FUZZ_CHECK(cfg != NULL, "%s: out of memory", p->name);
-	p->config_default(cfg);
+	tc_config_default(p, cfg);
 	rc = tc_config_builder_apply(b, cfg, &notes, err, sizeof err);
 	TC_FUZZ_CHECK(rc == 0 || (rc == -1 && err[0]), "%s: apply returned %d ('%s')", p->name, rc, err);
 	TC_FUZZ_CHECK(notes.n >= 0 && notes.n <= TC_CONFIG_NOTES, "%s: %d notes", p->name, notes.n);

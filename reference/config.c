@@ -23,6 +23,69 @@ static int set_err(char *err, size_t errlen, int rc, const char *fmt, ...)
 	return rc;
 }
 
+/* ---- A configuration struct through its key table ------------------------- */
+
+/* A field is an unsigned integer or an int of key->size bytes: read and
+ * written as the unsigned type of that width (an int holding 0..max has the
+ * same bytes). */
+uint64_t tc_config_key_get(const struct tc_config_key *key, const void *cfg)
+{
+	const unsigned char *field = (const unsigned char *)cfg + key->offset;
+	uint8_t u8;
+	uint16_t u16;
+	uint32_t u32;
+	uint64_t u64;
+	switch (key->size) {
+	case 1: memcpy(&u8, field, 1); return u8;
+	case 2: memcpy(&u16, field, 2); return u16;
+	case 4: memcpy(&u32, field, 4); return u32;
+	case 8: memcpy(&u64, field, 8); return u64;
+	default: return 0;       /* no such row: TC_CONFIG_FIELD gives the sizes of integers */
+	}
+}
+
+void tc_config_key_set(const struct tc_config_key *key, void *cfg, uint64_t value)
+{
+	unsigned char *field = (unsigned char *)cfg + key->offset;
+	uint8_t u8 = (uint8_t)value;
+	uint16_t u16 = (uint16_t)value;
+	uint32_t u32 = (uint32_t)value;
+	switch (key->size) {
+	case 1: memcpy(field, &u8, 1); break;
+	case 2: memcpy(field, &u16, 2); break;
+	case 4: memcpy(field, &u32, 4); break;
+	case 8: memcpy(field, &value, 8); break;
+	default: break;
+	}
+}
+
+void tc_config_keys_default(const struct tc_config_key *keys, int nkeys, void *cfg, size_t size)
+{
+	if (!cfg)
+		return;
+	memset(cfg, 0, size);
+	for (int k = 0; k < nkeys; k++)
+		tc_config_key_set(&keys[k], cfg, keys[k].def);
+}
+
+uint64_t tc_config_get(const struct tc_protocol *p, const void *cfg, int k)
+{
+	return k >= 0 && k < p->nkeys ? tc_config_key_get(&p->keys[k], cfg) : 0;
+}
+
+void tc_config_set(const struct tc_protocol *p, void *cfg, int k, uint64_t value)
+{
+	if (k >= 0 && k < p->nkeys)
+		tc_config_key_set(&p->keys[k], cfg, value);
+}
+
+void tc_config_default(const struct tc_protocol *p, void *cfg)
+{
+	tc_config_keys_default(p->keys, p->nkeys, cfg, p->config_size);
+}
+
+/* ---- Names ------------------------------------------------------------------ */
+
 int tc_config_key_find(const struct tc_protocol *p, const char *name)
 {
 	for (int i = 0; p && name && i < p->nkeys; i++)
@@ -85,8 +148,7 @@ static int parse_register(const char *s, uint32_t *out)
 	return 0;
 }
 
-/* The protocol that has a key or register of this name, for the message. */
-static const struct tc_protocol *owner(const struct tc_protocol *self, const char *name)
+const struct tc_protocol *tc_config_owner(const struct tc_protocol *self, const char *name)
 {
 	for (int i = 0; tc_protocols[i]; i++)
 		if (tc_protocols[i] != self &&
@@ -113,7 +175,7 @@ int tc_config_builder_set(struct tc_config_builder *b, const char *name, const c
 		return 0;
 	}
 	if (r < 0) {
-		other = owner(p, name);
+		other = tc_config_owner(p, name);
 		if (other)
 			return set_err(err, errlen, -1, "'%s' is a config key or register of protocol %s, not of %s", name,
 				       other->name, p->name);
@@ -135,6 +197,23 @@ static int derive(const struct tc_config_builder *b, uint64_t *value, uint32_t *
 	if (!b->reg_given || !b->proto->config_derive)
 		return 0;
 	return b->proto->config_derive(b->reg, b->reg_given, value, derived, notes, err, errlen);
+}
+
+int tc_config_builder_refused_reg(const struct tc_config_builder *b)
+{
+	for (int r = 0; r < b->proto->nregs; r++) {
+		struct tc_config_builder one = *b;
+		uint64_t value[TC_CONFIG_KEYS_MAX];
+		uint32_t derived;
+		struct tc_config_notes notes;
+		if (!((b->reg_given >> r) & 1))
+			continue;
+		one.reg_given = UINT32_C(1) << r;
+		memset(&notes, 0, sizeof notes);
+		if (derive(&one, value, &derived, &notes, NULL, 0))
+			return r;
+	}
+	return -1;
 }
 
 uint32_t tc_config_builder_covered(const struct tc_config_builder *b)
@@ -167,9 +246,9 @@ int tc_config_builder_apply(const struct tc_config_builder *b, void *cfg, struct
 	memcpy(saved, cfg, p->config_size);
 	for (int k = 0; k < p->nkeys; k++) {
 		if ((b->key_given >> k) & 1)
-			p->config_set_key(cfg, k, b->key[k]);
+			tc_config_set(p, cfg, k, b->key[k]);
 		else if ((derived >> k) & 1)
-			p->config_set_key(cfg, k, value[k]);
+			tc_config_set(p, cfg, k, value[k]);
 	}
 	if (p->config_check && p->config_check(cfg, err, errlen)) {
 		memcpy(cfg, saved, p->config_size);

@@ -135,7 +135,10 @@ static int map_file(struct tc_image *img, const char *path, uint64_t offset, int
 	rc = open_view(path, &v, err, errlen);
 	if (rc)
 		return rc;
-	if (offset > v.len || (has_length && length > v.len - offset)) {
+	if (!has_length && offset > v.len) {
+		rc = tc_image_set_err(err, errlen, tc_image_err_io, "%s: offset 0x%llx is past the end of the file (%zu bytes, 0x%zx)", n,
+			     (unsigned long long)offset, v.len, v.len);
+	} else if (offset > v.len || (has_length && length > v.len - offset)) {
 		rc = tc_image_set_err(err, errlen, tc_image_err_io, "%s: offset 0x%llx + length 0x%llx is past the end of the file (%zu bytes)",
 				      n, (unsigned long long)offset, (unsigned long long)(has_length ? length : 0), v.len);
 	} else {

@@ -1,7 +1,8 @@
 /* snapshot.c — trace snapshot directories: a strict INI parser and the directory's structure (devices, registers, memory dumps, trace buffers, links), checked whole before anything is decoded.
  *
  * The layout is the "Trace and Debug Snapshot" format OpenCSD's
- * trc_pkt_lister -ss_dir and Arm DS read (research notes: capture formats;
+ * trc_pkt_lister -ss_dir and Arm DS read (Arm's "Trace and Debug Snapshot
+ * File Format" specification, which OpenCSD ships among its documents;
  * OpenCSD's snapshot reader was read for the key names, not copied):
  * snapshot.ini [device_list] (one .ini per device) and [trace] metadata=;
  * a device's [device] name/class/type, [regs] NAME(suffix)=VALUE and
@@ -18,6 +19,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -306,6 +308,11 @@ static int add_reg(struct tc_snap_device *d, const struct tc_ini *ini, const str
 	struct tc_snap_reg *r;
 	if (e->key[n] && (e->key[strlen(e->key) - 1] != ')' || n == 0))
 		return set_err(err, errlen, "%s:%d: register name '%s': expected NAME or NAME(suffix)", ini->path, e->line, e->key);
+	for (int i = 0; i < d->nregs; i++)   /* TRCIDR0(0x1e0) and trcidr0 are one register */
+		if (strlen(d->reg[i].name) == n && !strncasecmp(d->reg[i].name, e->key, n))
+			return set_err(err, errlen, "%s:%d: register %s is given twice, at lines %d and %d (a name with or without a "
+				       "(suffix), in any case, is one register)", ini->path, e->line, d->reg[i].name,
+				       d->reg[i].line, e->line);
 	r = realloc(d->reg, (size_t)(d->nregs + 1) * sizeof *r);
 	if (!r)
 		return set_err(err, errlen, "out of memory");

@@ -30,6 +30,7 @@ check "dump --vector reads a vector's config and trace" sh -c "'$T' dump --vecto
 { printf 'tracecert-vector 1\n[config]\nprotocol=ete\nmaxspec=0\ncommopt=0\ncommtrans=0\ntsmark=0\nite=0\nrme=0\ntf_keep_cc=0\n[trace]\n00 00 00 00 00 00 00 00 00 00 00 80\n[expect.l1]\n@0 00 async\n'; i=0; while [ $i -lt 65 ]; do printf '[image base=0x%x]\n00 00 00 00\n' $((i * 16)); i=$((i + 1)); done; printf '[end]\n'; } > "$tmp/many.tcv"
 check "a vector may give at most 64 image regions (the table certify hands an adapter)" sh -c "'$T' dump --vector '$tmp/many.tcv' 2>&1 | grep -q 'the \[image\] sections give 65 regions; a vector may give at most 64' && { head -n \$((14 + 2 * 64)) '$tmp/many.tcv'; echo '[end]'; } > '$tmp/ok64.tcv' && '$T' dump --vector '$tmp/ok64.tcv' | grep -qx '@0 00 async'"
 check "certify --help explains the verdicts" sh -c "'$T' certify --help | grep -q 'crash (signal), hang'"
+check "certify --help names --no-isolation and when certify refuses without it" sh -c "h=\$('$T' certify --help) && echo \"\$h\" | grep -q '^  --no-isolation ' && echo \"\$h\" | grep -q 'certify refuses to load it (exit status 2)'"
 check "decode --help documents the stage-3 keys" sh -c "h=\$('$T' decode --help); for k in wfxmode retstack walk_limit 'FILE@ADDR'; do echo \"\$h\" | grep -q \"\$k\" || exit 1; done"
 check "decode with a bad --image address is refused (message, exit 2)" rejects "'zz' is not an address" decode --image x@zz /dev/null
 check "decode with a malformed ELF names the problem" sh -c "printf 'notelf' > '$tmp/bad.elf'; '$T' decode --image '$tmp/bad.elf' /dev/null 2>&1 | grep -q 'bad magic'"
@@ -102,9 +103,12 @@ if [ -e .git ] && command -v git > /dev/null 2>&1; then
   d=$(git describe --always 2>/dev/null)
   check "--version, built in a git work tree: git describe of the tree ($d)" sh -c "'$T' --version | grep -Eqx '$ver [(]git $d(-dirty)?[)]'"
 fi
-for c in dump decode config certify; do
+for c in dump decode config certify gen bench help; do
   check "$c --version prints tracecert's version" same_output --version -- $c --version
 done
+check "help --help and help -h print the list of commands, as --help does" sh -c "'$T' --help > '$tmp/h1' && '$T' help --help > '$tmp/h2' && '$T' help -h > '$tmp/h3' && cmp '$tmp/h1' '$tmp/h2' && cmp '$tmp/h1' '$tmp/h3'"
+check "help --version dump is dump --help --version (help's options before COMMAND go to it)" same_output help --version dump -- dump --help --version
+check "help: an option help does not take is a usage error" usage_error "tracecert help: unknown option '--protocol'" help --protocol ptm
 check "tracecert --help, -h and help print the same list of commands, exit 0" sh -c "'$T' --help > '$tmp/h1' && '$T' -h > '$tmp/h2' && '$T' help > '$tmp/h3' && cmp '$tmp/h1' '$tmp/h2' && cmp '$tmp/h1' '$tmp/h3' && for c in dump decode config certify gen bench help; do grep -q \"^  \$c \" '$tmp/h1' || exit 1; done"
 check "the list says the conventions (--NAME=VALUE, '--', exit status 2)" sh -c "'$T' --help > '$tmp/h' && grep -q -- '--NAME=VALUE or --NAME VALUE' '$tmp/h' && grep -q \"'--' ends the options\" '$tmp/h' && grep -q 'exit' '$tmp/h'"
 for c in dump decode config certify gen bench; do
@@ -196,4 +200,27 @@ long=$(printf 'k%.0s' $(seq 1 100))
 check "a --config name longer than any key is named whole as unknown (exit 2)" sh -c "'$T' dump --config '$long=1' /dev/null 2> '$tmp/e'; test \$? -eq 2 && grep -qx \"tracecert dump: unknown config key or register '$long' for protocol ete (see tracecert config --protocol ete)\" '$tmp/e'"
 check "config: registers that give no usable configuration are refused, naming the field (exit 2)" sh -c "'$T' config TRCIDR2=0x12000488 > '$tmp/o' 2> '$tmp/e'; test \$? -eq 2 && test ! -s '$tmp/o' && grep -q '^tracecert config: .*CCSIZE \\[28:25\\] is 0x9, a reserved value' '$tmp/e'"
 check "a --config key of another protocol names the protocol that has it (exit 2)" sh -c "'$T' dump --config=ETMCR=0x1000 /dev/null 2> '$tmp/e'; test \$? -eq 2 && grep -qx \"tracecert dump: 'ETMCR' is a config key or register of protocol ptm, not of ete (see tracecert config --protocol ete)\" '$tmp/e' && '$T' config --protocol ptm maxspec=1 2>&1 | grep -q \"'maxspec' is a config key or register of protocol ete, not of ptm\""
+# More than 64 --image options. gen seed 13 (400 steps) is A64 only in one region of 544 bytes: cut into
+# 136 raw files of 4 bytes each (every A64 instruction whole in one), given as 136 --image FILE@ADDR, the
+# trace decodes to the vector's [expect.l3] (the encoder's ground truth), as with the region as one file.
+vsection() { awk -v s="[$1]" '/^\[/{p=(index($0, s) == 1); next} p && NF && !/^#/' "$2"; }
+"$T" gen --seed 13 --steps 400 --quiet > "$tmp/m.tcv"
+vsection trace "$tmp/m.tcv" | tr -d ' \n' | perl -ne 'print pack("H*", $_)' > "$tmp/m.bin"
+vsection expect.l3 "$tmp/m.tcv" > "$tmp/m.want"
+mcfg=$(vsection config "$tmp/m.tcv" | grep -v '^protocol=' | sed 's/^/--config /' | tr '\n' ' ')
+mkdir -p "$tmp/pieces"
+# The [image base=…] regions: the whole of each as one file, and as 4-byte pieces; one --image per file.
+perl -e 'no warnings "portable"; my ($dir, $b, %img) = ($ARGV[1]);
+  open V, "<", $ARGV[0] or die; while (<V>) {
+    if (/^\[image base=(0x[0-9a-f]+)\]/) { $b = $1; next } if (/^\[/) { undef $b; next }
+    next unless defined $b; s/#.*//; push @{$img{$b}}, split; }
+  for my $base (sort keys %img) { my @x = @{$img{$base}};
+    open W, ">", "$dir/whole$base.bin" or die; print W pack("H*", join "", @x); close W;
+    print STDERR "--image $dir/whole$base.bin\@$base\n";
+    for (my $i = 0; $i < @x; $i += 4) { my $a = sprintf "0x%x", hex($base) + $i; my $e = $i + 3 < $#x ? $i + 3 : $#x;
+      open W, ">", "$dir/p$a.bin" or die; print W pack("H*", join "", @x[$i .. $e]); close W; print "--image $dir/p$a.bin\@$a\n"; } }' \
+  "$tmp/m.tcv" "$tmp/pieces" > "$tmp/pieces.args" 2> "$tmp/whole.args"
+check "the vector is A64 only in one region of 544 bytes: 136 pieces, and its [expect.l3] has instruction ranges" sh -c "test \$(wc -l < '$tmp/pieces.args') -eq 136 && test \$(wc -l < '$tmp/whole.args') -eq 1 && ! grep -v 'isa=a64' '$tmp/m.want' | grep -q 'isa=' && test \$(grep -c ' range ' '$tmp/m.want') -gt 100"
+check "decode with the region as one --image gives the vector's [expect.l3], exit 0" sh -c "'$T' decode \$(cat '$tmp/whole.args') $mcfg '$tmp/m.bin' > '$tmp/m.got' && cmp '$tmp/m.got' '$tmp/m.want'"
+check "decode with 136 --image options (4 bytes each) gives the vector's [expect.l3], exit 0, nothing on standard error" sh -c "'$T' decode \$(cat '$tmp/pieces.args') $mcfg '$tmp/m.bin' > '$tmp/m.got' 2> '$tmp/m.err' && test ! -s '$tmp/m.err' && cmp '$tmp/m.got' '$tmp/m.want'"
 tap_done

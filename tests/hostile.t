@@ -16,8 +16,19 @@ my $j = JSON::PP->new->utf8->decode(<$f>); my $n = 0; $n += $_ for values %{$j->
 exit($n == $ARGV[1] ? 0 : 1);
 PERL
 J="perl $tmp/json_ok.pl"
+# Where the walls this system permits leave an adapter able to signal the runner or write the report
+# folder (a user other than root without user namespaces), certify refuses to load it: checked in (d).
+# There the checks of the runner itself (loading, limits, frames, output) run with --no-isolation, and
+# those that need a wall say why they are skipped.
+timeout 60 "$T" certify --adapter "$REF" --vectors $ONE > /dev/null 2> "$tmp/setting.err"
+if [ $? -eq 2 ] && grep -q ': not isolated: ' "$tmp/setting.err"; then
+  NOISO=--no-isolation
+  UNWALLED=$(sed -n 's/.*: not isolated: \(.*\); from there a hostile adapter.*/\1/p' "$tmp/setting.err" | head -n 1)
+else
+  NOISO=
+fi
 # certify under a guard: a runner that hangs fails the check instead of the test run.
-run() { name=$1; shift; timeout 60 "$T" certify "$@" --report "$tmp/$name" --tap > "$tmp/$name.tap" 2> "$tmp/$name.err"; echo $? > "$tmp/$name.rc"; }
+run() { name=$1; shift; timeout 60 "$T" certify $NOISO "$@" --report "$tmp/$name" --tap > "$tmp/$name.tap" 2> "$tmp/$name.err"; echo $? > "$tmp/$name.rc"; }
 rc() { cat "$tmp/$1.rc"; }
 
 # Loading happens in a child: a constructor that crashes or an entry point that exits cannot end the runner.
@@ -83,7 +94,13 @@ all() { r=$(iso "$tmp/walls" runs 2> /dev/null); test -n "$r" && test "$r" -gt 0
 all unprivileged_uid && UID_WALL=1 || UID_WALL=
 all pid_namespace && PID_WALL=1 || PID_WALL=
 all inputs_hidden && HIDDEN=1 || HIDDEN=
-check "the certificate says which walls held for every run (runs, unprivileged_uid, pid_namespace, inputs_hidden)" sh -c "test '$(iso "$tmp/walls" runs)' = 2 && grep -q 'certify: isolation: of the 2 runs that loaded the adapter, ' '$tmp/walls.err' && grep -q '^Isolation: of the 2 runs' '$tmp/walls/certificate.md'"
+all guarded && GUARDED=1 || GUARDED=
+check "the certificate says which walls held for every run (runs, unprivileged_uid, pid_namespace, inputs_hidden, guarded)" sh -c "test '$(iso "$tmp/walls" runs)' = 2 && grep -q 'certify: isolation: of the 2 runs that loaded the adapter, ' '$tmp/walls.err' && grep -q '^Isolation: of the 2 runs' '$tmp/walls/certificate.md'"
+if [ -z "$NOISO" ]; then
+  check "walls that keep the adapter from the runner and the report folder: every run guarded, the certificate isolated" sh -c "test -n '$GUARDED' && grep -q '^  \"isolated\": true,\$' '$tmp/walls/certificate.json' && ! grep -q 'not isolated' '$tmp/walls.err' '$tmp/walls.tap' '$tmp/walls/certificate.md'"
+else
+  check "walls that keep the adapter from the runner # SKIP not here: $UNWALLED" true
+fi
 if [ "$(id -u)" = 0 ]; then
   check "run as root: every run as nobody (65534), in a PID namespace of its own, the vectors and the report hidden" test -n "$UID_WALL" -a -n "$PID_WALL" -a -n "$HIDDEN"
 fi
@@ -109,6 +126,8 @@ rm -f "$M"/*; cp -r $V "$tmp/rw"; chmod 777 "$tmp/rw"; chmod 666 "$tmp/rw"/*
 TC_BAD_VECTORS="$tmp/rw" TC_BAD_MARKER_DIR="$M" run rewrite --adapter "$B/libtc_bad_rewrite.so" --vectors "$tmp/rw" --jobs 1
 if [ -n "$HIDDEN" ]; then
   check "an adapter that rewrites the vector files: hidden from it, they are unchanged; 0 passes" sh -c "test $(rc rewrite) -eq 1 && grep -q ' 0 pass, 14 fail,' '$tmp/rewrite.err' && diff -r $V '$tmp/rw' && test ! -e '$M/rewrote' && $J '$tmp/rewrite/certificate.json' 28"
+else
+  check "an adapter that rewrites the vector files # SKIP the vectors are not hidden here: $(iso "$tmp/walls" missing)" true
 fi
 mkdir "$tmp/rw2"
 if mount --bind "$tmp/rw" "$tmp/rw2" 2>/dev/null; then
@@ -125,6 +144,8 @@ if [ -n "$UID_WALL" ] || [ -n "$PID_WALL" ]; then
   rm -f "$M"/*
   TC_BAD_MARKER_DIR="$M" run killer --adapter "$B/libtc_bad_killer.so" --vectors $V
   check "an adapter that kills its parent and the runner: none is hit, the run ends (exit 1), the certificate complete" sh -c "test $(rc killer) -eq 1 && test ! -e '$M/killed' && grep -q ' 0 pass, 14 fail, 0 crash, 0 hang, 0 flood, 0 adapter-error, 0 runner-error' '$tmp/killer.err' && $J '$tmp/killer/certificate.json' 28"
+else
+  check "an adapter that kills its parent and the runner # SKIP it can here ($UNWALLED): certify refuses to load it without --no-isolation, checked in (d)" true
 fi
 # RLIMIT_NPROC binds (root is exempt from it: certify runs the adapter as nobody).
 rm -f "$M"/*
@@ -134,18 +155,80 @@ check "an adapter that forks 300 children: at most 256 (RLIMIT_NPROC), the run e
 if [ "$(id -u)" = 0 ] && command -v setpriv > /dev/null && setpriv --reuid 65534 --regid 65534 --clear-groups unshare -U -m -p -f true 2> /dev/null; then
   mkdir -m 1777 "$tmp/nr"
   setpriv --reuid 65534 --regid 65534 --clear-groups "$T" certify --adapter "$REF" --vectors $V --report "$tmp/nr/rep" > /dev/null 2> "$tmp/nr.err"
-  check "certify run by a user other than root: each run in a PID namespace of its own with the vectors hidden (a user namespace), every vector passes" sh -c "grep -q ' 28 pass, 0 fail,' '$tmp/nr.err' && grep -q 'isolation: of the 28 runs that loaded the adapter, 0 ran as uid 65534 (nobody) instead of the runner.s, 28 in a PID namespace of their own, 28 with the vectors and the report folder hidden (the runner is not root' '$tmp/nr.err'"
+  check "certify run by a user other than root: each run in a PID namespace of its own with the vectors hidden (a user namespace), every vector passes" sh -c "grep -q ' 28 pass, 0 fail,' '$tmp/nr.err' && grep -q 'isolation: of the 28 runs that loaded the adapter, 0 ran as uid 65534 (nobody) instead of the runner.s, 28 in a PID namespace of their own, 28 with the vectors and the report folder hidden, 28 where it could neither signal the runner nor write the report folder (the runner is not root' '$tmp/nr.err'"
 else
   check "certify run by a user other than root # SKIP needs root, setpriv and user namespaces" true
 fi
 
+# (d) Where the walls would leave the adapter able to forge the outcome, certify refuses to load it
+# (exit 2, saying why and what to do) and leaves no certificate, nor the one an earlier run left.
+# libtc_bad_forgecert.so, as soon as it is loaded, writes a pair scoring 100% into the report folder,
+# makes it read-only and kills its tracecert ancestors; it must never get that far.
+# refused RC ERRFILE WHY DIR: exit 2, the refusal and what to do said, the earlier pair's removal said,
+# nothing of the adapter's done, no certificate in DIR.
+refused() {
+  test "$1" -eq 2 && grep -q "^tracecert certify: refused to load adapter '.*libtc_bad_forgecert.so': not isolated: $3" "$2" &&
+    grep -q 'or give --no-isolation to run it anyway' "$2" && grep -q "removed $4/certificate.json, left by an earlier run" "$2" &&
+    test ! -e "$M/forged" && test ! -e "$M/killed" && test ! -e "$4/certificate.json" && test ! -e "$4/certificate.md"
+}
+# No user namespace: this system's own setting, or one that root makes for a command (tests/lib/nouserns.c:
+# a user namespace of its own whose user.max_user_namespaces is 0, certify run there as nobody).
+NU="${TC_BUILD:-build}/test/nouserns"
+if [ -n "$NOISO" ]; then
+  nouserns() { "$@"; }; NUHOW="this system"
+elif [ "$(id -u)" = 0 ] && "$NU" 65534 65534 sh -c '! unshare -U true' 2> /dev/null; then
+  nouserns() { "$NU" 65534 65534 "$@"; }; NUHOW="a user namespace without user namespaces (nouserns), as nobody"
+else
+  NUHOW=
+fi
+if [ -n "$NUHOW" ]; then
+  mkdir -m 1777 "$tmp/nu"; rm -f "$M"/*
+  # --no-isolation: the run goes on, and every output says it was not isolated (this pair is also the
+  # earlier run's certificate that the refused run below must not leave behind).
+  nouserns "$T" certify --adapter "$REF" --vectors $ONE --no-isolation --tap --report "$tmp/nu/rep" > "$tmp/nu.tap" 2> "$tmp/nu.err"; nu_rc=$?
+  check "no user namespaces ($NUHOW), --no-isolation: the run goes on; certificate, TAP and summary say it was not isolated" sh -c "test $nu_rc -eq 0 && grep -q '^  \"isolated\": false,\$' '$tmp/nu/rep/certificate.json' && grep -q '\"guarded\": 0, \"missing\": \"the adapter.s process runs as the runner.s user (uid [0-9]*) in the runner.s PID namespace, where it can signal (kill) the runner' '$tmp/nu/rep/certificate.json' && grep -q '^\*\*Not isolated\*\*: --no-isolation, and 2 of the 2 runs that loaded the adapter (and the process that read its declaration) were not walled off: the adapter.s process runs as the runner.s user' '$tmp/nu/rep/certificate.md' && sed -n 3p '$tmp/nu.tap' | grep -q '^# not isolated: --no-isolation, and 2 of the 2 runs' && grep -q '^certify: not isolated: ' '$tmp/nu.err' && prove --exec cat '$tmp/nu.tap' > /dev/null 2>&1"
+  TC_BAD_REPORT="$tmp/nu/rep" TC_BAD_MARKER_DIR="$M" nouserns "$T" certify --adapter "$B/libtc_bad_forgecert.so" --vectors $V --report "$tmp/nu/rep" > "$tmp/nu2.out" 2> "$tmp/nu2.err"; nu2_rc=$?
+  check "no user namespaces ($NUHOW): certify refuses the adapter (exit 2: it could signal the runner), which never runs; no certificate, the earlier one removed" refused $nu2_rc "$tmp/nu2.err" "the adapter.s process runs as the runner.s user (uid [0-9]*) in the runner.s PID namespace, where it can signal (kill) the runner" "$tmp/nu/rep"
+else
+  check "no user namespaces: certify refuses # SKIP needs a system without them, or root and a user namespace to make such a setting in" true
+  check "no user namespaces: --no-isolation # SKIP needs a system without them, or root and a user namespace to make such a setting in" true
+fi
+# A report folder that holds the adapter cannot be hidden from it: as a user other than root (a user
+# namespace), the adapter would run as that user and could write the folder: refused. As root it runs
+# as nobody, who cannot write root's folder: the run goes on.
+if [ "$(id -u)" = 0 ] && command -v setpriv > /dev/null && setpriv --reuid 65534 --regid 65534 --clear-groups unshare -U -m -p -f true 2> /dev/null; then
+  NB="setpriv --reuid 65534 --regid 65534 --clear-groups"
+  rm -f "$M"/*; $NB mkdir "$tmp/nr/own"
+  $NB "$T" certify --adapter "$REF" --vectors $ONE --report "$tmp/nr/own" 2> /dev/null
+  $NB cp "$B/libtc_bad_forgecert.so" "$tmp/nr/own/"
+  TC_BAD_REPORT="$tmp/nr/own" TC_BAD_MARKER_DIR="$M" $NB "$T" certify --adapter "$tmp/nr/own/libtc_bad_forgecert.so" --vectors $V --report "$tmp/nr/own" > /dev/null 2> "$tmp/own.err"; own_rc=$?
+  check "a report folder that holds the adapter, run by a user other than root: refused (it could write the folder), no certificate, the earlier one removed" refused $own_rc "$tmp/own.err" "the adapter.s process can write the report folder '$tmp/nr/own' (not hidden from it).*; '$tmp/nr/own' is not hidden: it holds the adapter" "$tmp/nr/own"
+  # A folder above the report folder moved aside while the adapter runs, and a forged, read-only pair
+  # built at the report folder's path: the runner writes into no folder but the one it prepared.
+  rm -f "$M"/*; $NB mkdir -p "$tmp/nr/up/rep"
+  TC_BAD_REPORT="$tmp/nr/up/rep" TC_BAD_MARKER_DIR="$M" $NB "$T" certify --adapter "$B/libtc_bad_swap.so" --vectors $ONE --report "$tmp/nr/up/rep" > /dev/null 2> "$tmp/swap.err"; swap_rc=$?
+  check "the report folder's parent moved and a forged pair put at its path: exit 2, said, the forged pair removed" sh -c "test $swap_rc -eq 2 && test -s '$M/swapped' && grep -q \"'$tmp/nr/up/rep' is no longer the report folder this run prepared\" '$tmp/swap.err' && grep -q 'removed $tmp/nr/up/rep/certificate.json, which is not this run.s' '$tmp/swap.err' && test ! -e '$tmp/nr/up/rep/certificate.json' && test ! -e '$tmp/nr/up/rep/certificate.md'"
+else
+  check "a report folder that holds the adapter, run by a user other than root # SKIP needs root, setpriv and user namespaces" true
+  check "the report folder's parent moved while the adapter runs # SKIP needs root, setpriv and user namespaces" true
+fi
+if [ "$(id -u)" = 0 ] && [ -n "$UID_WALL" ]; then
+  # An adapter nobody cannot read (mode 0600 in a folder of mode 0700): root hands nobody a copy.
+  mkdir -m 700 "$tmp/closed"; cp "$REF" "$tmp/closed/"; chmod 600 "$tmp/closed/libtc_reference.so"
+  run closed --adapter "$tmp/closed/libtc_reference.so" --vectors $ONE
+  check "an adapter only root can read, run as root: loaded from a copy, every run as nobody and guarded" sh -c "test $(rc closed) -eq 0 && test '$(iso "$tmp/closed" unprivileged_uid)' = 2 && test '$(iso "$tmp/closed" guarded)' = 2"
+  rm -f "$M"/*; mkdir "$tmp/rootown"; cp "$B/libtc_bad_forgecert.so" "$tmp/rootown/"; chmod 755 "$tmp/rootown"
+  TC_BAD_REPORT="$tmp/rootown" TC_BAD_MARKER_DIR="$M" "$T" certify --adapter "$tmp/rootown/libtc_bad_forgecert.so" --vectors $V --report "$tmp/rootown" > /dev/null 2> "$tmp/rootown.err"; ro_rc=$?
+  check "a report folder that holds the adapter, run as root: nobody cannot write it; the run goes on, nothing forged" sh -c "test $ro_rc -eq 1 && grep -q ' 0 pass, 14 fail,' '$tmp/rootown.err' && test ! -e '$M/forged' && test ! -e '$M/killed' && ! grep -q FORGED '$tmp/rootown/certificate.md' && $J '$tmp/rootown/certificate.json' 28"
+fi
+
 # A runner killed outright (SIGKILL: no handler runs) leaves no certificate claiming to be its result:
 # the pair an earlier run left is moved aside before the run, and the next run removes what was moved.
-"$T" certify --adapter "$REF" --vectors $ONE --report "$tmp/killed" 2> /dev/null
-"$T" certify --adapter "$B/libtc_bad_hang.so" --vectors $V --timeout 20 --report "$tmp/killed" > /dev/null 2>&1 & kpid=$!
+"$T" certify $NOISO --adapter "$REF" --vectors $ONE --report "$tmp/killed" 2> /dev/null
+"$T" certify $NOISO --adapter "$B/libtc_bad_hang.so" --vectors $V --timeout 20 --report "$tmp/killed" > /dev/null 2>&1 & kpid=$!
 i=0; while [ $i -lt 100 ] && [ -e "$tmp/killed/certificate.json" ]; do i=$((i + 1)); sleep 0.05; done
 sleep 0.3; kill -9 $kpid; wait $kpid; krc=$?
 check "a runner killed by SIGKILL mid-run (status 137) leaves no certificate in its report folder" sh -c "test $krc -eq 137 && test ! -e '$tmp/killed/certificate.json' && test ! -e '$tmp/killed/certificate.md'"
-"$T" certify --adapter "$REF" --vectors $ONE --report "$tmp/killed" 2> /dev/null
+"$T" certify $NOISO --adapter "$REF" --vectors $ONE --report "$tmp/killed" 2> /dev/null
 check "... the next run writes its pair and removes what the killed one moved aside" sh -c "$J '$tmp/killed/certificate.json' 2 && test -z \"\$(ls -A '$tmp/killed' | grep '^[.]')\""
 tap_done

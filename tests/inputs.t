@@ -32,6 +32,8 @@ check "a 5000-character comment line stays a comment (no tail read as trace byte
 check "a [trace] line of 3000 bytes (9000 characters) is read whole" sh -c "'$T' dump --vector '$tmp/longhex.tcv' | tail -1 | grep -q '^# skipped 3000 bytes outside A-sync\$\\|^@3'"
 printf 'tracecert-vector 1\n[config]\nprotocol=ete\000maxspec=0\n[end]\n' > "$tmp/nul.tcv"
 check "a NUL byte in a vector is refused with its offset" fails 2 "line 3: a NUL byte (byte offset 40): a vector file is text" dump --vector "$tmp/nul.tcv"
+: > "$tmp/empty.tcv"
+check "an empty vector file: 'empty file' after the file's name, no line number" sh -c "'$T' dump --vector '$tmp/empty.tcv' 2> '$tmp/empty.err'; test \$? -eq 2 && grep -qx \"tracecert dump: $tmp/empty.tcv: empty file: expected 'tracecert-vector 1' on line one\" '$tmp/empty.err'"
 check "a folder given as a vector file: Is a directory" fails 2 "cannot read '$tmp': Is a directory" dump --vector "$tmp"
 check "a missing vector file: the reason" fails 2 "cannot open '$tmp/none.tcv': No such file or directory" dump --vector "$tmp/none.tcv"
 check "/dev/zero as a vector ends with the size limit (64 MiB)" fails 2 "tracecert dump: /dev/zero: byte 67108864: the file is longer than 67108864 bytes, the limit of a vector file" dump --vector /dev/zero
@@ -63,7 +65,7 @@ check "an image address of 20 decimal digits past 2^64 is refused" fails 2 "'184
 check "/dev/zero as a trace ends with the limit named (--max-bytes)" fails 2 "tracecert dump: /dev/zero: more than 1000000 bytes, the limit (--max-bytes N; 0: no limit)" dump --max-bytes 1000000 /dev/zero
 check "--max-bytes takes no negative number" fails 2 "--max-bytes expects a number (decimal or 0x hex, 0: no limit), got '-5'" dump --max-bytes -5 /dev/null
 check "a folder as a trace: Is a directory" fails 2 "tracecert dump: cannot read '$tmp': Is a directory" dump "$tmp"
-check "dump --help documents --max-bytes and its default" sh -c "'$T' dump --help | grep -q 'default 1 GiB'"
+check "dump --help documents --max-bytes and its defaults (none for a regular file, 1 GiB otherwise)" sh -c "'$T' dump --help | tr -s ' \\n' ' ' | grep -q 'Default: no limit for a regular file (its size is known), 1 GiB (1073741824) for an input whose end is not known (standard input, a pipe, a device such as /dev/zero)'"
 # --- seed lists ---
 printf '5\n-1\n' > "$tmp/neg.txt"
 check "a negative seed is refused (not read as 2^64 - 1)" fails 2 "neg.txt:2: expected a seed number in 0..4294967295, got '-1'" gen --seeds-file "$tmp/neg.txt" --quiet
@@ -113,4 +115,19 @@ check "notes that are not UTF-8 are not text" fails 2 "byte offset 8 is 0xc0" ce
 check "/dev/zero as notes is not text (no read past the limit)" fails 2 "notes '/dev/zero' are" certify --adapter "$R" --vectors "$K" --notes /dev/zero
 printf '# Notes\n\nCaf\303\251: fine.\n' > "$tmp/ok.md"
 check "notes in UTF-8 are copied into the certificate" sh -c "'$T' certify --adapter '$R' --vectors '$K' --notes '$tmp/ok.md' --report '$tmp/rep' 2>/dev/null && grep -q 'Caf' '$tmp/rep/certificate.md'"
+
+# --- certify: file names that are not plain text ---
+# A vector file named "a<LF># Forged<0xFF>.tcv" and a notes file named "n<LF>## Notes forged.md": each
+# TAP test line stays one line (the '#' escaped, TAP 13), the YAML block one value, the Markdown heading
+# one line; no line of either begins with the forged text; both are valid UTF-8; the JSON parses.
+mkdir "$tmp/odd"; NL='
+'; ODD="$tmp/odd/a$NL# Forged$(printf '\377').tcv"; ODDN="$tmp/odd/n$NL## Notes forged.md"
+cp "$K" "$ODD"; cp "$tmp/ok.md" "$ODDN"
+"$T" certify --adapter "${TC_BUILD:-build}/adapters/bad/libtc_bad_wrong.so" --vectors "$ODD" --notes "$ODDN" --tap --report "$tmp/oddrep" > "$tmp/odd.tap" 2> /dev/null
+utf8() { perl -MEncode -e 'local $/; open(my $f, "<", $ARGV[0]) or die; my $t = <$f>; decode("UTF-8", $t, Encode::FB_CROAK); exit 0' "$1"; }
+check "a vector file name with a line break, '#' and a byte that is not UTF-8: TAP lines escaped, none forged" sh -c "test \$(grep -c '^\\(not \\)\\?ok [0-9]* - ' '$tmp/odd.tap') -eq 2 && ! grep -q '^# Forged' '$tmp/odd.tap' && grep -qF 'not ok 1 - L1 $tmp/odd/a\\x0a\\# Forged\\xff.tcv' '$tmp/odd.tap' && grep -qF \"  vector: '$tmp/odd/a\\x0a# Forged\\xff.tcv'\" '$tmp/odd.tap' && prove --exec cat '$tmp/odd.tap' 2>&1 | grep -q 'Tests=2,'"
+check "... the TAP stream is valid UTF-8" utf8 "$tmp/odd.tap"
+check "... Markdown: the failure heading and the notes heading one line each, escaped; no forged heading" sh -c "! grep -q '^#* *Forged' '$tmp/oddrep/certificate.md' && ! grep -q '^## Notes forged' '$tmp/oddrep/certificate.md' && grep -qF '### L1 $tmp/odd/a\\x0a\\# Forged\\xff.tcv — fail' '$tmp/oddrep/certificate.md' && grep -qF '## Notes ($tmp/odd/n\\x0a\\#\\# Notes forged.md)' '$tmp/oddrep/certificate.md'"
+check "... the Markdown is valid UTF-8" utf8 "$tmp/oddrep/certificate.md"
+check "... the JSON parses" perl -MJSON::PP -e 'local $/; open(my $f, "<", $ARGV[0]) or die; JSON::PP->new->utf8->decode(<$f>)' "$tmp/oddrep/certificate.json"
 tap_done

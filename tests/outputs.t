@@ -57,7 +57,7 @@ cp -r "$tmp/prev" "$tmp/lim"
 check "certify at the file-size limit: exit 2, the file and 'File too large' named (not killed by SIGXFSZ)" sh -c "cat '$tmp/lim.err'; test $lim_rc -eq 2 && grep -q \"cannot write '$tmp/lim/certificate.json': File too large\" '$tmp/lim.err'"
 check "... the previous certificate is left whole, no temporary file" prev_kept "$tmp/lim"
 (ulimit -f 4; "$T" gen --count 20 --steps 3000 --out "$tmp/glim" 2> "$tmp/glim.err"); glim_rc=$?
-check "gen --out at the file-size limit: exit 2, 'File too large' named" sh -c "cat '$tmp/glim.err'; test $glim_rc -eq 2 && grep -q \"tracecert gen: cannot write '$tmp/glim/gen-0000[0-9]*.tcv': File too large\" '$tmp/glim.err'"
+check "gen --out at the file-size limit: exit 2, 'File too large' named, no count of vectors written" sh -c "cat '$tmp/glim.err'; test $glim_rc -eq 2 && grep -q \"tracecert gen: cannot write '$tmp/glim/gen-0000[0-9]*.tcv': File too large\" '$tmp/glim.err' && ! grep -q 'vectors, .* trace bytes' '$tmp/glim.err'"
 check "... every vector file there is whole, no temporary file" sh -c "{ ! ls '$tmp/glim'/*.tcv >/dev/null 2>&1 || '$T' certify --adapter '$REF' --vectors '$tmp/glim' >/dev/null 2>&1; } && test -z \"\$(ls -A '$tmp/glim' | grep '^\\.')\""
 (ulimit -f 4; "$T" gen --count 16 --steps 3000 --quiet --snapshot-out "$tmp/slim" > /dev/null 2> "$tmp/slim.err"); slim_rc=$?
 check "gen --snapshot-out at the file-size limit: exit 2, no snapshot folder, no temporary folder" sh -c "cat '$tmp/slim.err'; test $slim_rc -eq 2 && grep -q 'File too large' '$tmp/slim.err' && ! test -e '$tmp/slim' && test -z \"\$(ls -A '$tmp' | grep '^\\.slim')\""
@@ -74,7 +74,7 @@ if mount -t tmpfs -o size=256k tmpfs "$mnt" 2>/dev/null; then
   check "certify on a full file system: exit 2, the file and 'No space left on device' named" sh -c "cat '$tmp/fs.err'; test $fs_rc -eq 2 && grep -q \"cannot write '$mnt/rep/certificate.json': No space left on device\" '$tmp/fs.err'"
   check "... the previous certificate is left whole, no temporary file" prev_kept "$mnt/rep"
   "$T" gen --count 40 --steps 3000 --out "$mnt/g" 2> "$tmp/fsg.err"; fsg_rc=$?
-  check "gen --out on a full file system: exit 2, every file there whole, no temporary file" sh -c "cat '$tmp/fsg.err'; test $fsg_rc -eq 2 && grep -q 'No space left on device' '$tmp/fsg.err' && { ! ls '$mnt/g'/*.tcv >/dev/null 2>&1 || '$T' certify --adapter '$REF' --vectors '$mnt/g' >/dev/null 2>&1; } && test -z \"\$(ls -A '$mnt/g' | grep '^\\.')\""
+  check "gen --out on a full file system: exit 2, every file there whole, no temporary file" sh -c "cat '$tmp/fsg.err'; test $fsg_rc -eq 2 && grep -q 'No space left on device' '$tmp/fsg.err' && ! grep -q 'vectors, .* trace bytes' '$tmp/fsg.err' && { ! ls '$mnt/g'/*.tcv >/dev/null 2>&1 || '$T' certify --adapter '$REF' --vectors '$mnt/g' >/dev/null 2>&1; } && test -z \"\$(ls -A '$mnt/g' | grep '^\\.')\""
   rm -rf "$mnt/g"
   "$T" gen --count 16 --steps 3000 --quiet --snapshot-out "$mnt/snap" > /dev/null 2> "$tmp/fss.err"; fss_rc=$?
   check "gen --snapshot-out on a full file system: exit 2, no snapshot folder, no temporary folder" sh -c "cat '$tmp/fss.err'; test $fss_rc -eq 2 && grep -q 'No space left on device' '$tmp/fss.err' && ! test -e '$mnt/snap' && test -z \"\$(ls -A '$mnt' | grep '^\\.')\""
@@ -287,4 +287,27 @@ check "make vectors cut just after the exchange: make fails, the folder is the n
 check "... the old folder left under the '.' name is skipped by certify (the same runs as over the folder alone)" sh -c "test -d '$tmp/v/ptm/.gen.new' && diff -r '$tmp/old-gen' '$tmp/v/ptm/.gen.new' && '$T' certify --adapter '$REF' --vectors '$tmp/v/ptm' --tap 2>/dev/null | grep '^1[.][.]' > '$tmp/plan1' && '$T' certify --adapter '$REF' --vectors '$tmp/v/ptm/gen' --tap 2>/dev/null | grep '^1[.][.]' > '$tmp/plan2' && cat '$tmp/plan1' && cmp '$tmp/plan1' '$tmp/plan2'"
 make -s vectors-gen-ptm BUILD="${TC_BUILD:-build}" VEC_ROOT="$tmp/v" > "$tmp/sw3.out" 2>&1; sw3_rc=$?
 check "... the next make vectors completes and leaves no '.' folder" sh -c "cat '$tmp/sw3.out'; test $sw3_rc -eq 0 && diff -r vectors/ptm/gen '$tmp/v/ptm/gen' && test -z \"\$(ls -A '$tmp/v/ptm' | grep '^\\.')\""
+# vectors/ete/neg and warn come from one run of tools/vecgen/ete_neg.c: they are exchanged as a pair, by
+# one swapdir, so make cut at the swap leaves both old or both new. The old ones each have a file changed.
+{
+  echo '#!/bin/sh'
+  echo "echo \"\$#\" > '$tmp/pair-args'"
+  echo "[ \"\$SWAP_AT\" = after ] && '$real_swap' \"\$@\""
+  echo 'kill -KILL $PPID'
+} > "$tmp/pair-stop"
+chmod +x "$tmp/pair-stop"
+old_pair() {
+  rm -rf "$tmp/v/ete" "$tmp/old-pair" && mkdir -p "$tmp/v/ete" && cp -r vectors/ete/neg vectors/ete/warn "$tmp/v/ete/" &&
+  sed -i '2s/^# /# (changed) /' "$tmp/v/ete/neg/hdr-05.tcv" "$tmp/v/ete/warn/ite-el.tcv" && cp -r "$tmp/v/ete" "$tmp/old-pair"
+}
+old_pair
+SWAP_AT=after make -s vectors-neg-ete BUILD="${TC_BUILD:-build}" VEC_ROOT="$tmp/v" VEC_SWAP="$tmp/pair-stop" > "$tmp/np1.out" 2>&1; np1_rc=$?
+check "make vectors cut just after the neg/warn exchange: both folders new (one swapdir for the pair)" sh -c "cat '$tmp/np1.out'; test $np1_rc -ne 0 && test \$(cat '$tmp/pair-args') -eq 4 && diff -r vectors/ete/neg '$tmp/v/ete/neg' && diff -r vectors/ete/warn '$tmp/v/ete/warn'"
+old_pair
+SWAP_AT=before make -s vectors-neg-ete BUILD="${TC_BUILD:-build}" VEC_ROOT="$tmp/v" VEC_SWAP="$tmp/pair-stop" > "$tmp/np2.out" 2>&1; np2_rc=$?
+check "... cut just before it: both folders old, whole" sh -c "cat '$tmp/np2.out'; test $np2_rc -ne 0 && diff -r '$tmp/old-pair/neg' '$tmp/v/ete/neg' && diff -r '$tmp/old-pair/warn' '$tmp/v/ete/warn'"
+# swapdir with a pair that cannot be exchanged puts back the pairs it exchanged before it.
+mkdir -p "$tmp/sd/a" "$tmp/sd/b" "$tmp/sd/c"; echo a > "$tmp/sd/a/f"; echo b > "$tmp/sd/b/f"
+"$real_swap" "$tmp/sd/a" "$tmp/sd/b" "$tmp/sd/none" "$tmp/sd/c" 2> "$tmp/sd.err"; sd_rc=$?
+check "swapdir: the second pair cannot be exchanged: exit 2, said, the first pair exchanged back" sh -c "test $sd_rc -eq 2 && grep -q \"swapdir: cannot exchange '$tmp/sd/none' and '$tmp/sd/c'\" '$tmp/sd.err' && test \$(cat '$tmp/sd/a/f') = a && test \$(cat '$tmp/sd/b/f') = b"
 tap_done

@@ -4,10 +4,13 @@
 # P_1, p_0.ini) or a part of a name (oc_p, twin_rules_p, opencsd_p.c), in a path (reference/p/FORMAT.md, fuzz/p/) or by another name of it (ptm: PFT) —
 # appears in the shared sources: the top level of reference/, encoder/, conformance/ (with the
 # reference adapter, OpenCSD's shared part opencsd_common.* and the RES0 twins' driver), fuzz/,
-# tools/ and coverage/, C and scripts and make fragments alike, their comments included, and
-# GNUmakefile. A protocol's own folders (reference/p/, encoder/p/, fuzz/p/, tools/floor/p/ …), its
-# public headers, its field-decoder adapter, the tests and the generated tables (build/gen/) are
-# where it is named on purpose.
+# tools/ (with the shared part of the instruction vectors' programs, tools/vecgen/insn_*) and
+# coverage/, C and scripts and make fragments alike, their comments included, GNUmakefile, and the
+# shared public headers: every tracecert/*.h of reference/include, conformance/include and
+# encoder/include but a protocol's own (tracecert/p.h, p_config.h, encoder_p.h). A protocol's own
+# folders (reference/p/, encoder/p/, fuzz/p/, tools/floor/p/ …), its public headers, its
+# field-decoder adapter, the tests and the generated tables (build/gen/) are where it is named on
+# purpose.
 #
 # ALLOWED lists the few lines that must name a protocol, each with its reason (PATH, an extended
 # regular expression the line matches, the reason); an entry that matches nothing fails the test.
@@ -15,15 +18,32 @@
 # protocol-neutral; a file listed there that no longer names one fails the test (take it off).
 . tests/lib/tap.sh
 PENDING=""
-ALLOWED="GNUmakefile	^PROTOCOLS := 	the one list of the build's protocols"
+ALLOWED="GNUmakefile	^PROTOCOLS := 	the one list of the build's protocols
+reference/include/tracecert/trace.h	^[[:space:]]*tc_proto_[a-z0-9]+ = [0-9]+,	enum tc_protocol_id: the number of every protocol, in the header every protocol and adapter shares (the ABI); it names each protocol by necessity, so its lines alone are excepted"
 protocols=$(sed -n 's/^PROTOCOLS := //p' GNUmakefile)
+# own_header FILE: FILE is a protocol's own public header (tracecert/p.h, p_config.h, encoder_p.h).
+own_header() {
+	for p in $protocols; do
+		case ${1##*/} in "$p.h"|"${p}_config.h"|"encoder_$p.h") return 0 ;; esac
+	done
+	return 1
+}
+headers=$(for h in reference/include/tracecert/*.h conformance/include/tracecert/*.h encoder/include/tracecert/*.h; do
+	[ -f "$h" ] && ! own_header "$h" && echo "$h"; done)
 shared=$(ls reference/*.[ch] encoder/*.[ch] fuzz/*.[ch] conformance/*.[ch] tools/*.[ch] coverage/*.[ch] \
 	conformance/adapters/opencsd_common.[ch] conformance/adapters/reference.c conformance/test/twins.[ch] \
+	tools/vecgen/insn_*.[ch] \
 	reference/*.sh encoder/*.sh fuzz/*.sh fuzz/*.mk fuzz/*.t conformance/*.sh conformance/mutants/*.sh \
 	conformance/mutants/auto/*.sh conformance/mutants/auto/*.py tools/*.sh coverage/*.sh coverage/*.mk \
 	GNUmakefile 2>/dev/null)
+shared="$shared
+$headers"
 check "PROTOCOLS is read from GNUmakefile" test -n "$protocols"
 check "there are shared sources to search" test -n "$shared"
+check "the shared public headers are searched: trace.h, protocol.h, adapter.h and encoder.h among them" sh -c \
+	"for h in reference/include/tracecert/trace.h reference/include/tracecert/protocol.h conformance/include/tracecert/adapter.h encoder/include/tracecert/encoder.h; do printf '%s\n' \"\$1\" | grep -qx \"\$h\" || exit 1; done" sh "$headers"
+check "a protocol's own public headers are not (tracecert/p.h, p_config.h, encoder_p.h)" sh -c \
+	"! printf '%s\n' \"\$1\" | grep -E '/(encoder_)?($(echo $protocols | tr ' ' '|'))(_config)?\.h$'" sh "$headers"
 # Other names a protocol goes by (the words its own documents use).
 aliases() {
 	case $1 in

@@ -73,8 +73,23 @@ bad "formatted buffer, source without TRCTRACEIDR" ete_1.ini '/^TRCTRACEIDR/d' "
 bad "a reserved trace ID" ete_1.ini 's/^TRCTRACEIDR(0x040)=0x00000011/TRCTRACEIDR(0x040)=0x7d/' "TRCTRACEIDR.TRACEID 0x7d is reserved"
 bad "a link to a buffer that does not exist" trace.ini 's/^ETE_1=ETB_0/ETE_1=ETB_7/' "tracecert decode: $tmp/bad/trace.ini:11: [source_buffers] names buffer 'ETB_7', which does not exist"
 bad "a [dump] section without address" cpu_1.ini '0,/^address=.*/s///' "tracecert decode: $tmp/bad/cpu_1.ini:9: [dump0] has no address="
-bad "a register of the wrong architecture" ete_0.ini 's/^TRCDEVARCH(0xfbc)=0x47705a13/TRCDEVARCH(0xfbc)=0x47724a13/' "not an ETE trace unit"
+# A register refused for a field's value: FILE:LINE of that register (ete_0.ini: TRCIDR0 line 7, TRCIDR2 8,
+# TRCIDR8 9, TRCDEVARCH 11), the source, the register and value, the field and why.
+bad "a register of the wrong architecture" ete_0.ini 's/^TRCDEVARCH(0xfbc)=0x47705a13/TRCDEVARCH(0xfbc)=0x47724a13/' "tracecert decode: $tmp/bad/ete_0.ini:11: source ETE_0: TRCDEVARCH=0x47724a13: not an ETE trace unit"
+bad "TRCIDR0.TSSIZE not 64-bit" ete_0.ini 's/^TRCIDR0(0x1e0)=.*/TRCIDR0(0x1e0)=0x06000ea1/' "tracecert decode: $tmp/bad/ete_0.ini:7: source ETE_0: TRCIDR0=0x06000ea1: TSSIZE [28:24] is 0x6, expected 0b01000"
+bad "TRCIDR2.CCSIZE reserved" ete_0.ini 's/^TRCIDR2(0x1e8)=.*/TRCIDR2(0x1e8)=0x12000488/' "tracecert decode: $tmp/bad/ete_0.ini:8: source ETE_0: TRCIDR2=0x12000488: CCSIZE [28:25] is 0x9, a reserved value"
+bad "TRCIDR8.MAXSPEC above 65535" ete_0.ini 's/^TRCIDR8(0x180)=.*/TRCIDR8(0x180)=0x10000/' "tracecert decode: $tmp/bad/ete_0.ini:9: source ETE_0: TRCIDR8=0x00010000: MAXSPEC 65536 is more than this decoder takes (65535)"
+bad "TRCDEVARCH.REVISION reserved" ete_0.ini 's/^TRCDEVARCH(0xfbc)=.*/TRCDEVARCH(0xfbc)=0x47745a13/' "tracecert decode: $tmp/bad/ete_0.ini:11: source ETE_0: TRCDEVARCH=0x47745a13: REVISION 4 is reserved"
+check "a register refused as --config: named as --config, with the source and its file, exit 2, no output" sh -c "'$T' decode --snapshot '$tmp/s2' --config TRCIDR0=0x06000EA1 > '$tmp/out' 2> '$tmp/err'; test \$? -eq 2 && test ! -s '$tmp/out' && grep -qx \"tracecert decode: --config over source ETE_0 ($tmp/s2/ete_0.ini): TRCIDR0=0x06000ea1: TSSIZE \\[28:24\\] is 0x6, expected 0b01000 (ETE has 64-bit timestamps only)\" '$tmp/err'"
+# One register under two spellings (ete_0.ini: TRCIDR0 at line 7, TRCIDR8 at 9, TRCIDR1 at 13; the line appended is 15).
+bad "a register twice, with and without its (suffix)" ete_0.ini '$a TRCIDR0=0x48000ea1' "tracecert decode: $tmp/bad/ete_0.ini:15: register TRCIDR0 is given twice, at lines 7 and 15 (a name with or without a (suffix), in any case, is one register)"
+bad "a register twice, in another case and suffix" ete_0.ini '$a trcidr8(id:0x60)=2' "tracecert decode: $tmp/bad/ete_0.ini:15: register TRCIDR8 is given twice, at lines 9 and 15"
+bad "a register the configuration does not use, twice" ete_0.ini '$a TRCIDR1=0x4100fff0' "tracecert decode: $tmp/bad/ete_0.ini:15: register TRCIDR1 is given twice, at lines 13 and 15"
 bad "a section given twice" trace.ini '$a [source_buffers]' "tracecert decode: $tmp/bad/trace.ini:16: section [source_buffers] given twice"
+# A dump without length= (tests/data/snap-mixed's [dump0], line 11: mem.bin, 16 bytes) whose offset is past its
+# file's end: both numbers named.
+rm -rf "$tmp/bad"; cp -r tests/data/snap-mixed "$tmp/bad"; printf 'offset=0x20\n' >> "$tmp/bad/cpu_0.ini"
+check "bad snapshot, a dump without length= whose offset is past its file's end: the offset and the file's size, exit 2, no output" sh -c "'$T' decode --snapshot '$tmp/bad' > '$tmp/out' 2> '$tmp/err'; test \$? -eq 2 && test ! -s '$tmp/out' && grep -qx \"tracecert decode: $tmp/bad/cpu_0.ini:11 \\[dump0\\] $tmp/bad/mem.bin: offset 0x20 is past the end of the file (16 bytes, 0x10)\" '$tmp/err'"
 rm -rf "$tmp/bad"; cp -r "$tmp/s2" "$tmp/bad"; sed -i '/^cpu_1=ETE_1/d' "$tmp/bad/trace.ini"; sed -i '0,/^length=.*/s//length=0x100000/' "$tmp/bad/cpu_1.ini"
 check "bad snapshot, a dump of a core no source uses is still checked (past its file's end)" sh -c "'$T' dump --snapshot '$tmp/bad' > '$tmp/out' 2> '$tmp/err'; test \$? -eq 2 && test ! -s '$tmp/out' && grep -q 'cpu_1.ini:9 \[dump0\] .*past the end of the file' '$tmp/err'"
 check "no snapshot.ini: named with the errno text" sh -c "'$T' dump --snapshot '$tmp/nothing' 2>&1 >/dev/null | grep -qx \"tracecert dump: $tmp/nothing/snapshot.ini: cannot read: No such file or directory\""
@@ -88,6 +103,8 @@ check "PTM: a source's block is headed by its device type, buffer, trace ID and 
 check "PTM: the device file holds the four registers of the descriptor at their offsets" sh -c "sed -n '/^\[regs\]/,\$p' '$tmp/p3/ptm_1.ini' | sed 's/=.*//' | tr '\n' ' ' | grep -qx '\[regs\] ETMCR(0x000) ETMIDR(0x1e4) ETMCCER(0x1e8) ETMTRACEIDR(0x200) '"
 "$T" gen --protocol ptm --seed 12 --count 2 --quiet --out "$tmp/v" --snapshot-out "$tmp/praw" --snapshot-format source_data > /dev/null
 check "PTM: source_data buffers (one per source) decode to their vectors" same_as_vectors "$tmp/praw" 12 13
+check "PTM only: --config of a key another protocol owns names that protocol and the snapshot's, exit 2, no output" sh -c "'$T' dump --snapshot '$tmp/p3' --config maxspec=1 > '$tmp/out' 2> '$tmp/err'; test \$? -eq 2 && test ! -s '$tmp/out' && grep -qx \"tracecert dump: --config maxspec=1: 'maxspec' is a config key or register of protocol ete, which no trace source of the snapshot uses (their protocols: ptm)\" '$tmp/err'"
+check "PTM only: --config of a name no protocol has says so, exit 2" sh -c "'$T' decode --snapshot '$tmp/p3' --config nosuchkey=1 > '$tmp/out' 2> '$tmp/err'; test \$? -eq 2 && test ! -s '$tmp/out' && grep -qx \"tracecert decode: --config nosuchkey=1: no protocol has a key or register 'nosuchkey' (the snapshot's sources: ptm)\" '$tmp/err'"
 rm -rf "$tmp/ptypes"; cp -r "$tmp/p3" "$tmp/ptypes"
 sed -i 's/^type=PTM1.0/type=PTM1.1/' "$tmp/ptypes/ptm_1.ini"; sed -i 's/^type=PTM1.0/type=PFT1.1/' "$tmp/ptypes/ptm_2.ini"
 check "PTM: device types PTM1.0, PTM1.1 and PFT1.1 are all PFT/PTM sources" same_as_vectors "$tmp/ptypes" 5 6 7
@@ -126,8 +143,8 @@ cr=$(sed -n 's/^ETMCR(0x000)=//p' "$tmp/pcr/ptm_0.ini"); sed -i '/^ETMCR/d' "$tm
 CONFIG="--config ETMCR=$cr"; check "PTM: a missing ETMCR given as --config ETMCR=VALUE: the source decodes to its vector" same_as_vectors "$tmp/pcr" 6; CONFIG=
 bad_in "$tmp/p3" "two PTM sources with one trace ID in one formatted buffer" ptm_2.ini 's/^ETMTRACEIDR(0x200)=0x00000012/ETMTRACEIDR(0x200)=0x00000010/' "tracecert decode: $tmp/bad/ptm_2.ini: PTM1.0 source 'PTM_2' has trace ID 0x10, as source 'PTM_0' ($tmp/bad/ptm_0.ini) in the same CoreSight formatted buffer 'ETB_0': their bytes cannot be told apart"
 bad_in "$tmp/mix" "an ETE and a PTM source with one trace ID" ptm_1.ini 's/^ETMTRACEIDR(0x200)=0x00000011/ETMTRACEIDR(0x200)=0x00000010/' "PTM1.0 source 'PTM_1' has trace ID 0x10, as source 'ETE_0'"
-bad_in "$tmp/p3" "ETMIDR minor version out of range" ptm_1.ini 's/^ETMIDR(0x1e4)=0x410003[01]0/ETMIDR(0x1e4)=0x41000320/' "tracecert decode: $tmp/bad/ptm_1.ini: source PTM_1: ETMIDR=0x41000320: minor version [7:4] 2 is not PFTv1.0 or v1.1"
-bad_in "$tmp/p3" "ETMIDR of another architecture" ptm_1.ini 's/^ETMIDR(0x1e4)=0x410003/ETMIDR(0x1e4)=0x410002/' "ETMIDR=0x410002"
+bad_in "$tmp/p3" "ETMIDR minor version out of range" ptm_1.ini 's/^ETMIDR(0x1e4)=0x410003[01]0/ETMIDR(0x1e4)=0x41000320/' "tracecert decode: $tmp/bad/ptm_1.ini:8: source PTM_1: ETMIDR=0x41000320: minor version [7:4] 2 is not PFTv1.0 or v1.1"
+bad_in "$tmp/p3" "ETMIDR of another architecture" ptm_1.ini 's/^ETMIDR(0x1e4)=0x410003/ETMIDR(0x1e4)=0x410002/' "tracecert decode: $tmp/bad/ptm_1.ini:8: source PTM_1: ETMIDR=0x410002"
 bad_in "$tmp/p3" "a register value of more than 32 bits" ptm_0.ini 's/^ETMCCER(0x1e8)=0x/ETMCCER(0x1e8)=0x1/' "bad value '0x1"
 rm -rf "$tmp/bad"; cp -r "$tmp/p3" "$tmp/bad"; sed -i 's/^type=PTM1.0/type=PTM2.0/' "$tmp/bad"/ptm_*.ini
 check "bad snapshot, only sources of an unknown device type (PTM2.0): named with the types this build decodes, exit 2, no output" sh -c "'$T' decode --snapshot '$tmp/bad' > '$tmp/out' 2> '$tmp/err'; test \$? -eq 2 && test ! -s '$tmp/out' && grep -Eqx 'tracecert decode: $tmp/bad: no trace source of a protocol this build decodes \\(types: ETE, PTM1.0, PTM1.1, PFT1.0, PFT1.1(, [^)]*)?\\)' '$tmp/err'"
@@ -136,8 +153,42 @@ check "mixed: a source of an unknown device type is listed as not decoded, the o
 check "gen: a list of protocols without --snapshot-out is a usage error, exit 2, nothing on standard output" sh -c "'$T' gen --protocol ete,ptm --count 2 > '$tmp/out' 2> '$tmp/err'; test \$? -eq 2 && test ! -s '$tmp/out' && grep -qx 'tracecert gen: a list of protocols (--protocol ete,...) needs --snapshot-out (see tracecert help gen)' '$tmp/err'"
 check "gen: a list of protocols with --config is a usage error" sh -c "'$T' gen --protocol ptm,ete --snapshot-out '$tmp/x' --config maxspec=2 2>&1 >/dev/null | grep -q 'a list of protocols does not go with --config' && test ! -e '$tmp/x'"
 check "gen: an unknown protocol in a list is named" sh -c "'$T' gen --protocol ete,etmv9 --snapshot-out '$tmp/x' 2>&1 >/dev/null | grep -q \"unknown protocol 'etmv9'\""
-check "help dump --protocol ptm marks ETMCR, ETMIDR and ETMCCER as required of a snapshot's source, and ETE's help marks none" sh -c "test \$('$T' help dump --protocol ptm | grep -B1 -c 'required of a snapshot' | head -1) -gt 0 && '$T' help dump --protocol ptm | grep -B1 'required of a snapshot' | grep -o '^      ETM[A-Z]*' | tr -d ' ' | tr '\n' ' ' | grep -qx 'ETMCR ETMIDR ETMCCER ' && ! '$T' help dump --protocol ete | grep -q 'required of a snapshot'"
-# A trace buffer that never ends (/dev/zero) stops at --max-bytes (default 1 GiB), as a trace file does.
+check "help dump --protocol ptm marks ETMCR, ETMIDR and ETMCCER as required of a snapshot's source, --protocol ete TRCIDR0 and TRCIDR8" sh -c "test \$('$T' help dump --protocol ptm | grep -B1 -c 'required of a snapshot' | head -1) -gt 0 && '$T' help dump --protocol ptm | grep -B1 'required of a snapshot' | grep -o '^      ETM[A-Z]*' | tr -d ' ' | tr '\n' ' ' | grep -qx 'ETMCR ETMIDR ETMCCER ' && '$T' help dump --protocol ete | grep -B1 'required of a snapshot' | grep -o '^      TRC[A-Z0-9]*' | tr -d ' ' | tr '\n' ' ' | grep -qx 'TRCIDR0 TRCIDR8 '"
+# ETE sources: TRCIDR0 (COMMOPT: what a Cycle Count format 2 packet means; ITE, TSMARK: whether 0x09 and
+# 0x88 are packets; COMMTRANS) and TRCIDR8 (MAXSPEC, what commits resolve against) are required; a source
+# without a buffer (tests/data/snap-mixed ETE_2: TRCIDR0 only) is listed as not decoded and needs none.
+bad_in "$tmp/s2" "ETE source without TRCIDR0" ete_1.ini '/^TRCIDR0/d' "tracecert decode: $tmp/bad/ete_1.ini: ETE source 'ETE_1' has no register TRCIDR0, which decoding needs (RETSTACK [9], ITE [22], TSMARK [23], TSSIZE [28:24] (must be 0b01000), COMMOPT [29], COMMTRANS [30]): give it in [regs] or as --config TRCIDR0=VALUE"
+bad_in "$tmp/s2" "ETE source without TRCIDR8" ete_0.ini '/^TRCIDR8/d' "tracecert decode: $tmp/bad/ete_0.ini: ETE source 'ETE_0' has no register TRCIDR8, which decoding needs (MAXSPEC [31:0] (at most 65535 here)): give it in [regs] or as --config TRCIDR8=VALUE"
+"$T" gen --seed 9 --quiet --out "$tmp/v" --snapshot-out "$tmp/eidr" > /dev/null
+idr0=$(sed -n 's/^TRCIDR0(0x1e0)=//p' "$tmp/eidr/ete_0.ini"); idr8=$(sed -n 's/^TRCIDR8(0x180)=//p' "$tmp/eidr/ete_0.ini"); sed -i '/^TRCIDR[08]/d' "$tmp/eidr/ete_0.ini"
+CONFIG="--config TRCIDR0=$idr0 --config TRCIDR8=$idr8"; check "ETE: TRCIDR0 and TRCIDR8 given as --config instead: the source decodes to its vector" same_as_vectors "$tmp/eidr" 9; CONFIG=
+# Nothing to decode: no source of this build's protocols linked to a buffer (the hand-written snapshot
+# without its ETE_0 link: ETE_0 and ETE_2 unlinked, ETM_1 linked but of a type not decoded).
+rm -rf "$tmp/none"; cp -r tests/data/snap-mixed "$tmp/none"; sed -i '/^ETE_0=/d' "$tmp/none/trace.ini"
+check "nothing to decode (no decodable source has a buffer): the trace metadata file and the sources named, exit 2, no output" sh -c "'$T' decode --snapshot '$tmp/none' > '$tmp/out' 2> '$tmp/err'; test \$? -eq 2 && test ! -s '$tmp/out' && test \$(wc -l < '$tmp/err') -eq 1 && grep -qx \"tracecert decode: $tmp/none/trace.ini: nothing to decode: \\[source_buffers\\] links no trace source of a protocol of this build to a buffer (ETE_0, ETE_2)\" '$tmp/err'"
+rm -rf "$tmp/none"; cp -r "$tmp/s2" "$tmp/none"; sed -i '/^ETE_[01]=ETB_0/d' "$tmp/none/trace.ini"
+check "nothing to decode: a generated snapshot without its two links, exit 2 from dump too" sh -c "'$T' dump --snapshot '$tmp/none' > '$tmp/out' 2> '$tmp/err'; test \$? -eq 2 && test ! -s '$tmp/out' && grep -q 'nothing to decode: .* (ETE_0, ETE_1)\$' '$tmp/err'"
+# A buffer larger than --max-bytes after others that fit: refused in the plan, before the first block.
+"$T" gen --seed 53 --count 3 --quiet --out "$tmp/v" --snapshot-out "$tmp/raw53" --snapshot-format source_data > /dev/null
+s0=$(wc -c < "$tmp/raw53/trace_0.bin"); s1=$(wc -c < "$tmp/raw53/trace_1.bin"); s2=$(wc -c < "$tmp/raw53/trace_2.bin")
+check "source_data buffers of seeds 53..55: the second larger than the first ($s0 < $s1 bytes), for the next check" test "$s0" -lt "$s1"
+check "a later buffer larger than --max-bytes (the first's size): refused before any block, both sizes named, exit 2" sh -c "'$T' decode --snapshot '$tmp/raw53' --max-bytes $s0 > '$tmp/out' 2> '$tmp/err'; test \$? -eq 2 && test ! -s '$tmp/out' && grep -qx \"tracecert decode: $tmp/raw53/trace_1.bin: $s1 bytes, more than $s0, the limit (--max-bytes N; 0: no limit)\" '$tmp/err'"
+CONFIG="--max-bytes $((s0 + s1 + s2))"; check "... and with --max-bytes above every buffer's size, each block decodes to its vector" same_as_vectors "$tmp/raw53" 53 54 55; CONFIG=
+# More than 125 memory dumps. gen seed 13 (400 steps) is one A64 source whose core has one dump of 544 bytes
+# (0x220); cut into 136 dumps of 4 bytes of the same file (every A64 instruction whole in one dump; the last
+# without length=, to the end of the file), the source decodes to its vector's expected L1 and L3.
+"$T" gen --seed 13 --steps 400 --count 1 --quiet --out "$tmp/v" --snapshot-out "$tmp/d136" > /dev/null
+perl -ne 'no warnings "portable"; our (@d, %c, $in);
+  sub flush { push @d, {%c} if $in; %c = (); }
+  if (/^\[dump/) { flush(); $in = 1; next } if (/^\[/) { flush(); $in = 0 }
+  if ($in) { $c{$1} = $2 if /^(\w+)=(.*)$/; next } print;
+  END { flush(); my $n = 0; for my $x (@d) { my ($a, $o, $l) = map { hex $x->{$_} } qw(address offset length);
+    for (my $i = 0; $i < $l; $i += 4) { printf "\n[dump%d]\nfile=%s\naddress=0x%x\noffset=0x%x\n", $n++, $x->{file}, $a + $i, $o + $i;
+      printf "length=0x%x\n", $l - $i < 4 ? $l - $i : 4 if $i + 4 < $l; } } }' "$tmp/d136/cpu_0.ini" > "$tmp/cpu_0.ini" &&
+  mv "$tmp/cpu_0.ini" "$tmp/d136/cpu_0.ini"
+check "the core's 544 bytes are now 136 dumps of 4 bytes (the last to the end of the file)" sh -c "test \$(grep -c '^\\[dump' '$tmp/d136/cpu_0.ini') -eq 136 && test \$(grep -c '^length=0x4\$' '$tmp/d136/cpu_0.ini') -eq 135 && test \$(wc -c < '$tmp/d136/cpu_0_mem.bin') -eq 544"
+check "136 dumps: the source decodes to its vector's expected L1 and L3" same_as_vectors "$tmp/d136" 13
+# A trace buffer that never ends (/dev/zero, a character device) stops at --max-bytes, as a trace file does.
 cp -r tests/data/snap-mixed "$tmp/endless" && rm "$tmp/endless/ete0.bin" && ln -s /dev/zero "$tmp/endless/ete0.bin"
 check "a snapshot buffer longer than --max-bytes: the file and the limit named, exit 2" sh -c "'$T' dump --snapshot '$tmp/endless' --max-bytes 100000 > /dev/null 2> '$tmp/e'; test \$? -eq 2 && grep -qx \"tracecert dump: $tmp/endless/ete0.bin: more than 100000 bytes, the limit (--max-bytes N; 0: no limit)\" '$tmp/e'"
 check "the snapshot within --max-bytes decodes as before" sh -c "'$T' dump --snapshot tests/data/snap-mixed --max-bytes 0x100000 > '$tmp/a' && '$T' dump --snapshot tests/data/snap-mixed > '$tmp/b' && cmp -s '$tmp/a' '$tmp/b'"

@@ -1,5 +1,6 @@
 # dump and decode stream their input (files and standard input, raw and hex) in fixed chunks: peak RSS does
-# not grow with the trace (64 MiB against 8 MiB), and every error names the command, the file and the reason.
+# not grow with the trace (64 MiB against 8 MiB), a regular file has no default size bound (1100 MiB), and
+# every error names the command, the file and the reason.
 T="${TC_BUILD:-build}/tracecert"
 M="${TC_BUILD:-build}/test/maxrss"
 . tests/lib/tap.sh
@@ -46,4 +47,14 @@ same_as_vector() {
     "$T" dump --vector "$tmp/g.tcv" > "$tmp/b" && cmp "$tmp/b" "$tmp/want"
 }
 check "chunked reading of the trace as a hex and a binary file, with the vector's configuration, prints the vector's expected L1" same_as_vector
+# --max-bytes: no default bound on a regular file, 1 GiB (2^30) on an input whose end is not known.
+# A sparse file of 1100 MiB of zeros (more than 2^30 bytes, held in $tmp, removed after) ending as mk's traces
+# do: the Trace On at 1100 * 2^20 + 14 = 1153433614, the atom at 1153433615.
+truncate -s 1100M "$tmp/big" && printf '\000\000\000\000\000\000\000\000\000\000\000\200\001\000\004\367' >> "$tmp/big"
+check "a regular file of more than 1 GiB (1100 MiB) decodes to its end with no --max-bytes, exit 0" sh -c "'$T' dump '$tmp/big' > '$tmp/o' 2> '$tmp/e' && test ! -s '$tmp/e' && tail -2 '$tmp/o' | tr '\n' '|' | grep -qx '@1153433614 04 trace-on|@1153433615 f7 atom atoms=E|'"
+check "... and as standard input redirected from the file (a regular file too)" sh -c "'$T' decode - < '$tmp/big' > '$tmp/o' 2> '$tmp/e' && test ! -s '$tmp/e' && printf '@1153433614 trace-on\n' | cmp - '$tmp/o'"
+check "a regular file larger than --max-bytes given: refused before anything is decoded, both sizes named, exit 2" sh -c "'$T' dump --max-bytes 1000000 '$tmp/t8' > '$tmp/o' 2> '$tmp/e'; test \$? -eq 2 && test ! -s '$tmp/o' && grep -qx \"tracecert dump: $tmp/t8: 8388624 bytes, more than 1000000, the limit (--max-bytes N; 0: no limit)\" '$tmp/e'"
+rm -f "$tmp/big"
+check "a character device (/dev/zero) stops at the default bound of 1 GiB, the limit named, exit 2" sh -c "'$T' dump /dev/zero > /dev/null 2> '$tmp/e'; test \$? -eq 2 && grep -qx 'tracecert dump: /dev/zero: more than 1073741824 bytes, the limit (--max-bytes N; 0: no limit)' '$tmp/e'"
+check "a pipe on standard input has the bound too (--max-bytes given smaller: named)" sh -c "head -c 3000000 /dev/zero | '$T' dump - --max-bytes 2000000 > /dev/null 2> '$tmp/e'; test \$? -eq 2 && grep -qx 'tracecert dump: -: more than 2000000 bytes, the limit (--max-bytes N; 0: no limit)' '$tmp/e'"
 tap_done

@@ -40,4 +40,13 @@ check "ete_neg without DIR prints the usage (exit 2)" sh -c "'$N' 2>&1 | grep -q
 check "ete_neg into a folder it cannot create names it (exit 1)" sh -c "'$N' /nonexistent/v 2>&1 | grep -qF \"ete_neg: cannot create '/nonexistent/v'\" && { '$N' /nonexistent/v 2>/dev/null; test \$? -eq 1; }"
 check "ete_neg writes 179 + 28 vectors that decode as they say" sh -c "'$N' '$tmp/e' | grep -q 'wrote 179 files' && test \$(ls '$tmp/e/warn' | wc -l) -eq 28 && '$V' '$tmp/e'"
 check "vecround on a path without vectors fails" sh -c "! '$R' '$tmp/nothing-here'"
+# The instruction tables' reader (tools/vecgen/insn_rows.c) reads lines of any length (tc_text_read): a
+# comment of 3000 characters and CR LF line ends change no vector; a NUL byte is an error naming it.
+I="$B/vecgen/ete_insn"
+mkdir "$tmp/tab" "$tmp/tabnul"; cp reference/test/insn/*.tsv "$tmp/tab/"; cp reference/test/insn/*.tsv "$tmp/tabnul/"
+long=$(printf '%3000s' '' | tr ' ' x)
+for t in "$tmp"/tab/*.tsv; do { printf '# %s\n' "$long"; sed 's/$/\r/' "$t"; } > "$t.new" && mv "$t.new" "$t"; done
+printf '# a NUL:\000\n' >> "$tmp/tabnul/a32.tsv"
+check "instruction tables with a 3000-character comment line and CR LF: the same vectors" sh -c "'$I' reference/test/insn '$tmp/insn-a' && '$I' '$tmp/tab' '$tmp/insn-b' && diff -r '$tmp/insn-a' '$tmp/insn-b' && test \$(ls '$tmp/insn-b' | wc -l) -gt 10"
+check "an instruction table with a NUL byte: an error naming the table and the offset" sh -c "! '$I' '$tmp/tabnul' '$tmp/insn-c' 2> '$tmp/insn-c.err' && grep -q \"$tmp/tabnul/a32.tsv: byte offset [0-9]*: a NUL byte\" '$tmp/insn-c.err'"
 tap_done

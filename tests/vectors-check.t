@@ -1,7 +1,8 @@
 # vectors/<protocol>/gen (every protocol) is exactly what the generator produces from its seed list and
 # covers every variant of the protocol's encoder; vectors/ete/neg and warn are what tools/vecgen/ete_neg.c
 # writes, vectors/ete/insn and vectors/ptm/insn what tools/vecgen/<p>_insn.c writes from the tables of
-# reference/test/insn (make vectors-check). Altered copies (VEC_ROOT, INSN_TABLES) must make it fail,
+# reference/test/insn; every vector of every protocol, hand-written or generated, passes the reference
+# at each of its expect sections (make vectors-check). Altered copies (VEC_ROOT, INSN_TABLES) must make it fail,
 # each with its message.
 . tests/lib/tap.sh
 B="${TC_BUILD:-build}"
@@ -34,6 +35,34 @@ rm -r "$tmp/v/ete/insn" && cp -r vectors/ete/insn "$tmp/v/ete/" && cp "$f" "$tmp
 check "a vector in vectors/ete/insn that the program does not write fails vectors-check-insn-ete" fails "$tmp/v/ete/insn differs from what" vectors-check-insn-ete
 rm "$tmp/v/ete/insn/stale.tcv"
 check "the restored copy of vectors/ete/insn passes" make -s vectors-check-insn-ete BUILD="$B" VEC_ROOT="$tmp/v"
+# Every vector of a protocol passes the reference at each of its expect sections (vectors-check-ref-P):
+# a hand-written vector of each kind altered in a copy fails it, naming the file.
+rm -rf "$tmp/v/ptm" && cp -r vectors/ptm "$tmp/v/ptm" && sed -i 's/^truncated 12$/truncated 13/' "$tmp/v/ptm/neg/truncated-branch.tcv"
+check "a PTM neg vector whose [error] offset is wrong fails vectors-check-ref-ptm, naming it" fails "$tmp/v/ptm/neg/truncated-branch.tcv" vectors-check-ref-ptm
+check "... with the summary line" sh -c "grep -q '^vectors-check: 1 vectors of $tmp/v/ptm fail the reference' '$tmp/out'"
+rm -rf "$tmp/v/ptm" && cp -r vectors/ptm "$tmp/v/ptm"
+f=$(grep -l '^\[expect.l1\]' "$tmp/v/ptm/spec"/*.tcv | head -n 1)
+sed -i '/^\[expect.l1\]/,/^\[/ s/^@0 00 async$/@0 00 async-wrong/' "$f"
+check "a PTM spec vector whose expected L1 line is wrong fails vectors-check-ref-ptm" fails "vectors of $tmp/v/ptm fail the reference" vectors-check-ref-ptm
+rm -rf "$tmp/v/ptm" && cp -r vectors/ptm "$tmp/v/ptm"
+f=$(ls "$tmp/v/ptm/hdr"/*.tcv | head -n 1)
+sed -i 's/^\[expect.l1\]$/[expect.l1x]/' "$f"
+check "a PTM hdr vector that does not read (an unknown section) fails vectors-check-ref-ptm" fails "vectors of $tmp/v/ptm fail the reference" vectors-check-ref-ptm
+rm -rf "$tmp/v/ptm" && cp -r vectors/ptm "$tmp/v/ptm"
+check "the restored copy of vectors/ptm passes vectors-check-ref-ptm" make -s vectors-check-ref-ptm BUILD="$B" VEC_ROOT="$tmp/v"
+rm -rf "$tmp/v/ete" && cp -r vectors/ete "$tmp/v/ete"
+f=$(grep -l '^\[expect.l3\]' "$tmp/v/ete/l3"/*.tcv | head -n 1)
+awk 'BEGIN{p=0} /^\[expect.l3\]/{p=1; print; next} p==1 && /^@/{print "# dropped: " $0; p=2; next} {print}' "$f" > "$tmp/x" && mv "$tmp/x" "$f"
+check "an ETE l3 vector missing its first expected L3 line fails vectors-check-ref-ete" fails "vectors of $tmp/v/ete fail the reference" vectors-check-ref-ete
+rm -rf "$tmp/v/ete" && cp -r vectors/ete "$tmp/v/ete"
+f=$(grep -l '^\[error\]' "$tmp/v/ete/hand"/*.tcv | head -n 1)
+sed -i '/^\[error\]/,/^\[/ s/^\([a-z-]*\) \([0-9]*\)$/\1 9\2/' "$f"
+check "an ETE hand vector whose [error] offset is wrong fails vectors-check-ref-ete" fails "vectors of $tmp/v/ete fail the reference" vectors-check-ref-ete
+rm -rf "$tmp/v/ete" && cp -r vectors/ete "$tmp/v/ete"
+check "the restored copy of vectors/ete passes vectors-check-ref-ete" make -s vectors-check-ref-ete BUILD="$B" VEC_ROOT="$tmp/v"
+rm -rf "$tmp/all" && cp -r vectors "$tmp/all" && sed -i 's/^truncated 12$/truncated 13/' "$tmp/all/ptm/neg/truncated-branch.tcv"
+check "make vectors-check over a copy of vectors/ with that PTM neg vector altered fails" sh -c \
+	"! make -s vectors-check BUILD='$B' VEC_ROOT='$tmp/all' > '$tmp/out' 2>&1 && grep -qF '$tmp/all/ptm/neg/truncated-branch.tcv' '$tmp/out'"
 cp -r reference/test/insn "$tmp/tables"
 sed -i 's/\tdir\t1\t0\ta64\t+0x1000\t/\tdir\t0\t0\ta64\t+0x1000\t/' "$tmp/tables/a64.tsv"
 check "a table row changed (a64 BL without link) fails vectors-check-insn-ete: the vectors follow the tables" sh -c \

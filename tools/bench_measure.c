@@ -41,7 +41,7 @@ static int bench_config(const struct tc_encoder *enc, const struct tc_protocol *
 			return -1;
 		s += n;
 	}
-	p->config_default(cfg);
+	tc_config_default(p, cfg);
 	return tc_config_builder_apply(&b, cfg, NULL, err, errlen);
 }
 

@@ -10,7 +10,7 @@
 
 enum certify_option {
 	opt_adapter = 1, opt_vectors, opt_level, opt_tags, opt_tap, opt_report, opt_jobs, opt_timeout, opt_memory,
-	opt_output, opt_first_failure, opt_notes
+	opt_output, opt_first_failure, opt_notes, opt_no_isolation
 };
 
 static const struct tc_cli_option certify_options[] = {
@@ -33,6 +33,10 @@ static const struct tc_cli_option certify_options[] = {
 	{ "first-failure", NULL, opt_first_failure, "stop after the first failing comparison (for mutants)" },
 	{ "notes", "FILE", opt_notes, "Markdown verdicts on the failure classes, appended to the\n"
 				      "certificate (conformance/notes/*.md; text, at most 1 MiB)" },
+	{ "no-isolation", NULL, opt_no_isolation, "run even where the adapter's process could signal the\n"
+						   "runner or write the report folder (a hostile adapter\n"
+						   "could forge the certificate): the certificate, the TAP\n"
+						   "stream and the summary say the run was not isolated" },
 	{ NULL, NULL, 0, NULL }
 };
 
@@ -53,16 +57,21 @@ static void help_certify(FILE *f, const struct tc_cli *c)
 		"usage: tracecert certify --adapter PATH.so [--vectors DIR]... [--level 1|3|all]\n"
 		"                         [--tags TAG[,TAG...]] [--tap] [--report DIR] [--jobs N]\n"
 		"                         [--timeout SECONDS] [--memory MB] [--output MB] [--notes FILE]\n"
+		"                         [--no-isolation]\n"
 		"\n"
 		"Scores a decoder, wrapped as an adapter (conformance/include/tracecert/adapter.h),\n"
 		"against the vectors of every protocol the adapter declares. The vectors are read once,\n"
 		"before the adapter is loaded. The adapter is loaded only in fresh child processes that\n"
 		"are given the run's inputs and never an expected output, each behind the walls the\n"
 		"system permits (own PID and mount namespaces, the vectors and the report folder hidden,\n"
-		"uid nobody when run as root; the certificate counts the runs behind each). Each vector\n"
-		"and level runs in its own process group with CPU, wall-clock, memory (--memory), process\n"
-		"(RLIMIT_NPROC 256) and output limits and is classified pass, fail\n"
-		"(first divergence), crash (signal), hang (time limit), flood (output or item limit),\n"
+		"uid nobody when run as root; the certificate counts the runs behind each). Where they\n"
+		"would leave the adapter able to signal the runner or write the report folder (a user\n"
+		"other than root without user namespaces; a report folder that holds the adapter, run\n"
+		"by a user other than root), certify refuses to load it (exit status 2) unless\n"
+		"--no-isolation is given. Each vector and level runs in its own process group with CPU,\n"
+		"wall-clock, memory (--memory), process (RLIMIT_NPROC 256) and output limits and is\n"
+		"classified pass, fail (first divergence), crash (signal), hang (time limit), flood\n"
+		"(output or item limit),\n"
 		"adapter-error, runner-error (the runner could not run it: an unreadable vector file, a\n"
 		"child it could not start), malformed (its messages broke the frame format or an item\n"
 		"was not what it claimed), or unsupported (protocol, level or feature the adapter\n"
@@ -76,8 +85,9 @@ static void help_certify(FILE *f, const struct tc_cli *c)
 		"\n"
 		"Options:\n");
 	tc_cli_print_options(f, c);
-	fprintf(f, "Exit status: 0 when every supported run passes, 1 otherwise, 2 for bad usage\n"
-		   "or a certificate that could not be written.\n");
+	fprintf(f, "Exit status: 0 when every supported run passes, 1 otherwise, 2 for bad usage,\n"
+		   "a selection of which the adapter supports no run, a run refused for want of\n"
+		   "isolation or a certificate that could not be written.\n");
 }
 
 /* A number in min..max, or a usage error naming the option. */
@@ -150,6 +160,7 @@ static int take_argument(struct certify_args *a, const struct tc_cli *c, int id)
 	case opt_report: a->o.report = c->value; return 0;
 	case opt_first_failure: a->o.first_failure = 1; return 0;
 	case opt_notes: a->o.notes = c->value; return 0;
+	case opt_no_isolation: a->o.no_isolation = 1; return 0;
 	case opt_jobs:
 		if (take_number(c, 1, 64, &v))
 			return -1;

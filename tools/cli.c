@@ -52,12 +52,14 @@ void tc_cli_init(struct tc_cli *c, const char *cmd, const struct tc_cli_option *
 
 int tc_cli_usage_error(const struct tc_cli *c, const char *fmt, ...)
 {
+	const char *see;
 	va_list ap;
 	fprintf(stderr, "tracecert%s%s: ", c->cmd ? " " : "", c->cmd ? c->cmd : "");
 	va_start(ap, fmt);
 	vfprintf(stderr, fmt, ap);
 	va_end(ap);
-	fprintf(stderr, " (see tracecert help%s%s)\n", c->cmd ? " " : "", c->cmd ? c->cmd : "");
+	see = c->cmd && strcmp(c->cmd, "help") ? c->cmd : NULL;   /* help's help is the list */
+	fprintf(stderr, " (see tracecert help%s%s)\n", see ? " " : "", see ? see : "");
 	return 2;
 }
 
@@ -362,7 +364,7 @@ static void print_commands(FILE *f, const struct tc_cli_command *commands)
 	tc_cli_protocol_list(list, sizeof list);
 	fprintf(f,
 		"usage: tracecert COMMAND [OPTION]... [ARGUMENT]...\n"
-		"       tracecert help [COMMAND]\n"
+		"       tracecert help [--help | --version | COMMAND [OPTION]...]\n"
 		"       tracecert --help | --version\n"
 		"\n"
 		"Conformance suite and reference decoder for processor trace protocols\n"
@@ -402,30 +404,49 @@ static int unknown_command(const char *name)
 	return 2;
 }
 
-/* tracecert help [COMMAND [ARG]...]: COMMAND's main with --help before ARGs. */
+/* tracecert help [OPTION]... [COMMAND [ARG]...]: COMMAND's main with
+ * "--help", help's own options (--help, --version; given before COMMAND)
+ * and then ARGs. Without COMMAND, --version prints the version and
+ * anything else the list of commands (help's own help). */
 static int help_command(const struct tc_cli_command *commands, int argc, char **argv)
 {
+	static const struct tc_cli_option none[] = { { NULL, NULL, 0, NULL } };
 	const struct tc_cli_command *cmd;
+	struct tc_cli c;
+	int first = 2, r;           /* argv[first]: COMMAND, when first < argc */
 	char **args;
-	int rc;
-	if (argc < 3 || !strcmp(argv[2], "help")) {
-		print_commands(stdout, commands);
+	int n = 0, rc;
+	tc_cli_init(&c, "help", none, argc, argv);
+	if (argc > 2 && argv[2][0] == '-' && argv[2][1] != '\0') {
+		r = tc_cli_next(&c);
+		if (r == TC_CLI_ERROR)
+			return 2;
+		/* c.argv is argv + 1: the operand read is argv[optind or c.pos], one past */
+		first = r == TC_CLI_OPERAND ? (c.pos ? c.pos : optind) : argc;
+	}
+	if (first >= argc || !strcmp(argv[first], "help")) {
+		if (c.version && !c.help)
+			tc_cli_print_version(stdout);
+		else
+			print_commands(stdout, commands);
 		return 0;
 	}
-	cmd = find_command(commands, argv[2]);
+	cmd = find_command(commands, argv[first]);
 	if (!cmd)
-		return unknown_command(argv[2]);
-	args = calloc((size_t)argc + 2, sizeof *args);
+		return unknown_command(argv[first]);
+	args = calloc((size_t)argc + 4, sizeof *args);
 	if (!args) {
 		fprintf(stderr, "tracecert: out of memory\n");
 		return 2;
 	}
-	args[0] = argv[0];
-	args[1] = argv[2];
-	args[2] = "--help";
-	for (int i = 3; i < argc; i++)
-		args[i] = argv[i];
-	rc = cmd->main(argc, args);
+	args[n++] = argv[0];
+	args[n++] = argv[first];
+	args[n++] = "--help";
+	if (c.version)
+		args[n++] = "--version";
+	for (int i = first + 1; i < argc; i++)
+		args[n++] = argv[i];
+	rc = cmd->main(n, args);
 	free(args);
 	return rc;
 }

@@ -77,7 +77,7 @@ static int print_derived(const struct tc_config_builder *b)
 	void *cfg = malloc(p->config_size);
 	if (!cfg)
 		return 2;
-	p->config_default(cfg);
+	tc_config_default(p, cfg);
 	if (tc_config_builder_apply(b, cfg, &notes, err, sizeof err)) {
 		fprintf(stderr, "tracecert config: %s\n", err);
 		free(cfg);
@@ -85,7 +85,7 @@ static int print_derived(const struct tc_config_builder *b)
 	}
 	for (int k = 0; k < p->nkeys; k++) {
 		const char *from = (b->key_given >> k) & 1 ? "given" : (covered >> k) & 1 ? p->keys[k].source : "default";
-		printf("%s=%llu  # %s\n", p->keys[k].name, (unsigned long long)p->config_get_key(cfg, k), from);
+		printf("%s=%llu  # %s\n", p->keys[k].name, (unsigned long long)tc_config_get(p, cfg, k), from);
 	}
 	if (p->trace_id_reg >= 0 && ((b->reg_given >> p->trace_id_reg) & 1))
 		printf("# %s: trace ID 0x%02x\n", p->regs[p->trace_id_reg].name, (unsigned)(b->reg[p->trace_id_reg] & 0x7f));

@@ -12,9 +12,6 @@
 #include "vector.h"
 
 #define CHUNK 65536
-/* The default of --max-bytes: an endless input (/dev/zero, a pipe that never
- * closes) ends with an error naming the limit. */
-#define DEFAULT_MAX_BYTES (1ull << 30)
 
 struct dump_opts {
 	const char *cmd;                 /* "dump" or "decode" */
@@ -30,7 +27,7 @@ struct dump_opts {
 	int vector;
 	const char *file;
 	const char *snapshot;
-	unsigned long long max_bytes;    /* --max-bytes: most input bytes read; 0: no limit */
+	struct tc_max_bytes max_bytes;   /* --max-bytes */
 };
 
 /* ---- Printing ---------------------------------------------------------------- */
@@ -81,6 +78,28 @@ void tc_printer_sink(struct tc_printer *p, struct tc_sink *sink)
 	sink->item = out_item;
 }
 
+unsigned long long tc_max_bytes_for(const struct tc_max_bytes *m, int regular)
+{
+	if (m->given)
+		return m->n;
+	return regular ? 0 : TC_STREAM_MAX_BYTES;
+}
+
+void tc_max_bytes_message(char *buf, size_t n, const char *path, unsigned long long limit, unsigned long long size)
+{
+	if (size)
+		snprintf(buf, n, "%s: %llu bytes, more than %llu, the limit (--max-bytes N; 0: no limit)", path, size, limit);
+	else
+		snprintf(buf, n, "%s: more than %llu bytes, the limit (--max-bytes N; 0: no limit)", path, limit);
+}
+
+void tc_max_bytes_report(const char *cmd, const char *path, unsigned long long limit, unsigned long long size)
+{
+	char msg[1200];
+	tc_max_bytes_message(msg, sizeof msg, path, limit, size);
+	fprintf(stderr, "tracecert %s: %s\n", cmd, msg);
+}
+
 /* ---- Help -------------------------------------------------------------------- */
 
 enum dump_option { opt_protocol = 1, opt_config, opt_level, opt_hex, opt_vector, opt_snapshot, opt_image, opt_max_bytes };
@@ -90,7 +109,10 @@ static const char protocol_doc[] = "the trace protocol (default: the first of th
 static const char config_doc[] = "decoder configuration: a key or a register (below);\nmay be repeated";
 static const char hex_doc[] = "FILE is text: hex bytes, blanks and '#' comments";
 static const char vector_doc[] = "FILE is a .tcv vector: use its protocol, [config],\n[trace] and [image] sections (--config overrides)";
-static const char max_bytes_doc[] = "read at most N bytes of FILE, or of each trace buffer\nof a snapshot (decimal or 0x hex; default 1 GiB,\n1073741824; 0: no limit): more is an error naming\nthe limit, exit 2";
+static const char max_bytes_doc[] = "read at most N bytes of FILE, or of each trace buffer\nof a snapshot (decimal or 0x hex; 0: no limit): more\n"
+	"is an error naming the limit, exit 2; a regular file\nlarger than N is refused before anything is decoded.\n"
+	"Default: no limit for a regular file (its size is\nknown), 1 GiB (1073741824) for an input whose end is\n"
+	"not known (standard input, a pipe, a device such as\n/dev/zero), so an endless one stops";
 
 static const struct tc_cli_option dump_options[] = {
 	{ "protocol", "P", opt_protocol, protocol_doc },
@@ -227,8 +249,10 @@ static int take_argument(struct dump_opts *o, const struct tc_cli *c, int id)
 		o->vector = 1;
 		return 0;
 	case opt_max_bytes:
-		if (tc_cli_number(v, ~0ull, &o->max_bytes) == 0)
+		if (tc_cli_number(v, ~0ull, &o->max_bytes.n) == 0) {
+			o->max_bytes.given = 1;
 			return 0;
+		}
 		tc_cli_usage_error(c, "--max-bytes expects a number (decimal or 0x hex, 0: no limit), got '%s'", v);
 		return -1;
 	case opt_protocol:
@@ -386,10 +410,9 @@ static long hex_convert(struct input *in, size_t n, uint8_t *out)
 	return o;
 }
 
-static int input_open(struct input *in, const char *path, const char *cmd, int hex, uint64_t max)
+static int input_open(struct input *in, const char *path, const char *cmd, int hex, const struct tc_max_bytes *max)
 {
 	struct stat st;
-	in->max = max;
 	in->path = path;
 	in->cmd = cmd;
 	in->hex = hex;
@@ -401,8 +424,17 @@ static int input_open(struct input *in, const char *path, const char *cmd, int h
 		fprintf(stderr, "tracecert %s: cannot read '%s': %s\n", cmd, path, strerror(errno));
 		return -1;
 	}
-	if (fstat(fileno(in->f), &st) == 0 && S_ISDIR(st.st_mode)) {
+	if (fstat(fileno(in->f), &st)) {
+		fprintf(stderr, "tracecert %s: cannot read '%s': %s\n", cmd, path, strerror(errno));
+		return -1;
+	}
+	if (S_ISDIR(st.st_mode)) {
 		fprintf(stderr, "tracecert %s: cannot read '%s': %s\n", cmd, path, strerror(EISDIR));
+		return -1;
+	}
+	in->max = tc_max_bytes_for(max, S_ISREG(st.st_mode));
+	if (S_ISREG(st.st_mode) && in->max && (unsigned long long)st.st_size > in->max) {   /* before anything is decoded */
+		tc_max_bytes_report(cmd, path, in->max, (unsigned long long)st.st_size);
 		return -1;
 	}
 	return 0;
@@ -427,8 +459,7 @@ static long input_read(struct input *in, uint8_t *out)
 		}
 		in->pos += n;
 		if (in->max && in->pos > in->max) {
-			fprintf(stderr, "tracecert %s: %s: more than %llu bytes, the limit (--max-bytes N; 0: no limit)\n",
-				in->cmd, in->path, (unsigned long long)in->max);
+			tc_max_bytes_report(in->cmd, in->path, in->max, 0);
 			return -1;
 		}
 		if (n == 0 && in->hex && in->hi >= 0) {
@@ -566,7 +597,7 @@ static int run_file(struct dump_opts *o)
 			goto out;
 	} else {
 		in = malloc(sizeof *in);
-		if (!in || input_open(in, o->file, o->cmd, o->hex, o->max_bytes) || hex_precheck(in))
+		if (!in || input_open(in, o->file, o->cmd, o->hex, &o->max_bytes) || hex_precheck(in))
 			goto out;
 	}
 	cfg = malloc(o->proto->config_size);
@@ -575,7 +606,7 @@ static int run_file(struct dump_opts *o)
 	if (o->vector)
 		memcpy(cfg, v.config, o->proto->config_size);
 	else
-		o->proto->config_default(cfg);
+		tc_config_default(o->proto, cfg);
 	rc = run_decoder(o, cfg, &img, &v, in);
 out:
 	if (in)
@@ -594,7 +625,6 @@ static int dump_or_decode(int argc, char **argv, int decode)
 	int rc;
 	memset(&o, 0, sizeof o);
 	o.cmd = decode ? "decode" : "dump";
-	o.max_bytes = DEFAULT_MAX_BYTES;
 	o.decode = decode;
 	o.out.level_mask = decode ? tc_level_l3 : tc_level_l1;
 	o.proto = tc_cli_default_protocol();
@@ -609,7 +639,7 @@ static int dump_or_decode(int argc, char **argv, int decode)
 	if (rc)
 		rc = rc < 0 ? 2 : 0;
 	else if (o.snapshot)
-		rc = tc_snapshot_run(o.snapshot, o.cmd, o.config_args, o.nconfig, o.max_bytes, &o.out);
+		rc = tc_snapshot_run(o.snapshot, o.cmd, o.config_args, o.nconfig, &o.max_bytes, &o.out);
 	else
 		rc = run_file(&o);
 	free(o.image_args);

@@ -286,7 +286,7 @@ static int apply_config(struct gen_opts *o)
 	for (int i = 0; i < o->nconfig; i++)
 		if (tc_cli_config_set("gen", &b, o->config[i]))
 			return -1;
-	o->proto->config_default(o->cfg);
+	tc_config_default(o->proto, o->cfg);
 	if (tc_config_builder_apply(&b, o->cfg, NULL, err, sizeof err)) {
 		fprintf(stderr, "tracecert gen: %s\n", err);
 		return -1;
@@ -595,7 +595,7 @@ static void note_underivable_keys(const struct snapshot_acc *acc)
 		const struct tc_protocol *p = tc_protocol_find(acc->r[i].protocol);
 		for (int k = 0; p && k < p->nkeys; k++) {
 			const struct tc_config_key *key = &p->keys[k];
-			uint64_t value = p->config_get_key(acc->r[i].cfg, k);
+			uint64_t value = tc_config_get(p, acc->r[i].cfg, k);
 			if (!strncmp(key->source, "none", 4) && value != key->def)
 				fprintf(stderr, "tracecert gen: seed %llu: %s=%llu has no register: decode the snapshot "
 						"with --config %s=%llu\n", (unsigned long long)acc->seed[i], key->name,
@@ -664,7 +664,7 @@ static int run(struct gen_opts *o, const uint64_t *seeds, long n, uint64_t *hits
 			tc_enc_result_free(&r);
 		}
 	}
-	if (!o->quiet) {
+	if (!o->quiet && rc == 0) {   /* after a write error: said, and no count of vectors that were not written */
 		double dt = now_s() - t0;
 		fprintf(stderr, "tracecert gen: %ld vectors, %llu trace bytes in %.3f s: %.0f vectors/s, %.2f MB/s\n", n,
 			bytes, dt, dt > 0 ? n / dt : 0.0, dt > 0 ? bytes / dt / 1e6 : 0.0);

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/stat.h>
 
 #include "cli.h"
 #include "snaprun.h"
@@ -35,7 +36,7 @@ struct plan {
 	int decoded;                          /* sources of a protocol of this build */
 	struct tc_image *images;              /* one per device (cores only used) */
 	const char *cmd;
-	unsigned long long max_bytes;         /* --max-bytes: most bytes read of a buffer; 0: no limit */
+	const struct tc_max_bytes *max_bytes; /* --max-bytes: most bytes read of a buffer */
 	const char *const *over;              /* --config NAME=VALUE */
 	int nover;
 	char types[200];                      /* the device types this build decodes */
@@ -104,6 +105,25 @@ static int check_required_regs(struct plan *p, const struct source *s, uint32_t 
 	return 0;
 }
 
+/* The line of the device file that gives register r, or 0. */
+static int reg_line(const struct source *s, int r)
+{
+	for (int i = 0; r >= 0 && i < s->dev->nregs; i++)
+		if (tc_config_reg_find(s->proto, s->dev->reg[i].name) == r)
+			return s->dev->reg[i].line;
+	return 0;
+}
+
+/* The source's registers refused (err): FILE:LINE of the register refused. */
+static void refused(struct plan *p, const struct source *s, const struct tc_config_builder *b, const char *err)
+{
+	int line = reg_line(s, tc_config_builder_refused_reg(b));
+	if (line)
+		snprintf(p->err, sizeof p->err, "%s:%d: source %s: %s", s->dev->ini, line, s->dev->name, err);
+	else
+		snprintf(p->err, sizeof p->err, "%s: source %s: %s", s->dev->ini, s->dev->name, err);
+}
+
 /* The configuration from the source's registers, then --config. */
 static int configure(struct plan *p, struct source *s)
 {
@@ -123,12 +143,17 @@ static int configure(struct plan *p, struct source *s)
 	s->trace_id = s->proto->trace_id_reg >= 0 && ((b.reg_given >> s->proto->trace_id_reg) & 1) ?
 		      (int)(b.reg[s->proto->trace_id_reg] & 0x7f) : -1;
 	s->cfg = malloc(s->proto->config_size);
-	if (!s->cfg || apply_overrides(p, s, &o) || check_required_regs(p, s, b.reg_given | o.reg_given))
+	if (!s->cfg || apply_overrides(p, s, &o))
 		return -1;
-	s->proto->config_default(s->cfg);
-	if (tc_config_builder_apply(&b, s->cfg, &s->notes, err, sizeof err) ||
-	    tc_config_builder_apply(&o, s->cfg, NULL, err, sizeof err)) {
-		snprintf(p->err, sizeof p->err, "%s: source %s: %s", s->dev->ini, s->dev->name, err);
+	if (tc_snapshot_source_buffer(&p->ss, s->dev->name) && check_required_regs(p, s, b.reg_given | o.reg_given))
+		return -1;                      /* a source without a buffer is not decoded: it needs none */
+	tc_config_default(s->proto, s->cfg);
+	if (tc_config_builder_apply(&b, s->cfg, &s->notes, err, sizeof err)) {
+		refused(p, s, &b, err);
+		return -1;
+	}
+	if (tc_config_builder_apply(&o, s->cfg, NULL, err, sizeof err)) {
+		snprintf(p->err, sizeof p->err, "--config over source %s (%s): %s", s->dev->name, s->dev->ini, err);
 		return -1;
 	}
 	s->defaulted = ~(tc_config_builder_covered(&b) | tc_config_builder_covered(&o));
@@ -179,7 +204,30 @@ static int plan_source(struct plan *p, struct source *s)
 	return 0;
 }
 
-/* Reads and checks everything before any output. */
+/* The message for a --config name no decoded source's protocol has: the
+ * protocol that has it, if any, and the protocols of the sources. */
+static void unused_override(struct plan *p, const char *over, const char *name)
+{
+	const struct tc_protocol *owner = tc_config_owner(NULL, name);
+	char list[200] = "";
+	size_t len = 0;
+	for (int j = 0; j < p->n; j++) {
+		const struct tc_protocol *q = p->src[j].proto;
+		int seen = 0;
+		for (int k = 0; k < j && q; k++)
+			seen |= p->src[k].proto == q;
+		if (q && !seen && len < sizeof list)
+			len += (size_t)snprintf(list + len, sizeof list - len, "%s%s", len ? ", " : "", q->name);
+	}
+	if (owner)
+		snprintf(p->err, sizeof p->err,
+			 "--config %s: '%s' is a config key or register of protocol %s, which no trace source of the snapshot uses (their protocols: %s)",
+			 over, name, owner->name, list);
+	else
+		snprintf(p->err, sizeof p->err, "--config %s: no protocol has a key or register '%s' (the snapshot's sources: %s)",
+			 over, name, list);
+}
+
 /* Every --config name belongs to the protocol of some source the snapshot decodes. */
 static int check_overrides(struct plan *p)
 {
@@ -192,8 +240,7 @@ static int check_overrides(struct plan *p)
 			used |= p->src[j].proto && (tc_config_key_find(p->src[j].proto, name) >= 0 ||
 						    tc_config_reg_find(p->src[j].proto, name) >= 0);
 		if (!used) {
-			snprintf(p->err, sizeof p->err, "--config %s: no trace source of the snapshot has a key or register '%s'",
-				 p->over[i], name);
+			unused_override(p, p->over[i], name);
 			return -1;
 		}
 	}
@@ -216,6 +263,48 @@ static int check_trace_ids(struct plan *p)
 	return 0;
 }
 
+/* At least one source is decoded: a snapshot whose sources of this build's
+ * protocols have no buffer has nothing to decode. */
+static int check_something_decoded(struct plan *p)
+{
+	char names[300] = "";
+	for (int i = 0; i < p->n; i++) {
+		if (p->src[i].proto && p->src[i].buf)
+			return 0;
+		if (p->src[i].proto)
+			append(names, sizeof names, p->src[i].dev->name);
+	}
+	snprintf(p->err, sizeof p->err,
+		 "%s: nothing to decode: [source_buffers] links no trace source of a protocol of this build to a buffer (%s)",
+		 p->ss.trace_ini, names);
+	return -1;
+}
+
+/* Each buffer a source is decoded from, before any output: it can be
+ * read (tc_snapshot_load opened it) and, a regular file, is no larger than
+ * --max-bytes allows. */
+static int check_buffers(struct plan *p)
+{
+	for (int i = 0; i < p->n; i++) {
+		const struct source *s = &p->src[i];
+		unsigned long long limit;
+		struct stat st;
+		if (!s->buf)
+			continue;
+		if (stat(s->buf->file, &st)) {
+			snprintf(p->err, sizeof p->err, "cannot read '%s': %s", s->buf->file, strerror(errno));
+			return -1;
+		}
+		limit = tc_max_bytes_for(p->max_bytes, S_ISREG(st.st_mode));
+		if (S_ISREG(st.st_mode) && limit && (unsigned long long)st.st_size > limit) {
+			tc_max_bytes_message(p->err, sizeof p->err, s->buf->file, limit, (unsigned long long)st.st_size);
+			return -1;
+		}
+	}
+	return 0;
+}
+
+/* Reads and checks everything before any output. */
 static int make_plan(struct plan *p, const char *dir)
 {
 	if (tc_snapshot_load(dir, &p->ss, p->err, sizeof p->err))
@@ -249,7 +338,7 @@ static int make_plan(struct plan *p, const char *dir)
 	for (int i = 0; i < p->n; i++)
 		if (p->src[i].proto && plan_source(p, &p->src[i]))
 			return -1;
-	if (check_trace_ids(p))
+	if (check_something_decoded(p) || check_trace_ids(p) || check_buffers(p))
 		return -1;
 	for (int i = 0; i < p->ss.ndevices; i++)   /* every dump is checked, used or not */
 		if (!core_image(p, &p->ss.device[i]))
@@ -291,26 +380,29 @@ static void on_frame_error(void *ctx, uint64_t offset, const char *msg)
 	printf("# buffer error @%llu: %s\n", (unsigned long long)offset, msg);
 }
 
-/* Streams the source's buffer into the decoder, at most p->max_bytes of
- * it; 0, or -1 on a read error or past the limit (reported). */
+/* Streams the source's buffer into the decoder, at most its --max-bytes
+ * bound (tc_max_bytes_for); 0, or -1 on a read error or past the limit (reported). */
 static int stream_buffer(const struct plan *p, const struct source *s, struct feed *f, struct tc_csframe *cs)
 {
 	uint8_t *buf = malloc(CHUNK);
 	FILE *in = buf ? fopen(s->buf->file, "rb") : NULL;
-	unsigned long long total = 0;
+	unsigned long long total = 0, limit;
+	struct stat st;
 	size_t n;
 	int rc = 0;
-	if (!in) {
+	if (!in || fstat(fileno(in), &st)) {
 		fprintf(stderr, "tracecert %s: cannot read '%s': %s\n", p->cmd, s->buf->file,
 			buf ? strerror(errno) : "out of memory");
+		if (in)
+			fclose(in);
 		free(buf);
 		return -1;
 	}
+	limit = tc_max_bytes_for(p->max_bytes, S_ISREG(st.st_mode));
 	while (rc == 0 && (n = fread(buf, 1, CHUNK, in)) > 0) {
 		total += n;
-		if (p->max_bytes && total > p->max_bytes) {
-			fprintf(stderr, "tracecert %s: %s: more than %llu bytes, the limit (--max-bytes N; 0: no limit)\n",
-				p->cmd, s->buf->file, p->max_bytes);
+		if (limit && total > limit) {
+			tc_max_bytes_report(p->cmd, s->buf->file, limit, 0);
 			rc = -1;
 		} else if (s->buf->coresight) {
 			tc_csframe_feed(cs, buf, n);
@@ -381,7 +473,7 @@ static int decode_source(const struct plan *p, const struct source *s, struct tc
 }
 
 int tc_snapshot_run(const char *dir, const char *cmd, const char *const *overrides, int noverrides,
-		    unsigned long long max_bytes, struct tc_printer *out)
+		    const struct tc_max_bytes *max_bytes, struct tc_printer *out)
 {
 	struct plan p;
 	int rc = 0;

@@ -12,12 +12,13 @@
  * open, a source without a register its protocol requires
  * (snapshot_required_regs) or whose registers its protocol refuses, a
  * source of a formatted buffer without a usable trace ID or with one another
- * source of the buffer has. cmd: "dump" or "decode" (for messages).
- * max_bytes: the most bytes read of each buffer (--max-bytes; 0: no limit),
- * more is an error (exit status 2). Returns
+ * source of the buffer has, no source to decode (none of this build's
+ * protocols has a buffer), a regular buffer file larger than --max-bytes. cmd: "dump" or "decode" (for messages).
+ * max_bytes: the most bytes read of each buffer (--max-bytes, the bound
+ * tc_max_bytes_for gives), more is an error (exit status 2). Returns
  * the exit status: 0, 1 (the trace or its frames had errors), 2 (bad
  * snapshot). */
 int tc_snapshot_run(const char *dir, const char *cmd, const char *const *overrides, int noverrides,
-		    unsigned long long max_bytes, struct tc_printer *out);
+		    const struct tc_max_bytes *max_bytes, struct tc_printer *out);
 
 #endif

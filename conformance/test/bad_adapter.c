@@ -13,13 +13,18 @@
  * *.tcv in $TC_BAD_VECTORS to expect its one A-sync, then reports it), killer (SIGKILL to each
  * ancestor that is tracecert — its parent up to the runner — then one A-sync), forkhog (four
  * children of 64 MiB each, touched, then one A-sync after 3 s), forkbomb (forks up to 300 children
- * that wait, then one A-sync). The last four leave what they achieved in $TC_BAD_MARKER_DIR:
- * "rewrote", "killed" (a line per process it signalled), "forks" (how many forks succeeded).
+ * that wait, then one A-sync), forgecert (as it is loaded, in every process that loads it: writes a
+ * certificate pair scoring 100% into $TC_BAD_REPORT, makes that folder read-only and kills its
+ * tracecert ancestors, as killer does), swap (as it is loaded: renames the folder above
+ * $TC_BAD_REPORT aside and builds a new one at its path holding a forged pair, read-only). These
+ * leave what they achieved in $TC_BAD_MARKER_DIR: "rewrote", "killed" (a line per process it
+ * signalled), "forks" (how many forks succeeded), "forged", "swapped".
  * conformance/test/oracle_adapter.c is another. Every hostile kind fails every vector it runs. */
 #include <dirent.h>
 #include <fcntl.h>
 #include <signal.h>
 #include <stdio.h>
+#include <sys/stat.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
@@ -57,6 +62,8 @@
 #define KIND_KILLER 27
 #define KIND_FORKHOG 28
 #define KIND_FORKBOMB 29
+#define KIND_FORGECERT 30
+#define KIND_SWAP 31
 
 #if BAD_KIND == KIND_CTOR
 __attribute__((constructor)) static void crash_on_load(void)
@@ -255,6 +262,58 @@ static void kill_ancestors(void)
 	}
 }
 
+/* A certificate pair scoring 100% in dir, the folder then made read-only:
+ * 0 when both files were written. */
+static int forge_pair(const char *dir)
+{
+	static const char *const text[2] = {
+		"{\"adapter\": \"forged\", \"score\": 1.0000, \"forged\": true}\n",
+		"# tracecert certificate: forged\n\nScore: **100.00%** FORGED\n",
+	};
+	static const char *const name[2] = { "certificate.json", "certificate.md" };
+	char path[4096];
+	int ok = 1;
+	for (int i = 0; i < 2; i++) {
+		FILE *f;
+		snprintf(path, sizeof path, "%s/%s", dir, name[i]);
+		if (!(f = fopen(path, "w")) || fputs(text[i], f) < 0)
+			ok = 0;
+		if (f && fclose(f) != 0)
+			ok = 0;
+	}
+	chmod(dir, 0555);
+	return ok ? 0 : -1;
+}
+
+/* forgecert: the pair written into $TC_BAD_REPORT, then the runner killed. */
+static void forge_certificate(void)
+{
+	const char *dir = getenv("TC_BAD_REPORT");
+	if (dir && forge_pair(dir) == 0)
+		mark("forged", dir), mark("forged", "\n");
+	kill_ancestors();
+}
+
+/* swap: the folder above $TC_BAD_REPORT renamed aside (".moved"), and a
+ * new one made at its path that holds the report folder with a forged pair. */
+static void swap_report(void)
+{
+	const char *dir = getenv("TC_BAD_REPORT");
+	char parent[4096], moved[4200];
+	char *slash;
+	if (!dir)
+		return;
+	snprintf(parent, sizeof parent, "%s", dir);
+	if (!(slash = strrchr(parent, '/')) || slash == parent)
+		return;
+	*slash = '\0';
+	snprintf(moved, sizeof moved, "%s.moved", parent);
+	if (rename(parent, moved) != 0 || mkdir(parent, 0755) != 0 || mkdir(dir, 0755) != 0 || forge_pair(dir) != 0)
+		return;
+	mark("swapped", dir);
+	mark("swapped", "\n");
+}
+
 /* Four children, each with 64 MiB touched (under the address-space limit
  * of --memory 100 one by one, over it together), then waits 3 s. */
 static void fork_hog(void)
@@ -340,7 +399,8 @@ static int bad_feed(void *h, const uint8_t *data, size_t len)
 		fork_bomb();
 	if (BAD_KIND == KIND_WRONG || BAD_KIND == KIND_BADSIZE || BAD_KIND == KIND_BADPROTO || BAD_KIND == KIND_BADKIND ||
 	    BAD_KIND == KIND_DAEMON || BAD_KIND == KIND_STDOUT || BAD_KIND == KIND_MARKUP || BAD_KIND == KIND_REWRITE ||
-	    BAD_KIND == KIND_KILLER || BAD_KIND == KIND_FORKHOG || BAD_KIND == KIND_FORKBOMB)
+	    BAD_KIND == KIND_KILLER || BAD_KIND == KIND_FORKHOG || BAD_KIND == KIND_FORKBOMB ||
+	    BAD_KIND == KIND_FORGECERT || BAD_KIND == KIND_SWAP)
 		one_packet(b);   /* one async at @0, whatever the vector */
 	return 0;
 }
@@ -394,5 +454,9 @@ const struct tc_adapter *tracecert_adapter_v2(void)
 {
 	if (BAD_KIND == KIND_ENTRYEXIT)
 		exit(0);
+	if (BAD_KIND == KIND_FORGECERT)
+		forge_certificate();
+	if (BAD_KIND == KIND_SWAP)
+		swap_report();
 	return &bad_adapter;
 }

@@ -49,7 +49,7 @@ int twin_packet_byte(const struct tc_vector *v, const struct twin_packet *p, siz
 uint64_t twin_config_key(const struct tc_vector *v, const char *name)
 {
 	int k = tc_config_key_find(v->proto, name);
-	return k < 0 ? 0 : v->proto->config_get_key(v->config, k);
+	return k < 0 ? 0 : tc_config_get(v->proto, v->config, k);
 }
 
 /* The rules of a protocol, by its name, or -1. */

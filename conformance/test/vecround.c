@@ -43,7 +43,7 @@ static int same_config(const struct tc_vector *a, const struct tc_vector *b)
 		return 0;
 	}
 	for (int k = 0; k < a->proto->nkeys; k++)
-		if (a->proto->config_get_key(a->config, k) != b->proto->config_get_key(b->config, k)) {
+		if (tc_config_get(a->proto, a->config, k) != tc_config_get(b->proto, b->config, k)) {
 			note("  # configuration key %s differs\n", a->proto->keys[k].name);
 			return 0;
 		}

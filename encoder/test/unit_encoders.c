@@ -86,13 +86,13 @@ static void test_fixed_config(const struct tc_encoder *e)
 	struct tc_enc_result r;
 	char err[300] = "";
 	int same = 1;
-	p->config_default(cfg);
+	tc_config_default(p, cfg);
 	rq = request(11, cfg);
 	rq.steps = 20;
 	rq.blocks = 8;
 	if (e->generate(&rq, &r, err, sizeof err) == 0) {
 		for (int k = 0; k < p->nkeys; k++)
-			same &= p->keys[k].need == tc_key_optional || p->config_get_key(cfg, k) == p->config_get_key(r.cfg, k);
+			same &= p->keys[k].need == tc_key_optional || tc_config_get(p, cfg, k) == tc_config_get(p, r.cfg, k);
 		tc_enc_result_free(&r);
 	} else {
 		same = 0;

@@ -139,7 +139,7 @@ static void print_vector(const struct tc_enc_ptm_vector *v)
 	fprintf(stderr, "the generated vector (%s):\n  configuration:", v->tags);
 	for (int k = 0; k < proto->nkeys; k++)
 		fprintf(stderr, " %s=%llu", proto->keys[k].name,
-			(unsigned long long)proto->config_get_key(&v->cfg, k));
+			(unsigned long long)tc_config_get(proto, &v->cfg, k));
 	for (int i = 0; i < v->nregions; i++)
 		fprintf(stderr, "\n  image region 0x%llx, %zu bytes", (unsigned long long)v->region[i].base,
 			v->region[i].len);

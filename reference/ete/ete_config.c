@@ -21,60 +21,49 @@
 
 #include "tracecert/ete_config.h"
 
-enum key_type { key_flag, key_u32 };
+/* The one list of keys: each row is a key of the table and names its field
+ * of struct tc_ete_config (tracecert/ete.h, the ABI layout). The enum of
+ * indices, the table and the check that every field is a key are made from
+ * these rows. X(name, max, default, need, stage, source, doc). */
+#define ETE_KEYS(X) \
+	X(maxspec, TC_ETE_MAXSPEC_LIMIT, 0, tc_key_required, 1, "TRCIDR8.MAXSPEC", \
+	  "maximum speculation depth") \
+	X(commopt, 1, 0, tc_key_required, 1, "TRCIDR0.COMMOPT", \
+	  "commit mode; 1: cycle-count packets carry no commit") \
+	X(commtrans, 1, 0, tc_key_required, 1, "TRCIDR0.COMMTRANS", \
+	  "0: Transaction Start is a P0 element") \
+	X(tsmark, 1, 0, tc_key_required, 1, "TRCIDR0.TSMARK (ETE 1.1+ by TRCDEVARCH.REVISION)", \
+	  "header 0x88 is a Timestamp Marker") \
+	X(ite, 1, 0, tc_key_required, 1, "TRCIDR0.ITE", \
+	  "header 0x09 is an Instrumentation packet (FEAT_ITE)") \
+	X(rme, 1, 0, tc_key_required, 1, "none: no trace unit register tells FEAT_RME", \
+	  "context payload bit 3 is NSE (FEAT_RME) instead of SBZ") \
+	X(tf_keep_cc, 1, 0, tc_key_required, 1, "none: a decoder's choice (K10.5.4.4)", \
+	  "on Transaction Failure keep the transaction's Cycle Count elements") \
+	X(queue_cap, 1ul << 24, 0, tc_key_optional, 1, "none: the reference's own bound", \
+	  "stage-2 queue capacity; 0: 4*(maxspec+1)+1024") \
+	X(tx_cap, 1ul << 24, 0, tc_key_optional, 1, "none: the reference's own bound", \
+	  "transaction queue capacity; 0: 65536") \
+	X(wfxmode, 1, 0, tc_key_required_l3, 3, "TRCIDR2.WFXMODE", \
+	  "WFI/WFE/WFIT/WFET are P0 instructions (stage 3)") \
+	X(retstack, 1, 0, tc_key_required_l3, 3, "TRCIDR0.RETSTACK and TRCCONFIGR.RS", \
+	  "the trace unit uses its return stack (stage 3)") \
+	X(walk_limit, 0xfffffffful, 0, tc_key_optional, 3, "none: the reference's own bound", \
+	  "most instructions one element may walk; 0: 1048576 (stage 3)")
 
-/* Where each key lives in struct tc_ete_config (same order as tc_ete_keys). */
-static const struct {
-	size_t offset;
-	int type;
-} key_field[] = {
-	{ offsetof(struct tc_ete_config, maxspec), key_u32 },
-	{ offsetof(struct tc_ete_config, commopt), key_flag },
-	{ offsetof(struct tc_ete_config, commtrans), key_flag },
-	{ offsetof(struct tc_ete_config, tsmark), key_flag },
-	{ offsetof(struct tc_ete_config, ite), key_flag },
-	{ offsetof(struct tc_ete_config, rme), key_flag },
-	{ offsetof(struct tc_ete_config, tf_keep_cc), key_flag },
-	{ offsetof(struct tc_ete_config, queue_cap), key_u32 },
-	{ offsetof(struct tc_ete_config, tx_cap), key_u32 },
-	{ offsetof(struct tc_ete_config, wfxmode), key_flag },
-	{ offsetof(struct tc_ete_config, retstack), key_flag },
-	{ offsetof(struct tc_ete_config, walk_limit), key_u32 },
-};
+#define KEY_INDEX(name, ...) k_##name,
+#define KEY_ROW(name, max, def, need, stage, source, doc) \
+	{ #name, max, def, need, stage, source, doc, TC_CONFIG_FIELD(struct tc_ete_config, name) },
+#define KEY_BYTES(name, ...) sizeof(((struct tc_ete_config *)0)->name) +
 
-enum { k_maxspec, k_commopt, k_commtrans, k_tsmark, k_ite, k_rme, k_tf_keep_cc, k_queue_cap, k_tx_cap,
-       k_wfxmode, k_retstack, k_walk_limit, k_count };
+enum { ETE_KEYS(KEY_INDEX) k_count };
 
-const struct tc_config_key tc_ete_keys[TC_ETE_NKEYS] = {
-	{ "maxspec", TC_ETE_MAXSPEC_LIMIT, 0, tc_key_required, 1, "TRCIDR8.MAXSPEC",
-	  "maximum speculation depth" },
-	{ "commopt", 1, 0, tc_key_required, 1, "TRCIDR0.COMMOPT",
-	  "commit mode; 1: cycle-count packets carry no commit" },
-	{ "commtrans", 1, 0, tc_key_required, 1, "TRCIDR0.COMMTRANS",
-	  "0: Transaction Start is a P0 element" },
-	{ "tsmark", 1, 0, tc_key_required, 1, "TRCIDR0.TSMARK (ETE 1.1+ by TRCDEVARCH.REVISION)",
-	  "header 0x88 is a Timestamp Marker" },
-	{ "ite", 1, 0, tc_key_required, 1, "TRCIDR0.ITE",
-	  "header 0x09 is an Instrumentation packet (FEAT_ITE)" },
-	{ "rme", 1, 0, tc_key_required, 1, "none: no trace unit register tells FEAT_RME",
-	  "context payload bit 3 is NSE (FEAT_RME) instead of SBZ" },
-	{ "tf_keep_cc", 1, 0, tc_key_required, 1, "none: a decoder's choice (K10.5.4.4)",
-	  "on Transaction Failure keep the transaction's Cycle Count elements" },
-	{ "queue_cap", 1ul << 24, 0, tc_key_optional, 1, "none: the reference's own bound",
-	  "stage-2 queue capacity; 0: 4*(maxspec+1)+1024" },
-	{ "tx_cap", 1ul << 24, 0, tc_key_optional, 1, "none: the reference's own bound",
-	  "transaction queue capacity; 0: 65536" },
-	{ "wfxmode", 1, 0, tc_key_required_l3, 3, "TRCIDR2.WFXMODE",
-	  "WFI/WFE/WFIT/WFET are P0 instructions (stage 3)" },
-	{ "retstack", 1, 0, tc_key_required_l3, 3, "TRCIDR0.RETSTACK and TRCCONFIGR.RS",
-	  "the trace unit uses its return stack (stage 3)" },
-	{ "walk_limit", 0xfffffffful, 0, tc_key_optional, 3, "none: the reference's own bound",
-	  "most instructions one element may walk; 0: 1048576 (stage 3)" },
-};
+const struct tc_config_key tc_ete_keys[TC_ETE_NKEYS] = { ETE_KEYS(KEY_ROW) };
 
 const int tc_ete_nkeys = TC_ETE_NKEYS;
-_Static_assert(k_count == TC_ETE_NKEYS, "one key_field entry and one table row per key");
-_Static_assert(sizeof key_field / sizeof key_field[0] == TC_ETE_NKEYS, "key_field has a row per key");
+_Static_assert(k_count == TC_ETE_NKEYS, "TC_ETE_NKEYS is the number of rows");
+_Static_assert(ETE_KEYS(KEY_BYTES) 0 == sizeof(struct tc_ete_config),
+	       "every byte of struct tc_ete_config is the field of a key (a field without a row, or padding)");
 
 const struct tc_config_reg tc_ete_regs[tc_ete_reg_count] = {
 	{ "TRCIDR0", 0x1e0, "RETSTACK [9], ITE [22], TSMARK [23], TSSIZE [28:24] (must be 0b01000), COMMOPT [29], COMMTRANS [30]" },
@@ -100,39 +89,13 @@ static int set_err(char *err, size_t errlen, int rc, const char *fmt, ...)
 
 void tc_ete_config_default(struct tc_ete_config *cfg)
 {
-	if (!cfg)
-		return;
-	memset(cfg, 0, sizeof *cfg);
-	for (int i = 0; i < tc_ete_nkeys; i++) {
-		char *field = (char *)cfg + key_field[i].offset;
-		if (key_field[i].type == key_flag)
-			*(int *)field = (int)tc_ete_keys[i].def;
-		else
-			*(uint32_t *)field = (uint32_t)tc_ete_keys[i].def;
-	}
-}
-
-void tc_ete_config_set_key(struct tc_ete_config *cfg, int k, uint64_t v)
-{
-	char *field = (char *)cfg + key_field[k].offset;
-	if (key_field[k].type == key_flag)
-		*(int *)field = (int)v;
-	else
-		*(uint32_t *)field = (uint32_t)v;
-}
-
-uint64_t tc_ete_config_get_key(const struct tc_ete_config *cfg, int k)
-{
-	const char *field = (const char *)cfg + key_field[k].offset;
-	if (key_field[k].type == key_flag)
-		return (uint64_t)*(const int *)field;
-	return *(const uint32_t *)field;
+	tc_config_keys_default(tc_ete_keys, tc_ete_nkeys, cfg, sizeof *cfg);
 }
 
 int tc_ete_config_check(const struct tc_ete_config *cfg, char *err, size_t errlen)
 {
 	for (int k = 0; k < tc_ete_nkeys; k++) {
-		uint64_t v = tc_ete_config_get_key(cfg, k);
+		uint64_t v = tc_config_key_get(&tc_ete_keys[k], cfg);
 		if (v > tc_ete_keys[k].max)
 			return set_err(err, errlen, -1, "%s=%llu is out of range (0..%llu)", tc_ete_keys[k].name,
 				       (unsigned long long)v, (unsigned long long)tc_ete_keys[k].max);

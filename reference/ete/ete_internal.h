@@ -13,8 +13,9 @@ struct tc_ahb_entry {
 	uint8_t sub_isa;           /* 0 = IS0, 1 = IS1 */
 };
 
-/* K10.5.2.1.1 InstructionParserState (DSTATE.IA), plus what the text uses
- * without declaring (notes §1). Small: saved before each packet and
+/* K10.5.2.1.1 InstructionParserState (DSTATE.IA) but its static state
+ * (max_spec_depth, commit_mode, comm_trans: struct tc_ete_config), plus
+ * have_trace_info (TC-P10), which the text does not declare. Small: saved before each packet and
  * restored when the packet fails, so a failed packet leaves it untouched. */
 struct tc_ete_ia {
 	uint64_t timestamp;

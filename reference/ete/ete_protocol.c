@@ -119,21 +119,6 @@ static int ete_item_is_warning(int level, const struct tc_item *item)
 	return level == tc_level_l1 && item->kind == tc_ete_pkt_warning;
 }
 
-static void config_default(void *cfg)
-{
-	tc_ete_config_default(cfg);
-}
-
-static void config_set_key(void *cfg, int k, uint64_t v)
-{
-	tc_ete_config_set_key(cfg, k, v);
-}
-
-static uint64_t config_get_key(const void *cfg, int k)
-{
-	return tc_ete_config_get_key(cfg, k);
-}
-
 static int config_check(const void *cfg, char *err, size_t errlen)
 {
 	return tc_ete_config_check(cfg, err, errlen);
@@ -193,9 +178,6 @@ const struct tc_protocol tc_protocol_ete = {
 	.nkeys = TC_ETE_NKEYS,
 	.regs = tc_ete_regs,
 	.nregs = tc_ete_reg_count,
-	.config_default = config_default,
-	.config_set_key = config_set_key,
-	.config_get_key = config_get_key,
 	.config_derive = tc_ete_config_derive,
 	.config_check = config_check,
 	.config_to_regs = config_to_regs,
@@ -217,6 +199,14 @@ const struct tc_protocol tc_protocol_ete = {
 	.skipped = ete_skipped,
 	.snapshot_types = snapshot_types,
 	.trace_id_reg = tc_ete_reg_trctraceidr,
+	/* Without TRCIDR0 the packets cannot be read: COMMOPT changes what a
+	 * Cycle Count format 2 packet means (K10.5.2.16.2), ITE and TSMARK
+	 * whether headers 0x09 and 0x88 are packets (TC-P1), COMMTRANS whether
+	 * Transaction Start is P0 (TC-S13); without TRCIDR8 the speculation
+	 * depth that commits resolve against (K10.5.2.1 RHDJJV, MAXSPEC) is
+	 * unknown. TRCIDR2.WFXMODE and TRCCONFIGR.RS matter at stage 3 only and
+	 * default with a '#' line; TRCDEVARCH only gates TSMARK. */
+	.snapshot_required_regs = 1u << tc_ete_reg_trcidr0 | 1u << tc_ete_reg_trcidr8,
 	.snapshot_core_type = "ARM-AA64",
 	.clause_value = clause_value,
 };

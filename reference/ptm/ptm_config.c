@@ -15,29 +15,40 @@
 
 #include "tracecert/ptm_config.h"
 
-enum { k_version, k_cycle_accurate, k_branch_broadcast, k_return_stack, k_timestamps, k_contextid_size,
-       k_vmid, k_ts64, k_ts_binary, k_walk_limit, k_count };
+/* The one list of keys: each row is a key of the table and names its field
+ * of struct tc_ptm_config (tracecert/ptm.h, the ABI layout). The enum of
+ * indices, the table and the check that every field is a key are made from
+ * these rows. X(name, max, default, need, stage, source, doc). */
+#define PTM_KEYS(X) \
+	X(version, 1, 1, tc_key_required, 1, "ETMIDR[7:4] (minor PFT version)", \
+	  "0: PFTv1.0 (no VMID packet), 1: PFTv1.1") \
+	X(cycle_accurate, 1, 0, tc_key_required, 1, "ETMCR[12]", \
+	  "cycle-accurate tracing: atoms, branches, I-syncs and timestamps carry cycle counts") \
+	X(branch_broadcast, 1, 0, tc_key_required, 1, "ETMCR[8]", \
+	  "branch broadcast: taken direct branches are traced by address too") \
+	X(return_stack, 1, 0, tc_key_required, 1, "ETMCR[29]", "the return stack is enabled") \
+	X(timestamps, 1, 0, tc_key_required, 1, "ETMCR[28]", "timestamps are enabled") \
+	X(contextid_size, 4, 0, tc_key_required, 1, "ETMCR[15:14]", \
+	  "bytes of context ID in I-sync and Context ID packets: 0, 1, 2 or 4") \
+	X(vmid, 1, 0, tc_key_required, 1, "ETMCR[30]", "VMID tracing is enabled") \
+	X(ts64, 1, 0, tc_key_required, 1, "ETMCCER[29]", "timestamps are 64 bits (0: 48 bits)") \
+	X(ts_binary, 1, 1, tc_key_required, 1, "ETMCCER[28]", "timestamps are natural binary (0: Gray code)") \
+	X(walk_limit, 0xffffffffu, 0, tc_key_optional, 3, "none: the reference's own bound", \
+	  "most instructions one packet may walk; 0: 1048576 (L3)")
 
-const struct tc_config_key tc_ptm_keys[TC_PTM_NKEYS] = {
-	{ "version", 1, 1, tc_key_required, 1, "ETMIDR[7:4] (minor PFT version)",
-	  "0: PFTv1.0 (no VMID packet), 1: PFTv1.1" },
-	{ "cycle_accurate", 1, 0, tc_key_required, 1, "ETMCR[12]",
-	  "cycle-accurate tracing: atoms, branches, I-syncs and timestamps carry cycle counts" },
-	{ "branch_broadcast", 1, 0, tc_key_required, 1, "ETMCR[8]",
-	  "branch broadcast: taken direct branches are traced by address too" },
-	{ "return_stack", 1, 0, tc_key_required, 1, "ETMCR[29]", "the return stack is enabled" },
-	{ "timestamps", 1, 0, tc_key_required, 1, "ETMCR[28]", "timestamps are enabled" },
-	{ "contextid_size", 4, 0, tc_key_required, 1, "ETMCR[15:14]",
-	  "bytes of context ID in I-sync and Context ID packets: 0, 1, 2 or 4" },
-	{ "vmid", 1, 0, tc_key_required, 1, "ETMCR[30]", "VMID tracing is enabled" },
-	{ "ts64", 1, 0, tc_key_required, 1, "ETMCCER[29]", "timestamps are 64 bits (0: 48 bits)" },
-	{ "ts_binary", 1, 1, tc_key_required, 1, "ETMCCER[28]", "timestamps are natural binary (0: Gray code)" },
-	{ "walk_limit", 0xffffffffu, 0, tc_key_optional, 3, "none: the reference's own bound",
-	  "most instructions one packet may walk; 0: 1048576 (L3)" },
-};
+#define KEY_INDEX(name, ...) k_##name,
+#define KEY_ROW(name, max, def, need, stage, source, doc) \
+	{ #name, max, def, need, stage, source, doc, TC_CONFIG_FIELD(struct tc_ptm_config, name) },
+#define KEY_BYTES(name, ...) sizeof(((struct tc_ptm_config *)0)->name) +
+
+enum { PTM_KEYS(KEY_INDEX) k_count };
+
+const struct tc_config_key tc_ptm_keys[TC_PTM_NKEYS] = { PTM_KEYS(KEY_ROW) };
 
 const int tc_ptm_nkeys = TC_PTM_NKEYS;
-_Static_assert(k_count == TC_PTM_NKEYS, "one table row per key");
+_Static_assert(k_count == TC_PTM_NKEYS, "TC_PTM_NKEYS is the number of rows");
+_Static_assert(PTM_KEYS(KEY_BYTES) 0 == sizeof(struct tc_ptm_config),
+	       "every byte of struct tc_ptm_config is the field of a key (a field without a row, or padding)");
 
 const struct tc_config_reg tc_ptm_regs[tc_ptm_reg_count] = {
 	{ "ETMCR", 0x000, "branch output [8], cycle accurate [12], ContextIDSize [15:14], timestamp [28], return stack [29], VMID [30]" },
@@ -46,46 +57,9 @@ const struct tc_config_reg tc_ptm_regs[tc_ptm_reg_count] = {
 	{ "ETMTRACEIDR", 0x200, "trace ID [6:0] (selects the source in a CoreSight formatted buffer)" },
 };
 
-static int *flag(struct tc_ptm_config *cfg, int k)
-{
-	switch (k) {
-	case k_version: return &cfg->version;
-	case k_cycle_accurate: return &cfg->cycle_accurate;
-	case k_branch_broadcast: return &cfg->branch_broadcast;
-	case k_return_stack: return &cfg->return_stack;
-	case k_timestamps: return &cfg->timestamps;
-	case k_contextid_size: return &cfg->contextid_size;
-	case k_vmid: return &cfg->vmid;
-	case k_ts64: return &cfg->ts64;
-	case k_ts_binary: return &cfg->ts_binary;
-	default: return NULL;
-	}
-}
-
-void tc_ptm_config_set_key(struct tc_ptm_config *cfg, int k, uint64_t value)
-{
-	int *f = flag(cfg, k);
-	if (f)
-		*f = (int)value;
-	else if (k == k_walk_limit)
-		cfg->walk_limit = (uint32_t)value;
-}
-
-uint64_t tc_ptm_config_get_key(const struct tc_ptm_config *cfg, int k)
-{
-	int *f = flag((struct tc_ptm_config *)cfg, k);
-	if (f)
-		return (uint64_t)*f;
-	return k == k_walk_limit ? cfg->walk_limit : 0;
-}
-
 void tc_ptm_config_default(struct tc_ptm_config *cfg)
 {
-	if (!cfg)
-		return;
-	memset(cfg, 0, sizeof *cfg);
-	for (int k = 0; k < tc_ptm_nkeys; k++)
-		tc_ptm_config_set_key(cfg, k, tc_ptm_keys[k].def);
+	tc_config_keys_default(tc_ptm_keys, tc_ptm_nkeys, cfg, sizeof *cfg);
 }
 
 static int set_err(char *err, size_t errlen, const char *fmt, ...)
@@ -102,7 +76,7 @@ static int set_err(char *err, size_t errlen, const char *fmt, ...)
 int tc_ptm_config_check(const struct tc_ptm_config *cfg, char *err, size_t errlen)
 {
 	for (int k = 0; k < tc_ptm_nkeys; k++) {
-		uint64_t v = tc_ptm_config_get_key(cfg, k);
+		uint64_t v = tc_config_key_get(&tc_ptm_keys[k], cfg);
 		if (v > tc_ptm_keys[k].max)
 			return set_err(err, errlen, "%s=%llu is out of range (0..%llu)", tc_ptm_keys[k].name,
 				       (unsigned long long)v, (unsigned long long)tc_ptm_keys[k].max);

@@ -105,21 +105,6 @@ static int ptm_item_is_warning(int level, const struct tc_item *item)
 	return level == tc_level_l1 && item->kind == tc_ptm_pkt_warning;
 }
 
-static void config_default(void *cfg)
-{
-	tc_ptm_config_default(cfg);
-}
-
-static void config_set_key(void *cfg, int k, uint64_t v)
-{
-	tc_ptm_config_set_key(cfg, k, v);
-}
-
-static uint64_t config_get_key(const void *cfg, int k)
-{
-	return tc_ptm_config_get_key(cfg, k);
-}
-
 static int config_check(const void *cfg, char *err, size_t errlen)
 {
 	return tc_ptm_config_check(cfg, err, errlen);
@@ -172,9 +157,6 @@ const struct tc_protocol tc_protocol_ptm = {
 	.nkeys = TC_PTM_NKEYS,
 	.regs = tc_ptm_regs,
 	.nregs = tc_ptm_reg_count,
-	.config_default = config_default,
-	.config_set_key = config_set_key,
-	.config_get_key = config_get_key,
 	.config_derive = tc_ptm_config_derive,
 	.config_check = config_check,
 	.config_to_regs = config_to_regs,

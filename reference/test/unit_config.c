@@ -1,4 +1,5 @@
 /* unit_config.c — the shared configuration builder over ETE's and PTM's key and register tables, both ways; prints TAP. */
+#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -77,8 +78,8 @@ static void test_table(void)
 	ok(tc_config_reg_find(ete, "TRCIDR1") < 0 && tc_config_reg_find(ete, "TRCIDR0(") < 0,
 	   "TRCIDR1 is not a register the configuration uses; an open suffix is no name");
 	tc_ete_config_default(&cfg);
-	tc_ete_config_set_key(&cfg, key("walk_limit"), 0xffffffffu);
-	ok(cfg.walk_limit == 0xffffffffu && tc_ete_config_get_key(&cfg, key("walk_limit")) == 0xffffffffu,
+	tc_config_set(ete, &cfg, key("walk_limit"), 0xffffffffu);
+	ok(cfg.walk_limit == 0xffffffffu && tc_config_get(ete, &cfg, key("walk_limit")) == 0xffffffffu,
 	   "walk_limit takes 32 bits");
 	for (int k = 0; k < ete->nkeys; k++)
 		ok(ete->keys[k].doc && ete->keys[k].source && (ete->keys[k].stage == 1 || ete->keys[k].stage == 3),
@@ -194,6 +195,32 @@ static void test_devarch_traceid(void)
 	init(&b);
 	derive(&b, &notes);
 	ok(notes.n == 0, "no registers: no notes");
+}
+
+/* The register a refusal is about, among good ones given with it (snapshot errors name its line). */
+static void test_refused_reg(void)
+{
+	struct tc_config_builder b;
+	char err[300];
+	int rc;
+	init(&b);
+	setx(&b, "TRCIDR0", IDR0_BASE);
+	setx(&b, "TRCIDR8", 4);
+	setx(&b, "TRCDEVARCH", DEVARCH_ETE(1));
+	ok(tc_config_builder_refused_reg(&b) == -1, "good registers: none refused");
+	setx(&b, "TRCIDR2", 0x12000488u);
+	derive_rc(&b, NULL, &rc, err, sizeof err);
+	ok(rc == -1 && tc_config_builder_refused_reg(&b) == tc_ete_reg_trcidr2, "CCSIZE 9 among good registers: TRCIDR2 is the one refused");
+	setx(&b, "TRCIDR2", 0x00000488u);
+	setx(&b, "TRCIDR8", 0x10000u);
+	ok(tc_config_builder_refused_reg(&b) == tc_ete_reg_trcidr8, "MAXSPEC 65536: TRCIDR8");
+	setx(&b, "TRCIDR8", 4);
+	setx(&b, "TRCDEVARCH", DEVARCH_ETE(4));
+	ok(tc_config_builder_refused_reg(&b) == tc_ete_reg_trcdevarch, "REVISION 4: TRCDEVARCH");
+	tc_config_builder_init(&b, ptm);
+	tc_config_builder_set(&b, "ETMCR", "0x1000", err, sizeof err);
+	tc_config_builder_set(&b, "ETMIDR", "0x41000320", err, sizeof err);
+	ok(tc_config_builder_refused_reg(&b) == tc_config_reg_find(ptm, "ETMIDR"), "PTM: an ETMIDR minor version 2: ETMIDR");
 }
 
 static void test_values_and_names(void)
@@ -371,8 +398,8 @@ static void test_descriptor_to_regs(void)
 		}
 		memset(cfg, 0, sizeof cfg);
 		memset(back, 0, sizeof back);
-		p->config_default(cfg);
-		p->config_default(back);
+		tc_config_default(p, cfg);
+		tc_config_default(p, back);
 		p->config_to_regs(cfg, 0x23, regs);
 		tc_config_builder_init(&b, p);
 		for (int r = 0; r < p->nregs; r++) {
@@ -390,6 +417,113 @@ static void test_descriptor_to_regs(void)
 	}
 }
 
+/* Every key of every protocol through its table alone: the rows' fields
+ * lie inside the struct, are integers of 1, 2, 4 or 8 bytes, do not
+ * overlap and cover every byte of it (so each field is the key of one row);
+ * tc_config_default gives each key its default; and tc_config_set then
+ * tc_config_get gives back each of 0, 1, the default, max/2, a bit pattern
+ * and max, changing no byte outside the key's field; a key given by name
+ * through the builder lands there too. */
+static int byte_of_some_key(const struct tc_protocol *p, size_t at)
+{
+	int n = 0;
+	for (int k = 0; k < p->nkeys; k++)
+		n += at >= p->keys[k].offset && at < p->keys[k].offset + p->keys[k].size;
+	return n;
+}
+
+static int only_field_changed(const struct tc_config_key *key, const unsigned char *cfg, size_t size, unsigned char fill)
+{
+	for (size_t i = 0; i < size; i++)
+		if ((i < key->offset || i >= key->offset + key->size) && cfg[i] != fill)
+			return 0;
+	return 1;
+}
+
+static void test_key_fields(const struct tc_protocol *p)
+{
+	size_t covered = 0, twice = 0;
+	for (int k = 0; k < p->nkeys; k++) {
+		const struct tc_config_key *key = &p->keys[k];
+		size_t z = key->size;
+		ok((z == 1 || z == 2 || z == 4 || z == 8) && key->offset % z == 0 && key->offset + z <= p->config_size &&
+			   (z == 8 || key->max < (UINT64_C(1) << (8 * z))),
+		   "%s.%s: a field of %zu bytes at offset %zu of the %zu-byte struct, wide enough for max %llu", p->name,
+		   key->name, z, key->offset, p->config_size, (unsigned long long)key->max);
+	}
+	for (size_t i = 0; i < p->config_size; i++) {
+		int n = byte_of_some_key(p, i);
+		covered += n >= 1;
+		twice += n > 1;
+	}
+	ok(covered == p->config_size && twice == 0, "%s: the keys' fields cover each of the %zu bytes of the struct once (%zu covered, %zu twice)",
+	   p->name, p->config_size, covered, twice);
+}
+
+static void test_key_round_trips(const struct tc_protocol *p)
+{
+	unsigned char cfg[1024], base[1024];
+	if (p->config_size > sizeof cfg) {
+		ok(0, "%s: configuration of %zu bytes fits the test", p->name, p->config_size);
+		return;
+	}
+	memset(base, 0x5a, sizeof base);
+	tc_config_default(p, base);
+	for (int k = 0; k < p->nkeys; k++)
+		ok(tc_config_get(p, base, k) == p->keys[k].def, "%s.%s: tc_config_default gives the default %llu", p->name,
+		   p->keys[k].name, (unsigned long long)p->keys[k].def);
+	for (int k = 0; k < p->nkeys; k++) {
+		const struct tc_config_key *key = &p->keys[k];
+		uint64_t values[6] = { 0, 1, key->def, key->max / 2, UINT64_C(0xa5a5a5a5a5a5a5a5) & key->max, key->max };
+		int good = 1;
+		for (int i = 0; i < 6; i++) {
+			uint64_t v = values[i] > key->max ? key->max : values[i];
+			for (int fill = 0; fill < 2; fill++) {
+				unsigned char f = fill ? 0xff : 0x00;
+				memset(cfg, f, sizeof cfg);
+				tc_config_set(p, cfg, k, v);
+				good &= tc_config_get(p, cfg, k) == v && only_field_changed(key, cfg, p->config_size, f);
+			}
+		}
+		ok(good, "%s.%s: set then get gives back 0, 1, the default, max/2, a bit pattern and max %llu, nothing else changed",
+		   p->name, key->name, (unsigned long long)key->max);
+	}
+}
+
+static void test_keys_by_name(const struct tc_protocol *p)
+{
+	for (int k = 0; k < p->nkeys; k++) {
+		const struct tc_config_key *key = &p->keys[k];
+		unsigned char cfg[1024], want[1024];
+		struct tc_config_builder b;
+		char value[32], err[300];
+		uint64_t v = key->max == key->def ? 0 : key->max;
+		int rc;
+		if (p->config_size > sizeof cfg)
+			continue;
+		if (!strcmp(p->name, "ptm") && !strcmp(key->name, "contextid_size"))
+			v = 2;            /* 4 is max; 3 the value config_check refuses */
+		tc_config_default(p, cfg);
+		memcpy(want, cfg, p->config_size);
+		tc_config_set(p, want, k, v);
+		snprintf(value, sizeof value, "%llu", (unsigned long long)v);
+		tc_config_builder_init(&b, p);
+		rc = tc_config_builder_set(&b, key->name, value, err, sizeof err);
+		rc = rc ? rc : tc_config_builder_apply(&b, cfg, NULL, err, sizeof err);
+		ok(rc == 0 && tc_config_get(p, cfg, k) == v && !memcmp(cfg, want, p->config_size),
+		   "%s: --config %s=%s sets that key alone (%s)", p->name, key->name, value, rc ? err : "ok");
+	}
+}
+
+static void test_every_key(void)
+{
+	for (int i = 0; tc_protocols[i]; i++) {
+		test_key_fields(tc_protocols[i]);
+		test_key_round_trips(tc_protocols[i]);
+		test_keys_by_name(tc_protocols[i]);
+	}
+}
+
 int main(void)
 {
 	ete = tc_protocol_find("ete");
@@ -399,6 +533,7 @@ int main(void)
 	test_retstack();
 	test_idr2_idr8();
 	test_devarch_traceid();
+	test_refused_reg();
 	test_values_and_names();
 	test_lookups_and_numbers();
 	test_refused_leaves_config();
@@ -406,5 +541,6 @@ int main(void)
 	test_inverse();
 	test_ptm();
 	test_descriptor_to_regs();
+	test_every_key();
 	return tap_finish();
 }

@@ -514,9 +514,9 @@ static void test_descriptor(void)
 	cfg.walk_limit = 77;
 	for (int k = 0; k < p->nkeys; k++)
 		if (!strcmp(p->keys[k].name, "walk_limit"))
-			v = (long)p->config_get_key(&cfg, k);
-	ok(v == 77, "config_get_key walk_limit");
-	ok(p->config_get_key(&cfg, p->nkeys) == 0, "config_get_key of no key is 0");
+			v = (long)tc_config_get(p, &cfg, k);
+	ok(v == 77, "tc_config_get walk_limit");
+	ok(tc_config_get(p, &cfg, p->nkeys) == 0, "tc_config_get of no key is 0");
 	tc_image_free(&image);
 }
 

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "insn_rows.h"
+#include "vector.h"
 #include "tracecert/trace.h"
 
 /* The words of gen.sh's columns, in the order of enum tc_insn_type and enum tc_isa. */
@@ -118,24 +119,44 @@ static const char *parse_row(char *line, int isa, struct insn_row *r)
 	return NULL;
 }
 
+/* The table file whole (tc_text_read: lines of any length), NUL bytes
+ * refused. 0, or -1 with why. */
+static int read_table(const char *path, int isa, char **text, size_t *len, char *err, size_t errlen)
+{
+	char why[300];
+	FILE *f = isa < 0 ? NULL : fopen(path, "rb");
+	int rc = -1;
+	if (!f)
+		snprintf(err, errlen, "cannot open '%s': %s", path, isa < 0 ? "not a table name" : strerror(errno));
+	else if (tc_text_read(f, TC_VECTOR_MAX_BYTES, "an instruction table", text, len, why, sizeof why) != 0)
+		snprintf(err, errlen, "'%s': %s", path, why);
+	else if (memchr(*text, '\0', *len))
+		snprintf(err, errlen, "%s: byte offset %zu: a NUL byte (a table is text)", path,
+			 (size_t)((char *)memchr(*text, '\0', *len) - *text));
+	else
+		rc = 0;
+	if (rc != 0 && f && *text) {
+		free(*text);
+		*text = NULL;
+	}
+	if (f)
+		fclose(f);
+	return rc;
+}
+
 int insn_table_load(const char *dir, const char *name, struct insn_table *t, char *err, size_t errlen)
 {
-	char path[600], line[512];
-	FILE *f;
-	size_t cap = 0;
+	char path[600], *text = NULL, *at, *line;
+	size_t cap = 0, len = 0;
 	int lineno = 0;
 	memset(t, 0, sizeof *t);
 	t->isa = word_index(isa_words, 3, name);
 	snprintf(path, sizeof path, "%s/%s.tsv", dir, name);
-	f = t->isa < 0 ? NULL : fopen(path, "r");
-	if (!f) {
-		snprintf(err, errlen, "cannot open '%s': %s", path, t->isa < 0 ? "not a table name" : strerror(errno));
+	if (read_table(path, t->isa, &text, &len, err, errlen))
 		return -1;
-	}
-	while (fgets(line, sizeof line, f)) {
+	for (at = text; (line = tc_text_line(&at, text + len)) != NULL;) {
 		const char *why;
 		lineno++;
-		line[strcspn(line, "\n")] = '\0';
 		if (line[0] == '#' || !line[0])
 			continue;
 		if (t->n == cap) {
@@ -153,14 +174,10 @@ int insn_table_load(const char *dir, const char *name, struct insn_table *t, cha
 		}
 		t->n++;
 	}
-	if (ferror(f)) {
-		snprintf(err, errlen, "cannot read '%s': %s", path, strerror(errno));
-		goto fail;
-	}
-	fclose(f);
+	free(text);
 	return 0;
 fail:
-	fclose(f);
+	free(text);
 	insn_table_free(t);
 	return -1;
 }

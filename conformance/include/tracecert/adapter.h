@@ -23,8 +23,8 @@
  *   carrying a tag it lists, is "unsupported": not run, not a failure.
  *
  * Configuration
- *   open() gets the protocol's configuration struct (tracecert/ete.h
- *   struct tc_ete_config, tracecert/ptm.h struct tc_ptm_config, …) as
+ *   open() gets the protocol's configuration struct (the struct
+ *   tc_<name>_config of its header tracecert/<name>.h) as
  *   config and its size as config_size; an adapter refuses a size other
  *   than sizeof the struct it was built with (open fails with a message).
  *
@@ -32,7 +32,7 @@
  *   Everything decoded comes back through one callback,
  *       item(ctx, level, item)
  *   with level tc_level_l1 and the protocol's packet record
- *   (struct tc_ete_packet, struct tc_ptm_packet, …), or level tc_level_l3
+ *   (struct tc_<name>_packet of tracecert/<name>.h), or level tc_level_l3
  *   and a struct tc_l3. Every item starts with struct tc_item:
  *   - size: sizeof the record (the runner checks it against the record of
  *     that protocol and level, as the runner was built);
@@ -64,11 +64,11 @@
  *   the run. err of open() is NUL-terminated by the runner whatever the
  *   adapter leaves in it.
  *
- * ABI version 1 (tracecert_adapter_v1: ETE only, a packet and an L3
- * callback, struct tc_ete_config in the open arguments) is not supported
- * any more: its ETE structs changed layout when every item got the
- * struct tc_item header, so a v1 adapter built before that would be
- * misread. The runner refuses an object exporting tracecert_adapter_v1
+ * ABI version 1 (tracecert_adapter_v1: one protocol, the first, a packet
+ * and an L3 callback, that protocol's configuration struct in the open
+ * arguments) is not supported any more: its structs changed layout when
+ * every item got the struct tc_item header, so a v1 adapter built before
+ * that would be misread. The runner refuses an object exporting tracecert_adapter_v1
  * with a message naming the ABI it exports; rebuild it against this
  * header.
  */

@@ -97,7 +97,7 @@ struct tc_encoder {
 };
 
 /* A sync_points for a protocol whose synchronisation sequence is at least
- * min_zeros bytes 0x00 then 0x80 (ETE's and PFT's A-sync): the offset of
+ * min_zeros bytes 0x00 then 0x80 (an A-sync of that shape): the offset of
  * each such sequence's first zero, and 0 (a generated trace starts with one). */
 size_t tc_enc_sync_points_zeros(const uint8_t *trace, size_t len, size_t min_zeros, size_t *at, size_t max);
 

@@ -27,9 +27,8 @@ enum tc_ete_reg {
 };
 extern const struct tc_config_reg tc_ete_regs[tc_ete_reg_count];
 
-/* Key k of cfg (an index into tc_ete_keys). */
-void tc_ete_config_set_key(struct tc_ete_config *cfg, int k, uint64_t value);
-uint64_t tc_ete_config_get_key(const struct tc_ete_config *cfg, int k);
+/* Key k of a configuration: tc_config_get and tc_config_set of
+ * tracecert/protocol.h, by the table. */
 
 /* The keys the registers given derive (the descriptor's config_derive):
  * value[k] and bit k of *derived for each, a note for each field ignored

@@ -30,8 +30,10 @@ enum tc_key_need {
 };
 
 /* One configuration key. A protocol's table of keys is the only list of
- * them: the command line, its help, the vector reader and the documentation
- * are made from it. Values are unsigned integers 0..max. */
+ * them: the command line, its help, the vector reader, the documentation
+ * and the reading and writing of the configuration struct (offset, size:
+ * tc_config_get, tc_config_set) are made from it. Values are unsigned
+ * integers 0..max. */
 struct tc_config_key {
 	const char *name;         /* as on the command line and in [config] */
 	uint64_t max;
@@ -40,7 +42,16 @@ struct tc_config_key {
 	int stage;                /* 1: packets and resolution (dump); 3: instruction level only (decode) */
 	const char *source;       /* the register field it is derived from, or why none is */
 	const char *doc;          /* one line */
+	/* Its field of the protocol's configuration struct: an unsigned
+	 * integer, or an int (which holds 0..max alike), of 1, 2, 4 or 8 bytes
+	 * (TC_CONFIG_FIELD). */
+	size_t offset;
+	size_t size;
 };
+
+/* The offset and size of a key's field, the last two members of its row:
+ * TC_CONFIG_FIELD(struct tc_x_config, name). */
+#define TC_CONFIG_FIELD(type, field) offsetof(type, field), sizeof(((type *)0)->field)
 
 /* One trace unit register a configuration can be derived from. */
 struct tc_config_reg {
@@ -73,26 +84,27 @@ struct tc_config_notes {
 
 struct tc_protocol {
 	int id;                   /* enum tc_protocol_id */
-	const char *name;         /* "ete": [config] protocol=, --protocol */
-	const char *title;        /* "Arm ETE (Arm ARM K10.5)" */
+	const char *name;         /* its word of PROTOCOLS: [config] protocol=, --protocol */
+	const char *title;        /* its full name and the document it follows (help, certificates) */
 	/* The document of its errata: every departure from the published text
 	 * and every ambiguity a vector's alternative reading names
-	 * ("reference/ete/ERRATA.md"). */
+	 * ("reference/<name>/ERRATA.md"). */
 	const char *errata;
 
-	/* Configuration: a struct of config_size bytes that only the
-	 * protocol's functions read. */
+	/* Configuration: a struct of config_size bytes whose fields are the
+	 * keys (each row's offset and size); shared code reads and writes it
+	 * through the table only (tc_config_get, tc_config_set,
+	 * tc_config_default). */
 	size_t config_size;
 	const struct tc_config_key *keys;
 	int nkeys;
 	const struct tc_config_reg *regs;
 	int nregs;
-	void (*config_default)(void *cfg);
-	void (*config_set_key)(void *cfg, int key, uint64_t value);   /* value already in range */
-	uint64_t (*config_get_key)(const void *cfg, int key);
 	/* The keys derived from the registers given (bit r of given: regs[r]):
 	 * value[k] and bit k of *derived for each; a note for each field ignored.
-	 * Returns 0, or -1 with err naming the register field that is unusable. */
+	 * Returns 0, or -1 with err naming the register field that is unusable.
+	 * A refusal is about one register's own fields: derived from that
+	 * register alone, it is refused too (tc_config_builder_refused_reg). */
 	int (*config_derive)(const uint32_t *regs, uint32_t given, uint64_t *value, uint32_t *derived,
 			     struct tc_config_notes *notes, char *err, size_t errlen);
 	/* A combination of values the decoder refuses; 0, or -1 with err. */
@@ -141,12 +153,13 @@ struct tc_protocol {
 	 * in a CoreSight formatted buffer, or -1. */
 	int trace_id_reg;
 	/* The device types of a trace snapshot's [device] type= that are this
-	 * protocol ("ETE"; "PTM1.0" …), NULL-terminated. */
+	 * protocol, as the snapshot writes them, NULL-terminated. */
 	const char *const *snapshot_types;
 	/* The registers (bit r: regs[r]) a trace source of a snapshot must
-	 * give, in its device file or as --config NAME=VALUE: without them the
-	 * packets cannot be delimited (tools/snaprun.c refuses the snapshot,
-	 * naming the file, the register and regs[r].doc). 0: none. */
+	 * give, in its device file or as --config NAME=VALUE, when it is
+	 * decoded (it has a buffer): without them the packets cannot be
+	 * delimited or resolved (tools/snaprun.c refuses the snapshot, naming
+	 * the file, the register and regs[r].doc). 0: none. */
 	uint32_t snapshot_required_regs;
 	/* The core type= a snapshot writer gives the core a source of this
 	 * protocol traces ("ARM-AA64"); readers take any. */
@@ -163,12 +176,25 @@ struct tc_protocol {
 /* The protocols of this build (PROTOCOLS in GNUmakefile), NULL-terminated. */
 extern const struct tc_protocol *const tc_protocols[];
 
-/* By name ("ete"), or NULL. */
+/* By name (its word of PROTOCOLS), or NULL. */
 const struct tc_protocol *tc_protocol_find(const char *name);
 /* By id (enum tc_protocol_id), or NULL. */
 const struct tc_protocol *tc_protocol_by_id(int id);
 
 /* ---- Configuration from keys and registers (reference/config.c) ---------- */
+
+/* Key k of cfg (a struct of p->config_size bytes), by its row's offset and
+ * size; 0 for a k that is no key. */
+uint64_t tc_config_get(const struct tc_protocol *p, const void *cfg, int k);
+/* Sets key k of cfg to value (already in the key's range); a k that is no
+ * key changes nothing. */
+void tc_config_set(const struct tc_protocol *p, void *cfg, int k, uint64_t value);
+/* Every byte of cfg 0, then every key its default. */
+void tc_config_default(const struct tc_protocol *p, void *cfg);
+/* The same by a table, for a protocol's own code (tc_x_config_default). */
+uint64_t tc_config_key_get(const struct tc_config_key *key, const void *cfg);
+void tc_config_key_set(const struct tc_config_key *key, void *cfg, uint64_t value);
+void tc_config_keys_default(const struct tc_config_key *keys, int nkeys, void *cfg, size_t size);
 
 void tc_config_builder_init(struct tc_config_builder *b, const struct tc_protocol *proto);
 /* Sets a key (decimal, in its range) or a register (32 bits, decimal or 0x
@@ -180,13 +206,20 @@ int tc_config_builder_set(struct tc_config_builder *b, const char *name, const c
 /* Keys given or derivable from the registers given (bit k = keys[k]). */
 uint32_t tc_config_builder_covered(const struct tc_config_builder *b);
 /* Writes the keys derived from the registers, then the keys given, over cfg
- * (a base the caller set: config_default, or a vector's configuration), then
+ * (a base the caller set: tc_config_default, or a vector's configuration), then
  * checks it. Returns 0, or -1 with err, cfg unchanged. notes may be NULL. */
 int tc_config_builder_apply(const struct tc_config_builder *b, void *cfg, struct tc_config_notes *notes, char *err,
 			    size_t errlen);
+/* After tc_config_builder_apply refused b's registers: the register
+ * (index into proto->regs) that config_derive refuses on its own, the
+ * first in table order, or -1 when none does. */
+int tc_config_builder_refused_reg(const struct tc_config_builder *b);
 /* Index of a key or a register by name, or -1. */
 int tc_config_key_find(const struct tc_protocol *p, const char *name);
 int tc_config_reg_find(const struct tc_protocol *p, const char *name);
+/* The first protocol of tc_protocols[] other than self (which may be NULL)
+ * that has a key or register of this name, or NULL: for messages. */
+const struct tc_protocol *tc_config_owner(const struct tc_protocol *self, const char *name);
 
 #ifdef __cplusplus
 }

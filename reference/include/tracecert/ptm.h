@@ -16,7 +16,7 @@ extern "C" {
  * model names them (reference/ptm/ERRATA.md PTM-P1 for where each comes
  * from). tc_ptm_config_default() gives the defaults listed. */
 struct tc_ptm_config {
-	int version;           /* ETMIDR[3:0] minor revision of PFT: 0 = PFTv1.0, 1 = PFTv1.1 (default 1).
+	int version;           /* ETMIDR[7:4] minor revision of PFT: 0 = PFTv1.0, 1 = PFTv1.1 (default 1).
 				* PFTv1.0 has no VMID packet: header 0x3C is reserved (PTM-P2) */
 	int cycle_accurate;    /* ETMCR[12] cycle-accurate tracing: atoms, branch address packets,
 				* I-syncs (reason != periodic) and timestamps carry a cycle count (default 0) */

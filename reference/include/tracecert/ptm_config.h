@@ -22,8 +22,6 @@ extern const int tc_ptm_nkeys;
 enum tc_ptm_reg { tc_ptm_reg_etmcr, tc_ptm_reg_etmidr, tc_ptm_reg_etmccer, tc_ptm_reg_etmtraceidr, tc_ptm_reg_count };
 extern const struct tc_config_reg tc_ptm_regs[tc_ptm_reg_count];
 
-void tc_ptm_config_set_key(struct tc_ptm_config *cfg, int k, uint64_t value);
-uint64_t tc_ptm_config_get_key(const struct tc_ptm_config *cfg, int k);
 /* 0, or -1 with err for a combination the decoder refuses (contextid_size 3). */
 int tc_ptm_config_check(const struct tc_ptm_config *cfg, char *err, size_t errlen);
 /* The keys the registers given derive (the descriptor's config_derive). */

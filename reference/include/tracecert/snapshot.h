@@ -104,7 +104,9 @@ struct tc_snapshot {
 
 /* Reads and checks a snapshot directory: every file it names is read and
  * must parse; devices have a name, class and type, names are unique; dumps
- * have file and address, numbers parse, each dump file opens; trace.ini
+ * have file and address, numbers parse, each dump file opens; a device
+ * names each register once (NAME and NAME(suffix), in any case, are one
+ * register: the second is an error naming both lines); trace.ini
  * lists its buffers, each with name, file (it opens) and a known format;
  * links name existing devices and buffers. On error nothing is kept and
  * err says "FILE:LINE: what was expected". */

@@ -40,15 +40,17 @@ struct tc_item {
 enum tc_isa { tc_isa_a64 = 0, tc_isa_a32 = 1, tc_isa_t32 = 2, tc_isa_rv32 = 3, tc_isa_rv64 = 4, tc_isa_count };
 
 /* Instruction types: what a range's last instruction is (reference/L3FORMAT.md
- * `type=`). The Arm ETE names (K10.5.6.2.3 InstType) cover the others:
- * waypoints and branches are `dir`/`indir`. */
+ * `type=`), for every protocol: a protocol's branches and other waypoints
+ * are `dir`/`indir`; `wfx`, `isb` and `tstart` are the instructions some
+ * protocols trace as elements of their own (each protocol's FORMAT.md says
+ * which it uses). */
 enum tc_insn_type {
 	tc_insn_other = 0,    /* not a P0 / waypoint instruction */
 	tc_insn_branch_dir,   /* direct branch */
 	tc_insn_branch_indir, /* indirect branch (any PC write that is not direct) */
-	tc_insn_wfx,          /* WFI/WFE/WFIT/WFET where the protocol traces them as P0 (ETE: wfxmode=1) */
-	tc_insn_isb,          /* ETE: ISB */
-	tc_insn_tstart,       /* ETE: TSTART (TC-P27) */
+	tc_insn_wfx,          /* WFI/WFE/WFIT/WFET, where the protocol (or its configuration) traces them */
+	tc_insn_isb,          /* ISB, where the protocol traces it */
+	tc_insn_tstart,       /* TSTART (transaction start), where the protocol traces transactions */
 	tc_insn_type_count
 };
 
@@ -59,18 +61,18 @@ enum tc_taken { tc_taken_n = 0, tc_taken_e = 1, tc_taken_none = 2, tc_taken_unkn
 struct tc_context {
 	uint32_t context_id;
 	uint32_t vmid;
-	uint8_t el;           /* exception level 0..3 (ETE); PTM/ETMv3: 2 = Hyp, else 0/1 unknown */
+	uint8_t el;           /* exception level 0..3; a protocol that traces only Hyp mode: 2 in Hyp, else 0 */
 	uint8_t ns;           /* 1 = Non-secure */
 	uint8_t sf;           /* 1 = AArch64 */
 	uint8_t nse;          /* FEAT_RME NSE bit */
 };
 
-/* L3: what executed. The numbers of the first 18 kinds are ETE's and stay.
- * A warning (a bit the text leaves unassigned, ignored as Arm's RES0 rule
+/* L3: what executed. The numbers are part of the adapter ABI and never
+ * change; a new kind goes before tc_l3_kind_count. A warning (a bit the text leaves unassigned, ignored as Arm's RES0 rule
  * asks) is not an L3 item: it is about the bytes of one packet, so each
  * protocol reports it at L1 only, as its packet kind `warning` right after
  * the packet's line, and stages 2 and 3 see exactly what they would with the
- * bit clear (ETE ERRATA TC-R1). Queued as an element it would take a
+ * bit clear (the rule of each protocol's errata document). Queued as an element it would take a
  * resolution-queue slot and break the stream order of L2/L3 offsets. */
 enum tc_l3_kind {
 	tc_l3_range, tc_l3_exception, tc_l3_context, tc_l3_trace_on,
@@ -79,7 +81,7 @@ enum tc_l3_kind {
 	tc_l3_trans_start, tc_l3_trans_commit, tc_l3_trans_failure,
 	tc_l3_ts_marker, tc_l3_instrumentation, tc_l3_unresolved,
 	tc_l3_error,
-	tc_l3_exception_return, /* PTM/ETMv3: an exception return was traced */
+	tc_l3_exception_return, /* an exception return was traced (a protocol with such a packet) */
 	tc_l3_trigger,          /* a trigger packet */
 	tc_l3_kind_count
 };
