@@ -6,7 +6,8 @@
 # (conformance/mutants/<p>/) and how many the vectors kill (BUILD_DIR/certify/suite/mutants.txt,
 # written by conformance/mutants/run.sh), then the kill table; then the automatic mutants' kill
 # rates per protocol and part, vectors alone and whole suite, with their survivors
-# (BUILD_DIR/mutants-auto/report.md, written by make mutants-auto), when they were measured.
+# (BUILD_DIR/mutants-auto/report.md, written by make mutants-auto), when they were measured;
+# else the last full run's report as checked in (conformance/mutants/auto/measured.md), said so.
 #
 # The protocols are those of the build (BUILD_DIR/gen/protocols.c, from PROTOCOLS in
 # GNUmakefile); without a build, every folder vectors/<p>/. Paths are relative to the current
@@ -114,6 +115,14 @@ echo
 echo "## Automatic mutants"
 echo
 auto=$build/mutants-auto/report.md
+kept=conformance/mutants/auto/measured.md
+if [ ! -f "$auto" ] && [ -f "$kept" ]; then
+	echo "Not measured in this build: the last full run's report, checked in as $kept"
+	echo "(its dates and commits below). \`make mutants-auto [PROTOCOL=p] [SAMPLE=N]\` measures"
+	echo "again and writes $auto, which this certificate then shows."
+	echo
+	auto=$kept
+fi
 if [ -f "$auto" ]; then
 	# The report without its title, its headings one level down.
 	sed '1{/^# /d;}' "$auto" | sed 's/^## /### /; s/^### \([a-z0-9_]*\)$/#### \1/'

@@ -30,6 +30,8 @@ static void test_regions(void)
 	ok(tc_image_add(&img, 0x1000, a, 8) == tc_image_ok, "add a region");
 	ok(tc_image_add(&img, 0x1004, a, 8) == tc_image_err_overlap, "an overlapping region is refused");
 	ok(tc_image_add(&img, 0x0ffc, a, 8) == tc_image_err_overlap, "overlap from below is refused");
+	ok(tc_image_add(&img, 0x1007, a, 4) == tc_image_err_overlap, "a region starting at the last byte of another is refused");
+	ok(tc_image_add(&img, 0x0ffd, a, 4) == tc_image_err_overlap, "a region ending at the first byte of another is refused");
 	ok(tc_image_add(&img, 0x1008, a, 8) == tc_image_ok, "an adjacent region is fine");
 	ok(tc_image_add(&img, 0x3000, a, 0) == tc_image_err_empty, "a zero-size region is refused");
 	ok(tc_image_add(&img, UINT64_MAX - 3, a, 8) == tc_image_err_wrap, "a region past 2^64 is refused");

@@ -15,9 +15,11 @@ echo "(conformance/mutants/auto/equivalent.txt). Killed by the vectors: a failin
 echo "in \`tracecert certify\` against vectors/<protocol>, or every vector failing, or only"
 echo "crashes, hangs, floods or adapter errors (certify fails those too). Killed by the whole"
 echo "suite: by the vectors, or else by a unit test, vectest (s1 and l2 too) or the encoder"
-echo "round trip (conformance/mutants/auto/suite.sh). Unscored: a fault only warning items show"
-echo "(conformance/mutants/auto/unscored.txt), which certify never scores by design, killed by"
-echo "the whole suite; left out of the vectors' kill rate, counted in the whole suite's."
+echo "round trip (conformance/mutants/auto/suite.sh). Unscored: a fault that only output certify"
+echo "never scores shows (warnings, s1 and L2, the skipped-byte count, L3 offsets), or only calls"
+echo "certify never makes (API argument guards; image calls: error messages, regions out of order,"
+echo "overlapping or named), argued in conformance/mutants/auto/unscored.txt, killed by the whole"
+echo "suite; left out of the vectors' kill rate, counted in the whole suite's."
 echo
 for p in $ps; do
 	printf -- '- %s: %s, commit %s, sample %s, seed %s (`make mutants-auto PROTOCOL=%s%s`)\n' "$p" \

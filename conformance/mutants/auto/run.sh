@@ -14,7 +14,11 @@
 # (configuration keys and the descriptor: certify hands every decoder a checked
 # configuration, so their faults are not decoding faults), and the shared instruction
 # classifier, program image, return stack and byte-stream driver (insn, image, retstack,
-# pktstream) that the protocol's decoder uses (includes the header of). --sample N: N sites of each protocol, chosen
+# pktstream) that the protocol's decoder uses (includes the header of). The image part is
+# reference/image.c alone, the regions and lookup a decoder uses: reference/image_file.c
+# (loading raw and ELF files), like csframe.c and snapshot.c, is the runner's and the
+# tools' side — certify hands a decoder regions, never files, so a fault of the adapter's
+# copy of the loader is never reached. --sample N: N sites of each protocol, chosen
 # by seed (default 1) and site id; without it every site (a few thousand: hours on 2 cores).
 # --ids FILE: only the sites whose id starts a line of FILE (e.g. the survivors of an earlier
 # run: cut -f3 of its verdicts.tsv), to see quickly what new vectors kill; its kill rates are

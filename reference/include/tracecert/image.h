@@ -1,4 +1,9 @@
-/* tracecert/image.h — program images for instruction-level decode: any number of regions (copies, read-only file mappings, ELF segments). */
+/* tracecert/image.h — program images for instruction-level decode: any number of regions (copies, read-only file mappings, ELF segments).
+ *
+ * Two parts: the regions and their lookup (reference/image.c), all a decoder
+ * uses, and loading files into regions (reference/image_file.c: raw
+ * binaries, mappings, ELF), which the vector reader, the tools and snapshot
+ * reading use. */
 #ifndef TRACECERT_IMAGE_H
 #define TRACECERT_IMAGE_H
 
@@ -48,6 +53,8 @@ enum tc_image_status {
 	tc_image_err_not_elf = -9     /* no ELF magic at offset 0: not an ELF file at all (a raw binary?) */
 };
 
+/* ---- Regions (image.c) ---- */
+
 /* Copies len bytes as a region at base. */
 int tc_image_add(struct tc_image *img, uint64_t base, const uint8_t *bytes, size_t len);
 
@@ -55,6 +62,17 @@ int tc_image_add(struct tc_image *img, uint64_t base, const uint8_t *bytes, size
  * regions of an overlap. */
 int tc_image_add_named(struct tc_image *img, uint64_t base, const uint8_t *bytes, size_t len, const char *name,
 		       char *err, size_t errlen);
+
+/* The bytes at address: a pointer into the containing region and, in
+ * *avail, how many bytes remain in it; NULL when no region holds address.
+ * A binary search over the sorted regions. */
+const uint8_t *tc_image_lookup(const struct tc_image *img, uint64_t address, size_t *avail);
+
+void tc_image_free(struct tc_image *img);
+
+const char *tc_image_strerror(int status);
+
+/* ---- Files (image_file.c) ---- */
 
 /* Maps length bytes of a file from offset (length TC_IMAGE_TO_END: to the end
  * of the file) read-only at base: nothing is copied, so memory holds only
@@ -90,15 +108,6 @@ int tc_image_load_elf(struct tc_image *img, const char *path, char *err, size_t 
  * (free it), its length in *len; NULL with errno set when it cannot be read
  * (EFBIG: longer than TC_IMAGE_READ_MAX; EISDIR: a folder). */
 uint8_t *tc_image_read_file(const char *path, size_t *len);
-
-/* The bytes at address: a pointer into the containing region and, in
- * *avail, how many bytes remain in it; NULL when no region holds address.
- * A binary search over the sorted regions. */
-const uint8_t *tc_image_lookup(const struct tc_image *img, uint64_t address, size_t *avail);
-
-void tc_image_free(struct tc_image *img);
-
-const char *tc_image_strerror(int status);
 
 #ifdef __cplusplus
 }
