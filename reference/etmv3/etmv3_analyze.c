@@ -189,12 +189,13 @@ static int first_half(struct tc_etmv3_analyzer *a, const struct tc_insn *inst)
  * passed its condition code test; N: failed it, §7.3.1). A branch ends the
  * range; taken, a direct branch goes to its target and an indirect one
  * waits for its branch address packet (§7.3.5); otherwise the next
- * instruction. */
-static void atom(struct tc_etmv3_analyzer *a, int taken)
+ * instruction. whole: the atom stands for the whole instruction even when
+ * a 32-bit Thumb instruction takes two atoms (an LSiP's implied E). */
+static void atom(struct tc_etmv3_analyzer *a, int taken, int whole)
 {
 	struct tc_insn inst;
 	uint32_t next;
-	if (!decode_instr(a, &inst) || first_half(a, &inst))
+	if (!decode_instr(a, &inst) || (!whole && first_half(a, &inst)))
 		return;
 	next = a->cur.address + inst.size;
 	output_instruction(a, &inst);
@@ -260,7 +261,7 @@ static void analyze_atoms(struct tc_etmv3_analyzer *a, const struct tc_etmv3_pac
 			bytecode_atom(a);
 		if (!can_walk(a))
 			break;
-		atom(a, (p->atoms >> i) & 1);
+		atom(a, (p->atoms >> i) & 1, 0);
 	}
 }
 
@@ -398,7 +399,8 @@ static int count_ignored(const struct tc_etmv3_config *cfg, int reason)
  * address", in the state the information byte and the address's T bit give
  * (the current address can change the instruction set and, with an
  * Exception information byte, the security state, §7.7.3); then the walk
- * stands at the current address. */
+ * stands at the current address. The instruction executed: a 32-bit Thumb
+ * one is output whole with thumb2_one=0 too (ETM3-P13). */
 static void lsip_data_instruction(struct tc_etmv3_analyzer *a, const struct tc_etmv3_packet *p)
 {
 	TC_CLAUSE("7.7.3/LSiP.ImpliedE");
@@ -409,8 +411,7 @@ static void lsip_data_instruction(struct tc_etmv3_analyzer *a, const struct tc_e
 	a->cur.valid = 1;
 	report_context(a);
 	if (can_walk(a))
-		atom(a, 1);
-	a->half_t32 = 0;
+		atom(a, 1, 1);
 }
 
 static void analyze_isync(struct tc_etmv3_analyzer *a, const struct tc_etmv3_packet *p)

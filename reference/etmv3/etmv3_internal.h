@@ -25,9 +25,10 @@ struct tc_etmv3_state {
 	uint8_t be;
 };
 
-/* Most warnings one packet carries: an LSiP I-sync's information byte (two),
- * cycle count, first address byte and exception bytes. */
-#define TC_ETMV3_MAX_WARN 8
+/* Most warnings one packet carries: nine, in an LSiP I-sync with cycle count
+ * (70): cc-last, isync-info, isync-info0, lsip-first, then with Con (ETMv3.4,
+ * where byte 0 has no res0 bits) exc1, exc2-id, exc2, exc2-last, lsip-exc. */
+#define TC_ETMV3_MAX_WARN 9
 
 struct tc_etmv3_warn {
 	uint8_t warning;           /* enum tc_etmv3_warning */

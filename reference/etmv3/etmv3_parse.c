@@ -679,9 +679,7 @@ static void timestamp_packet(struct etmv3_parse *p, uint8_t h)
 		prev = bin_to_gray(prev);
 	prev = (prev & ~mask) | (v & mask);
 	if (!p->cfg->ts_binary)
-		prev = gray_to_bin(prev);
-	if (width < 64)
-		prev &= (UINT64_C(1) << width) - 1;
+		prev = gray_to_bin(prev);   /* below 2^width: so are v, the previous value and their Gray codes */
 	p->st->timestamp = prev;
 	k->h.kind = tc_etmv3_pkt_timestamp;
 	k->ts = prev;
