@@ -79,6 +79,11 @@ if [ -z "$suite_link" ]; then
 	done
 	suite_link="$suite_link $build/libtcenc.a"
 fi
+# A build made with --coverage (make coverage: its objects have .gcno files beside them)
+# links only with gcov's runtime.
+if [ -n "$(find "$build/obj/reference" -maxdepth 1 -name '*.gcno' 2>/dev/null | head -n 1)" ]; then
+	suite_link="$suite_link --coverage"
+fi
 . conformance/mutants/lib.sh
 . conformance/mutants/auto/suite.sh
 
