@@ -144,6 +144,7 @@ struct etmv3_state {
 	int bad_class;                    /* the bad packet the decoder has been given last */
 	uint64_t bad_offset;
 	int bad_pending;
+	unsigned long errors_seen;        /* h->errors_logged when logged_error() last asked OpenCSD */
 	int synced;                       /* a TRACE_ON since the start or the last NO_SYNC */
 	int after_nacc;                   /* an ADDR_NACC and no range or TRACE_ON since */
 };
@@ -224,13 +225,19 @@ static uint8_t etmv3_isa(ocsd_isa isa)
  * reserved-field; e.g. a fifth branch address byte of no instruction set),
  * but a Context ID packet with ContextIDSize b00, which OpenCSD finds
  * malformed (payload bytes where it expects none): bad-mode (§7.3.6 "never
- * generated"). 0 when it logged none. */
-static int logged_error(const ocsd_etmv3_pkt *k, ocsd_trc_index_t index)
+ * generated"). 0 when it logged none. OpenCSD is asked only when it has
+ * logged a message since the last time (h->errors_logged: the error of a
+ * packet is logged before the packet is handed on). */
+static int logged_error(struct oc_handle *h, const ocsd_etmv3_pkt *k, ocsd_trc_index_t index)
 {
 	ocsd_trc_index_t at = 0;
 	uint8_t chan = 0;
 	char msg[128];
-	ocsd_err_t code = ocsd_get_last_err(&at, &chan, msg, (int)sizeof msg);
+	ocsd_err_t code;
+	if (h->errors_logged == st(h)->errors_seen)
+		return 0;
+	st(h)->errors_seen = h->errors_logged;
+	code = ocsd_get_last_err(&at, &chan, msg, (int)sizeof msg);
 	if (at != index)
 		return 0;
 	if (code == OCSD_ERR_INVALID_PCKT_HDR)
@@ -443,7 +450,7 @@ static ocsd_datapath_resp_t l1_packet(const void *ctx, const ocsd_datapath_op_t 
 	oc_debug_packet(h, p.h.offset, k, p.header);
 	cls = error_class(k);
 	if (!cls)
-		cls = logged_error(k, index);
+		cls = logged_error(h, k, index);
 	if (cls) {
 		p.h.kind = tc_etmv3_pkt_error;
 		p.error = (uint8_t)cls;
