@@ -16,6 +16,15 @@
  * TC_OCSD_DEBUG=1 in the environment prints OpenCSD's own packet and
  * element strings, memory requests and logged errors on stderr.
  *
+ * Logged errors
+ *   OpenCSD keeps the last error it logged (ocsd_get_last_err), and builds
+ *   its text with C++ streams at every call of ocsd_get_last_err once an
+ *   error exists: a protocol that asks about each packet would spend most
+ *   of its time there. Its output logger instead hands each message to the
+ *   adapter once, as it is logged (ocsd_def_errlog_set_strprint_cb): the
+ *   handle counts them (errors_logged), so that a protocol asks OpenCSD
+ *   only when the count has moved, and prints them with TC_OCSD_DEBUG=1.
+ *
  * How OpenCSD is driven
  *   L1: a decode tree with the packet processor only
  *       (OCSD_CREATE_FLG_PACKET_PROC), the packet sink and the packet
@@ -241,6 +250,8 @@ static void oc_close(void *handle)
 	struct oc_handle *h = handle;
 	if (!h)
 		return;
+	/* the logger keeps the callback of a tree: none after the trees */
+	ocsd_def_errlog_config_output(C_API_MSGLOGOUT_FLG_NONE, NULL);
 	if (h->l1)
 		ocsd_destroy_dcd_tree(h->l1);
 	if (h->l3)
@@ -303,6 +314,16 @@ static int copy_args(struct oc_handle *h, const struct tc_adapter_open_args *a)
 	return 0;
 }
 
+/* OpenCSD's output logger: one message it logged (an error, or with
+ * TC_OCSD_DEBUG=1 any message at information level and above). */
+static void on_log_message(const void *ctx, const char *msg, const int len)
+{
+	struct oc_handle *h = (struct oc_handle *)ctx;
+	h->errors_logged++;
+	if (h->debug && len > 0)
+		fprintf(stderr, "%.*s", len, msg);
+}
+
 static void *oc_open(const struct tc_adapter_open_args *a, char *err, size_t errlen)
 {
 	const struct oc_protocol *p = a ? find_protocol(a->protocol) : NULL;
@@ -324,10 +345,20 @@ static void *oc_open(const struct tc_adapter_open_args *a, char *err, size_t err
 		oc_close(h);
 		return NULL;
 	}
-	/* errors are kept (ocsd_get_last_err) but printed only when debugging */
-	ocsd_def_errlog_init(h->debug ? OCSD_ERR_SEV_INFO : OCSD_ERR_SEV_ERROR, h->debug);
+	/* errors are kept (ocsd_get_last_err) and counted as they are logged
+	 * (on_log_message); printed only when debugging. The output logger is
+	 * made once a process (ocsd_def_errlog_init would make another each
+	 * time): configuring it fails while there is none */
+	ocsd_def_errlog_init(h->debug ? OCSD_ERR_SEV_INFO : OCSD_ERR_SEV_ERROR,
+			     ocsd_def_errlog_config_output(C_API_MSGLOGOUT_FLG_NONE, NULL) != OCSD_OK);
+	ocsd_def_errlog_config_output(C_API_MSGLOGOUT_FLG_NONE, NULL);
 	if (((h->levels & tc_level_l1) && !(h->l1 = make_tree(h, 0, err, errlen))) ||
 	    ((h->levels & tc_level_l3) && !(h->l3 = make_tree(h, 1, err, errlen)))) {
+		oc_close(h);
+		return NULL;
+	}
+	if (ocsd_def_errlog_set_strprint_cb(h->l1 ? h->l1 : h->l3, h, on_log_message) != OCSD_OK) {
+		snprintf(err, errlen, "OpenCSD: ocsd_def_errlog_set_strprint_cb failed");
 		oc_close(h);
 		return NULL;
 	}

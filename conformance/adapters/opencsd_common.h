@@ -62,6 +62,7 @@ struct oc_handle {
 	struct tc_adapter_region *regions;
 	size_t nregions;
 	int debug;                          /* TC_OCSD_DEBUG set */
+	unsigned long errors_logged;        /* messages OpenCSD's error logger has output (oc_open) */
 	void *state;                        /* the protocol's own, proto->state_size bytes */
 };
 

@@ -30,12 +30,13 @@
  * L1 (ocsd_etmv3_pkt)
  *   - header: the first raw byte of the packet (the packet monitor).
  *   - isync (I_SYNC, I_SYNC_CYCLE): addr and isa (curr_isa: ARM, Thumb-2,
- *     ThumbEE, Jazelle) unless isync_info.no_address (data-only); for an
- *     LSiP I-sync (isync_info.has_LSipAddress) OpenCSD keeps the data
- *     instruction's address in addr and the current address in data.addr:
- *     printed as addr (current) and lsip (data instruction); reason
+ *     ThumbEE, Jazelle) unless isync_info.no_address (data-only); reason
  *     (isync_info.reason), ns and hyp (context.curr_NS / curr_Hyp), cc when
- *     isync_info.has_cycle_count, ctxid when context.updated_c.
+ *     isync_info.has_cycle_count, ctxid when context.updated_c. No lsip:
+ *     for an LSiP I-sync OpenCSD 1.3.3 reads the current address into addr
+ *     over the data instruction's address (the data address writer below)
+ *     and never sets isync_info.has_LSipAddress, so its packet keeps only
+ *     the current address, printed as addr.
  *   - branch: addr, isa, ns, hyp (the state after the packet); when
  *     exception.bits.present the exception number (exception.number), can
  *     (exception.bits.cancel) and resume (exception.bits.cm_resume). The
@@ -52,13 +53,19 @@
  *     W before its atoms, format 3 cycle_count W before its atom, format 4
  *     none (Table 7-3).
  *   - data (NORM_DATA), placeholder (OOO_ADDR_PLC), value-not-traced:
- *     addr (data.addr) and be (data.be) when data.update_addr; data and
- *     ooo-data: value (data.value) when data.update_dval and, for Normal
- *     data, data_value=1 (OpenCSD sets a value 0 for a packet without value
- *     bytes); size: the bytes OpenCSD framed as the value, the packet's
- *     length (the monitor) less the header and the address bytes OpenCSD
- *     read (data.addr.pkt_bits: 7 bits a byte, 4 in a fifth). ooo-data and
- *     placeholder: tag (data.ooo_tag).
+ *     addr and be (data.be) when data.update_addr. OpenCSD 1.3.3 writes a
+ *     data address it reads into the packet's addr, the instruction
+ *     address (EtmV3TrcPacket::UpdateDataAddress sets addr.val and
+ *     addr.pkt_bits and the flag data.update_addr; data.addr, which its
+ *     header calls the current data address, is never written and stays
+ *     0): the address is taken from addr, which holds OpenCSD's result,
+ *     the bits it read over those of the last address it kept there. data
+ *     and ooo-data: value (data.value) when data.update_dval and, for
+ *     Normal data, data_value=1 (OpenCSD sets a value 0 for a packet
+ *     without value bytes); size: the bytes OpenCSD framed as the value,
+ *     the packet's length (the monitor) less the header and the address
+ *     bytes OpenCSD read (addr.pkt_bits: 7 bits a byte, 4 in a fifth).
+ *     ooo-data and placeholder: tag (data.ooo_tag).
  *   - context-id (context.ctxtID), vmid (context.VMID), timestamp
  *     (timestamp: OpenCSD's value after bit replacement); OpenCSD's packet
  *     has no R bit (the clock frequency changed): printed as r=0.
@@ -81,7 +88,8 @@
  *   - range: first = st_addr, last = en_addr - last_instr_sz, n =
  *     num_instr_range, isa a32 (ARM) or t32 (Thumb-2, ThumbEE), type from
  *     last_i_type (BR dir, BR_INDIRECT indir, else other), taken from
- *     last_instr_exec for branches, '-' for other. OpenCSD's cycle count
+ *     last_instr_exec for branches, '-' for other; an element of no
+ *     instructions gives no item (range()). OpenCSD's cycle count
  *     on a range (has_cc) is the P-header's W atoms, which give no L3 item
  *     (reference/etmv3/FORMAT.md): not output; so is a CYCLE_COUNT element
  *     OpenCSD makes of a P-header (the L3 tree's packet monitor says which
@@ -101,7 +109,9 @@
  *     item, as the packet gives none in the L3 text.
  *   - EXCEPTION_RET: exception-return; EVENT (trigger): trigger;
  *     TIMESTAMP: timestamp with the cycle count when has_cc, else unknown;
- *     ADDR_NACC: no-image.
+ *     ADDR_NACC: no-image; ADDR_UNKNOWN: error no-address, but after an
+ *     ADDR_NACC or before the first TRACE_ON of a synchronisation
+ *     (address_unknown()).
  *   - errors: OpenCSD's decoder answers a bad packet with a fatal datapath
  *     response: the error item has the class of the bad packet the L3
  *     tree's packet monitor saw last (as at L1), at its offset; without one,
@@ -134,6 +144,9 @@ struct etmv3_state {
 	int bad_class;                    /* the bad packet the decoder has been given last */
 	uint64_t bad_offset;
 	int bad_pending;
+	unsigned long errors_seen;        /* h->errors_logged when logged_error() last asked OpenCSD */
+	int synced;                       /* a TRACE_ON since the start or the last NO_SYNC */
+	int after_nacc;                   /* an ADDR_NACC and no range or TRACE_ON since */
 };
 
 static struct etmv3_state *st(const struct oc_handle *h)
@@ -212,13 +225,19 @@ static uint8_t etmv3_isa(ocsd_isa isa)
  * reserved-field; e.g. a fifth branch address byte of no instruction set),
  * but a Context ID packet with ContextIDSize b00, which OpenCSD finds
  * malformed (payload bytes where it expects none): bad-mode (§7.3.6 "never
- * generated"). 0 when it logged none. */
-static int logged_error(const ocsd_etmv3_pkt *k, ocsd_trc_index_t index)
+ * generated"). 0 when it logged none. OpenCSD is asked only when it has
+ * logged a message since the last time (h->errors_logged: the error of a
+ * packet is logged before the packet is handed on). */
+static int logged_error(struct oc_handle *h, const ocsd_etmv3_pkt *k, ocsd_trc_index_t index)
 {
 	ocsd_trc_index_t at = 0;
 	uint8_t chan = 0;
 	char msg[128];
-	ocsd_err_t code = ocsd_get_last_err(&at, &chan, msg, (int)sizeof msg);
+	ocsd_err_t code;
+	if (h->errors_logged == st(h)->errors_seen)
+		return 0;
+	st(h)->errors_seen = h->errors_logged;
+	code = ocsd_get_last_err(&at, &chan, msg, (int)sizeof msg);
 	if (at != index)
 		return 0;
 	if (code == OCSD_ERR_INVALID_PCKT_HDR)
@@ -285,10 +304,11 @@ static void fill_atoms(struct tc_etmv3_packet *p, const ocsd_etmv3_pkt *k, int c
 	}
 }
 
-/* The bytes of a data address OpenCSD read, from the bits it reports. */
+/* The bytes of a data address OpenCSD read, from the bits it reports (in
+ * addr: OpenCSD 1.3.3 writes data addresses there, the header comment). */
 static unsigned data_address_bytes(const ocsd_etmv3_pkt *k)
 {
-	return k->data.update_addr ? ((unsigned)k->data.addr.pkt_bits + 6) / 7 : 0;
+	return k->data.update_addr ? ((unsigned)k->addr.pkt_bits + 6) / 7 : 0;
 }
 
 static void fill_data_address(struct tc_etmv3_packet *p, const ocsd_etmv3_pkt *k)
@@ -296,7 +316,7 @@ static void fill_data_address(struct tc_etmv3_packet *p, const ocsd_etmv3_pkt *k
 	if (!k->data.update_addr)
 		return;
 	p->has_address = 1;
-	p->data_address = (uint32_t)k->data.addr.val;
+	p->data_address = (uint32_t)k->addr.val;
 	p->be = (uint8_t)k->data.be;
 }
 
@@ -315,9 +335,7 @@ static void fill_isync(struct tc_etmv3_packet *p, const ocsd_etmv3_pkt *k)
 	p->has_address = (uint8_t)!k->isync_info.no_address;
 	if (p->has_address) {
 		p->isa = etmv3_isa(k->curr_isa);
-		p->lsip = (uint8_t)k->isync_info.has_LSipAddress;
-		p->address = (uint32_t)(p->lsip ? k->data.addr.val : k->addr.val);
-		p->data_insn = p->lsip ? (uint32_t)k->addr.val : 0;
+		p->address = (uint32_t)k->addr.val;
 	}
 	p->reason = (uint8_t)k->isync_info.reason;
 	p->ns = (uint8_t)k->context.curr_NS;
@@ -432,7 +450,7 @@ static ocsd_datapath_resp_t l1_packet(const void *ctx, const ocsd_datapath_op_t 
 	oc_debug_packet(h, p.h.offset, k, p.header);
 	cls = error_class(k);
 	if (!cls)
-		cls = logged_error(k, index);
+		cls = logged_error(h, k, index);
 	if (cls) {
 		p.h.kind = tc_etmv3_pkt_error;
 		p.error = (uint8_t)cls;
@@ -525,23 +543,19 @@ static uint8_t insn_type(ocsd_instr_type t)
 	}
 }
 
-/* A range of no instructions: OpenCSD 1.3.3 gives one for a P-header
+/* An INSTR_RANGE element as a range item. OpenCSD 1.3.3 also gives
+ * range elements of no instructions (num_instr_range 0) for a P-header
  * without atoms (80 outside cycle-accurate mode: vectors/etmv3/gen/
- * gen-003004.tcv @33 and @64), its addresses and last
- * instruction those of no instruction it traced (a range before it, or
- * bytes that differ from run to run). It is reported at address 0 as
- * A32, the same in every run; the reference gives no item for such a P-header
- * (reference/etmv3/FORMAT.md "L3"), so the divergence stays. */
-static void range(struct tc_l3 *x, const ocsd_generic_trace_elem *e)
+ * gen-003004.tcv @33 and @64), their addresses those of no instruction
+ * it traced (a range before it, or bytes that differ from run to run).
+ * Such an element says that nothing executed, and an L3 range is N
+ * instructions from first to last, the address of the last one
+ * (reference/L3FORMAT.md): it gives no item (returns 0), as the P-header
+ * gives none in the reference (reference/etmv3/FORMAT.md "L3"). */
+static int range(struct tc_l3 *x, const ocsd_generic_trace_elem *e)
 {
-	if (e->num_instr_range == 0) {
-		x->first = x->last = 0;
-		x->count = 0;
-		x->isa = tc_isa_a32;
-		x->last_type = tc_insn_other;
-		x->taken = tc_taken_none;
-		return;
-	}
+	if (e->num_instr_range == 0)
+		return 0;
 	x->first = e->st_addr;
 	x->last = e->en_addr - e->last_instr_sz;
 	x->count = e->num_instr_range;
@@ -551,6 +565,7 @@ static void range(struct tc_l3 *x, const ocsd_generic_trace_elem *e)
 		x->taken = tc_taken_none;
 	else
 		x->taken = e->last_instr_exec ? tc_taken_e : tc_taken_n;
+	return 1;
 }
 
 /* A context item when the context changed (FORMAT.md); held until the next
@@ -585,14 +600,36 @@ static int from_cycle_count_packet(const struct oc_handle *h, uint64_t offset)
 	return st(h)->last_offset == offset && st(h)->last_type == ETM3_PKT_CYCLE_COUNT;
 }
 
+/* OpenCSD's ADDR_UNKNOWN ("address currently unknown - need address packet
+ * update"): the first atom its decoder meets without an address. After a
+ * taken indirect branch whose branch address packet has not come, that is
+ * the L3 error no-address (reference/etmv3/ERRATA.md ETM3-P27). OpenCSD
+ * gives the element in two more cases that are not that error: the first
+ * atom after an inaccessible address (ADDR_NACC: the walk waits for an
+ * address, with no item, ETM3-P14) and, in cycle-accurate mode, a P-header
+ * before the first I-sync since the start or a loss of synchronisation
+ * (NO_SYNC; atoms before the first I-sync are not walked, ETM3-P5): those
+ * give no item. Returns 1 when x is to be emitted. */
+static int address_unknown(struct oc_handle *h, struct tc_l3 *x)
+{
+	if (!st(h)->synced || st(h)->after_nacc)
+		return 0;
+	x->h.kind = tc_l3_error;
+	x->error = tc_etmv3_err_no_address;
+	return 1;
+}
+
 /* One element; returns 1 when x is to be emitted. */
 static int element(struct oc_handle *h, struct tc_l3 *x, const ocsd_generic_trace_elem *e)
 {
 	switch (e->elem_type) {
 	case OCSD_GEN_TRC_ELEM_INSTR_RANGE:
 		x->h.kind = tc_l3_range;
-		range(x, e);
-		return 1;
+		if (e->num_instr_range)
+			st(h)->after_nacc = 0;
+		return range(x, e);
+	case OCSD_GEN_TRC_ELEM_ADDR_UNKNOWN:
+		return address_unknown(h, x);
 	case OCSD_GEN_TRC_ELEM_EXCEPTION:
 		if (e->excep_data_marker)
 			return 0;
@@ -618,15 +655,18 @@ static int element(struct oc_handle *h, struct tc_l3 *x, const ocsd_generic_trac
 		x->h.kind = tc_l3_trigger;
 		return e->trace_event.ev_type == EVENT_TRIGGER;
 	case OCSD_GEN_TRC_ELEM_ADDR_NACC:
+		st(h)->after_nacc = 1;
 		x->h.kind = tc_l3_no_image;
 		x->address = e->st_addr;
 		x->isa = l3_isa(e->isa);
 		return 1;
 	case OCSD_GEN_TRC_ELEM_TRACE_ON:
+		st(h)->synced = 1;
+		st(h)->after_nacc = 0;
 		x->h.kind = e->trace_on_reason == TRACE_ON_OVERFLOW ? tc_l3_overflow : tc_l3_trace_on;
 		return 1;
 	default:
-		return 0;   /* NO_SYNC, EO_TRACE, UNKNOWN, ADDR_UNKNOWN, … */
+		return 0;   /* NO_SYNC, EO_TRACE, UNKNOWN, … */
 	}
 }
 
@@ -642,6 +682,7 @@ static ocsd_datapath_resp_t l3_elem(const void *ctx, const ocsd_trc_index_t inde
 	init_l3(&x, st(h)->l3_index, 0);
 	oc_debug_elem(h, x.h.offset, index, e);
 	if (e->elem_type == OCSD_GEN_TRC_ELEM_NO_SYNC) {
+		st(h)->synced = 0;
 		flush_ctx(h);
 		return OCSD_RESP_CONT;
 	}

@@ -131,14 +131,35 @@ static int can_walk(const struct tc_etmv3_analyzer *a)
 	return 1;
 }
 
+/* The instruction at an address, 0 when the image does not hold it.
+ * Successful decodes are remembered in a direct-mapped cache: the result
+ * depends only on the image bytes, which do not change while decoding
+ * (regions cannot overlap nor be removed; tc_etmv3_set_image empties it). */
+static int decode_cached(struct tc_etmv3_analyzer *a, int isa, uint32_t address, struct tc_insn *inst)
+{
+	struct tc_etmv3_icache_slot *c = &a->icache[(address >> 1) & (TC_ETMV3_ICACHE - 1)];
+	size_t avail = 0;
+	const uint8_t *bytes;
+	if (c->valid && c->address == address && c->isa == isa) {
+		*inst = c->insn;
+		return 1;
+	}
+	bytes = tc_image_lookup(a->image, address, &avail);
+	if (!bytes || tc_insn_decode(isa, address, bytes, avail, 0, inst) <= 0)
+		return 0;
+	c->insn = *inst;
+	c->address = address;
+	c->isa = (uint8_t)isa;
+	c->valid = 1;
+	return 1;
+}
+
 /* The instruction at the current address; without image bytes a no-image
  * item, and the address is unknown until the next one (ETM3-P14). */
 static int decode_instr(struct tc_etmv3_analyzer *a, struct tc_insn *inst)
 {
-	size_t avail = 0;
-	const uint8_t *bytes = tc_image_lookup(a->image, a->cur.address, &avail);
 	struct tc_l3 x;
-	if (bytes && tc_insn_decode(l3_isa(a->cur.isa), a->cur.address, bytes, avail, 0, inst) > 0) {
+	if (decode_cached(a, l3_isa(a->cur.isa), a->cur.address, inst)) {
 		TC_CLAUSE_CASE(inst->type, "7.3.1/Instruction");
 		return 1;
 	}

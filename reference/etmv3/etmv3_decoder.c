@@ -157,6 +157,7 @@ int tc_etmv3_set_image(struct tc_etmv3_decoder *d, const struct tc_image *image)
 	if (!d)
 		return tc_etmv3_invalid;
 	d->an.image = image;
+	memset(d->an.icache, 0, sizeof d->an.icache);
 	return tc_etmv3_ok;
 }
 

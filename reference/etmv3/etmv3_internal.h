@@ -81,10 +81,21 @@ struct tc_etmv3_last {
 	uint8_t valid;
 };
 
+#define TC_ETMV3_ICACHE 8192       /* decoded instructions remembered (a power of two) */
+
+/* One remembered decode (etmv3_analyze.c decode_cached). */
+struct tc_etmv3_icache_slot {
+	struct tc_insn insn;
+	uint32_t address;
+	uint8_t isa;               /* enum tc_isa */
+	uint8_t valid;
+};
+
 struct tc_etmv3_analyzer {
 	const struct tc_etmv3_config *cfg;
 	const struct tc_etmv3_sink *sink;
 	const struct tc_image *image;
+	struct tc_etmv3_icache_slot icache[TC_ETMV3_ICACHE];   /* emptied by tc_etmv3_set_image */
 	struct tc_etmv3_cur cur;
 	int have_isync;            /* an I-sync since the start or the last error (ETM3-P5) */
 	uint32_t context_id;

@@ -225,11 +225,120 @@ static void test_stream(void)
 	   (unsigned long long)s1, (unsigned long long)s2, (unsigned long long)s3);
 }
 
+/* ---- A new image replaces the old one's instructions -------------------------- */
+
+/* A-sync @0; I-sync @6 (context ID 0x05, reason 1, ARM 0x8000); one E atom
+ * @13. Then, over another image, I-sync @14 (periodic, 0x8000) and one E
+ * atom @21. */
+static const uint8_t trace_before[] = {
+	0, 0, 0, 0, 0, 0x80,                      /* @0 A-sync */
+	0x08, 0x05, 0x21, 0x00, 0x80, 0x00, 0x00, /* @6 I-sync: context ID, info 0x21 (reason 1), address */
+	0x84                                      /* @13 format 1: E */
+};
+static const uint8_t trace_after[] = {
+	0x08, 0x05, 0x01, 0x00, 0x80, 0x00, 0x00, /* @14 I-sync: info 0x01 (reason 0), the same address */
+	0x84                                      /* @21 format 1: E */
+};
+
+static void test_new_image(void)
+{
+	/* 0x8000 holds MOV r0, r0 (E1A00000) in the first image and B 0x8008
+	 * (EA000000: offset 0, PC + 8) in the second: the atom @13 is a
+	 * non-branch (type=other taken=-), delivered at the I-sync @14; the atom
+	 * @21 the taken direct branch (type=dir taken=E). The items before: the
+	 * trace-on of reason 1 and the context ID 0x05 of the first I-sync. */
+	static const uint8_t mov[4] = { 0x00, 0x00, 0xa0, 0xe1 }, b[4] = { 0x00, 0x00, 0x00, 0xea };
+	static const char want[] = "@6 trace-on\n"
+				   "@6 context el=0 ns=0 sf=0 ctxid=0x5 vmid=0x0\n"
+				   "@13 range first=0x8000 last=0x8000 n=1 isa=a32 type=other taken=-\n"
+				   "@21 range first=0x8000 last=0x8000 n=1 isa=a32 type=dir taken=E\n";
+	static struct out o;
+	struct tc_image first = { 0 }, second = { 0 };
+	struct tc_etmv3_sink sink = { &o, on_packet, on_l3 };
+	struct tc_etmv3_config cfg;
+	struct tc_etmv3_decoder *d;
+	tc_etmv3_config_default(&cfg);
+	cfg.contextid_size = 1;
+	memset(&o, 0, sizeof o);
+	d = tc_etmv3_alloc(&cfg, &sink);
+	if (!d || tc_image_add(&first, 0x8000, mov, sizeof mov) || tc_image_add(&second, 0x8000, b, sizeof b)) {
+		ok(0, "a new image: set up");
+	} else {
+		tc_etmv3_set_image(d, &first);
+		tc_etmv3_feed(d, trace_before, sizeof trace_before);
+		tc_etmv3_set_image(d, &second);
+		tc_etmv3_feed(d, trace_after, sizeof trace_after);
+		tc_etmv3_finish(d);
+		if (strcmp(o.l3, want))
+			note("got:\n%s", o.l3);
+		ok(!strcmp(o.l3, want), "an image set while decoding: the instructions are the new image's");
+	}
+	tc_etmv3_free(d);
+	tc_image_free(&first);
+	tc_image_free(&second);
+}
+
+/* ---- Instructions at addresses, and in instruction sets, that look alike ------ */
+
+/* A-sync @0; I-sync @6 (context ID 0x05, reason 1, ARM 0x4000); E @13;
+ * periodic I-syncs to ARM 0x0000 @14, ARM 0x8000 @22 and Thumb 0x8000 @30
+ * (address bit 0, the T bit, set), each followed by one E atom (@21, @29,
+ * @37). */
+static const uint8_t trace_alike[] = {
+	0, 0, 0, 0, 0, 0x80,                      /* @0 A-sync */
+	0x08, 0x05, 0x21, 0x00, 0x40, 0x00, 0x00, /* @6 I-sync: info 0x21 (reason 1), ARM 0x4000 */
+	0x84,                                     /* @13 format 1: E */
+	0x08, 0x05, 0x01, 0x00, 0x00, 0x00, 0x00, /* @14 I-sync: info 0x01 (reason 0), ARM 0x0000 */
+	0x84,                                     /* @21 E */
+	0x08, 0x05, 0x01, 0x00, 0x80, 0x00, 0x00, /* @22 I-sync: ARM 0x8000 */
+	0x84,                                     /* @29 E */
+	0x08, 0x05, 0x01, 0x01, 0x80, 0x00, 0x00, /* @30 I-sync: Thumb 0x8000 */
+	0x84                                      /* @37 E */
+};
+
+static void test_alike(void)
+{
+	/* 0x4000: B 0x4008 (EA000000), a taken direct branch; 0x0000: MOV r0, r0
+	 * (E1A00000), no branch; 0x8000: the bytes FE E7 00 00, as ARM
+	 * 0000E7FE (ANDEQ, destination r14: no branch), as Thumb E7FE (B to
+	 * itself: imm11 0x7FE is -4 from PC = 0x8004, a taken direct branch).
+	 * Each atom is one instruction, its own range; the ranges after the
+	 * branches are delivered at the next I-sync. The three addresses are
+	 * 16 KiB and 32 KiB apart, so that a decoder remembering instructions
+	 * by their low address bits sees them in the same place. */
+	static const uint8_t b[4] = { 0x00, 0x00, 0x00, 0xea }, mov[4] = { 0x00, 0x00, 0xa0, 0xe1 },
+			     both[4] = { 0xfe, 0xe7, 0x00, 0x00 };
+	static const char want[] = "@6 trace-on\n"
+				   "@6 context el=0 ns=0 sf=0 ctxid=0x5 vmid=0x0\n"
+				   "@13 range first=0x4000 last=0x4000 n=1 isa=a32 type=dir taken=E\n"
+				   "@21 range first=0x0 last=0x0 n=1 isa=a32 type=other taken=-\n"
+				   "@29 range first=0x8000 last=0x8000 n=1 isa=a32 type=other taken=-\n"
+				   "@37 range first=0x8000 last=0x8000 n=1 isa=t32 type=dir taken=E\n";
+	static struct out o;
+	struct tc_image image = { 0 };
+	struct tc_etmv3_config cfg;
+	tc_etmv3_config_default(&cfg);
+	cfg.contextid_size = 1;
+	if (tc_image_add(&image, 0x4000, b, sizeof b) || tc_image_add(&image, 0x0, mov, sizeof mov) ||
+	    tc_image_add(&image, 0x8000, both, sizeof both)) {
+		ok(0, "addresses alike: set up");
+	} else {
+		decode_image(&cfg, &image, trace_alike, sizeof trace_alike, 0, &o);
+		if (strcmp(o.l3, want))
+			note("got:\n%s", o.l3);
+		ok(!strcmp(o.l3, want),
+		   "instructions at addresses 16 KiB apart, and one address in ARM and in Thumb: each its own");
+	}
+	tc_image_free(&image);
+}
+
 int main(void)
 {
 	test_api();
 	test_config_check();
 	test_registers();
 	test_stream();
+	test_new_image();
+	test_alike();
 	return tap_finish();
 }

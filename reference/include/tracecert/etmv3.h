@@ -188,8 +188,10 @@ int tc_etmv3_finish(struct tc_etmv3_decoder *d);
 
 void tc_etmv3_free(struct tc_etmv3_decoder *d);
 
-/* The program image L3 reads (must outlive the decoder; NULL: none).
- * Returns 0 or tc_etmv3_invalid. */
+/* The program image L3 reads (must outlive the decoder; NULL: none). Its
+ * bytes must not change while it is set: the decoder remembers the
+ * instructions it decoded from them, and forgets them when an image (the
+ * same or another) is set again. Returns 0 or tc_etmv3_invalid. */
 int tc_etmv3_set_image(struct tc_etmv3_decoder *d, const struct tc_image *image);
 
 /* Bytes skipped before the first A-sync and while resynchronising. */
