@@ -592,12 +592,12 @@ static void normal_data_packet(struct etmv3_parse *p, uint8_t h)
 	unsigned ss = (h >> 2) & 3;
 	k->h.kind = tc_etmv3_pkt_data;
 	TC_CLAUSE_CASE((h >> 5) & 1, "7.4.2/NormalData");
+	if (!p->cfg->data_value && ss)   /* the header's bits: before the address's warnings (FORMAT.md "Warnings") */
+		ignored_field(p, tc_etmv3_wf_data_size, h & 0x0c);
 	if (p->cfg->data_address && (h & 0x20))
 		data_address(p, k);
 	if (p->cfg->data_value)
 		data_value(p, k, ss);
-	else if (ss)
-		ignored_field(p, tc_etmv3_wf_data_size, h & 0x0c);
 }
 
 /* Out-of-order data b0TT0SS00 (§7.4.3): tag TT, a value of SS bytes, never
