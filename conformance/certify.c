@@ -711,23 +711,6 @@ static int write_reports(const struct tc_certfiles *cf, struct tc_report *r)
 	return t_ok == r->ntasks ? 0 : 1;
 }
 
-/* The length of the UTF-8 sequence at p (n bytes left), or 0 when it is not
- * one: overlong forms, surrogates and code points past U+10FFFF are not. */
-static size_t utf8_length(const unsigned char *p, size_t n)
-{
-	size_t len = p[0] >= 0xf0 ? 4 : p[0] >= 0xe0 ? 3 : 2;
-	unsigned min = len == 4 ? 0x10000 : len == 3 ? 0x800 : 0x80, cp;
-	if (p[0] < 0xc2 || p[0] > 0xf4 || n < len)
-		return 0;
-	cp = p[0] & (0x7f >> len);
-	for (size_t i = 1; i < len; i++) {
-		if ((p[i] & 0xc0) != 0x80)
-			return 0;
-		cp = cp << 6 | (p[i] & 0x3f);
-	}
-	return cp < min || cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff) ? 0 : len;
-}
-
 /* The offset of the first byte that is not text (a control character but
  * tab, line feed and carriage return, or not UTF-8), or n when all are. */
 static size_t not_text_at(const char *buf, size_t n)
@@ -735,7 +718,7 @@ static size_t not_text_at(const char *buf, size_t n)
 	const unsigned char *p = (const unsigned char *)buf;
 	size_t i = 0;
 	while (i < n) {
-		size_t len = p[i] < 0x80 ? 1 : utf8_length(p + i, n - i);
+		size_t len = tc_utf8_len(p + i, n - i);
 		if (len == 0 || p[i] == 0x7f || (p[i] < 0x20 && p[i] != '\t' && p[i] != '\n' && p[i] != '\r'))
 			return i;
 		i += len;

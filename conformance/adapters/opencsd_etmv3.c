@@ -525,8 +525,23 @@ static uint8_t insn_type(ocsd_instr_type t)
 	}
 }
 
+/* A range of no instructions: OpenCSD 1.3.3 gives one for a P-header
+ * without atoms (80 outside cycle-accurate mode: vectors/etmv3/gen/
+ * gen-003004.tcv @33 and @64), its addresses and last
+ * instruction those of no instruction it traced (a range before it, or
+ * bytes that differ from run to run). It is reported at address 0 as
+ * A32, the same in every run; the reference gives no item for such a P-header
+ * (reference/etmv3/FORMAT.md "L3"), so the divergence stays. */
 static void range(struct tc_l3 *x, const ocsd_generic_trace_elem *e)
 {
+	if (e->num_instr_range == 0) {
+		x->first = x->last = 0;
+		x->count = 0;
+		x->isa = tc_isa_a32;
+		x->last_type = tc_insn_other;
+		x->taken = tc_taken_none;
+		return;
+	}
 	x->first = e->st_addr;
 	x->last = e->en_addr - e->last_instr_sz;
 	x->count = e->num_instr_range;

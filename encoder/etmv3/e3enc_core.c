@@ -168,13 +168,15 @@ static void describe(struct e3e *e, struct tc_enc_etmv3_vector *v)
 	if (c->alt_branch)
 		enc_buf_printf(&t, " alt-branch");
 	if (!c->thumb2_one)
-		enc_buf_printf(&t, " thumb2-two-atoms");
+		enc_buf_printf(&t, " thumb2-two");
 	if (c->profile_m)
 		enc_buf_printf(&t, " profile-m");
 	if (c->data_address || c->data_value)
 		enc_buf_printf(&t, " data-trace");
 	if (c->data_only)
 		enc_buf_printf(&t, " data-only");
+	if (c->data_address || c->data_value || c->data_only)
+		enc_buf_printf(&t, " data-l3");   /* the vector has an [expect.l3] */
 	if (c->timestamps)
 		enc_buf_printf(&t, " timestamps ts%d %s", c->ts64 ? 64 : 48, c->ts_binary ? "ts-binary" : "gray");
 	if (c->vmid)
@@ -185,10 +187,10 @@ static void describe(struct e3e *e, struct tc_enc_etmv3_vector *v)
 	enc_buf_printf(&t, "%s%s regions-%d", isa[0] ? " a32" : "", isa[1] ? " t32" : "", v->nregions);
 	if (v->nregions > e->prog.nregions)
 		enc_buf_printf(&t, " wrap");
-	if (e->use_thumbee)
-		enc_buf_printf(&t, " thumbee");
-	if (e->use_jazelle)
-		enc_buf_printf(&t, " jazelle");
+	if (e->traced_isa[tc_etmv3_isa_thumbee])
+		enc_buf_printf(&t, " thumbee-l3");
+	if (e->traced_isa[tc_etmv3_isa_jazelle])
+		enc_buf_printf(&t, " jazelle-l3");
 	v->tags = take(&t);
 }
 

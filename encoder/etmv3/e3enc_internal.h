@@ -92,6 +92,8 @@ struct e3e_l3 {
 	uint32_t last_addr;        /* the last instruction an atom traced */
 	int last_valid;
 	int last_in_range;
+	int eret_held;             /* A and R profile: the exception return of the range's last instruction (ETM3-X4) */
+	uint64_t eret_offset;
 	struct tc_context reported;
 	int reported_valid;
 };
@@ -134,6 +136,7 @@ struct e3e {
 	uint32_t vmid;
 	int use_thumbee;
 	int use_jazelle;
+	int traced_isa[4];         /* an I-sync or branch packet gave this enum tc_etmv3_isa (the vector's tags) */
 	uint32_t jz_pc;            /* Jazelle state: the next bytecode */
 	int jz_atoms;              /* bytecodes traced since the trace last gave a Jazelle address */
 	int walk_unknown;          /* a decoder's walk has no address (an exception then has ret=unknown) */
@@ -142,6 +145,8 @@ struct e3e {
 	struct e3e_frame frames[E3E_MAX_FRAMES];
 	int nframes;
 	int cc_owed;               /* cycle-accurate: a Non-periodic I-sync still needs its Cycle count packet */
+	int cc_ignored;            /* the counts of the most recent Non-periodic I-sync must be ignored (ETM3-P25) */
+	int cc_reason;             /* the reason of that I-sync */
 	unsigned burst;
 	unsigned burst_bias;
 	unsigned loop_left;
@@ -156,6 +161,8 @@ struct e3e {
 	uint64_t resume_at;        /* ARMv7-M: the paused instruction the exception return resumes */
 	int resume_skip;           /* its transfers done before the pause (0: none waiting) */
 	int overflow;              /* an overflow comes next: the branch packet of the last branch was lost */
+	int branch_owed;           /* a taken indirect branch's atom is written, its branch address packet not yet */
+	uint32_t branch_owed_at;
 	int jz_steps;              /* Jazelle state: steps left before the way back */
 };
 
@@ -234,6 +241,10 @@ void e3e_l3_simple(struct e3e *e, int kind, uint64_t offset);
 void e3e_l3_insn(struct e3e *e, uint64_t offset, const struct e3e_atom *a);
 /* A Can bit: the last instruction traced is removed (ETM3-P16). */
 void e3e_l3_cancel(struct e3e *e);
+/* An Exception return packet at offset (ETM3-X4): at once on an ARMv7-M core;
+ * on an A or R profile core held with the range of the instruction it marks,
+ * output after it, dropped with it by a Can bit. */
+void e3e_l3_exception_return(struct e3e *e, uint64_t offset);
 /* The range being built is output (an I-sync, the end). */
 void e3e_l3_deliver(struct e3e *e);
 /* A context item when the context a decoder knows changed (ETM3-P19). */

@@ -38,6 +38,12 @@ void e3e_l3_deliver(struct e3e *e)
 	t->open = 0;
 	t->ended = 0;
 	t->last_in_range = 0;
+	if (t->eret_held) {
+		struct tc_l3 x;
+		e3e_item(&x, tc_l3_exception_return, t->eret_offset);
+		t->eret_held = 0;
+		put(e, &x);
+	}
 }
 
 void e3e_l3_emit(struct e3e *e, const struct tc_l3 *x)
@@ -83,6 +89,8 @@ void e3e_l3_cancel(struct e3e *e)
 	struct e3e_l3 *t = &e->t;
 	if (!t->last_valid)
 		return;
+	if (t->last_in_range)
+		t->eret_held = 0;   /* the cancelled instruction's return (ETM3-X4) */
 	if (t->last_in_range && t->open) {
 		if (t->range.count <= 1) {
 			t->open = 0;
@@ -94,6 +102,19 @@ void e3e_l3_cancel(struct e3e *e)
 		t->ended = 0;
 	}
 	t->last_valid = 0;
+}
+
+void e3e_l3_exception_return(struct e3e *e, uint64_t offset)
+{
+	struct e3e_l3 *t = &e->t;
+	if (!e->cfg.profile_m && t->last_valid && t->last_in_range && t->open) {
+		t->eret_held = 1;
+		t->eret_offset = offset;
+		return;
+	}
+	e3e_l3_simple(e, tc_l3_exception_return, offset);
+	if (e->cfg.profile_m)
+		e3e_l3_forget_last(e);   /* a Can after it cancels the return packet, not the instruction (§7.5.4) */
 }
 
 void e3e_l3_forget_last(struct e3e *e)

@@ -4,6 +4,8 @@
  * writer chooses at random among the valid encodings of the same
  * information and records the expected L1 line from what it wrote; its
  * compression references (struct e3e_last) are its own. */
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "e3enc_internal.h"
@@ -177,17 +179,19 @@ int e3e_needs_altisa(const struct e3e *e, int isa)
  * Resume[3:0]. Byte 1 only with Exception[8:4] (ARMv7-M numbers above 15)
  * or, in ETMv3.5, to give the Hyp state (ETM3-X3; required when it
  * changes); byte 2 only with Resume; "the ETM only outputs the bytes that
- * contain nonzero information" (§7.3.5 Extended exception handling). */
+ * contain nonzero information" (§7.3.5 Extended exception handling). On
+ * cores other than ARMv7-M, Exception[8:4] is not assigned: byte 1 bits
+ * 4:0 are written 0 (ETM3-P26). */
 static int put_exception(struct e3e *e, const struct e3e_exc *x, int isa)
 {
-	int v5 = e->cfg.version >= 5;
-	int b1 = (x->type >> 4) != 0 ||
-		 (v5 && !e->cfg.profile_m && (x->hyp != e->last.hyp || enc_chance(&e->rng, 25)));
+	int v5 = e->cfg.version >= 5, m = e->cfg.profile_m;
+	unsigned high = m ? (x->type >> 4) & 0x1f : 0;
+	int b1 = high != 0 || (v5 && !m && (x->hyp != e->last.hyp || enc_chance(&e->rng, 25)));
 	int b2 = x->resume != 0;
 	unsigned alt = e->cfg.version >= 3 && isa == tc_etmv3_isa_thumbee;
 	put1(e, (b1 || b2 ? 0x80u : 0) | alt << 6 | (unsigned)x->can << 5 | (x->type & 0xf) << 1 | (unsigned)x->ns);
 	if (b1)
-		put1(e, (b2 ? 0x80u : 0) | (v5 && x->hyp ? 0x20u : 0) | ((x->type >> 4) & 0x1f));
+		put1(e, (b2 ? 0x80u : 0) | (v5 && x->hyp ? 0x20u : 0) | high);
 	if (b2)
 		put1(e, 0x40 | (x->resume & 0xf));
 	e3e_hit(e, "exc-bytes-0%s%s", b1 ? "1" : "", b2 ? "2" : "");
@@ -227,6 +231,8 @@ uint64_t e3e_pkt_branch(struct e3e *e, uint32_t address, int isa, const struct e
 		e3e_hit(e, "branch-longer");
 	e->last.address = address;
 	e->last.isa = isa;
+	e->traced_isa[isa & 3] = 1;
+	e->branch_owed = 0;
 	p.address = address;
 	p.isa = (uint8_t)isa;
 	p.ns = (uint8_t)e->last.ns;
@@ -319,6 +325,7 @@ uint64_t e3e_pkt_isync(struct e3e *e, const struct e3e_isync *s)
 	uint32_t at = s->lsip ? s->data_insn : s->address;
 	put1(e, header);
 	pkt_init(&p, tc_etmv3_pkt_isync, off, header);
+	e->branch_owed = 0;   /* the I-sync after an overflow that lost the branch packet ("unless prevented by a FIFO overflow") */
 	if (s->cc >= 0) {
 		put_cc(e, (uint32_t)s->cc, "isync");
 		p.has_cc = 1;
@@ -337,6 +344,7 @@ uint64_t e3e_pkt_isync(struct e3e *e, const struct e3e_isync *s)
 			e->last.ns = put_lsip_current(e, s);
 		e->last.address = s->address;
 		e->last.isa = s->isa;
+		e->traced_isa[s->isa & 3] = 1;
 		p.has_address = 1;
 		p.address = s->address;
 		p.isa = (uint8_t)s->isa;
@@ -822,8 +830,27 @@ void e3e_flush_atoms(struct e3e *e)
 	}
 }
 
+/* No E or N atom comes between a taken indirect branch and its branch
+ * address packet: "a Branch address packet must be output" (§7.3.5), and
+ * such an atom is the decoder's no-address error (ETM3-P27), which the
+ * encoder never writes. One would be a defect of the model: reported at
+ * once. */
+static void check_branch_owed(struct e3e *e, const struct e3e_atom *a)
+{
+	if (e->branch_owed) {
+		fprintf(stderr, "tracecert encoder: etmv3: an atom after the taken indirect branch at 0x%x before its "
+			"branch address packet (ETM3-P27)\n", (unsigned)e->branch_owed_at);
+		abort();
+	}
+	if (a->kind == e3e_atom_insn && a->type == tc_insn_branch_indir && a->e) {
+		e->branch_owed = 1;
+		e->branch_owed_at = a->addr;
+	}
+}
+
 void e3e_atom(struct e3e *e, const struct e3e_atom *a)
 {
+	check_branch_owed(e, a);
 	if (e->natoms == E3E_MAX_ATOMS)
 		e3e_flush_atoms(e);
 	e->atoms[e->natoms] = *a;

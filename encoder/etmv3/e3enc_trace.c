@@ -197,6 +197,26 @@ static int pick_lsip(struct e3e *e, int b, struct e3e_insn *d, uint64_t *cur)
 
 static void vmid(struct e3e *e, int change);
 
+/* Whether the cycle counts of a Non-periodic I-sync of this reason must be
+ * ignored: "In ETMv3.0, the cycle count output following overflow or entry
+ * to debug state must be ignored" (§7.3.4); "In ETMv3.5, the trace is not
+ * cycle-accurate through overflow" (IHI 0014Q §7.3.4). Its count, in header
+ * 70 or a Cycle count packet before the next Non-periodic I-sync, is then
+ * unknown at L3 (ETM3-P25). */
+static int cc_ignored(const struct tc_etmv3_config *c, int reason)
+{
+	if (c->version == 0)
+		return reason == 2 || reason == 3;
+	return c->version >= 5 && reason == 2;
+}
+
+/* A count of a Non-periodic I-sync in the versions where some are ignored. */
+static void cc_variants(struct e3e *e, uint32_t cc)
+{
+	if (cc != 0 && (e->cfg.version == 0 || e->cfg.version == 5))
+		e3e_hit(e, "cc-%s-v3%d-reason%d", e->cc_ignored ? "ignored" : "kept", e->cfg.version, e->cc_reason);
+}
+
 /* An I-sync where the execution stands (e->pc or, in Jazelle state, e->jz_pc):
  * periodic (0), or after a gap (1 trace enabled, 2 overflow, 3 debug exit)
  * with, in cycle-accurate mode, its cycle count in the packet or in a Cycle
@@ -217,14 +237,16 @@ static void isync_here(struct e3e *e, int reason, const struct e3e_insn *d)
 	s.data_insn = d ? e3e_vis(d->at) : 0;
 	s.lsip_ns = d && !e->cfg.profile_m && enc_chance(&e->rng, 15) ? !e->ns : e->ns;
 	off = e3e_pkt_isync(e, &s);
-	e->ns = s.lsip_ns;
+	if (reason != 0) {
+		e->cc_ignored = cc_ignored(&e->cfg, reason);
+		e->cc_reason = reason;
+	}
 	if (reason == 2)
 		e3e_l3_simple(e, tc_l3_overflow, off);
 	else if (reason != 0)
 		e3e_l3_simple(e, tc_l3_trace_on, off);
 	e3e_l3_deliver(e);
 	e3e_l3_forget_last(e);
-	e3e_l3_context(e, off);
 	if (d) {   /* "Execution of the instruction at this address is implied, as if an E atom was traced" */
 		struct e3e_atom a;
 		memset(&a, 0, sizeof a);
@@ -234,13 +256,21 @@ static void isync_here(struct e3e *e, int reason, const struct e3e_insn *d)
 		a.type = tc_insn_other;
 		a.size = (uint8_t)d->size;
 		a.addr = s.data_insn;
+		/* in the information byte's security state; the current address's
+		 * Exception information byte changes it after (ETM3-P18) */
+		e->last.ns = e->ns;
+		e3e_l3_context(e, off);
 		e3e_l3_insn(e, off, &a);
+		e->last.ns = s.lsip_ns;
 	}
+	e->ns = s.lsip_ns;
+	e3e_l3_context(e, off);
 	if (s.cc >= 0) {
 		e3e_item(&x, tc_l3_cycle_count, off);
 		x.count = (uint32_t)s.cc;
-		x.unknown = s.cc == 0;
+		x.unknown = s.cc == 0 || e->cc_ignored;
 		e3e_l3_emit(e, &x);
+		cc_variants(e, (uint32_t)s.cc);
 	} else if (e->cfg.cycle_accurate && e->itrace && reason != 0) {
 		e->cc_owed = 1;
 	}
@@ -257,8 +287,9 @@ static void cycle_count(struct e3e *e, uint32_t cc)
 	uint64_t off = e3e_pkt_cycle_count(e, cc);
 	e3e_item(&x, tc_l3_cycle_count, off);
 	x.count = cc;
-	x.unknown = cc == 0;
+	x.unknown = cc == 0 || e->cc_ignored;
 	e3e_l3_emit(e, &x);
+	cc_variants(e, cc);
 	e->cc_owed = 0;
 }
 
@@ -525,16 +556,27 @@ static unsigned trace_cancelled(struct e3e *e, const struct e3e_insn *i)
  * two halves of i. The branch packet gives the handler with the new
  * security and Hyp state; a halting-debug exception (A and R profile) stops
  * tracing until the core leaves debug state (an I-sync, reason 3). */
+static void exception_packet(struct e3e *e, uint64_t at, int mode, unsigned resume);
+
 static void take_exception(struct e3e *e, const struct e3e_insn *i, int mode)
+{
+	unsigned resume = 0;
+	if (mode == 1)
+		resume = trace_cancelled(e, i);
+	else if (mode == 2)
+		trace_half(e, i->at);
+	exception_packet(e, i->at, mode, resume);
+}
+
+/* The exception branch packet of an exception at the instruction at `at`
+ * (traced and cancelled in mode 1), its L3, and the handler's state. */
+static void exception_packet(struct e3e *e, uint64_t at, int mode, unsigned resume)
 {
 	struct e3e_exc x;
 	uint64_t handler, off;
 	int hstate, prev_state = e->state, ns = e->ns, hyp = e->hyp;
 	memset(&x, 0, sizeof x);
-	if (mode == 1)
-		x.resume = trace_cancelled(e, i);
-	else if (mode == 2)
-		trace_half(e, i->at);
+	x.resume = resume;
 	x.type = e->cfg.profile_m ? m_type(e) : ar_type(e, mode);
 	x.can = mode == 1;
 	new_state(e, &x.ns, &x.hyp);
@@ -548,17 +590,17 @@ static void take_exception(struct e3e *e, const struct e3e_insn *i, int mode)
 	off = e3e_pkt_branch(e, e3e_vis(handler), hstate, &x);
 	if (x.can)
 		e3e_l3_cancel(e);
-	exception_item(e, off, x.type, e3e_vis(i->at), 0);
+	exception_item(e, off, x.type, e3e_vis(at), 0);
 	e->ns = x.ns;
 	e->hyp = x.hyp;
 	e3e_l3_context(e, off);
 	if (x.type == 0x1 && !e->cfg.profile_m) {   /* "The address in the branch packet is not valid" */
 		e3e_hit(e, "exc-debug-halt");
-		e->pc = i->at;
+		e->pc = at;
 		restart_at(e, enc_chance(&e->rng, 70) ? 3 : 1, 1);
 		return;
 	}
-	push_frame(e, i->at, prev_state, ns, hyp, x.resume);
+	push_frame(e, at, prev_state, ns, hyp, x.resume);
 	e->state = hstate;
 	e->pc = handler;
 }
@@ -590,22 +632,31 @@ static void tail_chain(struct e3e *e)
 	e3e_hit(e, "exc-tail-chain");
 }
 
-/* The taken indirect branch just traced returns from the innermost
- * exception: an Exception return packet after its atom (ETMv3.4 for ARMv7-M,
- * §7.5.4; ETMv3.5 for every core, IHI 0014Q §7.6) with the stack pop
- * (ARMv7-M with data trace), then the branch packet to the return address
- * with the state returned to; a paused instruction is resumed (Resume, Can
- * 0, Exception 0, Table 7-18). */
-static void exception_return(struct e3e *e)
+/* The taken indirect branch just traced (at `at`) returns from the
+ * innermost exception: an Exception return packet after its atom (ETMv3.4
+ * for ARMv7-M, §7.5.4; ETMv3.5 for every core, IHI 0014Q §7.6) with the
+ * stack pop (ARMv7-M with data trace), then the branch packet to the return
+ * address with the state returned to; a paused instruction is resumed
+ * (Resume, Can 0, Exception 0, Table 7-18). On an A or R profile core an
+ * exception can still cancel the return instruction after its packet: the
+ * exception branch packet with Can comes instead of the return's branch
+ * packet, and the exception is taken at the return instruction, which did
+ * not execute (IHI 0014Q §7.6, ETM3-X4). */
+static void exception_return(struct e3e *e, uint64_t at)
 {
 	struct e3e_frame f = e->frames[e->nframes - 1];
 	int m = e->cfg.profile_m && e->cfg.version >= 4;
 	int tail = m && enc_chance(&e->rng, 25);
 	if (m || e->cfg.version >= 5) {
 		uint64_t off = e3e_pkt_simple(e, 0x76);
-		e3e_l3_simple(e, tc_l3_exception_return, off);
+		e3e_l3_exception_return(e, off);
 		if (m && e->dtrace && !tail)
 			e3e_data_stack(e, 0);
+		if (!m && enc_chance(&e->rng, 10)) {
+			e3e_hit(e, "exc-return-cancelled");
+			exception_packet(e, at, 1, 0);
+			return;
+		}
 	}
 	if (tail) {
 		tail_chain(e);
@@ -739,7 +790,7 @@ static void indirect_taken(struct e3e *e, int b, uint64_t next)
 	int flow = enc_term_info(k->term)->flow, st;
 	int ret_ok = flow != flow_icall && (!e->cfg.profile_m || k->term != term_mov_pc);
 	if (e->nframes > 0 && ret_ok && enc_chance(&e->rng, 40)) {
-		exception_return(e);
+		exception_return(e, k->term_addr);
 		return;
 	}
 	if (e->bxj[b] && enc_chance(&e->rng, 50)) {
