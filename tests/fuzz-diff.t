@@ -96,4 +96,18 @@ check "ETMv3: the same data packet with value tracing on is no divergence" \
 # at @13 (84): left a candidate (the resync class), written as an ETMv3 vector file.
 check "ETMv3: OpenCSD decoding on after a bad packet stays a candidate, an ETMv3 vector file" \
   sh -c "TC_DIFF_WRITE=1 TC_DIFF_FINDINGS='$tmp/e' TC_DIFF_ADAPTER='$A' '$R' etmv3_diff '$tmp/e3-resync.bin' 2>&1 | grep -q '^diff: line 4 divergent: reference-resyncs-later after error\[reserved-header\]\$' && test \$(ls '$tmp'/e/etmv3_diff-*.tcv | wc -l) -eq 1 && grep -qx 'protocol=etmv3' '$tmp'/e/etmv3_diff-*.tcv && grep -qx 'ts_binary=1' '$tmp'/e/etmv3_diff-*.tcv"
+# fuzz/corpus/etmv3_diff inputs of three classes whose reference line is an error:
+# lsip-byte5-form: ETMv3.0, cycle-accurate, contextid_size=1: @6 08 f8 a1 is an LSiP I-sync (information
+# byte bit 7) whose current address 9c ec 86 81 a0 ends in the fifth-byte exception form (a0 = b1010 0000),
+# the reference's reserved-field (ERRATA ETM3-P9, §7.7.3); OpenCSD gives an I-sync without lsip=.
+check "ETMv3: an LSiP current address in the fifth-byte exception form is the documented LSiP class" \
+  sh -c "TC_DIFF_ADAPTER='$A' '$R' etmv3_diff fuzz/corpus/etmv3_diff/opencsd-lsip-byte5-form.bin 2>&1 | grep -q '^diff: line 2 explained: .*LSiP I-sync'"
+# context-id-size0-at-end: ETMv3.4, contextid_size=0, @6 6e the last byte: the reference's bad-mode;
+# OpenCSD's Context ID packet, its payload byte cut off (ctxid=0x0).
+check "ETMv3: a Context ID header of size 0 at the end is the documented ContextIDSize b00 class" \
+  sh -c "TC_DIFF_ADAPTER='$A' '$R' etmv3_diff fuzz/corpus/etmv3_diff/opencsd-context-id-size0-at-end.bin 2>&1 | grep -q '^diff: line 2 explained: .*ContextIDSize b00'"
+# data-only-branch-reserved: data-only mode, alternative scheme: @8 81 80 80 80 40 a branch packet,
+# the reference's bad-mode (§7.4.10); OpenCSD decodes it and finds its fifth byte b01000000 reserved.
+check "ETMv3: a branch packet in data-only mode OpenCSD finds malformed is the documented data-only class" \
+  sh -c "TC_DIFF_ADAPTER='$A' '$R' etmv3_diff fuzz/corpus/etmv3_diff/opencsd-data-only-branch-reserved.bin 2>&1 | grep -q '^diff: line 3 explained: .*data-only mode'"
 tap_done

@@ -399,9 +399,23 @@ static int cut_off_class(const struct where *w)
 	return w->h != 0x00 && is_error(w->r, "truncated") && kind_is(w->a, header_kind(w->h));
 }
 
+/* An LSiP current address (after the information byte and the four bytes
+ * of the data instruction's address) in the deprecated fifth-byte
+ * exception form, b1CEEExxx as its fifth byte: the reference's
+ * reserved-field (§7.7.3, ERRATA ETM3-P9). */
+static int lsip_byte5_form(const uint8_t *t, size_t len, size_t info)
+{
+	size_t i = info + 5;
+	int n = 0;
+	while (i < len && n < 5 && (n == 0 || (t[i - 1] & 0x80)))
+		n++, i++;
+	return n == 5 && (t[i - 1] & 0x80);
+}
+
 /* An LSiP I-sync (information byte bit 7, not data-only): OpenCSD's
  * reserved-field where the reference decodes it or finds it cut off, or
- * OpenCSD's line without its data instruction. */
+ * OpenCSD's line without its data instruction, also where the reference
+ * finds the current address in the fifth-byte exception form. */
 static int lsip_class(const struct where *w)
 {
 	static const char *const keys[] = { "lsip", NULL };
@@ -410,6 +424,8 @@ static int lsip_class(const struct where *w)
 		return 0;
 	if (is_error(w->a, "reserved-field"))
 		return (kind_is(w->r, "isync") && has_field(w->r, "lsip")) || is_error(w->r, "truncated");
+	if (is_error(w->r, "reserved-field"))
+		return kind_is(w->a, "isync") && !has_field(w->a, "lsip") && lsip_byte5_form(w->t, w->len, info);
 	return kind_is(w->r, "isync") && kind_is(w->a, "isync") && has_field(w->r, "lsip") && !has_field(w->a, "lsip") &&
 	       same_but(w->r, w->a, keys);
 }
@@ -608,12 +624,30 @@ static int exc2_continues_class(const struct where *w)
 
 /* In data-only mode, a header §7.4.10 excludes (the reference's bad-mode)
  * that OpenCSD decodes as its packet: an I-sync with cycle count (70) as
- * an I-sync, which OpenCSD may then find malformed (reserved-field). */
+ * an I-sync, which OpenCSD may then find malformed (reserved-field), and a
+ * branch packet, which OpenCSD finds malformed when its fifth address byte
+ * is a reserved b0x000xxx (Table 7-8). */
 static int data_only_packets_class(const struct where *w)
 {
 	int h = w->h;
-	return w->c->data_only && is_error(w->r, "bad-mode") && h != 0x6e &&
-	       (kind_is(w->a, header_kind(h)) || (h == 0x70 && is_error(w->a, "reserved-field")));
+	struct branch_bytes b;
+	if (!w->c->data_only || !is_error(w->r, "bad-mode") || h == 0x6e)
+		return 0;
+	if (kind_is(w->a, header_kind(h)) || (h == 0x70 && is_error(w->a, "reserved-field")))
+		return 1;
+	return (h & 1) && is_error(w->a, "reserved-field") &&
+	       branch_bytes(w->c, w->t, w->len, w->off, isa_before(w->ref, w->at), &b) && b.n == 5 && !b.byte5_form &&
+	       !(w->t[w->off + 4] & 0x38);
+}
+
+/* A Context ID header with ContextIDSize b00 as the trace's last byte: the
+ * reference's bad-mode, OpenCSD's Context ID packet whose payload byte
+ * (the class "takes the next byte as its payload") the trace cut off,
+ * handed on as complete (the class of cut_off_class). */
+static int ctxid0_at_end_class(const struct where *w)
+{
+	return w->h == 0x6e && w->c->contextid_size == 0 && w->off + 1 == w->len && is_error(w->r, "bad-mode") &&
+	       kind_is(w->a, "context-id");
 }
 
 /* A data-only I-sync whose information byte has bit 7 (LSiP) or bit 1
@@ -693,7 +727,7 @@ static int at_one_offset(const struct where *w)
 		[e_vnt_a_bit] = vnt_a_bit_class, [e_unchecked] = unchecked_class, [e_ts_r] = ts_r_class,
 		[e_async_long] = async_long_class, [e_exc0_reserved] = exc0_reserved_class,
 		[e_exc2_continues] = exc2_continues_class, [e_data_only_packets] = data_only_packets_class,
-		[e_data_only_info] = data_only_info_class,
+		[e_data_only_info] = data_only_info_class, [e_ctxid0_payload] = ctxid0_at_end_class,
 	};
 	for (int i = 0; i < (int)(sizeof opencsd / sizeof opencsd[0]); i++)
 		if (opencsd[i] && opencsd[i](w))
