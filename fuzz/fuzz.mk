@@ -7,7 +7,7 @@
 #                                       FUZZ_LF_SAN= builds without sanitizers (in $(FUZZ_OUT)/libfuzzer-nosan)
 # make fuzz-afl HARNESS=P_parse TIME=60 AFL++ (afl-clang-fast, libFuzzer harness through libAFLDriver); prints execs/s;
 #                                       JOBS=2 runs a main and a secondary instance (one per core), execs/s summed
-# make fuzz-smoke                       every harness briefly under both (about 4.5 minutes on 2 cores) + fuzz-regress;
+# make fuzz-smoke                       every harness briefly under both (about 7 minutes on 2 cores, builds included) + fuzz-regress;
 #                                       a finding fails it and leaves the reproducer in $(FUZZ_OUT)/findings/
 # make fuzz-regress                     replays fuzz/corpus/<harness>/* and vectors/<p>/regress/*.bin (gcc, ASan+UBSan), TAP
 # make fuzz-seeds                       the seed corpora $(FUZZ_OUT)/<harness>_seed_corpus/ from vectors/<p>/ (adapter: vectors/)
