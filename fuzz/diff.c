@@ -966,7 +966,7 @@ static void compare(const struct input *in, const struct tc_diff_lines *ref, con
 			continue;
 		why = explain(r, a);
 		if (why < 0 && rules->explain_in_context)
-			why = rules->explain_in_context(ref, at, r, a, in->cfg, adapter->name);
+			why = rules->explain_in_context(ref, at, r, a, in->cfg, in->trace, in->len, adapter->name);
 		if (why >= 0) {
 			st.per_reason[why]++;
 			if (rules->explained[why].skip) {

@@ -65,9 +65,11 @@ struct tc_diff_rules {
 	int nexplained;            /* at most TC_DIFF_EXPLAINED_MAX */
 	/* Divergences explained by where they happen rather than by kind:
 	 * reference line r (line at of ref) and adapter line a (either may be
-	 * NULL). Returns an index into explained, or -1. NULL: none. */
+	 * NULL), the trace of len bytes both decoded (an explanation may read
+	 * the packet's bytes at a line's offset). Returns an index into
+	 * explained, or -1. NULL: none. */
 	int (*explain_in_context)(const struct tc_diff_lines *ref, size_t at, const char *r, const char *a,
-				  const void *cfg, const char *adapter);
+				  const void *cfg, const uint8_t *trace, size_t len, const char *adapter);
 	/* The kind of the synchronisation packet: where the reference's next
 	 * line is one at a later offset, the reference resynchronises later. */
 	const char *sync_kind;

@@ -7,7 +7,7 @@
 #                                       FUZZ_LF_SAN= builds without sanitizers (in $(FUZZ_OUT)/libfuzzer-nosan)
 # make fuzz-afl HARNESS=P_parse TIME=60 AFL++ (afl-clang-fast, libFuzzer harness through libAFLDriver); prints execs/s;
 #                                       JOBS=2 runs a main and a secondary instance (one per core), execs/s summed
-# make fuzz-smoke                       every harness briefly under both (about 4.5 minutes on 2 cores) + fuzz-regress;
+# make fuzz-smoke                       every harness briefly under both (about 7 minutes on 2 cores, builds included) + fuzz-regress;
 #                                       a finding fails it and leaves the reproducer in $(FUZZ_OUT)/findings/
 # make fuzz-regress                     replays fuzz/corpus/<harness>/* and vectors/<p>/regress/*.bin (gcc, ASan+UBSan), TAP
 # make fuzz-seeds                       the seed corpora $(FUZZ_OUT)/<harness>_seed_corpus/ from vectors/<p>/ (adapter: vectors/)
@@ -75,6 +75,8 @@ FUZZ_CFLAGS_W := -std=c11 -Wall -Wextra -Werror -D_POSIX_C_SOURCE=200809L
 # the differential parts (P_diff).
 fuzz_links = $(if $(filter %_roundtrip,$1),$(call fuzz_rt_src,$(call fuzz_proto,$1)))$(if $(filter %_diff,$1), $(FUZZ_DIFF_SRC))
 # Header dependencies: the compiler writes them (-MMD -MP) next to each object (FUZZ_DEP_FILES, at the end).
+# clang writes the .d file after the object, so the libFuzzer and AFL++ rules touch the object last:
+# an object older than its .d file (a prerequisite) would be built again by every make.
 FUZZ_DEPFLAGS := -MMD -MP
 # What a protocol harness's object is compiled with: the protocol's name (fuzz/stream.c and fuzz/diff.c read it).
 fuzz_proto_def = -DTC_FUZZ_PROTOCOL='"$(call fuzz_proto,$1)"'
@@ -116,6 +118,7 @@ $(FUZZ_HARNESSES:%=$(FUZZ_LF)/obj/fuzz/%.o) $(FUZZ_PROTO_HARNESSES:%=$(FUZZ_LF)/
 $(FUZZ_LF)/obj/%.o: %.c $(FUZZ_LF)/obj/%.d
 	@mkdir -p $(dir $@)
 	$(FUZZ_CLANG) $(FUZZ_CPPFLAGS) $(FUZZ_CFLAGS_W) $(FUZZ_LF_FLAGS) $(FUZZ_LF_COV) $(FUZZ_DEPFLAGS) -c $< -o $@
+	@touch $@
 
 $(addprefix $(FUZZ_LF)/,$(FUZZ_HARNESSES)): $(FUZZ_LF)/%: $(FUZZ_LF)/obj/fuzz/%.o $(FUZZ_LF_OBJ)
 	$(FUZZ_CLANG) $(FUZZ_LF_FLAGS) -fsanitize=fuzzer $(FUZZ_EXPORT) -o $@ $^ -ldl
@@ -126,6 +129,7 @@ $(foreach h,$(FUZZ_PROTO_HARNESSES),$(eval $(FUZZ_LF)/obj/fuzz/harness/$h.o: $(c
 $(FUZZ_PROTO_HARNESSES:%=$(FUZZ_LF)/obj/fuzz/harness/%.o): $(FUZZ_LF)/obj/fuzz/harness/%.o: $(FUZZ_LF)/obj/fuzz/harness/%.d
 	@mkdir -p $(dir $@)
 	$(FUZZ_CLANG) $(FUZZ_CPPFLAGS) $(FUZZ_CFLAGS_W) $(FUZZ_LF_FLAGS) $(FUZZ_LF_COV) $(FUZZ_DEPFLAGS) $(call fuzz_proto_def,$*) -c $(call fuzz_src,$*) -o $@
+	@touch $@
 
 $(addprefix $(FUZZ_LF)/,$(FUZZ_PROTO_HARNESSES)): $(FUZZ_LF)/%: $(FUZZ_LF)/obj/fuzz/harness/%.o $(FUZZ_LF_OBJ)
 	$(FUZZ_CLANG) $(FUZZ_LF_FLAGS) -fsanitize=fuzzer $(FUZZ_EXPORT) -o $@ $^ -ldl
@@ -144,6 +148,7 @@ FUZZ_AFL_OBJ   := $(FUZZ_REF_SRC:%.c=$(FUZZ_AFL)/obj/%.o) $(FUZZ_COMMON_SRC:%.c=
 $(FUZZ_AFL)/obj/%.o: %.c $(FUZZ_AFL)/obj/%.d
 	@mkdir -p $(dir $@)
 	AFL_QUIET=1 $(FUZZ_AFL_CC) $(FUZZ_CPPFLAGS) $(FUZZ_CFLAGS_W) $(FUZZ_AFL_FLAGS) $(FUZZ_DEPFLAGS) -c $< -o $@
+	@touch $@
 
 $(addprefix $(FUZZ_AFL)/,$(FUZZ_HARNESSES)): $(FUZZ_AFL)/%: $(FUZZ_AFL)/obj/fuzz/%.o $(FUZZ_AFL_OBJ)
 	AFL_QUIET=1 $(FUZZ_AFL_CC) $(FUZZ_AFL_FLAGS) -fsanitize=fuzzer $(FUZZ_EXPORT) -o $@ $^ -ldl
@@ -152,6 +157,7 @@ $(foreach h,$(FUZZ_PROTO_HARNESSES),$(eval $(FUZZ_AFL)/obj/fuzz/harness/$h.o: $(
 $(FUZZ_PROTO_HARNESSES:%=$(FUZZ_AFL)/obj/fuzz/harness/%.o): $(FUZZ_AFL)/obj/fuzz/harness/%.o: $(FUZZ_AFL)/obj/fuzz/harness/%.d
 	@mkdir -p $(dir $@)
 	AFL_QUIET=1 $(FUZZ_AFL_CC) $(FUZZ_CPPFLAGS) $(FUZZ_CFLAGS_W) $(FUZZ_AFL_FLAGS) $(FUZZ_DEPFLAGS) $(call fuzz_proto_def,$*) -c $(call fuzz_src,$*) -o $@
+	@touch $@
 
 $(addprefix $(FUZZ_AFL)/,$(FUZZ_PROTO_HARNESSES)): $(FUZZ_AFL)/%: $(FUZZ_AFL)/obj/fuzz/harness/%.o $(FUZZ_AFL_OBJ)
 	AFL_QUIET=1 $(FUZZ_AFL_CC) $(FUZZ_AFL_FLAGS) -fsanitize=fuzzer $(FUZZ_EXPORT) -o $@ $^ -ldl

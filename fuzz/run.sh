@@ -14,7 +14,8 @@
 # FUZZ_HARNESSES (the list; fuzz.mk passes it, else `make fuzz-harnesses` says it),
 # TC_DIFF_ADAPTER, TC_DIFF_FINDINGS, TC_FUZZ_ADAPTER, FUZZ_SMOKE_LF / FUZZ_SMOKE_AFL (the harnesses a
 # smoke run runs and their seconds, "P_parse:25 P_diff:12 ..."), FUZZ_SMOKE_TIMES and FUZZ_SMOKE_PROTO
-# (fuzz.mk: how those lists are made by default). Exit status: 0 clean, 1 a finding, 2 cannot run.
+# (fuzz.mk: how those lists are made by default), FUZZ_SMOKE_BUILD_JOBS (make jobs of the smoke's build, 2).
+# Exit status: 0 clean, 1 a finding, 2 cannot run.
 set -u
 
 OUT=${FUZZ_OUT:-build/fuzz}
@@ -334,18 +335,25 @@ smoke() {
 	rm -rf "$OUT/findings"
 	mkdir -p "$OUT/findings" "$OUT/logs"
 	export TC_DIFF_FINDINGS=${TC_DIFF_FINDINGS:-$OUT/findings/diff}
+	builds=
 	if why=$(have_libfuzzer); then
-		$MAKE --no-print-directory fuzz-build-libfuzzer $opencsd || return 2
+		builds=fuzz-build-libfuzzer
 	else
 		banner "SKIPPED: the libFuzzer harnesses were NOT built or run" "$why"
 		lf=no
 	fi
 	if why=$(have_afl); then
-		$MAKE --no-print-directory fuzz-build-afl $opencsd || return 2
+		builds="$builds fuzz-build-afl"
 	else
 		banner "SKIPPED: the AFL++ harnesses were NOT built or run" "$why"
 		afl=no
 	fi
+	# Both builds and the regression driver in one make, two jobs (one per core) unless the make
+	# that ran this passes its own job count (a -j in MAKEFLAGS).
+	jobs=-j${FUZZ_SMOKE_BUILD_JOBS:-2}
+	case " ${MAKEFLAGS:-} " in *" -j"* | *jobserver*) jobs= ;; esac
+	# shellcheck disable=SC2086
+	$MAKE --no-print-directory $jobs $builds "$OUT/regress" $opencsd || return 2
 	# libFuzzer and AFL++ in parallel, one core each
 	: >"$OUT/logs/smoke-lf.txt"
 	: >"$OUT/logs/smoke-afl.txt"

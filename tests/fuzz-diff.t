@@ -71,4 +71,43 @@ z=''; i=0; while [ $i -lt 68 ]; do z="$z\\000"; i=$((i + 1)); done
 printf "$k$z\200\010\000\020\000\000\001" > "$tmp/ptm-zeros.bin"
 check "PTM: a divergence is written as a PTM candidate through the vector writer" \
   sh -c "TC_DIFF_WRITE=1 TC_DIFF_FINDINGS='$tmp/p' TC_DIFF_ADAPTER='$A' '$R' ptm_diff '$tmp/ptm-zeros.bin' 2>&1 | grep -q '^diff: line 1 divergent: adapter-ended-first after start\$' && test \$(ls '$tmp'/p/ptm_diff-*.tcv | wc -l) -eq 1 && head -1 '$tmp'/p/ptm_diff-*.tcv | grep -qx 'tracecert-vector 1' && grep -qx 'protocol=ptm' '$tmp'/p/ptm_diff-*.tcv && grep -qx 'version=1' '$tmp'/p/ptm_diff-*.tcv && grep -q '^# >> @0 00 async' '$tmp'/p/ptm_diff-*.tcv"
+# ETMv3 (etmv3_diff): configuration bytes one per key (version=5, thumb2_one=1, ts_binary=1, the
+# others 0; data_value=1 in the second form), adapter chunking 00, then an A-sync and the packets
+# under test (trace bytes as in vectors/etmv3/hdr).
+e='\005\000\000\000\000\000\000\000\001\000\000\000\000\001\000'; ev='\005\000\000\000\001\000\000\000\001\000\000\000\000\001\000'
+e3sync='\000\000\000\000\000\200'
+printf "$e$e3sync\010\041\000\020\000\000\204\210" > "$tmp/e3-agree.bin"
+printf "$e$e3sync\106\177" > "$tmp/e3-r.bin"
+printf "$e$e3sync\010\041\000\020\000\000\006\177" > "$tmp/e3-data-off.bin"
+printf "$ev$e3sync\010\041\000\020\000\000\006\177" > "$tmp/e3-data-on.bin"
+printf "$e$e3sync\010\041\000\020\000\000\020\204\000\000\000\000\000\200" > "$tmp/e3-resync.bin"
+check "ETMv3: an I-sync and P-headers both decoders read alike agree" \
+  sh -c "out=\$(TC_DIFF_ADAPTER='$A' '$R' etmv3_diff '$tmp/e3-agree.bin' 2>&1); echo \"\$out\" | grep -q '^ok 1 ' && ! echo \"\$out\" | grep -q -e divergent -e explained"
+# @6 46 7f: a timestamp with R = 1 (header bit 2); OpenCSD's packet has no R bit (r=0).
+check "ETMv3: a timestamp whose R bit OpenCSD does not give is the documented adapter class" \
+  sh -c "TC_DIFF_ADAPTER='$A' '$R' etmv3_diff '$tmp/e3-r.bin' 2>&1 | grep -q '^diff: line 2 explained: .*R bit'"
+# @12 06 7f: Normal data, SS = 01, with data address and value tracing off: OpenCSD's bad-mode (the
+# reference decodes it: no value bytes, SS ignored); with data_value=1 both read the value 0x7f.
+check "ETMv3: a data packet OpenCSD's data access setting refuses is the documented class" \
+  sh -c "TC_DIFF_ADAPTER='$A' '$R' etmv3_diff '$tmp/e3-data-off.bin' 2>&1 | grep -q '^diff: line 3 explained: .*data access setting'"
+check "ETMv3: the same data packet with value tracing on is no divergence" \
+  sh -c "out=\$(TC_DIFF_ADAPTER='$A' '$R' etmv3_diff '$tmp/e3-data-on.bin' 2>&1); echo \"\$out\" | grep -q '^ok 1 ' && ! echo \"\$out\" | grep -q -e divergent -e explained"
+# @12 10: a reserved header (both); the reference searches for the A-sync @14, OpenCSD decodes on
+# at @13 (84): left a candidate (the resync class), written as an ETMv3 vector file.
+check "ETMv3: OpenCSD decoding on after a bad packet stays a candidate, an ETMv3 vector file" \
+  sh -c "TC_DIFF_WRITE=1 TC_DIFF_FINDINGS='$tmp/e' TC_DIFF_ADAPTER='$A' '$R' etmv3_diff '$tmp/e3-resync.bin' 2>&1 | grep -q '^diff: line 4 divergent: reference-resyncs-later after error\[reserved-header\]\$' && test \$(ls '$tmp'/e/etmv3_diff-*.tcv | wc -l) -eq 1 && grep -qx 'protocol=etmv3' '$tmp'/e/etmv3_diff-*.tcv && grep -qx 'ts_binary=1' '$tmp'/e/etmv3_diff-*.tcv"
+# fuzz/corpus/etmv3_diff inputs of three classes whose reference line is an error:
+# lsip-byte5-form: ETMv3.0, cycle-accurate, contextid_size=1: @6 08 f8 a1 is an LSiP I-sync (information
+# byte bit 7) whose current address 9c ec 86 81 a0 ends in the fifth-byte exception form (a0 = b1010 0000),
+# the reference's reserved-field (ERRATA ETM3-P9, §7.7.3); OpenCSD gives an I-sync without lsip=.
+check "ETMv3: an LSiP current address in the fifth-byte exception form is the documented LSiP class" \
+  sh -c "TC_DIFF_ADAPTER='$A' '$R' etmv3_diff fuzz/corpus/etmv3_diff/opencsd-lsip-byte5-form.bin 2>&1 | grep -q '^diff: line 2 explained: .*LSiP I-sync'"
+# context-id-size0-at-end: ETMv3.4, contextid_size=0, @6 6e the last byte: the reference's bad-mode;
+# OpenCSD's Context ID packet, its payload byte cut off (ctxid=0x0).
+check "ETMv3: a Context ID header of size 0 at the end is the documented ContextIDSize b00 class" \
+  sh -c "TC_DIFF_ADAPTER='$A' '$R' etmv3_diff fuzz/corpus/etmv3_diff/opencsd-context-id-size0-at-end.bin 2>&1 | grep -q '^diff: line 2 explained: .*ContextIDSize b00'"
+# data-only-branch-reserved: data-only mode, alternative scheme: @8 81 80 80 80 40 a branch packet,
+# the reference's bad-mode (§7.4.10); OpenCSD decodes it and finds its fifth byte b01000000 reserved.
+check "ETMv3: a branch packet in data-only mode OpenCSD finds malformed is the documented data-only class" \
+  sh -c "TC_DIFF_ADAPTER='$A' '$R' etmv3_diff fuzz/corpus/etmv3_diff/opencsd-data-only-branch-reserved.bin 2>&1 | grep -q '^diff: line 3 explained: .*data-only mode'"
 tap_done

@@ -80,8 +80,10 @@ static int before_isync(const struct tc_diff_lines *ref, size_t at, const char *
 }
 
 static int explain_in_context(const struct tc_diff_lines *ref, size_t at, const char *r, const char *a,
-			      const void *cfg, const char *adapter)
+			      const void *cfg, const uint8_t *trace, size_t len, const char *adapter)
 {
+	(void)trace;
+	(void)len;
 	const struct tc_ptm_config *c = cfg;
 	if (!r || !a || tc_diff_line_offset(r) != tc_diff_line_offset(a))
 		return -1;

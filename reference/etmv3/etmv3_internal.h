@@ -25,10 +25,12 @@ struct tc_etmv3_state {
 	uint8_t be;
 };
 
-/* Most warnings one packet carries: nine, in an LSiP I-sync with cycle count
- * (70): cc-last, isync-info, isync-info0, lsip-first, then with Con (ETMv3.4,
- * where byte 0 has no res0 bits) exc1, exc2-id, exc2, exc2-last, lsip-exc. */
-#define TC_ETMV3_MAX_WARN 9
+/* Most warnings one packet carries: eleven, an LSiP I-sync with cycle count
+ * in ETMv3.4 on ARMv7-M: cc-last, isync-info, isync-info0, lsip-first, then
+ * per exception information byte lsip-exc (0), exc1 and lsip-exc (1),
+ * exc2-id, exc2, exc2-last and lsip-exc (2); exc0 only before ETMv3.4, when
+ * no byte 1 or 2 follows (vectors/etmv3/regress/eleven-warnings.tcv). */
+#define TC_ETMV3_MAX_WARN 12
 
 struct tc_etmv3_warn {
 	uint8_t warning;           /* enum tc_etmv3_warning */

@@ -217,6 +217,7 @@ struct exc_info {
 	int has_hyp;               /* byte 1 was output in ETMv3.5 */
 	unsigned exception;        /* Exception[8:0] */
 	unsigned resume;
+	int lsip;                  /* the bytes of an LSiP current address: only NS and AltISA are meant (ETM3-P9) */
 };
 
 /* Exception information byte 2 (Figure 7-25): bit 7 a fixed 0 (the last
@@ -231,6 +232,8 @@ static void exception_byte2(struct etmv3_parse *p, uint8_t b, int id_known, stru
 	if (b & 0x80)
 		ignored_field(p, tc_etmv3_wf_exc2_last, b & 0x80);
 	e->resume = b & 0x0f;
+	if (e->lsip && e->resume)
+		ignored_field(p, tc_etmv3_wf_lsip_exc, e->resume);
 }
 
 /* Exception information byte 1 (Figure 7-25): bit 7 C (byte 2 follows),
@@ -251,6 +254,8 @@ static void exception_byte1(struct etmv3_parse *p, uint8_t b, struct exc_info *e
 	res0(p, tc_etmv3_wf_exc1, b & reserved);
 	if (p->cfg->profile_m)
 		e->exception |= (unsigned)(b & 0x1f) << 4;
+	if (e->lsip && p->cfg->profile_m && (b & 0x1f))
+		ignored_field(p, tc_etmv3_wf_lsip_exc, b & 0x1f);
 	if (b & 0x80)
 		exception_byte2(p, read_byte(p), 0, e);
 }
@@ -263,12 +268,13 @@ static void exception_byte1(struct etmv3_parse *p, uint8_t b, struct exc_info *e
  * the AltISA bit applies as soon as byte 0 is read: a reserved AltISA is
  * the packet's first problem even when the byte Con announces is missing
  * (FORMAT.md "Error classes"). */
-static void exception_bytes(struct etmv3_parse *p, struct exc_info *e, int *isa)
+static void exception_bytes(struct etmv3_parse *p, struct exc_info *e, int *isa, int lsip)
 {
 	uint8_t b0 = read_byte(p);
 	unsigned reserved = (p->cfg->version < 4 ? 0x80u : 0u) | (p->cfg->version < 3 ? 0x40u : 0u);
 	int con = (b0 >> 7) & 1;
 	memset(e, 0, sizeof *e);
+	e->lsip = lsip;
 	TC_CLAUSE("7.3.5/ExceptionByte0");
 	res0(p, tc_etmv3_wf_exc0, b0 & reserved);   /* the field's bits, one warning */
 	if (p->cfg->version < 4)
@@ -280,6 +286,8 @@ static void exception_bytes(struct etmv3_parse *p, struct exc_info *e, int *isa)
 	e->ns = b0 & 1;
 	if (p->cfg->version >= 3 && !failed(p))
 		*isa = apply_altisa(p, *isa, e->alt);
+	if (lsip && (b0 & 0x3e))   /* Can and Exception[3:0], in their places */
+		ignored_field(p, tc_etmv3_wf_lsip_exc, b0 & 0x3e);
 	if (con) {
 		uint8_t b = read_byte(p);
 		if (b & 0x40)
@@ -310,7 +318,7 @@ static void branch_packet(struct etmv3_parse *p, uint8_t header)
 	address_bytes(p, &a);
 	isa = section_isa(p, &a);
 	if (a.exc) {
-		exception_bytes(p, &e, &isa);
+		exception_bytes(p, &e, &isa, 0);
 		k->exc_form = tc_etmv3_exc_bytes;
 		k->exception = (uint16_t)e.exception;
 		k->cancel = (uint8_t)e.cancel;
@@ -382,7 +390,9 @@ static void isync_info_warnings(struct etmv3_parse *p, uint8_t info)
 /* The compressed current instruction address of an LSiP I-sync: a branch
  * address section compressed against the data instruction's address, the
  * exception vector format not used, an exception information byte only to
- * change the security state (§7.7.3 "Load/Store in Progress"; ETM3-P9). */
+ * change the security state (§7.7.3 "Load/Store in Progress"; ETM3-P9): an
+ * exception number, Can or Resume in any of its bytes is ignored, one
+ * lsip-exc warning per byte (exception_bytes). */
 static void lsip_current(struct etmv3_parse *p, struct tc_etmv3_packet *k)
 {
 	struct tc_etmv3_state *st = p->st;
@@ -400,9 +410,7 @@ static void lsip_current(struct etmv3_parse *p, struct tc_etmv3_packet *k)
 	}
 	isa = section_isa(p, &a);
 	if (a.exc) {
-		exception_bytes(p, &e, &isa);
-		if (e.exception || e.cancel || e.resume)
-			ignored_field(p, tc_etmv3_wf_lsip_exc, (e.exception & 0xf) << 1 | (unsigned)e.cancel << 5);
+		exception_bytes(p, &e, &isa, 1);
 		st->ns = (uint8_t)e.ns;
 		if (e.has_hyp)
 			st->hyp = (uint8_t)e.hyp;
@@ -592,12 +600,12 @@ static void normal_data_packet(struct etmv3_parse *p, uint8_t h)
 	unsigned ss = (h >> 2) & 3;
 	k->h.kind = tc_etmv3_pkt_data;
 	TC_CLAUSE_CASE((h >> 5) & 1, "7.4.2/NormalData");
+	if (!p->cfg->data_value && ss)   /* the header's bits: before the address's warnings (FORMAT.md "Warnings") */
+		ignored_field(p, tc_etmv3_wf_data_size, h & 0x0c);
 	if (p->cfg->data_address && (h & 0x20))
 		data_address(p, k);
 	if (p->cfg->data_value)
 		data_value(p, k, ss);
-	else if (ss)
-		ignored_field(p, tc_etmv3_wf_data_size, h & 0x0c);
 }
 
 /* Out-of-order data b0TT0SS00 (§7.4.3): tag TT, a value of SS bytes, never
