@@ -43,6 +43,12 @@ done
 check "every entry of equivalent.txt names a site" "$PY" $S check conformance/mutants/auto/equivalent.txt $files
 check "every entry of unscored.txt names a site" "$PY" $S check conformance/mutants/auto/unscored.txt $files
 check "no site is both equivalent and unscored" sh -c "test -z \"\$(cat conformance/mutants/auto/equivalent.txt conformance/mutants/auto/unscored.txt | grep -v '^#' | cut -d' ' -f1 | sort | uniq -d)\""
+# unreachable.txt: PROTOCOL SITE-ID argument, per protocol.
+ur=conformance/mutants/auto/unreachable.txt
+grep -v '^#' $ur | cut -d' ' -f2- >"$tmp/ur.txt"
+check "every entry of unreachable.txt names a site" "$PY" $S check "$tmp/ur.txt" $files
+check "every protocol of unreachable.txt is one of reference/" sh -c "grep -v '^#' $ur | cut -d' ' -f1 | sort -u | while read -r p; do test -d \"reference/\$p\" && test \"\$p\" != test || exit 1; done"
+check "no site is both unreachable and equivalent or unscored" sh -c "test -z \"\$( { grep -v '^#' $ur | cut -d' ' -f2 | sort -u; cat conformance/mutants/auto/equivalent.txt conformance/mutants/auto/unscored.txt | grep -v '^#' | cut -d' ' -f1 | sort -u; } | sort | uniq -d)\""
 { cat conformance/mutants/auto/equivalent.txt; echo "reference/insn.c:nowhere:ror:00000000 made up"; } >"$tmp/eq.txt"
 check "a made-up entry is reported stale" sh -c "! '$PY' $S check '$tmp/eq.txt' reference/insn.c >'$tmp/stale.out' && grep -q 'stale: reference/insn.c:nowhere:ror:00000000' '$tmp/stale.out'"
 

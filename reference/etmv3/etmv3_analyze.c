@@ -332,7 +332,7 @@ static unsigned exception_type(const struct tc_etmv3_packet *p)
 	TC_CLAUSE_CASE(p->exception & 7, "ETM3-P15/Byte5Type");
 	if ((p->exception & 7) != 0)
 		return eee_code[p->exception & 7];
-	if ((p->address & 0x1f) <= 0x10 && (p->address & 3) == 0)
+	if ((p->address & 0x1f) <= 0x10)   /* an ARM address (Table 7-8): word aligned */
 		return vector_code[(p->address & 0x1f) >> 2];
 	return 0;
 }

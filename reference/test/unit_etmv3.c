@@ -330,6 +330,32 @@ static void test_alike(void)
 		   "instructions at addresses 16 KiB apart, and one address in ARM and in Thumb: each its own");
 	}
 	tc_image_free(&image);
+/* The bytes skipped while searching for an A-sync (tc_etmv3_skipped), counted
+ * once each: those before the first A-sync of a stream that ends in sync,
+ * and, after an error, those from the byte after the bad packet's first to
+ * the end of a stream that ends searching. */
+static void test_skipped(void)
+{
+	static const uint8_t ends_in_sync[] = {
+		0x84,                          /* @0 skipped: no A-sync yet */
+		0, 0, 0, 0, 0, 0x80,           /* @1 A-sync */
+		0x84                           /* @7 format 1: E */
+	};
+	static const uint8_t ends_searching[] = {
+		0x84, 0x84, 0x84,              /* @0 skipped: no A-sync yet */
+		0, 0, 0, 0, 0, 0x80,           /* @3 A-sync */
+		0x84,                          /* @9 format 1: E */
+		0x10,                          /* @10 reserved header b0001xx00 */
+		0x84, 0x84                     /* @11 skipped while searching, to the end */
+	};
+	static struct out o;
+	struct tc_etmv3_config cfg;
+	uint64_t s1, s2;
+	tc_etmv3_config_default(&cfg);
+	s1 = decode_image(&cfg, NULL, ends_in_sync, sizeof ends_in_sync, 1, &o);
+	s2 = decode_image(&cfg, NULL, ends_searching, sizeof ends_searching, 1, &o);
+	ok(s1 == 1 && s2 == 5, "skipped: 1 before the A-sync of a stream ending in sync, 3 + 2 around an error (%llu %llu)",
+	   (unsigned long long)s1, (unsigned long long)s2);
 }
 
 int main(void)
@@ -340,5 +366,6 @@ int main(void)
 	test_stream();
 	test_new_image();
 	test_alike();
+	test_skipped();
 	return tap_finish();
 }

@@ -19,7 +19,10 @@ echo "round trip (conformance/mutants/auto/suite.sh). Unscored: a fault that onl
 echo "never scores shows (warnings, s1 and L2, the skipped-byte count, L3 offsets), or only calls"
 echo "certify never makes (API argument guards; image calls: error messages, regions out of order,"
 echo "overlapping or named), argued in conformance/mutants/auto/unscored.txt, killed by the whole"
-echo "suite; left out of the vectors' kill rate, counted in the whole suite's."
+echo "suite; left out of the vectors' kill rate, counted in the whole suite's. Unreachable: a site"
+echo "of shared code that one protocol's decoder never reaches, or whose effect it cannot show"
+echo "(A64 code under a protocol of A32 and T32 only), argued per protocol in"
+echo "conformance/mutants/auto/unreachable.txt, killed by the whole suite; counted as unscored is."
 echo
 for p in $ps; do
 	printf -- '- %s: %s, commit %s, sample %s, seed %s (`make mutants-auto PROTOCOL=%s%s`)\n' "$p" \
@@ -28,8 +31,8 @@ for p in $ps; do
 		"$(sed -n 's/^sample=\([0-9]\)/ SAMPLE=\1/p; s/^seed=\(.*\)/ SEED=\1/p' "$out/$p/run.txt" | tr -d '\n' | sed 's/ SEED=1$//')"
 done
 echo
-echo "| protocol | part | sites | mutants | stillborn | equivalent | unscored | killed by vectors | vectors kill rate | killed by whole suite | whole-suite kill rate | survivors |"
-echo "|---|---|---|---|---|---|---|---|---|---|---|---|"
+echo "| protocol | part | sites | mutants | stillborn | equivalent | unscored | unreachable | killed by vectors | vectors kill rate | killed by whole suite | whole-suite kill rate | survivors |"
+echo "|---|---|---|---|---|---|---|---|---|---|---|---|---|"
 for p in $ps; do
 	awk -F'\t' -v p="$p" -v sites="$out/$p/sites.tsv" -v parts="$out/$p/parts.txt" '
 		BEGIN {
@@ -43,13 +46,14 @@ for p in $ps; do
 			else if ($10 == "killed" || $10 == "killed-all" || $10 == "run-error") { add($2, "kv"); add($2, "ks") }
 			else if ($10 == "suite") add($2, "ks")
 			else if ($10 == "unscored") { add($2, "unscored"); add($2, "ks") }
+			else if ($10 == "unreachable") { add($2, "unreach"); add($2, "ks") }
 			else add($2, "surv")
 		}
 		function row(k,   d, dv) {
 			d = c[k, "n"] - c[k, "stillborn"] - c[k, "equivalent"]
-			dv = d - c[k, "unscored"]
-			printf "| %s | %s | %d | %d | %d | %d | %d | %d | %s | %d | %s | %d |\n", p, k, ns[k], c[k, "n"],
-				c[k, "stillborn"], c[k, "equivalent"], c[k, "unscored"], c[k, "kv"],
+			dv = d - c[k, "unscored"] - c[k, "unreach"]
+			printf "| %s | %s | %d | %d | %d | %d | %d | %d | %d | %s | %d | %s | %d |\n", p, k, ns[k], c[k, "n"],
+				c[k, "stillborn"], c[k, "equivalent"], c[k, "unscored"], c[k, "unreach"], c[k, "kv"],
 				dv ? sprintf("%.1f%%", 100 * c[k, "kv"] / dv) : "-",
 				c[k, "ks"], d ? sprintf("%.1f%%", 100 * c[k, "ks"] / d) : "-", c[k, "surv"]
 		}

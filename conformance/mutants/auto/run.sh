@@ -72,6 +72,7 @@ tool=$build/tracecert
 vecdirs=
 equivalent=$root/conformance/mutants/auto/equivalent.txt
 unscored=$root/conformance/mutants/auto/unscored.txt
+unreachable=$root/conformance/mutants/auto/unreachable.txt
 suite_link=${SUITE_LINK:-}
 if [ -z "$suite_link" ]; then
 	for o in "$build"/obj/conformance/*.o; do
@@ -121,15 +122,17 @@ verdicts() {
 		n=$((n + 1))
 		printf '%s\t%s\n' "$line" "$(cat "$out/$1/m$n/verdict" 2>/dev/null || printf 'lost\t-')"
 	done <"$out/$1/sample.tsv" |
-		awk -F'\t' -v OFS='\t' -v p="$1" -v parts="$out/$1/parts.txt" -v eq="$equivalent" -v un="$unscored" '
+		awk -F'\t' -v OFS='\t' -v p="$1" -v parts="$out/$1/parts.txt" -v eq="$equivalent" -v un="$unscored" -v ur="$unreachable" '
 			BEGIN {
 				while ((getline l < parts) > 0) { split(l, a, " "); part[a[2]] = a[1] }
 				while ((getline l < eq) > 0) if (l !~ /^#/) { split(l, a, " "); equiv[a[1]] = 1 }
 				while ((getline l < un) > 0) if (l !~ /^#/) { split(l, a, " "); unsc[a[1]] = 1 }
+				while ((getline l < ur) > 0) if (l !~ /^#/) { split(l, a, " "); if (a[1] == p) unreach[a[2]] = 1 }
 			}
 			{
 				if ($1 in equiv) { $10 = "equivalent"; $11 = "-" }
 				else if (($1 in unsc) && $10 == "suite") $10 = "unscored"
+				else if (($1 in unreach) && $10 == "suite") $10 = "unreachable"
 				print p, part[$2], $1, $2, $3, $4, $5, $6, $7, $10, $11
 			}' \
 		>"$out/$1/verdicts.tsv"
