@@ -330,6 +330,8 @@ static void test_alike(void)
 		   "instructions at addresses 16 KiB apart, and one address in ARM and in Thumb: each its own");
 	}
 	tc_image_free(&image);
+}
+
 /* The bytes skipped while searching for an A-sync (tc_etmv3_skipped), counted
  * once each: those before the first A-sync of a stream that ends in sync,
  * and, after an error, those from the byte after the bad packet's first to
