@@ -42,7 +42,9 @@ $(foreach p,$(PROTOCOLS),$(eval $(call cov_protocol_parts,$(p))))
 COV_BUILD := build/coverage
 COV_FLAGS := --coverage -O0 -g -DTC_CLAUSE_TRACE
 # gcov's own messages (libgcov writes them to stderr, where the tests read the
-# tools' messages) go to this file instead; make coverage lists them at its end.
+# tools' messages) go to this file instead; make coverage lists the files they
+# name at its end (seen: "Merge mismatch" for a .gcda, after which that file
+# takes no more counts in the run).
 COV_GCOV_LOG := $(abspath $(COV_BUILD))/gcov-errors.log
 
 .PHONY: coverage coverage-clauses
@@ -78,8 +80,8 @@ coverage: coverage-clauses
 	  $(foreach p,$(COV_PARTS),--part $(p) $(filter-out coverage/%,$(COV_SRC_$(p)))) || rc=1; \
 	echo "coverage: spec clauses: $(foreach p,$(PROTOCOLS),$(COV_BUILD)/spec-coverage-$(p).md)"; \
 	if [ -s $(COV_GCOV_LOG) ]; then \
-	  echo "coverage: gcov could not merge some counts ($$(wc -l < $(COV_GCOV_LOG)) messages in $(COV_GCOV_LOG): a file's counts written by a process killed while it wrote them); the figures of those files are lower bounds:"; \
-	  sed 's/^libgcov profiling error://; s/:.*//' $(COV_GCOV_LOG) | sort | uniq -c; \
+	  echo "coverage: gcov could not merge the counts of some runs into these files (its messages: $(COV_GCOV_LOG)); their figures are lower bounds:"; \
+	  grep -o 'profiling error:[^:]*\.gcda' $(COV_GCOV_LOG) | sed 's/^profiling error://' | sort | uniq -c; \
 	fi; \
 	exit $$rc
 
