@@ -7,9 +7,12 @@
  *   2. provenance: a range carries the offset of an atom packet or LSiP
  *      I-sync (the packet whose atom put its first instruction in it) at or
  *      before the packet being analysed; an exception-return the offset of
- *      the most recent exception-exit packet (on A and R profile cores it is
- *      held with its instruction's range and follows that range, ERRATA
- *      ETM3-X4; on ARMv7-M it comes from its own packet); every other item
+ *      the most recent exception-exit packet, or of the one before when its
+ *      item is still held (on A and R profile cores it is held with its
+ *      instruction's range and follows that range, ERRATA ETM3-X4, so a
+ *      later exception-exit packet that cannot join that range delivers it
+ *      first; on ARMv7-M it comes from its own packet), in stream order,
+ *      at most one per exception-exit packet; every other item
  *      the offset of the L1 record being analysed (warnings excepted), of a
  *      kind that packet's kind gives: exception from a branch address packet
  *      with an exception (a nonzero Exception field or the fifth-byte form);
@@ -97,6 +100,8 @@ struct run {
 	int exit_seen;            /* an exception-exit packet, at exit_offset */
 	uint64_t exit_offset;
 	int exit_delivered;       /* its exception-return item came */
+	int exit_before_pending;  /* the one before, at exit_before, whose item has not come */
+	uint64_t exit_before;
 	int last_was_range;       /* the item before is a range */
 	uint32_t context_id;      /* as the packets gave them */
 	uint32_t vmid;
@@ -282,6 +287,8 @@ static void note_packet(struct run *r, const struct tc_etmv3_packet *p)
 	if (p->h.kind == tc_etmv3_pkt_vmid)
 		r->vmid = p->vmid;
 	if (p->h.kind == tc_etmv3_pkt_exception_exit) {
+		r->exit_before_pending = r->exit_seen && !r->exit_delivered;
+		r->exit_before = r->exit_offset;
 		r->exit_seen = 1;
 		r->exit_offset = p->h.offset;
 		r->exit_delivered = 0;
@@ -345,12 +352,17 @@ static void check_offset(struct run *r, const struct tc_l3 *x)
 	}
 	if (x->h.kind == tc_l3_exception_return) {
 		int own = c->p.h.kind == tc_etmv3_pkt_exception_exit && x->h.offset == c->p.h.offset;
-		TC_FUZZ_CHECK(r->exit_seen && x->h.offset == r->exit_offset && !r->exit_delivered,
-			      "exception-return @%llu: not the last exception-exit packet's, or its second", off);
+		int last = r->exit_seen && x->h.offset == r->exit_offset && !r->exit_delivered;
+		int before = r->exit_before_pending && x->h.offset == r->exit_before;
+		TC_FUZZ_CHECK(last || before,
+			      "exception-return @%llu: not the item of the last exception-exit packet or of the one "
+			      "before it held with its range, or a second one, or out of order", off);
 		TC_FUZZ_CHECK(own || (!r->cfg->profile_m && r->last_was_range),
 			      "exception-return @%llu while analysing @%llu, not after its range", off,
 			      (unsigned long long)c->p.h.offset);
-		r->exit_delivered = 1;
+		r->exit_before_pending = 0;   /* in stream order: the one before cannot follow */
+		if (last)
+			r->exit_delivered = 1;
 		return;
 	}
 	TC_FUZZ_CHECK(x->h.offset == c->p.h.offset, "L3 %s @%llu, the packet analysed is @%llu",
