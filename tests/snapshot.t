@@ -1,5 +1,5 @@
 # Trace snapshot directories: decode --snapshot reproduces the encoder's ground truth for snapshots `gen
-# --snapshot-out` writes (ETE, PTM and both mixed: two to five sources interleaved in one CoreSight formatted
+# --snapshot-out` writes (ETE, PTM, ETMv3 and mixed: two to five sources interleaved in one CoreSight formatted
 # buffer, or raw buffers), a hand-written directory with sources that are not decoded, and bad directories:
 # one error line naming the file (and line), exit 2, nothing on standard output.
 T="${TC_BUILD:-build}/tracecert"
@@ -120,6 +120,28 @@ sed -i "s/^ETMCR(0x000)=.*/ETMCR(0x000)=$cr/; s/^ETMTRACEIDR(0x200)=0x00000010/E
 sed -i 's/^ETMIDR(0x1e4)=0x410/ETMIDR(0x1e4)=0x412/' "$tmp/pres/ptm_1.ini"
 check "PTM: register bits no text assigns are notes, not errors" sh -c "'$T' decode --snapshot '$tmp/pres' > '$tmp/o' && grep -qx '# note: ETMCR bit 31 is reserved but set: ignored' '$tmp/o' && grep -qx '# note: ETMTRACEIDR bits \[31:7\] are reserved but set: ignored' '$tmp/o' && grep -qx '# note: ETMIDR bits \[23:21\] or \[17\] are reserved but set: ignored' '$tmp/o'"
 check "PTM: ... and those sources decode to their vectors as with the bits clear" same_as_vectors "$tmp/pres" 5 6 7
+# ---- ETMv3 sources (device types ETM3, ETM3.0 .. ETM3.5), and ETMv3 with PTM in one buffer --------------
+# Seeds whose configurations registers can give (an ARMv7-M core, profile_m=1, has none: gen says so).
+"$T" gen --protocol etmv3 --seed 5 --count 3 --quiet --out "$tmp/v" --snapshot-out "$tmp/e3" > /dev/null
+check "ETMv3: three sources in one CoreSight buffer decode to their vectors' expected L1 and L3" same_as_vectors "$tmp/e3" 5 6 7
+check "ETMv3: a source's block is headed by its device type ETM3, buffer, trace ID and core" sh -c "'$T' dump --snapshot '$tmp/e3' > '$tmp/o' && grep -qx '# source ETMV3_1 (ETM3): buffer ETB_0 (coresight, trace ID 0x11), core cpu_1' '$tmp/o' && test \$(grep -c '^# source ' '$tmp/o') -eq 3"
+check "ETMv3: the device file holds the four registers of the descriptor at their offsets" sh -c "sed -n '/^\[regs\]/,\$p' '$tmp/e3/etmv3_1.ini' | sed 's/=.*//' | tr '\n' ' ' | grep -qx '\[regs\] ETMCR(0x000) ETMIDR(0x1e4) ETMCCER(0x1e8) ETMTRACEIDR(0x200) '"
+"$T" gen --protocol etmv3 --seed 20 --count 2 --quiet --out "$tmp/v" --snapshot-out "$tmp/e3raw" --snapshot-format source_data > /dev/null
+check "ETMv3: source_data buffers (one per source) decode to their vectors" same_as_vectors "$tmp/e3raw" 20 21
+rm -rf "$tmp/e3types"; cp -r "$tmp/e3" "$tmp/e3types"
+sed -i 's/^type=ETM3$/type=ETM3.4/' "$tmp/e3types/etmv3_1.ini"; sed -i 's/^type=ETM3$/type=ETM3.5/' "$tmp/e3types/etmv3_2.ini"
+check "ETMv3: device types ETM3, ETM3.4 and ETM3.5 are all ETMv3 sources (the version is ETMIDR's)" same_as_vectors "$tmp/e3types" 5 6 7
+check "ETMv3: the block names the device type given" sh -c "'$T' dump --snapshot '$tmp/e3types' | grep -qx '# source ETMV3_2 (ETM3.5): buffer ETB_0 (coresight, trace ID 0x12), core cpu_2'"
+rm -rf "$tmp/e3res"; cp -r "$tmp/e3" "$tmp/e3res"
+# ETMCR bit 31 and ETMIDR bit 21: no ETMv3 text assigns them (reference/etmv3/CONFIG.md).
+cr=$(sed -n 's/^ETMCR(0x000)=//p' "$tmp/e3res/etmv3_0.ini"); cr=$(printf '0x%08x' $((cr | 0x80000000)))
+id=$(sed -n 's/^ETMIDR(0x1e4)=//p' "$tmp/e3res/etmv3_1.ini"); id=$(printf '0x%08x' $((id | 0x00200000)))
+sed -i "s/^ETMCR(0x000)=.*/ETMCR(0x000)=$cr/" "$tmp/e3res/etmv3_0.ini"; sed -i "s/^ETMIDR(0x1e4)=.*/ETMIDR(0x1e4)=$id/" "$tmp/e3res/etmv3_1.ini"
+check "ETMv3: register bits no text assigns are notes, not errors" sh -c "'$T' decode --snapshot '$tmp/e3res' > '$tmp/o' && grep -A1 '^# source ETMV3_0 ' '$tmp/o' | grep -qx '# note: ETMCR bits 31 or 29 are reserved but set: ignored' && grep -A1 '^# source ETMV3_1 ' '$tmp/o' | grep -qx '# note: ETMIDR bits \[23:21\] or \[17\] are reserved but set: ignored'"
+check "ETMv3: ... and those sources decode to their vectors as with the bits clear" same_as_vectors "$tmp/e3res" 5 6 7
+"$T" gen --protocol etmv3,ptm --seed 11 --count 3 --quiet --out "$tmp/v" --snapshot-out "$tmp/e3mix" > /dev/null
+check "mixed: ETMv3, PTM and ETMv3 sources in one CoreSight buffer, each decoded with its own protocol" same_as_vectors "$tmp/e3mix" 11 12 13
+check "mixed: the blocks are ETMV3_0 (ETM3), PTM_1 (PTM1.0), ETMV3_2 (ETM3)" sh -c "'$T' decode --snapshot '$tmp/e3mix' | grep '^# source ' | sed 's/: buffer.*//' | tr '\n' ' ' | grep -qx '# source ETMV3_0 (ETM3) # source PTM_1 (PTM1.0) # source ETMV3_2 (ETM3) '"
 "$T" gen --protocol ete,ptm --seed 30 --count 4 --quiet --out "$tmp/v" --snapshot-out "$tmp/mix" > /dev/null
 check "mixed: two ETE and two PTM sources in one CoreSight buffer, each decoded with its own protocol" same_as_vectors "$tmp/mix" 30 31 32 33
 check "mixed: the blocks are ETE_0, PTM_1, ETE_2, PTM_3 with trace IDs 0x10..0x13" sh -c "'$T' decode --snapshot '$tmp/mix' | grep '^# source ' | sed 's/: buffer ETB_0 (coresight, trace ID /:/; s/), core cpu_.//' | tr '\n' ' ' | grep -qx '# source ETE_0 (ETE):0x10 # source PTM_1 (PTM1.0):0x11 # source ETE_2 (ETE):0x12 # source PTM_3 (PTM1.0):0x13 '"
@@ -188,6 +210,10 @@ perl -ne 'no warnings "portable"; our (@d, %c, $in);
   mv "$tmp/cpu_0.ini" "$tmp/d136/cpu_0.ini"
 check "the core's 544 bytes are now 136 dumps of 4 bytes (the last to the end of the file)" sh -c "test \$(grep -c '^\\[dump' '$tmp/d136/cpu_0.ini') -eq 136 && test \$(grep -c '^length=0x4\$' '$tmp/d136/cpu_0.ini') -eq 135 && test \$(wc -c < '$tmp/d136/cpu_0_mem.bin') -eq 544"
 check "136 dumps: the source decodes to its vector's expected L1 and L3" same_as_vectors "$tmp/d136" 13
+bad_in "$tmp/e3" "ETMv3 source without ETMIDR" etmv3_0.ini '/^ETMIDR/d' "tracecert decode: $tmp/bad/etmv3_0.ini: ETM3 source 'ETMV3_0' has no register ETMIDR, which decoding needs (major architecture version [11:8] (2: ETMv3), minor [7:4], 32-bit Thumb as one [18], alternative branch encoding [20]): give it in [regs] or as --config ETMIDR=VALUE"
+bad_in "$tmp/e3" "ETMv3 source without ETMCR" etmv3_2.ini '/^ETMCR/d' "tracecert decode: $tmp/bad/etmv3_2.ini: ETM3 source 'ETMV3_2' has no register ETMCR, which decoding needs (data access [3:2], branch output [8], cycle accurate [12], ContextIDSize [15:14], data-only [20], timestamp [28], VMID [30]): give it in [regs] or as --config ETMCR=VALUE"
+bad_in "$tmp/e3" "ETMv3 source in a formatted buffer without ETMTRACEIDR" etmv3_1.ini '/^ETMTRACEIDR/d' "tracecert decode: $tmp/bad/etmv3_1.ini: ETM3 source 'ETMV3_1' is in the CoreSight formatted buffer 'ETB_0' but has no ETMTRACEIDR to select its bytes"
+bad_in "$tmp/e3" "ETMv3 source whose ETMIDR is not ETMv3's (major version 3)" etmv3_1.ini 's/^ETMIDR(0x1e4)=0x4104f2/ETMIDR(0x1e4)=0x4104f3/' "tracecert decode: $tmp/bad/etmv3_1.ini:8: source ETMV3_1: ETMIDR=0x4104f320: major architecture version [11:8] is 3, not 2 (ETMv3)"
 # A trace buffer that never ends (/dev/zero, a character device) stops at --max-bytes, as a trace file does.
 cp -r tests/data/snap-mixed "$tmp/endless" && rm "$tmp/endless/ete0.bin" && ln -s /dev/zero "$tmp/endless/ete0.bin"
 check "a snapshot buffer longer than --max-bytes: the file and the limit named, exit 2" sh -c "'$T' dump --snapshot '$tmp/endless' --max-bytes 100000 > /dev/null 2> '$tmp/e'; test \$? -eq 2 && grep -qx \"tracecert dump: $tmp/endless/ete0.bin: more than 100000 bytes, the limit (--max-bytes N; 0: no limit)\" '$tmp/e'"
