@@ -69,7 +69,7 @@ int tc_fuzz_proto_config_encode(const struct tc_protocol *proto, const void *cfg
  *   P_parse      keys[n] trace                                   (fuzz/P/parse.c)
  *   P_decode     keys[n] flags[1] chunking[1] regions… trace     (fuzz/P/decode.c)
  *   P_roundtrip  keys[n] flags[1] steps[1] blocks[1] chunking[1] seed[4] entropy
- *                                                                (fuzz/P/roundtrip.c)
+ *                                                                (fuzz/roundtrip.c)
  *   P_l1text     L1 text lines, no configuration                 (fuzz/l1text.c) */
 
 /* ---- Program images from the input (decode and adapter harnesses) ----- */

@@ -14,8 +14,8 @@
 # make fuzz-harnesses                   the list of harnesses
 #
 # Harnesses: adapter csframe snapini (no protocol), and per protocol P of PROTOCOLS (FUZZ_PROTO_HARNESSES) the
-# harnesses of fuzz/P/ (P_parse, P_decode, P_roundtrip …) and the shared P_stream, P_diff and P_l1text
-# (make fuzz-harnesses lists them). Variables: HARNESS (default: the first protocol's P_parse), TIME (seconds), FUZZ_OUT (default
+# harnesses of fuzz/P/ (P_parse, P_decode …) and the shared P_stream, P_diff, P_l1text and, for a protocol
+# with an encoder, P_roundtrip (make fuzz-harnesses lists them). Variables: HARNESS (default: the first protocol's P_parse), TIME (seconds), FUZZ_OUT (default
 # $(BUILD)/fuzz), FUZZ_CLANG, FUZZ_AFL_CC, FUZZ_REGRESS_CC, FUZZ_AFL_SAN (e.g. -fsanitize=address,undefined; that
 # build goes to $(FUZZ_OUT)/afl-san), FUZZ_LF_SAN, FUZZ_ARGS (extra libFuzzer arguments), JOBS (processes or
 # instances), TC_DIFF_ADAPTER, TC_FUZZ_ADAPTER.
@@ -29,17 +29,21 @@ FUZZ_HARNESSES  := adapter csframe snapini
 # P_diff and P_l1text: the shared fuzz/stream.c (whole against chunked through the protocol's descriptor),
 # fuzz/diff.c (the reference against an adapter) and fuzz/l1text.c (the L1 text parser against its
 # formatter) built for P, which need nothing more (dictionary fuzz/P/parse.dict; P_l1text none).
+# A protocol with an encoder (ENC_PROTOCOLS, GNUmakefile) has P_roundtrip too: the shared fuzz/roundtrip.c
+# (the encoder's truth against the reference, through both descriptors) built for P, unless fuzz/P/roundtrip.c
+# is a round-trip harness of its own (FUZZ_RT_SHARED: the protocols that take the shared one).
 # The other files of fuzz/P/ are the protocol's helpers (linked into every harness), its seed writer
 # seedgen.c and its differential rules diffrules.c.
 FUZZ_PROTO_FILES := $(sort $(wildcard $(PROTOCOLS:%=fuzz/%/*.c)))
 FUZZ_PROTO_HARNESS_SRC := $(if $(FUZZ_PROTO_FILES),$(shell grep -l LLVMFuzzerTestOneInput $(FUZZ_PROTO_FILES)))
-FUZZ_PROTO_HARNESSES := $(foreach p,$(PROTOCOLS),$(patsubst fuzz/$(p)/%.c,$(p)_%,$(filter fuzz/$(p)/%,$(FUZZ_PROTO_HARNESS_SRC))) \
-			  $(p)_stream $(p)_diff $(p)_l1text)
+FUZZ_RT_SHARED := $(foreach p,$(ENC_PROTOCOLS),$(if $(wildcard fuzz/$(p)/roundtrip.c),,$(p)_roundtrip))
+FUZZ_PROTO_HARNESSES := $(foreach p,$(PROTOCOLS),$(sort $(patsubst fuzz/$(p)/%.c,$(p)_%,$(filter fuzz/$(p)/%,$(FUZZ_PROTO_HARNESS_SRC))) \
+			  $(filter $(p)_roundtrip,$(FUZZ_RT_SHARED))) $(p)_stream $(p)_diff $(p)_l1text)
 FUZZ_PROTO_HELPERS := $(filter-out $(FUZZ_PROTO_HARNESS_SRC) %/seedgen.c %/diffrules.c,$(FUZZ_PROTO_FILES))
 FUZZ_ALL        := $(FUZZ_HARNESSES) $(FUZZ_PROTO_HARNESSES)
-# The protocol of harness P_NAME, and its source.
+# The protocol of harness P_NAME, and its source (fuzz/NAME.c for the shared ones).
 fuzz_proto = $(firstword $(subst _, ,$1))
-fuzz_src   = $(if $(filter %_stream %_diff %_l1text,$1),fuzz/$(lastword $(subst _, ,$1)).c,fuzz/$(subst _,/,$1).c)
+fuzz_src   = $(if $(filter %_stream %_diff %_l1text $(FUZZ_RT_SHARED),$1),fuzz/$(lastword $(subst _, ,$1)).c,fuzz/$(subst _,/,$1).c)
 # make fuzz-smoke: seconds under libFuzzer and AFL++ (HARNESS:LF:AFL) of the harnesses that have their own
 # (a protocol's fuzz/P/fuzz.mk adds its own); each protocol's other harnesses share FUZZ_SMOKE_PROTO seconds
 # under each engine (fuzz/run.sh).
@@ -78,8 +82,11 @@ fuzz_links = $(if $(filter %_roundtrip,$1),$(call fuzz_rt_src,$(call fuzz_proto,
 # clang writes the .d file after the object, so the libFuzzer and AFL++ rules touch the object last:
 # an object older than its .d file (a prerequisite) would be built again by every make.
 FUZZ_DEPFLAGS := -MMD -MP
-# What a protocol harness's object is compiled with: the protocol's name (fuzz/stream.c and fuzz/diff.c read it).
-fuzz_proto_def = -DTC_FUZZ_PROTOCOL='"$(call fuzz_proto,$1)"'
+# What a protocol harness's object is compiled with: the protocol's name (the shared harnesses read it) and,
+# for the shared P_roundtrip, its encoder's descriptor (tracecert/encoder.h: tc_encoder_P, the name
+# tools/gen-protocols.sh --encoders gives it).
+fuzz_proto_def = -DTC_FUZZ_PROTOCOL='"$(call fuzz_proto,$1)"'$(if $(filter $1,$(FUZZ_RT_SHARED)), \
+		 -DTC_FUZZ_ENCODER=tc_encoder_$(call fuzz_proto,$1))
 # An instrumented adapter .so (TC_FUZZ_ADAPTER) resolves the coverage runtime from the harness
 # executable: export those symbols only (-rdynamic would also export the harness's copy of the
 # reference, an ODR violation next to the adapter's own copy).
@@ -298,6 +305,9 @@ FUZZ_ALL_SRC  := $(sort $(FUZZ_REF_SRC) $(FUZZ_COMMON_SRC) $(FUZZ_RT_SRC) $(FUZZ
 FUZZ_DEP_FILES := $(foreach d,$(FUZZ_LF)/obj $(FUZZ_AFL)/obj $(FUZZ_RG) $(FUZZ_SG),\
 		  $(FUZZ_ALL_SRC:%.c=$d/%.d) $(FUZZ_PROTO_HARNESSES:%=$d/fuzz/harness/%.d))
 $(FUZZ_DEP_FILES): ;
+# A shared P_roundtrip's object whose .d file, written when fuzz/P/roundtrip.c was its source, still names
+# that file: the missing file stands for nothing, so the object is built once more (from fuzz/roundtrip.c).
+$(FUZZ_RT_SHARED:%_roundtrip=fuzz/%/roundtrip.c): ;
 -include $(wildcard $(FUZZ_DEP_FILES))
 
 # A protocol's own settings of the fuzz build (make fuzz-smoke's seconds for its harnesses, the

@@ -3,17 +3,37 @@
 . tests/lib/tap.sh
 R="sh fuzz/run.sh"
 # The harnesses by fuzz/README.md's rule: those naming no protocol, then for each protocol of PROTOCOLS
-# every fuzz/P/NAME.c that defines LLVMFuzzerTestOneInput (P_NAME), then P_stream, P_diff and P_l1text.
+# every fuzz/P/NAME.c that defines LLVMFuzzerTestOneInput (P_NAME) and, for a protocol with an encoder
+# (encoder/P/*.c) and no fuzz/P/roundtrip.c, the shared P_roundtrip, in name order; then P_stream,
+# P_diff and P_l1text.
 export LC_ALL=C
 harnesses="adapter csframe snapini"
+shared_rt=
 for p in $(sed -n 's/^PROTOCOLS := //p' GNUmakefile); do
-  for f in fuzz/$p/*.c; do grep -q LLVMFuzzerTestOneInput "$f" && { b=${f##*/}; harnesses="$harnesses ${p}_${b%.c}"; }; done
-  harnesses="$harnesses ${p}_stream ${p}_diff ${p}_l1text"
+  own=
+  for f in fuzz/$p/*.c; do grep -q LLVMFuzzerTestOneInput "$f" && { b=${f##*/}; own="$own ${p}_${b%.c}"; }; done
+  if ls encoder/$p/*.c >/dev/null 2>&1 && [ ! -f fuzz/$p/roundtrip.c ]; then
+    own="$own ${p}_roundtrip"
+    shared_rt="$shared_rt ${p}_roundtrip"
+  fi
+  harnesses="$harnesses $(printf '%s\n' $own | sort | tr '\n' ' ')${p}_stream ${p}_diff ${p}_l1text"
 done
-check "the rule gives this build's known harnesses" sh -c "for h in ete_decode ete_format ete_parse ete_roundtrip ete_stream ete_diff ete_l1text ptm_decode ptm_parse ptm_roundtrip ptm_stream ptm_diff ptm_l1text; do case ' $harnesses ' in *\" \$h \"*) ;; *) echo \"missing \$h\"; exit 1 ;; esac; done"
+check "the rule gives this build's known harnesses" sh -c "for h in ete_decode ete_format ete_parse ete_roundtrip ete_stream ete_diff ete_l1text ptm_decode ptm_parse ptm_roundtrip ptm_stream ptm_diff ptm_l1text etmv3_decode etmv3_parse etmv3_roundtrip etmv3_stream etmv3_diff etmv3_l1text; do case ' $harnesses ' in *\" \$h \"*) ;; *) echo \"missing \$h\"; exit 1 ;; esac; done"
+check "the shared round-trip harness is PTM's and ETMv3's, not ETE's (fuzz/ete/roundtrip.c is its own)" test "$shared_rt" = " ptm_roundtrip etmv3_roundtrip"
+# Which source each round-trip harness compiles, with which protocol and encoder (make -n: nothing built).
+rt_compile() { make -n -B --no-print-directory FUZZ_OUT="$tmp/fz" "$tmp/fz/regress-obj/fuzz/harness/$1.o" 2>&1; }
+for h in $shared_rt; do
+  p=${h%_roundtrip}
+  out=$(rt_compile "$h")
+  check "$h compiles fuzz/roundtrip.c for $p with tc_encoder_$p" sh -c \
+    "printf '%s\n' \"\$1\" | grep -qF -- \"-DTC_FUZZ_PROTOCOL='\\\"$p\\\"' -DTC_FUZZ_ENCODER=tc_encoder_$p\" && printf '%s\n' \"\$1\" | grep -q -- ' -c fuzz/roundtrip.c '" sh "$out"
+done
+out=$(rt_compile ete_roundtrip)
+check "ete_roundtrip compiles fuzz/ete/roundtrip.c, with no encoder named" sh -c \
+  "printf '%s\n' \"\$1\" | grep -q -- ' -c fuzz/ete/roundtrip.c ' && ! printf '%s\n' \"\$1\" | grep -q TC_FUZZ_ENCODER" sh "$out"
 check "every harness is accepted" sh -c "for h in $harnesses; do $R check-args \$h 60 || exit 1; done"
 check "an unknown harness is named with the list" sh -c "$R check-args bogus 60 2>&1 | grep -qF \"unknown HARNESS 'bogus' (one of: $harnesses)\" && { $R check-args bogus 60 2>/dev/null; test \$? -eq 2; }"
-check "the list is fuzz.mk's (make fuzz-harnesses): for each protocol, every fuzz/P/NAME.c defining LLVMFuzzerTestOneInput, then P_stream, P_diff and P_l1text" sh -c "test \"\$(make -s --no-print-directory fuzz-harnesses)\" = '$harnesses'"
+check "the list is fuzz.mk's (make fuzz-harnesses): for each protocol, every fuzz/P/NAME.c defining LLVMFuzzerTestOneInput and the shared P_roundtrip, then P_stream, P_diff and P_l1text" sh -c "test \"\$(make -s --no-print-directory fuzz-harnesses)\" = '$harnesses'"
 check "dictionaries: fuzz/P/NAME.dict, P_stream and P_diff fall back to fuzz/P/parse.dict, roundtrip none" sh -c "test \"\$($R dict ete_parse) \$($R dict ete_diff) \$($R dict ptm_parse) \$($R dict ptm_decode) \$($R dict ptm_stream) \$($R dict ptm_diff) \$($R dict ete_stream) [\$($R dict ptm_roundtrip)\$($R dict ete_roundtrip)]\" = 'fuzz/ete/parse.dict fuzz/ete/parse.dict fuzz/ptm/parse.dict fuzz/ptm/decode.dict fuzz/ptm/parse.dict fuzz/ptm/parse.dict fuzz/ete/parse.dict []'"
 check "the adapter harness's dictionary is every protocol's parse.dict" sh -c "d=\$(FUZZ_OUT='$tmp' $R dict adapter) && test \"\$d\" = '$tmp/adapter.dict' && cat fuzz/*/parse.dict | cmp -s - \"\$d\""
 # Smoke seconds: fuzz.mk's own entries (HARNESS:LF:AFL), else the protocol's FUZZ_SMOKE_PROTO seconds

@@ -32,6 +32,8 @@ static void options(const struct tc_enc_request *rq, struct tc_enc_options *o)
 		o->cfg = *(const struct tc_ete_config *)rq->cfg;
 	o->steps = rq->steps;
 	o->blocks = rq->blocks;
+	o->entropy = rq->entropy;
+	o->entropy_len = rq->entropy_len;
 }
 
 /* Hands what v holds over to r (v is left empty): r owns it now. */

@@ -33,6 +33,8 @@ static int generate(const struct tc_enc_request *rq, struct tc_enc_result *r, ch
 		o.cfg = *(const struct tc_ptm_config *)rq->cfg;
 	o.steps = rq->steps;
 	o.blocks = rq->blocks;
+	o.entropy = rq->entropy;
+	o.entropy_len = rq->entropy_len;
 	if (tc_enc_ptm_generate(&o, &v, err, errlen))
 		return -1;
 	r->cfg = malloc(sizeof v.cfg);

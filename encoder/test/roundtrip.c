@@ -114,7 +114,7 @@ static int check_vector(const struct run *r, const struct tc_enc_result *v, uint
 /* One seed: generate, decode three ways, compare; returns 1 on a failure. */
 static int one(struct run *r, uint64_t seed)
 {
-	struct tc_enc_request rq = { seed, 1, NULL, 100 + (unsigned)(seed % 400), 4 + (unsigned)(seed % 13) * 20 };
+	struct tc_enc_request rq = { seed, 1, NULL, 100 + (unsigned)(seed % 400), 4 + (unsigned)(seed % 13) * 20, NULL, 0 };
 	struct tc_enc_result v;
 	char err[256];
 	int bad;

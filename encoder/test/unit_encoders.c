@@ -43,7 +43,7 @@ static void test_fields(const struct tc_encoder *e)
 
 static struct tc_enc_request request(uint64_t seed, const void *cfg)
 {
-	struct tc_enc_request rq = { seed, cfg == NULL, cfg, 0, 0 };
+	struct tc_enc_request rq = { seed, cfg == NULL, cfg, 0, 0, NULL, 0 };
 	return rq;
 }
 
@@ -75,6 +75,37 @@ static void test_generate(const struct tc_encoder *e)
 	tc_enc_result_free(&a);
 	tc_enc_result_free(&b);
 	ok(a.trace == NULL && a.cfg == NULL && a.nregions == 0, "%s: tc_enc_result_free empties the result", e->protocol);
+}
+
+/* The request's entropy reaches the encoder's draws (tracecert/encoder.h):
+ * bytes 0 leave every draw as the seed makes it, so the vector is the
+ * seed's; other bytes steer the draws, so the vector is another (checked
+ * for seed 7 and 64 bytes 0x5a: a draw XORed with 0x5a that made no
+ * difference to the program, the execution or the bytes in all of the first
+ * 64 would leave the entropy unread as far as any caller can tell). */
+static void test_entropy(const struct tc_encoder *e)
+{
+	static const uint8_t zeros[64];
+	uint8_t bytes[64];
+	struct tc_enc_request rq = request(7, NULL);
+	struct tc_enc_result seed, a, b;
+	char err[300] = "";
+	int rc;
+	memset(bytes, 0x5a, sizeof bytes);
+	rq.steps = e->default_steps;
+	rq.blocks = e->default_blocks;
+	rc = e->generate(&rq, &seed, err, sizeof err);
+	rq.entropy = zeros;
+	rq.entropy_len = sizeof zeros;
+	rc |= e->generate(&rq, &a, err, sizeof err);
+	rq.entropy = bytes;
+	rq.entropy_len = sizeof bytes;
+	rc |= e->generate(&rq, &b, err, sizeof err);
+	ok(rc == 0 && same_result(&seed, &a), "%s: entropy of bytes 0 gives the seed's vector (%s)", e->protocol, err);
+	ok(rc == 0 && !same_result(&seed, &b), "%s: entropy of bytes 0x5a gives another vector", e->protocol);
+	tc_enc_result_free(&seed);   /* a refused request leaves its result empty */
+	tc_enc_result_free(&a);
+	tc_enc_result_free(&b);
 }
 
 /* A fixed configuration (the protocol's defaults) is the vector's. */
@@ -155,6 +186,7 @@ int main(void)
 	for (int i = 0; tc_encoders[i]; i++) {
 		test_fields(tc_encoders[i]);
 		test_generate(tc_encoders[i]);
+		test_entropy(tc_encoders[i]);
 		test_fixed_config(tc_encoders[i]);
 		test_refusals(tc_encoders[i]);
 		test_negative(tc_encoders[i]);

@@ -30,6 +30,14 @@ struct tc_enc_request {
 				     * (tc_protocol.config_size bytes, tracecert/protocol.h) */
 	unsigned steps;             /* execution steps, 1..100000 */
 	unsigned blocks;            /* basic blocks in the program, 4..4096 */
+	/* Caller-supplied random choices (the structure-aware fuzz harnesses,
+	 * fuzz/roundtrip.c): each random draw of the generation consumes the
+	 * next byte of entropy[0..entropy_len-1], which perturbs it; after the
+	 * last byte the seed alone decides. NULL or entropy_len 0: the seed
+	 * alone (bytes 0 give the seed's vector too). Not copied; read only
+	 * during generate or negative. */
+	const uint8_t *entropy;
+	size_t entropy_len;
 };
 
 /* A generated vector, as every encoder gives it. */

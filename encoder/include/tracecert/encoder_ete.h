@@ -21,7 +21,8 @@ struct tc_enc_options {
 	unsigned steps;         /* execution steps (blocks executed), 1..100000 */
 	unsigned blocks;        /* basic blocks in the program, 4..4096 */
 	/* Caller-supplied random choices (the structure-aware fuzz harness
-	 * fuzz/roundtrip.c): when entropy is not NULL, each random draw of the
+	 * fuzz/ete/roundtrip.c; tc_enc_request.entropy of tracecert/encoder.h
+	 * through the encoder's entry): when entropy is not NULL, each random draw of the
 	 * generation consumes the next byte of entropy[0..entropy_len-1], which
 	 * perturbs that draw (XORed into splitmix64's input before the mix: a
 	 * byte picks one of 256 well-spread values, 0 leaves the draw as the

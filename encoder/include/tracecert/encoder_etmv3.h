@@ -22,11 +22,11 @@ struct tc_enc_etmv3_options {
 	struct tc_etmv3_config cfg;   /* used when random_config is 0 (it must pass tc_etmv3_config_check) */
 	unsigned steps;               /* execution steps (basic blocks run, mostly), 1..100000 */
 	unsigned blocks;              /* basic blocks in the program, 4..4096 */
-	/* Caller-supplied random choices (a structure-aware fuzz harness), as
-	 * tc_enc_ptm_options.entropy of tracecert/encoder_ptm.h: each draw
-	 * consumes the next byte, which perturbs it; after the last byte the
-	 * seed alone decides. NULL or entropy_len 0 (the default): the seed
-	 * alone. Not copied. */
+	/* Caller-supplied random choices (the structure-aware fuzz harness
+	 * fuzz/roundtrip.c, through tc_enc_request.entropy of
+	 * tracecert/encoder.h): each draw consumes the next byte, which
+	 * perturbs it; after the last byte the seed alone decides. NULL or
+	 * entropy_len 0 (the default): the seed alone. Not copied. */
 	const uint8_t *entropy;
 	size_t entropy_len;
 	/* Called with each record of the L1 truth as it is formatted into

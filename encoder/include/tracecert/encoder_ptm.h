@@ -22,8 +22,8 @@ struct tc_enc_ptm_options {
 	unsigned steps;             /* execution steps (waypoints reached, mostly), 1..100000 */
 	unsigned blocks;            /* basic blocks in the program, 4..4096 */
 	/* Caller-supplied random choices (the structure-aware fuzz harness
-	 * fuzz/ptm/roundtrip.c), as tc_enc_options.entropy of
-	 * tracecert/encoder.h: each draw consumes the next byte, which perturbs
+	 * fuzz/roundtrip.c, through tc_enc_request.entropy of
+	 * tracecert/encoder.h): each draw consumes the next byte, which perturbs
 	 * it; after the last byte the seed alone decides. NULL or entropy_len 0
 	 * (the default): the seed alone. Not copied. */
 	const uint8_t *entropy;
