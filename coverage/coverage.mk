@@ -43,9 +43,17 @@ COV_BUILD := build/coverage
 COV_FLAGS := --coverage -O0 -g -DTC_CLAUSE_TRACE
 # gcov's own messages (libgcov writes them to stderr, where the tests read the
 # tools' messages) go to this file instead; make coverage lists the files they
-# name at its end (seen: "Merge mismatch" for a .gcda, after which that file
-# takes no more counts in the run).
+# name at its end (a .gcda that could not be merged: its figures are lower
+# bounds).
 COV_GCOV_LOG := $(abspath $(COV_BUILD))/gcov-errors.log
+# A process under a file-size limit (tests/outputs.t's `ulimit -f` runs) cannot
+# write a .gcda whole and leaves it unreadable to every later merge
+# (coverage/fsize_guard.c): its counts go to this tree, which the report does
+# not read, and its gcov messages to gcov-errors.log there. The guard is in
+# the library; -u takes it into every program linked with the library.
+COV_FSIZE_DIR := $(abspath $(COV_BUILD))/fsize-limited
+COV_REF_SRC   := coverage/clause_trace.c coverage/fsize_guard.c
+COV_LDFLAGS   := -Wl,-u,tc_cov_fsize_guard
 
 .PHONY: coverage coverage-clauses
 
@@ -69,12 +77,14 @@ coverage: coverage-clauses
 	fi
 	@mkdir -p $(COV_BUILD)
 	find $(COV_BUILD) -name '*.gcda' -delete
-	rm -f $(COV_BUILD)/spec-summary-*.txt $(COV_GCOV_LOG)
-	GCOV_ERROR_FILE=$(COV_GCOV_LOG) $(MAKE) --no-print-directory -f $(firstword $(MAKEFILE_LIST)) BUILD=$(COV_BUILD) CFLAGS='$(COV_FLAGS)' \
-	  REF_SRC='$(REF_SRC) coverage/clause_trace.c' test-run $(COV_BUILD)/clausecov $(COV_BUILD)/swapdir
+	rm -rf $(COV_BUILD)/spec-summary-*.txt $(COV_GCOV_LOG) $(COV_FSIZE_DIR)
+	mkdir -p $(COV_FSIZE_DIR)
+	GCOV_ERROR_FILE=$(COV_GCOV_LOG) TC_COV_FSIZE_DIR=$(COV_FSIZE_DIR) $(MAKE) --no-print-directory -f $(firstword $(MAKEFILE_LIST)) \
+	  BUILD=$(COV_BUILD) CFLAGS='$(COV_FLAGS)' LDFLAGS='$(COV_LDFLAGS)' \
+	  REF_SRC='$(REF_SRC) $(COV_REF_SRC)' test-run $(COV_BUILD)/clausecov $(COV_BUILD)/swapdir
 	@rc=0; \
 	for p in $(PROTOCOLS); do \
-	  GCOV_ERROR_FILE=$(COV_GCOV_LOG) $(COV_BUILD)/clausecov --protocol $$p --out $(COV_BUILD) --rel ../../ vectors/$$p || rc=1; \
+	  GCOV_ERROR_FILE=$(COV_GCOV_LOG) TC_COV_FSIZE_DIR=$(COV_FSIZE_DIR) $(COV_BUILD)/clausecov --protocol $$p --out $(COV_BUILD) --rel ../../ vectors/$$p || rc=1; \
 	done; \
 	SWAPDIR=$(COV_BUILD)/swapdir coverage/report.sh $(COV_BUILD) $(COV_MIN_LINES) $(COV_MIN_BRANCHES) \
 	  $(foreach p,$(COV_PARTS),--part $(p) $(filter-out coverage/%,$(COV_SRC_$(p)))) || rc=1; \
