@@ -14,21 +14,21 @@
  * 0 says so in its doc, and tc_rvtrace_config_check refuses the values below (the shared row has no
  * minimum). */
 #define RVTRACE_KEYS(X) \
-	X(iaddress_width_p, 64, 32, tc_key_required, 1, "discovery IADDRESS_WIDTH + 1 (L263)", \
+	X(iaddress_width_p, 64, 32, tc_key_required, 1, "discovery `IADDRESS_WIDTH` + 1 (L263)", \
 	  "width of instruction addresses and of tval, \"the same as XLEN\" (Table 3.7 L226); 2 … 64 and at most XLEN, 0 and 1 refused") \
-	X(iaddress_lsb_p, 3, 0, tc_key_required, 1, "discovery IADDRESS_LSB (L262), the value itself", \
+	X(iaddress_lsb_p, 3, 0, tc_key_required, 1, "discovery `IADDRESS_LSB` (L262), the value itself", \
 	  "LSB of the instruction address: packet addresses are shifted left by it (Table 3.7 L225, L386)") \
-	X(context_width_p, 32, 32, tc_key_required, 1, "discovery CONTEXT_WIDTH + 1 (L253)", \
+	X(context_width_p, 32, 32, tc_key_required, 1, "discovery `CONTEXT_WIDTH` + 1 (L253)", \
 	  "width of the context field of sync packets (Table 3.7 L223, L383); 1 … 32, 0 refused") \
-	X(nocontext_p, 1, 0, tc_key_required, 1, "discovery NOCONTEXT (L264)", \
+	X(nocontext_p, 1, 0, tc_key_required, 1, "discovery `NOCONTEXT` (L264)", \
 	  "1: sync packets have no context field (Table 3.7 L227, L383)") \
-	X(privilege_width_p, 4, 2, tc_key_required, 1, "discovery PRIVILEGE_WIDTH + 1 (L266)", \
+	X(privilege_width_p, 4, 2, tc_key_required, 1, "discovery `PRIVILEGE_WIDTH` + 1 (L266)", \
 	  "width of the privilege field (Table 3.7 L229, L384); 1 … 4, 0 refused") \
-	X(ecause_width_p, 16, 5, tc_key_required, 1, "discovery ECAUSE_WIDTH + 1 (L256)", \
+	X(ecause_width_p, 16, 5, tc_key_required, 1, "discovery `ECAUSE_WIDTH` + 1 (L256)", \
 	  "width of the ecause field of sync exception packets (Table 3.7 L224, L387); 1 … 16, 0 refused") \
-	X(notval_p, 1, 0, tc_key_required, 1, "discovery NOTVAL (L265)", \
+	X(notval_p, 1, 0, tc_key_required, 1, "discovery `NOTVAL` (L265)", \
 	  "1: sync exception packets have no tval field (Table 3.7 L228, L389)") \
-	X(rv32, 1, 1, tc_key_required, 1, "discovery RV32 (L267)", \
+	X(rv32, 1, 1, tc_key_required, 1, "discovery `RV32` (L267)", \
 	  "1: RV32 (XLEN 32), 0: RV64 (XLEN 64): the instruction set of the image, the width of trdb's software message") \
 	X(c_ext, 1, 1, tc_key_required_l3, 3, "none: the hart's ISA (misa), which the text's parameters do not give", \
 	  "the hart has the C extension: 16-bit instructions are decoded (L3)") \

@@ -358,6 +358,34 @@ static void test_address_lengths(void)
 		expect_cut(&rv64, &cuts64[i]);
 }
 
+/* The full map (branches = 0) cut by the frame's end (RV-F5, T8): it starts at payload bit 7, so a frame
+ * holds 3, 11, 19 or 27 of its 31 bits (N = 1 … 4); the rest are copies of the frame's last bit. */
+static void test_full_map_lengths(void)
+{
+	static const struct { int format; unsigned have; uint32_t map; } cases[] = {
+		{ 0, 11, 0x7ffffc05u },   /* kept 100 0000 0101, bit 10 = 1: bits 30:11 all 1 */
+		{ 1, 19, 0x12345u },      /* kept 0x12345, bit 18 = 0 */
+		{ 0, 27, 0x7c000001u },   /* kept 0x4000001, bit 26 = 1: bits 30:27 all 1 */
+	};
+	struct tc_rvtrace_config cfg = config();
+	/* 21 e0: format 0, branches p2..p6 = 0, the map p7 p8 p9 = 1 1 1: all 31 bits 1 */
+	expect_l1("RV-F5: 21 e0, a full map of 3 bits in the frame, is map=0x7fffffff", &cfg, (const uint8_t *)"\x21\xe0",
+		  2, "@0 21 full-delta branches=0 map=0x7fffffff\n");
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		struct pack k;
+		size_t n;
+		char expected[100], what[100];
+		pack_init(&k, 0);
+		pack_put(&k, (uint64_t)cases[i].format, 2), pack_put(&k, 0, 5), pack_put(&k, cases[i].map, cases[i].have);
+		n = pack_end(&k, 2, -1);
+		snprintf(expected, sizeof expected, "@0 %02x %s branches=0 map=0x%lx\n", k.b[0],
+			 cases[i].format ? "diff-delta" : "full-delta", (unsigned long)cases[i].map);
+		snprintf(what, sizeof what, "RV-F5: a full map with %u of its 31 bits in the frame (N = %zu)", cases[i].have,
+			 n - 1);
+		expect_l1(what, &cfg, k.b, n, expected);
+	}
+}
+
 /* ---- The long form (RV-F4) --------------------------------------------------- */
 
 static void test_long_form(void)
@@ -801,6 +829,7 @@ int main(void)
 	test_worked_examples();
 	test_map_lengths();
 	test_address_lengths();
+	test_full_map_lengths();
 	test_long_form();
 	test_errors();
 	test_warnings();
