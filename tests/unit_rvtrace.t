@@ -1,0 +1,2 @@
+# Unit tests of the RISC-V processor trace 0.026 reference decoder at L1 (reference/test/unit_rvtrace.c).
+exec "${TC_BUILD:-build}/test/unit_rvtrace"
