@@ -1,4 +1,5 @@
-/* textscan.c — a cursor over one line of canonical text: strict tokens, and the column and what was expected at the first mismatch (textscan.h). */
+/* textscan.c — a cursor over one line of canonical text: strict tokens, and the column and what was expected at the first mismatch; the formatters' output buffer (textscan.h). */
+#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -203,4 +204,17 @@ int tc_scan_end(struct tc_scan *s)
 	if (!s->bad && *s->p != '\0')
 		fail_at(s, s->p, "the end of the line");
 	return s->bad ? -1 : 0;
+}
+
+void tc_textout_put(struct tc_textout *t, const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+	char *at = t->len < t->size ? t->buf + t->len : NULL;
+	size_t room = t->len < t->size ? t->size - t->len : 0;
+	va_start(ap, fmt);
+	n = vsnprintf(at, room, fmt, ap);
+	va_end(ap);
+	if (n > 0)
+		t->len += (size_t)n;
 }

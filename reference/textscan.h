@@ -1,4 +1,4 @@
-/* textscan.h — a cursor over one line of canonical text, for the L1 parsers of the protocols' text modules (reference/<p>/<p>_text.c). */
+/* textscan.h — a cursor over one line of canonical text, for the L1 parsers of the protocols' text modules (reference/<p>/<p>_text.c), and the output buffer their formatters write into. */
 #ifndef TC_TEXTSCAN_H
 #define TC_TEXTSCAN_H
 
@@ -54,5 +54,17 @@ uint32_t tc_scan_atoms_w(struct tc_scan *s, int min, int max, int *natoms, uint3
 /* The end of the line. Returns 0 when the whole line was taken, else -1
  * (err says where and why). */
 int tc_scan_end(struct tc_scan *s);
+
+/* The formatters' output buffer: text goes to buf while it fits (always
+ * NUL-terminated when size > 0, as vsnprintf leaves it), and len counts
+ * what the whole text would take, so that a caller can tell a cut line. */
+struct tc_textout {
+	char *buf;
+	size_t size;
+	size_t len;
+};
+
+/* Appends printf-style text. */
+void tc_textout_put(struct tc_textout *t, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
 #endif

@@ -1,6 +1,5 @@
 /* ete_text.c — canonical text of ETE packets and elements (reference/ete/FORMAT.md). */
 #include <errno.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -82,111 +81,91 @@ const char *tc_ete_elem_kind_name(int kind)
 	return (kind >= 0 && kind < tc_ete_elem_count) ? elem_names[kind] : "?";
 }
 
-/* An output buffer that records how much would have been written. */
-struct text {
-	char *buf;
-	size_t size;
-	size_t len;
-};
-
-static void put(struct text *t, const char *fmt, ...)
-{
-	va_list ap;
-	int n;
-	char *at = t->len < t->size ? t->buf + t->len : NULL;
-	size_t room = t->len < t->size ? t->size - t->len : 0;
-	va_start(ap, fmt);
-	n = vsnprintf(at, room, fmt, ap);
-	va_end(ap);
-	if (n > 0)
-		t->len += (size_t)n;
-}
-
 /* An atom string; at most the 32 atoms the field holds (a packet has at
  * most 24; found by fuzz/format: fuzz/corpus/format/ubsan-put-atoms-natoms-33.bin). */
-static void put_atoms(struct text *t, uint32_t atoms, int n)
+static void put_atoms(struct tc_textout *t, uint32_t atoms, int n)
 {
 	if (n == 0) {
-		put(t, "-");
+		tc_textout_put(t, "-");
 		return;
 	}
 	if (n > 32)
 		n = 32;
 	for (int i = 0; i < n; i++)
-		put(t, "%c", (atoms >> i) & 1 ? 'E' : 'N');
+		tc_textout_put(t, "%c", (atoms >> i) & 1 ? 'E' : 'N');
 }
 
 /* The context; ` nse=1` only when FEAT_RME's NSE bit is set (rme=1, TC-P8). */
-static void put_context(struct text *t, const struct tc_context *c)
+static void put_context(struct tc_textout *t, const struct tc_context *c)
 {
-	put(t, " el=%u ns=%u sf=%u ctxid=0x%lx vmid=0x%lx", c->el, c->ns, c->sf,
+	tc_textout_put(t, " el=%u ns=%u sf=%u ctxid=0x%lx vmid=0x%lx", c->el, c->ns, c->sf,
 	    (unsigned long)c->context_id, (unsigned long)c->vmid);
 	if (c->nse)
-		put(t, " nse=%u", c->nse);
+		tc_textout_put(t, " nse=%u", c->nse);
 }
 
-static void put_address(struct text *t, uint64_t address, int isa)
+static void put_address(struct tc_textout *t, uint64_t address, int isa)
 {
-	put(t, " addr=0x%llx isa=%d", (unsigned long long)address, isa);
+	tc_textout_put(t, " addr=0x%llx isa=%d", (unsigned long long)address, isa);
 }
 
-static void put_events(struct text *t, int mask)
+static void put_events(struct tc_textout *t, int mask)
 {
 	const char *sep = " events=";
 	for (int i = 0; i < 4; i++) {
 		if ((mask >> i) & 1) {
-			put(t, "%s%d", sep, i);
+			tc_textout_put(t, "%s%d", sep, i);
 			sep = ",";
 		}
 	}
 }
 
-static void put_exception_packet(struct text *t, const struct tc_ete_packet *p)
+static void put_exception_packet(struct tc_textout *t, const struct tc_ete_packet *p)
 {
-	put(t, " e=%u type=0x%x", p->e, p->type);
+	tc_textout_put(t, " e=%u type=0x%x", p->e, p->type);
 	if (p->has_address)
 		put_address(t, p->address, p->isa);
 	else
-		put(t, " addr=unknown");
+		tc_textout_put(t, " addr=unknown");
 	if (p->has_context)
 		put_context(t, &p->ctx);
 }
 
-static void put_packet_fields(struct text *t, const struct tc_ete_packet *p)
+static void put_packet_fields(struct tc_textout *t, const struct tc_ete_packet *p)
 {
 	switch (p->h.kind) {
 	case tc_ete_pkt_trace_info:
-		put(t, " cc=%u cct=%lu spec=%lu tx=%u", p->cc_enabled, (unsigned long)p->cct,
+		tc_textout_put(t, " cc=%u cct=%lu spec=%lu tx=%u", p->cc_enabled, (unsigned long)p->cct,
 		    (unsigned long)p->spec, p->in_tx);
 		if (p->has_wndw)
-			put(t, " wndw=%lu", (unsigned long)p->wndw);
+			tc_textout_put(t, " wndw=%lu", (unsigned long)p->wndw);
 		break;
 	case tc_ete_pkt_timestamp:
-		put(t, " ts=0x%llx", (unsigned long long)p->value);
+		tc_textout_put(t, " ts=0x%llx", (unsigned long long)p->value);
 		if (p->has_cc)
-			put(t, " cc=%llu", (unsigned long long)p->count);
+			tc_textout_put(t, " cc=%llu", (unsigned long long)p->count);
 		break;
 	case tc_ete_pkt_exception:
 		put_exception_packet(t, p);
 		break;
 	case tc_ete_pkt_cycle_count:
-		put(t, " commit=%llu", (unsigned long long)p->commit);
+		tc_textout_put(t, " commit=%llu", (unsigned long long)p->commit);
 		if (p->cc_unknown)
-			put(t, " cc=unknown");
+			tc_textout_put(t, " cc=unknown");
 		else
-			put(t, " cc=%llu", (unsigned long long)p->count);
+			tc_textout_put(t, " cc=%llu", (unsigned long long)p->count);
 		break;
 	case tc_ete_pkt_commit:
-		put(t, " n=%llu", (unsigned long long)p->count);
+		tc_textout_put(t, " n=%llu", (unsigned long long)p->count);
 		break;
 	case tc_ete_pkt_cancel:
-		put(t, " atoms=");
+		tc_textout_put(t, " atoms=");
 		put_atoms(t, p->atoms, p->natoms);
-		put(t, " n=%llu mispredict=%u", (unsigned long long)p->count, p->mispredict);
+		tc_textout_put(t, " n=%llu mispredict=%u", (unsigned long long)p->count, p->mispredict);
 		break;
 	case tc_ete_pkt_mispredict:
 	case tc_ete_pkt_atom:
-		put(t, " atoms=");
+		tc_textout_put(t, " atoms=");
 		put_atoms(t, p->atoms, p->natoms);
 		break;
 	case tc_ete_pkt_event:
@@ -204,19 +183,19 @@ static void put_packet_fields(struct text *t, const struct tc_ete_packet *p)
 		put_address(t, p->address, p->isa);
 		break;
 	case tc_ete_pkt_q:
-		put(t, " type=0x%x", p->type);
+		tc_textout_put(t, " type=0x%x", p->type);
 		if (p->has_address)
 			put_address(t, p->address, p->isa);
-		put(t, " n=%llu", (unsigned long long)p->count);
+		tc_textout_put(t, " n=%llu", (unsigned long long)p->count);
 		break;
 	case tc_ete_pkt_instrumentation:
-		put(t, " el=%u value=0x%llx", p->ctx.el, (unsigned long long)p->value);
+		tc_textout_put(t, " el=%u value=0x%llx", p->ctx.el, (unsigned long long)p->value);
 		break;
 	case tc_ete_pkt_error:
-		put(t, " class=%s", tc_ete_error_name(p->error));
+		tc_textout_put(t, " class=%s", tc_ete_error_name(p->error));
 		break;
 	case tc_ete_pkt_warning:
-		put(t, " class=%s field=%s bits=0x%llx", tc_ete_warning_name(p->warning),
+		tc_textout_put(t, " class=%s field=%s bits=0x%llx", tc_ete_warning_name(p->warning),
 		    tc_ete_warning_field_name(p->field), (unsigned long long)p->value);
 		break;
 	default:
@@ -226,47 +205,47 @@ static void put_packet_fields(struct text *t, const struct tc_ete_packet *p)
 
 int tc_ete_format_packet(char *buf, size_t size, const struct tc_ete_packet *p)
 {
-	struct text t = { buf, size, 0 };
+	struct tc_textout t = { buf, size, 0 };
 	if (size > 0)
 		buf[0] = '\0';
-	put(&t, "@%llu %02x %s", (unsigned long long)p->h.offset, p->header,
+	tc_textout_put(&t, "@%llu %02x %s", (unsigned long long)p->h.offset, p->header,
 	    tc_ete_pkt_kind_name(p->h.kind));
 	put_packet_fields(&t, p);
 	return (int)t.len;
 }
 
-static void put_elem_fields(struct text *t, const struct tc_ete_elem *e)
+static void put_elem_fields(struct tc_textout *t, const struct tc_ete_elem *e)
 {
 	switch (e->h.kind) {
 	case tc_ete_elem_trace_info:
-		put(t, " cc=%u cct=%lu spec=%lu tx=%u", e->cc_enabled, (unsigned long)e->cct,
+		tc_textout_put(t, " cc=%u cct=%lu spec=%lu tx=%u", e->cc_enabled, (unsigned long)e->cct,
 		    (unsigned long)e->spec, e->in_tx);
 		break;
 	case tc_ete_elem_timestamp:
-		put(t, " ts=0x%llx", (unsigned long long)e->value);
+		tc_textout_put(t, " ts=0x%llx", (unsigned long long)e->value);
 		if (e->unknown)
-			put(t, " cc=unknown");
+			tc_textout_put(t, " cc=unknown");
 		else
-			put(t, " cc=%llu", (unsigned long long)e->count);
+			tc_textout_put(t, " cc=%llu", (unsigned long long)e->count);
 		break;
 	case tc_ete_elem_cycle_count:
 		if (e->unknown)
-			put(t, " n=unknown");
+			tc_textout_put(t, " n=unknown");
 		else
-			put(t, " n=%llu", (unsigned long long)e->count);
+			tc_textout_put(t, " n=%llu", (unsigned long long)e->count);
 		break;
 	case tc_ete_elem_commit:
 	case tc_ete_elem_cancel:
 	case tc_ete_elem_q:
 	case tc_ete_elem_event:
 	case tc_ete_elem_unresolved:
-		put(t, " n=%llu", (unsigned long long)e->count);
+		tc_textout_put(t, " n=%llu", (unsigned long long)e->count);
 		break;
 	case tc_ete_elem_atom:
-		put(t, " %c", e->atom_e ? 'E' : 'N');
+		tc_textout_put(t, " %c", e->atom_e ? 'E' : 'N');
 		break;
 	case tc_ete_elem_exception:
-		put(t, " type=0x%x addr=0x%llx", e->type, (unsigned long long)e->address);
+		tc_textout_put(t, " type=0x%x addr=0x%llx", e->type, (unsigned long long)e->address);
 		break;
 	case tc_ete_elem_context:
 		put_context(t, &e->ctx);
@@ -276,10 +255,10 @@ static void put_elem_fields(struct text *t, const struct tc_ete_elem *e)
 		put_address(t, e->address, e->isa);
 		break;
 	case tc_ete_elem_instrumentation:
-		put(t, " el=%u value=0x%llx", e->ctx.el, (unsigned long long)e->value);
+		tc_textout_put(t, " el=%u value=0x%llx", e->ctx.el, (unsigned long long)e->value);
 		break;
 	case tc_ete_elem_error:
-		put(t, " class=%s", tc_ete_error_name(e->error));
+		tc_textout_put(t, " class=%s", tc_ete_error_name(e->error));
 		break;
 	default:
 		break;
@@ -288,10 +267,10 @@ static void put_elem_fields(struct text *t, const struct tc_ete_elem *e)
 
 int tc_ete_format_elem(char *buf, size_t size, const struct tc_ete_elem *e)
 {
-	struct text t = { buf, size, 0 };
+	struct tc_textout t = { buf, size, 0 };
 	if (size > 0)
 		buf[0] = '\0';
-	put(&t, "@%llu %s", (unsigned long long)e->h.offset, tc_ete_elem_kind_name(e->h.kind));
+	tc_textout_put(&t, "@%llu %s", (unsigned long long)e->h.offset, tc_ete_elem_kind_name(e->h.kind));
 	put_elem_fields(&t, e);
 	return (int)t.len;
 }

@@ -1,5 +1,4 @@
 /* etmv3_text.c — canonical text of ETMv3 packets (reference/etmv3/FORMAT.md): the writer and the one parser of L1. */
-#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -52,82 +51,62 @@ const char *tc_etmv3_isa_name(int isa)
 	return (isa >= 0 && isa < tc_etmv3_isa_count) ? isa_names[isa] : "?";
 }
 
-/* An output buffer that records how much would have been written. */
-struct text {
-	char *buf;
-	size_t size;
-	size_t len;
-};
-
-static void put(struct text *t, const char *fmt, ...)
-{
-	va_list ap;
-	int n;
-	char *at = t->len < t->size ? t->buf + t->len : NULL;
-	size_t room = t->len < t->size ? t->size - t->len : 0;
-	va_start(ap, fmt);
-	n = vsnprintf(at, room, fmt, ap);
-	va_end(ap);
-	if (n > 0)
-		t->len += (size_t)n;
-}
-
 /* Atoms oldest first: W, E or N; "-" for none. */
-static void put_atoms(struct text *t, const struct tc_etmv3_packet *p)
+static void put_atoms(struct tc_textout *t, const struct tc_etmv3_packet *p)
 {
 	int n = p->natoms > TC_ETMV3_MAX_ATOMS ? TC_ETMV3_MAX_ATOMS : p->natoms;
 	if (n == 0)
-		put(t, "-");
+		tc_textout_put(t, "-");
 	for (int i = 0; i < n; i++)
-		put(t, "%c", (p->waits >> i) & 1 ? 'W' : (p->atoms >> i) & 1 ? 'E' : 'N');
+		tc_textout_put(t, "%c", (p->waits >> i) & 1 ? 'W' : (p->atoms >> i) & 1 ? 'E' : 'N');
 }
 
-static void put_data_address(struct text *t, const struct tc_etmv3_packet *p)
+static void put_data_address(struct tc_textout *t, const struct tc_etmv3_packet *p)
 {
 	if (p->has_address)
-		put(t, " addr=0x%lx be=%u", (unsigned long)p->data_address, p->be);
+		tc_textout_put(t, " addr=0x%lx be=%u", (unsigned long)p->data_address, p->be);
 }
 
-static void put_value(struct text *t, const struct tc_etmv3_packet *p)
+static void put_value(struct tc_textout *t, const struct tc_etmv3_packet *p)
 {
 	if (p->has_value)
-		put(t, " value=0x%lx size=%u", (unsigned long)p->value, p->size);
+		tc_textout_put(t, " value=0x%lx size=%u", (unsigned long)p->value, p->size);
 }
 
-static void put_isync(struct text *t, const struct tc_etmv3_packet *p)
+static void put_isync(struct tc_textout *t, const struct tc_etmv3_packet *p)
 {
 	if (p->has_address)
-		put(t, " addr=0x%lx isa=%s", (unsigned long)p->address, tc_etmv3_isa_name(p->isa));
-	put(t, " reason=%u ns=%u hyp=%u", p->reason, p->ns, p->hyp);
+		tc_textout_put(t, " addr=0x%lx isa=%s", (unsigned long)p->address, tc_etmv3_isa_name(p->isa));
+	tc_textout_put(t, " reason=%u ns=%u hyp=%u", p->reason, p->ns, p->hyp);
 	if (p->lsip)
-		put(t, " lsip=0x%lx", (unsigned long)p->data_insn);
+		tc_textout_put(t, " lsip=0x%lx", (unsigned long)p->data_insn);
 	if (p->has_cc)
-		put(t, " cc=%lu", (unsigned long)p->cc);
+		tc_textout_put(t, " cc=%lu", (unsigned long)p->cc);
 	if (p->has_ctxid)
-		put(t, " ctxid=0x%lx", (unsigned long)p->context_id);
+		tc_textout_put(t, " ctxid=0x%lx", (unsigned long)p->context_id);
 }
 
-static void put_branch(struct text *t, const struct tc_etmv3_packet *p)
+static void put_branch(struct tc_textout *t, const struct tc_etmv3_packet *p)
 {
-	put(t, " addr=0x%lx isa=%s ns=%u hyp=%u", (unsigned long)p->address, tc_etmv3_isa_name(p->isa), p->ns,
+	tc_textout_put(t, " addr=0x%lx isa=%s ns=%u hyp=%u", (unsigned long)p->address, tc_etmv3_isa_name(p->isa), p->ns,
 	    p->hyp);
 	if (p->exc_form == tc_etmv3_exc_bytes) {
-		put(t, " exc=0x%x can=%u", p->exception, p->cancel);
+		tc_textout_put(t, " exc=0x%x can=%u", p->exception, p->cancel);
 		if (p->resume)
-			put(t, " resume=%u", p->resume);
+			tc_textout_put(t, " resume=%u", p->resume);
 	} else if (p->exc_form == tc_etmv3_exc_byte5) {
-		put(t, " exc5=0x%x can=%u", p->exception, p->cancel);
+		tc_textout_put(t, " exc5=0x%x can=%u", p->exception, p->cancel);
 	}
 }
 
-static void put_fields(struct text *t, const struct tc_etmv3_packet *p)
+static void put_fields(struct tc_textout *t, const struct tc_etmv3_packet *p)
 {
 	switch (p->h.kind) {
-	case tc_etmv3_pkt_cycle_count: put(t, " cc=%lu", (unsigned long)p->cc); break;
+	case tc_etmv3_pkt_cycle_count: tc_textout_put(t, " cc=%lu", (unsigned long)p->cc); break;
 	case tc_etmv3_pkt_isync: put_isync(t, p); break;
 	case tc_etmv3_pkt_branch: put_branch(t, p); break;
 	case tc_etmv3_pkt_atom:
-		put(t, " atoms=");
+		tc_textout_put(t, " atoms=");
 		put_atoms(t, p);
 		break;
 	case tc_etmv3_pkt_data:
@@ -135,20 +114,20 @@ static void put_fields(struct text *t, const struct tc_etmv3_packet *p)
 		put_value(t, p);
 		break;
 	case tc_etmv3_pkt_ooo_data:
-		put(t, " tag=%u", p->tag);
+		tc_textout_put(t, " tag=%u", p->tag);
 		put_value(t, p);
 		break;
 	case tc_etmv3_pkt_placeholder:
-		put(t, " tag=%u", p->tag);
+		tc_textout_put(t, " tag=%u", p->tag);
 		put_data_address(t, p);
 		break;
 	case tc_etmv3_pkt_value_not_traced: put_data_address(t, p); break;
-	case tc_etmv3_pkt_context_id: put(t, " ctxid=0x%lx", (unsigned long)p->context_id); break;
-	case tc_etmv3_pkt_vmid: put(t, " vmid=0x%lx", (unsigned long)p->vmid); break;
-	case tc_etmv3_pkt_timestamp: put(t, " ts=0x%llx r=%u", (unsigned long long)p->ts, p->ts_r); break;
-	case tc_etmv3_pkt_error: put(t, " class=%s", tc_etmv3_error_name(p->error)); break;
+	case tc_etmv3_pkt_context_id: tc_textout_put(t, " ctxid=0x%lx", (unsigned long)p->context_id); break;
+	case tc_etmv3_pkt_vmid: tc_textout_put(t, " vmid=0x%lx", (unsigned long)p->vmid); break;
+	case tc_etmv3_pkt_timestamp: tc_textout_put(t, " ts=0x%llx r=%u", (unsigned long long)p->ts, p->ts_r); break;
+	case tc_etmv3_pkt_error: tc_textout_put(t, " class=%s", tc_etmv3_error_name(p->error)); break;
 	case tc_etmv3_pkt_warning:
-		put(t, " class=%s field=%s bits=0x%llx", tc_etmv3_warning_name(p->warning),
+		tc_textout_put(t, " class=%s field=%s bits=0x%llx", tc_etmv3_warning_name(p->warning),
 		    tc_etmv3_warning_field_name(p->field), (unsigned long long)p->ts);
 		break;
 	default: break;
@@ -157,12 +136,12 @@ static void put_fields(struct text *t, const struct tc_etmv3_packet *p)
 
 int tc_etmv3_format_packet(char *buf, size_t size, const struct tc_etmv3_packet *p)
 {
-	struct text t = { buf, size, 0 };
+	struct tc_textout t = { buf, size, 0 };
 	if (size > 0)
 		buf[0] = '\0';
 	if (!p)
 		return 0;
-	put(&t, "@%llu %02x %s", (unsigned long long)p->h.offset, p->header, tc_etmv3_pkt_kind_name(p->h.kind));
+	tc_textout_put(&t, "@%llu %02x %s", (unsigned long long)p->h.offset, p->header, tc_etmv3_pkt_kind_name(p->h.kind));
 	put_fields(&t, p);
 	return (int)t.len;
 }

@@ -1,6 +1,5 @@
 /* ptm_text.c — canonical text of PTM packets and L3 items (reference/ptm/FORMAT.md), and configuration keys. */
 #include <errno.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -56,80 +55,60 @@ const char *tc_ptm_l3_kind_name(int kind)
 	return tc_l3_kind_name(kind);   /* the shared names (reference/l3text.c) */
 }
 
-/* An output buffer that records how much would have been written. */
-struct text {
-	char *buf;
-	size_t size;
-	size_t len;
-};
-
-static void put(struct text *t, const char *fmt, ...)
-{
-	va_list ap;
-	int n;
-	char *at = t->len < t->size ? t->buf + t->len : NULL;
-	size_t room = t->len < t->size ? t->size - t->len : 0;
-	va_start(ap, fmt);
-	n = vsnprintf(at, room, fmt, ap);
-	va_end(ap);
-	if (n > 0)
-		t->len += (size_t)n;
-}
-
-static void put_atoms(struct text *t, uint32_t atoms, int n)
+static void put_atoms(struct tc_textout *t, uint32_t atoms, int n)
 {
 	if (n > 32)
 		n = 32;
 	for (int i = 0; i < n; i++)
-		put(t, "%c", (atoms >> i) & 1 ? 'E' : 'N');
+		tc_textout_put(t, "%c", (atoms >> i) & 1 ? 'E' : 'N');
 }
 
-static void put_cc(struct text *t, const struct tc_ptm_packet *p)
+static void put_cc(struct tc_textout *t, const struct tc_ptm_packet *p)
 {
 	if (p->has_cc)
-		put(t, " cc=%lu", (unsigned long)p->cc);
+		tc_textout_put(t, " cc=%lu", (unsigned long)p->cc);
 }
 
-static void put_fields(struct text *t, const struct tc_ptm_packet *p)
+static void put_fields(struct tc_textout *t, const struct tc_ptm_packet *p)
 {
 	switch (p->h.kind) {
 	case tc_ptm_pkt_isync:
-		put(t, " addr=0x%lx isa=%s reason=%u ns=%u hyp=%u", (unsigned long)p->address,
+		tc_textout_put(t, " addr=0x%lx isa=%s reason=%u ns=%u hyp=%u", (unsigned long)p->address,
 		    tc_ptm_isa_name(p->isa), p->reason, p->ns, p->hyp);
 		put_cc(t, p);
 		if (p->has_ctxid)
-			put(t, " ctxid=0x%lx", (unsigned long)p->context_id);
+			tc_textout_put(t, " ctxid=0x%lx", (unsigned long)p->context_id);
 		break;
 	case tc_ptm_pkt_atom:
-		put(t, " atoms=");
+		tc_textout_put(t, " atoms=");
 		put_atoms(t, p->atoms, p->natoms);
 		put_cc(t, p);
 		break;
 	case tc_ptm_pkt_branch:
-		put(t, " addr=0x%lx isa=%s ns=%u hyp=%u", (unsigned long)p->address,
+		tc_textout_put(t, " addr=0x%lx isa=%s ns=%u hyp=%u", (unsigned long)p->address,
 		    tc_ptm_isa_name(p->isa), p->ns, p->hyp);
 		if (p->has_exception)
-			put(t, " exc=0x%x", p->exception);
+			tc_textout_put(t, " exc=0x%x", p->exception);
 		put_cc(t, p);
 		break;
 	case tc_ptm_pkt_waypoint:
-		put(t, " addr=0x%lx isa=%s", (unsigned long)p->address, tc_ptm_isa_name(p->isa));
+		tc_textout_put(t, " addr=0x%lx isa=%s", (unsigned long)p->address, tc_ptm_isa_name(p->isa));
 		break;
 	case tc_ptm_pkt_context_id:
-		put(t, " ctxid=0x%lx", (unsigned long)p->context_id);
+		tc_textout_put(t, " ctxid=0x%lx", (unsigned long)p->context_id);
 		break;
 	case tc_ptm_pkt_vmid:
-		put(t, " vmid=0x%lx", (unsigned long)p->vmid);
+		tc_textout_put(t, " vmid=0x%lx", (unsigned long)p->vmid);
 		break;
 	case tc_ptm_pkt_timestamp:
-		put(t, " ts=0x%llx", (unsigned long long)p->value);
+		tc_textout_put(t, " ts=0x%llx", (unsigned long long)p->value);
 		put_cc(t, p);
 		break;
 	case tc_ptm_pkt_error:
-		put(t, " class=%s", tc_ptm_error_name(p->error));
+		tc_textout_put(t, " class=%s", tc_ptm_error_name(p->error));
 		break;
 	case tc_ptm_pkt_warning:
-		put(t, " class=%s field=%s bits=0x%llx", tc_ptm_warning_name(p->warning),
+		tc_textout_put(t, " class=%s field=%s bits=0x%llx", tc_ptm_warning_name(p->warning),
 		    tc_ptm_warning_field_name(p->field), (unsigned long long)p->value);
 		break;
 	default:
@@ -139,12 +118,12 @@ static void put_fields(struct text *t, const struct tc_ptm_packet *p)
 
 int tc_ptm_format_packet(char *buf, size_t size, const struct tc_ptm_packet *p)
 {
-	struct text t = { buf, size, 0 };
+	struct tc_textout t = { buf, size, 0 };
 	if (size > 0)
 		buf[0] = '\0';
 	if (!p)
 		return 0;
-	put(&t, "@%llu %02x %s", (unsigned long long)p->h.offset, p->header, tc_ptm_pkt_kind_name(p->h.kind));
+	tc_textout_put(&t, "@%llu %02x %s", (unsigned long long)p->h.offset, p->header, tc_ptm_pkt_kind_name(p->h.kind));
 	put_fields(&t, p);
 	return (int)t.len;
 }

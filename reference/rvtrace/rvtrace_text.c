@@ -1,6 +1,5 @@
 /* rvtrace_text.c — canonical text of RISC-V processor trace 0.026 packets (reference/rvtrace/FORMAT.md):
  * the writer and the one parser of L1. */
-#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -41,82 +40,62 @@ const char *tc_rvtrace_warning_field_name(int field)
 	return (field >= 0 && field < tc_rvtrace_wf_count) ? field_names[field] : "?";
 }
 
-/* An output buffer that records how much would have been written. */
-struct text {
-	char *buf;
-	size_t size;
-	size_t len;
-};
-
-static void put(struct text *t, const char *fmt, ...)
-{
-	va_list ap;
-	int n;
-	char *at = t->len < t->size ? t->buf + t->len : NULL;
-	size_t room = t->len < t->size ? t->size - t->len : 0;
-	va_start(ap, fmt);
-	n = vsnprintf(at, room, fmt, ap);
-	va_end(ap);
-	if (n > 0)
-		t->len += (size_t)n;
-}
-
 /* A difference: signed hexadecimal, "-0x10" below zero. */
-static void put_diff(struct text *t, int64_t d)
+static void put_diff(struct tc_textout *t, int64_t d)
 {
 	if (d < 0)
-		put(t, " diff=-0x%llx", (unsigned long long)(UINT64_C(0) - (uint64_t)d));
+		tc_textout_put(t, " diff=-0x%llx", (unsigned long long)(UINT64_C(0) - (uint64_t)d));
 	else
-		put(t, " diff=0x%llx", (unsigned long long)d);
+		tc_textout_put(t, " diff=0x%llx", (unsigned long long)d);
 }
 
-static void put_delta(struct text *t, const struct tc_rvtrace_packet *p)
+static void put_delta(struct tc_textout *t, const struct tc_rvtrace_packet *p)
 {
-	put(t, " branches=%u map=0x%lx", p->branches, (unsigned long)p->map);
+	tc_textout_put(t, " branches=%u map=0x%lx", p->branches, (unsigned long)p->map);
 	if (p->branches == 0)   /* no address (RV-P3) */
 		return;
 	if (p->h.kind == tc_rvtrace_pkt_full_delta)
-		put(t, " addr=0x%llx", (unsigned long long)p->address);
+		tc_textout_put(t, " addr=0x%llx", (unsigned long long)p->address);
 	else
 		put_diff(t, p->diff);
 }
 
-static void put_sync(struct text *t, const struct tc_rvtrace_packet *p)
+static void put_sync(struct tc_textout *t, const struct tc_rvtrace_packet *p)
 {
 	if (p->has_context)
-		put(t, " ctx=0x%lx", (unsigned long)p->context);
-	put(t, " priv=%u", p->privilege);
+		tc_textout_put(t, " ctx=0x%lx", (unsigned long)p->context);
+	tc_textout_put(t, " priv=%u", p->privilege);
 	if (p->h.kind == tc_rvtrace_pkt_sync_context)
 		return;
-	put(t, " branch=%u addr=0x%llx", p->branch, (unsigned long long)p->address);
+	tc_textout_put(t, " branch=%u addr=0x%llx", p->branch, (unsigned long long)p->address);
 	if (p->h.kind != tc_rvtrace_pkt_sync_exception)
 		return;
-	put(t, " ecause=0x%x interrupt=%u", p->ecause, p->interrupt);
+	tc_textout_put(t, " ecause=0x%x interrupt=%u", p->ecause, p->interrupt);
 	if (p->has_tval)
-		put(t, " tval=0x%llx", (unsigned long long)p->tval);
+		tc_textout_put(t, " tval=0x%llx", (unsigned long long)p->tval);
 }
 
-static void put_fields(struct text *t, const struct tc_rvtrace_packet *p)
+static void put_fields(struct tc_textout *t, const struct tc_rvtrace_packet *p)
 {
 	switch (p->h.kind) {
 	case tc_rvtrace_pkt_full_delta:
 	case tc_rvtrace_pkt_diff_delta: put_delta(t, p); break;
 	case tc_rvtrace_pkt_addr_only:
 		if (p->full)
-			put(t, " addr=0x%llx", (unsigned long long)p->address);
+			tc_textout_put(t, " addr=0x%llx", (unsigned long long)p->address);
 		else
 			put_diff(t, p->diff);
 		break;
 	case tc_rvtrace_pkt_sync_start:
 	case tc_rvtrace_pkt_sync_exception:
 	case tc_rvtrace_pkt_sync_context: put_sync(t, p); break;
-	case tc_rvtrace_pkt_support: put(t, " enable=%u mode=%u qual=%u", p->enable, p->mode, p->qual); break;
-	case tc_rvtrace_pkt_message: put(t, " control=0x%x type=%u", p->control, p->type); break;
-	case tc_rvtrace_pkt_timer: put(t, " time=0x%llx", (unsigned long long)p->value); break;
-	case tc_rvtrace_pkt_software: put(t, " value=0x%llx", (unsigned long long)p->value); break;
-	case tc_rvtrace_pkt_error: put(t, " class=%s", tc_rvtrace_error_name(p->error)); break;
+	case tc_rvtrace_pkt_support: tc_textout_put(t, " enable=%u mode=%u qual=%u", p->enable, p->mode, p->qual); break;
+	case tc_rvtrace_pkt_message: tc_textout_put(t, " control=0x%x type=%u", p->control, p->type); break;
+	case tc_rvtrace_pkt_timer: tc_textout_put(t, " time=0x%llx", (unsigned long long)p->value); break;
+	case tc_rvtrace_pkt_software: tc_textout_put(t, " value=0x%llx", (unsigned long long)p->value); break;
+	case tc_rvtrace_pkt_error: tc_textout_put(t, " class=%s", tc_rvtrace_error_name(p->error)); break;
 	case tc_rvtrace_pkt_warning:
-		put(t, " class=%s field=%s bits=0x%llx", tc_rvtrace_warning_name(p->warning),
+		tc_textout_put(t, " class=%s field=%s bits=0x%llx", tc_rvtrace_warning_name(p->warning),
 		    tc_rvtrace_warning_field_name(p->field), (unsigned long long)p->value);
 		break;
 	default: break;
@@ -125,12 +104,12 @@ static void put_fields(struct text *t, const struct tc_rvtrace_packet *p)
 
 int tc_rvtrace_format_packet(char *buf, size_t size, const struct tc_rvtrace_packet *p)
 {
-	struct text t = { buf, size, 0 };
+	struct tc_textout t = { buf, size, 0 };
 	if (size > 0)
 		buf[0] = '\0';
 	if (!p)
 		return 0;
-	put(&t, "@%llu %02x %s", (unsigned long long)p->h.offset, p->byte0, tc_rvtrace_pkt_kind_name(p->h.kind));
+	tc_textout_put(&t, "@%llu %02x %s", (unsigned long long)p->h.offset, p->byte0, tc_rvtrace_pkt_kind_name(p->h.kind));
 	put_fields(&t, p);
 	return (int)t.len;
 }
