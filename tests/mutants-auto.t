@@ -59,5 +59,12 @@ ptm_files=$(for f in reference/ptm/*.c; do case $f in *_text.c | *_config.c | *_
 "$PY" $S list --sample 2 --seed 5 $ptm_files reference/insn.c reference/image.c | sed -n 2p | cut -f1 >"$tmp/ids.txt"
 JOBS=2 sh conformance/mutants/auto/run.sh --protocol ptm --sample 2 --seed 5 --ids "$tmp/ids.txt" --out "$tmp/out" "$B" >"$tmp/run.out" 2>&1
 check "run.sh --ids: of 2 PTM mutants sampled, the one listed is judged and reported" sh -c "test -s '$tmp/ids.txt' && grep -q '^| ptm | (all) | [0-9]* | 1 | ' '$tmp/out/report.md' && test \$(wc -l <'$tmp/out/ptm/verdicts.tsv') -eq 1 && cut -f3 '$tmp/out/ptm/verdicts.tsv' | cmp -s - '$tmp/ids.txt' && ! grep -q '	lost	' '$tmp/out/ptm/verdicts.tsv' && grep -q '^ids=' '$tmp/out/ptm/run.txt'"
+check "keep.sh refuses a run of a sample or a subset, naming run.txt" sh -c "mkdir -p '$tmp/kb' && cp -r '$tmp/out' '$tmp/kb/mutants-auto' && ! sh conformance/mutants/auto/keep.sh ptm '$tmp/kb' 2>'$tmp/keep.err' && grep -q 'run.txt: sample=2: a sampled run' '$tmp/keep.err'"
+check "keep.sh without a run: exit 1, the missing file named" sh -c "sh conformance/mutants/auto/keep.sh ptm '$tmp/nobuild' 2>'$tmp/keep2.err'; test \$? -eq 1 && grep -q 'nobuild/mutants-auto/ptm/run.txt: missing' '$tmp/keep2.err'"
+check "keep.sh with one argument: usage, exit 2" sh -c "sh conformance/mutants/auto/keep.sh ptm 2>/dev/null; test \$? -eq 2"
+check "measured.md is report.sh's output over runs/, unedited" sh -c "sh conformance/mutants/auto/report.sh conformance/mutants/auto/runs | cmp -s - conformance/mutants/auto/measured.md"
+for r in conformance/mutants/auto/runs/*/; do
+	check "kept run $r is a full run (sample=all, no ids=)" sh -c "grep -qx 'sample=all' '${r}run.txt' && ! grep -q '^ids=' '${r}run.txt'"
+done
 check "run.sh --ids with a missing file: exit 2, the file named" sh -c "sh conformance/mutants/auto/run.sh --ids '$tmp/none' '$B' 2>'$tmp/ids.err'; test \$? -eq 2 && grep -q 'none: not a readable file' '$tmp/ids.err'"
 tap_done
