@@ -11,17 +11,7 @@
 #include <strings.h>
 
 #include "tracecert/protocol.h"
-
-static int set_err(char *err, size_t errlen, int rc, const char *fmt, ...)
-{
-	va_list ap;
-	if (err && errlen) {
-		va_start(ap, fmt);
-		vsnprintf(err, errlen, fmt, ap);
-		va_end(ap);
-	}
-	return rc;
-}
+#include "errtext.h"
 
 /* ---- A configuration struct through its key table ------------------------- */
 
@@ -165,10 +155,10 @@ int tc_config_builder_set(struct tc_config_builder *b, const char *name, const c
 	uint64_t v;
 	uint32_t rv;
 	if (!name || !value)
-		return set_err(err, errlen, -1, "no name or value");
+		return tc_errtext(err, errlen, -1, "no name or value");
 	if (k >= 0) {
 		if (parse_decimal(value, p->keys[k].max, &v))
-			return set_err(err, errlen, -2, "bad value '%s' for config key '%s' (decimal 0..%llu)", value, name,
+			return tc_errtext(err, errlen, -2, "bad value '%s' for config key '%s' (decimal 0..%llu)", value, name,
 				       (unsigned long long)p->keys[k].max);
 		b->key[k] = v;
 		b->key_given |= UINT32_C(1) << k;
@@ -177,12 +167,12 @@ int tc_config_builder_set(struct tc_config_builder *b, const char *name, const c
 	if (r < 0) {
 		other = tc_config_owner(p, name);
 		if (other)
-			return set_err(err, errlen, -1, "'%s' is a config key or register of protocol %s, not of %s", name,
+			return tc_errtext(err, errlen, -1, "'%s' is a config key or register of protocol %s, not of %s", name,
 				       other->name, p->name);
-		return set_err(err, errlen, -1, "unknown config key or register '%s' for protocol %s", name, p->name);
+		return tc_errtext(err, errlen, -1, "unknown config key or register '%s' for protocol %s", name, p->name);
 	}
 	if (parse_register(value, &rv))
-		return set_err(err, errlen, -2, "bad value '%s' for register %s (a 32-bit number, decimal or 0x hex)", value,
+		return tc_errtext(err, errlen, -2, "bad value '%s' for register %s (a 32-bit number, decimal or 0x hex)", value,
 			       p->regs[r].name);
 	b->reg[r] = rv;
 	b->reg_given |= UINT32_C(1) << r;
@@ -242,7 +232,7 @@ int tc_config_builder_apply(const struct tc_config_builder *b, void *cfg, struct
 		return -1;
 	saved = malloc(p->config_size);   /* a refused configuration leaves cfg as it was */
 	if (!saved)
-		return set_err(err, errlen, -1, "out of memory");
+		return tc_errtext(err, errlen, -1, "out of memory");
 	memcpy(saved, cfg, p->config_size);
 	for (int k = 0; k < p->nkeys; k++) {
 		if ((b->key_given >> k) & 1)

@@ -25,17 +25,7 @@
 
 #include "tracecert/image.h"
 #include "tracecert/snapshot.h"
-
-static int set_err(char *err, size_t errlen, const char *fmt, ...)
-{
-	va_list ap;
-	if (err && errlen) {
-		va_start(ap, fmt);
-		vsnprintf(err, errlen, fmt, ap);
-		va_end(ap);
-	}
-	return -1;
-}
+#include "errtext.h"
 
 /* Grows an array of elements of size sz to hold one more. */
 static int grow(void **p, int *cap, int n, size_t sz)
@@ -71,7 +61,7 @@ static int ini_bad(struct ini_parser *p, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(what, sizeof what, fmt, ap);
 	va_end(ap);
-	return set_err(p->err, p->errlen, "%s:%d: %s", p->ini->path, p->lineno, what);
+	return tc_errtext(p->err, p->errlen, -1, "%s:%d: %s", p->ini->path, p->lineno, what);
 }
 
 static char *trim(char *s)
@@ -164,7 +154,7 @@ int tc_ini_parse(const char *text, size_t len, const char *path, struct tc_ini *
 	memset(ini, 0, sizeof *ini);
 	ini->path = strdup(path ? path : "-");
 	if (!ini->path)
-		return set_err(err, errlen, "out of memory");
+		return tc_errtext(err, errlen, -1, "out of memory");
 	for (size_t i = 0; rc == 0 && i < len;) {
 		const char *eol = memchr(text + i, '\n', len - i);
 		size_t n = eol ? (size_t)(eol - (text + i)) : len - i;
@@ -199,13 +189,13 @@ int tc_ini_load(const char *path, struct tc_ini *ini, char *err, size_t errlen)
 	int rc;
 	memset(ini, 0, sizeof *ini);
 	if (stat(path, &st) == 0 && S_ISDIR(st.st_mode))
-		return set_err(err, errlen, "%s: cannot read: %s", path, strerror(EISDIR));
+		return tc_errtext(err, errlen, -1, "%s: cannot read: %s", path, strerror(EISDIR));
 	text = tc_image_read_file(path, &len);
 	if (!text && errno == EFBIG)
-		return set_err(err, errlen, "%s: cannot read: more than %lu bytes, the limit of a file read whole "
+		return tc_errtext(err, errlen, -1, "%s: cannot read: more than %lu bytes, the limit of a file read whole "
 			       "(TC_IMAGE_READ_MAX)", path, (unsigned long)TC_IMAGE_READ_MAX);
 	if (!text)
-		return set_err(err, errlen, "%s: cannot read: %s", path, strerror(errno));
+		return tc_errtext(err, errlen, -1, "%s: cannot read: %s", path, strerror(errno));
 	rc = tc_ini_parse((const char *)text, len, path, ini, err, errlen);
 	free(text);
 	return rc;
@@ -288,7 +278,7 @@ static int check_opens(const char *path, const char *where, int line, const char
 			return 0;
 		e = EISDIR;
 	}
-	return set_err(err, errlen, "%s:%d: %s '%s': cannot open: %s", where, line, what, path, strerror(e));
+	return tc_errtext(err, errlen, -1, "%s:%d: %s '%s': cannot open: %s", where, line, what, path, strerror(e));
 }
 
 /* A required key of a section. */
@@ -297,7 +287,7 @@ static const struct tc_ini_entry *need(const struct tc_ini *ini, const struct tc
 {
 	const struct tc_ini_entry *e = tc_ini_get(s, key);
 	if (!e || !*e->value)
-		set_err(err, errlen, "%s:%d: [%s] has no %s=", ini->path, s->line, s->name, key);
+		tc_errtext(err, errlen, -1, "%s:%d: [%s] has no %s=", ini->path, s->line, s->name, key);
 	return e && *e->value ? e : NULL;
 }
 
@@ -307,26 +297,26 @@ static int add_reg(struct tc_snap_device *d, const struct tc_ini *ini, const str
 	size_t n = strcspn(e->key, "(");
 	struct tc_snap_reg *r;
 	if (e->key[n] && (e->key[strlen(e->key) - 1] != ')' || n == 0))
-		return set_err(err, errlen, "%s:%d: register name '%s': expected NAME or NAME(suffix)", ini->path, e->line, e->key);
+		return tc_errtext(err, errlen, -1, "%s:%d: register name '%s': expected NAME or NAME(suffix)", ini->path, e->line, e->key);
 	for (int i = 0; i < d->nregs; i++)   /* TRCIDR0(0x1e0) and trcidr0 are one register */
 		if (strlen(d->reg[i].name) == n && !strncasecmp(d->reg[i].name, e->key, n))
-			return set_err(err, errlen, "%s:%d: register %s is given twice, at lines %d and %d (a name with or without a "
+			return tc_errtext(err, errlen, -1, "%s:%d: register %s is given twice, at lines %d and %d (a name with or without a "
 				       "(suffix), in any case, is one register)", ini->path, e->line, d->reg[i].name,
 				       d->reg[i].line, e->line);
 	r = realloc(d->reg, (size_t)(d->nregs + 1) * sizeof *r);
 	if (!r)
-		return set_err(err, errlen, "out of memory");
+		return tc_errtext(err, errlen, -1, "out of memory");
 	d->reg = r;
 	r[d->nregs] = (struct tc_snap_reg){ strndup(e->key, n), strdup(e->value), e->line };
 	if (!r[d->nregs++].name || !r[d->nregs - 1].value)
-		return set_err(err, errlen, "out of memory");
+		return tc_errtext(err, errlen, -1, "out of memory");
 	return 0;
 }
 
 static int dump_number(const struct tc_ini *ini, const struct tc_ini_entry *e, uint64_t *v, char *err, size_t errlen)
 {
 	if (tc_snapshot_number(e->value, v))
-		return set_err(err, errlen, "%s:%d: %s='%s' is not a number (decimal or 0x hex)", ini->path, e->line, e->key,
+		return tc_errtext(err, errlen, -1, "%s:%d: %s='%s' is not a number (decimal or 0x hex)", ini->path, e->line, e->key,
 			       e->value);
 	return 0;
 }
@@ -343,10 +333,10 @@ static int dump_entry(struct tc_snap_dump *dump, const struct tc_ini *ini, const
 		return dump_number(ini, e, &dump->length, err, errlen);
 	}
 	if (!strcmp(e->key, "space"))
-		return (dump->space = strdup(e->value)) ? 0 : set_err(err, errlen, "out of memory");
+		return (dump->space = strdup(e->value)) ? 0 : tc_errtext(err, errlen, -1, "out of memory");
 	if (!strcmp(e->key, "file"))
 		return 0;
-	return set_err(err, errlen, "%s:%d: unknown key '%s' in [%s] (expected file, address, length, offset, space)",
+	return tc_errtext(err, errlen, -1, "%s:%d: unknown key '%s' in [%s] (expected file, address, length, offset, space)",
 		       ini->path, e->line, e->key, dump->section);
 }
 
@@ -359,7 +349,7 @@ static int add_dump(struct tc_snap_device *d, const struct tc_ini *ini, const st
 		return -1;
 	arr = realloc(d->dump, (size_t)(d->ndumps + 1) * sizeof *arr);
 	if (!arr)
-		return set_err(err, errlen, "out of memory");
+		return tc_errtext(err, errlen, -1, "out of memory");
 	d->dump = arr;
 	dump = &arr[d->ndumps++];
 	memset(dump, 0, sizeof *dump);
@@ -367,7 +357,7 @@ static int add_dump(struct tc_snap_device *d, const struct tc_ini *ini, const st
 	dump->section = strdup(s->name);
 	dump->file = resolve(ini->path, file->value);
 	if (!dump->section || !dump->file)
-		return set_err(err, errlen, "out of memory");
+		return tc_errtext(err, errlen, -1, "out of memory");
 	for (int i = 0; i < s->n; i++)
 		if (dump_entry(dump, ini, &s->entry[i], err, errlen))
 			return -1;
@@ -379,7 +369,7 @@ static int device_header(struct tc_snap_device *d, const struct tc_ini *ini, cha
 	const struct tc_ini_section *s = tc_ini_find(ini, "device");
 	const struct tc_ini_entry *name, *cls, *type;
 	if (!s)
-		return set_err(err, errlen, "%s: no [device] section (name, class, type)", ini->path);
+		return tc_errtext(err, errlen, -1, "%s: no [device] section (name, class, type)", ini->path);
 	name = need(ini, s, "name", err, errlen);
 	cls = name ? need(ini, s, "class", err, errlen) : NULL;
 	type = cls ? need(ini, s, "type", err, errlen) : NULL;
@@ -388,7 +378,7 @@ static int device_header(struct tc_snap_device *d, const struct tc_ini *ini, cha
 	d->name = strdup(name->value);
 	d->class_ = strdup(cls->value);
 	d->type = strdup(type->value);
-	return d->name && d->class_ && d->type ? 0 : set_err(err, errlen, "out of memory");
+	return d->name && d->class_ && d->type ? 0 : tc_errtext(err, errlen, -1, "out of memory");
 }
 
 static int load_device(struct tc_snapshot *ss, const char *path, const struct tc_ini_entry *listed, const char *list,
@@ -401,10 +391,10 @@ static int load_device(struct tc_snapshot *ss, const char *path, const struct tc
 	if (tc_ini_load(path, &ini, err, errlen)) {
 		char inner[600];
 		snprintf(inner, sizeof inner, "%s", err);
-		return set_err(err, errlen, "%s:%d: device file: %s", list, listed->line, inner);
+		return tc_errtext(err, errlen, -1, "%s:%d: device file: %s", list, listed->line, inner);
 	}
 	arr = realloc(ss->device, (size_t)(ss->ndevices + 1) * sizeof *arr);
-	rc = arr ? 0 : set_err(err, errlen, "out of memory");
+	rc = arr ? 0 : tc_errtext(err, errlen, -1, "out of memory");
 	if (arr) {
 		ss->device = arr;
 		d = &arr[ss->ndevices++];
@@ -412,7 +402,7 @@ static int load_device(struct tc_snapshot *ss, const char *path, const struct tc
 		d->ini = strdup(path);
 		rc = device_header(d, &ini, err, errlen);
 		if (!rc && tc_snapshot_device(ss, d->name) != d)
-			rc = set_err(err, errlen, "%s: device name '%s' is used twice", path, d->name);
+			rc = tc_errtext(err, errlen, -1, "%s: device name '%s' is used twice", path, d->name);
 		regs = tc_ini_find(&ini, "regs");
 		for (int i = 0; !rc && regs && i < regs->n; i++)
 			rc = add_reg(d, &ini, &regs->entry[i], err, errlen);
@@ -431,24 +421,24 @@ static int load_buffer(struct tc_snapshot *ss, const struct tc_ini *ini, const c
 	const struct tc_ini_entry *name, *file, *format;
 	struct tc_snap_buffer *b;
 	if (!s)
-		return set_err(err, errlen, "%s:%d: buffer '%s' has no [%s] section", ini->path, line, id, id);
+		return tc_errtext(err, errlen, -1, "%s:%d: buffer '%s' has no [%s] section", ini->path, line, id, id);
 	if (!(name = need(ini, s, "name", err, errlen)) || !(file = need(ini, s, "file", err, errlen)) ||
 	    !(format = need(ini, s, "format", err, errlen)))
 		return -1;
 	if (strcmp(format->value, "coresight") && strcmp(format->value, "source_data"))
-		return set_err(err, errlen, "%s:%d: unknown buffer format '%s' (expected coresight or source_data)", ini->path,
+		return tc_errtext(err, errlen, -1, "%s:%d: unknown buffer format '%s' (expected coresight or source_data)", ini->path,
 			       format->line, format->value);
 	if (tc_snapshot_buffer(ss, name->value))
-		return set_err(err, errlen, "%s:%d: buffer name '%s' is used twice", ini->path, name->line, name->value);
+		return tc_errtext(err, errlen, -1, "%s:%d: buffer name '%s' is used twice", ini->path, name->line, name->value);
 	b = realloc(ss->buffer, (size_t)(ss->nbuffers + 1) * sizeof *b);
 	if (!b)
-		return set_err(err, errlen, "out of memory");
+		return tc_errtext(err, errlen, -1, "out of memory");
 	ss->buffer = b;
 	b = &b[ss->nbuffers++];
 	*b = (struct tc_snap_buffer){ strdup(id), strdup(name->value), resolve(ini->path, file->value),
 				      !strcmp(format->value, "coresight"), s->line };
 	if (!b->id || !b->name || !b->file)
-		return set_err(err, errlen, "out of memory");
+		return tc_errtext(err, errlen, -1, "out of memory");
 	return check_opens(b->file, ini->path, file->line, "buffer file", err, errlen);
 }
 
@@ -459,16 +449,16 @@ static int load_buffers(struct tc_snapshot *ss, const struct tc_ini *ini, char *
 	char *copy, *save = NULL;
 	int rc = 0;
 	if (!s)
-		return set_err(err, errlen, "%s: no [trace_buffers] section", ini->path);
+		return tc_errtext(err, errlen, -1, "%s: no [trace_buffers] section", ini->path);
 	if (!list)
 		return -1;
 	copy = strdup(list->value);
 	if (!copy)
-		return set_err(err, errlen, "out of memory");
+		return tc_errtext(err, errlen, -1, "out of memory");
 	for (char *id = strtok_r(copy, ",", &save); !rc && id; id = strtok_r(NULL, ",", &save)) {
 		id = trim(id);
 		rc = *id ? load_buffer(ss, ini, id, list->line, err, errlen)
-			 : set_err(err, errlen, "%s:%d: an empty buffer name in buffers=", ini->path, list->line);
+			 : tc_errtext(err, errlen, -1, "%s:%d: an empty buffer name in buffers=", ini->path, list->line);
 	}
 	free(copy);
 	return rc;
@@ -483,18 +473,18 @@ static int load_links(const struct tc_snapshot *ss, const struct tc_ini *ini, co
 		const struct tc_ini_entry *e = &s->entry[i];
 		struct tc_snap_link *l;
 		if (!tc_snapshot_device(ss, e->key))
-			return set_err(err, errlen, "%s:%d: [%s] names device '%s', which no device file defines", ini->path,
+			return tc_errtext(err, errlen, -1, "%s:%d: [%s] names device '%s', which no device file defines", ini->path,
 				       e->line, section, e->key);
 		if (buffer_to ? !tc_snapshot_buffer(ss, e->value) : !tc_snapshot_device(ss, e->value))
-			return set_err(err, errlen, "%s:%d: [%s] names %s '%s', which does not exist", ini->path, e->line,
+			return tc_errtext(err, errlen, -1, "%s:%d: [%s] names %s '%s', which does not exist", ini->path, e->line,
 				       section, buffer_to ? "buffer" : "device", e->value);
 		l = realloc(*out, (size_t)(*n + 1) * sizeof *l);
 		if (!l)
-			return set_err(err, errlen, "out of memory");
+			return tc_errtext(err, errlen, -1, "out of memory");
 		*out = l;
 		l[*n] = (struct tc_snap_link){ strdup(e->key), strdup(e->value), e->line };
 		if (!l[(*n)++].from || !l[*n - 1].to)
-			return set_err(err, errlen, "out of memory");
+			return tc_errtext(err, errlen, -1, "out of memory");
 	}
 	return 0;
 }
@@ -520,19 +510,19 @@ static int load_list(struct tc_snapshot *ss, const struct tc_ini *ini, char *err
 	const struct tc_ini_section *trace = tc_ini_find(ini, "trace");
 	const struct tc_ini_entry *meta = trace ? tc_ini_get(trace, "metadata") : NULL;
 	if (!list)
-		return set_err(err, errlen, "%s: no [device_list] section", ini->path);
+		return tc_errtext(err, errlen, -1, "%s: no [device_list] section", ini->path);
 	if (!meta || !*meta->value)
-		return set_err(err, errlen, "%s: no [trace] section with metadata= (the trace buffers' file)", ini->path);
+		return tc_errtext(err, errlen, -1, "%s: no [trace] section with metadata= (the trace buffers' file)", ini->path);
 	for (int i = 0; i < list->n; i++) {
 		char *path = resolve(ini->path, list->entry[i].value);
-		int rc = path ? load_device(ss, path, &list->entry[i], ini->path, err, errlen) : set_err(err, errlen, "out of memory");
+		int rc = path ? load_device(ss, path, &list->entry[i], ini->path, err, errlen) : tc_errtext(err, errlen, -1, "out of memory");
 		free(path);
 		if (rc)
 			return rc;
 	}
 	ss->trace_ini = resolve(ini->path, meta->value);
 	if (!ss->trace_ini)
-		return set_err(err, errlen, "out of memory");
+		return tc_errtext(err, errlen, -1, "out of memory");
 	return check_opens(ss->trace_ini, ini->path, meta->line, "trace metadata", err, errlen);
 }
 
@@ -547,7 +537,7 @@ int tc_snapshot_load(const char *dir, struct tc_snapshot *ss, char *err, size_t 
 	if (!ss->dir || !path) {
 		free(path);
 		tc_snapshot_free(ss);
-		return set_err(err, errlen, "out of memory");
+		return tc_errtext(err, errlen, -1, "out of memory");
 	}
 	sprintf(path, "%s/snapshot.ini", dir);
 	rc = tc_ini_load(path, &ini, err, errlen);

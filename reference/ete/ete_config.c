@@ -20,6 +20,7 @@
 #include <strings.h>
 
 #include "tracecert/ete_config.h"
+#include "errtext.h"
 
 /* The one list of keys: each row is a key of the table and names its field
  * of struct tc_ete_config (tracecert/ete.h, the ABI layout). The enum of
@@ -74,17 +75,6 @@ const struct tc_config_reg tc_ete_regs[tc_ete_reg_count] = {
 	{ "TRCTRACEIDR", 0x040, "TRACEID [6:0] (selects the source in a CoreSight formatted buffer)" },
 };
 
-static int set_err(char *err, size_t errlen, int rc, const char *fmt, ...)
-{
-	va_list ap;
-	if (err && errlen) {
-		va_start(ap, fmt);
-		vsnprintf(err, errlen, fmt, ap);
-		va_end(ap);
-	}
-	return rc;
-}
-
 /* ---- Keys ------------------------------------------------------------------ */
 
 void tc_ete_config_default(struct tc_ete_config *cfg)
@@ -97,11 +87,11 @@ int tc_ete_config_check(const struct tc_ete_config *cfg, char *err, size_t errle
 	for (int k = 0; k < tc_ete_nkeys; k++) {
 		uint64_t v = tc_config_key_get(&tc_ete_keys[k], cfg);
 		if (v > tc_ete_keys[k].max)
-			return set_err(err, errlen, -1, "%s=%llu is out of range (0..%llu)", tc_ete_keys[k].name,
+			return tc_errtext(err, errlen, -1, "%s=%llu is out of range (0..%llu)", tc_ete_keys[k].name,
 				       (unsigned long long)v, (unsigned long long)tc_ete_keys[k].max);
 	}
 	if (cfg->queue_cap != 0 && cfg->queue_cap <= cfg->maxspec)
-		return set_err(err, errlen, -1, "queue_cap=%lu must be more than maxspec=%lu (or 0: automatic)",
+		return tc_errtext(err, errlen, -1, "queue_cap=%lu must be more than maxspec=%lu (or 0: automatic)",
 			       (unsigned long)cfg->queue_cap, (unsigned long)cfg->maxspec);
 	return 0;
 }
@@ -120,25 +110,25 @@ static int check_register(int r, uint32_t v, char *err, size_t errlen)
 	switch (r) {
 	case tc_ete_reg_trcidr0:
 		if (field(v, 28, 24) != 8)
-			return set_err(err, errlen, -2, "%s=0x%08x: TSSIZE [28:24] is 0x%x, expected 0b01000 (ETE has 64-bit timestamps only)",
+			return tc_errtext(err, errlen, -2, "%s=0x%08x: TSSIZE [28:24] is 0x%x, expected 0b01000 (ETE has 64-bit timestamps only)",
 				       n, v, field(v, 28, 24));
 		break;
 	case tc_ete_reg_trcidr2:
 		if (field(v, 28, 25) > 8)
-			return set_err(err, errlen, -2, "%s=0x%08x: CCSIZE [28:25] is 0x%x, a reserved value (0..8: 12..20 bits)",
+			return tc_errtext(err, errlen, -2, "%s=0x%08x: CCSIZE [28:25] is 0x%x, a reserved value (0..8: 12..20 bits)",
 				       n, v, field(v, 28, 25));
 		break;
 	case tc_ete_reg_trcidr8:
 		if (v > TC_ETE_MAXSPEC_LIMIT)
-			return set_err(err, errlen, -2, "%s=0x%08x: MAXSPEC %u is more than this decoder takes (%u)", n, v, v,
+			return tc_errtext(err, errlen, -2, "%s=0x%08x: MAXSPEC %u is more than this decoder takes (%u)", n, v, v,
 				       TC_ETE_MAXSPEC_LIMIT);
 		break;
 	case tc_ete_reg_trcdevarch:
 		if (field(v, 31, 21) != 0x23b || field(v, 20, 20) != 1 || field(v, 15, 12) != 5 || field(v, 11, 0) != 0xa13)
-			return set_err(err, errlen, -2, "%s=0x%08x: not an ETE trace unit (expected ARCHITECT 0x23B, PRESENT 1, ARCHVER 5, ARCHPART 0xA13)",
+			return tc_errtext(err, errlen, -2, "%s=0x%08x: not an ETE trace unit (expected ARCHITECT 0x23B, PRESENT 1, ARCHVER 5, ARCHPART 0xA13)",
 				       n, v);
 		if (field(v, 19, 16) > 3)
-			return set_err(err, errlen, -2, "%s=0x%08x: REVISION %u is reserved (0..3: ETE 1.0..1.3)", n, v,
+			return tc_errtext(err, errlen, -2, "%s=0x%08x: REVISION %u is reserved (0..3: ETE 1.0..1.3)", n, v,
 				       field(v, 19, 16));
 		break;
 	default:

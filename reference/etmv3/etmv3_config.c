@@ -17,6 +17,7 @@
 #include <string.h>
 
 #include "tracecert/etmv3_config.h"
+#include "errtext.h"
 
 /* The one list of keys: each row is a key of the table and names its field
  * of struct tc_etmv3_config (tracecert/etmv3.h, the ABI layout). The enum of
@@ -79,23 +80,12 @@ void tc_etmv3_config_default(struct tc_etmv3_config *cfg)
 		tc_config_keys_default(tc_etmv3_keys, tc_etmv3_nkeys, cfg, sizeof *cfg);
 }
 
-static int set_err(char *err, size_t errlen, const char *fmt, ...)
-{
-	va_list ap;
-	if (err && errlen) {
-		va_start(ap, fmt);
-		vsnprintf(err, errlen, fmt, ap);
-		va_end(ap);
-	}
-	return -1;
-}
-
 /* A key that needs a later version than the one configured (ETM3-P1). */
 static int needs_version(const struct tc_etmv3_config *cfg, int k, int version, char *err, size_t errlen)
 {
 	if (!tc_config_key_get(&tc_etmv3_keys[k], cfg) || cfg->version >= version)
 		return 0;
-	return set_err(err, errlen, "%s=1 needs version=%d (ETMv3.%d) or later; version=%d", tc_etmv3_keys[k].name,
+	return tc_errtext(err, errlen, -1, "%s=1 needs version=%d (ETMv3.%d) or later; version=%d", tc_etmv3_keys[k].name,
 		       version, version, cfg->version);
 }
 
@@ -104,11 +94,11 @@ int tc_etmv3_config_check(const struct tc_etmv3_config *cfg, char *err, size_t e
 	for (int k = 0; k < tc_etmv3_nkeys; k++) {
 		uint64_t v = tc_config_key_get(&tc_etmv3_keys[k], cfg);
 		if (v > tc_etmv3_keys[k].max)
-			return set_err(err, errlen, "%s=%llu is out of range (0..%llu)", tc_etmv3_keys[k].name,
+			return tc_errtext(err, errlen, -1, "%s=%llu is out of range (0..%llu)", tc_etmv3_keys[k].name,
 				       (unsigned long long)v, (unsigned long long)tc_etmv3_keys[k].max);
 	}
 	if (cfg->contextid_size == 3)
-		return set_err(err, errlen, "contextid_size=3: a context ID is 0, 1, 2 or 4 bytes");
+		return tc_errtext(err, errlen, -1, "contextid_size=3: a context ID is 0, 1, 2 or 4 bytes");
 	if (needs_version(cfg, k_data_only, 1, err, errlen) || needs_version(cfg, k_alt_branch, 4, err, errlen) ||
 	    needs_version(cfg, k_timestamps, 5, err, errlen) || needs_version(cfg, k_vmid, 5, err, errlen))
 		return -1;
@@ -145,10 +135,10 @@ static int derive_etmidr(uint32_t v, uint64_t *value, uint32_t *derived, struct 
 {
 	int minor = (int)field(v, 7, 4);
 	if (field(v, 11, 8) != 2)
-		return set_err(err, errlen, "ETMIDR=0x%08x: major architecture version [11:8] is %u, not 2 (ETMv3)", v,
+		return tc_errtext(err, errlen, -1, "ETMIDR=0x%08x: major architecture version [11:8] is %u, not 2 (ETMv3)", v,
 			       field(v, 11, 8));
 	if (minor > 5)
-		return set_err(err, errlen, "ETMIDR=0x%08x: minor version [7:4] %d is not ETMv3.0 .. ETMv3.5", v, minor);
+		return tc_errtext(err, errlen, -1, "ETMIDR=0x%08x: minor version [7:4] %d is not ETMv3.0 .. ETMv3.5", v, minor);
 	derive_key(value, derived, k_version, (uint64_t)minor);
 	if (minor >= 2)
 		derive_key(value, derived, k_thumb2_one, field(v, 18, 18));

@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "tracecert/ptm_config.h"
+#include "errtext.h"
 
 /* The one list of keys: each row is a key of the table and names its field
  * of struct tc_ptm_config (tracecert/ptm.h, the ABI layout). The enum of
@@ -62,27 +63,16 @@ void tc_ptm_config_default(struct tc_ptm_config *cfg)
 	tc_config_keys_default(tc_ptm_keys, tc_ptm_nkeys, cfg, sizeof *cfg);
 }
 
-static int set_err(char *err, size_t errlen, const char *fmt, ...)
-{
-	va_list ap;
-	if (err && errlen) {
-		va_start(ap, fmt);
-		vsnprintf(err, errlen, fmt, ap);
-		va_end(ap);
-	}
-	return -1;
-}
-
 int tc_ptm_config_check(const struct tc_ptm_config *cfg, char *err, size_t errlen)
 {
 	for (int k = 0; k < tc_ptm_nkeys; k++) {
 		uint64_t v = tc_config_key_get(&tc_ptm_keys[k], cfg);
 		if (v > tc_ptm_keys[k].max)
-			return set_err(err, errlen, "%s=%llu is out of range (0..%llu)", tc_ptm_keys[k].name,
+			return tc_errtext(err, errlen, -1, "%s=%llu is out of range (0..%llu)", tc_ptm_keys[k].name,
 				       (unsigned long long)v, (unsigned long long)tc_ptm_keys[k].max);
 	}
 	if (cfg->contextid_size == 3)
-		return set_err(err, errlen, "contextid_size=3: a context ID is 0, 1, 2 or 4 bytes");
+		return tc_errtext(err, errlen, -1, "contextid_size=3: a context ID is 0, 1, 2 or 4 bytes");
 	return 0;
 }
 
@@ -133,10 +123,10 @@ int tc_ptm_config_derive(const uint32_t *regs, uint32_t given, uint64_t *value, 
 	if ((given >> tc_ptm_reg_etmidr) & 1) {
 		uint32_t v = regs[tc_ptm_reg_etmidr];
 		if (field(v, 11, 8) != 3)
-			return set_err(err, errlen, "ETMIDR=0x%08x: major architecture version [11:8] is %u, not 3 (PFT)", v,
+			return tc_errtext(err, errlen, -1, "ETMIDR=0x%08x: major architecture version [11:8] is %u, not 3 (PFT)", v,
 				       field(v, 11, 8));
 		if (field(v, 7, 4) > 1)
-			return set_err(err, errlen, "ETMIDR=0x%08x: minor version [7:4] %u is not PFTv1.0 or v1.1", v,
+			return tc_errtext(err, errlen, -1, "ETMIDR=0x%08x: minor version [7:4] %u is not PFTv1.0 or v1.1", v,
 				       field(v, 7, 4));
 		derive_key(value, derived, k_version, field(v, 7, 4));
 	}

@@ -8,6 +8,7 @@
 
 #include "clause.h"
 #include "tracecert/rvtrace_config.h"
+#include "errtext.h"
 
 /* The one list of keys, in CONFIG.md's order; each row names its field of struct
  * tc_rvtrace_config. X(name, max, default, need, stage, source, doc). A key whose range starts above
@@ -81,17 +82,6 @@ void tc_rvtrace_config_default(struct tc_rvtrace_config *cfg)
 		tc_config_keys_default(tc_rvtrace_keys, tc_rvtrace_nkeys, cfg, sizeof *cfg);
 }
 
-static int set_err(char *err, size_t errlen, const char *fmt, ...)
-{
-	va_list ap;
-	if (err && errlen) {
-		va_start(ap, fmt);
-		vsnprintf(err, errlen, fmt, ap);
-		va_end(ap);
-	}
-	return -1;
-}
-
 /* The minimum of each key whose range starts above 0 (CONFIG.md "Keys"). */
 static const struct { int key; uint64_t min; } key_min[] = {
 	{ k_iaddress_width_p, 2 }, { k_context_width_p, 1 }, { k_privilege_width_p, 1 }, { k_ecause_width_p, 1 },
@@ -103,26 +93,26 @@ int tc_rvtrace_config_check(const struct tc_rvtrace_config *cfg, char *err, size
 	int xlen;
 	TC_CLAUSE("Table 3.7");
 	if (!cfg)
-		return set_err(err, errlen, "no configuration");
+		return tc_errtext(err, errlen, -1, "no configuration");
 	for (int k = 0; k < tc_rvtrace_nkeys; k++) {
 		uint64_t v = tc_config_key_get(&tc_rvtrace_keys[k], cfg);
 		if (v > tc_rvtrace_keys[k].max)
-			return set_err(err, errlen, "%s=%llu is out of range (0..%llu)", tc_rvtrace_keys[k].name,
+			return tc_errtext(err, errlen, -1, "%s=%llu is out of range (0..%llu)", tc_rvtrace_keys[k].name,
 				       (unsigned long long)v, (unsigned long long)tc_rvtrace_keys[k].max);
 	}
 	for (size_t i = 0; i < sizeof key_min / sizeof key_min[0]; i++) {
 		const struct tc_config_key *key = &tc_rvtrace_keys[key_min[i].key];
 		uint64_t v = tc_config_key_get(key, cfg);
 		if (v < key_min[i].min)
-			return set_err(err, errlen, "%s=%llu is below its minimum %llu", key->name,
+			return tc_errtext(err, errlen, -1, "%s=%llu is below its minimum %llu", key->name,
 				       (unsigned long long)v, (unsigned long long)key_min[i].min);
 	}
 	xlen = cfg->rv32 ? 32 : 64;
 	if (cfg->iaddress_width_p > xlen)   /* L226 "the same as XLEN"; RV128 out of scope (RV-S12) */
-		return set_err(err, errlen, "iaddress_width_p=%d is above XLEN (%d with rv32=%d)", cfg->iaddress_width_p,
+		return tc_errtext(err, errlen, -1, "iaddress_width_p=%d is above XLEN (%d with rv32=%d)", cfg->iaddress_width_p,
 			       xlen, cfg->rv32);
 	if (cfg->iaddress_lsb_p >= cfg->iaddress_width_p)
-		return set_err(err, errlen, "iaddress_lsb_p=%d is not below iaddress_width_p=%d: an address needs a bit",
+		return tc_errtext(err, errlen, -1, "iaddress_lsb_p=%d is not below iaddress_width_p=%d: an address needs a bit",
 			       cfg->iaddress_lsb_p, cfg->iaddress_width_p);
 	return 0;
 }
@@ -142,7 +132,7 @@ int tc_rvtrace_config_derive(const uint32_t *regs, uint32_t given, uint64_t *val
 			continue;
 		v = (uint64_t)regs[r] + reg_key[r].plus;
 		if (v > key->max)
-			return set_err(err, errlen, "%s=%lu gives %s=%llu, above its maximum %llu", tc_rvtrace_regs[r].name,
+			return tc_errtext(err, errlen, -1, "%s=%lu gives %s=%llu, above its maximum %llu", tc_rvtrace_regs[r].name,
 				       (unsigned long)regs[r], key->name, (unsigned long long)v,
 				       (unsigned long long)key->max);
 		value[reg_key[r].key] = v;
