@@ -7,7 +7,7 @@
  * CPRT 32 bits (MCR, MRC) or 64 (MCRR, MRRC). The encodings are the ARMv5TE
  * architecture's (the ARM ARM, not in the ETM text); the committed ground
  * truth is reference/test/armxfer/ (GNU as and objdump). Decisions: ERRATA
- * ETM1-P10 (the sizes), ETM1-P28 (empty register lists, unallocated
+ * ETM1-P10 (the sizes), ETM1-P36 (empty register lists, unallocated
  * encodings, LDC/STC count). */
 #include "armxfer.h"
 
@@ -40,7 +40,7 @@ static void set_xfer(struct tc_armxfer *x, int kind, int count, int bytes, int w
 /* ---- A32 ---------------------------------------------------------------- */
 
 /* Single data transfer, cond 01 I P U B W L: LDR, STR, LDRB, STRB and their
- * T forms. I=1 with bit 4 set is undefined in ARMv5TE (ETM1-P28). */
+ * T forms. I=1 with bit 4 set is undefined in ARMv5TE (ETM1-P36). */
 static void a32_single(uint32_t op, struct tc_armxfer *x)
 {
 	int load = (int)bits(op, 20, 20);
@@ -52,7 +52,7 @@ static void a32_single(uint32_t op, struct tc_armxfer *x)
 
 /* Extra loads and stores, cond 000 P U I W L … 1 SH 1: STRH, LDRD, STRD
  * (L=0, SH=01, 10, 11), LDRH, LDRSB, LDRSH (L=1). P=0 with W=1 is
- * unallocated in ARMv5TE (no LDRHT before ARMv6T2: ETM1-P28). */
+ * unallocated in ARMv5TE (no LDRHT before ARMv6T2: ETM1-P36). */
 static void a32_extra(uint32_t op, struct tc_armxfer *x)
 {
 	uint32_t sh = bits(op, 6, 5);
@@ -84,7 +84,7 @@ static void a32_000(uint32_t op, struct tc_armxfer *x)
 }
 
 /* LDM, STM, cond 100 P U S W L: one word per register in the list; an empty
- * list transfers nothing (ETM1-P28). */
+ * list transfers nothing (ETM1-P36). */
 static void a32_multiple(uint32_t op, struct tc_armxfer *x)
 {
 	int load = (int)bits(op, 20, 20);
@@ -92,7 +92,7 @@ static void a32_multiple(uint32_t op, struct tc_armxfer *x)
 }
 
 /* LDC, STC (cond 110 P U N W L) and, at P=U=W=0, MCRR/MRRC (N=1) or nothing
- * (N=0, ETM1-P28); MCRR/MRRC only where the cond is not 1111 (MCRR2 is
+ * (N=0, ETM1-P36); MCRR/MRRC only where the cond is not 1111 (MCRR2 is
  * ARMv6). */
 static void a32_coproc_mem(uint32_t op, int uncond, struct tc_armxfer *x)
 {
@@ -179,7 +179,7 @@ static void t32_decode(uint32_t hw, struct tc_armxfer *x)
 		if (bits(hw, 10, 9) == 2)
 			t32_push_pop(hw, x);
 		break;
-	case 12:                                /* LDMIA/STMIA: empty list ETM1-P28 */
+	case 12:                                /* LDMIA/STMIA: empty list ETM1-P36 */
 		set_xfer(x, load ? tc_xfer_load : tc_xfer_store, popcount16(bits(hw, 7, 0)), 4, 0);
 		break;
 	case 13: x->is_cond = bits(hw, 11, 8) < 14; break;   /* B<c>; 1110 undefined, 1111 SWI */

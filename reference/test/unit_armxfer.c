@@ -172,14 +172,14 @@ struct hand {
 
 static const struct hand hands[] = {
 	/* Empty register lists: UNPREDICTABLE in ARMv5TE; a load/store of no
-	 * words (ETM1-P28), so no data value packets. */
+	 * words (ETM1-P36), so no data value packets. */
 	{ tc_isa_a32, 0xe8900000, 4, X(4, tc_xfer_load, 0, 0, 0, 0), "A32 LDMIA r0, {} (cond AL, 100 P0 U1 S0 W0 L1, list 0)" },
 	{ tc_isa_a32, 0x092d0000, 4, X(4, tc_xfer_store, 0, 0, 0, 1), "A32 STMDBEQ sp!, {} (cond 0000)" },
 	{ tc_isa_t32, 0xc800, 2, X(2, tc_xfer_load, 0, 0, 0, 0), "T32 LDMIA r0!, {} (1100 1 000 00000000)" },
 	{ tc_isa_t32, 0xc000, 2, X(2, tc_xfer_store, 0, 0, 0, 0), "T32 STMIA r0!, {} (1100 0 000 00000000)" },
 	{ tc_isa_t32, 0xbc00, 2, X(2, tc_xfer_load, 0, 0, 0, 0), "T32 POP {} (1011 110 0, list 0)" },
 	{ tc_isa_t32, 0xb400, 2, X(2, tc_xfer_store, 0, 0, 0, 0), "T32 PUSH {} (1011 010 0, list 0)" },
-	/* Unallocated in ARMv5TE: no transfer (ETM1-P28). */
+	/* Unallocated in ARMv5TE: no transfer (ETM1-P36). */
 	{ tc_isa_a32, 0xe6100010, 4, X(4, tc_xfer_none, 0, 0, 0, 0), "A32 cond 011 with bit 4 set: undefined" },
 	{ tc_isa_a32, 0xe0b000b0, 4, X(4, tc_xfer_none, 0, 0, 0, 0), "A32 LDRH post-indexed with W=1 (LDRHT is ARMv6T2)" },
 	{ tc_isa_a32, 0xe02000f0, 4, X(4, tc_xfer_none, 0, 0, 0, 0), "A32 STRD post-indexed with W=1" },
