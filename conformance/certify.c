@@ -500,6 +500,22 @@ static int in_shard(const struct tc_certify_options *o, size_t i)
 	return o->shard_count == 0 || i % o->shard_count == o->shard_index - 1;
 }
 
+/* The tasks of the shard --shard asks for, kept in place (in order);
+ * their number. The selection was judged whole: an empty shard of a
+ * selection that is not empty is a run of nothing (its certificate merges
+ * with the others'). */
+static int keep_shard(const struct tc_certify_options *o, struct tc_task *tasks, int n)
+{
+	int k = 0;
+	for (int i = 0; i < n; i++)
+		if (in_shard(o, (size_t)tasks[i].vector))
+			tasks[k++] = tasks[i];
+	if (k == 0 && o->shard_count)
+		fprintf(stderr, "certify: --shard %u/%u holds none of the %d runs selected; its certificate has no run\n",
+			o->shard_index, o->shard_count, n);
+	return k;
+}
+
 /* Builds the task list: each vector at each level it has and the options
  * ask for; tags[i] gets each vector's tags. Returns the number of tasks, or
  * -1 when memory is short. */
@@ -512,9 +528,7 @@ static int plan(const struct tc_certify_options *o, const struct held *vecs, siz
 		return -1;
 	for (size_t i = 0; i < npaths; i++) {
 		const struct tc_vector *v = &vecs[i].v;
-		if (!in_shard(o, i)) {
-			tags[i] = strdup(vecs[i].ok ? v->tags : "");
-		} else if (!vecs[i].ok) {
+		if (!vecs[i].ok) {
 			tags[i] = strdup("");
 			plan_task(&t[n++], (int)i, 1, tc_proto_none);   /* the worker reports the runner-error */
 		} else {
@@ -1059,11 +1073,6 @@ static int certify(const struct tc_certify_options *o, struct tc_certfiles *cf, 
 		fprintf(stderr, "tracecert certify: out of memory\n");
 	else if (check_tags(o, tags, npaths) != 0)
 		;   /* said */
-	else if (n == 0 && o->shard_count)
-		fprintf(stderr, "tracecert certify: nothing to run: --shard %u/%u selects no run of the %zu vectors read "
-				"(vectors %u, %u, ... of the sorted list%s)\n", o->shard_index, o->shard_count, npaths,
-			o->shard_index, o->shard_index + o->shard_count,
-			o->ntags ? " that carry one of the --tags" : "");
 	else if (n == 0)
 		fprintf(stderr, "tracecert certify: nothing to run: no vector of the %zu read %s\n", npaths,
 			o->ntags ? "carries one of the --tags at the levels asked" : "has a section of the levels asked");
@@ -1082,6 +1091,7 @@ static int certify(const struct tc_certify_options *o, struct tc_certfiles *cf, 
 			r->adapter = ad->name;
 			r->version = ad->version;
 			describe_run(o, paths, npaths, r);
+			n = keep_shard(o, tasks, n);
 			run_all(ad, &env, vecs, n, tasks, o);
 			r->tasks = tasks;
 			r->ntasks = n;

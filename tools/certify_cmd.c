@@ -22,7 +22,8 @@ static const struct tc_cli_option certify_options[] = {
 	{ "tags", "T1,T2", opt_tags, "only vectors carrying at least one of these tags (may be\n"
 				    "repeated); a tag no vector carries is an error" },
 	{ "tap", NULL, opt_tap, "print TAP version 13 with YAML diagnostics on stdout" },
-	{ "report", "DIR", opt_report, "write DIR/certificate.md and DIR/certificate.json" },
+	{ "report", "DIR", opt_report, "write DIR/certificate.md, certificate.json and\n"
+					  "certificate.junit.xml" },
 	{ "shard", "I/N", opt_shard, "run only shard I of N (1 <= I <= N <= 65536): the vector files\n"
 				    "whose index in the sorted list is I - 1 modulo N" },
 	{ "merge", NULL, opt_merge, "no run: combine the certificate.json files given as operands\n"
@@ -66,7 +67,8 @@ static void help_certify(FILE *f, const struct tc_cli *c)
 		"usage: tracecert certify --adapter PATH.so [--vectors DIR]... [--level 1|3|all]\n"
 		"                         [--tags TAG[,TAG...]] [--tap] [--report DIR] [--jobs N]\n"
 		"                         [--timeout SECONDS] [--memory MB] [--output MB] [--notes FILE]\n"
-		"                         [--no-isolation]\n"
+		"                         [--shard I/N] [--junit FILE] [--no-isolation]\n"
+		"       tracecert certify --merge SHARD.json... [--report DIR] [--junit FILE]\n"
 		"\n"
 		"Scores a decoder, wrapped as an adapter (conformance/include/tracecert/adapter.h),\n"
 		"against the vectors of every protocol the adapter declares. The vectors are read once,\n"
@@ -92,11 +94,28 @@ static void help_certify(FILE *f, const struct tc_cli *c)
 		"side the other lacks, in any order) and, when the error list differs and L1\n"
 		"is compared too, the first differing L1 line (l1_line, l1_expected, l1_got).\n"
 		"\n"
+		"The report folder gets certificate.md, certificate.json (which lists every run) and\n"
+		"certificate.junit.xml (a testcase per vector and level: unsupported and not-run runs\n"
+		"<skipped/>, a runner-error <error>, every other run that does not pass <failure> with\n"
+		"the first divergence as its message).\n"
+		"--shard I/N runs the vector files whose index in the sorted list of every file the\n"
+		"--vectors paths hold (each path's files in byte order, the paths as given) is I - 1\n"
+		"modulo N: each file in exactly one of the N shards. The selection is judged whole\n"
+		"(--tags, the levels, the adapter); a shard that holds no run of it writes a\n"
+		"certificate of no run. --merge reads the shards' certificate.json files, each shard\n"
+		"once and none missing, of one vector set, adapter and version, tracecert version and\n"
+		"options, and writes the certificate of the whole run, the same as one run without\n"
+		"--shard writes (its seconds the shards' sum); anything else is an error naming the file\n"
+		"and what differs.\n"
+		"A --vectors path that holds no vector, or --tags that selects nothing, is an error\n"
+		"(exit status 2) naming the option.\n"
+		"\n"
 		"Options:\n");
 	tc_cli_print_options(f, c);
 	fprintf(f, "Exit status: 0 when every supported run passes, 1 otherwise, 2 for bad usage,\n"
-		   "a selection of which the adapter supports no run, a run refused for want of\n"
-		   "isolation or a certificate that could not be written.\n");
+		   "a --vectors or --tags that selects nothing, a selection of which the adapter\n"
+		   "supports no run, a run refused for want of isolation, a certificate that could not\n"
+		   "be written, or shards --merge refuses. --merge exits 0 or 1 as the whole run would.\n");
 }
 
 /* A number in min..max, or a usage error naming the option. */
