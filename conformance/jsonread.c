@@ -97,21 +97,22 @@ static int put_code_point(struct jbuf *b, unsigned long cp)
 	return jbuf_put(b, u, 4);
 }
 
-/* A \u escape after the backslash and 'u' (RFC 8259 section 7). */
-static int jr_unicode(struct jr *r, struct jbuf *b)
+/* A \u escape after the backslash and 'u' (RFC 8259 section 7); an error
+ * names the offset of its backslash, at. */
+static int jr_unicode(struct jr *r, struct jbuf *b, const char *at)
 {
 	long hi = r->end - r->p >= 4 ? hex4(r->p) : -1, lo;
 	if (hi < 0)
-		return jr_fail(r, "\\u is not followed by four hex digits");
+		return r->p = at, jr_fail(r, "\\u is not followed by four hex digits");
 	r->p += 4;
 	if (hi == 0)
-		return jr_fail(r, "\\u0000 (a NUL byte) in a string");
+		return r->p = at, jr_fail(r, "\\u0000 (a NUL byte) in a string");
 	if (hi >= 0xDC00 && hi <= 0xDFFF)
-		return jr_fail(r, "a low surrogate without a high one");
+		return r->p = at, jr_fail(r, "a low surrogate without a high one");
 	if (hi >= 0xD800 && hi <= 0xDBFF) {
 		lo = r->end - r->p >= 6 && r->p[0] == '\\' && r->p[1] == 'u' ? hex4(r->p + 2) : -1;
 		if (lo < 0xDC00 || lo > 0xDFFF)
-			return jr_fail(r, "a high surrogate without a low one");
+			return r->p = at, jr_fail(r, "a high surrogate without a low one");
 		r->p += 6;
 		return put_code_point(b, 0x10000 + (((unsigned long)hi - 0xD800) << 10) + ((unsigned long)lo - 0xDC00));
 	}
@@ -125,22 +126,25 @@ static int jr_string(struct jr *r, char **out)
 	if (jbuf_put(&b, "", 0))
 		return jr_fail(r, "out of memory");
 	while (r->p < r->end && *r->p != '"') {
+		const char *at = r->p;
 		unsigned char c = (unsigned char)*r->p++;
 		const char *esc = "\"\"\\\\//b\bf\fn\nr\rt\t", *e;
 		char ch;
 		int bad = 0;
 		if (c < 0x20) {
+			r->p = at;
 			bad = jr_fail(r, "a control character in a string");
 		} else if (c != '\\') {
 			ch = (char)c;
 			bad = jbuf_put(&b, &ch, 1);
 		} else if (r->p < r->end && *r->p == 'u') {
 			r->p++;
-			bad = jr_unicode(r, &b);
+			bad = jr_unicode(r, &b, at);
 		} else if (r->p < r->end && *r->p && (e = strchr(esc, *r->p)) && (e - esc) % 2 == 0) {
 			r->p++;
 			bad = jbuf_put(&b, e + 1, 1);
 		} else {
+			r->p = at;
 			bad = jr_fail(r, "an unknown escape in a string");
 		}
 		if (bad) {

@@ -108,6 +108,24 @@ sed 's/{"index": 0, "vector"/{"index": 1, "vector"/' "$S1" > "$tmp/idx1.json"
 check "a run not of its shard (an edited index): named" merge_error "tracecert certify: --merge $tmp/idx1.json: its run of " "$tmp/idx1.json" "$S2" "$S3"
 printf '{"adapter": "x"' > "$tmp/cut.json"
 check "a file that is not JSON: the byte offset and what was expected" merge_error "tracecert certify: --merge $tmp/cut.json: not JSON: byte offset 15: ',' or '}'" "$tmp/cut.json"
+# The reader's every refusal, each with the byte offset of what it could not take.
+jerr() { printf '%s' "$2" > "$tmp/j.json"; merge_error "tracecert certify: --merge $tmp/j.json: not JSON: byte offset $1" "$tmp/j.json"; }
+check "JSON: an unknown escape" jerr "7: an unknown escape in a string" '{"a": "\q"}'
+check "JSON: a control character in a string" jerr "7: a control character in a string" "$(printf '{"a": "\001"}')"
+check "JSON: \\u0000" jerr "7: \\u0000 (a NUL byte) in a string" '{"a": "\u0000"}'
+check "JSON: \\u without four hex digits" jerr "7: \\u is not followed by four hex digits" '{"a": "\u12"}'
+check "JSON: a lone high surrogate" jerr "7: a high surrogate without a low one" '{"a": "\ud800x"}'
+check "JSON: a lone low surrogate" jerr "7: a low surrogate without a high one" '{"a": "\udc00"}'
+check "JSON: a string without its end" jerr "9: a string without its closing quote" '{"a": "xy'
+check "JSON: a member name that is no string" jerr "1: a member name (a string)" '{a: 1}'
+check "JSON: no ':'" jerr "5: ':' after a member name" '{"a" 1}'
+check "JSON: an array without ',' or ']'" jerr "9: ',' or ']'" '{"a": [1 2]}'
+check "JSON: an exponent" jerr "7: a number without an exponent" '{"a": 1e5}'
+check "JSON: a point without a digit" jerr "8: a digit after the decimal point" '{"a": 1.}'
+check "JSON: a word that is no literal" jerr "6: a value (object, array, string, number, true, false or null)" '{"a": nul}'
+check "JSON: nesting deeper than 32" jerr "33: nesting deeper than 32" "$(printf '%.0s[' $(seq 40))"
+check "JSON: text after the value" jerr "3: the end of the text after the value" '{} x'
+check "JSON: nothing" jerr "0: a value, not the end of the text" ''
 printf '{"adapter": "x"}\n' > "$tmp/notcert.json"
 check "JSON that is no certificate: said" merge_error "tracecert certify: --merge $tmp/notcert.json: not a certificate of tracecert certify with its runs" "$tmp/notcert.json"
 check "a file that does not exist: errno's text" merge_error "tracecert certify: --merge $tmp/none.json: cannot read it: No such file or directory" "$tmp/none.json"
