@@ -106,6 +106,17 @@ sed 's/"adapter_version": "[^"]*"/"adapter_version": "9.9"/' "$S3" > "$tmp/av3.j
 check "another adapter version: named" merge_error "its adapter_version is '9.9', not '" "$S1" "$S2" "$tmp/av3.json"
 sed 's/{"index": 0, "vector"/{"index": 1, "vector"/' "$S1" > "$tmp/idx1.json"
 check "a run not of its shard (an edited index): named" merge_error "tracecert certify: --merge $tmp/idx1.json: its run of " "$tmp/idx1.json" "$S2" "$S3"
+sed '0,/"verdict": "pass"/s//"verdict": "bogus"/' "$S1" > "$tmp/verdict1.json"
+check "a run with a verdict certify never writes: named" merge_error "tracecert certify: --merge $tmp/verdict1.json: a run that is not what certify writes: " "$tmp/verdict1.json" "$S2" "$S3"
+sed '0,/{"index": 0, "vector": "[^"]*"/s//{"index": 0, "vector": "elsewhere.tcv"/' "$S1" > "$tmp/path1.json"
+check "one index, two vector paths: both named" merge_error "tracecert certify: --merge $tmp/path1.json: names vector " "$tmp/path1.json" "$S2" "$S3"
+python3 -c "import json,sys; d=json.load(open(sys.argv[1])); d['runs'].insert(0, d['runs'][0]); json.dump(d, open(sys.argv[2], 'w'))" "$S1" "$tmp/dup1.json"
+check "a run listed twice: the run named" merge_error "the run L1 of " "$tmp/dup1.json" "$S2" "$S3"
+sed 's/"shard": {"index": 1, "count": 3}/"shard": {"index": 4, "count": 3}/' "$S1" > "$tmp/four.json"
+check "a shard index past its count: named" merge_error "tracecert certify: --merge $tmp/four.json: its shard (index out of range) is not one of 1..N" "$tmp/four.json" "$S2" "$S3"
+check "--merge --junit into a folder that does not exist: exit 2, the file named" sh -c "'$T' certify --merge '$S1' '$S2' '$S3' --junit '$tmp/no/such/m.xml' 2> '$tmp/mj.err'; test \$? -eq 2 && grep -q '$tmp/no/such/m.xml' '$tmp/mj.err'"
+merged_self() { "$T" certify --merge "$tmp/full/certificate.json" --report "$tmp/self" 2>/dev/null && same_cert "$tmp/full" "$tmp/self"; }
+check "a certificate without --shard merges alone into itself (read as shard 1/1)" merged_self
 printf '{"adapter": "x"' > "$tmp/cut.json"
 check "a file that is not JSON: the byte offset and what was expected" merge_error "tracecert certify: --merge $tmp/cut.json: not JSON: byte offset 15: ',' or '}'" "$tmp/cut.json"
 # The reader's every refusal, each with the byte offset of what it could not take.
