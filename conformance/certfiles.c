@@ -17,8 +17,10 @@
 
 typedef int (*writer_fn)(FILE *f, const struct tc_report *r, char *err, size_t errlen);
 
-static const char *const file_names[TC_CERTFILES_N] = { "certificate.json", "certificate.md" };
-static const writer_fn writers[TC_CERTFILES_N] = { tc_json_certificate, tc_markdown_certificate };
+static const char *const file_names[TC_CERTFILES_N] = { "certificate.json", "certificate.md",
+							  "certificate.junit.xml" };
+static const writer_fn writers[TC_CERTFILES_N] = { tc_json_certificate, tc_markdown_certificate,
+						   tc_junit_certificate };
 
 /* DIR/NAME, malloc'd, or NULL. */
 static char *path_of(const char *dir, const char *name)
@@ -248,21 +250,30 @@ static int stage_one(const struct tc_certfiles *c, int i, const struct tc_report
 	return rc;
 }
 
-/* Renames the staged pair into place; a pair cut in two by a failed rename
- * loses its new half too. 0, or -1 after a message. */
+/* Renames the staged files into place; a set cut by a failed rename loses
+ * its new files renamed before it too. 0, or -1 after a message. */
 static int commit_pair(const struct tc_certfiles *c, struct tc_out_staged *s)
 {
 	char err[600];
-	if (tc_out_commit(&s[0], err, sizeof err) == 0) {
-		if (tc_out_commit(&s[1], err, sizeof err) == 0)
-			return 0;
-		char *p = path_of(c->dir, file_names[0]);
+	int i = 0;
+	while (i < TC_CERTFILES_N && tc_out_commit(&s[i], err, sizeof err) == 0)
+		i++;
+	if (i == TC_CERTFILES_N)
+		return 0;
+	while (i-- > 0) {
+		char *p = path_of(c->dir, file_names[i]);
 		if (p)
 			unlink(p);
 		free(p);
 	}
 	fprintf(stderr, "tracecert certify: %s\n", err);
 	return -1;
+}
+
+static void discard_all(struct tc_out_staged *s)
+{
+	for (int i = 0; i < TC_CERTFILES_N; i++)
+		tc_out_discard(&s[i]);
 }
 
 int tc_certfiles_write(const struct tc_certfiles *c, const struct tc_report *r)
@@ -274,11 +285,12 @@ int tc_certfiles_write(const struct tc_certfiles *c, const struct tc_report *r)
 		return 0;
 	if (!same_folder(c, -1))
 		return -1;   /* the pair moved aside is in the folder prepared, wherever it went */
-	if (stage_one(c, 0, r, &s[0]) || stage_one(c, 1, r, &s[1])) {
-		tc_out_discard(&s[0]);
-		tc_certfiles_restore(c);
-		return -1;
-	}
+	for (int i = 0; i < TC_CERTFILES_N; i++)
+		if (stage_one(c, i, r, &s[i])) {
+			discard_all(s);
+			tc_certfiles_restore(c);
+			return -1;
+		}
 	fd = lock_folder(c->dir);
 	if (fd < 0 && errno != EINTR) {
 		fprintf(stderr, "tracecert certify: cannot lock the folder '%s': %s\n", c->dir, strerror(errno));
@@ -294,9 +306,27 @@ int tc_certfiles_write(const struct tc_certfiles *c, const struct tc_report *r)
 	} else {
 		put_back(c);
 	}
-	tc_out_discard(&s[0]);
-	tc_out_discard(&s[1]);
+	discard_all(s);
 	if (fd >= 0)
 		close(fd);
+	return rc;
+}
+
+int tc_certfiles_junit(const char *path, const struct tc_report *r)
+{
+	struct tc_out_text t;
+	char err[600];
+	int rc = -1;
+	if (tc_out_text_open(&t) != 0) {
+		fprintf(stderr, "tracecert certify: cannot write %s: out of memory\n", path);
+		return -1;
+	}
+	if (tc_junit_certificate(t.f, r, err, sizeof err) != 0 || tc_out_text_close(&t) != 0)
+		fprintf(stderr, "tracecert certify: cannot write %s: rendering it in memory failed (out of memory)\n", path);
+	else if (tc_out_save(path, t.buf, t.len, tc_out_sync, err, sizeof err) != 0)
+		fprintf(stderr, "tracecert certify: %s\n", err);
+	else
+		rc = 0;
+	tc_out_text_free(&t);
 	return rc;
 }

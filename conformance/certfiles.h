@@ -6,7 +6,7 @@
 
 #include "runner.h"
 
-#define TC_CERTFILES_N 2          /* certificate.json, certificate.md */
+#define TC_CERTFILES_N 3          /* certificate.json, certificate.md, certificate.junit.xml */
 
 /* A report folder and the certificate files an earlier run left there,
  * moved aside for the run (kept[i] non-empty: DIR/.certificate.json.kept-PID). */
@@ -55,5 +55,9 @@ void tc_certfiles_restore(const struct tc_certfiles *c);
  * pass for this run's result); then the folder removed when this run
  * created it and it is empty. */
 void tc_certfiles_abandon(const struct tc_certfiles *c, int keep);
+
+/* --junit FILE: the JUnit XML of r written whole to path (outfile.c), or
+ * the file there left as it was. 0, or -1 after a message on stderr. */
+int tc_certfiles_junit(const char *path, const struct tc_report *r);
 
 #endif

@@ -492,6 +492,30 @@ static void read_vectors(char **paths, size_t npaths, struct held *vecs)
 	}
 }
 
+/* Whether vector file i (its index in the sorted list of every file the
+ * --vectors paths hold) is in the shard --shard asks for: i mod N is I - 1,
+ * so every file is in exactly one of the N shards whatever N is. */
+static int in_shard(const struct tc_certify_options *o, size_t i)
+{
+	return o->shard_count == 0 || i % o->shard_count == o->shard_index - 1;
+}
+
+/* The tasks of the shard --shard asks for, kept in place (in order);
+ * their number. The selection was judged whole: an empty shard of a
+ * selection that is not empty is a run of nothing (its certificate merges
+ * with the others'). */
+static int keep_shard(const struct tc_certify_options *o, struct tc_task *tasks, int n)
+{
+	int k = 0;
+	for (int i = 0; i < n; i++)
+		if (in_shard(o, (size_t)tasks[i].vector))
+			tasks[k++] = tasks[i];
+	if (k == 0 && o->shard_count)
+		fprintf(stderr, "certify: --shard %u/%u holds none of the %d runs selected; its certificate has no run\n",
+			o->shard_index, o->shard_count, n);
+	return k;
+}
+
 /* Builds the task list: each vector at each level it has and the options
  * ask for; tags[i] gets each vector's tags. Returns the number of tasks, or
  * -1 when memory is short. */
@@ -574,13 +598,7 @@ static int check_tags(const struct tc_certify_options *o, char **tags, size_t np
 
 /* ---- Reports ----------------------------------------------------------------------- */
 
-struct tallies {
-	struct tc_tally *t;
-	size_t n;
-	size_t cap;
-};
-
-static struct tc_tally *tally_for(struct tallies *ts, const char *tag)
+static struct tc_tally *tally_for(struct tc_tallies *ts, const char *tag)
 {
 	for (size_t i = 0; i < ts->n; i++)
 		if (!strcmp(ts->t[i].tag, tag))
@@ -598,7 +616,7 @@ static struct tc_tally *tally_for(struct tallies *ts, const char *tag)
 	return ts->t[ts->n].tag ? &ts->t[ts->n++] : NULL;
 }
 
-static void tallies_free(struct tallies *ts)
+void tc_tallies_free(struct tc_tallies *ts)
 {
 	for (size_t i = 0; i < ts->n; i++)
 		free(ts->t[i].tag);
@@ -631,7 +649,7 @@ double tc_report_score(const int *count)
 
 /* Totals, the matrices by protocol and by tag, the score. Returns 0, or -1
  * when memory is short. */
-static int summarise(struct tc_report *r, struct tallies *ts)
+int tc_report_summarise(struct tc_report *r, struct tc_tallies *ts)
 {
 	for (int i = 0; i < r->ntasks; i++) {
 		const struct tc_task *t = &r->tasks[i];
@@ -696,7 +714,7 @@ static int interrupted(const struct tc_certfiles *cf)
  * Returns the exit status: 0 when every run that counts passed, 1
  * otherwise, 2 when a certificate could not be written, 128 + the signal
  * when SIGINT or SIGTERM came before the certificates were in place. */
-static int write_reports(const struct tc_certfiles *cf, struct tc_report *r)
+static int write_reports(const struct tc_certfiles *cf, struct tc_report *r, const char *junit)
 {
 	int t_ok = r->total[tc_v_pass] + r->total[tc_v_pass_alt] + r->total[tc_v_unsupported] + r->total[tc_v_skipped];
 	int rc;
@@ -707,7 +725,10 @@ static int write_reports(const struct tc_certfiles *cf, struct tc_report *r)
 	if (rc != 0)
 		return 2;
 	if (cf->dir)
-		fprintf(stderr, "certify: certificate written to %s/certificate.md and certificate.json\n", cf->dir);
+		fprintf(stderr, "certify: certificate written to %s/certificate.md, certificate.json and "
+				"certificate.junit.xml\n", cf->dir);
+	if (junit && tc_certfiles_junit(junit, r) != 0)
+		return 2;
 	return t_ok == r->ntasks ? 0 : 1;
 }
 
@@ -836,12 +857,13 @@ static void hide_list(const struct tc_certify_options *o, char **paths, size_t n
  * missing: what an adapter could do where it was not guarded first (the
  * declaration's process, then the runs'), else the runner's own reason (a
  * folder it could not hide), else a run's. */
-static void count_isolation(struct tc_report *r, const struct hidden *h, const struct tc_adapter_info *ad)
+void tc_report_count_isolation(struct tc_report *r)
 {
-	const char *unguarded = ad->isolation & tc_iso_guarded ? NULL : ad->iso_note;
-	r->iso_note = h->why;
-	r->declaration_guarded = !unguarded;
+	const char *unguarded = r->declaration_guarded ? NULL : r->decl_note;
+	r->iso_note = r->hidden_why;
 	r->isolated = !unguarded;
+	r->iso_runs = 0;
+	memset(r->iso_count, 0, sizeof r->iso_count);
 	for (int i = 0; i < r->ntasks; i++) {
 		const struct tc_task *t = &r->tasks[i];
 		if (!t->started)
@@ -849,7 +871,7 @@ static void count_isolation(struct tc_report *r, const struct hidden *h, const s
 		r->iso_runs++;
 		r->iso_count[0] += (t->isolation & tc_iso_uid) != 0;
 		r->iso_count[1] += (t->isolation & tc_iso_pid) != 0;
-		r->iso_count[2] += (t->isolation & tc_iso_hidden) && !h->why[0];
+		r->iso_count[2] += (t->isolation & tc_iso_hidden) && !r->hidden_why[0];
 		r->iso_count[3] += (t->isolation & tc_iso_guarded) != 0;
 		if (!(t->isolation & tc_iso_guarded)) {
 			r->isolated = 0;
@@ -860,6 +882,16 @@ static void count_isolation(struct tc_report *r, const struct hidden *h, const s
 	}
 	if (unguarded)
 		r->iso_note = unguarded;
+}
+
+/* The walls of the report's runs: the declaration's process as ad says,
+ * the folders h could not hide. */
+static void count_isolation(struct tc_report *r, const struct hidden *h, const struct tc_adapter_info *ad)
+{
+	r->hidden_why = h->why;
+	r->declaration_guarded = (ad->isolation & tc_iso_guarded) != 0;
+	r->decl_note = ad->iso_note;
+	tc_report_count_isolation(r);
 }
 
 void tc_report_not_isolated(const struct tc_report *r, char *buf, size_t n)
@@ -958,17 +990,55 @@ static int check_supported(const struct tc_certify_options *o, const struct tc_a
 	return -1;
 }
 
+/* FNV-1a 64 (its published offset basis and prime) of every path with its
+ * NUL: what shards of one vector set share. */
+static void set_hash(char *const *paths, size_t n, char *hex)
+{
+	unsigned long long h = 0xcbf29ce484222325ull;
+	for (size_t i = 0; i < n; i++)
+		for (const unsigned char *p = (const unsigned char *)paths[i];; p++) {
+			h = (h ^ *p) * 0x100000001b3ull;
+			if (!*p)
+				break;
+		}
+	snprintf(hex, 17, "%016llx", h);
+}
+
+/* What makes shards parts of one run: the options, the vector set. The
+ * --tags names are joined into a buffer the report keeps (freed by the
+ * caller: r->tag_option). */
+static void describe_run(const struct tc_certify_options *o, char **paths, size_t npaths, struct tc_report *r)
+{
+	size_t len = 1;
+	char *t;
+	for (size_t k = 0; k < o->ntags; k++)
+		len += strlen(o->tags[k]) + 1;
+	t = malloc(len);
+	if (t) {
+		t[0] = '\0';
+		for (size_t k = 0; k < o->ntags; k++)
+			strcat(strcat(t, k ? "," : ""), o->tags[k]);
+	}
+	r->tool_version = o->tool_version ? o->tool_version : "";
+	r->levels = o->levels;
+	r->tag_option = t;
+	r->shard_index = o->shard_index;
+	r->shard_count = o->shard_count;
+	r->nfiles = npaths;
+	set_hash(paths, npaths, r->set_hash);
+}
+
 /* Reports the run: TAP, certificates. Returns the exit status. */
 static int report(const struct tc_certify_options *o, struct tc_certfiles *cf, struct tc_report *r,
 		  const struct hidden *h, const struct tc_adapter_info *ad, double t0)
 {
-	struct tallies ts = { NULL, 0, 0 };
+	struct tc_tallies ts = { NULL, 0, 0 };
 	int rc = 2;
 	r->seconds = now_s() - t0;
 	count_isolation(r, h, ad);
 	if (tc_interrupt_signal()) {
 		rc = interrupted(cf);   /* the results are partial: no TAP, no certificate */
-	} else if (summarise(r, &ts)) {
+	} else if (tc_report_summarise(r, &ts)) {
 		fprintf(stderr, "tracecert certify: out of memory\n");
 		tc_certfiles_restore(cf);
 	} else if (o->tap && tc_tap_write(stdout, r)) {
@@ -976,9 +1046,9 @@ static int report(const struct tc_certify_options *o, struct tc_certfiles *cf, s
 		tc_certfiles_restore(cf);
 	} else {
 		r->seconds = now_s() - t0;
-		rc = write_reports(cf, r);
+		rc = write_reports(cf, r, o->junit);
 	}
-	tallies_free(&ts);
+	tc_tallies_free(&ts);
 	return rc;
 }
 
@@ -1020,6 +1090,8 @@ static int certify(const struct tc_certify_options *o, struct tc_certfiles *cf, 
 		} else {
 			r->adapter = ad->name;
 			r->version = ad->version;
+			describe_run(o, paths, npaths, r);
+			n = keep_shard(o, tasks, n);
 			run_all(ad, &env, vecs, n, tasks, o);
 			r->tasks = tasks;
 			r->ntasks = n;
@@ -1087,6 +1159,7 @@ int tc_certify(const struct tc_certify_options *o)
 	}
 	free(ad);
 	free(notes);
+	free((char *)r.tag_option);
 	free_list(paths, npaths);
 	return rc;
 }

@@ -46,6 +46,13 @@ struct tc_certify_options {
 	struct tc_limits lim;
 	int first_failure;        /* stop scheduling after the first failing comparison */
 	const char *notes;        /* a Markdown file of verdicts, appended to the certificate */
+	unsigned shard_index;     /* --shard I/N: run only the vectors whose index in the sorted list (each
+				   * --vectors path's files in byte order, the paths in the order given)
+				   * is I - 1 modulo N; 0 (shard_count 0): every vector */
+	unsigned shard_count;
+	const char *junit;        /* a JUnit XML file to write, or NULL (the report folder gets
+				   * certificate.junit.xml whatever this says) */
+	const char *tool_version; /* tracecert's version, which the JSON certificate records */
 	int no_isolation;         /* load the adapter even where it could signal the runner or write the
 				   * report folder (conformance/isolate.h); the certificate says so */
 };
@@ -60,5 +67,13 @@ void tc_certify_options_default(struct tc_certify_options *o);
  * system permits would leave the adapter able to signal the runner or
  * write the report folder and no_isolation is not set. */
 int tc_certify(const struct tc_certify_options *o);
+
+/* --merge: reads the JSON certificates of the shards of one run (files,
+ * n of them), checks they are the N shards of one vector set, adapter,
+ * version and options, each once, and writes the certificate of the whole
+ * run as tc_certify would (o->report, o->junit). Returns the exit status
+ * tc_certify would have, or 2 with a message naming the file and what
+ * differs. */
+int tc_certify_merge(const struct tc_certify_options *o, const char *const *files, size_t n);
 
 #endif

@@ -209,6 +209,60 @@ static void failures(struct jw *j, const struct tc_report *r)
 	jw_close(j, ']');
 }
 
+static void jw_bool(struct jw *j, const char *key, int v)
+{
+	jw_key(j, key);
+	fputs(v ? "true" : "false", j->f);
+}
+
+/* What makes shards parts of one run (merge.c checks them): tracecert's
+ * version, the options, the shard, the vector set; the walls of the
+ * declaration's process and the folders not hidden. */
+static void run_identity(struct jw *j, const struct tc_report *r)
+{
+	jw_string(j, "tracecert_version", r->tool_version);
+	jw_string(j, "levels", r->levels == 1 ? "1" : r->levels == 4 ? "3" : "all");
+	jw_string(j, "tags", r->tag_option);
+	jw_open(j, "shard", '{', 1);
+	jw_int(j, "index", r->shard_index);
+	jw_int(j, "count", r->shard_count);
+	jw_close(j, '}');
+	jw_open(j, "vector_set", '{', 1);
+	jw_int(j, "files", (long long)r->nfiles);
+	jw_string(j, "hash", r->set_hash);
+	jw_close(j, '}');
+	jw_open(j, "declaration", '{', 1);
+	jw_bool(j, "guarded", r->declaration_guarded);
+	jw_string(j, "missing", r->decl_note);
+	jw_close(j, '}');
+	jw_string(j, "not_hidden", r->hidden_why);
+}
+
+/* Every run, in the plan's order (the vector's index in the sorted list,
+ * then the level): what --merge rebuilds a certificate from. */
+static void runs(struct jw *j, const struct tc_report *r)
+{
+	char level[8];
+	jw_open(j, "runs", '[', 0);
+	for (int i = 0; i < r->ntasks; i++) {
+		const struct tc_task *t = &r->tasks[i];
+		snprintf(level, sizeof level, "L%d", t->level);
+		jw_open(j, NULL, '{', 1);
+		jw_int(j, "index", t->vector);
+		jw_string(j, "vector", r->paths[t->vector]);
+		jw_string(j, "level", level);
+		jw_string(j, "protocol", tc_report_protocol_name(t->protocol));
+		jw_string(j, "tags", r->tags[t->vector]);
+		jw_string(j, "verdict", tc_verdict_names[t->verdict]);
+		jw_bool(j, "started", t->started);
+		jw_int(j, "isolation", t->isolation);
+		jw_string(j, "isolation_missing", t->iso_note);
+		jw_string(j, "detail", t->diag);
+		jw_close(j, '}');
+	}
+	jw_close(j, ']');
+}
+
 int tc_json_certificate(FILE *f, const struct tc_report *r, char *err, size_t errlen)
 {
 	struct jw j;
@@ -217,8 +271,8 @@ int tc_json_certificate(FILE *f, const struct tc_report *r, char *err, size_t er
 	jw_open(&j, NULL, '{', 0);
 	jw_string(&j, "adapter", r->adapter);
 	jw_string(&j, "adapter_version", r->version);
-	jw_key(&j, "isolated");
-	fputs(r->isolated ? "true" : "false", f);
+	run_identity(&j, r);
+	jw_bool(&j, "isolated", r->isolated);
 	jw_fixed(&j, "score", r->score, 4);
 	jw_fixed(&j, "seconds", r->seconds, 3);
 	isolation(&j, r);
@@ -226,8 +280,11 @@ int tc_json_certificate(FILE *f, const struct tc_report *r, char *err, size_t er
 	by_protocol(&j, r);
 	by_tag(&j, r);
 	failures(&j, r);
-	if (r->notes)
+	if (r->notes) {
+		jw_string(&j, "notes_file", r->notes_path);
 		jw_string_n(&j, "notes", r->notes, r->notes_len);
+	}
+	runs(&j, r);
 	jw_close(&j, '}');
 	if (jw_end(&j) == 0)
 		return 0;

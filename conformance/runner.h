@@ -224,6 +224,16 @@ struct tc_report {
 	int isolated;             /* the declaration and every run that loaded the adapter were guarded;
 				   * 0 only under --no-isolation (the certificate says so) */
 	int declaration_guarded;  /* the process that read the adapter's declaration was */
+	/* What makes runs parts of one certificate (--shard, --merge: merge.c) */
+	const char *tool_version; /* tracecert's version ("0.1.0 (git 1a2b3c4)") */
+	int levels;               /* the options' levels: bit 1 L1, bit 4 L3 */
+	const char *tag_option;   /* the --tags names, comma-separated ("" none) */
+	unsigned shard_index;     /* --shard I/N, or 0/0 */
+	unsigned shard_count;
+	size_t nfiles;            /* vector files listed, in every shard */
+	char set_hash[17];        /* FNV-1a 64 of the listed paths (each with its NUL), hex: the vector set */
+	const char *hidden_why;   /* a folder the runner could not hide, and why ("" none) */
+	const char *decl_note;    /* the declaration's process: why a wall was missing ("" none) */
 	const char *notes_path;   /* a Markdown file appended to the certificates, or NULL */
 	const char *notes;        /* its text (no NUL byte), notes_len bytes */
 	size_t notes_len;
@@ -244,6 +254,28 @@ double tc_report_score(const int *count);
 /* sum[tc_v_count]: the verdicts of protocol id at both levels; returns
  * whether it has any run. */
 int tc_report_protocol_sum(const struct tc_report *r, int id, int *sum);
+
+/* The tallies by feature tag summarise builds (certify.c). */
+struct tc_tallies {
+	struct tc_tally *t;
+	size_t n;
+	size_t cap;
+};
+/* Totals, the matrices by protocol and by tag (into ts), the score. 0, or
+ * -1 when memory is short. */
+int tc_report_summarise(struct tc_report *r, struct tc_tallies *ts);
+void tc_tallies_free(struct tc_tallies *ts);
+/* The counts of the runs behind each wall from each task and r->hidden_why,
+ * r->decl_note and declaration_guarded; why one was missing. */
+void tc_report_count_isolation(struct tc_report *r);
+
+/* junit.c: JUnit XML, one testcase per run (classname the level, name the
+ * vector path), <skipped/> for unsupported and not-run, <failure> with the
+ * first divergence for the adapter's verdicts, <error> for a runner-error;
+ * every text escaped for XML 1.0 (a control character, a byte that is not
+ * valid UTF-8 and U+FFFE/U+FFFF as the text \xNN). 0, or -1 with a
+ * message in err. */
+int tc_junit_certificate(FILE *f, const struct tc_report *r, char *err, size_t errlen);
 
 /* tap.c: TAP version 13 with a YAML block per failing run; vector paths
  * escaped for a test line's description (TAP 13: '#' as "\#", '\' as "\\",

@@ -10,7 +10,7 @@
 
 enum certify_option {
 	opt_adapter = 1, opt_vectors, opt_level, opt_tags, opt_tap, opt_report, opt_jobs, opt_timeout, opt_memory,
-	opt_output, opt_first_failure, opt_notes, opt_no_isolation
+	opt_output, opt_first_failure, opt_notes, opt_no_isolation, opt_shard, opt_junit, opt_merge
 };
 
 static const struct tc_cli_option certify_options[] = {
@@ -22,7 +22,14 @@ static const struct tc_cli_option certify_options[] = {
 	{ "tags", "T1,T2", opt_tags, "only vectors carrying at least one of these tags (may be\n"
 				    "repeated); a tag no vector carries is an error" },
 	{ "tap", NULL, opt_tap, "print TAP version 13 with YAML diagnostics on stdout" },
-	{ "report", "DIR", opt_report, "write DIR/certificate.md and DIR/certificate.json" },
+	{ "report", "DIR", opt_report, "write DIR/certificate.md, certificate.json and\n"
+					  "certificate.junit.xml" },
+	{ "shard", "I/N", opt_shard, "run only shard I of N (1 <= I <= N <= 65536): the vector files\n"
+				    "whose index in the sorted list is I - 1 modulo N" },
+	{ "merge", NULL, opt_merge, "no run: combine the certificate.json files given as operands\n"
+				    "(the N shards of one run, each once) into the report folder" },
+	{ "junit", "FILE", opt_junit, "write JUnit XML to FILE (the report folder gets\n"
+				      "certificate.junit.xml anyway)" },
 	{ "jobs", "N", opt_jobs, "worker processes, 1..64 (default: 2)" },
 	{ "timeout", "S", opt_timeout, "per-vector CPU and wall-clock limit in seconds (default: 10)" },
 	{ "memory", "MB", opt_memory, "per-vector memory limit (default: 1024): the resident size of\n"
@@ -45,6 +52,9 @@ struct certify_args {
 	struct tc_certify_options o;
 	const char **vectors;     /* argc entries at most */
 	size_t nvectors;
+	const char **merge;       /* --merge: the shard files (operands), argc entries at most */
+	size_t nmerge;
+	int merging;
 	const char **tags;        /* pointing into tag_text */
 	size_t ntags, tags_cap;
 	char **tag_text;          /* each --tags value, copied to be split */
@@ -57,7 +67,8 @@ static void help_certify(FILE *f, const struct tc_cli *c)
 		"usage: tracecert certify --adapter PATH.so [--vectors DIR]... [--level 1|3|all]\n"
 		"                         [--tags TAG[,TAG...]] [--tap] [--report DIR] [--jobs N]\n"
 		"                         [--timeout SECONDS] [--memory MB] [--output MB] [--notes FILE]\n"
-		"                         [--no-isolation]\n"
+		"                         [--shard I/N] [--junit FILE] [--no-isolation]\n"
+		"       tracecert certify --merge SHARD.json... [--report DIR] [--junit FILE]\n"
 		"\n"
 		"Scores a decoder, wrapped as an adapter (conformance/include/tracecert/adapter.h),\n"
 		"against the vectors of every protocol the adapter declares. The vectors are read once,\n"
@@ -83,11 +94,28 @@ static void help_certify(FILE *f, const struct tc_cli *c)
 		"side the other lacks, in any order) and, when the error list differs and L1\n"
 		"is compared too, the first differing L1 line (l1_line, l1_expected, l1_got).\n"
 		"\n"
+		"The report folder gets certificate.md, certificate.json (which lists every run) and\n"
+		"certificate.junit.xml (a testcase per vector and level: unsupported and not-run runs\n"
+		"<skipped/>, a runner-error <error>, every other run that does not pass <failure> with\n"
+		"the first divergence as its message).\n"
+		"--shard I/N runs the vector files whose index in the sorted list of every file the\n"
+		"--vectors paths hold (each path's files in byte order, the paths as given) is I - 1\n"
+		"modulo N: each file in exactly one of the N shards. The selection is judged whole\n"
+		"(--tags, the levels, the adapter); a shard that holds no run of it writes a\n"
+		"certificate of no run. --merge reads the shards' certificate.json files, each shard\n"
+		"once and none missing, of one vector set, adapter and version, tracecert version and\n"
+		"options, and writes the certificate of the whole run, the same as one run without\n"
+		"--shard writes (its seconds the shards' sum); anything else is an error naming the file\n"
+		"and what differs.\n"
+		"A --vectors path that holds no vector, or --tags that selects nothing, is an error\n"
+		"(exit status 2) naming the option.\n"
+		"\n"
 		"Options:\n");
 	tc_cli_print_options(f, c);
 	fprintf(f, "Exit status: 0 when every supported run passes, 1 otherwise, 2 for bad usage,\n"
-		   "a selection of which the adapter supports no run, a run refused for want of\n"
-		   "isolation or a certificate that could not be written.\n");
+		   "a --vectors or --tags that selects nothing, a selection of which the adapter\n"
+		   "supports no run, a run refused for want of isolation, a certificate that could not\n"
+		   "be written, or shards --merge refuses. --merge exits 0 or 1 as the whole run would.\n");
 }
 
 /* A number in min..max, or a usage error naming the option. */
@@ -147,6 +175,36 @@ static int take_level(struct certify_args *a, const struct tc_cli *c)
 	return 0;
 }
 
+/* --shard I/N: two decimal numbers, 1 <= I <= N <= 65536. */
+static int take_shard(struct certify_args *a, const struct tc_cli *c)
+{
+	const char *s = c->value, *slash = strchr(s, '/');
+	unsigned long v[2];
+	const char *part[2];
+	size_t len[2];
+	if (!slash)
+		return tc_cli_usage_error(c, "--shard expects I/N (shard I of N, 1 <= I <= N), got '%s'", s), -1;
+	part[0] = s;
+	len[0] = (size_t)(slash - s);
+	part[1] = slash + 1;
+	len[1] = strlen(slash + 1);
+	for (int k = 0; k < 2; k++) {
+		v[k] = 0;
+		if (len[k] == 0 || len[k] > 5 || strspn(part[k], "0123456789") < len[k])
+			return tc_cli_usage_error(c, "--shard expects I/N with I and N decimal numbers, got '%s'", s), -1;
+		for (size_t i = 0; i < len[k]; i++)
+			v[k] = v[k] * 10 + (unsigned long)(part[k][i] - '0');
+	}
+	if (v[1] < 1 || v[1] > 65536)
+		return tc_cli_usage_error(c, "--shard %s: N (the number of shards) must be in 1..65536", s), -1;
+	if (v[0] < 1 || v[0] > v[1])
+		return tc_cli_usage_error(c, "--shard %s: I (the shard) must be in 1..%lu (shards are numbered from 1)",
+					  s, v[1]), -1;
+	a->o.shard_index = (unsigned)v[0];
+	a->o.shard_count = (unsigned)v[1];
+	return 0;
+}
+
 /* One option or operand; 0, or -1 after a usage error. */
 static int take_argument(struct certify_args *a, const struct tc_cli *c, int id)
 {
@@ -161,6 +219,9 @@ static int take_argument(struct certify_args *a, const struct tc_cli *c, int id)
 	case opt_first_failure: a->o.first_failure = 1; return 0;
 	case opt_notes: a->o.notes = c->value; return 0;
 	case opt_no_isolation: a->o.no_isolation = 1; return 0;
+	case opt_shard: return take_shard(a, c);
+	case opt_junit: a->o.junit = c->value; return 0;
+	case opt_merge: a->merging = 1; return 0;
 	case opt_jobs:
 		if (take_number(c, 1, 64, &v))
 			return -1;
@@ -173,9 +234,34 @@ static int take_argument(struct certify_args *a, const struct tc_cli *c, int id)
 		return 0;
 	case opt_memory: return take_number(c, 1, 1u << 20, &a->o.lim.mem_mb);
 	case opt_output: return take_number(c, 1, 1u << 20, &a->o.lim.out_mb);
-	default:                  /* TC_CLI_OPERAND */
-		return tc_cli_usage_error(c, "unexpected argument '%s'", c->value), -1;
+	default:                  /* TC_CLI_OPERAND: a shard file of --merge */
+		a->merge[a->nmerge++] = c->value;
+		return 0;
 	}
+}
+
+/* Operands are --merge's shard files; --merge runs nothing, so it takes no
+ * option of a run. 0, or -1 after a usage error. */
+static int check_merge_args(struct certify_args *a, const struct tc_cli *c)
+{
+	const struct tc_certify_options *o = &a->o;
+	if (!a->merging) {
+		if (a->nmerge)
+			return tc_cli_usage_error(c, "unexpected argument '%s' (shard files are given with --merge)",
+						  a->merge[0]), -1;
+		if (!o->adapter)
+			return tc_cli_usage_error(c, "--adapter PATH.so is required"), -1;
+		return 0;
+	}
+	if (a->nmerge == 0)
+		return tc_cli_usage_error(c, "--merge expects the shard files: --merge A.json B.json ..."), -1;
+	if (o->adapter || a->nvectors || a->ntags || o->shard_count || o->tap || o->notes || o->first_failure ||
+	    o->no_isolation || o->levels != 5)
+		return tc_cli_usage_error(c, "--merge takes only --report and --junit (the shards' runs decided "
+					     "the rest)"), -1;
+	if (!o->report && !o->junit)
+		return tc_cli_usage_error(c, "--merge needs --report DIR or --junit FILE to write to"), -1;
+	return 0;
 }
 
 /* 0 to go on, 1 when --help or --version was answered, -1 after a usage error. */
@@ -195,11 +281,9 @@ static int parse_certify_args(int argc, char **argv, struct certify_args *a)
 		tc_cli_print_version(stdout);
 		return 1;
 	}
-	if (!a->o.adapter) {
-		tc_cli_usage_error(&c, "--adapter PATH.so is required");
+	if (check_merge_args(a, &c))
 		return -1;
-	}
-	if (a->nvectors == 0)
+	if (a->nvectors == 0 && !a->merging)
 		a->vectors[a->nvectors++] = "vectors";
 	return 0;
 }
@@ -211,16 +295,21 @@ static void certify_args_free(struct certify_args *a)
 	free(a->tag_text);
 	free(a->tags);
 	free(a->vectors);
+	free(a->merge);
 }
 
 int tc_certify_main(int argc, char **argv)
 {
 	struct certify_args a;
+	char version[160];
 	int rc;
 	memset(&a, 0, sizeof a);
 	tc_certify_options_default(&a.o);
+	tc_cli_version_text(version, sizeof version);
+	a.o.tool_version = version;
 	a.vectors = calloc((size_t)argc + 1, sizeof *a.vectors);
-	if (!a.vectors) {
+	a.merge = calloc((size_t)argc + 1, sizeof *a.merge);
+	if (!a.vectors || !a.merge) {
 		fprintf(stderr, "tracecert certify: out of memory\n");
 		return 2;
 	}
@@ -230,7 +319,7 @@ int tc_certify_main(int argc, char **argv)
 		a.o.nvectors = a.nvectors;
 		a.o.tags = a.tags;
 		a.o.ntags = a.ntags;
-		rc = tc_certify(&a.o);
+		rc = a.merging ? tc_certify_merge(&a.o, a.merge, a.nmerge) : tc_certify(&a.o);
 	} else {
 		rc = rc < 0 ? 2 : 0;
 	}

@@ -23,6 +23,14 @@ const char *tc_cli_version_git(void);
 #define HELP_VAL 'h'
 #define VERSION_VAL (OPTION_VAL_BASE - 1)
 
+void tc_cli_version_text(char *buf, size_t n)
+{
+	if (tc_cli_version_git()[0])
+		snprintf(buf, n, "%s (git %s)", tc_cli_version_number(), tc_cli_version_git());
+	else
+		snprintf(buf, n, "%s", tc_cli_version_number());
+}
+
 void tc_cli_print_version(FILE *f)
 {
 	if (tc_cli_version_git()[0])

@@ -29,6 +29,8 @@ int tc_cli_dispatch(const struct tc_cli_command *commands, int argc, char **argv
  * `git describe --always --dirty` of the source tree when it was built in a
  * git work tree (GNUmakefile writes both into $(BUILD)/gen/version.c). */
 void tc_cli_print_version(FILE *f);
+/* The same without "tracecert " and the line break, into buf (n bytes). */
+void tc_cli_version_text(char *buf, size_t n);
 
 /* ---- Options -----------------------------------------------------------------
  *

@@ -8,7 +8,7 @@
  * creates $TC_BAD_MARKER a second later), stdout (4 MiB of TAP-looking lines on stdout and
  * stderr), forge (writes forged frames to every descriptor, then exits 0), warnflood (endless
  * warning items, which the runner drops), noterm (name, version and open() error text without a
- * NUL terminator), markup (name and version with Markdown, control characters and invalid UTF-8),
+ * NUL terminator), markup (name and version with Markdown, control characters and invalid UTF-8; an open error with Markdown, XML markup, control characters, U+FFFE and invalid UTF-8),
  * hog (allocates and touches memory until malloc fails, then aborts), rewrite (rewrites every
  * *.tcv in $TC_BAD_VECTORS to expect its one A-sync, then reports it), killer (SIGKILL to each
  * ancestor that is tracecert — its parent up to the runner — then one A-sync), forkhog (four
@@ -86,7 +86,7 @@ static void *bad_open(const struct tc_adapter_open_args *a, char *err, size_t er
 		return NULL;
 	}
 	if (BAD_KIND == KIND_MARKUP && a->protocol == tc_proto_ete && a->levels == tc_level_l1 && a->nregions > 0) {
-		snprintf(err, errlen, "```\n# Forged in a failure\n``` \xff");
+		snprintf(err, errlen, "```\n# Forged in a failure\n``` <b>&amp; ]]> \x01\x1b\x7f \xef\xbf\xbe \xff");
 		return NULL;
 	}
 	if (BAD_KIND == KIND_NOTERM) {
