@@ -108,7 +108,7 @@ static int config_check(const void *cfg, char *err, size_t errlen)
 	return tc_rvtrace_config_check(cfg, err, errlen);
 }
 
-/* The discovery fields; rvtrace has no trace ID register (trace_id_reg -1). */
+/* The discovery fields; rvtrace has no trace ID register (trace_id_reg -1, RV-X4). */
 static void config_to_regs(const void *cfg, unsigned trace_id, uint32_t *regs)
 {
 	(void)trace_id;
@@ -116,7 +116,7 @@ static void config_to_regs(const void *cfg, unsigned trace_id, uint32_t *regs)
 }
 
 /* A snapshot's device type for an rvtrace source: no snapshot layout names one (OpenCSD and Arm DS
- * are Arm's), so this is the project's own word. */
+ * are Arm's), so this is the project's own word (reference/rvtrace/ERRATA.md RV-X4). */
 static const char *const snapshot_types[] = { "RVTRACE0.026", NULL };
 
 const struct tc_protocol tc_protocol_rvtrace = {
@@ -150,7 +150,7 @@ const struct tc_protocol tc_protocol_rvtrace = {
 	.skipped = rvtrace_skipped_handle,
 	.snapshot_types = snapshot_types,
 	.trace_id_reg = -1,
-	.snapshot_required_regs = 1u << tc_rvtrace_reg_iaddress_width,
+	.snapshot_required_regs = 1u << tc_rvtrace_reg_iaddress_width,   /* RV-X4 */
 	.snapshot_core_type = "RV32GC",
 	.clause_value = NULL,
 };
