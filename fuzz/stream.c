@@ -16,10 +16,13 @@
  *      0xFF (from the input): bytes before the first synchronisation are
  *      skipped (vectors/README.md: every vector starts with a full
  *      synchronisation), and 0xFF starts none in the protocols of this
- *      build (their A-sync is zeros, then 0x80; a protocol whose
- *      synchronisation can start with 0xFF needs another byte here), so the
- *      output must be the same with every offset k larger, and k more
- *      bytes skipped;
+ *      build that search for one (their A-sync is zeros, then 0x80; a protocol
+ *      whose synchronisation can start with 0xFF needs another byte here),
+ *      so the output must be the same with every offset k larger, and k
+ *      more bytes skipped. Only a protocol that skips such bytes gets them:
+ *      three bytes 0xFF decoded alone must give no item and 3 skipped bytes
+ *      (ff_prefix_skipped), else k is 0 (a protocol whose first byte is
+ *      already a packet, with no synchronisation sequence to search for);
  *   3. items: each carries the protocol's id and a size at least that of
  *      the item header; L1 offsets are inside the trace, s1/L2 offsets at
  *      most its length; offsets are non-decreasing per level; error classes
@@ -187,10 +190,15 @@ static void on_item(void *ctx, int level, const struct tc_item *it)
 	}
 }
 
+static void feed_checked(const struct tc_protocol *proto, void *d, const uint8_t *p, size_t n)
+{
+	int rc = proto->feed(d, p, n);
+	TC_FUZZ_CHECK(rc == 0, "feed of %zu bytes returned %d", n, rc);
+}
+
 static void feed(const struct run *r, void *d, const uint8_t *p, size_t n)
 {
-	int rc = r->proto->feed(d, p, n);
-	TC_FUZZ_CHECK(rc == 0, "feed of %zu bytes returned %d", n, rc);
+	feed_checked(r->proto, d, p, n);
 }
 
 /* Decodes the trace whole (seed < 0) or in chunks; returns skipped bytes. */
@@ -226,6 +234,30 @@ static uint64_t decode(const void *cfg, const uint8_t *trace, struct run *r, int
 	skipped = r->proto->skipped(d);
 	r->proto->free(d);
 	return skipped;
+}
+
+static void count_item(void *ctx, int level, const struct tc_item *it)
+{
+	(void)level;
+	(void)it;
+	++*(size_t *)ctx;
+}
+
+/* Whether the protocol skips bytes 0xFF before its first synchronisation:
+ * three of them decoded alone give no item and 3 skipped bytes. */
+static int ff_prefix_skipped(const struct tc_protocol *proto, const void *cfg)
+{
+	static const uint8_t ff[3] = { 0xff, 0xff, 0xff };
+	size_t items = 0;
+	struct tc_sink sink = { &items, tc_level_l1 | tc_level_s1 | tc_level_l2, count_item };
+	void *d = proto->alloc(cfg, &sink);
+	uint64_t skipped;
+	TC_FUZZ_CHECK(d != NULL, "alloc failed for a configuration config_check accepts");
+	feed_checked(proto, d, ff, sizeof ff);
+	TC_FUZZ_CHECK(proto->finish(d) == 0, "finish");
+	skipped = proto->skipped(d);
+	proto->free(d);
+	return items == 0 && skipped == sizeof ff;
 }
 
 static void reset(struct run *r, int compare, int verbose, unsigned shift)
@@ -309,7 +341,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			      level_name[k], r.len);
 	TC_FUZZ_CHECK(skip_whole <= r.len, "skipped %llu of %zu bytes", (unsigned long long)skip_whole, r.len);
 
-	reset(&r, 1, 0, (seed >> 3) & 3);
+	reset(&r, 1, 0, ff_prefix_skipped(proto, cfg) ? (seed >> 3) & 3 : 0);
 	skip_chunked = decode(cfg, in.p, &r, seed);
 	if (r.mismatch || memcmp(r.n, n_whole, sizeof n_whole) != 0 || skip_whole + r.shift != skip_chunked)
 		report(cfg, in.p, &r, seed, n_whole, skip_whole, skip_chunked);

@@ -17,9 +17,9 @@ usage_error() {
   test $rc -eq 2 && test ! -s "$tmp/ue.out" && test "$(wc -l < "$tmp/ue.err")" -eq 1 &&
     grep -qF -- "$m" "$tmp/ue.err" && grep -qF -- "(see tracecert help bench)" "$tmp/ue.err" || { echo "rc $rc"; cat "$tmp/ue.err"; return 1; }
 }
-# The protocols of the build; every one has an encoder.
-protocols=$(sed -n 's/^PROTOCOLS := //p' GNUmakefile)
-check "the build has protocols ($protocols)" test -n "$protocols"
+# The protocols of the build that have an encoder (ENC_PROTOCOLS): bench measures those.
+protocols=$(tc_enc_protocols)
+check "the build has protocols with an encoder ($protocols)" test -n "$protocols"
 check "bench without --reference is a usage error" usage_error "--reference PATH.so is required" bench
 check "bench --only names an unknown section" usage_error "--only: unknown section 'frob'" bench --reference "$R" --only throughput,frob
 check "bench --protocol names an unknown protocol and the ones with an encoder" usage_error "--protocol: no encoder for 'frob' (protocols with an encoder: $(echo $protocols | sed 's/ /, /g'))" bench --reference "$R" --protocol frob

@@ -19,7 +19,7 @@ check "gen --negative (ete): 20 vectors that are the writer's text" sh -c "'$T' 
 check "gen --protocol ptm --config fixes the configuration, given before or after --protocol" sh -c "'$T' gen --config contextid_size=4 --protocol ptm --seed 3 --quiet | grep -qx 'contextid_size=4' && '$T' gen --protocol ptm --config ETMCR=0x1000 --seed 3 --quiet | grep -qx 'cycle_accurate=1'"
 n_ptm=$(grep -v '^#' encoder/ptm/variants.txt | grep -v '^[[:space:]]*$' | sort -u | wc -l)
 check "gen --protocol ptm --coverage counts the $n_ptm variants of encoder/ptm/variants.txt" sh -c "'$T' gen --protocol ptm --count 20 --coverage --quiet | grep -q '^# variants used: [0-9]*/$n_ptm\$'"
-check "an unknown protocol is refused with the list of encoders, one per protocol of PROTOCOLS (exit 2)" rejects "unknown protocol 'bogus' (the encoders of this build: $(sed -n 's/^PROTOCOLS := //p' GNUmakefile | sed 's/ /, /g'))" gen --protocol bogus
+check "an unknown protocol is refused with the list of encoders, one per protocol of PROTOCOLS with an encoder (exit 2)" rejects "unknown protocol 'bogus' (the encoders of this build: $(tc_enc_protocols | sed 's/ /, /g'))" gen --protocol bogus
 check "--protocol without a value is refused (exit 2)" rejects "option '--protocol' needs a value (P)" gen --protocol
 check "a key of another protocol is refused, naming the protocol that has it (exit 2)" rejects "'maxspec' is a config key or register of protocol ete, not of ptm" gen --protocol ptm --config maxspec=1
 check "--negative with an encoder that makes none is refused (exit 2)" rejects "the ptm encoder makes no negative vectors" gen --protocol ptm --negative
@@ -27,7 +27,7 @@ check "--snapshot-out of PTM vectors writes a PTM source (tests/snapshot.t decod
 check "gen --out into a folder that cannot be made names it (exit 2)" rejects "cannot create '/nonexistent/x'" gen --protocol ptm --quiet --out /nonexistent/x
 # make vectors-select's search (gen --select-vectors: the encoder's candidates and plain seeds) gives the
 # seeds of each protocol's checked-in list (the seed numbers; its header names how it was made).
-for p in $(sed -n 's/^PROTOCOLS := //p' GNUmakefile); do
+for p in $(tc_enc_protocols); do
   check "$p: gen --select-vectors gives the seeds of vectors/$p/gen/seeds.txt" sh -c "'$T' gen --protocol $p --select-vectors 2>/dev/null | grep -v '^#' > '$tmp/sel' && grep -v '^#' vectors/$p/gen/seeds.txt | cmp - '$tmp/sel'"
 done
 check "gen --select-vectors does not go with --select (exit 2)" rejects "--select-vectors does not go with --select or --extra" gen --select-vectors --select 5

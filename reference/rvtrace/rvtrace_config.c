@@ -91,7 +91,7 @@ static const struct { int key; uint64_t min; } key_min[] = {
 int tc_rvtrace_config_check(const struct tc_rvtrace_config *cfg, char *err, size_t errlen)
 {
 	int xlen;
-	TC_CLAUSE("Table 3.7");
+	TC_CLAUSE("Table3.7");
 	if (!cfg)
 		return tc_errtext(err, errlen, -1, "no configuration");
 	for (int k = 0; k < tc_rvtrace_nkeys; k++) {

@@ -95,7 +95,7 @@ static int parse_delta(const struct tc_rvtrace_config *cfg, struct rv_bits *r, s
 	uint64_t branches, map, field;
 	struct tc_rvtrace_packet *p;
 	unsigned len;
-	TC_CLAUSE("Table 6.1");
+	TC_CLAUSE("Table6.1");
 	if (format == 1 && cfg->full_address) {
 		TC_CLAUSE("RV-P4");
 		return fail(o, tc_rvtrace_err_bad_mode);
@@ -133,7 +133,7 @@ static int parse_addr_only(const struct tc_rvtrace_config *cfg, struct rv_bits *
 {
 	uint64_t field;
 	struct tc_rvtrace_packet *p;
-	TC_CLAUSE("Table 6.2", "L376");
+	TC_CLAUSE("Table6.2", "L376");
 	if (rv_take_ext(r, address_bits(cfg), &field))
 		return fail(o, tc_rvtrace_err_short_frame);
 	p = add_record(o, tc_rvtrace_pkt_addr_only);
@@ -170,7 +170,7 @@ static int parse_sync(const struct tc_rvtrace_config *cfg, struct rv_bits *r, st
 				      tc_rvtrace_pkt_sync_context };
 	uint64_t sub, v;
 	struct tc_rvtrace_packet *p;
-	TC_CLAUSE("Table 6.3");
+	TC_CLAUSE("Table6.3");
 	if (rv_take(r, 2, &sub))
 		return fail(o, tc_rvtrace_err_short_frame);
 	TC_CLAUSE_CASE(sub, "L382");
@@ -205,7 +205,7 @@ static int parse_support(struct rv_bits *r, struct frame_out *o)
 {
 	uint64_t control, type, enable, mode, qual;
 	struct tc_rvtrace_packet *p;
-	TC_CLAUSE("Table 6.4", "RV-F3");
+	TC_CLAUSE("Table6.4", "RV-F3");
 	if (rv_take(r, 6, &control) || rv_take(r, 4, &type))
 		return fail(o, tc_rvtrace_err_short_frame);
 	if (control != 0x34 || type != 0) {

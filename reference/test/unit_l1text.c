@@ -12,6 +12,7 @@
 #include "tracecert/etmv3.h"
 #include "tracecert/protocol.h"
 #include "tracecert/ptm.h"
+#include "tracecert/rvtrace.h"
 #include "vector.h"
 
 /* A record of any protocol. */
@@ -21,6 +22,7 @@ union record {
 	struct tc_ete_packet ete;
 	struct tc_ptm_packet ptm;
 	struct tc_etmv3_packet etmv3;
+	struct tc_rvtrace_packet rvtrace;
 	unsigned char bytes[RECORD_MAX];
 };
 
@@ -186,12 +188,53 @@ static const char *same_etmv3(const struct tc_item *wi, const struct tc_item *gi
 	return NULL;
 }
 
+/* reference/rvtrace/FORMAT.md "L1: packets": a delta's address with branches
+ * ≠ 0 only (RV-P3), addr-only's addr or diff by `full`, a sync's context
+ * when present, sync-exception's tval when present. */
+static const char *same_rvtrace(const struct tc_item *wi, const struct tc_item *gi)
+{
+	const struct tc_rvtrace_packet *want = (const void *)wi, *got = (const void *)gi;
+	int k = want->h.kind;
+	int delta = k == tc_rvtrace_pkt_full_delta || k == tc_rvtrace_pkt_diff_delta;
+	int sync = k == tc_rvtrace_pkt_sync_start || k == tc_rvtrace_pkt_sync_exception || k == tc_rvtrace_pkt_sync_context;
+	int syncaddr = k == tc_rvtrace_pkt_sync_start || k == tc_rvtrace_pkt_sync_exception;
+	int exc = k == tc_rvtrace_pkt_sync_exception;
+	int addr_only = k == tc_rvtrace_pkt_addr_only;
+	const char *bad = same_header(wi, gi);
+	if (bad)
+		return bad;
+	FIELD(got->byte0 == want->byte0, "byte0");
+	SHOWN(k == tc_rvtrace_pkt_error, error);
+	SHOWN(k == tc_rvtrace_pkt_warning, warning);
+	SHOWN(k == tc_rvtrace_pkt_warning, field);
+	SHOWN(delta, branches);
+	SHOWN(delta, map);
+	SHOWN(addr_only, full);
+	SHOWN(sync, has_context);
+	SHOWN(sync && want->has_context, context);
+	SHOWN(sync, privilege);
+	SHOWN(syncaddr, branch);
+	SHOWN(exc, interrupt);
+	SHOWN(exc, ecause);
+	SHOWN(exc, has_tval);
+	SHOWN(exc && want->has_tval, tval);
+	SHOWN(k == tc_rvtrace_pkt_support, enable);
+	SHOWN(k == tc_rvtrace_pkt_support, mode);
+	SHOWN(k == tc_rvtrace_pkt_support, qual);
+	SHOWN(k == tc_rvtrace_pkt_message, control);
+	SHOWN(k == tc_rvtrace_pkt_message, type);
+	SHOWN(syncaddr || (k == tc_rvtrace_pkt_full_delta && want->branches) || (addr_only && want->full), address);
+	SHOWN((k == tc_rvtrace_pkt_diff_delta && want->branches) || (addr_only && !want->full), diff);
+	SHOWN(k == tc_rvtrace_pkt_timer || k == tc_rvtrace_pkt_software || k == tc_rvtrace_pkt_warning, value);
+	return NULL;
+}
+
 /* The field compare of each protocol; a protocol of the build without one
  * fails test_compares_cover_protocols. */
 static const struct {
 	const char *protocol;
 	const char *(*same)(const struct tc_item *want, const struct tc_item *got);
-} compares[] = { { "ete", same_ete }, { "ptm", same_ptm }, { "etmv3", same_etmv3 } };
+} compares[] = { { "ete", same_ete }, { "ptm", same_ptm }, { "etmv3", same_etmv3 }, { "rvtrace", same_rvtrace } };
 
 static const char *(*compare_of(const struct tc_protocol *p))(const struct tc_item *, const struct tc_item *)
 {

@@ -15,6 +15,7 @@
 
 #include "tap.h"
 
+#include "tracecert/protocol.h"
 #include "tracecert/rvtrace.h"
 #include "tracecert/rvtrace_config.h"
 
@@ -823,8 +824,64 @@ static void test_api(void)
 	   "names: kinds, classes and fields, '?' out of range");
 }
 
+/* The descriptor (rvtrace_protocol.c): found by name and id, its tables, and a
+ * decoder through it giving FORMAT.md's examples at L1 only. */
+struct desc_out {
+	int n, errors, warnings;
+	char text[4][80];
+};
+
+static void desc_item(void *ctx, int level, const struct tc_item *item)
+{
+	struct desc_out *o = ctx;
+	const struct tc_protocol *p = tc_protocol_find("rvtrace");
+	if (level != tc_level_l1 || o->n >= 4)
+		return;
+	p->format(o->text[o->n++], sizeof o->text[0], level, item);
+	o->errors += p->item_error(level, item) != 0;
+	o->warnings += p->item_is_warning(level, item);
+}
+
+static void test_descriptor(void)
+{
+	static const uint8_t trace[] = { 0xa1, 0xf0, 0x64, 0xac, 0x14, 0x00, 0x08, 0xe1, 0x03, 0xa3 };
+	const struct tc_protocol *p = tc_protocol_find("rvtrace");
+	struct tc_rvtrace_config cfg;
+	struct desc_out o;
+	struct tc_sink sink = { &o, tc_level_l1 | tc_level_l3, desc_item };
+	struct tc_image image;
+	void *d;
+	ok(p != NULL && p == tc_protocol_by_id(tc_proto_rvtrace) && !strcmp(p->errata, "reference/rvtrace/ERRATA.md"),
+	   "descriptor: rvtrace found by name and id, its errata named");
+	if (!p)
+		return;
+	ok(p->config_size == sizeof cfg && p->nkeys == TC_RVTRACE_NKEYS && p->nregs == tc_rvtrace_reg_count &&
+	   p->nerrors == tc_rvtrace_err_count && p->nwarnings == tc_rvtrace_warn_count &&
+	   p->l1_size == sizeof(struct tc_rvtrace_packet) && p->l1_kinds == tc_rvtrace_pkt_count && p->trace_id_reg == -1,
+	   "descriptor: sizes, tables and no trace ID register (RV-X4)");
+	tc_config_default(p, &cfg);
+	cfg.nocontext_p = 1;
+	memset(&o, 0, sizeof o);
+	memset(&image, 0, sizeof image);
+	d = p->alloc(&cfg, &sink);
+	ok(d != NULL && p->set_image(d, &image) == 0 && p->feed(d, trace, sizeof trace) == 0 && p->finish(d) == 0 &&
+	   p->skipped(d) == 0 && p->finish(d) != 0,
+	   "descriptor: alloc, set_image, feed, finish, skipped 0, a second finish refused");
+	p->free(d);
+	ok(o.n == 4 && !strcmp(o.text[0], "@0 a1 addr-only diff=-0x10") &&
+	   !strcmp(o.text[1], "@2 64 diff-delta branches=12 map=0xa5 diff=0x20") &&
+	   !strcmp(o.text[2], "@7 e1 error class=reserved-subformat") && !strcmp(o.text[3], "@9 a3 error class=truncated") &&
+	   o.errors == 2 && o.warnings == 0,
+	   "descriptor: FORMAT.md's examples, a reserved subformat and a cut frame through it (%d items: %s | %s)", o.n,
+	   o.text[0], o.text[3]);
+	cfg.context_width_p = 0;
+	ok(p->alloc(&cfg, &sink) == NULL && p->config_check(&cfg, NULL, 0) != 0,
+	   "descriptor: a configuration config_check refuses is refused by alloc");
+}
+
 int main(void)
 {
+	test_descriptor();
 	test_packer();
 	test_worked_examples();
 	test_map_lengths();
