@@ -31,9 +31,16 @@ struct tc_rvtrace_decoder *tc_rvtrace_alloc(const struct tc_rvtrace_config *cfg,
 	if (sink)
 		d->sink = *sink;
 	rv_l3_init(&d->l3, cfg);
-	d->l3.sink = d->sink.l3;
 	d->l3.ctx = d->sink.ctx;
 	return d;
+}
+
+int tc_rvtrace_set_l3_sink(struct tc_rvtrace_decoder *d, void (*l3)(void *ctx, const struct tc_l3 *x))
+{
+	if (!d || d->fed || d->finished)
+		return tc_rvtrace_invalid;
+	d->l3.sink = l3;
+	return tc_rvtrace_ok;
 }
 
 int tc_rvtrace_set_image(struct tc_rvtrace_decoder *d, const struct tc_image *image)
@@ -51,7 +58,7 @@ static void emit_frame(struct tc_rvtrace_decoder *d, size_t len)
 	for (int i = 0; i < n; i++) {
 		if (d->sink.packet)
 			d->sink.packet(d->sink.ctx, &rec[i]);
-		if (d->sink.l3)
+		if (d->l3.sink)
 			rv_l3_packet(&d->l3, &rec[i]);
 	}
 	d->offset += len;
@@ -90,7 +97,7 @@ int tc_rvtrace_finish(struct tc_rvtrace_decoder *d)
 	if (d->have > 0) {   /* a frame cut by the end of the stream: truncated ends it (RV-F7) */
 		emit_frame(d, d->have);
 	}
-	if (d->sink.l3)
+	if (d->l3.sink)
 		rv_l3_finish(&d->l3);
 	return tc_rvtrace_ok;
 }

@@ -432,7 +432,6 @@ static void test_decoder(void)
 	memset(&image, 0, sizeof image);
 	memset(&sink, 0, sizeof sink);
 	sink.ctx = &o;
-	sink.l3 = on_l3;
 	tc_rvtrace_config_default(&cfg);
 	cfg.nocontext_p = 1;
 	cfg.privilege_width_p = 2;
@@ -443,9 +442,12 @@ static void test_decoder(void)
 	if (!d)
 		return;
 	ok(tc_rvtrace_set_image(NULL, &image) == tc_rvtrace_invalid, "set_image refuses a NULL decoder");
+	ok(tc_rvtrace_set_l3_sink(NULL, on_l3) == tc_rvtrace_invalid, "set_l3_sink refuses a NULL decoder");
+	ok(tc_rvtrace_set_l3_sink(d, on_l3) == tc_rvtrace_ok, "set_l3_sink before the first feed");
 	ok(tc_rvtrace_set_image(d, &image) == tc_rvtrace_ok, "set_image before the first feed");
 	tc_rvtrace_feed(d, bytes, sizeof bytes);
 	ok(tc_rvtrace_set_image(d, &image) == tc_rvtrace_invalid, "set_image refused once fed");
+	ok(tc_rvtrace_set_l3_sink(d, on_l3) == tc_rvtrace_invalid, "set_l3_sink refused once fed");
 	tc_rvtrace_finish(d);
 	if (strcmp(o.text, want))
 		note("got:\n%swant:\n%s", o.text, want);

@@ -131,7 +131,6 @@ int tc_rvtrace_parse_frame(const struct tc_rvtrace_config *cfg, const uint8_t *b
 struct tc_rvtrace_sink {
 	void *ctx;
 	void (*packet)(void *ctx, const struct tc_rvtrace_packet *p);   /* L1 */
-	void (*l3)(void *ctx, const struct tc_l3 *x);                   /* L3 (needs an image; rvtrace_analyze.c) */
 };
 
 struct tc_rvtrace_decoder;
@@ -150,6 +149,11 @@ void tc_rvtrace_free(struct tc_rvtrace_decoder *d);
  * image, which must outlive the decoder or the next call; NULL: every walk gives no-image. Set before
  * the first feed. Returns 0 or tc_rvtrace_invalid (NULL decoder, or the trace already fed). */
 int tc_rvtrace_set_image(struct tc_rvtrace_decoder *d, const struct tc_image *image);
+/* The L3 output (rvtrace_analyze.c), called with the sink's ctx, synchronously from feed/finish; NULL:
+ * no L3 (the default). A function of its own, not a member of struct tc_rvtrace_sink, so that the
+ * sink's initialisers written for L1 stay whole. Set before the first feed. Returns 0 or
+ * tc_rvtrace_invalid (NULL decoder, or the trace already fed). */
+int tc_rvtrace_set_l3_sink(struct tc_rvtrace_decoder *d, void (*l3)(void *ctx, const struct tc_l3 *x));
 
 /* ---- Text (rvtrace_text.c, FORMAT.md) --------------------------------------- */
 
