@@ -355,6 +355,82 @@ static void test_first_arrival(void)
 	       "RV-S14: the walk stops at the first arrival at the address");
 }
 
+/* sync-context (RV-P16), the te_support values that end the trace or not (RV-P17), the records
+ * with no L3 item, and a difference that wraps at 2^32 (RV-P5). */
+static void test_context_support(void)
+{
+	struct run r;
+	struct tc_rvtrace_packet p;
+	start(&r, 1, image_a, sizeof image_a, A);
+	/* @10 sync-context before any sync: privilege and context are known from it (RV-P9): context. */
+	p = pkt(&r, tc_rvtrace_pkt_sync_context);
+	p.privilege = 1;
+	p.has_context = 1;
+	p.context = 0x42;
+	rv_l3_packet(&r.a, &p);
+	/* @20 sync-start priv 1 ctx 0x42 at 80000000: unchanged, no context item. */
+	p = pkt(&r, tc_rvtrace_pkt_sync_start);
+	p.privilege = 1;
+	p.has_context = 1;
+	p.context = 0x42;
+	p.address = A;
+	rv_l3_packet(&r.a, &p);
+	/* @30 te_support enable=1 qual=0: tracing on, nothing ends. @40 sync-context ctx 0x43: a context
+	 * item where it comes, no walk. @50 message, @60 software, @70 warning: no item. */
+	support(&r, 1, 0);
+	p = pkt(&r, tc_rvtrace_pkt_sync_context);
+	p.privilege = 1;
+	p.has_context = 1;
+	p.context = 0x43;
+	rv_l3_packet(&r.a, &p);
+	p = pkt(&r, tc_rvtrace_pkt_message);
+	rv_l3_packet(&r.a, &p);
+	p = pkt(&r, tc_rvtrace_pkt_software);
+	rv_l3_packet(&r.a, &p);
+	p = pkt(&r, tc_rvtrace_pkt_warning);
+	rv_l3_packet(&r.a, &p);
+	/* @80 te_support enable=0 ends the trace; @90 a format 0 walks nothing; @100 sync-exception at
+	 * 80000020: trace-on, then exception ret=unknown (nothing walked since the end: RV-P14, RV-P17). */
+	support(&r, 0, 0);
+	full(&r, 2, 0x2, A + 0x14);
+	sync(&r, tc_rvtrace_pkt_sync_exception, 1, 0, A + 0x20, 7);
+	/* @110 qual=1 (ended_rep) ends it too: @120 a sync-start gives trace-on and walks nothing. */
+	support(&r, 1, 1);
+	p = pkt(&r, tc_rvtrace_pkt_sync_start);
+	p.privilege = 1;
+	p.has_context = 1;
+	p.context = 0x42;
+	p.address = A + 0x18;
+	rv_l3_packet(&r.a, &p);
+	finish(&r,
+	       "@10 context el=1 ns=0 sf=0 ctxid=0x42 vmid=0x0\n"
+	       "@20 range first=0x80000000 last=0x80000000 n=1 isa=rv32 type=other taken=-\n"
+	       "@40 context el=1 ns=0 sf=0 ctxid=0x43 vmid=0x0\n"
+	       "@100 trace-on\n"
+	       "@100 exception type=0x7 ret=unknown\n"
+	       "@100 context el=1 ns=0 sf=0 ctxid=0x0 vmid=0x0\n"
+	       "@100 range first=0x80000020 last=0x80000020 n=1 isa=rv32 type=other taken=-\n"
+	       "@120 trace-on\n"
+	       "@120 context el=1 ns=0 sf=0 ctxid=0x42 vmid=0x0\n"
+	       "@120 range first=0x80000018 last=0x80000018 n=1 isa=rv32 type=other taken=-\n",
+	       "sync-context, te_support, records with no L3 item");
+	/* A difference that wraps: @10 sync at the bne, not taken (next 0c); @20 format 2 diff +0x1c →
+	 * 80000024 (the walk of test_first_arrival); @30 format 2 diff +0x7fffffdc from that base:
+	 * 0x100000000 mod 2^32 = 0. The walk: 28 jalr uninferable → 0, where the image has nothing. */
+	start(&r, 1, image_a, sizeof image_a, A);
+	sync(&r, tc_rvtrace_pkt_sync_start, 3, 1, A + 8, 0);      /* @10 bne not taken: next 0c */
+	addr_only(&r, (int64_t)0x1c);                              /* @20 → 80000024 (first arrival, RV-S14) */
+	addr_only(&r, (int64_t)0x7fffffdc);                        /* @30 → 0x100000000 mod 2^32 = 0 */
+	finish(&r,
+	       "@10 " CTX3
+	       "@10 range first=0x80000008 last=0x80000008 n=1 isa=rv32 type=dir taken=N\n"
+	       "@20 range first=0x8000000c last=0x80000010 n=2 isa=rv32 type=indir taken=E\n"
+	       "@20 range first=0x80000024 last=0x80000024 n=1 isa=rv32 type=other taken=-\n"
+	       "@30 range first=0x80000028 last=0x80000028 n=1 isa=rv32 type=indir taken=E\n"
+	       "@30 no-image addr=0x0 isa=rv32\n",
+	       "a difference wraps modulo 2^32 (RV-P5): 80000024 + 7fffffdc = 0");
+}
+
 /* walk_limit (RV-P19). */
 static void test_walk_limit(void)
 {
@@ -464,6 +540,7 @@ int main(void)
 	test_full_map();
 	test_errors();
 	test_walk_limit();
+	test_context_support();
 	test_first_arrival();
 	test_c();
 	test_decoder();
