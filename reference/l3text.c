@@ -25,6 +25,15 @@ struct out {
 	size_t len;
 };
 
+/* The ISA names of `range`, `no-image` and `walk-limit` (L3FORMAT.md), for the writer and the parser:
+ * every enum tc_isa (the classifiers' own tables, insn.c and rvinsn.c, need not know one another's). */
+static const char *const isa_names[tc_isa_count] = { "a64", "a32", "t32", "rv32", "rv64" };
+
+static const char *isa_name(int isa)
+{
+	return (isa >= 0 && isa < tc_isa_count) ? isa_names[isa] : "?";
+}
+
 static void put_char(struct out *o, char c)
 {
 	if (o->len + 1 < o->size)
@@ -104,7 +113,7 @@ static void put_range(struct out *o, const struct tc_l3 *x)
 	put_key_hex(o, " last=", x->last);
 	put_key_dec(o, " n=", x->count);
 	put_str(o, " isa=");
-	put_str(o, tc_isa_name(x->isa));
+	put_str(o, isa_name(x->isa));
 	put_str(o, " type=");
 	put_str(o, tc_insn_type_name(x->last_type));
 	put_str(o, " taken=");
@@ -131,7 +140,7 @@ static void put_fields(struct out *o, const struct tc_l3 *x, const char *const *
 	case tc_l3_walk_limit:
 		put_key_hex(o, " addr=", x->address);
 		put_str(o, " isa=");
-		put_str(o, tc_isa_name(x->isa));
+		put_str(o, isa_name(x->isa));
 		break;
 	case tc_l3_timestamp:
 		put_key_hex(o, " ts=", x->value);
@@ -287,8 +296,7 @@ static void parse_context(struct in *in, struct tc_context *c)
 
 static int isa_index(struct in *in)
 {
-	static const char *const isas[] = { "a64", "a32", "t32", "rv32", "rv64" };
-	return take_name(in, isas, (int)(sizeof isas / sizeof isas[0]));
+	return take_name(in, isa_names, tc_isa_count);
 }
 
 static void parse_range(struct in *in, struct tc_l3 *x)

@@ -1,6 +1,6 @@
 /* rvtrace_protocol.c — RISC-V processor trace 0.026 as shared code sees it: the protocol descriptor
- * (tracecert/protocol.h) over the rvtrace decoder (L1: reference/rvtrace/README.md). L3 is not written
- * yet: the image is taken and not read, and no L3 item is given. */
+ * (tracecert/protocol.h) over the rvtrace decoder: L1 packets and the L3 walk of rvtrace_analyze.c
+ * (reference/rvtrace/README.md). */
 #include <stdlib.h>
 #include <string.h>
 
@@ -20,10 +20,16 @@ static void on_packet(void *ctx, const struct tc_rvtrace_packet *p)
 	h->sink.item(h->sink.ctx, tc_level_l1, &p->h);
 }
 
+static void on_l3(void *ctx, const struct tc_l3 *x)
+{
+	struct rvtrace_handle *h = ctx;
+	h->sink.item(h->sink.ctx, tc_level_l3, &x->h);
+}
+
 static void *rvtrace_alloc_handle(const void *cfg, const struct tc_sink *sink)
 {
 	struct rvtrace_handle *h = calloc(1, sizeof *h);
-	struct tc_rvtrace_sink s;   /* no speculation, no element stage: L1 (and L3 to come) */
+	struct tc_rvtrace_sink s;   /* no speculation, no element stage: L1 and L3 */
 	if (!h || !sink || !sink->item) {
 		free(h);
 		return NULL;
@@ -37,14 +43,17 @@ static void *rvtrace_alloc_handle(const void *cfg, const struct tc_sink *sink)
 		free(h);
 		return NULL;
 	}
+	if ((sink->levels & tc_level_l3) && tc_rvtrace_set_l3_sink(h->dec, on_l3) != 0) {
+		tc_rvtrace_free(h->dec);
+		free(h);
+		return NULL;
+	}
 	return h;
 }
 
-/* L3 is not written yet: the image is accepted and not read. */
 static int rvtrace_set_image_handle(void *d, const struct tc_image *image)
 {
-	(void)image;
-	return d ? 0 : -1;
+	return d ? tc_rvtrace_set_image(((struct rvtrace_handle *)d)->dec, image) : -1;
 }
 
 static int rvtrace_feed_handle(void *d, const uint8_t *data, size_t len)

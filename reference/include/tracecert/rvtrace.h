@@ -7,6 +7,7 @@
 #include <stdint.h>
 
 #include "tracecert/trace.h"
+#include "tracecert/image.h"
 #include "tracecert/rvtrace_config.h"
 
 #ifdef __cplusplus
@@ -144,6 +145,15 @@ int tc_rvtrace_feed(struct tc_rvtrace_decoder *d, const uint8_t *data, size_t le
  * 0, tc_rvtrace_invalid or tc_rvtrace_finished. */
 int tc_rvtrace_finish(struct tc_rvtrace_decoder *d);
 void tc_rvtrace_free(struct tc_rvtrace_decoder *d);
+/* The program image of L3 (ERRATA RV-P18, RV-P19): the decoder keeps the pointer, the caller the
+ * image, which must outlive the decoder or the next call; NULL: every walk gives no-image. Set before
+ * the first feed. Returns 0 or tc_rvtrace_invalid (NULL decoder, or the trace already fed). */
+int tc_rvtrace_set_image(struct tc_rvtrace_decoder *d, const struct tc_image *image);
+/* The L3 output (rvtrace_analyze.c), called with the sink's ctx, synchronously from feed/finish; NULL:
+ * no L3 (the default). A function of its own, not a member of struct tc_rvtrace_sink, so that the
+ * sink's initialisers written for L1 stay whole. Set before the first feed. Returns 0 or
+ * tc_rvtrace_invalid (NULL decoder, or the trace already fed). */
+int tc_rvtrace_set_l3_sink(struct tc_rvtrace_decoder *d, void (*l3)(void *ctx, const struct tc_l3 *x));
 
 /* ---- Text (rvtrace_text.c, FORMAT.md) --------------------------------------- */
 

@@ -1,0 +1,2 @@
+# RISC-V instruction classification (reference/rvinsn.c) against assembler-produced encodings.
+exec "${TC_BUILD:-build}/test/unit_rvinsn" reference/test/insn
