@@ -61,7 +61,7 @@ static void random_config(struct enc_rng *r, struct tc_rvtrace_config *cfg)
 	cfg->long_frames = cfg->rv32 ? enc_chance(r, 70) : 1;   /* RV64 sync exceptions need it (RV-F4) */
 }
 
-/* What the encoder models (reference/rvtrace/README.md "Encoder"): addresses of XLEN bits, packet
+/* What the encoder models (reference/rvtrace/README.md "Encoder", ERRATA RV-E4): addresses of XLEN bits, packet
  * addresses no finer than the instruction alignment, privileges 0, 1 and 3, causes up to 11. */
 static int config_refused(const struct tc_rvtrace_config *cfg, char *err, size_t errlen)
 {

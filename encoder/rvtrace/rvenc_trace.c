@@ -36,6 +36,7 @@ struct fig51 {
 	uint8_t *uninferable;    /* per record: an uninferable discontinuity for Figure 5.1 (updiscon) */
 };
 
+/* te_support (Table 6.4 L391–399): when tracing starts and after the last qualified instruction (RV-E3). */
 static int support(struct rvenc_ctx *c, struct rvenc_trace *t, size_t at, int enable, int qual)
 {
 	struct rvenc_pkt *k = emit(t, tc_rvtrace_pkt_support, at);
@@ -116,8 +117,8 @@ static int changes_priv(const struct rvenc_retired *a, const struct rvenc_retire
 	return a->priv != b->priv || b->ctx_change == 1;
 }
 
-/* Whether the jump of record i is uninferable for both sides (RV-P12, RV-X2): not a jalr whose auipc
- * retired just before it unreported. */
+/* Whether the jump of record i is uninferable for both sides (RV-P12, RV-X2, RV-E2): not a jalr whose
+ * auipc retired just before it unreported. */
 static int updiscon(const struct rvenc_run *run, size_t i, const struct fig51 *s)
 {
 	const struct rvenc_retired *x = &run->rec[i];
@@ -143,7 +144,7 @@ static int step(struct rvenc_ctx *c, struct rvenc_trace *t, const struct rvenc_r
 		return -1;
 	if (x->ctx_change == 2)
 		s->cci_pending = 1;
-	s->resync++;
+	s->resync++;   /* counts qualified instructions (RV-E4, L129) */
 	due = s->resync > c->resync_max;
 	if (x->trap_before || first || changes_priv(prev, x) || (due && s->count == 0)) {
 		int sub = x->trap_before ? 1 : 0;

@@ -7,6 +7,7 @@
 
 #include "tap.h"
 #include "tracecert/encoder_rvtrace.h"
+#include "rvtrace/rvenc_internal.h"   /* rvenc_insn_write */
 
 struct text {
 	char *p;
@@ -155,8 +156,50 @@ static void test_refused(void)
 	rvenc_vector_free(&v);
 }
 
+/* The encoder's own instruction encoder against the GNU assembler: each word is what
+ * riscv64-linux-gnu-as -march=rv64gc (rv32gc for c.jal) assembled and riscv64-linux-gnu-objdump -d
+ * -M no-aliases showed for the line in the comment, offsets relative to the instruction. */
+static void test_insn_encoder(void)
+{
+	static const struct { int op, rd, rs1, rs2; int64_t imm; uint32_t word; const char *gas; } v[] = {
+		{ rvop_addi, 5, 5, 0, 7, 0x00728293, "addi x5, x5, 7" },
+		{ rvop_lw, 6, 10, 0, 12, 0x00c52303, "lw x6, 12(x10)" },
+		{ rvop_auipc, 28, 0, 0, 0x12345, 0x12345e17, "auipc x28, 0x12345" },
+		{ rvop_lui, 29, 0, 0, 0xfffff, 0xfffffeb7, "lui x29, 0xfffff" },
+		{ rvop_beq, 0, 8, 9, 0x7fe, 0x7e940f63, "beq x8, x9, .+0x7fe" },
+		{ rvop_bne, 0, 12, 9, -4096, 0x80961063, "bne x12, x9, .-4096" },
+		{ rvop_blt, 0, 15, 9, 16, 0x0097c863, "blt x15, x9, .+16" },
+		{ rvop_bgeu, 0, 8, 9, -2, 0xfe947fe3, "bgeu x8, x9, .-2" },
+		{ rvop_jal, 0, 0, 0, 0x7fffe, 0x7ff7f06f, "jal x0, .+0x7fffe" },
+		{ rvop_jal, 1, 0, 0, -1048576, 0x800000ef, "jal x1, .-1048576" },
+		{ rvop_jalr, 0, 28, 0, -2048, 0x800e0067, "jalr x0, -2048(x28)" },
+		{ rvop_jalr, 1, 7, 0, 2047, 0x7ff380e7, "jalr x1, 2047(x7)" },
+		{ rvop_ecall, 0, 0, 0, 0, 0x00000073, "ecall" },
+		{ rvop_mret, 0, 0, 0, 0, 0x30200073, "mret" },
+		{ rvop_c_addi, 6, 0, 0, -32, 0x1301, "c.addi x6, -32" },
+		{ rvop_c_nop, 0, 0, 0, 0, 0x0001, "c.nop" },
+		{ rvop_c_mv, 6, 0, 9, 0, 0x8326, "c.mv x6, x9" },
+		{ rvop_c_lui, 6, 0, 0, 0x1f, 0x637d, "c.lui x6, 0x1f" },
+		{ rvop_c_beqz, 0, 8, 0, 254, 0xcc7d, "c.beqz x8, .+254" },
+		{ rvop_c_bnez, 0, 15, 0, -256, 0xf381, "c.bnez x15, .-256" },
+		{ rvop_c_j, 0, 0, 0, 2046, 0xaffd, "c.j .+2046" },
+		{ rvop_c_j, 0, 0, 0, -2048, 0xb001, "c.j .-2048" },
+		{ rvop_c_jr, 0, 7, 0, 0, 0x8382, "c.jr x7" },
+		{ rvop_c_jalr, 0, 7, 0, 0, 0x9382, "c.jalr x7" },
+		{ rvop_c_jal, 0, 0, 0, -2, 0x3ffd, "c.jal .-2 (rv32gc)" },
+	};
+	for (size_t i = 0; i < sizeof v / sizeof v[0]; i++) {
+		uint8_t b[4] = { 0 };
+		int n = rvenc_insn_write(b, v[i].op, v[i].rd, v[i].rs1, v[i].rs2, v[i].imm);
+		uint32_t w = (uint32_t)b[0] | (uint32_t)b[1] << 8 | (uint32_t)b[2] << 16 | (uint32_t)b[3] << 24;
+		note("wrote %08x", w);
+		ok(w == v[i].word && n == ((v[i].word & 3) == 3 ? 4 : 2), "%s: %0*x", v[i].gas, n * 2, v[i].word);
+	}
+}
+
 int main(void)
 {
+	test_insn_encoder();
 	test_refused();
 	test_deterministic();
 	test_seeds();
