@@ -120,6 +120,8 @@ static int build(struct rvenc_ctx *c, struct enc_rng *r, const struct rvenc_opti
 	v->l3 = l3.p;
 	v->tags = tg.p;
 	v->extra_packets = t->extra;
+	for (size_t i = 0; i < run->n; i++)
+		v->qualified += run->rec[i].qualified;
 	v->region[0].base = prog->base;
 	v->region[0].bytes = prog->code;
 	v->region[0].len = (size_t)prog->size;

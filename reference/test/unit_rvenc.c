@@ -59,6 +59,41 @@ static void note_difference(const char *a, const char *b)
 	note("line %d: decoder '%.80s' encoder '%.80s'", line, a, b);
 }
 
+/* Every L3 line reads back (tc_l3_parse) and the ranges hold n instructions in all. */
+static int l3_sound(const char *l3, unsigned long n)
+{
+	unsigned long in_ranges = 0;
+	char line[512];
+	while (*l3) {
+		size_t len = strcspn(l3, "\n");
+		if (len + 8 >= sizeof line)
+			return 0;
+		struct tc_l3 x;
+		if (len >= sizeof line)
+			return 0;
+		memcpy(line, l3, len);
+		line[len] = 0;
+		/* The shared writer (reference/l3text.c) has no name for tc_isa_rv32/rv64 yet and writes
+		 * `isa=?` (rvtrace FORMAT.md "What the shared L3 text lacks"): read as another ISA here. */
+		char *isa = strstr(line, "isa=?");
+		if (isa) {
+			char rest[512];
+			snprintf(rest, sizeof rest, "%s", isa + 5);
+			snprintf(isa, sizeof line - (size_t)(isa - line), "isa=t32%s", rest);
+		}
+		if (tc_l3_parse(line, &x, tc_rvtrace_error_names, tc_rvtrace_err_count)) {
+			note("L3 line '%s' does not parse", line);
+			return 0;
+		}
+		if (x.h.kind == tc_l3_range)
+			in_ranges += x.count;
+		l3 += len + (l3[len] != 0);
+	}
+	if (in_ranges != n)
+		note("%lu instructions in ranges, %lu executed", in_ranges, n);
+	return in_ranges == n;
+}
+
 static int round_trip(uint64_t seed, unsigned steps, unsigned blocks, uint64_t *hits, unsigned *extra)
 {
 	struct rvenc_options o;
@@ -73,7 +108,7 @@ static int round_trip(uint64_t seed, unsigned steps, unsigned blocks, uint64_t *
 		return 0;
 	}
 	char *l1 = decode(&v);
-	int same = strcmp(l1, v.l1) == 0 && v.l3 && v.l3[0];
+	int same = strcmp(l1, v.l1) == 0 && v.l3 && l3_sound(v.l3, v.qualified);
 	if (!same) {
 		note("seed %llu steps %u blocks %u", (unsigned long long)seed, steps, blocks);
 		note_difference(l1, v.l1);
@@ -94,8 +129,8 @@ static void test_seeds(void)
 	const unsigned seeds = 2000;
 	for (unsigned s = 1; s <= seeds; s++)
 		good += round_trip(s, 50 + s % 700, 4 + s % 90, hits, &extra);
-	ok(good == (int)seeds, "%d of %u seeds: the reference's L1 of the encoder's bytes is the encoder's L1", good,
-	   seeds);
+	ok(good == (int)seeds, "%d of %u seeds: the reference's L1 of the encoder's bytes is the encoder's L1; its L3 "
+	   "lines read back and their ranges hold every qualified instruction once", good, seeds);
 	for (int i = 0; i < n; i++)
 		if (!hits[i]) {
 			note("variant %s never used", rvenc_variant_name(i));

@@ -45,6 +45,7 @@ struct rvenc_vector {
 	char *tags;
 	uint32_t *variants;            /* hits per variant (rvenc_variant_count()) */
 	unsigned extra_packets;        /* packets sent only to avoid an early stop of the walk (RV-E1) */
+	unsigned long qualified;       /* qualified instructions executed: the L3 ranges hold each once */
 };
 
 /* Generates one vector: 0, or -1 with a message in err. The same options give the same vector. */
