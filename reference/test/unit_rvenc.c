@@ -232,8 +232,53 @@ static void test_insn_encoder(void)
 	}
 }
 
+static int same(const struct tc_enc_result *a, const struct tc_enc_result *b)
+{
+	return a->trace_len == b->trace_len && !memcmp(a->trace, b->trace, a->trace_len) && !strcmp(a->l1, b->l1) &&
+	       !strcmp(a->l3, b->l3);
+}
+
+/* tc_encoder_rvtrace (tracecert/encoder.h): every field of the request reaches the encoder. */
+static void test_entry(void)
+{
+	const struct tc_encoder *e = &tc_encoder_rvtrace;
+	struct tc_enc_request rq = { 7, 1, NULL, 200, 32, NULL, 0 };
+	struct tc_enc_result seed, a, b;
+	uint8_t zeros[64] = { 0 }, bytes[64];
+	char err[200];
+	memset(bytes, 0x5a, sizeof bytes);
+	int rc = e->generate(&rq, &seed, err, sizeof err);
+	ok(rc == 0 && !strcmp(seed.protocol, "rvtrace") && seed.cfg && seed.nregions == 1 && seed.variants,
+	   "generate: a vector of protocol rvtrace with its configuration, image and variants");
+	rq.entropy = zeros;
+	rq.entropy_len = sizeof zeros;
+	rc |= e->generate(&rq, &a, err, sizeof err);
+	rq.entropy = bytes;
+	rc |= e->generate(&rq, &b, err, sizeof err);
+	ok(rc == 0 && same(&seed, &a) && !same(&seed, &b), "entropy 0 gives the seed's vector, 0x5a another");
+	tc_enc_result_free(&a);
+	tc_enc_result_free(&b);
+	struct tc_rvtrace_config cfg;
+	tc_rvtrace_config_default(&cfg);
+	cfg.rv32 = 0;
+	cfg.iaddress_width_p = 64;
+	cfg.c_ext = 0;
+	cfg.iaddress_lsb_p = 2;
+	struct tc_enc_request fixed = { 7, 0, &cfg, 200, 32, NULL, 0 };
+	rc = e->generate(&fixed, &a, err, sizeof err);
+	ok(rc == 0 && !memcmp(a.cfg, &cfg, sizeof cfg), "a fixed configuration is the vector's");
+	tc_enc_result_free(&a);
+	fixed.steps = 0;
+	ok(e->generate(&fixed, &a, err, sizeof err) == -1 && err[0], "steps 0: refused (%s)", err);
+	ok(e->variant_count() == rvenc_variant_count() && e->variant_name(0) && !e->variant_name(-1) &&
+	   !e->variant_name(e->variant_count()) && !e->negative && !e->sync_points,
+	   "the variants, no negative vectors, no synchronisation points");
+	tc_enc_result_free(&seed);
+}
+
 int main(void)
 {
+	test_entry();
 	test_insn_encoder();
 	test_refused();
 	test_deterministic();
