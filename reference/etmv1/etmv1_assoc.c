@@ -317,8 +317,16 @@ void e1_packet(struct tc_etmv1_decoder *d, uint8_t byte, int sync, uint64_t off)
 		return;
 	}
 	struct e1_item *h = e1_head_demand(d);
-	if (!d->synced)
+	if (!d->synced) {
+		if (d->unassigned_open) {   /* the packet whose value had no image (ETM1-P10) */
+			if (d->unassigned_n == 0) {
+				d->unassigned_off = off;
+				d->unassigned_seen = d->cur_status + 1;
+			}
+			d->unassigned_n += d->cfg.port_width == 4 ? 2 : 1;
+		}
 		return;
+	}
 	if (!h) {
 		early_packet(d, byte, sync, off);
 		return;

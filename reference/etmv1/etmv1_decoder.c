@@ -68,6 +68,19 @@ void e1_unsync(struct tc_etmv1_decoder *d)
 	d->replay_pending = 0;
 }
 
+/* S of an error: the PIPESTAT of the item at its record, an early packet's WT, else the record
+ * being read (0 for a record not read whole: FORMAT.md). */
+static uint8_t error_status(struct tc_etmv1_decoder *d, uint64_t off)
+{
+	for (uint64_t s = d->head; s < d->tail; s++)
+		if (at(d, s)->r.h.offset == off && at(d, s)->r.h.kind <= tc_etmv1_bd)
+			return at(d, s)->r.status;
+	for (int i = 0; i < d->nearly; i++)
+		if (d->early_off[i] == off)
+			return tc_etmv1_ps_wt;
+	return d->cur_status;
+}
+
 /* ETM1-P33: an error writes the complete items of earlier cycles, then itself; the items still
  * waiting are dropped and the decoder is unsynchronised. error -1: the value of the item at off
  * has no image (ETM1-P10): the item is written without its values, and the packets up to the next
@@ -76,7 +89,7 @@ void e1_error(struct tc_etmv1_decoder *d, int error, uint64_t off)
 {
 	if (!d->synced)
 		return;
-	while (d->head < d->tail && complete(at(d, d->head)) && at(d, d->head)->r.h.offset <= off)
+	while (d->head < d->tail && complete(at(d, d->head)) && at(d, d->head)->r.h.offset < off)
 		emit_item(d, at(d, d->head++));
 	if (error < 0) {
 		if (d->head < d->tail && at(d, d->head)->r.h.offset == off)
@@ -87,11 +100,12 @@ void e1_error(struct tc_etmv1_decoder *d, int error, uint64_t off)
 		e1_unsync(d);
 		return;
 	}
-	e1_unsync(d);
 	struct tc_etmv1_record r;
 	memset(&r, 0, sizeof r);
 	r.h = (struct tc_item){ sizeof r, tc_proto_etmv1, tc_etmv1_error, off };
 	r.error = (uint8_t)error;
+	r.status = error_status(d, off);
+	e1_unsync(d);
 	emit(d, &r);
 }
 
@@ -185,6 +199,7 @@ static int end_checks(struct tc_etmv1_decoder *d)
 
 void e1_cycle(struct tc_etmv1_decoder *d, const struct tc_cyclecap_record *rec)
 {
+	d->cur_status = rec->status;
 	if (rec->gap) {
 		TC_CLAUSE("ETMC-F4");
 		end_checks(d);
@@ -260,6 +275,7 @@ static void record_error(struct tc_etmv1_decoder *d, int err, uint64_t off)
 	struct tc_etmv1_record r;
 	memset(&r, 0, sizeof r);
 	r.h = (struct tc_item){ sizeof r, tc_proto_etmv1, tc_etmv1_error, off };
+	d->cur_status = 0;
 	r.error = (uint8_t)(err == tc_cyclecap_bad_header ? tc_etmv1_err_bad_header :
 			    err == tc_cyclecap_bad_record ? tc_etmv1_err_bad_record : tc_etmv1_err_truncated);
 	if (d->synced) {

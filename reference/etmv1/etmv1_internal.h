@@ -69,6 +69,7 @@ struct tc_etmv1_decoder {
 	uint32_t unassigned_n;    /* bytes, or nibbles on a 4-bit port */
 	uint64_t unassigned_off;
 	int unassigned_seen;
+	uint8_t cur_status;       /* the status byte's PIPESTAT of the record being read */
 };
 
 /* etmv1_cycle.c */
