@@ -2,7 +2,6 @@
  * header, the records, the gap record; ERRATA ETMC-F1, F3, F4, F5). */
 #include <string.h>
 
-#include "clause.h"
 #include "cyclecap.h"
 
 void tc_cyclecap_init(struct tc_cyclecap *c, const struct tc_cyclecap_params *p)
@@ -14,7 +13,6 @@ void tc_cyclecap_init(struct tc_cyclecap *c, const struct tc_cyclecap_params *p)
 /* ETMC-F5: every header byte FORMAT.md "Header" allows; 1 when the header is good. */
 static int header_valid(const struct tc_cyclecap *c, const uint8_t *b)
 {
-	TC_CLAUSE("ETMC-F5/Header");
 	if (memcmp(b, "ETMC", 4) != 0 || b[4] != 1 || b[5] != c->params.major || b[6] > c->params.max_minor)
 		return 0;
 	if (b[7] != 4 && b[7] != 8 && b[7] != 16)
@@ -45,11 +43,9 @@ static int record_decode(const struct tc_cyclecap *c, const uint8_t *b, struct t
 	memset(r, 0, sizeof *r);
 	r->offset = c->offset;
 	if (st == 0x80) {
-		TC_CLAUSE("ETMC-F4");
 		r->gap = 1;
 		return pkt == 0;
 	}
-	TC_CLAUSE("ETMC-F5/Record");
 	if ((st & 0xe0) != 0 || (c->params.status_bits == 3 && (st & 0x08)) || (!c->params.has_sync && (st & 0x10)))
 		return 0;
 	if (c->header.port_width == 4 && (pkt & 0xf0) != 0)
@@ -110,7 +106,6 @@ int tc_cyclecap_finish(struct tc_cyclecap *c, int *err, uint64_t *err_offset)
 		return -1;
 	}
 	if (c->have > 0) {
-		TC_CLAUSE("ETMC-F5/Truncated");
 		*err = tc_cyclecap_truncated;
 		*err_offset = c->offset;
 		c->have = 0;

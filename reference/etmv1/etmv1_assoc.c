@@ -24,7 +24,7 @@ void e1_warn(struct e1_item *it, int warning, int field, int bits)
 struct e1_item *e1_push(struct tc_etmv1_decoder *d, int kind, const struct tc_cyclecap_record *rec, int status)
 {
 	if (d->tail - d->head >= E1_QUEUE) {
-		TC_CLAUSE("ETM1-P29");
+		TC_CLAUSE("ETM1-P29/Queue");
 		e1_error(d, tc_etmv1_err_too_many_pending, rec->offset);
 		return NULL;
 	}
@@ -235,7 +235,7 @@ static void addr_packet(struct tc_etmv1_decoder *d, struct e1_item *it, uint8_t 
 	d->cur_addr = NULL;
 	if (it->spec) {
 		if (it->r.reason != 2 || it->r.npkts != 5) {
-			TC_CLAUSE("ETM1-P28");
+			TC_CLAUSE("ETM1-P28/ReadAhead");
 			e1_error(d, tc_etmv1_err_apo_mismatch, it->r.h.offset);
 			return;
 		}
@@ -283,7 +283,7 @@ static void sync_packet(struct tc_etmv1_decoder *d, struct e1_item *h, uint8_t b
 	}
 	struct e1_item *b = first_unstarted_branch(d);
 	if (!b) {
-		TC_CLAUSE("ETM1-P28");
+		TC_CLAUSE("ETM1-P28/NoBranch");
 		e1_error(d, tc_etmv1_err_apo_mismatch, off);
 		return;
 	}
@@ -298,7 +298,7 @@ static void early_packet(struct tc_etmv1_decoder *d, uint8_t byte, int sync, uin
 		d->nearly = 0;
 	}
 	if (d->nearly >= E1_EARLY) {
-		TC_CLAUSE("ETM1-P29");
+		TC_CLAUSE("ETM1-P29/Early");
 		e1_error(d, tc_etmv1_err_too_many_pending, off);
 		return;
 	}
@@ -335,7 +335,7 @@ void e1_packet(struct tc_etmv1_decoder *d, uint8_t byte, int sync, uint64_t off)
 		return;                      /* before the synchronising address (ETM1-P9) */
 	if (sync) {
 		if (d->cur_addr) {           /* an address cut short by the next one */
-			TC_CLAUSE("ETM1-P28");
+			TC_CLAUSE("ETM1-P28/AddressCut");
 			e1_error(d, tc_etmv1_err_apo_mismatch, off);
 			return;
 		}
@@ -355,7 +355,7 @@ void e1_packet(struct tc_etmv1_decoder *d, uint8_t byte, int sync, uint64_t off)
 		e1_ctxid_byte(h, byte);
 		break;
 	default:   /* a branch address's first packet without TRACESYNC */
-		TC_CLAUSE("ETM1-P28");
+		TC_CLAUSE("ETM1-P28/NoSync");
 		e1_error(d, tc_etmv1_err_apo_mismatch, off);
 		return;
 	}
