@@ -104,6 +104,11 @@ struct e1_item *e1_add_insn(struct tc_etmv1_decoder *d, int st, const struct tc_
 		d->replay_pending = 0;
 	}
 	e1_advance(d);
+	if (d->early_lone && d->nearly == 1 && it->seg == e1_seg_addr) {
+		TC_CLAUSE("ETM1-P4/EmptyBranch");   /* the next packet is an address's first: TRACESYNC */
+		d->nearly = 0;
+		d->early_lone = 0;
+	}
 	if (d->nearly > 0)
 		feed_early(d);
 	return it;

@@ -392,6 +392,27 @@ static void test_association(void)
 		strcat(many, "03 11 ");
 	expect(&c, many, 1, SYNC8_L1 "@2074 3 error class=too-many-pending\n",
 	       "ETM1-P29: more than 1024 packets held is too-many-pending");
+	/* 1024 items waiting behind an ID owed 3 bytes: cycle-accurate, each "07 00 07 01" pair makes one
+	 * trace-disabled item (a run of one TD with TRACEPKT[0] = 0, then a wait). The ID is item 1; the
+	 * 1024th trace-disabled (at @28 + 1023 x 4 = @4120) would be the 1025th: too-many-pending. */
+	static char queue[1024 * 12 + 64];
+	strcpy(queue, SYNC8 "01 11 ");
+	for (int i = 0; i < 1024; i++)
+		strcat(queue, "07 00 07 01 ");
+	c.cycle_accurate = 1;
+	expect(&c, queue, 1, SYNC8_L1 "@4120 7 error class=too-many-pending\n",
+	       "ETM1-P29: more than 1024 items waiting is too-many-pending");
+	/* Items wait for an earlier one (FORMAT.md "L1"): @26 ID owed 4 bytes (0x11 now); @28 TD
+	 * trace-disabled, complete but after the ID; @30-@34 WT the other three bytes */
+	expect(&c, SYNC8 "01 11 07 00 03 22 03 33 03 44", 1,
+	       SYNC8_L1 "@26 1 id pkt=26 value=0x44332211 size=4\n@28 7 trace-disabled\n",
+	       "items are written in cycle order, each once complete");
+	c.cycle_accurate = 0;
+	/* Early packets for a BD (ETM1-P3): @26-@32 WT 0x11 0x22 0x33 0x44 with no demand open; @34 BD
+	 * takes them as its value, then its own cycle carries the address 0x00 with TRACESYNC */
+	expect(&c, SYNC8 "03 11 03 22 03 33 03 44 15 00 00 00 00 00", 1,
+	       SYNC8_L1 "@34 5 bd pkt=26 value=0x44332211 size=4 addr=0x1000 isa=arm n=1 apo=0\n",
+	       "ETM1-P3: early packets meet a BD's value first");
 }
 
 /* ---- APO (§5.6.1 L8227-8243, ETM1-P6…P9, P19) ------------------------------------------- */
@@ -469,6 +490,18 @@ static void test_ports(void)
 	expect(&c, "14 80 a0 00 80 80 00 10 00 00 00 00 00 00 00 01 11 22", 1,
 	       "@16 4 be pkt=16 addr=0x1000 isa=arm n=5 reason=1 apo=0\n@25 0 ie\n@28 0 ie\n@31 1 id pkt=31 value=0x2211 size=2\n",
 	       "16-bit port: two packets a cycle; FORMAT.md's LDRH fragment");
+	c.data_value = 0;
+	/* @25 BE|TRACESYNC [7:0] 0x00: one packet, 0x1000; [15:8] not read (the demand is met); @28, @31
+	 * its APO b000 b000; @34 WT with no demand: [7:0] 0x77 and [15:8] 0x88 are early (ETM1-P3, P4);
+	 * @37 IN: unowned-packets at @34 */
+	expect(&c, "14 80 a0 00 80 80 00 10 00 14 00 00 00 00 00 00 00 00 03 77 88 02 00 00", 0,
+	       "@16 4 be pkt=16 addr=0x1000 isa=arm n=5 reason=1 apo=0\n@25 4 be pkt=25 addr=0x1000 isa=arm n=1 apo=0\n"
+	       "@34 3 error class=unowned-packets\n", "16-bit: a WT's two bytes with no demand are early (ETM1-P3)");
+	/* @25 BE|TRACESYNC [7:0] 0x80 (more), [15:8] 0x00 the second packet (the demand is open and the
+	 * next packet is not an address's first): A[13:0] = 0 into 0x1000: 0x0, two packets; @28 @31 APO */
+	expect(&c, "14 80 a0 00 80 80 00 10 00 14 80 00 00 00 00 00 00 00", 0,
+	       "@16 4 be pkt=16 addr=0x1000 isa=arm n=5 reason=1 apo=0\n@25 4 be pkt=25 addr=0x0 isa=arm n=2 apo=0\n",
+	       "16-bit: a branch address's second packet on [15:8]");
 }
 
 /* ---- The file's errors ----------------------------------------------------------------- */
