@@ -1,0 +1,115 @@
+/* cyclecap.c — the per-cycle sample file reader (the "Sample file" of the per-cycle protocols' FORMAT.md: the
+ * header, the records, the gap record; ERRATA ETMC-F1, F3, F4, F5). */
+#include <string.h>
+
+#include "cyclecap.h"
+
+void tc_cyclecap_init(struct tc_cyclecap *c, const struct tc_cyclecap_params *p)
+{
+	memset(c, 0, sizeof *c);
+	c->params = *p;
+}
+
+/* ETMC-F5: every header byte FORMAT.md "Header" allows; 1 when the header is good. */
+static int header_valid(const struct tc_cyclecap *c, const uint8_t *b)
+{
+	if (memcmp(b, "ETMC", 4) != 0 || b[4] != 1 || b[5] != c->params.major || b[6] > c->params.max_minor)
+		return 0;
+	if (b[7] != 4 && b[7] != 8 && b[7] != 16)
+		return 0;
+	if (b[8] > 2 || b[9] > 1 || (b[10] & 0xfe) != 0)
+		return 0;
+	for (int i = 11; i < TC_CYCLECAP_HEADER; i++)
+		if (b[i] != 0)
+			return 0;
+	return 1;
+}
+
+static void header_take(struct tc_cyclecap *c)
+{
+	const uint8_t *b = c->buf;
+	c->header = (struct tc_cyclecap_header){ b[4], b[5], b[6], b[7], b[8], b[9], b[10] };
+	c->record_size = b[7] == 16 ? 3 : 2;
+	c->header_ok = 1;
+	c->offset = TC_CYCLECAP_HEADER;
+	c->have = 0;
+}
+
+/* ETMC-F4, F5: the gap record and the bits a record may not have. 1 when the record is good. */
+static int record_decode(const struct tc_cyclecap *c, const uint8_t *b, struct tc_cyclecap_record *r)
+{
+	uint8_t st = b[0];
+	uint16_t pkt = (uint16_t)(b[1] | (c->record_size == 3 ? b[2] << 8 : 0));
+	memset(r, 0, sizeof *r);
+	r->offset = c->offset;
+	if (st == 0x80) {
+		r->gap = 1;
+		return pkt == 0;
+	}
+	if ((st & 0xe0) != 0 || (c->params.status_bits == 3 && (st & 0x08)) || (!c->params.has_sync && (st & 0x10)))
+		return 0;
+	if (c->header.port_width == 4 && (pkt & 0xf0) != 0)
+		return 0;
+	r->status = st & 0x0f;
+	r->sync = (st >> 4) & 1;
+	r->pkt = pkt;
+	return 1;
+}
+
+int tc_cyclecap_next(struct tc_cyclecap *c, const uint8_t **data, size_t *len, struct tc_cyclecap_record *r,
+		     int *err, uint64_t *err_offset)
+{
+	while (*len > 0) {
+		if (c->dead) {
+			*data += *len;
+			*len = 0;
+			return 0;
+		}
+		size_t want = c->header_ok ? c->record_size : TC_CYCLECAP_HEADER;
+		size_t n = want - c->have < *len ? want - c->have : *len;
+		memcpy(c->buf + c->have, *data, n);
+		c->have += n;
+		*data += n;
+		*len -= n;
+		if (c->have < want)
+			return 0;
+		if (!c->header_ok) {
+			if (!header_valid(c, c->buf)) {
+				c->dead = 1;
+				*err = tc_cyclecap_bad_header;
+				*err_offset = 0;
+				return -1;
+			}
+			header_take(c);
+			continue;
+		}
+		int good = record_decode(c, c->buf, r);
+		c->offset += c->record_size;
+		c->have = 0;
+		if (good)
+			return 1;
+		*err = tc_cyclecap_bad_record;
+		*err_offset = r->offset;
+		return -1;
+	}
+	return 0;
+}
+
+int tc_cyclecap_finish(struct tc_cyclecap *c, int *err, uint64_t *err_offset)
+{
+	if (c->dead)
+		return 0;
+	if (!c->header_ok) {
+		*err = tc_cyclecap_bad_header;
+		*err_offset = 0;
+		c->dead = 1;
+		return -1;
+	}
+	if (c->have > 0) {
+		*err = tc_cyclecap_truncated;
+		*err_offset = c->offset;
+		c->have = 0;
+		return -1;
+	}
+	return 0;
+}

@@ -1,0 +1,63 @@
+/* cyclecap.h — the reader of a per-cycle sample file (the "Sample file" of the per-cycle protocols' FORMAT.md): the
+ * 16-byte header, then one fixed-size record per captured core cycle. Protocol-neutral: the caller
+ * names the major version it accepts, the status bits that exist and whether bit 4 (a sync pin)
+ * exists; the reader knows bit fields, not what a status means. */
+#ifndef TC_CYCLECAP_H
+#define TC_CYCLECAP_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define TC_CYCLECAP_HEADER 16
+
+/* What the caller's protocol allows. */
+struct tc_cyclecap_params {
+	uint8_t major;        /* header byte 5 must equal it */
+	uint8_t max_minor;    /* header byte 6 at most this */
+	uint8_t status_bits;  /* 3: bit 3 of a status byte is bad-record; 4: bits 3:0 are the status */
+	uint8_t has_sync;     /* 1: bit 4 is a sync pin; 0: bit 4 set is bad-record */
+};
+
+/* The header's fields (bytes 4..10). */
+struct tc_cyclecap_header {
+	uint8_t revision, major, minor, port_width, port_mode, half_rate, flags;
+};
+
+/* One record. */
+struct tc_cyclecap_record {
+	uint64_t offset;      /* byte offset of the record in the file */
+	uint8_t gap;          /* 1: the gap record (status byte 0x80) */
+	uint8_t status;       /* bits 3:0 of the status byte */
+	uint8_t sync;         /* bit 4 */
+	uint16_t pkt;         /* TRACEPKT[7:0] (and [15:8] on a 16-bit port) */
+};
+
+enum tc_cyclecap_error { tc_cyclecap_ok = 0, tc_cyclecap_bad_header, tc_cyclecap_bad_record, tc_cyclecap_truncated };
+
+/* The reader: bytes are fed in pieces of any size; a record cut by a piece's end is kept until
+ * the next piece completes it. */
+struct tc_cyclecap {
+	struct tc_cyclecap_params params;
+	struct tc_cyclecap_header header;
+	uint8_t buf[TC_CYCLECAP_HEADER];
+	size_t have;          /* bytes of buf filled: the header while !header_ok, else the record */
+	size_t record_size;   /* 2 or 3, once the header is read */
+	uint64_t offset;      /* file offset of buf[0] */
+	int header_ok;
+	int dead;             /* 1 after bad-header: nothing more is read */
+};
+
+void tc_cyclecap_init(struct tc_cyclecap *c, const struct tc_cyclecap_params *p);
+
+/* Takes bytes from *data (advancing it and *len) until one record is complete or the bytes run out.
+ * Returns 1 with the record in *r; 0 when more bytes are needed (all taken); -1 with the error in
+ * *err and its offset in *err_offset: bad-header (at 0; every later call returns 0 and takes the
+ * bytes), or bad-record (the record is skipped; reading goes on with the next). */
+int tc_cyclecap_next(struct tc_cyclecap *c, const uint8_t **data, size_t *len, struct tc_cyclecap_record *r,
+		     int *err, uint64_t *err_offset);
+
+/* The end of the file: -1 with bad-header (a header shorter than 16 bytes) or truncated (a
+ * partial record, at its offset); else 0. */
+int tc_cyclecap_finish(struct tc_cyclecap *c, int *err, uint64_t *err_offset);
+
+#endif

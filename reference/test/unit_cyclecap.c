@@ -1,0 +1,233 @@
+/* unit_cyclecap.c — unit tests of the per-cycle sample file reader (reference/cyclecap.c) against
+ * reference/etmv1/FORMAT.md "Sample file" and ERRATA ETMC-F4, ETMC-F5; prints TAP. Every header
+ * byte and record bit below is named beside it; every error path is taken. */
+#include <stdint.h>
+#include <string.h>
+
+#include "tap.h"
+#include "cyclecap.h"
+
+static const struct tc_cyclecap_params v1 = { 1, 3, 3, 1 };   /* major 1, minors 0-3, PIPESTAT[2:0], TRACESYNC */
+static const struct tc_cyclecap_params v2 = { 2, 1, 4, 0 };   /* major 2, minors 0-1, PIPESTAT[3:0], no sync */
+
+/* "ETMC", revision 1, major, minor, width, mode, half-rate, flags, reserved 0. */
+static void header(uint8_t *h, uint8_t major, uint8_t width)
+{
+	static const uint8_t base[16] = { 0x45, 0x54, 0x4d, 0x43, 1, 1, 1, 8, 0, 0, 0, 0, 0, 0, 0, 0 };
+	memcpy(h, base, 16);
+	h[5] = major;
+	h[7] = width;
+}
+
+struct run {
+	struct tc_cyclecap_record rec[16];
+	int nrec;
+	int err[8];
+	uint64_t erroff[8];
+	int nerr;
+};
+
+/* Feeds buf in pieces of `piece` bytes, then finishes. */
+static void run(const struct tc_cyclecap_params *p, const uint8_t *buf, size_t n, size_t piece, struct run *o)
+{
+	struct tc_cyclecap c;
+	memset(o, 0, sizeof *o);
+	tc_cyclecap_init(&c, p);
+	for (size_t at = 0; at < n; at += piece) {
+		const uint8_t *d = buf + at;
+		size_t len = n - at < piece ? n - at : piece;
+		for (;;) {
+			struct tc_cyclecap_record r;
+			int e;
+			uint64_t off;
+			int k = tc_cyclecap_next(&c, &d, &len, &r, &e, &off);
+			if (k == 0)
+				break;
+			if (k == 1 && o->nrec < 16)
+				o->rec[o->nrec++] = r;
+			if (k == -1 && o->nerr < 8) {
+				o->err[o->nerr] = e;
+				o->erroff[o->nerr++] = off;
+			}
+		}
+	}
+	int e;
+	uint64_t off;
+	if (tc_cyclecap_finish(&c, &e, &off) < 0 && o->nerr < 8) {
+		o->err[o->nerr] = e;
+		o->erroff[o->nerr++] = off;
+	}
+}
+
+static void records_8bit(void)
+{
+	uint8_t f[16 + 8];
+	header(f, 1, 8);
+	/* @16 BE|TRACESYNC (0x14), pkt 0x80; @18 IE 0x01; @20 gap; @22 TD 0x01 */
+	const uint8_t r[8] = { 0x14, 0x80, 0x00, 0x01, 0x80, 0x00, 0x07, 0x01 };
+	memcpy(f + 16, r, 8);
+	for (size_t piece = 1; piece <= sizeof f; piece++) {
+		struct run o;
+		run(&v1, f, sizeof f, piece, &o);
+		int good = o.nrec == 4 && o.nerr == 0 && o.rec[0].offset == 16 && o.rec[0].status == 4 &&
+			o.rec[0].sync == 1 && o.rec[0].pkt == 0x80 && o.rec[1].offset == 18 && o.rec[1].status == 0 &&
+			o.rec[1].sync == 0 && o.rec[2].gap == 1 && o.rec[2].offset == 20 && o.rec[3].status == 7 &&
+			o.rec[3].pkt == 1 && o.rec[3].offset == 22;
+		if (!good || piece == 1 || piece == 3 || piece == sizeof f)
+			ok(good, "8-bit records fed %zu bytes at a time: BE+sync @16, IE @18, gap @20, TD @22", piece);
+	}
+}
+
+static void records_16bit(void)
+{
+	uint8_t f[16 + 6];
+	header(f, 1, 16);
+	/* @16 ID 0x01, TRACEPKT 0x2211 (byte 1 = [7:0]); @19 WT 0x03, 0x4433 */
+	const uint8_t r[6] = { 0x01, 0x11, 0x22, 0x03, 0x33, 0x44 };
+	memcpy(f + 16, r, 6);
+	struct run o;
+	run(&v1, f, sizeof f, 5, &o);
+	ok(o.nrec == 2 && o.nerr == 0 && o.rec[0].pkt == 0x2211 && o.rec[1].offset == 19 && o.rec[1].pkt == 0x4433,
+	   "16-bit records are 3 bytes, TRACEPKT[7:0] first: @16 0x2211, @19 0x4433");
+}
+
+static void records_4bit_v2(void)
+{
+	uint8_t f[16 + 4];
+	header(f, 2, 4);
+	f[6] = 1; /* ETMv2.1 */
+	/* @16 PIPESTAT b1111 with nibble 0xf: good for ETMv2 (4 status bits); @18 TD 0x07, 0x09 */
+	const uint8_t r[4] = { 0x0f, 0x0f, 0x07, 0x09 };
+	memcpy(f + 16, r, 4);
+	struct run o;
+	run(&v2, f, sizeof f, 7, &o);
+	ok(o.nrec == 2 && o.nerr == 0 && o.rec[0].status == 15 && o.rec[0].pkt == 0xf && o.rec[1].pkt == 9,
+	   "4-bit ETMv2 records: status 0xf kept, TRACEPKT[3:0]");
+}
+
+/* One header byte changed: bad-header at 0, no record read after it. */
+static void bad_header(const struct tc_cyclecap_params *p, int byte, uint8_t value, const char *what)
+{
+	uint8_t f[16 + 2];
+	header(f, p->major, 8);
+	f[byte] = value;
+	f[16] = 0x00;
+	f[17] = 0x01;
+	struct run o;
+	run(p, f, sizeof f, 3, &o);
+	ok(o.nerr == 1 && o.err[0] == tc_cyclecap_bad_header && o.erroff[0] == 0 && o.nrec == 0,
+	   "bad-header at 0: %s (byte %d = 0x%02x)", what, byte, value);
+}
+
+static void bad_headers(void)
+{
+	bad_header(&v1, 0, 0x46, "magic");
+	bad_header(&v1, 3, 0x44, "magic, last byte");
+	bad_header(&v1, 4, 2, "format revision 2");
+	bad_header(&v1, 4, 0, "format revision 0");
+	bad_header(&v1, 5, 2, "major version 2 for a major-1 reader");
+	bad_header(&v2, 5, 1, "major version 1 for a major-2 reader");
+	bad_header(&v1, 6, 4, "minor version 4 (ETMv1 is 1.0-1.3)");
+	bad_header(&v2, 6, 2, "minor version 2 (ETMv2 is 2.0-2.1)");
+	bad_header(&v1, 7, 12, "port width 12");
+	bad_header(&v1, 7, 0, "port width 0");
+	bad_header(&v1, 8, 3, "port mode 3");
+	bad_header(&v1, 9, 2, "half-rate 2");
+	bad_header(&v1, 10, 0x02, "capture flag bit 1");
+	bad_header(&v1, 10, 0x80, "capture flag bit 7");
+	for (int b = 11; b < 16; b++)
+		bad_header(&v1, b, 1, "reserved byte");
+	/* Flag bit 0 (TD cycles left out) is allowed. */
+	uint8_t f[18];
+	header(f, 1, 8);
+	f[10] = 1;
+	f[16] = 7;
+	f[17] = 0;
+	struct run o;
+	run(&v1, f, sizeof f, 18, &o);
+	ok(o.nerr == 0 && o.nrec == 1, "capture flag bit 0 is allowed");
+	/* Short headers: 0, 1 and 15 bytes. */
+	size_t lens[3] = { 0, 1, 15 };
+	for (int i = 0; i < 3; i++) {
+		run(&v1, f, lens[i], 4, &o);
+		ok(o.nerr == 1 && o.err[0] == tc_cyclecap_bad_header && o.erroff[0] == 0,
+		   "a %zu-byte file is bad-header at 0", lens[i]);
+	}
+}
+
+/* A record among good ones: bad-record at its offset, the good ones around it read. */
+static void bad_record(const struct tc_cyclecap_params *p, uint8_t width, uint8_t st, uint8_t pk, uint8_t pk2,
+		       const char *what)
+{
+	uint8_t f[16 + 9];
+	size_t rs = width == 16 ? 3 : 2;
+	header(f, p->major, width);
+	if (p->major == 2)
+		f[6] = 0;
+	for (int i = 0; i < 3; i++) {
+		f[16 + rs * i] = 0x00;
+		f[17 + rs * i] = 0x01;
+		if (rs == 3)
+			f[18 + rs * i] = 0;
+	}
+	f[16 + rs] = st;
+	f[17 + rs] = pk;
+	if (rs == 3)
+		f[18 + rs] = pk2;
+	struct run o;
+	run(p, f, 16 + 3 * rs, 1, &o);
+	ok(o.nerr == 1 && o.err[0] == tc_cyclecap_bad_record && o.erroff[0] == 16 + rs && o.nrec == 2 &&
+	   o.rec[1].offset == 16 + 2 * rs, "bad-record at %zu: %s", 16 + rs, what);
+}
+
+static void bad_records(void)
+{
+	bad_record(&v1, 8, 0x20, 0, 0, "status bit 5");
+	bad_record(&v1, 8, 0x40, 0, 0, "status bit 6");
+	bad_record(&v1, 8, 0x81, 0, 0, "status bit 7 with bit 0 (not the gap record)");
+	bad_record(&v1, 8, 0x90, 0, 0, "status bit 7 with TRACESYNC");
+	bad_record(&v1, 8, 0x80, 0x01, 0, "a gap record with TRACEPKT 0x01");
+	bad_record(&v1, 16, 0x80, 0x00, 0x01, "a 16-bit gap record with TRACEPKT[15:8] 0x01");
+	bad_record(&v1, 8, 0x08, 0, 0, "ETMv1 status bit 3 (PIPESTAT is three bits)");
+	bad_record(&v2, 8, 0x10, 0, 0, "ETMv2 status bit 4 (no TRACESYNC)");
+	bad_record(&v1, 4, 0x00, 0x10, 0, "4-bit port TRACEPKT bit 4");
+	bad_record(&v1, 4, 0x03, 0x80, 0, "4-bit port TRACEPKT bit 7");
+}
+
+static void truncation(void)
+{
+	uint8_t f[16 + 5];
+	header(f, 1, 8);
+	f[16] = 0;
+	f[17] = 1;
+	f[18] = 3;
+	f[19] = 0x11;
+	f[20] = 3; /* @20: a record's first byte only */
+	struct run o;
+	run(&v1, f, sizeof f, 2, &o);
+	ok(o.nrec == 2 && o.nerr == 1 && o.err[0] == tc_cyclecap_truncated && o.erroff[0] == 20,
+	   "a file ending inside a record: truncated at that record (@20)");
+	uint8_t g[16 + 5];
+	header(g, 1, 16);
+	g[16] = 3;
+	g[17] = 0x11;
+	g[18] = 0x22;
+	g[19] = 3;
+	g[20] = 0x33; /* @19: two of three bytes */
+	run(&v1, g, sizeof g, 4, &o);
+	ok(o.nrec == 1 && o.nerr == 1 && o.err[0] == tc_cyclecap_truncated && o.erroff[0] == 19,
+	   "16-bit: two bytes of a record: truncated @19");
+	run(&v1, g, 16, 16, &o);
+	ok(o.nrec == 0 && o.nerr == 0, "a header and no record is no error");
+}
+
+int main(void)
+{
+	records_8bit();
+	records_16bit();
+	records_4bit_v2();
+	bad_headers();
+	bad_records();
+	truncation();
+	return tap_finish();
+}
