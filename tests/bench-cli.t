@@ -38,7 +38,7 @@ check "bench --reference of a missing file: its name and why, exit 1" sh -c "'$T
 check "bench --opencsd of a missing file: its name and why, exit 1" sh -c "'$T' bench --reference '$R' --opencsd '$tmp/none.so' --only l1 > '$tmp/o' 2> '$tmp/e'; test \$? -eq 1 && grep -qF \"tracecert bench: --opencsd '$tmp/none.so': No such file or directory\" '$tmp/e'"
 check "bench --reference of a file that is no adapter: exit 1" sh -c "printf x > '$tmp/x.so'; '$T' bench --reference '$tmp/x.so' --only l1 2> '$tmp/e'; test \$? -eq 1 && grep -q 'cannot load adapter' '$tmp/e'"
 check "tracecert help bench prints what bench --help prints" sh -c "'$T' help bench > '$tmp/h1' && '$T' bench --help > '$tmp/h2' && test -s '$tmp/h1' && cmp '$tmp/h1' '$tmp/h2'"
-check "bench --help names every protocol with an encoder and the sections" sh -c "h=\$('$T' bench --help) && for p in $protocols; do echo \"\$h\" | grep -Eq \"^  \$p +[a-z_]+=[0-9]\" || exit 1; done && echo \"\$h\" | grep -q 'throughput,l1,text,memory,encoder,runner,fuzz'"
+check "bench --help names every protocol with an encoder and the sections" sh -c "h=\$('$T' bench --help) && for p in $protocols; do echo \"\$h\" | grep -Eq \"^  \$p +([a-z_]+=[0-9]|the defaults\$)\" || exit 1; done && echo \"\$h\" | grep -q 'throughput,l1,text,memory,encoder,runner,fuzz'"
 check "bench --version prints tracecert's version" sh -c "test \"\$('$T' bench --version)\" = \"\$('$T' --version)\""
 
 # A tiny run of every protocol: the workload line, L1 and L3 rows (MB/s), the text row (instructions/s);

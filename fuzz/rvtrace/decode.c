@@ -96,6 +96,13 @@ static void on_item(void *ctx, int level, const struct tc_item *it)
 	on_packet(r, p);
 }
 
+int LLVMFuzzerInitialize(int *argc, char ***argv)
+{
+	(void)argc;
+	(void)argv;
+	return 0;
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	const struct tc_protocol *proto = tc_protocol_find("rvtrace");

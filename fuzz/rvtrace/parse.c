@@ -121,6 +121,13 @@ static void check_frame(const struct tc_rvtrace_config *cfg, const uint8_t *b, s
 		      "a map warning after kind %u", rec[0].h.kind);
 }
 
+int LLVMFuzzerInitialize(int *argc, char ***argv)
+{
+	(void)argc;
+	(void)argv;
+	return 0;
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	const struct tc_protocol *proto = tc_protocol_find("rvtrace");
