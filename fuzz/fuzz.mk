@@ -318,3 +318,6 @@ include $(wildcard $(PROTOCOLS:%=fuzz/%/fuzz.mk))
 FUZZ_REF_ADAPTER_OBJS := $(FUZZ_LF)/obj/conformance/adapters/reference.o $(FUZZ_AFL)/obj/conformance/adapters/reference.o
 $(FUZZ_REF_ADAPTER_OBJS): $(BUILD_H)
 $(FUZZ_REF_ADAPTER_OBJS): FUZZ_CPPFLAGS += -I$(BUILD)/gen/include
+
+# The harnesses as OSS-Fuzz / ClusterFuzzLite fuzz targets (make fuzz-list, oss-fuzz-build, oss-fuzz-check).
+include fuzz/oss-fuzz.mk
