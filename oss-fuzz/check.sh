@@ -13,12 +13,13 @@
 # FUZZ_OSS_UBSAN=1 (the default; 0 leaves it out) builds again with OSS-Fuzz's UBSan flags and replays
 # every seed corpus once (-runs=0). FUZZ_OSS_KEEP=1 keeps the temporary folder.
 # Environment: MAKE, BUILD, FUZZ_OUT (the build folders of the make that runs it), FUZZ_OSS_SECONDS,
-# FUZZ_OSS_UBSAN, FUZZ_OSS_KEEP, TMPDIR.
+# FUZZ_OSS_UBSAN, FUZZ_OSS_KEEP, FUZZ_OSS_MAKE_ARGS (more make arguments for build.sh and the lists,
+# e.g. OPENCSD_OK= to see the diff harnesses skipped), TMPDIR.
 set -u
 MAKE=${MAKE:-make}
 secs=${FUZZ_OSS_SECONDS:-2}
 tree=$(pwd)
-make_args="BUILD=${BUILD:-build} FUZZ_OUT=${FUZZ_OUT:-${BUILD:-build}/fuzz}"
+make_args="BUILD=${BUILD:-build} FUZZ_OUT=${FUZZ_OUT:-${BUILD:-build}/fuzz} ${FUZZ_OSS_MAKE_ARGS:-}"
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/tc-oss-fuzz.XXXXXX") || exit 2
 fails=0
 
