@@ -123,4 +123,4 @@ if [ $fails -gt 0 ]; then
 	echo "oss-fuzz-check: FAILED ($fails)"
 	exit 1
 fi
-echo "oss-fuzz-check: clean ($(echo $harnesses | wc -w) harnesses)"
+echo "oss-fuzz-check: clean ($(echo $harnesses | wc -w) harnesses: $(printf '%s' "$skipped" | grep -c .) skipped, the others built and run)"
