@@ -103,6 +103,18 @@ static const struct tc_protocol *pick_protocol(uint8_t b)
 	return NULL;
 }
 
+/* Without TC_FUZZ_ADAPTER: TC_FUZZ_ADAPTER_BESIDE (a path from the executable's folder, e.g.
+ * "lib/tc_fuzz_adapter.so") when the build defines it (an OSS-Fuzz build, fuzz/oss-fuzz.mk), else none. */
+static const char *default_path(void)
+{
+#ifdef TC_FUZZ_ADAPTER_BESIDE
+	static char beside[4096];
+	return tc_fuzz_beside_exe(TC_FUZZ_ADAPTER_BESIDE, beside, sizeof beside);
+#else
+	return NULL;
+#endif
+}
+
 /* Fails init: in the regression driver the harness is skipped, else the process ends. */
 static int init_failed(void)
 {
@@ -121,7 +133,7 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 	if (!path || !*path) {
 		if (tc_fuzz_regress_mode)
 			path = "build/adapters/libtc_reference.so";
-		else {
+		else if (!(path = default_path())) {
 			fprintf(stderr, "adapter: set TC_FUZZ_ADAPTER to the adapter .so to fuzz, e.g.\n"
 					"  TC_FUZZ_ADAPTER=build/adapters/libtc_reference.so %s\n",
 				argv && *argv && **argv ? (*argv)[0] : "adapter");

@@ -29,7 +29,8 @@
  * 20, then one file a second, at most 500 per process); P-diff-summary.txt
  * counts everything.
  *
- * Environment: TC_DIFF_ADAPTER (default build/adapters/libtc_opencsd.so),
+ * Environment: TC_DIFF_ADAPTER (default build/adapters/libtc_opencsd.so, or the
+ * TC_DIFF_ADAPTER_BESIDE path from the executable's folder when the build defines it: OSS-Fuzz),
  * TC_DIFF_FINDINGS (default fuzz/findings), TC_DIFF_SUMMARY (the summary's
  * file name), TC_DIFF_TIMEOUT (seconds per input, default 5),
  * TC_DIFF_PERSIST (inputs per adapter process, default 1: a fresh child per
@@ -745,12 +746,25 @@ static int init_failed(void)
 	exit(1);
 }
 
+/* Without TC_DIFF_ADAPTER: TC_DIFF_ADAPTER_BESIDE (a path from the executable's folder) when the
+ * build defines it (an OSS-Fuzz build, fuzz/oss-fuzz.mk), else OpenCSD's adapter of the build. */
+static const char *default_adapter_path(void)
+{
+#ifdef TC_DIFF_ADAPTER_BESIDE
+	static char beside[4096];
+	const char *path = tc_fuzz_beside_exe(TC_DIFF_ADAPTER_BESIDE, beside, sizeof beside);
+	if (path)
+		return path;
+#endif
+	return "build/adapters/libtc_opencsd.so";
+}
+
 static void read_environment(void)
 {
 	const char *env;
 	adapter_path = getenv("TC_DIFF_ADAPTER");
 	if (!adapter_path || !*adapter_path)
-		adapter_path = "build/adapters/libtc_opencsd.so";
+		adapter_path = default_adapter_path();
 	if ((env = getenv("TC_DIFF_FINDINGS")) && *env)
 		findings = env;
 	write_when_replaying = (env = getenv("TC_DIFF_WRITE")) && !strcmp(env, "1");

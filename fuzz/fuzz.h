@@ -34,6 +34,12 @@ _Noreturn void tc_fuzz_fail(const char *file, int line, const char *expr, const 
  * a missing adapter makes their init fail instead of exiting. */
 extern int tc_fuzz_regress_mode;
 
+/* The file NAME in the folder of the running executable (/proc/self/exe), written to buf;
+ * NULL when that folder cannot be found or the path does not fit. The adapter and diff
+ * harnesses of an OSS-Fuzz build find their adapter there (fuzz/oss-fuzz.mk: lib/ beside them),
+ * where no environment variable can be set. */
+const char *tc_fuzz_beside_exe(const char *name, char *buf, size_t size);
+
 /* ---- Input reader: reads past the end give zeros ---------------------- */
 
 struct tc_fuzz_in {

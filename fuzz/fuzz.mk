@@ -12,6 +12,7 @@
 # make fuzz-regress                     replays fuzz/corpus/<harness>/* and vectors/<p>/regress/*.bin (gcc, ASan+UBSan), TAP
 # make fuzz-seeds                       the seed corpora $(FUZZ_OUT)/<harness>_seed_corpus/ from vectors/<p>/ (adapter: vectors/)
 # make fuzz-harnesses                   the list of harnesses
+# make fuzz-list / oss-fuzz-build / oss-fuzz-check   each harness's source and flags / OSS-Fuzz targets in OUT / their check (fuzz/oss-fuzz.mk)
 #
 # Harnesses: adapter csframe snapini (no protocol), and per protocol P of PROTOCOLS (FUZZ_PROTO_HARNESSES) the
 # harnesses of fuzz/P/ (P_parse, P_decode …) and the shared P_stream, P_diff, P_l1text and, for a protocol
@@ -291,11 +292,13 @@ fuzz-regress: $(FUZZ_REGRESS) $(FUZZ_REGRESS_SOS)
 	ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
 	  TC_BUILD=$(BUILD) TC_FUZZ_REGRESS=$(FUZZ_REGRESS) sh fuzz/regress.t
 
+# Then the OSS-Fuzz build and its targets (oss-fuzz-check, fuzz/oss-fuzz.mk): about 3 minutes more.
 fuzz-smoke:
 	@$(FUZZ_RUN) smoke $(if $(filter yes,$(OPENCSD_OK)),$(BUILD)/adapters/libtc_opencsd.so)
+	@$(MAKE) --no-print-directory oss-fuzz-check
 
 fuzz-help:
-	@sed -n '2,21p' fuzz/fuzz.mk | sed 's/^# \{0,1\}//'
+	@sed -n '2,22p' fuzz/fuzz.mk | sed 's/^# \{0,1\}//'
 
 # Every object's .d file, in each build; an object without its .d file is built again (the empty
 # rule stands for the missing file).
@@ -318,3 +321,6 @@ include $(wildcard $(PROTOCOLS:%=fuzz/%/fuzz.mk))
 FUZZ_REF_ADAPTER_OBJS := $(FUZZ_LF)/obj/conformance/adapters/reference.o $(FUZZ_AFL)/obj/conformance/adapters/reference.o
 $(FUZZ_REF_ADAPTER_OBJS): $(BUILD_H)
 $(FUZZ_REF_ADAPTER_OBJS): FUZZ_CPPFLAGS += -I$(BUILD)/gen/include
+
+# The harnesses as OSS-Fuzz / ClusterFuzzLite fuzz targets (make fuzz-list, oss-fuzz-build, oss-fuzz-check).
+include fuzz/oss-fuzz.mk

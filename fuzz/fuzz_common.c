@@ -3,10 +3,25 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "fuzz.h"
 
 int tc_fuzz_regress_mode;
+
+const char *tc_fuzz_beside_exe(const char *name, char *buf, size_t size)
+{
+	ssize_t n = size > 1 ? readlink("/proc/self/exe", buf, size - 1) : -1;
+	char *slash;
+	if (n <= 0)
+		return NULL;
+	buf[n] = '\0';
+	slash = strrchr(buf, '/');
+	if (!slash || (size_t)(slash + 1 - buf) + strlen(name) + 1 > size)
+		return NULL;
+	strcpy(slash + 1, name);
+	return buf;
+}
 
 void tc_fuzz_fail(const char *file, int line, const char *expr, const char *fmt, ...)
 {
