@@ -115,6 +115,15 @@ static char *description(const struct tc_gen_exec *a, size_t first, size_t n, co
 	return s;
 }
 
+/* real-exec, and the instruction sets the window runs in. */
+static const char *tags(const struct tc_exec *x)
+{
+	int isa[2] = { 0, 0 };
+	for (size_t i = 0; i < x->n; i++)
+		isa[x->insn[i].isa == tc_isa_t32] = 1;
+	return isa[0] && isa[1] ? "real-exec a32 t32" : isa[0] ? "real-exec a32" : "real-exec t32";
+}
+
 static int write_vector(const struct tc_gen_exec *a, const struct tc_enc_result *r, const char *l3,
 			const struct tc_exec *x, const struct tc_image *img, size_t first)
 {
@@ -126,7 +135,7 @@ static int write_vector(const struct tc_gen_exec *a, const struct tc_enc_result 
 	tc_vwrite_comment(&w, desc ? desc : "A real execution");
 	free(desc);
 	tc_vwrite_config(&w, a->proto, r->cfg, 1);
-	tc_vwrite_tags(&w, "real-exec a32 t32");
+	tc_vwrite_tags(&w, tags(x));
 	tc_vwrite_trace(&w, r->trace, r->trace_len);
 	rc = write_pages(a, x, img, &w, name);
 	tc_vwrite_section(&w, tc_sec_l1, 0, NULL);
