@@ -92,15 +92,17 @@ int tc_execlog_parse(const char *text, size_t len, const char *name, struct tc_e
 	}
 	memcpy(copy, text, len);
 	copy[len] = '\0';
+	if (memchr(text, '\0', len)) {
+		size_t off = (size_t)((const char *)memchr(text, '\0', len) - text);
+		for (size_t i = 0; i < off; i++)
+			lineno += text[i] == '\n';
+		snprintf(err, errlen, "%s:%zu: byte offset %zu: a NUL byte (the log is text)", name, lineno + 1, off);
+		goto fail;
+	}
 	while (at < len) {
 		size_t eol = at + strcspn(copy + at, "\n");
 		char what[80];
 		lineno++;
-		if (eol == len && memchr(text + at, '\0', len - at)) {
-			snprintf(err, errlen, "%s:%zu: byte offset %zu: a NUL byte (the log is text)", name, lineno,
-				 (size_t)((const char *)memchr(text + at, '\0', len - at) - text));
-			goto fail;
-		}
 		copy[eol] = '\0';
 		if (parse_line(copy + at, &v[k])) {
 			shown(what, sizeof what, copy + at);
