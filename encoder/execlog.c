@@ -4,10 +4,9 @@
  * never from a protocol's trace-unit model: reference/L3FORMAT.md's items,
  * ranges ending at every branch (`dir`/`indir`, the classifier's types), a
  * supervisor call an exception whose preferred return address is the
- * instruction after it (IHI 0014 L7426 "When the SVC instruction is
- * executed, it becomes a branch to the SVC vector"), the handler (the
- * kernel, which qemu-user runs itself) not traced, tracing on again at the
- * return. A protocol gives only the offsets of the packets (tc_exec_marks). */
+ * instruction after it (the SVC instruction has completed when its
+ * exception is taken), the handler (the kernel, which qemu-user runs
+ * itself) not traced, tracing on again at the return. A protocol gives only the offsets of the packets (tc_exec_marks). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
