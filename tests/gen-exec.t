@@ -20,7 +20,6 @@ if command -v arm-linux-gnueabihf-as > /dev/null && command -v arm-linux-gnueabi
   # A32 at 0x1000 (mov, bl f, svc, bx lr; f: bx lr), T32 bx lr at 0x2000 (encoder/test/unit_execlog.c)
   printf '.syntax unified\n.arm\nmov r0, #1\nbl f\nsvc #0\nbx lr\nf: bx lr\n.org 0x1000\n.thumb\nbx lr\n' > "$tmp/p.s"
   arm-linux-gnueabihf-as "$tmp/p.s" -o "$tmp/p.o" && arm-linux-gnueabihf-ld -Ttext=0x1000 -e 0x1000 "$tmp/p.o" -o "$tmp/prog" 2>/dev/null
-  mkdir -p "$tmp/out"
   # pages 0x1000 and 0x2000 touch: one file, cut at the segment's end (0x2002: 4098 + 2 bytes)
 check "gen --from-exec --steps 6: a vector and its image pages, one run of two pages" sh -c "'$T' gen --protocol etmv3 --from-exec '$tmp/log' --elf '$tmp/prog' --steps 6 --out '$tmp/out' --note 'hand-made' && test -f '$tmp/out/prog.tcv' && test \$(wc -c < '$tmp/out/prog.0x1000.bin') -eq 4100 && grep -q '^\[image file=prog.0x1000.bin base=0x1000 size=4100 crc32=' '$tmp/out/prog.tcv'"
   check "the vector passes the reference" "$V" "$tmp/out/prog.tcv"

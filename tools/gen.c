@@ -754,6 +754,10 @@ static int run_exec(struct gen_opts *o)
 	o->exec.steps = o->steps_arg ? o->steps_arg : 2000;
 	if (!o->exec.start)
 		o->exec.start = "main";
+	if (o->out && mkdir(o->out, 0777) != 0 && errno != EEXIST) {   /* the folder, not its parents */
+		fprintf(stderr, "tracecert gen: cannot create '%s': %s\n", o->out, strerror(errno));
+		return 2;
+	}
 	return tc_gen_exec(&o->exec) ? 2 : 0;
 }
 
