@@ -98,20 +98,19 @@ static int write_pages(const struct tc_gen_exec *a, const struct tc_exec *x, con
 	return rc;
 }
 
-static char *description(const struct tc_gen_exec *a, size_t first, size_t n, const struct tc_exec *x)
+static char *description(const struct tc_gen_exec *a, size_t n)
 {
 	size_t len = 2048 + (a->note ? strlen(a->note) : 0);
 	char *s = malloc(len);
 	if (s)
 		snprintf(s, len,
 			 "A real execution: %s run by qemu-user (qemu-arm -singlestep -d exec,nochain),\n"
-			 "log lines %zu..%zu (%zu instructions from the first line of symbol '%s'), traced by\n"
+			 "%zu instructions from the log's first line of symbol '%s', traced by\n"
 			 "the %s encoder's trace-unit model (tracecert gen --from-exec). The [expect.l3] is\n"
 			 "derived from the log's address sequence (encoder/execlog.c), not from the model;\n"
 			 "the image is the pages those instructions lie in.%s%s",
-			 base_name(a->elf), x->insn[0].line, x->insn[x->n - 1].line, n, a->start, a->enc->protocol,
+			 base_name(a->elf), n, a->start, a->enc->protocol,
 			 a->note ? "\n" : "", a->note ? a->note : "");
-	(void)first;
 	return s;
 }
 
@@ -125,10 +124,10 @@ static const char *tags(const struct tc_exec *x)
 }
 
 static int write_vector(const struct tc_gen_exec *a, const struct tc_enc_result *r, const char *l3,
-			const struct tc_exec *x, const struct tc_image *img, size_t first)
+			const struct tc_exec *x, const struct tc_image *img)
 {
 	struct tc_vwriter w;
-	char err[400], path[1400], *text, *desc = description(a, first, x->n, x);
+	char err[400], path[1400], *text, *desc = description(a, x->n);
 	const char *name = a->name ? a->name : base_name(a->elf);
 	int rc;
 	tc_vwrite_begin(&w);
@@ -180,8 +179,7 @@ static void model_differs(const struct tc_gen_exec *a, const char *model, const 
 }
 
 /* The window traced, its L3 from the log and the model's, compared. */
-static int trace_window(const struct tc_gen_exec *a, const struct tc_exec *x, const struct tc_image *img,
-			size_t first)
+static int trace_window(const struct tc_gen_exec *a, const struct tc_exec *x, const struct tc_image *img)
 {
 	struct tc_enc_result r;
 	struct tc_exec_marks m;
@@ -203,7 +201,7 @@ static int trace_window(const struct tc_gen_exec *a, const struct tc_exec *x, co
 	else if (strcmp(l3, r.l3 ? r.l3 : ""))
 		model_differs(a, r.l3, l3);
 	else
-		rc = write_vector(a, &r, l3, x, img, first);
+		rc = write_vector(a, &r, l3, x, img);
 	free(l3);
 	tc_enc_result_free(&r);
 	tc_exec_marks_free(&m);
@@ -230,7 +228,7 @@ int tc_gen_exec(const struct tc_gen_exec *a)
 	} else if (tc_exec_classify(ent, n, first, a->steps, &img, a->log, &x, err, sizeof err)) {
 		fprintf(stderr, "tracecert gen: %s\n", err);
 	} else {
-		rc = trace_window(a, &x, &img, first);
+		rc = trace_window(a, &x, &img);
 		tc_exec_free(&x);
 	}
 	tc_image_free(&img);

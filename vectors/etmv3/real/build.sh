@@ -30,8 +30,9 @@ for src in "$here"/src/*.c; do
 		for isa in arm thumb; do
 			name=$prog-$opt-$isa
 			$cc -static -$opt -m$isa -fno-stack-protector -o "$work/$name" "$src"
-			env -i qemu-arm -singlestep -d exec,nochain -D "$work/$name.log" "$work/$name" \
-				< /dev/null > "$work/$name.out" || true   # the exit status is the program's result
+			# run as ./NAME in WORK: the same path, arguments and environment each time
+			(cd "$work" && env -i qemu-arm -singlestep -d exec,nochain -D "$name.log" "./$name" \
+				< /dev/null > "$name.out") || true   # the exit status is the program's result
 			"$tool" gen --protocol etmv3 --from-exec "$work/$name.log" --elf "$work/$name" --name "$name" \
 				--steps "$steps" --out "$work/new" \
 				--note "src/$prog.c built by $ccver: $cc -static -$opt -m$isa -fno-stack-protector; run by $qver"
