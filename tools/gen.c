@@ -8,6 +8,7 @@
 
 #include "cli.h"
 #include "gen.h"
+#include "genexec.h"
 #include "interrupt.h"
 #include "outfile.h"
 #include "snapwrite.h"
@@ -46,11 +47,13 @@ struct gen_opts {
 	int neg_kind;               /* its index in enc->negative_kinds */
 	const char *snapshot_out;   /* --snapshot-out DIR */
 	int snapshot_raw;           /* --snapshot-format source_data */
+	struct tc_gen_exec exec;    /* --from-exec LOG --elf PROG: a real execution (tools/genexec.c) */
 };
 
 enum gen_option {
 	opt_protocol = 1, opt_seed, opt_count, opt_seeds_file, opt_out, opt_steps, opt_blocks, opt_config,
-	opt_coverage, opt_select, opt_extra, opt_select_vectors, opt_quiet, opt_snapshot_out, opt_snapshot_format, opt_negative, opt_kind
+	opt_coverage, opt_select, opt_extra, opt_select_vectors, opt_quiet, opt_snapshot_out, opt_snapshot_format, opt_negative, opt_kind,
+	opt_from_exec, opt_elf, opt_exec_start, opt_note, opt_name
 };
 
 static const struct tc_cli_option gen_options[] = {
@@ -95,6 +98,17 @@ static const struct tc_cli_option gen_options[] = {
 					  "its record of the packets it wrote; no\n"
 					  "[expect.l3] (the encoders that make them: below)" },
 	{ "kind", "KIND", opt_kind, "with --negative, the corruption (the encoder's\nkinds: below)" },
+	{ "from-exec", "LOG", opt_from_exec, "a real execution instead of a random one: the\n"
+					       "log of qemu-arm -singlestep -d exec,nochain -D LOG\n"
+					       "(with --elf; --steps instructions of it, default\n"
+					       "2000, traced by the protocol's trace-unit model;\n"
+					       "the expected L3 from the log; --out DIR: DIR/NAME.tcv\n"
+					       "and the image pages beside it)" },
+	{ "elf", "PROG", opt_elf, "with --from-exec: the program the log ran" },
+	{ "exec-start", "SYMBOL", opt_exec_start, "with --from-exec: the window starts at the log's\n"
+						  "first line of SYMBOL (default main)" },
+	{ "note", "TEXT", opt_note, "with --from-exec: a line for the vector's description" },
+	{ "name", "NAME", opt_name, "with --from-exec: the vector's name (default: the\nELF file's)" },
 	{ NULL, NULL, 0, NULL }
 };
 
@@ -249,6 +263,27 @@ static int check_protocol_list(const struct gen_opts *o, const struct tc_cli *c)
 	return 0;
 }
 
+/* --from-exec goes with --elf, --exec-start, --note, --name, --steps, --out,
+ * --protocol, --quiet only, and needs an encoder with a from_exec model. */
+static int check_exec(const struct gen_opts *o, const struct tc_cli *c)
+{
+	const struct tc_gen_exec *x = &o->exec;
+	if (!x->log && (x->elf || x->start || x->note || x->name))
+		return tc_cli_usage_error(c, "--elf, --exec-start, --note and --name need --from-exec"), -1;
+	if (!x->log)
+		return 0;
+	if (!x->elf)
+		return tc_cli_usage_error(c, "--from-exec needs --elf (the program the log ran)"), -1;
+	if (o->nconfig || o->coverage || o->select || o->select_vectors || o->negative || o->snapshot_out ||
+	    o->seeds_file || o->rq.blocks)
+		return tc_cli_usage_error(c, "--from-exec does not go with --config, --coverage, --select, "
+					  "--select-vectors, --negative, --snapshot-out, --seeds-file or --blocks"), -1;
+	if (!o->enc->from_exec)
+		return tc_cli_usage_error(c, "the %s encoder has no model of a real execution (--from-exec)",
+					  o->enc->protocol), -1;
+	return 0;
+}
+
 /* One option or operand; 0, or -1 after a usage error. */
 static int take_argument(struct gen_opts *o, const struct tc_cli *c, int id)
 {
@@ -262,6 +297,11 @@ static int take_argument(struct gen_opts *o, const struct tc_cli *c, int id)
 	case opt_quiet: o->quiet = 1; return 0;
 	case opt_negative: o->negative = 1; return 0;
 	case opt_kind: o->kind = c->value; return 0;
+	case opt_from_exec: o->exec.log = c->value; return 0;
+	case opt_elf: o->exec.elf = c->value; return 0;
+	case opt_exec_start: o->exec.start = c->value; return 0;
+	case opt_note: o->exec.note = c->value; return 0;
+	case opt_name: o->exec.name = c->value; return 0;
 	case opt_snapshot_out: o->snapshot_out = c->value; return 0;
 	case opt_snapshot_format:
 		if (strcmp(c->value, "coresight") && strcmp(c->value, "source_data")) {
@@ -334,7 +374,7 @@ static int parse_gen_args(int argc, char **argv, struct gen_opts *o)
 		tc_cli_print_version(stdout);
 		return 1;
 	}
-	return check_protocol_list(o, &c) ? -1 : resolve_kind(o, &c);
+	return check_protocol_list(o, &c) || check_exec(o, &c) ? -1 : resolve_kind(o, &c);
 }
 
 /* What the options leave to settle once all are known: the protocol, the
@@ -705,6 +745,22 @@ static int generate_all(struct gen_opts *o)
 	return rc;
 }
 
+/* --from-exec: one vector of a real execution (tools/genexec.c). */
+static int run_exec(struct gen_opts *o)
+{
+	o->exec.enc = o->enc;
+	o->exec.proto = o->proto;
+	o->exec.out = o->out;
+	o->exec.steps = o->steps_arg ? o->steps_arg : 2000;
+	if (!o->exec.start)
+		o->exec.start = "main";
+	if (o->out && mkdir(o->out, 0777) != 0 && errno != EEXIST) {   /* the folder, not its parents */
+		fprintf(stderr, "tracecert gen: cannot create '%s': %s\n", o->out, strerror(errno));
+		return 2;
+	}
+	return tc_gen_exec(&o->exec) ? 2 : 0;
+}
+
 int tc_gen_main(int argc, char **argv)
 {
 	struct gen_opts o;
@@ -723,6 +779,8 @@ int tc_gen_main(int argc, char **argv)
 		rc = rc < 0 ? 2 : 0;
 	else if (settle_options(&o))
 		rc = 2;
+	else if (o.exec.log)
+		rc = run_exec(&o);
 	else if (o.select)
 		rc = select_seeds(&o);
 	else

@@ -79,4 +79,5 @@ const struct tc_encoder tc_encoder_etmv3 = {
 	.nnegative_kinds = 0,
 	.bench_config = "contextid_size=4",
 	.sync_points = sync_points,
+	.from_exec = e3e_from_exec,
 };

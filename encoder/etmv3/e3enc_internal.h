@@ -53,6 +53,7 @@ struct e3e_atom {
 	uint8_t size;
 	uint32_t addr;             /* the address the trace shows */
 	int ndata;                 /* data packets written after the P-header that holds it */
+	uint32_t seq;              /* a logged execution's instruction (index + 1; 0: none), e3enc_exec.c */
 };
 
 /* A data packet (§7.4). */
@@ -164,6 +165,7 @@ struct e3e {
 	int branch_owed;           /* a taken indirect branch's atom is written, its branch address packet not yet */
 	uint32_t branch_owed_at;
 	int jz_steps;              /* Jazelle state: steps left before the way back */
+	uint64_t *seq_off;         /* a logged execution: where each instruction's P-header went (e3enc_exec.c) */
 };
 
 /* ---- Variants and configuration (e3enc_core.c) --------------------------------- */
@@ -264,6 +266,13 @@ void e3e_data_stack(struct e3e *e, int push);
 void e3e_data_ooo_returns(struct e3e *e);
 /* After a trace gap the first data address is whole (§7.7.4). */
 void e3e_data_gap(struct e3e *e);
+
+/* ---- A logged execution (e3enc_exec.c): tc_encoder.from_exec ---------------------------- */
+struct tc_exec;
+struct tc_exec_marks;
+struct tc_enc_result;
+int e3e_from_exec(const struct tc_exec *x, struct tc_enc_result *r, struct tc_exec_marks *m, char *err,
+		  size_t errlen);
 
 /* ---- The execution (e3enc_trace.c) ------------------------------------------------------ */
 void e3e_start(struct e3e *e);

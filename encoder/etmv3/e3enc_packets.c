@@ -799,6 +799,8 @@ static void take_atoms(struct e3e *e, unsigned h, const char *name, int n)
 	for (int i = 0; i < n; i++) {
 		if (e->atoms[i].kind == e3e_atom_insn)
 			e3e_l3_insn(e, off, &e->atoms[i]);
+		if (e->seq_off && e->atoms[i].seq)
+			e->seq_off[e->atoms[i].seq - 1] = off;
 		else if (e->atoms[i].kind == e3e_atom_bytecode)
 			e3e_l3_forget_last(e);   /* the most recently traced instruction is a bytecode */
 		if (e->atoms[i].ndata)

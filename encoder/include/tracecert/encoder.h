@@ -65,6 +65,9 @@ struct tc_enc_kind {
 	const char *doc;
 };
 
+struct tc_exec;           /* tracecert/execlog.h */
+struct tc_exec_marks;
+
 /* A protocol's encoder: what `tracecert gen` reaches it through. */
 struct tc_encoder {
 	const char *protocol;       /* the protocol's name, as in tracecert/protocol.h */
@@ -102,6 +105,15 @@ struct tc_encoder {
 	 * measures a decoder that crashes on the workload again on the pieces
 	 * it does not crash in. NULL: the protocol's traces are not cut. */
 	size_t (*sync_points)(const uint8_t *trace, size_t len, size_t *at, size_t max);
+	/* A real execution through the protocol's trace-unit model (tracecert
+	 * gen --from-exec, tracecert/execlog.h): the trace of the instructions
+	 * of x, its L1 truth, the model's own L3 (r->l3; the vector's expected
+	 * L3 is tc_exec_l3 of the log, with the offsets written into m, whose
+	 * arrays the caller allocated), the configuration (the protocol's
+	 * defaults) and tags; no image regions (the caller writes the pages).
+	 * Returns as generate. NULL: the protocol has no such model. */
+	int (*from_exec)(const struct tc_exec *x, struct tc_enc_result *r, struct tc_exec_marks *m, char *err,
+			 size_t errlen);
 };
 
 /* A sync_points for a protocol whose synchronisation sequence is at least

@@ -1,0 +1,103 @@
+/* tracecert/execlog.h — real executions as vectors: the one parser of qemu-user's per-instruction
+ * execution log, the instructions it ran classified from the program image, the L3 that
+ * execution gives, and the image pages it touches (every protocol's from_exec, tracecert/encoder.h). */
+/* The log is what `qemu-arm -singlestep -d exec,nochain -D LOG ./prog`
+ * writes (QEMU 7.2): with -singlestep every translation block is one
+ * instruction, and each executed block is one line
+ *   Trace N: 0xHOST [FLAGS2/PC/FLAGS/CFLAGS] SYMBOL
+ * (hexadecimal fields of 8 digits; SYMBOL may be empty). PC is the
+ * instruction's address; bit 23 of FLAGS2 is the Thumb state
+ * (QEMU's TBFLAG_AM32 THUMB field; its bits 31:24 are the IT state). */
+#ifndef TRACECERT_EXECLOG_H
+#define TRACECERT_EXECLOG_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "tracecert/image.h"
+#include "tracecert/trace.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* One line of the log. */
+struct tc_execlog_entry {
+	uint32_t addr;              /* the instruction's address */
+	uint8_t thumb;              /* T32 (Thumb state) */
+	const char *sym;            /* the SYMBOL field, inside the parsed text (not NUL-terminated) */
+	size_t symlen;
+	size_t line;                /* its line number (1-based) */
+};
+
+/* Parses a whole log (len bytes of text; name for messages). Returns 0 with
+ * *out (malloc'd, *n entries), or -1 with a message naming the file, the line
+ * number and the byte offset of the line that is not a log line. */
+int tc_execlog_parse(const char *text, size_t len, const char *name, struct tc_execlog_entry **out, size_t *n,
+		     char *err, size_t errlen);
+
+/* The index of the first entry whose SYMBOL is sym, or n when none. */
+size_t tc_execlog_find_symbol(const struct tc_execlog_entry *e, size_t n, const char *sym);
+
+/* One executed instruction, classified from the image (reference/insn.c). */
+struct tc_exec_insn {
+	uint32_t addr;
+	uint8_t isa;                /* enum tc_isa: tc_isa_a32 or tc_isa_t32 */
+	uint8_t size;
+	uint8_t type;               /* enum tc_insn_type (other, dir, indir) */
+	uint8_t taken;              /* a branch whose next instruction is not the one after it */
+	uint8_t svc;                /* a supervisor call: an exception returning to the next instruction */
+	uint32_t next;              /* the instruction executed after it (the log's next line) */
+	uint8_t next_isa;
+	uint8_t has_next;           /* 0 for the last line of the log */
+	size_t line;                /* its line in the log */
+};
+
+struct tc_exec {
+	struct tc_exec_insn *insn;
+	size_t n;
+};
+
+/* Classifies entries[first .. first+count-1] (fewer when the log ends) from
+ * the image: the size, type and outcome of each, system calls. The log must
+ * agree with the image: a taken direct branch goes to its target, an
+ * instruction that is not a branch or a system call is followed by the one
+ * after it; otherwise -1 with a message naming the log line. 0 with *x
+ * (free with tc_exec_free). */
+int tc_exec_classify(const struct tc_execlog_entry *entries, size_t n, size_t first, size_t count,
+		     const struct tc_image *img, const char *name, struct tc_exec *x, char *err, size_t errlen);
+void tc_exec_free(struct tc_exec *x);
+
+/* Where in its trace a protocol's trace-unit model put what a decoder
+ * reports of the execution (each an offset of the trace), and the numbers
+ * the L3 of the execution needs from the protocol. */
+struct tc_exec_marks {
+	int protocol;               /* enum tc_proto of the items */
+	uint64_t start;             /* the packet where tracing starts, at insn[0] (trace-on) */
+	uint64_t *insn;             /* per instruction: the packet that traced it */
+	uint64_t *exception;        /* per system call: its exception packet */
+	uint64_t *resume;           /* per system call with a next instruction: tracing on again there */
+	struct tc_context ctx;      /* the context the trace reports (after the first trace-on) */
+	uint16_t svc_type;          /* the protocol's exception type of a supervisor call */
+};
+
+/* Allocates the marks' arrays for x (zeroed); -1 when memory is short. */
+int tc_exec_marks_alloc(struct tc_exec_marks *m, const struct tc_exec *x);
+void tc_exec_marks_free(struct tc_exec_marks *m);
+
+/* The L3 of the execution (reference/L3FORMAT.md), from the log's
+ * instructions alone, with the offsets of m: trace-on, the context, ranges
+ * ending at every branch, each system call an exception returning to the
+ * next instruction, tracing on again after it (the handler is not traced).
+ * Returns malloc'd text, or NULL when memory is short. */
+char *tc_exec_l3(const struct tc_exec *x, const struct tc_exec_marks *m);
+
+/* The pages (page bytes each, a power of two) holding the bytes of x's
+ * instructions, ascending, into *bases (malloc'd); returns how many, or -1. */
+long tc_exec_pages(const struct tc_exec *x, uint32_t page, uint32_t **bases);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

@@ -1,0 +1,41 @@
+# tracecert gen --from-exec LOG --elf PROG: its usage errors, a log line that is not one (named with its
+# line number and byte offset), and a hand-made execution end to end: a tiny ELF (the GNU assembler and
+# linker of Debian's cross binutils, when installed) and a log written by hand; the vector passes the
+# reference (vectest), its image pages are beside it, its [expect.l3] is the hand-written L3.
+T="${TC_BUILD:-build}/tracecert"
+V="${TC_BUILD:-build}/test/vectest"
+. tests/lib/tap.sh
+arm() { printf 'Trace 0: 0x7f25e4000180 [00000480/%08x/00000000/00000201] %s\n' "$1" "$2"; }
+thumb() { printf 'Trace 0: 0x7f25e4000240 [00800480/%08x/00000000/00000201] %s\n' "$1" "$2"; }
+{ arm 0x1000 main; arm 0x1004 main; arm 0x1010 f; arm 0x1008 main; arm 0x100c main; thumb 0x2000 g; arm 0x1000 main; } > "$tmp/log"
+usage() { "$T" gen "$@" > "$tmp/u.out" 2>&1; rc=$?; test $rc -eq 2 && grep -q "$want" "$tmp/u.out" && ! grep -q '^tracecert-vector' "$tmp/u.out"; }
+want='needs --elf'; check "--from-exec without --elf: a usage error" usage --protocol etmv3 --from-exec "$tmp/log"
+want='need --from-exec'; check "--elf without --from-exec: a usage error" usage --protocol etmv3 --elf x
+want='does not go with'; check "--from-exec with --negative: a usage error" usage --protocol etmv3 --from-exec "$tmp/log" --elf x --negative
+want='has no model of a real execution'; check "an encoder without from_exec (ptm): a usage error" usage --protocol ptm --from-exec "$tmp/log" --elf x
+bad() { { arm 0x1000 main; echo 'Trace 0: 0x7f25e4000180 [00000480/00001004] main'; } > "$tmp/bad"; "$T" gen --protocol etmv3 --from-exec "$tmp/bad" --elf /dev/null > "$tmp/b.out" 2>&1; test $? -eq 2 && grep -q "bad:2: byte offset 67: not a line of qemu's -d exec log" "$tmp/b.out"; }
+check "a bad log line: its line number and byte offset (exit 2)" bad
+check "a log that is not there: named (exit 2)" sh -c "'$T' gen --protocol etmv3 --from-exec '$tmp/none' --elf x 2>&1 | grep -q \"cannot read '$tmp/none'\""
+if command -v arm-linux-gnueabihf-as > /dev/null && command -v arm-linux-gnueabihf-ld > /dev/null; then
+  # A32 at 0x1000 (mov, bl f, svc, bx lr; f: bx lr), T32 bx lr at 0x2000 (encoder/test/unit_execlog.c)
+  printf '.syntax unified\n.arm\nmov r0, #1\nbl f\nsvc #0\nbx lr\nf: bx lr\n.org 0x1000\n.thumb\nbx lr\n' > "$tmp/p.s"
+  arm-linux-gnueabihf-as "$tmp/p.s" -o "$tmp/p.o" && arm-linux-gnueabihf-ld -Ttext=0x1000 -e 0x1000 "$tmp/p.o" -o "$tmp/prog" 2>/dev/null
+  # pages 0x1000 and 0x2000 touch: one file, cut at the segment's end (0x2002: 4098 + 2 bytes)
+check "gen --from-exec --steps 6: a vector and its image pages, one run of two pages" sh -c "'$T' gen --protocol etmv3 --from-exec '$tmp/log' --elf '$tmp/prog' --steps 6 --out '$tmp/out' --note 'hand-made' && test -f '$tmp/out/prog.tcv' && test \$(wc -c < '$tmp/out/prog.0x1000.bin') -eq 4100 && grep -q '^\[image file=prog.0x1000.bin base=0x1000 size=4100 crc32=' '$tmp/out/prog.tcv'"
+  check "the vector passes the reference" "$V" "$tmp/out/prog.tcv"
+  # hand-written: L3FORMAT.md over the log (unit_execlog.c exec_l3), offsets dropped
+  printf '%s\n' 'trace-on' 'context el=0 ns=1 sf=0 ctxid=0x0 vmid=0x0' \
+    'range first=0x1000 last=0x1004 n=2 isa=a32 type=dir taken=E' 'range first=0x1010 last=0x1010 n=1 isa=a32 type=indir taken=E' \
+    'range first=0x1008 last=0x1008 n=1 isa=a32 type=other taken=-' 'exception type=0xa ret=0x100c' 'trace-on' \
+    'range first=0x100c last=0x100c n=1 isa=a32 type=indir taken=E' 'range first=0x2000 last=0x2000 n=1 isa=t32 type=indir taken=E' > "$tmp/want"
+  check "its [expect.l3] is the hand-written L3" sh -c "sed -n '/^\\[expect.l3\\]/,/^\\[/p' '$tmp/out/prog.tcv' | grep '^@' | sed 's/^@[0-9]* //' | diff - '$tmp/want'"
+  check "the same log gives the same vector" sh -c "'$T' gen --protocol etmv3 --from-exec '$tmp/log' --elf '$tmp/prog' --steps 6 --note 'hand-made' | cmp - '$tmp/out/prog.tcv'"
+  check "the description holds the note" grep -q '^# hand-made$' "$tmp/out/prog.tcv"
+  check "no line of the start symbol: named" sh -c "'$T' gen --protocol etmv3 --from-exec '$tmp/log' --elf '$tmp/prog' --exec-start nosuch 2>&1 | grep -q \"no line of symbol 'nosuch'\""
+  { arm 0x1000 main; arm 0x1010 main; } > "$tmp/jump"
+  check "a log the image contradicts: named with its line" sh -c "'$T' gen --protocol etmv3 --from-exec '$tmp/jump' --elf '$tmp/prog' 2>&1 | grep -q 'jump:1: the instruction at 0x1000 is not a branch'"
+fi
+mkdir "$tmp/bin" && ln -s "$(command -v dirname)" "$tmp/bin/dirname"
+nopath() { PATH="$tmp/bin" /bin/sh vectors/etmv3/real/build.sh --check > "$tmp/np.out" 2>&1; test $? -eq 1 && grep -q 'missing Debian packages: gcc-arm-linux-gnueabihf.* qemu-user' "$tmp/np.out"; }
+check "build.sh --check names the missing packages when the tools are not on PATH (exit 1)" nopath
+tap_done
