@@ -35,10 +35,10 @@ static uint32_t cj_type(int f3, int64_t imm)
 	       bits(imm, 5, 5) << 2 | 1;
 }
 
-/* CB: offset[8|4:3] rs1' offset[7:6|2:1|5]. */
+/* CB: offset[8|4:3] rs1' offset[7:6|2:1|5]; rs1' is x8..x15 (its low 3 bits). */
 static uint32_t cb_type(int f3, int rs1, int64_t imm)
 {
-	return (uint32_t)f3 << 13 | bits(imm, 8, 8) << 12 | bits(imm, 4, 3) << 10 | (uint32_t)(rs1 - 8) << 7 |
+	return (uint32_t)f3 << 13 | bits(imm, 8, 8) << 12 | bits(imm, 4, 3) << 10 | bits(rs1 - 8, 2, 0) << 7 |
 	       bits(imm, 7, 6) << 5 | bits(imm, 2, 1) << 3 | bits(imm, 5, 5) << 2 | 1;
 }
 

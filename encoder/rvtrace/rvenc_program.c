@@ -142,8 +142,8 @@ static void encode_all(struct rvenc_program *p)
 		case rvop_c_addi: rvenc_insn_write(out, i->op, 6, 0, 0, 1 + k % 30); break;
 		case rvop_c_mv: rvenc_insn_write(out, i->op, 6, 0, 9, 0); break;
 		case rvop_beq: case rvop_bne: case rvop_blt: case rvop_bgeu:
-			rvenc_insn_write(out, i->op, 0, i->rd, 9, off); break;
-		case rvop_c_beqz: case rvop_c_bnez: rvenc_insn_write(out, i->op, 0, i->rd, 0, off); break;
+			rvenc_insn_write(out, i->op, 0, i->rs1, 9, off); break;
+		case rvop_c_beqz: case rvop_c_bnez: rvenc_insn_write(out, i->op, 0, i->rs1, 0, off); break;
 		case rvop_jal: case rvop_c_j: case rvop_c_jal: rvenc_insn_write(out, i->op, i->rd, 0, 0, off); break;
 		default: rvenc_insn_write(out, i->op, i->rd, i->rs1, 0, 0);
 		}

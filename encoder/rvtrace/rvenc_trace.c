@@ -33,8 +33,13 @@ struct fig51 {
 	int cci_pending;
 	size_t last_walk_end;    /* record of the last packet that ended a walk; SIZE_MAX none */
 	const uint8_t *force;    /* RV-E1: a packet at these records */
-	uint8_t *uninferable;    /* per record: an uninferable discontinuity for Figure 5.1 (updiscon) */
+	uint8_t *uninferable;    /* per record: enum jump_kind, nonzero an uninferable discontinuity for Figure 5.1 */
 };
+
+/* What a jump is to the two sides: jump_reported_pair is a jalr that RV-E2 makes uninferable for Figure
+ * 5.1 (updiscon: a packet follows it) although the decoder infers it by RV-P12 (its auipc was the last
+ * instruction a packet reported): its target is known to the decoder (RV-E5). */
+enum jump_kind { jump_inferable, jump_uninferable, jump_reported_pair };
 
 /* te_support (Table 6.4 L391–399): when tracing starts and after the last qualified instruction (RV-E3). */
 static int support(struct rvenc_ctx *c, struct rvenc_trace *t, size_t at, int enable, int qual)
@@ -69,13 +74,13 @@ static int sync_packet(struct rvenc_ctx *c, struct rvenc_trace *t, const struct 
 		k->p.has_tval = (uint8_t)!c->cfg->notval_p;
 		k->p.tval = c->cfg->notval_p ? 0 : x->tval;
 		k->ret = prev ? prev->next : 0;
-		k->ret_known = positioned && prev && prev->qualified && !s->uninferable[i - 1];
+		k->ret_known = positioned && prev && prev->qualified && s->uninferable[i - 1] != jump_uninferable;   /* RV-E5 */
 		rvenc_hit(c, "sync-exception-%s", x->interrupt ? "interrupt" : "exception");
 	}
 	if (x->cls == rvc_branch)
 		rvenc_hit(c, "sync-branch-bit-%d", k->p.branch);
 	if (x->cls == rvc_indirect || x->cls == rvc_xret)
-		s->uninferable[i] = 1;   /* a jump at a sync packet's address (RV-P12) */
+		s->uninferable[i] = jump_uninferable;   /* a jump at a sync packet's address (RV-P12) */
 	s->resync = 0;
 	s->cci_pending = 0;
 	s->last_walk_end = i;
@@ -117,16 +122,19 @@ static int changes_priv(const struct rvenc_retired *a, const struct rvenc_retire
 	return a->priv != b->priv || b->ctx_change == 1;
 }
 
-/* Whether the jump of record i is uninferable for both sides (RV-P12, RV-X2, RV-E2): not a jalr whose
- * auipc retired just before it unreported. */
-static int updiscon(const struct rvenc_run *run, size_t i, const struct fig51 *s)
+/* What the jump of record i is (RV-P12, RV-X2, RV-E2, RV-E5): inferable for both sides when its auipc
+ * retired just before it, qualified and unreported; a reported pair when that auipc was the
+ * instruction the last packet reported; uninferable else. */
+static uint8_t updiscon(const struct rvenc_run *run, size_t i, const struct fig51 *s)
 {
 	const struct rvenc_retired *x = &run->rec[i];
 	if (x->cls == rvc_xret)
-		return 1;
+		return jump_uninferable;
 	if (x->cls != rvc_indirect)
-		return 0;
-	return !(x->inferable && i > 0 && run->rec[i - 1].qualified && s->last_walk_end != i - 1);
+		return jump_inferable;
+	if (!x->inferable || i == 0 || !run->rec[i - 1].qualified)
+		return jump_uninferable;
+	return s->last_walk_end == i - 1 ? jump_reported_pair : jump_inferable;
 }
 
 /* One qualified instruction: Figure 5.1's decisions in order (README "Encoder", items 2–7). */
@@ -139,7 +147,7 @@ static int step(struct rvenc_ctx *c, struct rvenc_trace *t, const struct rvenc_r
 	int next_unq = !next || !next->qualified;
 	int next_ppch = next && !next_unq && !next->trap_before && changes_priv(x, next);
 	int due;
-	s->uninferable[i] = (uint8_t)updiscon(run, i, s);
+	s->uninferable[i] = updiscon(run, i, s);
 	if (first && support(c, t, i, 1, 0))
 		return -1;
 	if (x->ctx_change == 2)
@@ -153,7 +161,8 @@ static int step(struct rvenc_ctx *c, struct rvenc_trace *t, const struct rvenc_r
 				  (prev->priv != x->priv ? "ppch" : "precise-context") : "resync");
 		if (sync_packet(c, t, run, i, sub, s, !first))
 			return -1;
-		s->uninferable[i] = (uint8_t)updiscon(run, i, s) | s->uninferable[i];
+		if (s->uninferable[i] == jump_inferable)
+			s->uninferable[i] = updiscon(run, i, s);
 		return next_unq ? support(c, t, i, 1, 3) : 0;
 	}
 	if (x->cls == rvc_branch) {

@@ -1,6 +1,7 @@
 /* unit_rvenc.c — the rvtrace encoder (encoder/rvtrace/) against the reference L1 decoder: for many
  * seeds the bytes it writes decode to exactly the L1 text it expects; the same request gives the same
- * vector; every variant of encoder/rvtrace/variants.txt is reached; refused requests. */
+ * vector; every variant of encoder/rvtrace/variants.txt is reached; refused requests; the program's image
+ * decodes to the control flow its execution took. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -232,6 +233,163 @@ static void test_insn_encoder(void)
 	}
 }
 
+/* ---- The program's image against its execution ------------------------------------------------
+ * An independent decode of the few encodings the encoder writes, from the unprivileged ISA's formats
+ * (B, J, I; CB, CJ, CR), so that every control transfer the execution took is the one the image's
+ * bytes say: a wrong immediate or register field in the image shows here, not only at L3. */
+
+static int64_t sext(uint64_t v, int bits)
+{
+	uint64_t m = UINT64_C(1) << (bits - 1);
+	return (int64_t)((v ^ m) - m);
+}
+
+static uint32_t field(uint32_t w, int hi, int lo)
+{
+	return (w >> lo) & ((UINT32_C(1) << (hi - lo + 1)) - 1);
+}
+
+/* What the bytes at an address are to control flow. */
+struct decoded {
+	int size;
+	int kind;          /* 1 conditional branch, 2 jal-like, 3 jalr-like, 4 auipc, 0 other */
+	int rs1, rd;
+	int64_t imm;       /* branch and jump offset, jalr offset, auipc upper immediate (bits 31:12) */
+};
+
+static void decode32(uint32_t w, struct decoded *d)
+{
+	d->size = 4;
+	d->rd = (int)field(w, 11, 7);
+	d->rs1 = (int)field(w, 19, 15);
+	switch (field(w, 6, 0)) {
+	case 0x63:   /* B: imm[12|10:5] rs2 rs1 funct3 imm[4:1|11] */
+		d->kind = 1;
+		d->imm = sext(field(w, 31, 31) << 12 | field(w, 30, 25) << 5 | field(w, 11, 8) << 1 | field(w, 7, 7) << 11, 13);
+		break;
+	case 0x6f:   /* J: imm[20|10:1|11|19:12] rd */
+		d->kind = 2;
+		d->imm = sext(field(w, 31, 31) << 20 | field(w, 30, 21) << 1 | field(w, 20, 20) << 11 | field(w, 19, 12) << 12,
+			      21);
+		break;
+	case 0x67:   /* I: imm[11:0] rs1 000 rd */
+		d->kind = 3;
+		d->imm = sext(field(w, 31, 20), 12);
+		break;
+	case 0x17:   /* U: imm[31:12] rd */
+		d->kind = 4;
+		d->imm = sext(field(w, 31, 12), 20);
+		break;
+	default:
+		d->kind = 0;
+	}
+}
+
+static void decode16(uint32_t h, int rv64, struct decoded *d)
+{
+	uint32_t q = field(h, 1, 0), f3 = field(h, 15, 13);
+	d->size = 2;
+	d->kind = 0;
+	if (q == 1 && (f3 == 6 || f3 == 7)) {   /* CB: c.beqz, c.bnez: offset[8|4:3] rs1' offset[7:6|2:1|5] */
+		d->kind = 1;
+		d->rs1 = 8 + (int)field(h, 9, 7);
+		d->imm = sext(field(h, 12, 12) << 8 | field(h, 11, 10) << 3 | field(h, 6, 5) << 6 | field(h, 4, 3) << 1 |
+			      field(h, 2, 2) << 5, 9);
+	} else if (q == 1 && (f3 == 5 || (f3 == 1 && !rv64))) {   /* CJ: c.j, c.jal (RV32; c.addiw in RV64) */
+		d->kind = 2;   /* offset[11|4|9:8|10|6|7|3:1|5] */
+		d->imm = sext(field(h, 12, 12) << 11 | field(h, 11, 11) << 4 | field(h, 10, 9) << 8 | field(h, 8, 8) << 10 |
+			      field(h, 7, 7) << 6 | field(h, 6, 6) << 7 | field(h, 5, 3) << 1 | field(h, 2, 2) << 5, 12);
+	} else if (q == 2 && f3 == 4 && field(h, 6, 2) == 0 && field(h, 11, 7) != 0) {   /* CR: c.jr, c.jalr */
+		d->kind = 3;
+		d->rs1 = (int)field(h, 11, 7);
+		d->imm = 0;
+	}
+}
+
+static void decode_at(const struct rvenc_program *p, uint64_t addr, struct decoded *d)
+{
+	const uint8_t *b = p->code + (addr - p->base);
+	uint32_t w = (uint32_t)b[0] | (uint32_t)b[1] << 8;
+	memset(d, 0, sizeof *d);
+	if ((w & 3) != 3) {
+		decode16(w, p->rv64, d);
+		return;
+	}
+	decode32(w | (uint32_t)b[2] << 16 | (uint32_t)b[3] << 24, d);
+}
+
+/* One seed's program and run: the number of retired control transfers whose image disagrees. */
+static unsigned image_disagreements(uint64_t seed, int rv64, int c_ext, unsigned *checked)
+{
+	struct enc_rng r;
+	struct rvenc_program p;
+	struct rvenc_run run;
+	struct tc_rvtrace_config cfg;
+	unsigned bad = 0;
+	uint64_t mask = rv64 ? UINT64_MAX : UINT32_MAX;
+	static const uint64_t base[] = { 0x1000, 0x80000000, 0xfff00000, UINT64_C(0xffffffffff000000) };
+	tc_rvtrace_config_default(&cfg);
+	cfg.rv32 = !rv64;
+	cfg.iaddress_width_p = rv64 ? 64 : 32;
+	cfg.c_ext = c_ext;
+	enc_rng_init(&r, seed, NULL, 0);
+	if (rvenc_program_make(&p, &r, 4 + (unsigned)(seed % 90), rv64, c_ext, base[seed % (rv64 ? 4 : 3)], seed % 4 == 0) ||
+	    rvenc_execute(&p, &r, &cfg, 400, &run))
+		abort();
+	for (size_t i = 0; i < run.n; i++) {
+		const struct rvenc_retired *x = &run.rec[i];
+		struct decoded d, pair;
+		uint64_t fall = (x->addr + x->size) & mask, want = fall;
+		int kind = x->cls == rvc_branch ? 1 : x->cls == rvc_jump ? 2 : x->cls == rvc_indirect ? 3 : -1;
+		decode_at(&p, x->addr, &d);
+		if (d.size != x->size) {
+			bad++;
+			continue;
+		}
+		if (kind < 0)
+			continue;
+		(*checked)++;
+		if (d.kind != kind || (kind == 1 && d.rs1 == 0)) {   /* the program branches on x8..x15 */
+			note("seed %llu: %#llx decodes as kind %d, retired as %d (rs1 x%d)", (unsigned long long)seed,
+			     (unsigned long long)x->addr, d.kind, kind, d.rs1);
+			bad++;
+			continue;
+		}
+		if (kind == 1 && x->taken)
+			want = (x->addr + (uint64_t)d.imm) & mask;
+		if (kind == 2)
+			want = (x->addr + (uint64_t)d.imm) & mask;
+		if (kind == 3 && !x->inferable)
+			continue;   /* a return or a random indirect target: nothing in the image says where */
+		if (kind == 3) {   /* Table 3.2: auipc rd; jalr rs1 = rd: auipc's address + (imm << 12) + offset */
+			uint64_t at = x->addr - 4;
+			decode_at(&p, at, &pair);
+			if (pair.kind != 4 || pair.rd != d.rs1) {
+				bad++;
+				continue;
+			}
+			want = (at + (uint64_t)(pair.imm * 4096) + (uint64_t)d.imm) & mask & ~UINT64_C(1);
+		}
+		if (x->next != want) {
+			note("seed %llu: %#llx goes to %#llx, the image says %#llx", (unsigned long long)seed,
+			     (unsigned long long)x->addr, (unsigned long long)x->next, (unsigned long long)want);
+			bad++;
+		}
+	}
+	free(run.rec);
+	rvenc_program_free(&p);
+	return bad;
+}
+
+static void test_image_matches_execution(void)
+{
+	unsigned bad = 0, checked = 0;
+	for (uint64_t seed = 1; seed <= 400; seed++)
+		bad += image_disagreements(seed, (int)(seed % 2), seed % 3 != 0, &checked);
+	ok(bad == 0 && checked > 10000, "400 programs: every retired branch, jump and auipc-jalr pair goes where an "
+	   "independent decode of its image bytes says (%u checked, %u wrong)", checked, bad);
+}
+
 static int same(const struct tc_enc_result *a, const struct tc_enc_result *b)
 {
 	return a->trace_len == b->trace_len && !memcmp(a->trace, b->trace, a->trace_len) && !strcmp(a->l1, b->l1) &&
@@ -280,6 +438,7 @@ int main(void)
 {
 	test_entry();
 	test_insn_encoder();
+	test_image_matches_execution();
 	test_refused();
 	test_deterministic();
 	test_seeds();

@@ -1,5 +1,5 @@
 /* unit_rvtrace_l3.c — unit tests of the RISC-V processor trace 0.026 L3 walk (rvtrace_analyze.c, ERRATA
- * RV-P5, RV-P8…RV-P19, RV-X1); prints TAP. The images are assembled by riscv64-linux-gnu-as 2.40 (the
+ * RV-P5, RV-P8…RV-P19, RV-X1, RV-E5); prints TAP. The images are assembled by riscv64-linux-gnu-as 2.40 (the
  * source beside the bytes, -march=rv32gc -mno-relax) and checked against its objdump; the packets are
  * L1 records built by hand (one end-to-end case feeds the bytes of FORMAT.md's worked example), and
  * every expected L3 line is reasoned in the comments beside it. */
@@ -255,6 +255,30 @@ static void test_sync(void)
 	       "@70 trace-on\n"
 	       "@70 range first=0x80000020 last=0x80000020 n=1 isa=rv32 type=other taken=-\n",
 	       "syncs: branch bit, RV-P11 walk, jalr at a sync, ret=unknown, trace end and trace-on");
+}
+
+/* RV-E5: an auipc a sync reports, its jalr reported by a packet of its own, then an exception (Fig 5.1
+ * exc_only): the decoder executed the auipc, so the jalr is the pair (RV-P12) and ret is its target. */
+static void test_reported_pair(void)
+{
+	struct run r;
+	start(&r, 1, image_a, sizeof image_a, A);
+	/* @10 sync-start at the auipc x5,0x0 at 0c: x5 = 8000000c; the range ends at the packet (RV-P10). */
+	sync(&r, tc_rvtrace_pkt_sync_start, 3, 0, A + 0x0c, 0);
+	/* @20 format 2, diff +4 from the base 0c (diff_sign 0: base + diff): the jalr x1,24(x5) at 10, walked
+	 * from 0c's successor; the auipc was executed just before it: inferable, target 8000000c + 24. */
+	addr_only(&r, 0x4);
+	/* @30 sync-exception at 2c, cause 7, privilege unchanged (no context item): ret = that target,
+	 * 80000024, never unknown (RV-P14, RV-E5). */
+	sync(&r, tc_rvtrace_pkt_sync_exception, 3, 0, A + 0x2c, 7);
+	finish(&r,
+	       "@10 " CTX3
+	       "@10 range first=0x8000000c last=0x8000000c n=1 isa=rv32 type=other taken=-\n"
+	       "@20 range first=0x80000010 last=0x80000010 n=1 isa=rv32 type=indir taken=E\n"
+	       "@30 exception type=0x7 ret=0x80000024\n"
+	       "@30 range first=0x8000002c last=0x8000002c n=1 isa=rv32 type=other taken=-\n",
+	       "a jalr after an auipc that a sync reported is the pair: the exception after it returns to its target "
+	       "(RV-E5)");
 }
 
 /* A full branch map (branches = 0, RV-P3): 31 bits, no address. */
@@ -537,6 +561,7 @@ int main(void)
 	test_walk();
 	test_diff_sign();
 	test_sync();
+	test_reported_pair();
 	test_full_map();
 	test_errors();
 	test_walk_limit();
