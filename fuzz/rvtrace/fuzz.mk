@@ -3,4 +3,4 @@
 # make fuzz-smoke: seconds under libFuzzer and AFL++ (HARNESS:LF:AFL), twice the protocol's share of
 # each engine (FUZZ_SMOKE_PROTO); the frame parser and the stream's framing get the most.
 FUZZ_SMOKE_TIMES += rvtrace_parse:5:20 rvtrace_decode:5:20 rvtrace_diff:5:15 rvtrace_stream:5:15 \
-                    rvtrace_l1text:5:10
+                    rvtrace_l1text:5:10 rvtrace_roundtrip:5:10
