@@ -328,10 +328,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	cfg = malloc(proto->config_size);
 	TC_FUZZ_CHECK(cfg != NULL, "out of memory");
 	request(proto, data, size, cfg, &rq, &flags, &chunk);
-	refused = !rq.random_config && proto->config_check(cfg, NULL, 0) != 0;
+	refused = !rq.random_config && (proto->config_check(cfg, NULL, 0) != 0 ||
+					(enc->config_refused && enc->config_refused(cfg, NULL, 0) != 0));
 	rc = enc->generate(&rq, &v, err, sizeof err);
 	TC_FUZZ_CHECK((rc != 0) == refused, "the encoder returned %d (%s) for a configuration %s", rc, rc ? err : "-",
-		      refused ? "config_check refuses" : "the decoder accepts");
+		      refused ? "config_check or the encoder's config_refused refuses" : "the decoder and the encoder accept");
 	if (rc) {
 		free(cfg);
 		return 0;

@@ -65,6 +65,8 @@ static void random_config(struct enc_rng *r, struct tc_rvtrace_config *cfg)
  * addresses no finer than the instruction alignment, privileges 0, 1 and 3, causes up to 11. */
 static int config_refused(const struct tc_rvtrace_config *cfg, char *err, size_t errlen)
 {
+	if (!err)
+		errlen = 0;
 	if (tc_rvtrace_config_check(cfg, err, errlen))
 		return -1;
 	if (cfg->iaddress_width_p != (cfg->rv32 ? 32 : 64)) {
@@ -74,6 +76,10 @@ static int config_refused(const struct tc_rvtrace_config *cfg, char *err, size_t
 	if (cfg->iaddress_lsb_p > (cfg->c_ext ? 1 : 2) || cfg->privilege_width_p < 2 || cfg->ecause_width_p < 4) {
 		snprintf(err, errlen, "the rvtrace encoder needs iaddress_lsb_p at most the instruction alignment, "
 			 "privilege_width_p >= 2, ecause_width_p >= 4");
+		return -1;
+	}
+	if (cfg->walk_limit != 0) {   /* the reference's own bound, which the encoder's walks do not keep */
+		snprintf(err, errlen, "the rvtrace encoder needs walk_limit=0 (no bound below the default)");
 		return -1;
 	}
 	if (!cfg->rv32 && !cfg->long_frames) {
@@ -221,6 +227,11 @@ static int generate(const struct tc_enc_request *rq, struct tc_enc_result *r, ch
 	return 0;
 }
 
+static int rvenc_config_refused(const void *cfg, char *err, size_t errlen)
+{
+	return config_refused(cfg, err, errlen);
+}
+
 const struct tc_encoder tc_encoder_rvtrace = {
 	.protocol = "rvtrace",
 	.doc = "A random RV32/RV64 program with or without C (branches, jal, jalr with and without\n"
@@ -237,4 +248,5 @@ const struct tc_encoder tc_encoder_rvtrace = {
 	.variant_count = rvenc_variant_count,
 	.variant_name = rvenc_variant_name,
 	.bench_config = "",
+	.config_refused = rvenc_config_refused,
 };

@@ -8,6 +8,19 @@
 
 #define DEFAULT_WALK_LIMIT 1048576u
 
+/* ERRATA RV-P22: between two map bits a walk's next step is fixed by its instruction address and
+ * by the upper instruction of a pair (RV-P12) that retired just before it, if any: none, or the
+ * instruction 2 or 4 bytes before it (an upper instruction falls through). So a walk that takes more
+ * steps than three times the image's halfwords without taking a map bit is in a loop it never
+ * leaves: walk-limit at once. */
+static uint64_t loop_bound(const struct tc_image *image)
+{
+	uint64_t halfwords = 0;
+	for (int i = 0; image && i < image->n; i++)
+		halfwords += image->region[i].size / 2 + 1;
+	return 3 * halfwords + 2;
+}
+
 static int xlen_of(const struct rv_l3 *a)
 {
 	return a->cfg.rv32 ? 32 : 64;
@@ -201,10 +214,11 @@ static void walk_map(struct rv_l3 *a, int has_addr, uint64_t addr, uint32_t map,
 		l3_error(a, tc_rvtrace_err_no_address);
 		return;
 	}
+	uint64_t bound = loop_bound(a->image), since = 0;
 	for (uint32_t n = 0;; n++) {
 		int not_taken = 0;
 		enum step s;
-		if (n >= limit) {
+		if (n >= limit || since++ >= bound) {   /* RV-P22 */
 			no_image(a, tc_l3_walk_limit, pc);
 			return;
 		}
@@ -216,6 +230,7 @@ static void walk_map(struct rv_l3 *a, int has_addr, uint64_t addr, uint32_t map,
 				return;
 			}
 			not_taken = (int)(map >> used++ & 1);
+			since = 0;
 		}
 		s = execute(a, pc, &in, not_taken, &next);
 		if (used == nbits && (has_addr ? pc == addr : in.cls == tc_rvinsn_branch)) {
@@ -249,8 +264,9 @@ static void walk_to_sync(struct rv_l3 *a, uint64_t addr)
 	struct tc_rvinsn in;
 	if (a->updiscon)
 		return;
+	uint64_t bound = loop_bound(a->image);
 	for (uint32_t n = 0; pc != addr; n++) {
-		if (n >= limit) {
+		if (n >= limit || n >= bound) {   /* RV-P22 */
 			no_image(a, tc_l3_walk_limit, pc);
 			return;
 		}

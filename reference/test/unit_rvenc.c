@@ -426,6 +426,16 @@ static void test_entry(void)
 	rc = e->generate(&fixed, &a, err, sizeof err);
 	ok(rc == 0 && !memcmp(a.cfg, &cfg, sizeof cfg), "a fixed configuration is the vector's");
 	tc_enc_result_free(&a);
+	ok(e->config_refused && e->config_refused(&cfg, NULL, 0) == 0, "config_refused: the configuration it generated");
+	cfg.iaddress_width_p = 40;
+	ok(e->config_refused(&cfg, err, sizeof err) != 0 && strstr(err, "iaddress_width_p = XLEN") &&
+	   e->config_refused(&cfg, NULL, 0) != 0 && e->generate(&fixed, &a, err, sizeof err) == -1,
+	   "config_refused: iaddress_width_p 40 with XLEN 64, which config_check accepts and generate refuses (%s)", err);
+	cfg.iaddress_width_p = 64;
+	cfg.walk_limit = 3;
+	ok(e->config_refused(&cfg, err, sizeof err) != 0 && strstr(err, "walk_limit=0"),
+	   "config_refused: walk_limit 3, a bound its walks do not keep (%s)", err);
+	cfg.walk_limit = 0;
 	fixed.steps = 0;
 	ok(e->generate(&fixed, &a, err, sizeof err) == -1 && err[0], "steps 0: refused (%s)", err);
 	ok(e->variant_count() == rvenc_variant_count() && e->variant_name(0) && !e->variant_name(-1) &&

@@ -473,6 +473,27 @@ static void test_walk_limit(void)
 	       "walk_limit 3");
 }
 
+/* RV-P22: image C at 0x2000, nop (13 00 00 00: addi x0,x0,0) then j . (6f 00 00 00: jal x0,0, an
+ * inferable jump to itself). A format-1 packet with one map bit never reaches its address: the walk
+ * from 0x2004 takes j . again and again without a map bit. Image C is 8 bytes: 5 halfwords counted
+ * (8/2 + 1 for the one region), bound 3 * 5 + 2 = 17 steps, so 17 ranges of the jump and then
+ * walk-limit at 0x2004, whatever walk_limit says (here its default, 2^20). */
+static const uint8_t image_c[] = { 0x13, 0x00, 0x00, 0x00, 0x6f, 0x00, 0x00, 0x00 };
+static void test_inferable_loop(void)
+{
+	struct run r;
+	char want[4096];
+	size_t n;
+	start(&r, 1, image_c, sizeof image_c, 0x2000);
+	sync(&r, tc_rvtrace_pkt_sync_start, 3, 0, 0x2000, 0);
+	full(&r, 1, 0, 0x2010);
+	n = (size_t)snprintf(want, sizeof want, "@10 " CTX3 "@10 range first=0x2000 last=0x2000 n=1 isa=rv32 type=other taken=-\n");
+	for (int i = 0; i < 17; i++)
+		n += (size_t)snprintf(want + n, sizeof want - n, "@20 range first=0x2004 last=0x2004 n=1 isa=rv32 type=dir taken=E\n");
+	snprintf(want + n, sizeof want - n, "@20 walk-limit addr=0x2004 isa=rv32\n");
+	finish(&r, want, "a loop of inferable jumps ends at the loop bound (RV-P22)");
+}
+
 /* c.jal in RV32, the same bits reserved c.addiw in RV64 (RV-P18, RV-P21), and with c_ext=0. */
 static void test_c(void)
 {
@@ -565,6 +586,7 @@ int main(void)
 	test_full_map();
 	test_errors();
 	test_walk_limit();
+	test_inferable_loop();
 	test_context_support();
 	test_first_arrival();
 	test_c();

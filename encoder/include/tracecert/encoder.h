@@ -114,6 +114,11 @@ struct tc_encoder {
 	 * Returns as generate. NULL: the protocol has no such model. */
 	int (*from_exec)(const struct tc_exec *x, struct tc_enc_result *r, struct tc_exec_marks *m, char *err,
 			 size_t errlen);
+	/* Whether generate refuses a configuration the protocol's config_check
+	 * accepts (one the encoder does not model): non-zero, with a message in
+	 * err when err is not NULL. NULL: the encoder takes every configuration
+	 * config_check accepts. */
+	int (*config_refused)(const void *cfg, char *err, size_t errlen);
 };
 
 /* A sync_points for a protocol whose synchronisation sequence is at least
