@@ -2,7 +2,8 @@
  * classified from the image, the L3 of that execution and the pages it touches (tracecert/execlog.h). */
 /* The L3 is derived from the log's address sequence alone (what executed),
  * never from a protocol's trace-unit model: reference/L3FORMAT.md's items,
- * ranges ending at every branch (`dir`/`indir`, the classifier's types), a
+ * ranges ending at every branch (`dir`/`indir`, the classifier's types;
+ * at an ISB too where the protocol traces it, tc_exec_marks.isb_waypoint), a
  * supervisor call an exception whose preferred return address is the
  * instruction after it (the SVC instruction has completed when its
  * exception is taken), the handler (the kernel, which qemu-user runs
@@ -166,6 +167,7 @@ static int classify_one(const struct tc_execlog_entry *e, const struct tc_execlo
 	o->size = in.size;
 	o->type = in.type == tc_insn_branch_dir || in.type == tc_insn_branch_indir ? in.type : tc_insn_other;
 	o->svc = (uint8_t)is_svc(isa, in.opcode, in.size);
+	o->isb = in.type == tc_insn_isb;
 	o->line = e->line;
 	if (!next)
 		return 0;
@@ -284,6 +286,7 @@ static void simple(struct l3w *w, int kind, uint64_t off)
  * instructions"). */
 static void insn(struct l3w *w, const struct tc_exec_insn *i, uint64_t off)
 {
+	int isb = i->isb && w->m->isb_waypoint;
 	if (!w->open) {
 		item(w, &w->range, tc_l3_range, off);
 		w->range.first = i->addr;
@@ -292,9 +295,9 @@ static void insn(struct l3w *w, const struct tc_exec_insn *i, uint64_t off)
 	}
 	w->range.last = i->addr;
 	w->range.count++;
-	w->range.last_type = i->type;
-	w->range.taken = i->type == tc_insn_other ? tc_taken_none : i->taken ? tc_taken_e : tc_taken_n;
-	if (i->type != tc_insn_other)
+	w->range.last_type = isb ? tc_insn_isb : i->type;
+	w->range.taken = isb ? tc_taken_e : i->type == tc_insn_other ? tc_taken_none : i->taken ? tc_taken_e : tc_taken_n;
+	if (i->type != tc_insn_other || isb)
 		close_range(w);
 }
 

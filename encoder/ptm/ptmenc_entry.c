@@ -76,4 +76,5 @@ const struct tc_encoder tc_encoder_ptm = {
 	.nnegative_kinds = 0,
 	.bench_config = "return_stack=1",
 	.sync_points = sync_points,
+	.from_exec = pe_from_exec,
 };

@@ -47,6 +47,8 @@ struct pe_atom {
 	int taken;
 	struct tc_l3 item[2];
 	int nitems;
+	size_t mark_first;         /* a logged execution: the instructions it traces (pe.marks) */
+	size_t mark_count;
 };
 
 /* Exception information of a branch address packet (§4.5.4). */
@@ -88,6 +90,12 @@ struct pe {
 	unsigned burst;            /* blocks left to run back to back */
 	unsigned burst_bias;       /* percent of conditional branches taken in a burst */
 	unsigned loop_left;        /* iterations left in the current loop block */
+	/* A logged execution (ptmenc_exec.c; NULL in a random one): per
+	 * instruction, the offset of the packet that traced it; the next atom
+	 * traces the mark_count instructions from mark_first. */
+	uint64_t *marks;
+	size_t mark_first;
+	size_t mark_count;
 };
 
 /* ---- Variants (ptmenc_core.c) ------------------------------------------- */
@@ -140,5 +148,11 @@ void pe_item(struct tc_l3 *x, int kind, uint64_t offset);
 void pe_start(struct pe *e);
 void pe_step(struct pe *e);
 void pe_finish(struct pe *e);
+
+/* ---- A logged execution (ptmenc_exec.c): tc_encoder.from_exec ---------------------------- */
+struct tc_exec;
+struct tc_exec_marks;
+int pe_from_exec(const struct tc_exec *x, struct tc_enc_result *r, struct tc_exec_marks *m, char *err,
+		 size_t errlen);
 
 #endif

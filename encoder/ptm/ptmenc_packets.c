@@ -413,11 +413,14 @@ static unsigned atom_header(const struct pe *e, int n)
 /* The L3 items of the atoms just written, at the packet's offset. */
 static void atom_items(struct pe *e, uint64_t off)
 {
-	for (int i = 0; i < e->natoms; i++)
+	for (int i = 0; i < e->natoms; i++) {
 		for (int j = 0; j < e->atoms[i].nitems; j++) {
 			e->atoms[i].item[j].h.offset = off;
 			pe_l3(e, &e->atoms[i].item[j]);
 		}
+		for (size_t k = 0; e->marks && k < e->atoms[i].mark_count; k++)
+			e->marks[e->atoms[i].mark_first + k] = off;
+	}
 	e->natoms = 0;
 }
 
@@ -473,6 +476,9 @@ void pe_atom(struct pe *e, int taken, const struct tc_l3 *item, int nitems, uint
 	a->taken = taken;
 	a->nitems = nitems;
 	memcpy(a->item, item, (size_t)nitems * sizeof *item);
+	a->mark_first = e->mark_first;
+	a->mark_count = e->mark_count;
+	e->mark_count = 0;
 	if (e->cfg.cycle_accurate)
 		atom_ca(e, cc);
 	else if (e->natoms == PE_MAX_ATOMS || enc_chance(&e->rng, 30))

@@ -47,6 +47,7 @@ struct tc_exec_insn {
 	uint8_t type;               /* enum tc_insn_type (other, dir, indir) */
 	uint8_t taken;              /* a branch whose next instruction is not the one after it */
 	uint8_t svc;                /* a supervisor call: an exception returning to the next instruction */
+	uint8_t isb;                /* an ISB (type other): a waypoint of the protocols whose marks say so */
 	uint32_t next;              /* the instruction executed after it (the log's next line) */
 	uint8_t next_isa;
 	uint8_t has_next;           /* 0 for the last line of the log */
@@ -79,6 +80,7 @@ struct tc_exec_marks {
 	uint64_t *resume;           /* per system call with a next instruction: tracing on again there */
 	struct tc_context ctx;      /* the context the trace reports (after the first trace-on) */
 	uint16_t svc_type;          /* the protocol's exception type of a supervisor call */
+	uint8_t isb_waypoint;       /* the protocol traces an ISB as a branch is (an atom): a range ends at it */
 };
 
 /* Allocates the marks' arrays for x (zeroed); -1 when memory is short. */
@@ -87,7 +89,8 @@ void tc_exec_marks_free(struct tc_exec_marks *m);
 
 /* The L3 of the execution (reference/L3FORMAT.md), from the log's
  * instructions alone, with the offsets of m: trace-on, the context, ranges
- * ending at every branch, each system call an exception returning to the
+ * ending at every branch (and ISB where m->isb_waypoint: type isb, E; an
+ * ISB that fails its condition in an IT block is not told apart), each system call an exception returning to the
  * next instruction, tracing on again after it (the handler is not traced).
  * Returns malloc'd text, or NULL when memory is short. */
 char *tc_exec_l3(const struct tc_exec *x, const struct tc_exec_marks *m);
