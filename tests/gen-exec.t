@@ -12,7 +12,7 @@ usage() { "$T" gen "$@" > "$tmp/u.out" 2>&1; rc=$?; test $rc -eq 2 && grep -q "$
 want='needs --elf'; check "--from-exec without --elf: a usage error" usage --protocol etmv3 --from-exec "$tmp/log"
 want='need --from-exec'; check "--elf without --from-exec: a usage error" usage --protocol etmv3 --elf x
 want='does not go with'; check "--from-exec with --negative: a usage error" usage --protocol etmv3 --from-exec "$tmp/log" --elf x --negative
-want='has no model of a real execution'; check "an encoder without from_exec (ptm): a usage error" usage --protocol ptm --from-exec "$tmp/log" --elf x
+want='has no model of a real execution'; check "an encoder without from_exec (ete): a usage error" usage --protocol ete --from-exec "$tmp/log" --elf x
 bad() { { arm 0x1000 main; echo 'Trace 0: 0x7f25e4000180 [00000480/00001004] main'; } > "$tmp/bad"; "$T" gen --protocol etmv3 --from-exec "$tmp/bad" --elf /dev/null > "$tmp/b.out" 2>&1; test $? -eq 2 && grep -q "bad:2: byte offset 67: not a line of qemu's -d exec log" "$tmp/b.out"; }
 check "a bad log line: its line number and byte offset (exit 2)" bad
 check "a log that is not there: named (exit 2)" sh -c "'$T' gen --protocol etmv3 --from-exec '$tmp/none' --elf x 2>&1 | grep -q \"cannot read '$tmp/none'\""
@@ -32,10 +32,23 @@ check "gen --from-exec --steps 6: a vector and its image pages, one run of two p
   check "the same log gives the same vector" sh -c "'$T' gen --protocol etmv3 --from-exec '$tmp/log' --elf '$tmp/prog' --steps 6 --note 'hand-made' | cmp - '$tmp/out/prog.tcv'"
   check "the description holds the note" grep -q '^# hand-made$' "$tmp/out/prog.tcv"
   check "no line of the start symbol: named" sh -c "'$T' gen --protocol etmv3 --from-exec '$tmp/log' --elf '$tmp/prog' --exec-start nosuch 2>&1 | grep -q \"no line of symbol 'nosuch'\""
+  # PTM: the same execution, the same L3 (from the log); the packets by hand (unit_execlog.c ptm_l1):
+  # an atom for the bl, branch address packets for the bx lr, a waypoint update and an exception for the svc
+  check "ptm: gen --from-exec: a vector that passes the reference" sh -c "'$T' gen --protocol ptm --from-exec '$tmp/log' --elf '$tmp/prog' --steps 6 --out '$tmp/ptm' --name p && '$V' '$tmp/ptm/p.tcv'"
+  check "ptm: its [expect.l3] is the hand-written L3" sh -c "sed -n '/^\\[expect.l3\\]/,/^\\[/p' '$tmp/ptm/p.tcv' | grep '^@' | sed 's/^@[0-9]* //' | diff - '$tmp/want'"
+  printf '%s\n' async 'isync addr=0x1000 isa=arm reason=1 ns=1 hyp=0' 'atom atoms=E' 'branch addr=0x1008 isa=arm ns=1 hyp=0' \
+    'waypoint addr=0x100c isa=arm' 'branch addr=0xffff0008 isa=arm ns=1 hyp=0 exc=0xa' 'isync addr=0x100c isa=arm reason=1 ns=1 hyp=0' \
+    'branch addr=0x2000 isa=thumb ns=1 hyp=0' 'branch addr=0x1000 isa=arm ns=1 hyp=0' > "$tmp/ptm-l1"
+  check "ptm: its [expect.l1] is the hand-reasoned packet sequence" sh -c "sed -n '/^\\[expect.l1\\]/,/^\\[/p' '$tmp/ptm/p.tcv' | grep '^@' | sed 's/^@[0-9]* [0-9a-f]* //' | diff - '$tmp/ptm-l1'"
+  check "ptm: the same log gives the same vector" sh -c "'$T' gen --protocol ptm --from-exec '$tmp/log' --elf '$tmp/prog' --steps 6 --name p | cmp - '$tmp/ptm/p.tcv'"
+  # a window of one instruction, the mov: no waypoint ends it, a waypoint update at 0x1004 says how far it went
+  check "ptm: a window ending inside a walk: a waypoint update at the instruction after its last" sh -c "'$T' gen --protocol ptm --from-exec '$tmp/log' --elf '$tmp/prog' --steps 1 --name w | grep -q '^@[0-9]* 72 waypoint addr=0x1004 isa=arm\$'"
   { arm 0x1000 main; arm 0x1010 main; } > "$tmp/jump"
   check "a log the image contradicts: named with its line" sh -c "'$T' gen --protocol etmv3 --from-exec '$tmp/jump' --elf '$tmp/prog' 2>&1 | grep -q 'jump:1: the instruction at 0x1000 is not a branch'"
 fi
 mkdir "$tmp/bin" && ln -s "$(command -v dirname)" "$tmp/bin/dirname"
 nopath() { PATH="$tmp/bin" /bin/sh vectors/etmv3/real/build.sh --check > "$tmp/np.out" 2>&1; test $? -eq 1 && grep -q 'missing Debian packages: gcc-arm-linux-gnueabihf.* qemu-user' "$tmp/np.out"; }
 check "build.sh --check names the missing packages when the tools are not on PATH (exit 1)" nopath
+nopath_ptm() { PATH="$tmp/bin" /bin/sh vectors/ptm/real/build.sh --check > "$tmp/np.out" 2>&1; test $? -eq 1 && grep -q 'missing Debian packages: gcc-arm-linux-gnueabihf.* qemu-user' "$tmp/np.out"; }
+check "ptm: build.sh --check names the missing packages too (exit 1)" nopath_ptm
 tap_done

@@ -264,6 +264,145 @@ static void test_from_exec(void)
 	}
 }
 
+/* An encoder of this build by protocol name, or NULL. */
+static const struct tc_encoder *encoder(const char *name)
+{
+	for (int i = 0; tc_encoders[i]; i++)
+		if (!strcmp(tc_encoders[i]->protocol, name))
+			return tc_encoders[i];
+	return NULL;
+}
+
+/* The L1 text without the offsets and header bytes ("@N HH "). */
+static void strip_l1(char *s)
+{
+	char *w = s;
+	for (char *r = s; *r;) {
+		if (*r == '@' && (r == s || r[-1] == '\n')) {
+			r += strcspn(r, " ");
+			r += *r == ' ';
+			r += strcspn(r, " ");
+			r += *r == ' ';
+			continue;
+		}
+		*w++ = *r++;
+	}
+	*w = '\0';
+}
+
+/* The PTM's packets of the hand-made execution, by hand (encoder/ptm/ptmenc_exec.c's
+ * rules): an A-sync and an I-sync of reason 1 at 0x1000 (Non-secure); the
+ * mov is not a waypoint (PTM-P11), the taken bl an E atom; f's bx lr a
+ * branch address packet to 0x1008 (no return stack); the svc: a waypoint
+ * update at 0x100c, the first instruction not executed (PTM-S3), then the
+ * exception branch to 0xffff0008 with Exception 0xa (PTM-P26) and an I-sync
+ * of reason 1 at 0x100c; both bx lr branch address packets, to T32 0x2000
+ * and back to A32 0x1000. The window ends at a waypoint: no waypoint
+ * update after it. */
+static const char ptm_l1[] =
+	"async\n"
+	"isync addr=0x1000 isa=arm reason=1 ns=1 hyp=0\n"
+	"atom atoms=E\n"
+	"branch addr=0x1008 isa=arm ns=1 hyp=0\n"
+	"waypoint addr=0x100c isa=arm\n"
+	"branch addr=0xffff0008 isa=arm ns=1 hyp=0 exc=0xa\n"
+	"isync addr=0x100c isa=arm reason=1 ns=1 hyp=0\n"
+	"branch addr=0x2000 isa=thumb ns=1 hyp=0\n"
+	"branch addr=0x1000 isa=arm ns=1 hyp=0\n";
+
+static void test_ptm_packets(void)
+{
+	const struct tc_encoder *enc = encoder("ptm");
+	struct tc_execlog_entry *e;
+	struct tc_image img;
+	struct tc_exec x;
+	struct tc_exec_marks m;
+	struct tc_enc_result r;
+	char err[300];
+	if (!enc || !enc->from_exec) {
+		ok(0, "ptm: an encoder with from_exec");
+		return;
+	}
+	memset(&m, 0, sizeof m);
+	if (hand_exec(&x, &e, &img) || tc_exec_marks_alloc(&m, &x)) {
+		ok(0, "ptm: the hand-made execution");
+		return;
+	}
+	if (enc->from_exec(&x, &r, &m, err, sizeof err) == 0) {
+		strip_l1(r.l1);
+		ok(!strcmp(r.l1, ptm_l1), "ptm: the packets of the execution, by hand");
+		if (strcmp(r.l1, ptm_l1))
+			note("got:\n%s", r.l1);
+		ok(m.insn[0] == m.insn[1] && m.insn[1] < m.insn[2] && m.insn[2] < m.insn[3] && m.exception[3] > m.insn[3] &&
+		   m.resume[3] > m.exception[3] && m.insn[4] > m.resume[3] && m.insn[5] > m.insn[4] && m.isb_waypoint,
+		   "ptm: mov and bl share their atom's packet; each later one is after the one before; ISB a waypoint");
+		tc_enc_result_free(&r);
+	} else {
+		ok(0, "ptm: from_exec: %s", err);
+	}
+	tc_exec_marks_free(&m);
+	tc_exec_free(&x);
+	tc_image_free(&img);
+	free(e);
+}
+
+/* An ISB (A32 f57ff06f at 0x3000) then bx lr (0x3004) back to 0x1000: with
+ * isb_waypoint a range ends at the ISB (type isb, E: it executed), without
+ * it the ISB runs on into the bx lr's range; PTM traces it by an E atom. */
+static const uint8_t isb_code[] = { 0x6f, 0xf0, 0x7f, 0xf5, 0x1e, 0xff, 0x2f, 0xe1 };
+
+static void test_isb(void)
+{
+	const char *log = ARM("00003000") "g\n" ARM("00003004") "g\n" ARM("00001000") "main\n";
+	const struct tc_encoder *enc = encoder("ptm");
+	struct tc_execlog_entry *e = NULL;
+	struct tc_image img;
+	struct tc_exec x;
+	struct tc_exec_marks m;
+	struct tc_enc_result r;
+	size_t n = 0;
+	char err[300], *l3;
+	memset(&img, 0, sizeof img);
+	memset(&m, 0, sizeof m);
+	if (tc_image_add(&img, 0x1000, arm_code, sizeof arm_code) || tc_image_add(&img, 0x3000, isb_code, sizeof isb_code) ||
+	    parse(log, &e, &n, err, sizeof err) || tc_exec_classify(e, n, 0, 2, &img, "log", &x, err, sizeof err) ||
+	    tc_exec_marks_alloc(&m, &x)) {
+		ok(0, "the ISB execution: %s", err);
+		return;
+	}
+	ok(x.insn[0].isb && x.insn[0].type == tc_insn_other && !x.insn[1].isb, "isb: classified other, flagged isb");
+	m.protocol = tc_proto_ptm;
+	m.insn[0] = 10;
+	m.insn[1] = 20;
+	l3 = tc_exec_l3(&x, &m);
+	ok(l3 && !strcmp(l3, "@0 trace-on\n@0 context el=0 ns=0 sf=0 ctxid=0x0 vmid=0x0\n"
+			    "@10 range first=0x3000 last=0x3004 n=2 isa=a32 type=indir taken=E\n"),
+	   "without isb_waypoint: one range through the ISB");
+	free(l3);
+	m.isb_waypoint = 1;
+	l3 = tc_exec_l3(&x, &m);
+	ok(l3 && !strcmp(l3, "@0 trace-on\n@0 context el=0 ns=0 sf=0 ctxid=0x0 vmid=0x0\n"
+			    "@10 range first=0x3000 last=0x3000 n=1 isa=a32 type=isb taken=E\n"
+			    "@20 range first=0x3004 last=0x3004 n=1 isa=a32 type=indir taken=E\n"),
+	   "with isb_waypoint: a range ends at the ISB, E");
+	free(l3);
+	if (enc && enc->from_exec && enc->from_exec(&x, &r, &m, err, sizeof err) == 0) {
+		l3 = tc_exec_l3(&x, &m);
+		strip_l1(r.l1);
+		ok(!strcmp(r.l1, "async\nisync addr=0x3000 isa=arm reason=1 ns=1 hyp=0\natom atoms=E\n"
+				 "branch addr=0x1000 isa=arm ns=1 hyp=0\n") && l3 && r.l3 && !strcmp(l3, r.l3),
+		   "ptm: the ISB an E atom, the bx lr a branch address; the model's L3 is the log's");
+		free(l3);
+		tc_enc_result_free(&r);
+	} else {
+		ok(0, "ptm: from_exec of the ISB execution");
+	}
+	tc_exec_marks_free(&m);
+	tc_exec_free(&x);
+	tc_image_free(&img);
+	free(e);
+}
+
 int main(void)
 {
 	test_parse_good();
@@ -271,5 +410,7 @@ int main(void)
 	test_classify();
 	test_l3_and_pages();
 	test_from_exec();
+	test_ptm_packets();
+	test_isb();
 	return tap_finish();
 }
