@@ -18,15 +18,15 @@
 
 /* ---- The log ------------------------------------------------------------------------ */
 
-static int hex_field(const char **p, int digits, uint32_t *v)
+static int hex_field(const char **p, int digits, uint64_t *v)
 {
-	uint32_t x = 0;
+	uint64_t x = 0;
 	for (int i = 0; i < digits; i++) {
 		char c = (*p)[i];
 		int d = c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'f' ? c - 'a' + 10 : -1;
 		if (d < 0)
 			return -1;
-		x = x << 4 | (uint32_t)d;
+		x = x << 4 | (uint64_t)d;
 	}
 	*p += digits;
 	*v = x;
@@ -43,11 +43,13 @@ static int literal(const char **p, const char *s)
 }
 
 /* "Trace N: 0xHOST [FLAGS2/PC/FLAGS/CFLAGS] SYMBOL" (tracecert/execlog.h);
- * line is NUL-terminated (its line break removed). */
+ * line is NUL-terminated (its line break removed). FLAGS2 and PC have 8
+ * digits (qemu-arm) or 16 (qemu-aarch64: A64); FLAGS and CFLAGS 8. */
 static int parse_line(const char *line, struct tc_execlog_entry *e)
 {
 	const char *p = line;
-	uint32_t f[4];
+	uint64_t f[4];
+	int wide;
 	if (literal(&p, "Trace ") || !(*p >= '0' && *p <= '9'))
 		return -1;
 	p += strspn(p, "0123456789");
@@ -56,16 +58,18 @@ static int parse_line(const char *line, struct tc_execlog_entry *e)
 	p += strspn(p, "0123456789abcdef");
 	if (literal(&p, " ["))
 		return -1;
+	wide = strspn(p, "0123456789abcdef") == 16;
 	for (int i = 0; i < 4; i++)
-		if (hex_field(&p, 8, &f[i]) || literal(&p, i < 3 ? "/" : "]"))
+		if (hex_field(&p, wide && i < 2 ? 16 : 8, &f[i]) || literal(&p, i < 3 ? "/" : "]"))
 			return -1;
 	if (*p != '\0' && *p != ' ')
 		return -1;
 	p += *p == ' ';
 	e->addr = f[1];
-	e->thumb = (uint8_t)(f[0] >> 23 & 1);
+	e->a64 = (uint8_t)wide;
+	e->thumb = (uint8_t)(!wide && (f[0] >> 23 & 1));
 	if (e->addr & (e->thumb ? 1u : 3u))
-		return -1;   /* no instruction there: T32 halfword, A32 word aligned */
+		return -1;   /* no instruction there: T32 halfword, A32 and A64 word aligned */
 	e->sym = p;
 	e->symlen = strlen(p);
 	while (e->symlen && e->sym[e->symlen - 1] == ' ')
@@ -142,12 +146,26 @@ size_t tc_execlog_find_symbol(const struct tc_execlog_entry *e, size_t n, const 
 /* ---- Classification ------------------------------------------------------------------- */
 
 /* SVC: A32 cond 1111 excluded, bits 27:24 1111 (DDI 0406 A8.8.228
- * encoding A1); T16 1101 1111 imm8 (encoding T1). */
+ * encoding A1); T16 1101 1111 imm8 (encoding T1); A64 1101 0100 000
+ * imm16 000 01 (DDI 0487 C6.2 SVC). */
 static int is_svc(int isa, uint32_t op, int size)
 {
+	if (isa == tc_isa_a64)
+		return (op & 0xffe0001fu) == 0xd4000001u;
 	if (isa == tc_isa_a32)
 		return (op & 0x0f000000u) == 0x0f000000u && (op >> 28) != 0xf;
 	return size == 2 && (op & 0xff00u) == 0xdf00u;
+}
+
+static int isa_of(const struct tc_execlog_entry *e)
+{
+	return e->a64 ? tc_isa_a64 : e->thumb ? tc_isa_t32 : tc_isa_a32;
+}
+
+/* An address as the instruction set sees it: AArch32 addresses are 32 bits. */
+static uint64_t visible(int isa, uint64_t a)
+{
+	return isa == tc_isa_a64 ? a : (uint32_t)a;
 }
 
 static int classify_one(const struct tc_execlog_entry *e, const struct tc_execlog_entry *next,
@@ -156,9 +174,10 @@ static int classify_one(const struct tc_execlog_entry *e, const struct tc_execlo
 	size_t avail = 0;
 	const uint8_t *b = tc_image_lookup(img, e->addr, &avail);
 	struct tc_insn in;
-	int isa = e->thumb ? tc_isa_t32 : tc_isa_a32;
+	int isa = isa_of(e);
 	if (!b || !tc_insn_decode(isa, e->addr, b, avail, 0, &in)) {
-		snprintf(err, errlen, "%s:%zu: no image bytes for the instruction at 0x%x", name, e->line, (unsigned)e->addr);
+		snprintf(err, errlen, "%s:%zu: no image bytes for the instruction at 0x%llx", name, e->line,
+			 (unsigned long long)e->addr);
 		return -1;
 	}
 	memset(o, 0, sizeof *o);
@@ -173,16 +192,19 @@ static int classify_one(const struct tc_execlog_entry *e, const struct tc_execlo
 		return 0;
 	o->has_next = 1;
 	o->next = next->addr;
-	o->next_isa = next->thumb ? tc_isa_t32 : tc_isa_a32;
-	o->taken = o->next != (uint32_t)(e->addr + in.size) || o->next_isa != isa;
+	o->next_isa = (uint8_t)isa_of(next);
+	o->taken = o->next != visible(isa, e->addr + in.size) || o->next_isa != isa;
 	if (o->taken && (o->type == tc_insn_other || o->svc)) {
-		snprintf(err, errlen, "%s:%zu: the instruction at 0x%x is not a branch, yet the next one is at 0x%x",
-			 name, e->line, (unsigned)e->addr, (unsigned)o->next);
+		snprintf(err, errlen, "%s:%zu: the instruction at 0x%llx is not a branch, yet the next one is at 0x%llx",
+			 name, e->line, (unsigned long long)e->addr, (unsigned long long)o->next);
 		return -1;
 	}
-	if (o->taken && o->type == tc_insn_branch_dir && (o->next != (uint32_t)in.target || o->next_isa != in.next_isa)) {
-		snprintf(err, errlen, "%s:%zu: the direct branch at 0x%x goes to 0x%x, yet the next instruction is at 0x%x",
-			 name, e->line, (unsigned)e->addr, (unsigned)in.target, (unsigned)o->next);
+	if (o->taken && o->type == tc_insn_branch_dir &&
+	    (o->next != visible(isa, in.target) || o->next_isa != in.next_isa)) {
+		snprintf(err, errlen,
+			 "%s:%zu: the direct branch at 0x%llx goes to 0x%llx, yet the next instruction is at 0x%llx",
+			 name, e->line, (unsigned long long)e->addr, (unsigned long long)visible(isa, in.target),
+			 (unsigned long long)o->next);
 		return -1;
 	}
 	return 0;
@@ -308,10 +330,10 @@ char *tc_exec_l3(const struct tc_exec *x, const struct tc_exec_marks *m)
 	memset(&w, 0, sizeof w);
 	w.m = m;
 	simple(&w, tc_l3_trace_on, m->start);
-	item(&w, &c, tc_l3_context, m->start);
+	item(&w, &c, tc_l3_context, m->start_context ? m->start_context : m->start);
 	c.ctx = m->ctx;
 	put(&w, &c);
-	for (size_t k = 0; k < x->n; k++) {
+	for (size_t k = 0; k < (m->traced ? m->traced : x->n); k++) {
 		const struct tc_exec_insn *i = &x->insn[k];
 		insn(&w, i, m->insn[k]);
 		if (!i->svc)
@@ -319,9 +341,9 @@ char *tc_exec_l3(const struct tc_exec *x, const struct tc_exec_marks *m)
 		close_range(&w);
 		item(&w, &c, tc_l3_exception, m->exception[k]);
 		c.type = m->svc_type;
-		c.address = (uint32_t)(i->addr + i->size);
+		c.address = visible(i->isa, i->addr + i->size);
 		put(&w, &c);
-		if (k + 1 < x->n)
+		if (k + 1 < (m->traced ? m->traced : x->n))
 			simple(&w, tc_l3_trace_on, m->resume[k]);
 	}
 	close_range(&w);
@@ -330,15 +352,15 @@ char *tc_exec_l3(const struct tc_exec *x, const struct tc_exec_marks *m)
 
 /* ---- Pages -------------------------------------------------------------------------------- */
 
-static int cmp_u32(const void *a, const void *b)
+static int cmp_u64(const void *a, const void *b)
 {
-	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
 	return x < y ? -1 : x > y;
 }
 
-long tc_exec_pages(const struct tc_exec *x, uint32_t page, uint32_t **bases)
+long tc_exec_pages(const struct tc_exec *x, uint64_t page, uint64_t **bases)
 {
-	uint32_t *v = malloc((2 * x->n + 1) * sizeof *v);
+	uint64_t *v = malloc((2 * x->n + 1) * sizeof *v);
 	long k = 0;
 	if (!v)
 		return -1;
@@ -346,7 +368,7 @@ long tc_exec_pages(const struct tc_exec *x, uint32_t page, uint32_t **bases)
 		v[k++] = x->insn[i].addr & ~(page - 1);
 		v[k++] = (x->insn[i].addr + x->insn[i].size - 1u) & ~(page - 1);
 	}
-	qsort(v, (size_t)k, sizeof *v, cmp_u32);
+	qsort(v, (size_t)k, sizeof *v, cmp_u64);
 	long u = 0;
 	for (long i = 0; i < k; i++)
 		if (u == 0 || v[u - 1] != v[i])

@@ -12,7 +12,7 @@ usage() { "$T" gen "$@" > "$tmp/u.out" 2>&1; rc=$?; test $rc -eq 2 && grep -q "$
 want='needs --elf'; check "--from-exec without --elf: a usage error" usage --protocol etmv3 --from-exec "$tmp/log"
 want='need --from-exec'; check "--elf without --from-exec: a usage error" usage --protocol etmv3 --elf x
 want='does not go with'; check "--from-exec with --negative: a usage error" usage --protocol etmv3 --from-exec "$tmp/log" --elf x --negative
-want='has no model of a real execution'; check "an encoder without from_exec (ete): a usage error" usage --protocol ete --from-exec "$tmp/log" --elf x
+want='has no model of a real execution'; check "an encoder without from_exec (rvtrace): a usage error" usage --protocol rvtrace --from-exec "$tmp/log" --elf x
 bad() { { arm 0x1000 main; echo 'Trace 0: 0x7f25e4000180 [00000480/00001004] main'; } > "$tmp/bad"; "$T" gen --protocol etmv3 --from-exec "$tmp/bad" --elf /dev/null > "$tmp/b.out" 2>&1; test $? -eq 2 && grep -q "bad:2: byte offset 67: not a line of qemu's -d exec log" "$tmp/b.out"; }
 check "a bad log line: its line number and byte offset (exit 2)" bad
 check "a log that is not there: named (exit 2)" sh -c "'$T' gen --protocol etmv3 --from-exec '$tmp/none' --elf x 2>&1 | grep -q \"cannot read '$tmp/none'\""
@@ -43,12 +43,36 @@ check "gen --from-exec --steps 6: a vector and its image pages, one run of two p
   check "ptm: the same log gives the same vector" sh -c "'$T' gen --protocol ptm --from-exec '$tmp/log' --elf '$tmp/prog' --steps 6 --name p | cmp - '$tmp/ptm/p.tcv'"
   # a window of one instruction, the mov: no waypoint ends it, a waypoint update at 0x1004 says how far it went
   check "ptm: a window ending inside a walk: a waypoint update at the instruction after its last" sh -c "'$T' gen --protocol ptm --from-exec '$tmp/log' --elf '$tmp/prog' --steps 1 --name w | grep -q '^@[0-9]* 72 waypoint addr=0x1004 isa=arm\$'"
+  check "ete: an A32 log: refused, named" sh -c "'$T' gen --protocol ete --from-exec '$tmp/log' --elf '$tmp/prog' --steps 6 2>&1 | grep -q 'A64 executions only'"
   { arm 0x1000 main; arm 0x1010 main; } > "$tmp/jump"
   check "a log the image contradicts: named with its line" sh -c "'$T' gen --protocol etmv3 --from-exec '$tmp/jump' --elf '$tmp/prog' 2>&1 | grep -q 'jump:1: the instruction at 0x1000 is not a branch'"
+fi
+# A64 (qemu-aarch64's 16-digit fields): mov, bl f, svc, ret (to 0x400000); f: ret (to the svc)
+a64() { printf 'Trace 0: 0x7fed5c4b2600 [0000000001009331/%016x/00000001/00000201] %s\n' "$1" "$2"; }
+{ a64 0x400000 main; a64 0x400004 main; a64 0x400010 f; a64 0x400008 main; a64 0x40000c main; a64 0x400000 main; } > "$tmp/log64"
+if command -v aarch64-linux-gnu-as > /dev/null && command -v aarch64-linux-gnu-ld > /dev/null; then
+  printf 'mov x0, #1\nbl f\nsvc #0\nret\nf: ret\n' > "$tmp/p64.s"
+  aarch64-linux-gnu-as "$tmp/p64.s" -o "$tmp/p64.o" && aarch64-linux-gnu-ld -Ttext=0x400000 -e 0x400000 "$tmp/p64.o" -o "$tmp/prog64" 2>/dev/null
+  check "ete: gen --from-exec of an A64 log: a vector that passes the reference" sh -c "'$T' gen --protocol ete --from-exec '$tmp/log64' --elf '$tmp/prog64' --steps 5 --out '$tmp/ete' --name p && '$V' '$tmp/ete/p.tcv' && grep -q '^real-exec a64\$' '$tmp/ete/p.tcv'"
+  # by hand (L3FORMAT.md over the log): mov and bl to the bl; f's ret; the svc alone, an exception of type
+  # Call (2, reference/ete/ERRATA.md TC-P31) returning to 0x40000c, tracing on again there; the ret
+  printf '%s\n' 'trace-on' 'context el=0 ns=1 sf=1 ctxid=0x0 vmid=0x0' \
+    'range first=0x400000 last=0x400004 n=2 isa=a64 type=dir taken=E' 'range first=0x400010 last=0x400010 n=1 isa=a64 type=indir taken=E' \
+    'range first=0x400008 last=0x400008 n=1 isa=a64 type=other taken=-' 'exception type=0x2 ret=0x40000c' 'trace-on' \
+    'range first=0x40000c last=0x40000c n=1 isa=a64 type=indir taken=E' > "$tmp/want64"
+  check "ete: its [expect.l3] is the hand-written L3" sh -c "sed -n '/^\\[expect.l3\\]/,/^\\[/p' '$tmp/ete/p.tcv' | grep '^@' | sed 's/^@[0-9]* //' | diff - '$tmp/want64'"
+  # the packets by hand (enc_exec.c): Trace Info, Trace On, Context, Address; an E atom for the bl; E and an
+  # Address for f's ret; the Exception (its address 0x40000c); Trace On, Context, Address at the return;
+  # E and an Address for the last ret
+  check "ete: its [expect.l1] has the packets in that order" sh -c "sed -n '/^\\[expect.l1\\]/,/^\\[/p' '$tmp/ete/p.tcv' | grep '^@' | sed 's/^@[0-9]* [0-9a-f]* //' | cut -d' ' -f1 | tr '\\n' ' ' | grep -qx 'async trace-info trace-on context address atom address exception trace-on context address atom address '"
+  check "ete: the same log gives the same vector" sh -c "'$T' gen --protocol ete --from-exec '$tmp/log64' --elf '$tmp/prog64' --steps 5 --name p | cmp - '$tmp/ete/p.tcv'"
+  check "ete: a window with no P0 instruction: refused" sh -c "'$T' gen --protocol ete --from-exec '$tmp/log64' --elf '$tmp/prog64' --steps 1 2>&1 | grep -q 'nothing the trace would show'"
 fi
 mkdir "$tmp/bin" && ln -s "$(command -v dirname)" "$tmp/bin/dirname"
 nopath() { PATH="$tmp/bin" /bin/sh vectors/etmv3/real/build.sh --check > "$tmp/np.out" 2>&1; test $? -eq 1 && grep -q 'missing Debian packages: gcc-arm-linux-gnueabihf.* qemu-user' "$tmp/np.out"; }
 check "build.sh --check names the missing packages when the tools are not on PATH (exit 1)" nopath
 nopath_ptm() { PATH="$tmp/bin" /bin/sh vectors/ptm/real/build.sh --check > "$tmp/np.out" 2>&1; test $? -eq 1 && grep -q 'missing Debian packages: gcc-arm-linux-gnueabihf.* qemu-user' "$tmp/np.out"; }
 check "ptm: build.sh --check names the missing packages too (exit 1)" nopath_ptm
+nopath_ete() { PATH="$tmp/bin" /bin/sh vectors/ete/real/build.sh --check > "$tmp/np.out" 2>&1; test $? -eq 1 && grep -q 'missing Debian packages: gcc-aarch64-linux-gnu.* qemu-user' "$tmp/np.out"; }
+check "ete: build.sh --check names the missing packages (exit 1)" nopath_ete
 tap_done

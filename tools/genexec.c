@@ -67,7 +67,7 @@ static const char *base_name(const char *path)
 static int write_pages(const struct tc_gen_exec *a, const struct tc_exec *x, const struct tc_image *img,
 		       struct tc_vwriter *w, const char *name)
 {
-	uint32_t *pg;
+	uint64_t *pg;
 	long n = tc_exec_pages(x, EXEC_PAGE, &pg);
 	char err[400], file[300], path[1400];
 	int rc = 0;
@@ -77,7 +77,7 @@ static int write_pages(const struct tc_gen_exec *a, const struct tc_exec *x, con
 		long j = i;
 		while (j + 1 < n && pg[j + 1] == pg[j] + EXEC_PAGE)
 			j++;
-		uint64_t lo = pg[i], hi = (uint64_t)pg[j] + EXEC_PAGE;
+		uint64_t lo = pg[i], hi = pg[j] + EXEC_PAGE;
 		for (int r = 0; r < img->n && rc == 0; r++) {
 			const struct tc_image_region *g = &img->region[r];
 			uint64_t b = g->base > lo ? g->base : lo, e = g->base + g->size < hi ? g->base + g->size : hi;
@@ -114,13 +114,16 @@ static char *description(const struct tc_gen_exec *a, size_t n)
 	return s;
 }
 
-/* real-exec, and the instruction sets the window runs in. */
+/* real-exec, and the instruction sets the window runs in (a64, a32, t32). */
 static const char *tags(const struct tc_exec *x)
 {
-	int isa[2] = { 0, 0 };
+	static const char *const names[8] = { "real-exec", "real-exec a64", "real-exec a32", "real-exec a64 a32",
+					      "real-exec t32", "real-exec a64 t32", "real-exec a32 t32",
+					      "real-exec a64 a32 t32" };
+	unsigned seen = 0;
 	for (size_t i = 0; i < x->n; i++)
-		isa[x->insn[i].isa == tc_isa_t32] = 1;
-	return isa[0] && isa[1] ? "real-exec a32 t32" : isa[0] ? "real-exec a32" : "real-exec t32";
+		seen |= x->insn[i].isa == tc_isa_a64 ? 1u : x->insn[i].isa == tc_isa_a32 ? 2u : 4u;
+	return names[seen];
 }
 
 static int write_vector(const struct tc_gen_exec *a, const struct tc_enc_result *r, const char *l3,

@@ -119,4 +119,5 @@ const struct tc_encoder tc_encoder_ete = {
 	.nnegative_kinds = tc_enc_neg_count,
 	.bench_config = "maxspec=8 retstack=1",
 	.sync_points = sync_points,
+	.from_exec = enc_ete_from_exec,
 };

@@ -55,6 +55,14 @@ struct enc {
 	struct tc_l3 pending_l3[ENC_MAX_PENDING];
 	char pending_tx[ENC_MAX_PENDING];
 	int npending;
+	/* A logged execution (enc_exec.c; NULL in a random one): per
+	 * instruction, the offset of the packet that traced it; the next atom
+	 * traces the mark_count instructions from mark_first. */
+	uint64_t *marks;
+	size_t mark_first;
+	size_t mark_count;
+	size_t pending_mark_first[ENC_MAX_PENDING];
+	size_t pending_mark_count[ENC_MAX_PENDING];
 	/* The analyzer's view (L3): */
 	uint64_t pc;                /* next instruction to execute */
 	int synced;                 /* the analyzer has context and address */
@@ -130,5 +138,11 @@ void enc_l3_item(struct tc_l3 *x, int kind, uint64_t offset);
 void enc_l3(struct enc *e, int kept, const struct tc_l3 *x);
 void enc_l3_simple(struct enc *e, int kept, int kind, uint64_t offset);
 void enc_l3_write(struct enc *e, int in_tx, int kept, const struct tc_l3 *x);
+
+/* A logged execution (enc_exec.c): tc_encoder.from_exec. */
+struct tc_exec;
+struct tc_exec_marks;
+int enc_ete_from_exec(const struct tc_exec *x, struct tc_enc_result *r, struct tc_exec_marks *m, char *err,
+		      size_t errlen);
 
 #endif

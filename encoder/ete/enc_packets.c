@@ -344,6 +344,9 @@ void enc_atom(struct enc *e, int taken, const struct tc_l3 *l3)
 	else
 		memset(&e->pending_l3[e->npending], 0, sizeof e->pending_l3[0]);
 	e->pending_tx[e->npending] = (char)e->in_tx;
+	e->pending_mark_first[e->npending] = e->mark_first;
+	e->pending_mark_count[e->npending] = e->mark_count;
+	e->mark_count = 0;
 	e->npending++;
 	spec_add(e, 1);
 	e->since_p0 = 0;
@@ -353,6 +356,8 @@ void enc_atom(struct enc *e, int taken, const struct tc_l3 *l3)
 static void atoms_truth(struct enc *e, int from, int n, uint64_t off)
 {
 	for (int i = from; i < from + n; i++) {
+		for (size_t k = 0; e->marks && k < e->pending_mark_count[i]; k++)
+			e->marks[e->pending_mark_first[i] + k] = off;
 		if (!e->pending_l3[i].h.size)
 			continue;
 		e->pending_l3[i].h.offset = off;
@@ -365,6 +370,8 @@ static void drop_pending(struct enc *e, int n)
 	memmove(e->pending, e->pending + n, (size_t)(e->npending - n));
 	memmove(e->pending_l3, e->pending_l3 + n, (size_t)(e->npending - n) * sizeof e->pending_l3[0]);
 	memmove(e->pending_tx, e->pending_tx + n, (size_t)(e->npending - n));
+	memmove(e->pending_mark_first, e->pending_mark_first + n, (size_t)(e->npending - n) * sizeof(size_t));
+	memmove(e->pending_mark_count, e->pending_mark_count + n, (size_t)(e->npending - n) * sizeof(size_t));
 	e->npending -= n;
 }
 

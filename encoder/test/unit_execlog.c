@@ -51,6 +51,24 @@ static void bad_line(const char *second, const char *why)
 	free(e);
 }
 
+/* qemu-aarch64: FLAGS2 and PC of 16 digits, an A64 instruction. */
+static void test_parse_a64(void)
+{
+	const char *text = "Trace 0: 0x7fed5c4b2600 [0000000001009331/0000000000400530/00000001/00000201] main\n"
+			   "Trace 0: 0x7fed5c4b2740 [0000000001809331/0000ffff00400534/00000001/00000201] main\n";
+	struct tc_execlog_entry *e = NULL;
+	size_t n = 0;
+	char err[300];
+	int rc = parse(text, &e, &n, err, sizeof err);
+	ok(rc == 0 && n == 2 && e[0].a64 && e[0].addr == 0x400530 && !e[0].thumb, "an A64 line: 16-digit PC 0x400530: %s", err);
+	ok(rc == 0 && e[1].a64 && e[1].addr == 0x0000ffff00400534ull && !e[1].thumb,
+	   "a 64-bit address; FLAGS2 bit 23 is no Thumb state in A64");
+	free(e);
+	bad_line("Trace 0: 0x7f25e4000180 [0000000001009331/00400530/00000001/00000201] main", "FLAGS2 of 16 digits, PC of 8");
+	bad_line("Trace 0: 0x7f25e4000180 [0000000001009331/0000000000400532/00000001/00000201] main",
+		 "an A64 address not word aligned");
+}
+
 static void test_parse_errors(void)
 {
 	struct tc_execlog_entry *e = NULL;
@@ -178,7 +196,7 @@ static void test_l3_and_pages(void)
 	struct tc_exec x;
 	struct tc_exec_marks m;
 	static const uint64_t at[] = { 10, 11, 12, 14, 30, 40 };
-	uint32_t *pg = NULL;
+	uint64_t *pg = NULL;
 	char *l3;
 	memset(&m, 0, sizeof m);
 	if (hand_exec(&x, &e, &img) || tc_exec_marks_alloc(&m, &x)) {
@@ -245,6 +263,12 @@ static void test_from_exec(void)
 			ok(0, "%s: the hand-made execution", enc->protocol);
 			continue;
 		}
+		err[0] = '\0';
+		if (!strcmp(enc->protocol, "ete")) {   /* A64 only: test_ete_exec */
+			ok(enc->from_exec(&x, &r, &m, err, sizeof err) == -1 && strstr(err, "A64 executions only"),
+			   "ete: an AArch32 execution: refused: '%s'", err);
+			goto refuse_empty;
+		}
 		ok(enc->from_exec(&x, &r, &m, err, sizeof err) == 0 && r.trace_len > 0 && r.l1 && r.l3,
 		   "%s: from_exec traces it: %s", enc->protocol, err);
 		l3 = tc_exec_l3(&x, &m);
@@ -254,6 +278,7 @@ static void test_from_exec(void)
 		ok(l3 && !strcmp(l3, want), "%s: the log's L3 is the hand-written one but for the offsets", enc->protocol);
 		free(l3);
 		tc_enc_result_free(&r);
+	refuse_empty:
 		x.n = 0;
 		ok(enc->from_exec(&x, &r, &m, err, sizeof err) == -1 && strstr(err, "no instruction"),
 		   "%s: no instruction: refused: '%s'", enc->protocol, err);
@@ -403,14 +428,93 @@ static void test_isb(void)
 	free(e);
 }
 
+/* The hand-made A64 program (aarch64-linux-gnu-as, objdump -d):
+ *   0x400000 d2800020 mov x0, #1
+ *   0x400004 94000003 bl 0x400010
+ *   0x400008 d4000001 svc #0
+ *   0x40000c d65f03c0 ret
+ *   0x400010 d65f03c0 ret
+ * run as mov, bl, ret (to the svc), svc (returns to 0x40000c), ret (to 0x400000). */
+static const uint8_t a64_code[] = { 0x20, 0x00, 0x80, 0xd2, 0x03, 0x00, 0x00, 0x94, 0x01, 0x00, 0x00, 0xd4,
+				    0xc0, 0x03, 0x5f, 0xd6, 0xc0, 0x03, 0x5f, 0xd6 };
+#define A64(pc) "Trace 0: 0x7fed5c4b2600 [0000000001009331/" pc "/00000001/00000201] "
+
+/* The ETE L3 of it, by hand (L3FORMAT.md): as exec_l3 but A64, sf=1, and
+ * the exception type Call (2, reference/ete/ERRATA.md TC-P31). */
+static const char ete_l3[] =
+	"trace-on\n"
+	"context el=0 ns=1 sf=1 ctxid=0x0 vmid=0x0\n"
+	"range first=0x400000 last=0x400004 n=2 isa=a64 type=dir taken=E\n"
+	"range first=0x400010 last=0x400010 n=1 isa=a64 type=indir taken=E\n"
+	"range first=0x400008 last=0x400008 n=1 isa=a64 type=other taken=-\n"
+	"exception type=0x2 ret=0x40000c\n"
+	"trace-on\n"
+	"range first=0x40000c last=0x40000c n=1 isa=a64 type=indir taken=E\n";
+
+/* Its packets by hand (encoder/ete/enc_exec.c): A-sync, Trace Info, Trace On,
+ * Context, Address at 0x400000; an E atom for the bl, then, for f's ret, an
+ * E atom and an Address of 0x400008 (no return stack); the svc's Exception
+ * at its preferred return address 0x40000c; Trace On, Context, Address at
+ * 0x40000c; the last ret's E atom and Address 0x400000. The atoms before the
+ * exception are packed in one or two packets (drawn): only the kinds and
+ * addresses are compared. */
+static void test_ete_exec(void)
+{
+	const char *log = A64("0000000000400000") "main\n" A64("0000000000400004") "main\n"
+			  A64("0000000000400010") "f\n" A64("0000000000400008") "main\n"
+			  A64("000000000040000c") "main\n" A64("0000000000400000") "main\n";
+	const struct tc_encoder *enc = encoder("ete");
+	struct tc_execlog_entry *e = NULL;
+	struct tc_image img;
+	struct tc_exec x;
+	struct tc_exec_marks m;
+	struct tc_enc_result r;
+	size_t n = 0;
+	char err[300], *l3;
+	memset(&img, 0, sizeof img);
+	memset(&m, 0, sizeof m);
+	if (tc_image_add(&img, 0x400000, a64_code, sizeof a64_code) || parse(log, &e, &n, err, sizeof err) ||
+	    tc_exec_classify(e, n, 0, 5, &img, "log", &x, err, sizeof err) || tc_exec_marks_alloc(&m, &x)) {
+		ok(0, "the A64 execution: %s", err);
+		return;
+	}
+	ok(x.insn[0].isa == tc_isa_a64 && x.insn[1].type == tc_insn_branch_dir && x.insn[1].taken && x.insn[3].svc &&
+	   x.insn[4].type == tc_insn_branch_indir && x.insn[4].next == 0x400000, "A64: mov, bl taken, svc, ret");
+	if (!enc || !enc->from_exec || enc->from_exec(&x, &r, &m, err, sizeof err)) {
+		ok(0, "ete: from_exec of the A64 execution: %s", err);
+	} else {
+		l3 = tc_exec_l3(&x, &m);
+		ok(l3 && r.l3 && !strcmp(l3, r.l3), "ete: the model's L3 is the log's");
+		if (l3)
+			strip_offsets(l3);
+		ok(l3 && !strcmp(l3, ete_l3), "ete: the log's L3 is the hand-written one but for the offsets");
+		strip_l1(r.l1);
+		ok(strstr(r.l1, "async\ntrace-info cc=0 cct=0 spec=0 tx=0\ntrace-on\ncontext el=0 ns=1 sf=1") == r.l1 &&
+		   strstr(r.l1, "address addr=0x400000 isa=0\natom atoms=E") && strstr(r.l1, "address addr=0x400008 isa=0\n") &&
+		   strstr(r.l1, "exception e=1 type=0x2 addr=0x40000c") && strstr(r.l1, "trace-on\ncontext") &&
+		   strstr(r.l1, "address addr=0x40000c isa=0\natom atoms=E\naddress addr=0x400000 isa=0\n"),
+		   "ete: the packets of the execution, by hand");
+		if (!strstr(r.l1, "exception e=1 type=0x2 addr=0x40000c"))
+			note("got:\n%s", r.l1);
+		free(l3);
+		tc_enc_result_free(&r);
+	}
+	tc_exec_marks_free(&m);
+	tc_exec_free(&x);
+	tc_image_free(&img);
+	free(e);
+}
+
 int main(void)
 {
 	test_parse_good();
 	test_parse_errors();
+	test_parse_a64();
 	test_classify();
 	test_l3_and_pages();
 	test_from_exec();
 	test_ptm_packets();
 	test_isb();
+	test_ete_exec();
 	return tap_finish();
 }

@@ -7,7 +7,9 @@
  *   Trace N: 0xHOST [FLAGS2/PC/FLAGS/CFLAGS] SYMBOL
  * (hexadecimal fields of 8 digits; SYMBOL may be empty). PC is the
  * instruction's address; bit 23 of FLAGS2 is the Thumb state
- * (QEMU's TBFLAG_AM32 THUMB field; its bits 31:24 are the IT state). */
+ * (QEMU's TBFLAG_AM32 THUMB field; its bits 31:24 are the IT state).
+ * qemu-aarch64 writes FLAGS2 and PC with 16 digits (its target addresses
+ * are 64 bits): such a line is an A64 instruction. */
 #ifndef TRACECERT_EXECLOG_H
 #define TRACECERT_EXECLOG_H
 
@@ -23,8 +25,9 @@ extern "C" {
 
 /* One line of the log. */
 struct tc_execlog_entry {
-	uint32_t addr;              /* the instruction's address */
+	uint64_t addr;              /* the instruction's address */
 	uint8_t thumb;              /* T32 (Thumb state) */
+	uint8_t a64;                /* A64 (a line of 16-digit fields) */
 	const char *sym;            /* the SYMBOL field, inside the parsed text (not NUL-terminated) */
 	size_t symlen;
 	size_t line;                /* its line number (1-based) */
@@ -41,14 +44,14 @@ size_t tc_execlog_find_symbol(const struct tc_execlog_entry *e, size_t n, const 
 
 /* One executed instruction, classified from the image (reference/insn.c). */
 struct tc_exec_insn {
-	uint32_t addr;
-	uint8_t isa;                /* enum tc_isa: tc_isa_a32 or tc_isa_t32 */
+	uint64_t addr;
+	uint8_t isa;                /* enum tc_isa: tc_isa_a64, tc_isa_a32 or tc_isa_t32 */
 	uint8_t size;
 	uint8_t type;               /* enum tc_insn_type (other, dir, indir) */
 	uint8_t taken;              /* a branch whose next instruction is not the one after it */
 	uint8_t svc;                /* a supervisor call: an exception returning to the next instruction */
 	uint8_t isb;                /* an ISB (type other): a waypoint of the protocols whose marks say so */
-	uint32_t next;              /* the instruction executed after it (the log's next line) */
+	uint64_t next;              /* the instruction executed after it (the log's next line) */
 	uint8_t next_isa;
 	uint8_t has_next;           /* 0 for the last line of the log */
 	size_t line;                /* its line in the log */
@@ -75,12 +78,15 @@ void tc_exec_free(struct tc_exec *x);
 struct tc_exec_marks {
 	int protocol;               /* enum tc_proto of the items */
 	uint64_t start;             /* the packet where tracing starts, at insn[0] (trace-on) */
+	uint64_t start_context;     /* the packet giving the first context; 0: start's */
 	uint64_t *insn;             /* per instruction: the packet that traced it */
 	uint64_t *exception;        /* per system call: its exception packet */
 	uint64_t *resume;           /* per system call with a next instruction: tracing on again there */
 	struct tc_context ctx;      /* the context the trace reports (after the first trace-on) */
 	uint16_t svc_type;          /* the protocol's exception type of a supervisor call */
 	uint8_t isb_waypoint;       /* the protocol traces an ISB as a branch is (an atom): a range ends at it */
+	size_t traced;              /* the instructions the trace shows, insn[0 .. traced-1]; 0: all
+				     * (a protocol with no packet for a walk after the last branch) */
 };
 
 /* Allocates the marks' arrays for x (zeroed); -1 when memory is short. */
@@ -97,7 +103,7 @@ char *tc_exec_l3(const struct tc_exec *x, const struct tc_exec_marks *m);
 
 /* The pages (page bytes each, a power of two) holding the bytes of x's
  * instructions, ascending, into *bases (malloc'd); returns how many, or -1. */
-long tc_exec_pages(const struct tc_exec *x, uint32_t page, uint32_t **bases);
+long tc_exec_pages(const struct tc_exec *x, uint64_t page, uint64_t **bases);
 
 #ifdef __cplusplus
 }
