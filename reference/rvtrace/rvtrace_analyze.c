@@ -4,6 +4,7 @@
  * RV-P5, RV-P8…RV-P19, RV-P21, RV-S14 and RV-X1 read them. */
 #include <string.h>
 
+#include "clause.h"
 #include "rvtrace_internal.h"
 
 #define DEFAULT_WALK_LIMIT 1048576u
@@ -26,12 +27,8 @@ static int xlen_of(const struct rv_l3 *a)
 	return a->cfg.rv32 ? 32 : 64;
 }
 
-static uint64_t xmask(const struct rv_l3 *a)
-{
-	return a->cfg.rv32 ? 0xffffffffu : ~(uint64_t)0;
-}
-
-/* Addresses are modulo 2^iaddress_width_p (RV-P5). */
+/* Addresses, of packets and of the walk alike, are modulo 2^iaddress_width_p, zero-extended to XLEN
+ * (RV-P5, RV-S12: iaddress_width_p is at most XLEN). */
 static uint64_t amask(const struct rv_l3 *a)
 {
 	return a->cfg.iaddress_width_p >= 64 ? ~(uint64_t)0 : ((uint64_t)1 << a->cfg.iaddress_width_p) - 1;
@@ -120,6 +117,7 @@ static void set_context(struct rv_l3 *a, const struct tc_rvtrace_packet *p)
 	uint32_t ctx = p->has_context ? p->context : 0;
 	if (a->have_ctx && a->priv == p->privilege && a->context == ctx)
 		return;
+	TC_CLAUSE("RV-P10/context");
 	close_range(a, tc_insn_other, tc_taken_none);
 	a->have_ctx = 1;
 	a->priv = p->privilege;
@@ -142,6 +140,7 @@ static int fetch(struct rv_l3 *a, uint64_t pc, struct tc_rvinsn *in)
 	size_t avail = 0;
 	const uint8_t *b = a->image ? tc_image_lookup(a->image, pc, &avail) : NULL;
 	if (!b) {
+		TC_CLAUSE("RV-P19");
 		no_image(a, tc_l3_no_image, pc);
 		return -1;
 	}
@@ -162,25 +161,30 @@ static enum step execute(struct rv_l3 *a, uint64_t pc, const struct tc_rvinsn *i
 	add_to_range(a, pc);
 	a->prev = *in;
 	a->have_prev = 1;
-	*next = (pc + in->size) & xmask(a);
+	*next = (pc + in->size) & amask(a);
 	switch (in->cls) {
 	case tc_rvinsn_branch:
+		TC_CLAUSE("L369");
 		close_range(a, tc_insn_branch_dir, not_taken ? tc_taken_n : tc_taken_e);
 		if (!not_taken)
-			*next = in->target;
+			*next = in->target & amask(a);
 		return not_taken ? step_seq : step_jumped;
 	case tc_rvinsn_jump:
+		TC_CLAUSE("Table3.2/jal");
 		close_range(a, tc_insn_branch_dir, tc_taken_e);
-		*next = in->target;
+		*next = in->target & amask(a);
 		return step_jumped;
 	case tc_rvinsn_indirect:
 		close_range(a, tc_insn_branch_indir, tc_taken_e);
 		if (pair) {   /* RV-P12: an inferable pair */
-			*next = t;
+			TC_CLAUSE("Table3.2/pair");   /* RV-P12 */
+			*next = t & amask(a);
 			return step_jumped;
 		}
+		TC_CLAUSE("L110");   /* 2.1.2 Unpredictable PC Discontinuity */
 		return step_uninferable;
-	case tc_rvinsn_xret:   /* RV-P15 */
+	case tc_rvinsn_xret:
+		TC_CLAUSE("RV-P15");
 		close_range(a, tc_insn_branch_indir, tc_taken_e);
 		emit_simple(a, tc_l3_exception_return);
 		return step_uninferable;
@@ -210,7 +214,9 @@ static void walk_map(struct rv_l3 *a, int has_addr, uint64_t addr, uint32_t map,
 	int at_target = a->updiscon;   /* after an uninferable jump the target must be the last (RV-P13) */
 	uint32_t limit = a->cfg.walk_limit ? a->cfg.walk_limit : DEFAULT_WALK_LIMIT;
 	struct tc_rvinsn in;
+	TC_CLAUSE("RV-P13");
 	if (a->updiscon && !has_addr) {
+		TC_CLAUSE("RV-P13/no-address");
 		l3_error(a, tc_rvtrace_err_no_address);
 		return;
 	}
@@ -218,7 +224,13 @@ static void walk_map(struct rv_l3 *a, int has_addr, uint64_t addr, uint32_t map,
 	for (uint32_t n = 0;; n++) {
 		int not_taken = 0;
 		enum step s;
-		if (n >= limit || since++ >= bound) {   /* RV-P22 */
+		if (n >= limit) {
+			TC_CLAUSE("RV-P19/walk-limit");
+			no_image(a, tc_l3_walk_limit, pc);
+			return;
+		}
+		if (since++ >= bound) {
+			TC_CLAUSE("RV-P22");
 			no_image(a, tc_l3_walk_limit, pc);
 			return;
 		}
@@ -226,6 +238,7 @@ static void walk_map(struct rv_l3 *a, int has_addr, uint64_t addr, uint32_t map,
 			return;
 		if (in.cls == tc_rvinsn_branch) {
 			if (used == nbits) {
+				TC_CLAUSE("RV-P13/map-exhausted");
 				l3_error(a, tc_rvtrace_err_map_exhausted);
 				return;
 			}
@@ -233,17 +246,26 @@ static void walk_map(struct rv_l3 *a, int has_addr, uint64_t addr, uint32_t map,
 			since = 0;
 		}
 		s = execute(a, pc, &in, not_taken, &next);
-		if (used == nbits && (has_addr ? pc == addr : in.cls == tc_rvinsn_branch)) {
+		if (used == nbits && !has_addr && in.cls == tc_rvinsn_branch) {
+			TC_CLAUSE("L368/full-map");   /* branches = 0: the walk ends at the 31st branch */
+			close_range(a, tc_insn_other, tc_taken_none);
+			reported(a, pc, s, next);
+			return;
+		}
+		if (used == nbits && has_addr && pc == addr) {
+			TC_CLAUSE("L370");   /* every valid bit taken, at the packet's address */
 			close_range(a, tc_insn_other, tc_taken_none);
 			reported(a, pc, s, next);
 			return;
 		}
 		if (at_target) {   /* bits left at the uninferable jump's target */
+			TC_CLAUSE("RV-P13/unconsumed-map");
 			l3_error(a, tc_rvtrace_err_unconsumed_map);
 			return;
 		}
 		if (s == step_uninferable) {
 			if (!has_addr) {
+				TC_CLAUSE("RV-P13/no-address-walk");
 				l3_error(a, tc_rvtrace_err_no_address);
 				return;
 			}
@@ -262,6 +284,7 @@ static void walk_to_sync(struct rv_l3 *a, uint64_t addr)
 	uint64_t pc = a->next, next;
 	uint32_t limit = a->cfg.walk_limit ? a->cfg.walk_limit : DEFAULT_WALK_LIMIT;
 	struct tc_rvinsn in;
+	TC_CLAUSE("RV-P11");
 	if (a->updiscon)
 		return;
 	uint64_t bound = loop_bound(a->image);
@@ -273,6 +296,7 @@ static void walk_to_sync(struct rv_l3 *a, uint64_t addr)
 		if (fetch(a, pc, &in))
 			return;
 		if (in.cls == tc_rvinsn_branch) {
+			TC_CLAUSE("RV-P11/map-exhausted");
 			l3_error(a, tc_rvtrace_err_map_exhausted);
 			return;
 		}
@@ -291,6 +315,7 @@ static void sync_at(struct rv_l3 *a, uint64_t addr, int branch_bit)
 	struct tc_rvinsn in;
 	uint64_t next;
 	enum step s;
+	TC_CLAUSE("RV-P10", "L385");
 	a->have_prev = 0;
 	if (fetch(a, addr, &in))
 		return;
@@ -306,11 +331,13 @@ static void sync_at(struct rv_l3 *a, uint64_t addr, int branch_bit)
 static int packet_address(struct rv_l3 *a, const struct tc_rvtrace_packet *p, uint64_t *addr)
 {
 	if (p->h.kind == tc_rvtrace_pkt_full_delta || (p->h.kind == tc_rvtrace_pkt_addr_only && p->full)) {
+		TC_CLAUSE("L367");
 		*addr = p->address & amask(a);
 		return 0;
 	}
 	if (!a->have_base)
 		return -1;
+	TC_CLAUSE("RV-X1");
 	*addr = (a->cfg.diff_sign ? a->base - (uint64_t)p->diff : a->base + (uint64_t)p->diff) & amask(a);
 	return 0;
 }
@@ -322,14 +349,17 @@ static void te_inst_delta(struct rv_l3 *a, const struct tc_rvtrace_packet *p)
 	unsigned nbits = p->h.kind == tc_rvtrace_pkt_addr_only ? 0 : (p->branches ? p->branches : 31);
 	if (has_addr) {
 		if (packet_address(a, p, &addr)) {
+			TC_CLAUSE("RV-P5");
 			l3_error(a, tc_rvtrace_err_no_base_address);
 			return;
 		}
 		a->have_base = 1;
 		a->base = addr;
 	}
-	if (!a->have_pos || a->ended)
-		return;   /* RV-P9, RV-P17: nothing to walk from */
+	if (!a->have_pos || a->ended) {
+		TC_CLAUSE("RV-P9");   /* RV-P17 too: nothing to walk from */
+		return;
+	}
 	walk_map(a, has_addr, addr, p->map, nbits);
 }
 
@@ -337,6 +367,7 @@ static void te_inst_delta(struct rv_l3 *a, const struct tc_rvtrace_packet *p)
 static void exception_item(struct rv_l3 *a, const struct tc_rvtrace_packet *p)
 {
 	struct tc_l3 x;
+	TC_CLAUSE("RV-P14");
 	memset(&x, 0, sizeof x);
 	x.type = p->ecause;
 	x.unknown = !a->have_pos || a->ended || a->updiscon;
@@ -350,7 +381,8 @@ static void sync_packet(struct rv_l3 *a, const struct tc_rvtrace_packet *p)
 	if (p->h.kind == tc_rvtrace_pkt_sync_start && a->have_pos && !a->ended)
 		walk_to_sync(a, addr);   /* RV-P11 */
 	if (a->ended) {
-		emit_simple(a, tc_l3_trace_on);   /* RV-P17 */
+		TC_CLAUSE("RV-P17/trace-on");
+		emit_simple(a, tc_l3_trace_on);
 		a->ended = 0;
 		a->have_pos = 0;
 	}
@@ -367,6 +399,7 @@ static void support(struct rv_l3 *a, const struct tc_rvtrace_packet *p)
 {
 	if (p->enable && p->qual == 0)
 		return;
+	TC_CLAUSE("RV-P17");
 	close_range(a, tc_insn_other, tc_taken_none);
 	if (a->have_pos)
 		a->ended = 1;
@@ -375,6 +408,7 @@ static void support(struct rv_l3 *a, const struct tc_rvtrace_packet *p)
 static void timer(struct rv_l3 *a, const struct tc_rvtrace_packet *p)
 {
 	struct tc_l3 x;
+	TC_CLAUSE("RV-X3/timestamp");
 	close_range(a, tc_insn_other, tc_taken_none);
 	memset(&x, 0, sizeof x);
 	x.value = p->value;
@@ -395,7 +429,8 @@ void rv_l3_packet(struct rv_l3 *a, const struct tc_rvtrace_packet *p)
 	case tc_rvtrace_pkt_sync_exception:
 		sync_packet(a, p);
 		break;
-	case tc_rvtrace_pkt_sync_context:   /* RV-P16: no walk, no position */
+	case tc_rvtrace_pkt_sync_context:   /* no walk, no position */
+		TC_CLAUSE("RV-P16");
 		set_context(a, p);
 		break;
 	case tc_rvtrace_pkt_support:
@@ -404,7 +439,8 @@ void rv_l3_packet(struct rv_l3 *a, const struct tc_rvtrace_packet *p)
 	case tc_rvtrace_pkt_timer:
 		timer(a, p);
 		break;
-	case tc_rvtrace_pkt_error:   /* RV-P8: the same error, position and base lost */
+	case tc_rvtrace_pkt_error:   /* the same error, position and base lost */
+		TC_CLAUSE("RV-P8");
 		l3_error(a, p->error);
 		a->have_base = 0;
 		break;

@@ -494,6 +494,34 @@ static void test_inferable_loop(void)
 	finish(&r, want, "a loop of inferable jumps ends at the loop bound (RV-P22)");
 }
 
+/* RV-S12: iaddress_width_p 40 < XLEN 64. Image E, two nops (addi x0,x0,0) at 0xfffffffff8, the top
+ * of the 40-bit space, and at 0x0 j . - 8 (ff9ff06f: jal x0,-8, the bytes objdump shows for j back
+ * 8 bytes at 0x3018 of vectors/rvtrace/l3/branch-maps-rv32.s). Every address of the walk is modulo
+ * 2^40 as the packets' are: fffffffffc + 4 is 0x0, the packet's address (not 0x10000000000, where
+ * there is no image), and the jal at 0x0 goes to 0 - 8 = 0xfffffffff8 (not 0xfffffffffffffff8). */
+static const uint8_t image_e_top[] = { 0x13, 0x00, 0x00, 0x00, 0x13, 0x00, 0x00, 0x00 };
+static const uint8_t image_e_low[] = { 0x6f, 0xf0, 0x9f, 0xff };
+static void test_narrow_width(void)
+{
+	struct run r;
+	start(&r, 0, image_e_top, sizeof image_e_top, 0xfffffffff8u);
+	if (tc_image_add(&r.image, 0, image_e_low, sizeof image_e_low))
+		abort();
+	r.a.cfg.iaddress_width_p = 40;
+	/* @10 sync at fffffffff8. @20 format 2, diff +8: (fffffffff8 + 8) mod 2^40 = 0; the walk: the nop at
+	 * fffffffffc, then 0x0 (mod 2^40), the jal, which ends its range: the address, stop. @30 format 2,
+	 * diff -8: 0 - 8 mod 2^40 = fffffffff8, the jal's target: the walk starts there, stop. */
+	sync(&r, tc_rvtrace_pkt_sync_start, 3, 0, 0xfffffffff8u, 0);
+	addr_only(&r, 8);
+	addr_only(&r, -8);
+	finish(&r,
+	       "@10 " CTX3
+	       "@10 range first=0xfffffffff8 last=0xfffffffff8 n=1 isa=rv64 type=other taken=-\n"
+	       "@20 range first=0xfffffffffc last=0x0 n=2 isa=rv64 type=dir taken=E\n"
+	       "@30 range first=0xfffffffff8 last=0xfffffffff8 n=1 isa=rv64 type=other taken=-\n",
+	       "iaddress_width_p 40 < XLEN: the walk modulo 2^40, as the packets (RV-S12)");
+}
+
 /* c.jal in RV32, the same bits reserved c.addiw in RV64 (RV-P18, RV-P21), and with c_ext=0. */
 static void test_c(void)
 {
@@ -587,6 +615,7 @@ int main(void)
 	test_errors();
 	test_walk_limit();
 	test_inferable_loop();
+	test_narrow_width();
 	test_context_support();
 	test_first_arrival();
 	test_c();
