@@ -8,7 +8,7 @@
 #define E2_QUEUE 1024     /* items waiting for their group or to be written (ETM2-P21) */
 #define E2_PACKETS 8      /* packets of one group (ETM2-P21) */
 
-/* What the next byte of the group being read is (etmv2_packet.c, etmv2_tfo.c). */
+/* What the next byte of the group being read is (etmv2_parse.c, etmv2_tfo.c). */
 enum e2_seg {
 	e2_seg_header,    /* a packet's first byte: a header of Table 6-2 or a branch address */
 	e2_seg_daddr,     /* data address bytes (ETM2-P5) */
@@ -83,7 +83,7 @@ int e2_status_has_data(int st);
 void e2_status(struct tc_etmv2_decoder *d, int st, const struct tc_cyclecap_record *rec, int from_trigger);
 void e2_cycle_data(struct tc_etmv2_decoder *d, const struct tc_cyclecap_record *rec);
 
-/* etmv2_packet.c */
+/* etmv2_parse.c */
 void e2_group_byte(struct tc_etmv2_decoder *d, struct e2_item *it, uint8_t b);
 int e2_branch_byte(struct tc_etmv2_decoder *d, struct e2_item *it, struct tc_etmv2_record *pk, uint8_t b);
 void e2_packet_done(struct tc_etmv2_decoder *d, struct e2_item *it);

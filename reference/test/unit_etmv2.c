@@ -147,7 +147,7 @@ static void test_table_6_5(void)
 	c.data_value = 1;
 	expect(&c, table_6_5, table_6_5_l1, "Table 6-5 (L8933-8959): FORMAT.md's worked file, joining at the TFO");
 
-	/* Synchronised: Table 6-5's sequence with a group the decoder can read (0xABCD is no group:
+	/* Synchronised (ERRATA ETM2-S12): Table 6-5's sequence with a group the decoder can read (0xABCD is no group:
 	 * 0xCD, bit 0 = 1, would open a branch address that 0xAB, bit 7 = 1, continues): the DE places
 	 * Normal data 0x06 (C = 0, A = 0, SS = b01) with the value 0xAB. @40 DE 0x6, @42 IE 0x0 (0x06
 	 * complete), @44 WT 0xB, @46 TD b1001 with one nibble held, @48 IE TFO[3:0] = 1: TFO 1, @50 WT

@@ -1,4 +1,4 @@
-/* etmv2_packet.c — the packets of a FIFO group: Table 6-2's headers, Normal data with SS values,
+/* etmv2_parse.c — the packets of a FIFO group: Table 6-2's headers, Normal data with SS values,
  * data addresses, Load Miss Occurred and Load Miss Data with their tags, Value Not Traced, Context ID,
  * branch addresses of Table 6-9 with E; a group ends at a branch address or a header with C = 0
  * (IHI 0014 §6.3 L8626-8628, §6.4 L8636-8832, §6.7.1 L9112-9197, §6.8.3 L9238-9247; ERRATA ETM2-S4,
