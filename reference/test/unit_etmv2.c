@@ -329,6 +329,17 @@ static void test_packets(void)
 	       "@56 3 +miss-data tag=2 value=0x1234 size=2\n@56 3 +branch addr=0x8040 isa=arm n=1\n"
 	       "@86 5 dw pkt=86\n@86 5 +data a=0 value=0xabcd size=2\n@86 5 +miss tag=1 a=0\n",
 	       "each packet of Table 6-2 and each SS of Table 6-3, grouped by the C bit (ETM2-P3, P4)");
+	/* §6.4.5 and §6.5.4 with contextid_size=2: the TFO packet's Context ID 34 12, then a Context ID
+	 * packet (@32 DE, 0x6E: C = 0) with cd ab. §6.7.1 L9124 (ETM2-P7): a branch address in a DW's
+	 * group (@38, 0x21: A[7:2] = 0x10 into 0x8000). */
+	c.contextid_size = 2;
+	c.data_address = 0;
+	c.data_value = 0;
+	expect(&c, "07 09 04 20 04 34 04 12 04 00 04 80 04 00 04 00 01 6e 04 cd 04 ab 05 21",
+	       "@16 7 tfo value=0 pkt=18\n@16 7 +tfo-packet reason=1 lsip=0 ctxid=0x1234 addr=0x8000 isa=arm\n"
+	       "@32 1 de pkt=32\n@32 1 +context-id ctxid=0xabcd\n@38 5 dw pkt=38\n@38 5 +branch addr=0x8040 isa=arm n=1\n",
+	       "Context ID of two bytes in a TFO packet and in a Context ID packet; a DW's branch address");
+	c.data_address = 1;
 	/* ETM2-P5, ETM1-P13: a compressed data address before a full one is unknown. */
 	c.contextid_size = 0;
 	c.data_value = 0;
@@ -515,6 +526,12 @@ static void test_ports(void)
 	       SYNC16_L1 "@28 1 de pkt=28\n@28 1 +data a=0 value=0xab size=1\n@31 5 dw pkt=31\n@31 5 +not-traced\n"
 			 "@34 1 de pkt=34\n@34 1 +data a=0 value=0x44332211 size=4\n",
 	       "16-bit: two bytes a cycle, the idle byte when one is valid (L8586)");
+	/* Joining at a TFO on 16 bits: @16 TFO 0; @19 DE: its group comes after the TFO packet (20 00,
+	 * 80 00, then 00 at @25 ends it); [15:8] of @25 is the DE's 0x02, not an idle byte. */
+	c.data_value = 0;
+	expect(&c, "07 09 00 01 20 00 04 80 00 04 00 02",
+	       SYNC16_L1 "@19 1 de pkt=25\n@19 1 +data a=0\n",
+	       "16-bit: the TFO packet ends on [7:0], the next group starts on [15:8]");
 	c = base_cfg(4);
 	c.data_value = 1;
 	/* @40 DE 0x6 @42 WT 0x0: 0x06; @44 WT 0xb @46 IE 0xa (carries: the DE's group is unread):
@@ -653,6 +670,46 @@ static void test_text(void)
 	ok(all && n == 6, "Table 6-5's six L1 lines: written, parsed, written again the same");
 }
 
+/* ---- Random records: the decoder reads any file the same whole and in pieces ----------- */
+
+static void test_random(void)
+{
+	static uint8_t buf[16 + 3 * 4000];
+	static struct out whole, pieces;
+	uint32_t x = 12345;
+	int same = 1, items = 0;
+	for (int round = 0; round < 24; round++) {
+		struct tc_etmv2_config c = base_cfg(round % 3 == 0 ? 4 : round % 3 == 1 ? 8 : 16);
+		c.data_address = (uint8_t)(round >> 1 & 1);
+		c.data_value = (uint8_t)(round >> 2 & 1);
+		c.contextid_size = (uint8_t)(round & 8 ? 4 : 0);
+		c.cycle_accurate = (uint8_t)(round & 1);
+		size_t rec = c.port_width == 16 ? 3 : 2, n = build(&c, "", buf, sizeof buf);
+		for (int k = 0; k < 4000 && n + rec <= sizeof buf; k++) {
+			/* statuses weighted to TD with TRACEPKT[0] = 1 (TFOs) and WT, so that groups are read */
+			x = x * 1103515245u + 12345u;
+			uint8_t st = (uint8_t)(x >> 16 & 0xf);
+			if ((x >> 8 & 7) == 0)
+				st = 7;
+			buf[n] = st;
+			x = x * 1103515245u + 12345u;
+			buf[n + 1] = (uint8_t)(x >> 16);
+			if (c.port_width == 4)
+				buf[n + 1] &= 0xf;
+			if ((x >> 4 & 31) == 0)
+				buf[n + 1] = 0x09;
+			if (rec == 3)
+				buf[n + 2] = (uint8_t)(x >> 24);
+			n += rec;
+		}
+		decode_bytes(&c, buf, n, 0, &whole);
+		decode_bytes(&c, buf, n, 7, &pieces);
+		same &= strcmp(whole.l1, pieces.l1) == 0;
+		items += whole.n;
+	}
+	ok(same && items > 100, "24 files of 4000 random records: the same L1 whole and in pieces of 7 bytes (%d lines)", items);
+}
+
 int main(void)
 {
 	test_table_6_5();
@@ -667,5 +724,6 @@ int main(void)
 	test_errors();
 	test_config();
 	test_text();
+	test_random();
 	return tap_finish();
 }
