@@ -674,7 +674,7 @@ static void test_text(void)
 
 static void test_random(void)
 {
-	static uint8_t buf[16 + 3 * 4000];
+	static uint8_t buf[16 + 3 * 4000 + 3 * 22 * 20];
 	static struct out whole, pieces;
 	uint32_t x = 12345;
 	int same = 1, items = 0;
@@ -686,6 +686,33 @@ static void test_random(void)
 		c.cycle_accurate = (uint8_t)(round & 1);
 		size_t rec = c.port_width == 16 ? 3 : 2, n = build(&c, "", buf, sizeof buf);
 		for (int k = 0; k < 4000 && n + rec <= sizeof buf; k++) {
+			if (k % 200 == 0 && n + 26 * rec <= sizeof buf) {
+				/* a TFO of value 0 and its packet (header 0x20, Context ID 5a.., 0x8000), so that
+				 * groups are read; on 16 bits one byte a cycle, the idle byte beside it */
+				uint8_t pk[10];
+				size_t np = 0;
+				pk[np++] = 0x20;
+				for (int b = 0; b < c.contextid_size; b++)
+					pk[np++] = 0x5a;
+				pk[np++] = 0x00, pk[np++] = 0x80, pk[np++] = 0x00, pk[np++] = 0x00;
+				memset(buf + n, 0, rec);
+				buf[n] = 7;
+				buf[n + 1] = 9;
+				n += rec;
+				if (c.port_width == 4) {
+					buf[n] = 4, buf[n + 1] = 0, n += rec;
+				}
+				for (size_t b = 0; b < np; b++) {
+					if (c.port_width == 4) {
+						buf[n] = 4, buf[n + 1] = pk[b] & 0xf, n += rec;
+						buf[n] = 4, buf[n + 1] = pk[b] >> 4, n += rec;
+					} else {
+						buf[n] = 4, buf[n + 1] = pk[b], n += rec;
+						if (rec == 3)
+							buf[n - 1] = 0x66;
+					}
+				}
+			}
 			/* statuses weighted to TD with TRACEPKT[0] = 1 (TFOs) and WT, so that groups are read */
 			x = x * 1103515245u + 12345u;
 			uint8_t st = (uint8_t)(x >> 16 & 0xf);
