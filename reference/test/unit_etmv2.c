@@ -532,6 +532,11 @@ static void test_ports(void)
 	expect(&c, "07 09 00 01 20 00 04 80 00 04 00 02",
 	       SYNC16_L1 "@19 1 de pkt=25\n@19 1 +data a=0\n",
 	       "16-bit: the TFO packet ends on [7:0], the next group starts on [15:8]");
+	/* Joining at TFO 2 (TRACEPKT 0x29) on 16 bits: both lanes of @19 are the two bytes skipped, the
+	 * packet from @22. */
+	expect(&c, "07 29 00 04 ff ff 04 20 00 04 80 00 04 00 66",
+	       "@16 7 tfo value=2 pkt=22\n@16 7 +tfo-packet reason=1 lsip=0 addr=0x8000 isa=arm\n",
+	       "16-bit: a TFO's skip takes both lanes");
 	c = base_cfg(4);
 	c.data_value = 1;
 	/* @40 DE 0x6 @42 WT 0x0: 0x06; @44 WT 0xb @46 IE 0xa (carries: the DE's group is unread):
