@@ -14,18 +14,19 @@
 #include "tracecert/execlog.h"
 #include "enc_common.h"
 #include "insn.h"
+#include "rvinsn.h"
 
 /* ---- The log ------------------------------------------------------------------------ */
 
-static int hex_field(const char **p, int digits, uint32_t *v)
+static int hex_field(const char **p, int digits, uint64_t *v)
 {
-	uint32_t x = 0;
+	uint64_t x = 0;
 	for (int i = 0; i < digits; i++) {
 		char c = (*p)[i];
 		int d = c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'f' ? c - 'a' + 10 : -1;
 		if (d < 0)
 			return -1;
-		x = x << 4 | (uint32_t)d;
+		x = x << 4 | (uint64_t)d;
 	}
 	*p += digits;
 	*v = x;
@@ -41,12 +42,14 @@ static int literal(const char **p, const char *s)
 	return 0;
 }
 
-/* "Trace N: 0xHOST [FLAGS2/PC/FLAGS/CFLAGS] SYMBOL" (tracecert/execlog.h);
+/* "Trace N: 0xHOST [FLAGS2/PC/FLAGS/CFLAGS] SYMBOL" (tracecert/execlog.h):
+ * FLAGS2 and PC of 8 digits (AArch32) or 16 (RV64), FLAGS and CFLAGS of 8;
  * line is NUL-terminated (its line break removed). */
 static int parse_line(const char *line, struct tc_execlog_entry *e)
 {
 	const char *p = line;
-	uint32_t f[4];
+	uint64_t f[4];
+	int wide;
 	if (literal(&p, "Trace ") || !(*p >= '0' && *p <= '9'))
 		return -1;
 	p += strspn(p, "0123456789");
@@ -55,16 +58,18 @@ static int parse_line(const char *line, struct tc_execlog_entry *e)
 	p += strspn(p, "0123456789abcdef");
 	if (literal(&p, " ["))
 		return -1;
+	wide = strspn(p, "0123456789abcdef") == 16;
 	for (int i = 0; i < 4; i++)
-		if (hex_field(&p, 8, &f[i]) || literal(&p, i < 3 ? "/" : "]"))
+		if (hex_field(&p, i < 2 && wide ? 16 : 8, &f[i]) || literal(&p, i < 3 ? "/" : "]"))
 			return -1;
 	if (*p != '\0' && *p != ' ')
 		return -1;
 	p += *p == ' ';
 	e->addr = f[1];
-	e->thumb = (uint8_t)(f[0] >> 23 & 1);
-	if (e->addr & (e->thumb ? 1u : 3u))
-		return -1;   /* no instruction there: T32 halfword, A32 word aligned */
+	e->thumb = (uint8_t)(!wide && (f[0] >> 23 & 1));
+	e->isa = (uint8_t)(wide ? tc_isa_rv64 : e->thumb ? tc_isa_t32 : tc_isa_a32);
+	if (wide ? f[0] != 0 || (e->addr & 1) : (e->addr & (e->thumb ? 1u : 3u)) != 0)
+		return -1;   /* no instruction there: T32 and RVC halfword, A32 word aligned; RISC-V FLAGS2 is 0 */
 	e->sym = p;
 	e->symlen = strlen(p);
 	while (e->symlen && e->sym[e->symlen - 1] == ' ')
@@ -149,41 +154,119 @@ static int is_svc(int isa, uint32_t op, int size)
 	return size == 2 && (op & 0xff00u) == 0xdf00u;
 }
 
-static int classify_one(const struct tc_execlog_entry *e, const struct tc_execlog_entry *next,
+/* The next instruction's place in *o, and whether it is not the one after
+ * this: a taken branch. */
+static void follow(struct tc_exec_insn *o, const struct tc_execlog_entry *next)
+{
+	o->has_next = 1;
+	o->next = next->addr;
+	o->next_isa = next->isa;
+	o->taken = o->next != o->addr + o->size || o->next_isa != o->isa;
+}
+
+/* The log against the image: only a branch goes elsewhere, a direct one
+ * (next_isa its target's ISA) to its target. */
+static int check_flow(const struct tc_exec_insn *o, uint64_t target, int target_isa, const char *name, char *err,
+		      size_t errlen)
+{
+	if (o->taken && (o->type == tc_insn_other || o->svc)) {
+		snprintf(err, errlen, "%s:%zu: the instruction at 0x%llx is not a branch, yet the next one is at 0x%llx",
+			 name, o->line, (unsigned long long)o->addr, (unsigned long long)o->next);
+		return -1;
+	}
+	if (o->taken && o->type == tc_insn_branch_dir && (o->next != target || o->next_isa != target_isa)) {
+		snprintf(err, errlen, "%s:%zu: the direct branch at 0x%llx goes to 0x%llx, yet the next instruction is at 0x%llx",
+			 name, o->line, (unsigned long long)o->addr, (unsigned long long)target,
+			 (unsigned long long)o->next);
+		return -1;
+	}
+	return 0;
+}
+
+static int no_bytes(const struct tc_execlog_entry *e, const char *name, char *err, size_t errlen)
+{
+	snprintf(err, errlen, "%s:%zu: no image bytes for the instruction at 0x%llx", name, e->line,
+		 (unsigned long long)e->addr);
+	return -1;
+}
+
+static int classify_arm(const struct tc_execlog_entry *e, const struct tc_execlog_entry *next,
 			const struct tc_image *img, struct tc_exec_insn *o, const char *name, char *err, size_t errlen)
 {
 	size_t avail = 0;
 	const uint8_t *b = tc_image_lookup(img, e->addr, &avail);
 	struct tc_insn in;
-	int isa = e->thumb ? tc_isa_t32 : tc_isa_a32;
-	if (!b || !tc_insn_decode(isa, e->addr, b, avail, 0, &in)) {
-		snprintf(err, errlen, "%s:%zu: no image bytes for the instruction at 0x%x", name, e->line, (unsigned)e->addr);
-		return -1;
-	}
-	memset(o, 0, sizeof *o);
-	o->addr = e->addr;
-	o->isa = (uint8_t)isa;
+	if (!b || !tc_insn_decode(e->isa, e->addr, b, avail, 0, &in))
+		return no_bytes(e, name, err, errlen);
 	o->size = in.size;
 	o->type = in.type == tc_insn_branch_dir || in.type == tc_insn_branch_indir ? in.type : tc_insn_other;
-	o->svc = (uint8_t)is_svc(isa, in.opcode, in.size);
-	o->line = e->line;
+	o->svc = (uint8_t)is_svc(e->isa, in.opcode, in.size);
 	if (!next)
 		return 0;
-	o->has_next = 1;
-	o->next = next->addr;
-	o->next_isa = next->thumb ? tc_isa_t32 : tc_isa_a32;
-	o->taken = o->next != (uint32_t)(e->addr + in.size) || o->next_isa != isa;
-	if (o->taken && (o->type == tc_insn_other || o->svc)) {
-		snprintf(err, errlen, "%s:%zu: the instruction at 0x%x is not a branch, yet the next one is at 0x%x",
-			 name, e->line, (unsigned)e->addr, (unsigned)o->next);
+	follow(o, next);
+	return check_flow(o, (uint32_t)in.target, in.next_isa, name, err, errlen);
+}
+
+/* RV64GC (reference/rvinsn.c): branches and jumps dir, jalr, c.jr and
+ * c.jalr indir, ecall a system call; what traps in user mode (ebreak, an
+ * xRET, a reserved or long encoding) qemu-user would have stopped at: the
+ * log does not go on after it as a trace of it would. prev: the window's
+ * instruction before, decoded (NULL: none). */
+static int classify_rv(const struct tc_execlog_entry *e, const struct tc_execlog_entry *next,
+		       const struct tc_image *img, const struct tc_rvinsn *prev, struct tc_rvinsn *in,
+		       struct tc_exec_insn *o, const char *name, char *err, size_t errlen)
+{
+	size_t avail = 0;
+	const uint8_t *b = tc_image_lookup(img, e->addr, &avail);
+	uint64_t pair_target = 0;
+	if (!b || tc_rvinsn_decode(64, 1, e->addr, b, avail, in) == tc_rvinsn_truncated)
+		return no_bytes(e, name, err, errlen);
+	o->size = in->size;
+	switch (in->cls) {
+	case tc_rvinsn_branch: o->type = tc_insn_branch_dir; o->cond = 1; break;
+	case tc_rvinsn_jump: o->type = tc_insn_branch_dir; break;
+	case tc_rvinsn_indirect: o->type = tc_insn_branch_indir; break;
+	case tc_rvinsn_upper: o->upper = 1; break;
+	case tc_rvinsn_other: break;
+	default:
+		if (in->cls == tc_rvinsn_trap && in->raw == 0x00000073u) {   /* ecall (not ebreak, c.ebreak) */
+			o->svc = 1;
+			break;
+		}
+		snprintf(err, errlen, "%s:%zu: the instruction at 0x%llx (0x%x) is a %s, which user mode does not "
+			 "execute past", name, e->line, (unsigned long long)e->addr, (unsigned)in->raw,
+			 tc_rvinsn_class_name(in->cls));
 		return -1;
 	}
-	if (o->taken && o->type == tc_insn_branch_dir && (o->next != (uint32_t)in.target || o->next_isa != in.next_isa)) {
-		snprintf(err, errlen, "%s:%zu: the direct branch at 0x%x goes to 0x%x, yet the next instruction is at 0x%x",
-			 name, e->line, (unsigned)e->addr, (unsigned)in.target, (unsigned)o->next);
-		return -1;
+	if (!next)
+		return 0;
+	follow(o, next);
+	if (in->cls == tc_rvinsn_indirect && tc_rvinsn_pair_target(64, prev, in, &pair_target)) {
+		if (pair_target != o->next) {
+			snprintf(err, errlen, "%s:%zu: the jump at 0x%llx goes to 0x%llx by the upper instruction before it, "
+				 "yet the next instruction is at 0x%llx", name, e->line, (unsigned long long)e->addr,
+				 (unsigned long long)pair_target, (unsigned long long)o->next);
+			return -1;
+		}
+		o->pair = 1;
 	}
-	return 0;
+	if (in->cls == tc_rvinsn_indirect || in->cls == tc_rvinsn_jump)
+		o->taken = 1;   /* a jump always goes to its target, even the next instruction */
+	return check_flow(o, in->target, tc_isa_rv64, name, err, errlen);
+}
+
+static int classify_one(const struct tc_execlog_entry *e, const struct tc_execlog_entry *next,
+			const struct tc_image *img, struct tc_rvinsn rv[2], int has_prev, struct tc_exec_insn *o,
+			const char *name, char *err, size_t errlen)
+{
+	memset(o, 0, sizeof *o);
+	o->addr = e->addr;
+	o->isa = e->isa;
+	o->line = e->line;
+	if (e->isa != tc_isa_rv64)
+		return classify_arm(e, next, img, o, name, err, errlen);
+	rv[0] = rv[1];
+	return classify_rv(e, next, img, has_prev ? &rv[0] : NULL, &rv[1], o, name, err, errlen);
 }
 
 int tc_exec_classify(const struct tc_execlog_entry *entries, size_t n, size_t first, size_t count,
@@ -201,9 +284,13 @@ int tc_exec_classify(const struct tc_execlog_entry *entries, size_t n, size_t fi
 		snprintf(err, errlen, "out of memory");
 		return -1;
 	}
+	struct tc_rvinsn rv[2];
+	memset(rv, 0, sizeof rv);
 	for (size_t i = 0; i < count; i++) {
 		size_t k = first + i;
-		if (classify_one(&entries[k], k + 1 < n ? &entries[k + 1] : NULL, img, &x->insn[i], name, err, errlen)) {
+		int has_prev = i > 0 && x->insn[i - 1].isa == tc_isa_rv64;
+		if (classify_one(&entries[k], k + 1 < n ? &entries[k + 1] : NULL, img, rv, has_prev, &x->insn[i], name,
+				 err, errlen)) {
 			tc_exec_free(x);
 			return -1;
 		}
@@ -226,7 +313,8 @@ int tc_exec_marks_alloc(struct tc_exec_marks *m, const struct tc_exec *x)
 	m->insn = calloc(n, sizeof *m->insn);
 	m->exception = calloc(n, sizeof *m->exception);
 	m->resume = calloc(n, sizeof *m->resume);
-	if (m->insn && m->exception && m->resume)
+	m->range_end = calloc(n, 1);
+	if (m->insn && m->exception && m->resume && m->range_end)
 		return 0;
 	tc_exec_marks_free(m);
 	return -1;
@@ -237,7 +325,9 @@ void tc_exec_marks_free(struct tc_exec_marks *m)
 	free(m->insn);
 	free(m->exception);
 	free(m->resume);
+	free(m->range_end);
 	m->insn = m->exception = m->resume = NULL;
+	m->range_end = NULL;
 }
 
 struct l3w {
@@ -279,10 +369,11 @@ static void simple(struct l3w *w, int kind, uint64_t off)
 }
 
 /* An instruction joins the open range (it is the next in address order, same
- * ISA: a range is only ever closed by a branch or another item here); a
- * branch ends it with its outcome (L3FORMAT.md "Ranges split at P0
- * instructions"). */
-static void insn(struct l3w *w, const struct tc_exec_insn *i, uint64_t off)
+ * ISA: a range is only ever closed by a branch, the end of a walk or another
+ * item here); a branch ends it with its outcome (L3FORMAT.md "Ranges split
+ * at P0 instructions"), and so does the end of the protocol's walk
+ * (end: m->range_end). */
+static void insn(struct l3w *w, const struct tc_exec_insn *i, uint64_t off, int end)
 {
 	if (!w->open) {
 		item(w, &w->range, tc_l3_range, off);
@@ -294,7 +385,7 @@ static void insn(struct l3w *w, const struct tc_exec_insn *i, uint64_t off)
 	w->range.count++;
 	w->range.last_type = i->type;
 	w->range.taken = i->type == tc_insn_other ? tc_taken_none : i->taken ? tc_taken_e : tc_taken_n;
-	if (i->type != tc_insn_other)
+	if (i->type != tc_insn_other || end)
 		close_range(w);
 }
 
@@ -304,21 +395,22 @@ char *tc_exec_l3(const struct tc_exec *x, const struct tc_exec_marks *m)
 	struct tc_l3 c;
 	memset(&w, 0, sizeof w);
 	w.m = m;
-	simple(&w, tc_l3_trace_on, m->start);
+	if (!m->no_start_trace_on)
+		simple(&w, tc_l3_trace_on, m->start);
 	item(&w, &c, tc_l3_context, m->start);
 	c.ctx = m->ctx;
 	put(&w, &c);
 	for (size_t k = 0; k < x->n; k++) {
 		const struct tc_exec_insn *i = &x->insn[k];
-		insn(&w, i, m->insn[k]);
-		if (!i->svc)
+		insn(&w, i, m->insn[k], m->range_end && m->range_end[k]);
+		if (!i->svc || (m->svc_seen_after && k + 1 == x->n))
 			continue;
 		close_range(&w);
 		item(&w, &c, tc_l3_exception, m->exception[k]);
 		c.type = m->svc_type;
-		c.address = (uint32_t)(i->addr + i->size);
+		c.address = i->addr + i->size;
 		put(&w, &c);
-		if (k + 1 < x->n)
+		if (k + 1 < x->n && !m->svc_seen_after)
 			simple(&w, tc_l3_trace_on, m->resume[k]);
 	}
 	close_range(&w);
@@ -327,15 +419,15 @@ char *tc_exec_l3(const struct tc_exec *x, const struct tc_exec_marks *m)
 
 /* ---- Pages -------------------------------------------------------------------------------- */
 
-static int cmp_u32(const void *a, const void *b)
+static int cmp_u64(const void *a, const void *b)
 {
-	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
 	return x < y ? -1 : x > y;
 }
 
-long tc_exec_pages(const struct tc_exec *x, uint32_t page, uint32_t **bases)
+long tc_exec_pages(const struct tc_exec *x, uint64_t page, uint64_t **bases)
 {
-	uint32_t *v = malloc((2 * x->n + 1) * sizeof *v);
+	uint64_t *v = malloc((2 * x->n + 1) * sizeof *v);
 	long k = 0;
 	if (!v)
 		return -1;
@@ -343,7 +435,7 @@ long tc_exec_pages(const struct tc_exec *x, uint32_t page, uint32_t **bases)
 		v[k++] = x->insn[i].addr & ~(page - 1);
 		v[k++] = (x->insn[i].addr + x->insn[i].size - 1u) & ~(page - 1);
 	}
-	qsort(v, (size_t)k, sizeof *v, cmp_u32);
+	qsort(v, (size_t)k, sizeof *v, cmp_u64);
 	long u = 0;
 	for (long i = 0; i < k; i++)
 		if (u == 0 || v[u - 1] != v[i])
