@@ -3,10 +3,13 @@
 /* The L3 is derived from the log's address sequence alone (what executed),
  * never from a protocol's trace-unit model: reference/L3FORMAT.md's items,
  * ranges ending at every branch (`dir`/`indir`, the classifier's types), a
- * supervisor call an exception whose preferred return address is the
- * instruction after it (the SVC instruction has completed when its
+ * supervisor call (SVC, ecall) an exception whose preferred return address
+ * is the instruction after it (the instruction has completed when its
  * exception is taken), the handler (the kernel, which qemu-user runs
- * itself) not traced, tracing on again at the return. A protocol gives only the offsets of the packets (tc_exec_marks). */
+ * itself) not traced, tracing on again at the return. A protocol gives only
+ * the offsets of the packets and how its trace shows what the log cannot
+ * say (tc_exec_marks: where a walk ends a range, whether tracing starts and
+ * resumes with a trace-on). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>

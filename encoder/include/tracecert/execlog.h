@@ -69,10 +69,13 @@ struct tc_exec {
 };
 
 /* Classifies entries[first .. first+count-1] (fewer when the log ends) from
- * the image: the size, type and outcome of each, system calls. The log must
- * agree with the image: a taken direct branch goes to its target, an
+ * the image: the size, type and outcome of each, system calls, RISC-V's
+ * pairs (each entry by its isa). The log must agree with the image: a taken
+ * direct branch goes to its target, a pair's jump to the pair's target, an
  * instruction that is not a branch or a system call is followed by the one
- * after it; otherwise -1 with a message naming the log line. 0 with *x
+ * after it, and a RISC-V instruction is none that traps in user mode
+ * (ebreak, an xRET, a reserved or long encoding); otherwise -1 with a
+ * message naming the log line. 0 with *x
  * (free with tc_exec_free). */
 int tc_exec_classify(const struct tc_execlog_entry *entries, size_t n, size_t first, size_t count,
 		     const struct tc_image *img, const char *name, struct tc_exec *x, char *err, size_t errlen);
@@ -102,9 +105,12 @@ int tc_exec_marks_alloc(struct tc_exec_marks *m, const struct tc_exec *x);
 void tc_exec_marks_free(struct tc_exec_marks *m);
 
 /* The L3 of the execution (reference/L3FORMAT.md), from the log's
- * instructions alone, with the offsets of m: trace-on, the context, ranges
- * ending at every branch, each system call an exception returning to the
- * next instruction, tracing on again after it (the handler is not traced).
+ * instructions alone, with the offsets of m: trace-on (not with
+ * no_start_trace_on), the context, ranges ending at every branch and where
+ * m->range_end says, each system call an exception returning to the next
+ * instruction, tracing on again after it (the handler is not traced); with
+ * svc_seen_after no trace-on there, and no exception for a call that ends
+ * the window.
  * Returns malloc'd text, or NULL when memory is short. */
 char *tc_exec_l3(const struct tc_exec *x, const struct tc_exec_marks *m);
 
