@@ -6,12 +6,16 @@
 #   qemu-riscv64 -singlestep -d exec,nochain (stdin, stdout and the environment fixed: the run is the
 #   same each time), and a window of STEPS instructions from main's entry made a vector by
 #   `TRACECERT gen --protocol rvtrace --from-exec`: OUT/NAME.tcv and its image pages
-#   OUT/NAME.0xADDR.bin. WORK holds the binaries and logs.
+#   OUT/NAME.0xADDR.bin. The programs make no system call after main's entry but the last (the
+#   exit) and fmt's writes, so jmp's builds give a window of STARTSTEPS from _start as well
+#   (NAME-start): the C library's start-up, with its system calls (ecall) and their returns.
+#   WORK holds the binaries and logs.
 set -eu
 [ "${1:-}" = --check ] || { tool=$1 out=$2 work=$3; }
 here=$(dirname "$0")
 src=$here/../../etmv3/real/src
 steps=${STEPS:-2000}
+startsteps=${STARTSTEPS:-3000}
 cc=riscv64-linux-gnu-gcc
 missing=
 command -v $cc > /dev/null 2>&1 || missing="$missing gcc-riscv64-linux-gnu"
@@ -36,6 +40,10 @@ for file in "$src"/*.c; do
 			< /dev/null > "$name.out") || true   # the exit status is the program's result
 		"$tool" gen --protocol rvtrace --from-exec "$work/$name.log" --elf "$work/$name" --name "$name" \
 			--steps "$steps" --out "$work/new" \
+			--note "etmv3/real/src/$prog.c built by $ccver: $cc -static -$opt -fno-stack-protector; run by $qver"
+		[ "$prog" = jmp ] || continue
+		"$tool" gen --protocol rvtrace --from-exec "$work/$name.log" --elf "$work/$name" --name "$name-start" \
+			--exec-start _start --steps "$startsteps" --out "$work/new" \
 			--note "etmv3/real/src/$prog.c built by $ccver: $cc -static -$opt -fno-stack-protector; run by $qver"
 	done
 done
