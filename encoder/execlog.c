@@ -4,10 +4,13 @@
  * never from a protocol's trace-unit model: reference/L3FORMAT.md's items,
  * ranges ending at every branch (`dir`/`indir`, the classifier's types;
  * at an ISB too where the protocol traces it, tc_exec_marks.isb_waypoint), a
- * supervisor call an exception whose preferred return address is the
- * instruction after it (the SVC instruction has completed when its
+ * supervisor call (SVC, ecall) an exception whose preferred return address
+ * is the instruction after it (the instruction has completed when its
  * exception is taken), the handler (the kernel, which qemu-user runs
- * itself) not traced, tracing on again at the return. A protocol gives only the offsets of the packets (tc_exec_marks). */
+ * itself) not traced, tracing on again at the return. A protocol gives only
+ * the offsets of the packets and how its trace shows what the log cannot
+ * say (tc_exec_marks: where a walk ends a range, whether tracing starts and
+ * resumes with a trace-on). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,6 +18,7 @@
 #include "tracecert/execlog.h"
 #include "enc_common.h"
 #include "insn.h"
+#include "rvinsn.h"
 
 /* ---- The log ------------------------------------------------------------------------ */
 
@@ -42,9 +46,10 @@ static int literal(const char **p, const char *s)
 	return 0;
 }
 
-/* "Trace N: 0xHOST [FLAGS2/PC/FLAGS/CFLAGS] SYMBOL" (tracecert/execlog.h);
- * line is NUL-terminated (its line break removed). FLAGS2 and PC have 8
- * digits (qemu-arm) or 16 (qemu-aarch64: A64); FLAGS and CFLAGS 8. */
+/* "Trace N: 0xHOST [FLAGS2/PC/FLAGS/CFLAGS] SYMBOL" (tracecert/execlog.h):
+ * FLAGS2 and PC of 8 digits (AArch32) or 16 (qemu-aarch64: A64, FLAGS2 not
+ * 0; qemu-riscv64: RV64, FLAGS2 0), FLAGS and CFLAGS of 8; line is
+ * NUL-terminated (its line break removed). */
 static int parse_line(const char *line, struct tc_execlog_entry *e)
 {
 	const char *p = line;
@@ -60,16 +65,16 @@ static int parse_line(const char *line, struct tc_execlog_entry *e)
 		return -1;
 	wide = strspn(p, "0123456789abcdef") == 16;
 	for (int i = 0; i < 4; i++)
-		if (hex_field(&p, wide && i < 2 ? 16 : 8, &f[i]) || literal(&p, i < 3 ? "/" : "]"))
+		if (hex_field(&p, i < 2 && wide ? 16 : 8, &f[i]) || literal(&p, i < 3 ? "/" : "]"))
 			return -1;
 	if (*p != '\0' && *p != ' ')
 		return -1;
 	p += *p == ' ';
 	e->addr = f[1];
-	e->a64 = (uint8_t)wide;
 	e->thumb = (uint8_t)(!wide && (f[0] >> 23 & 1));
-	if (e->addr & (e->thumb ? 1u : 3u))
-		return -1;   /* no instruction there: T32 halfword, A32 and A64 word aligned */
+	e->isa = (uint8_t)(wide ? (f[0] != 0 ? tc_isa_a64 : tc_isa_rv64) : e->thumb ? tc_isa_t32 : tc_isa_a32);
+	if ((e->addr & (e->isa == tc_isa_a32 || e->isa == tc_isa_a64 ? 3u : 1u)) != 0)
+		return -1;   /* no instruction there: T32 and RVC halfword, A32 and A64 word aligned */
 	e->sym = p;
 	e->symlen = strlen(p);
 	while (e->symlen && e->sym[e->symlen - 1] == ' ')
@@ -157,57 +162,127 @@ static int is_svc(int isa, uint32_t op, int size)
 	return size == 2 && (op & 0xff00u) == 0xdf00u;
 }
 
-static int isa_of(const struct tc_execlog_entry *e)
-{
-	return e->a64 ? tc_isa_a64 : e->thumb ? tc_isa_t32 : tc_isa_a32;
-}
-
 /* An address as the instruction set sees it: AArch32 addresses are 32 bits. */
 static uint64_t visible(int isa, uint64_t a)
 {
-	return isa == tc_isa_a64 ? a : (uint32_t)a;
+	return isa == tc_isa_a32 || isa == tc_isa_t32 ? (uint32_t)a : a;
 }
 
-static int classify_one(const struct tc_execlog_entry *e, const struct tc_execlog_entry *next,
+/* The next instruction's place in *o, and whether it is not the one after
+ * this: a taken branch. */
+static void follow(struct tc_exec_insn *o, const struct tc_execlog_entry *next)
+{
+	o->has_next = 1;
+	o->next = next->addr;
+	o->next_isa = next->isa;
+	o->taken = o->next != visible(o->isa, o->addr + o->size) || o->next_isa != o->isa;
+}
+
+/* The log against the image: only a branch goes elsewhere, a direct one
+ * (next_isa its target's ISA) to its target. */
+static int check_flow(const struct tc_exec_insn *o, uint64_t target, int target_isa, const char *name, char *err,
+		      size_t errlen)
+{
+	if (o->taken && (o->type == tc_insn_other || o->svc)) {
+		snprintf(err, errlen, "%s:%zu: the instruction at 0x%llx is not a branch, yet the next one is at 0x%llx",
+			 name, o->line, (unsigned long long)o->addr, (unsigned long long)o->next);
+		return -1;
+	}
+	if (o->taken && o->type == tc_insn_branch_dir && (o->next != target || o->next_isa != target_isa)) {
+		snprintf(err, errlen, "%s:%zu: the direct branch at 0x%llx goes to 0x%llx, yet the next instruction is at 0x%llx",
+			 name, o->line, (unsigned long long)o->addr, (unsigned long long)target,
+			 (unsigned long long)o->next);
+		return -1;
+	}
+	return 0;
+}
+
+static int no_bytes(const struct tc_execlog_entry *e, const char *name, char *err, size_t errlen)
+{
+	snprintf(err, errlen, "%s:%zu: no image bytes for the instruction at 0x%llx", name, e->line,
+		 (unsigned long long)e->addr);
+	return -1;
+}
+
+/* A64, A32 and T32 (reference/insn.c). */
+static int classify_arm(const struct tc_execlog_entry *e, const struct tc_execlog_entry *next,
 			const struct tc_image *img, struct tc_exec_insn *o, const char *name, char *err, size_t errlen)
 {
 	size_t avail = 0;
 	const uint8_t *b = tc_image_lookup(img, e->addr, &avail);
 	struct tc_insn in;
-	int isa = isa_of(e);
-	if (!b || !tc_insn_decode(isa, e->addr, b, avail, 0, &in)) {
-		snprintf(err, errlen, "%s:%zu: no image bytes for the instruction at 0x%llx", name, e->line,
-			 (unsigned long long)e->addr);
-		return -1;
-	}
-	memset(o, 0, sizeof *o);
-	o->addr = e->addr;
-	o->isa = (uint8_t)isa;
+	if (!b || !tc_insn_decode(e->isa, e->addr, b, avail, 0, &in))
+		return no_bytes(e, name, err, errlen);
 	o->size = in.size;
 	o->type = in.type == tc_insn_branch_dir || in.type == tc_insn_branch_indir ? in.type : tc_insn_other;
-	o->svc = (uint8_t)is_svc(isa, in.opcode, in.size);
+	o->svc = (uint8_t)is_svc(e->isa, in.opcode, in.size);
 	o->isb = in.type == tc_insn_isb;
-	o->line = e->line;
 	if (!next)
 		return 0;
-	o->has_next = 1;
-	o->next = next->addr;
-	o->next_isa = (uint8_t)isa_of(next);
-	o->taken = o->next != visible(isa, e->addr + in.size) || o->next_isa != isa;
-	if (o->taken && (o->type == tc_insn_other || o->svc)) {
-		snprintf(err, errlen, "%s:%zu: the instruction at 0x%llx is not a branch, yet the next one is at 0x%llx",
-			 name, e->line, (unsigned long long)e->addr, (unsigned long long)o->next);
+	follow(o, next);
+	return check_flow(o, visible(e->isa, in.target), in.next_isa, name, err, errlen);
+}
+
+/* RV64GC (reference/rvinsn.c): branches and jumps dir, jalr, c.jr and
+ * c.jalr indir, ecall a system call; what traps in user mode (ebreak, an
+ * xRET, a reserved or long encoding) qemu-user would have stopped at: the
+ * log does not go on after it as a trace of it would. prev: the window's
+ * instruction before, decoded (NULL: none). */
+static int classify_rv(const struct tc_execlog_entry *e, const struct tc_execlog_entry *next,
+		       const struct tc_image *img, const struct tc_rvinsn *prev, struct tc_rvinsn *in,
+		       struct tc_exec_insn *o, const char *name, char *err, size_t errlen)
+{
+	size_t avail = 0;
+	const uint8_t *b = tc_image_lookup(img, e->addr, &avail);
+	uint64_t pair_target = 0;
+	if (!b || tc_rvinsn_decode(64, 1, e->addr, b, avail, in) == tc_rvinsn_truncated)
+		return no_bytes(e, name, err, errlen);
+	o->size = in->size;
+	switch (in->cls) {
+	case tc_rvinsn_branch: o->type = tc_insn_branch_dir; o->cond = 1; break;
+	case tc_rvinsn_jump: o->type = tc_insn_branch_dir; break;
+	case tc_rvinsn_indirect: o->type = tc_insn_branch_indir; break;
+	case tc_rvinsn_upper: o->upper = 1; break;
+	case tc_rvinsn_other: break;
+	default:
+		if (in->cls == tc_rvinsn_trap && in->raw == 0x00000073u) {   /* ecall (not ebreak, c.ebreak) */
+			o->svc = 1;
+			break;
+		}
+		snprintf(err, errlen, "%s:%zu: the instruction at 0x%llx (0x%x) is a %s, which user mode does not "
+			 "execute past", name, e->line, (unsigned long long)e->addr, (unsigned)in->raw,
+			 tc_rvinsn_class_name(in->cls));
 		return -1;
 	}
-	if (o->taken && o->type == tc_insn_branch_dir &&
-	    (o->next != visible(isa, in.target) || o->next_isa != in.next_isa)) {
-		snprintf(err, errlen,
-			 "%s:%zu: the direct branch at 0x%llx goes to 0x%llx, yet the next instruction is at 0x%llx",
-			 name, e->line, (unsigned long long)e->addr, (unsigned long long)visible(isa, in.target),
-			 (unsigned long long)o->next);
-		return -1;
+	if (!next)
+		return 0;
+	follow(o, next);
+	if (in->cls == tc_rvinsn_indirect && tc_rvinsn_pair_target(64, prev, in, &pair_target)) {
+		if (pair_target != o->next) {
+			snprintf(err, errlen, "%s:%zu: the jump at 0x%llx goes to 0x%llx by the upper instruction before it, "
+				 "yet the next instruction is at 0x%llx", name, e->line, (unsigned long long)e->addr,
+				 (unsigned long long)pair_target, (unsigned long long)o->next);
+			return -1;
+		}
+		o->pair = 1;
 	}
-	return 0;
+	if (in->cls == tc_rvinsn_indirect || in->cls == tc_rvinsn_jump)
+		o->taken = 1;   /* a jump always goes to its target, even the next instruction */
+	return check_flow(o, in->target, tc_isa_rv64, name, err, errlen);
+}
+
+static int classify_one(const struct tc_execlog_entry *e, const struct tc_execlog_entry *next,
+			const struct tc_image *img, struct tc_rvinsn rv[2], int has_prev, struct tc_exec_insn *o,
+			const char *name, char *err, size_t errlen)
+{
+	memset(o, 0, sizeof *o);
+	o->addr = e->addr;
+	o->isa = e->isa;
+	o->line = e->line;
+	if (e->isa != tc_isa_rv64)
+		return classify_arm(e, next, img, o, name, err, errlen);
+	rv[0] = rv[1];
+	return classify_rv(e, next, img, has_prev ? &rv[0] : NULL, &rv[1], o, name, err, errlen);
 }
 
 int tc_exec_classify(const struct tc_execlog_entry *entries, size_t n, size_t first, size_t count,
@@ -225,9 +300,13 @@ int tc_exec_classify(const struct tc_execlog_entry *entries, size_t n, size_t fi
 		snprintf(err, errlen, "out of memory");
 		return -1;
 	}
+	struct tc_rvinsn rv[2];
+	memset(rv, 0, sizeof rv);
 	for (size_t i = 0; i < count; i++) {
 		size_t k = first + i;
-		if (classify_one(&entries[k], k + 1 < n ? &entries[k + 1] : NULL, img, &x->insn[i], name, err, errlen)) {
+		int has_prev = i > 0 && x->insn[i - 1].isa == tc_isa_rv64;
+		if (classify_one(&entries[k], k + 1 < n ? &entries[k + 1] : NULL, img, rv, has_prev, &x->insn[i], name,
+				 err, errlen)) {
 			tc_exec_free(x);
 			return -1;
 		}
@@ -250,7 +329,8 @@ int tc_exec_marks_alloc(struct tc_exec_marks *m, const struct tc_exec *x)
 	m->insn = calloc(n, sizeof *m->insn);
 	m->exception = calloc(n, sizeof *m->exception);
 	m->resume = calloc(n, sizeof *m->resume);
-	if (m->insn && m->exception && m->resume)
+	m->range_end = calloc(n, 1);
+	if (m->insn && m->exception && m->resume && m->range_end)
 		return 0;
 	tc_exec_marks_free(m);
 	return -1;
@@ -261,7 +341,9 @@ void tc_exec_marks_free(struct tc_exec_marks *m)
 	free(m->insn);
 	free(m->exception);
 	free(m->resume);
+	free(m->range_end);
 	m->insn = m->exception = m->resume = NULL;
+	m->range_end = NULL;
 }
 
 struct l3w {
@@ -303,10 +385,11 @@ static void simple(struct l3w *w, int kind, uint64_t off)
 }
 
 /* An instruction joins the open range (it is the next in address order, same
- * ISA: a range is only ever closed by a branch or another item here); a
- * branch ends it with its outcome (L3FORMAT.md "Ranges split at P0
- * instructions"). */
-static void insn(struct l3w *w, const struct tc_exec_insn *i, uint64_t off)
+ * ISA: a range is only ever closed by a branch, the end of a walk or another
+ * item here); a branch ends it with its outcome (L3FORMAT.md "Ranges split
+ * at P0 instructions"), and so does the end of the protocol's walk
+ * (end: m->range_end). */
+static void insn(struct l3w *w, const struct tc_exec_insn *i, uint64_t off, int end)
 {
 	int isb = i->isb && w->m->isb_waypoint;
 	if (!w->open) {
@@ -319,7 +402,7 @@ static void insn(struct l3w *w, const struct tc_exec_insn *i, uint64_t off)
 	w->range.count++;
 	w->range.last_type = isb ? tc_insn_isb : i->type;
 	w->range.taken = isb ? tc_taken_e : i->type == tc_insn_other ? tc_taken_none : i->taken ? tc_taken_e : tc_taken_n;
-	if (i->type != tc_insn_other || isb)
+	if (i->type != tc_insn_other || isb || end)
 		close_range(w);
 }
 
@@ -329,21 +412,22 @@ char *tc_exec_l3(const struct tc_exec *x, const struct tc_exec_marks *m)
 	struct tc_l3 c;
 	memset(&w, 0, sizeof w);
 	w.m = m;
-	simple(&w, tc_l3_trace_on, m->start);
+	if (!m->no_start_trace_on)
+		simple(&w, tc_l3_trace_on, m->start);
 	item(&w, &c, tc_l3_context, m->start_context ? m->start_context : m->start);
 	c.ctx = m->ctx;
 	put(&w, &c);
 	for (size_t k = 0; k < (m->traced ? m->traced : x->n); k++) {
 		const struct tc_exec_insn *i = &x->insn[k];
-		insn(&w, i, m->insn[k]);
-		if (!i->svc)
+		insn(&w, i, m->insn[k], m->range_end && m->range_end[k]);
+		if (!i->svc || (m->svc_seen_after && k + 1 == x->n))
 			continue;
 		close_range(&w);
 		item(&w, &c, tc_l3_exception, m->exception[k]);
 		c.type = m->svc_type;
 		c.address = visible(i->isa, i->addr + i->size);
 		put(&w, &c);
-		if (k + 1 < (m->traced ? m->traced : x->n))
+		if (k + 1 < (m->traced ? m->traced : x->n) && !m->svc_seen_after)
 			simple(&w, tc_l3_trace_on, m->resume[k]);
 	}
 	close_range(&w);

@@ -1,5 +1,5 @@
 # tracecert gen --from-exec LOG --elf PROG: its usage errors, a log line that is not one (named with its
-# line number and byte offset), and a hand-made execution end to end: a tiny ELF (the GNU assembler and
+# line number and byte offset), and hand-made executions end to end (AArch32 for etmv3, RV64GC for rvtrace): a tiny ELF (the GNU assembler and
 # linker of Debian's cross binutils, when installed) and a log written by hand; the vector passes the
 # reference (vectest), its image pages are beside it, its [expect.l3] is the hand-written L3.
 T="${TC_BUILD:-build}/tracecert"
@@ -12,7 +12,7 @@ usage() { "$T" gen "$@" > "$tmp/u.out" 2>&1; rc=$?; test $rc -eq 2 && grep -q "$
 want='needs --elf'; check "--from-exec without --elf: a usage error" usage --protocol etmv3 --from-exec "$tmp/log"
 want='need --from-exec'; check "--elf without --from-exec: a usage error" usage --protocol etmv3 --elf x
 want='does not go with'; check "--from-exec with --negative: a usage error" usage --protocol etmv3 --from-exec "$tmp/log" --elf x --negative
-want='has no model of a real execution'; check "an encoder without from_exec (rvtrace): a usage error" usage --protocol rvtrace --from-exec "$tmp/log" --elf x
+# (every encoder of the build has a from_exec: the usage error of one without, tools/gen.c, is not reached here)
 bad() { { arm 0x1000 main; echo 'Trace 0: 0x7f25e4000180 [00000480/00001004] main'; } > "$tmp/bad"; "$T" gen --protocol etmv3 --from-exec "$tmp/bad" --elf /dev/null > "$tmp/b.out" 2>&1; test $? -eq 2 && grep -q "bad:2: byte offset 67: not a line of qemu's -d exec log" "$tmp/b.out"; }
 check "a bad log line: its line number and byte offset (exit 2)" bad
 check "a log that is not there: named (exit 2)" sh -c "'$T' gen --protocol etmv3 --from-exec '$tmp/none' --elf x 2>&1 | grep -q \"cannot read '$tmp/none'\""
@@ -68,6 +68,43 @@ if command -v aarch64-linux-gnu-as > /dev/null && command -v aarch64-linux-gnu-l
   check "ete: the same log gives the same vector" sh -c "'$T' gen --protocol ete --from-exec '$tmp/log64' --elf '$tmp/prog64' --steps 5 --name p | cmp - '$tmp/ete/p.tcv'"
   check "ete: a window with no P0 instruction: refused" sh -c "'$T' gen --protocol ete --from-exec '$tmp/log64' --elf '$tmp/prog64' --steps 1 2>&1 | grep -q 'nothing the trace would show'"
 fi
+if command -v riscv64-linux-gnu-as > /dev/null && command -v riscv64-linux-gnu-ld > /dev/null; then
+  # RV64GC at 0x10000 (encoder/test/unit_execlog.c rv_code): auipc t0,0; jalr ra,12(t0); ecall;
+  # c.bnez a0 (0x1000c); c.jr ra; c.nop; c.j 0x10000 (0x10012)
+  rv() { printf 'Trace 0: 0x7f6c2c000100 [0000000000000000/%016x/00207600/00000201] %s\n' "$1" "$2"; }
+  { rv 0x10000 main; rv 0x10004 main; rv 0x1000c main; rv 0x1000e main; rv 0x10008 main; rv 0x1000c main
+    rv 0x10012 main; rv 0x10000 main; rv 0x10004 main; } > "$tmp/rvlog"
+  printf '0: auipc t0, 0\njalr ra, 12(t0)\necall\nbnez a0, 1f\nc.jr ra\nc.nop\n1: c.j 0b\n' > "$tmp/rv.s"
+  riscv64-linux-gnu-as -march=rv64gc "$tmp/rv.s" -o "$tmp/rv.o" && riscv64-linux-gnu-ld -Ttext=0x10000 -e 0x10000 "$tmp/rv.o" -o "$tmp/rvprog" 2>/dev/null
+  mkdir "$tmp/rvout"
+  check "rvtrace: gen --from-exec --steps 8 of a qemu-riscv64 log: a vector and its page" sh -c "'$T' gen --protocol rvtrace --from-exec '$tmp/rvlog' --elf '$tmp/rvprog' --steps 8 --out '$tmp/rvout' --note 'hand-made' && test -f '$tmp/rvout/rvprog.tcv' && test -f '$tmp/rvout/rvprog.0x10000.bin' && grep -q '^real-exec rv64$' '$tmp/rvout/rvprog.tcv'"
+  check "rvtrace: the vector passes the reference" "$V" "$tmp/rvout/rvprog.tcv"
+  # Figure 5.1 by hand (RISC-V processor trace 0.026 Tables 6.1-6.4; ERRATA RV-X2, RV-E5, RV-P14):
+  # support and a sync 00 at the first; the jalr is a pair whose auipc the sync reported (RV-E5:
+  # updiscon for the encoder), so a packet at c.bnez: format 1 with its bit (not taken: 1), diff
+  # 0x1000c-0x10000; c.jr is uninferable: a packet at the ecall, which retires with its trap
+  # (er_ccdn) anyway: format 2 diff 0x10008-0x1000c; the return at 0x1000c the first after the
+  # trap: sync 01, ecause 8 (ecall from U-mode), tval 0; c.j inferable; the window's last: format 2
+  # diff 0x10000-0x1000c and support qual_status 01 (ended_rep)
+  printf '%s\n' 'support enable=1 mode=0 qual=0' 'sync-start ctx=0x0 priv=0 branch=0 addr=0x10000' \
+    'diff-delta branches=1 map=0x1 diff=0xc' 'addr-only diff=-0x4' \
+    'sync-exception ctx=0x0 priv=0 branch=0 addr=0x1000c ecause=0x8 interrupt=0 tval=0x0' \
+    'addr-only diff=-0xc' 'support enable=1 mode=0 qual=1' > "$tmp/rvwant1"
+  check "rvtrace: its [expect.l1] is the hand-reasoned packet sequence" sh -c "sed -n '/^\\[expect.l1\\]/,/^\\[/p' '$tmp/rvout/rvprog.tcv' | grep '^@' | sed 's/^@[0-9]* [0-9a-f]* //' | diff - '$tmp/rvwant1'"
+  # the L3 from the log (unit_execlog.c rv_l3): no trace-on at the first sync, the ecall's exception
+  # returning after it, no trace-on there (tracing never ended)
+  printf '%s\n' 'context el=0 ns=0 sf=0 ctxid=0x0 vmid=0x0' \
+    'range first=0x10000 last=0x10000 n=1 isa=rv64 type=other taken=-' 'range first=0x10004 last=0x10004 n=1 isa=rv64 type=indir taken=E' \
+    'range first=0x1000c last=0x1000c n=1 isa=rv64 type=dir taken=N' 'range first=0x1000e last=0x1000e n=1 isa=rv64 type=indir taken=E' \
+    'range first=0x10008 last=0x10008 n=1 isa=rv64 type=other taken=-' 'exception type=0x8 ret=0x1000c' \
+    'range first=0x1000c last=0x1000c n=1 isa=rv64 type=dir taken=E' 'range first=0x10012 last=0x10012 n=1 isa=rv64 type=dir taken=E' \
+    'range first=0x10000 last=0x10000 n=1 isa=rv64 type=other taken=-' > "$tmp/rvwant"
+  check "rvtrace: its [expect.l3] is the hand-written L3" sh -c "sed -n '/^\\[expect.l3\\]/,/^\\[/p' '$tmp/rvout/rvprog.tcv' | grep '^@' | sed 's/^@[0-9]* //' | diff - '$tmp/rvwant'"
+  check "rvtrace: the description names qemu-riscv64" grep -q '^# A real execution: rvprog run by qemu-user (qemu-riscv64 ' "$tmp/rvout/rvprog.tcv"
+  check "etmv3 refuses the RV64 log by name" sh -c "'$T' gen --protocol etmv3 --from-exec '$tmp/rvlog' --elf '$tmp/rvprog' --steps 8 2>&1 | grep -q 'not an AArch32 instruction set'"
+  { rv 0x10000 main; rv 0x10004 main; rv 0x10010 main; } > "$tmp/rvpair"
+  check "rvtrace: a log the auipc+jalr pair contradicts: named with its line" sh -c "'$T' gen --protocol rvtrace --from-exec '$tmp/rvpair' --elf '$tmp/rvprog' 2>&1 | grep -q 'rvpair:2: the jump at 0x10004 goes to 0x1000c by the upper instruction before it'"
+fi
 mkdir "$tmp/bin" && ln -s "$(command -v dirname)" "$tmp/bin/dirname"
 nopath() { PATH="$tmp/bin" /bin/sh vectors/etmv3/real/build.sh --check > "$tmp/np.out" 2>&1; test $? -eq 1 && grep -q 'missing Debian packages: gcc-arm-linux-gnueabihf.* qemu-user' "$tmp/np.out"; }
 check "build.sh --check names the missing packages when the tools are not on PATH (exit 1)" nopath
@@ -75,4 +112,6 @@ nopath_ptm() { PATH="$tmp/bin" /bin/sh vectors/ptm/real/build.sh --check > "$tmp
 check "ptm: build.sh --check names the missing packages too (exit 1)" nopath_ptm
 nopath_ete() { PATH="$tmp/bin" /bin/sh vectors/ete/real/build.sh --check > "$tmp/np.out" 2>&1; test $? -eq 1 && grep -q 'missing Debian packages: gcc-aarch64-linux-gnu.* qemu-user' "$tmp/np.out"; }
 check "ete: build.sh --check names the missing packages (exit 1)" nopath_ete
+rvnopath() { PATH="$tmp/bin" /bin/sh vectors/rvtrace/real/build.sh --check > "$tmp/rnp.out" 2>&1; test $? -eq 1 && grep -q 'missing Debian packages: gcc-riscv64-linux-gnu.* qemu-user' "$tmp/rnp.out"; }
+check "rvtrace's build.sh --check names the missing packages when the tools are not on PATH (exit 1)" rvnopath
 tap_done

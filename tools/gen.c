@@ -99,8 +99,8 @@ static const struct tc_cli_option gen_options[] = {
 					  "[expect.l3] (the encoders that make them: below)" },
 	{ "kind", "KIND", opt_kind, "with --negative, the corruption (the encoder's\nkinds: below)" },
 	{ "from-exec", "LOG", opt_from_exec, "a real execution instead of a random one: the\n"
-					       "log of qemu-arm (or qemu-aarch64: A64) -singlestep\n"
-					       "-d exec,nochain -D LOG\n"
+					       "log of qemu-arm, qemu-aarch64 or qemu-riscv64\n"
+					       "-singlestep -d exec,nochain -D LOG\n"
 					       "(with --elf; --steps instructions of it, default\n"
 					       "2000, traced by the protocol's trace-unit model;\n"
 					       "the expected L3 from the log; --out DIR: DIR/NAME.tcv\n"

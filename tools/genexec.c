@@ -98,46 +98,60 @@ static int write_pages(const struct tc_gen_exec *a, const struct tc_exec *x, con
 	return rc;
 }
 
-static char *description(const struct tc_gen_exec *a, size_t n)
+/* The qemu-user program of the log's instruction set (tracecert/execlog.h). */
+static char *description(const struct tc_gen_exec *a, const struct tc_exec *x)
 {
+	const char *emulator = x->insn[0].isa == tc_isa_rv64 ? "qemu-riscv64" : x->insn[0].isa == tc_isa_a64 ? "qemu-aarch64" : "qemu-arm";
+	size_t n = x->n;
 	size_t len = 2048 + (a->note ? strlen(a->note) : 0);
 	char *s = malloc(len);
 	if (s)
 		snprintf(s, len,
-			 "A real execution: %s run by qemu-user (qemu-arm -singlestep -d exec,nochain),\n"
+			 "A real execution: %s run by qemu-user (%s -singlestep -d exec,nochain),\n"
 			 "%zu instructions from the log's first line of symbol '%s', traced by\n"
 			 "the %s encoder's trace-unit model (tracecert gen --from-exec). The [expect.l3] is\n"
 			 "derived from the log's address sequence (encoder/execlog.c), not from the model;\n"
 			 "the image is the pages those instructions lie in.%s%s",
-			 base_name(a->elf), n, a->start, a->enc->protocol,
+			 base_name(a->elf), emulator, n, a->start, a->enc->protocol,
 			 a->note ? "\n" : "", a->note ? a->note : "");
 	return s;
 }
 
-/* real-exec, and the instruction sets the window runs in (a64, a32, t32). */
-static const char *tags(const struct tc_exec *x)
+/* real-exec, and the instruction sets the window runs in (L3's isa= names). */
+static char *tags(const struct tc_exec *x)
 {
-	static const char *const names[8] = { "real-exec", "real-exec a64", "real-exec a32", "real-exec a64 a32",
-					      "real-exec t32", "real-exec a64 t32", "real-exec a32 t32",
-					      "real-exec a64 a32 t32" };
-	unsigned seen = 0;
+	static const char *const isa_name[tc_isa_count] = { "a64", "a32", "t32", "rv32", "rv64" };
+	int seen[tc_isa_count] = { 0 };
+	size_t len = 16;
+	char *s;
 	for (size_t i = 0; i < x->n; i++)
-		seen |= x->insn[i].isa == tc_isa_a64 ? 1u : x->insn[i].isa == tc_isa_a32 ? 2u : 4u;
-	return names[seen];
+		seen[x->insn[i].isa < tc_isa_count ? x->insn[i].isa : 0] = 1;
+	for (int k = 0; k < tc_isa_count; k++)
+		len += seen[k] ? strlen(isa_name[k]) + 1 : 0;
+	s = malloc(len);
+	if (!s)
+		return NULL;
+	strcpy(s, "real-exec");
+	for (int k = 0; k < tc_isa_count; k++)
+		if (seen[k])
+			strcat(strcat(s, " "), isa_name[k]);
+	return s;
 }
 
 static int write_vector(const struct tc_gen_exec *a, const struct tc_enc_result *r, const char *l3,
 			const struct tc_exec *x, const struct tc_image *img)
 {
 	struct tc_vwriter w;
-	char err[400], path[1400], *text, *desc = description(a, x->n);
+	char err[400], path[1400], *text, *tg, *desc = description(a, x);
 	const char *name = a->name ? a->name : base_name(a->elf);
 	int rc;
 	tc_vwrite_begin(&w);
 	tc_vwrite_comment(&w, desc ? desc : "A real execution");
 	free(desc);
 	tc_vwrite_config(&w, a->proto, r->cfg, 1);
-	tc_vwrite_tags(&w, tags(x));
+	tg = tags(x);
+	tc_vwrite_tags(&w, tg ? tg : "real-exec");
+	free(tg);
 	tc_vwrite_trace(&w, r->trace, r->trace_len);
 	rc = write_pages(a, x, img, &w, name);
 	tc_vwrite_section(&w, tc_sec_l1, 0, NULL);

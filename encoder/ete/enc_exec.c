@@ -154,11 +154,13 @@ static void discard(struct enc *e)
 
 /* Why the model cannot trace the window, or NULL: it is A64 throughout and
  * has a P0 instruction or a system call (something to trace). */
-static const char *refused(const struct tc_exec *x)
+static const char *refused(const struct tc_exec *x, size_t *line)
 {
 	for (size_t k = 0; k < x->n; k++)
-		if (x->insn[k].isa != tc_isa_a64)
-			return "the ETE model traces A64 executions only (qemu-aarch64 logs)";
+		if (x->insn[k].isa != tc_isa_a64) {
+			*line = x->insn[k].line;
+			return "not A64: the ETE model traces A64 executions only (qemu-aarch64 logs)";
+		}
 	for (size_t k = 0; k < x->n; k++)
 		if (x->insn[k].svc || x->insn[k].isb || x->insn[k].type != tc_insn_other)
 			return NULL;
@@ -169,13 +171,17 @@ int enc_ete_from_exec(const struct tc_exec *x, struct tc_enc_result *r, struct t
 		      size_t errlen)
 {
 	struct enc *e = calloc(1, sizeof *e);
-	const char *why = x && x->n ? refused(x) : "no instruction to trace";
+	size_t line = 0;
+	const char *why = x && x->n ? refused(x, &line) : "no instruction to trace";
 	memset(r, 0, sizeof *r);
 	if (e)
 		e->variants = calloc((size_t)tc_enc_variant_count(), sizeof *e->variants);
 	r->cfg = malloc(sizeof e->cfg);
 	if (!e || !e->variants || !r->cfg || why) {
-		snprintf(err, errlen, "%s", e && e->variants && r->cfg ? why : "out of memory");
+		if (e && e->variants && r->cfg && line)
+			snprintf(err, errlen, "line %zu: %s", line, why);
+		else
+			snprintf(err, errlen, "%s", e && e->variants && r->cfg ? why : "out of memory");
 		if (e)
 			discard(e);
 		free(r->cfg);

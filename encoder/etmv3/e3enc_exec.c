@@ -67,7 +67,7 @@ static void atom(struct e3e *e, const struct tc_exec_insn *i, size_t k)
 	a.isa = i->isa;
 	a.type = i->type;
 	a.size = i->size;
-	a.addr = i->addr;
+	a.addr = (uint32_t)i->addr;
 	a.seq = (uint32_t)k + 1;
 	e3e_atom(e, &a);
 }
@@ -96,23 +96,23 @@ static void svc(struct e3e *e, const struct tc_exec *x, size_t k, struct tc_exec
 	xi.ns = e->ns;
 	xi.hyp = e->hyp;
 	m->exception[k] = e3e_pkt_branch(e, E3E_SVC_VECTOR, tc_etmv3_isa_arm, &xi);
-	exception_item(e, m->exception[k], i->addr + i->size);
+	exception_item(e, m->exception[k], (uint32_t)(i->addr + i->size));
 	if (k + 1 < x->n)
-		m->resume[k] = isync(e, i->addr + i->size, i->isa);
+		m->resume[k] = isync(e, (uint32_t)(i->addr + i->size), i->isa);
 }
 
 static void run(struct e3e *e, const struct tc_exec *x, struct tc_exec_marks *m)
 {
 	e3e_pkt_async(e);
 	e->last.dsync = 1;
-	m->start = isync(e, x->insn[0].addr, x->insn[0].isa);
+	m->start = isync(e, (uint32_t)x->insn[0].addr, x->insn[0].isa);
 	for (size_t k = 0; k < x->n; k++) {
 		const struct tc_exec_insn *i = &x->insn[k];
 		atom(e, i, k);
 		if (i->svc)
 			svc(e, x, k, m);
 		else if (i->type == tc_insn_branch_indir && i->taken)
-			e3e_pkt_branch(e, i->next, state_of(i->next_isa), NULL);
+			e3e_pkt_branch(e, (uint32_t)i->next, state_of(i->next_isa), NULL);
 	}
 	e3e_flush_atoms(e);
 	e3e_l3_deliver(e);
@@ -142,6 +142,16 @@ int e3e_from_exec(const struct tc_exec *x, struct tc_enc_result *r, struct tc_ex
 		r->cfg = NULL;
 		return -1;
 	}
+	for (size_t k = 0; k < x->n; k++)
+		if (x->insn[k].isa != tc_isa_a32 && x->insn[k].isa != tc_isa_t32) {
+			snprintf(err, errlen, "line %zu: not an AArch32 instruction set: the etmv3 model traces "
+				 "A32 and T32 (a qemu-arm log)", x->insn[k].line);
+			free(e->variants);
+			free(e);
+			free(r->cfg);
+			r->cfg = NULL;
+			return -1;
+		}
 	enc_rng_init(&e->rng, x->n, NULL, 0);   /* the encoding choices: the same log, the same bytes */
 	tc_etmv3_config_default(&e->cfg);
 	e->itrace = 1;

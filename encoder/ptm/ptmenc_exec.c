@@ -192,6 +192,15 @@ int pe_from_exec(const struct tc_exec *x, struct tc_enc_result *r, struct tc_exe
 		r->cfg = NULL;
 		return -1;
 	}
+	for (size_t k = 0; k < x->n; k++)
+		if (x->insn[k].isa != tc_isa_a32 && x->insn[k].isa != tc_isa_t32) {
+			snprintf(err, errlen, "line %zu: not an AArch32 instruction set: the ptm model traces "
+				 "A32 and T32 (a qemu-arm log)", x->insn[k].line);
+			discard(e);
+			free(r->cfg);
+			r->cfg = NULL;
+			return -1;
+		}
 	enc_rng_init(&e->rng, x->n, NULL, 0);   /* the encoding choices: the same log, the same bytes */
 	tc_ptm_config_default(&e->cfg);
 	e->ns = 1;

@@ -249,4 +249,5 @@ const struct tc_encoder tc_encoder_rvtrace = {
 	.variant_name = rvenc_variant_name,
 	.bench_config = "",
 	.config_refused = rvenc_config_refused,
+	.from_exec = rvenc_from_exec,
 };

@@ -106,4 +106,11 @@ int rvenc_packets_write(struct rvenc_ctx *c, struct rvenc_trace *t, struct enc_b
 void rvenc_l3_write(struct rvenc_ctx *c, const struct rvenc_run *run, const struct rvenc_trace *t,
 		    struct enc_buf *l3);
 
+/* ---- A logged execution (rvenc_exec.c): tc_encoder.from_exec ---- */
+struct tc_exec;
+struct tc_exec_marks;
+struct tc_enc_result;
+int rvenc_from_exec(const struct tc_exec *x, struct tc_enc_result *r, struct tc_exec_marks *m, char *err,
+		    size_t errlen);
+
 #endif

@@ -11,6 +11,7 @@
 
 #define ARM(pc) "Trace 0: 0x7f25e4000180 [00000480/" pc "/00000000/00000201] "
 #define THUMB(pc) "Trace 0: 0x7f25e4000240 [00800480/" pc "/00000000/00000201] "
+#define RV(pc) "Trace 0: 0x7f6c2c000100 [0000000000000000/00000000000" pc "/00207600/00000201] "
 
 static int parse(const char *text, struct tc_execlog_entry **e, size_t *n, char *err, size_t errlen)
 {
@@ -38,6 +39,20 @@ static void test_parse_good(void)
 	free(e);
 }
 
+static void test_parse_rv(void)
+{
+	const char *text = RV("10594") "_start\n" RV("105b6") "\n";
+	struct tc_execlog_entry *e = NULL;
+	size_t n = 0;
+	char err[300];
+	int rc = parse(text, &e, &n, err, sizeof err);
+	ok(rc == 0 && n == 2, "qemu-riscv64 lines (FLAGS2 and PC of 16 digits): %s", err);
+	if (rc == 0)
+		ok(e[0].addr == 0x10594 && e[0].isa == tc_isa_rv64 && !e[0].thumb && e[1].addr == 0x105b6 &&
+		   e[1].symlen == 0, "RV64: PC 0x10594, symbol _start; 0x105b6 without a symbol");
+	free(e);
+}
+
 /* A bad second line: the message names the file, line 2 and the line's byte offset. */
 static void bad_line(const char *second, const char *why)
 {
@@ -60,8 +75,8 @@ static void test_parse_a64(void)
 	size_t n = 0;
 	char err[300];
 	int rc = parse(text, &e, &n, err, sizeof err);
-	ok(rc == 0 && n == 2 && e[0].a64 && e[0].addr == 0x400530 && !e[0].thumb, "an A64 line: 16-digit PC 0x400530: %s", err);
-	ok(rc == 0 && e[1].a64 && e[1].addr == 0x0000ffff00400534ull && !e[1].thumb,
+	ok(rc == 0 && n == 2 && e[0].isa == tc_isa_a64 && e[0].addr == 0x400530 && !e[0].thumb, "an A64 line: 16-digit PC 0x400530: %s", err);
+	ok(rc == 0 && e[1].isa == tc_isa_a64 && e[1].addr == 0x0000ffff00400534ull && !e[1].thumb,
 	   "a 64-bit address; FLAGS2 bit 23 is no Thumb state in A64");
 	free(e);
 	bad_line("Trace 0: 0x7f25e4000180 [0000000001009331/00400530/00000001/00000201] main", "FLAGS2 of 16 digits, PC of 8");
@@ -84,6 +99,11 @@ static void test_parse_errors(void)
 	bad_line(THUMB("00010341") "main", "a T32 address with bit 0 set");
 	bad_line(ARM("00010342") "main", "an A32 address not word aligned");
 	bad_line("", "an empty line");
+	bad_line(RV("10595") "main", "an RV64 address with bit 0 set");
+	bad_line("Trace 0: 0x7fed5c4b2600 [0000000001009331/0000000000400532/00000001/00000201] main",
+		 "an A64 address (16 digits, FLAGS2 not 0) not word aligned");
+	bad_line("Trace 0: 0x7f6c2c000100 [0000000000000000/00010594/00207600/00000201] main",
+		 "a FLAGS2 of 16 digits with a PC of 8");
 	static const char nul[] = ARM("00010340") "main\n" ARM("00010344") "\0main\n";
 	char want[80];
 	snprintf(want, sizeof want, "log:2: byte offset %zu: a NUL byte", strlen(nul));
@@ -241,51 +261,255 @@ static void strip_offsets(char *s)
 	*w = '\0';
 }
 
-/* Every encoder with a from_exec traces the hand-made execution: its model's
- * L3 is the log's, which is exec_l3 but for the offsets. */
-static void test_from_exec(void)
+/* The hand-made RV64GC program at 0x10000 (riscv64-linux-gnu-as -march=rv64gc, objdump -d):
+ *   0x10000 00000297 auipc t0, 0
+ *   0x10004 00c280e7 jalr ra, 12(t0)     (to 0x1000c: the pair's target)
+ *   0x10008 00000073 ecall
+ *   0x1000c e119     c.bnez a0, 0x10012
+ *   0x1000e 8082     c.jr ra
+ *   0x10010 0001     c.nop
+ *   0x10012 b7fd     c.j 0x10000 */
+static const uint8_t rv_code[] = { 0x97, 0x02, 0x00, 0x00, 0xe7, 0x80, 0xc2, 0x00, 0x73, 0x00, 0x00, 0x00,
+				   0x19, 0xe1, 0x82, 0x80, 0x01, 0x00, 0xfd, 0xb7 };
+
+/* auipc, jalr (the pair) to c.bnez (not taken), c.jr back to the ecall, the
+ * return after it (0x1000c) with c.bnez taken, c.j to the auipc; a ninth
+ * line so that the window's eighth has a next. */
+static const char rv_log[] = RV("10000") "main\n" RV("10004") "main\n" RV("1000c") "main\n" RV("1000e") "main\n"
+			     RV("10008") "main\n" RV("1000c") "main\n" RV("10012") "main\n" RV("10000") "main\n"
+			     RV("10004") "main\n";
+
+static int rv_image(struct tc_image *img)
 {
-	char want[sizeof exec_l3];
-	memcpy(want, exec_l3, sizeof exec_l3);
-	strip_offsets(want);
-	for (int i = 0; tc_encoders[i]; i++) {
-		const struct tc_encoder *enc = tc_encoders[i];
-		struct tc_execlog_entry *e;
-		struct tc_image img;
-		struct tc_exec x;
-		struct tc_exec_marks m;
-		struct tc_enc_result r;
-		char err[300], *l3;
-		if (!enc->from_exec)
-			continue;
-		memset(&m, 0, sizeof m);
-		if (hand_exec(&x, &e, &img) || tc_exec_marks_alloc(&m, &x)) {
-			ok(0, "%s: the hand-made execution", enc->protocol);
+	memset(img, 0, sizeof *img);
+	return tc_image_add(img, 0x10000, rv_code, sizeof rv_code);
+}
+
+static void test_classify_rv(void)
+{
+	struct tc_execlog_entry *e = NULL;
+	struct tc_image img;
+	struct tc_exec x;
+	size_t n = 0;
+	char err[300];
+	if (rv_image(&img) || parse(rv_log, &e, &n, err, sizeof err)) {
+		ok(0, "the hand-made RV64 image and log: %s", err);
+		return;
+	}
+	ok(tc_exec_classify(e, n, 0, 8, &img, "log", &x, err, sizeof err) == 0 && x.n == 8, "eight RV64 instructions: %s",
+	   err);
+	if (x.n == 8) {
+		const struct tc_exec_insn *i = x.insn;
+		ok(i[0].upper && i[0].type == tc_insn_other && i[0].size == 4 && i[0].isa == tc_isa_rv64,
+		   "auipc: other, an upper instruction, 4 bytes");
+		ok(i[1].type == tc_insn_branch_indir && i[1].pair && i[1].taken && i[1].next == 0x1000c,
+		   "jalr after the auipc that wrote t0: indirect, a pair, to 0x1000c");
+		ok(i[2].type == tc_insn_branch_dir && i[2].cond && !i[2].taken && i[2].size == 2,
+		   "c.bnez to the next: a conditional branch not taken, 2 bytes");
+		ok(i[3].type == tc_insn_branch_indir && !i[3].pair && i[3].taken && i[3].next == 0x10008,
+		   "c.jr ra: indirect, no pair (c.bnez before it), to 0x10008");
+		ok(i[4].svc && !i[4].taken && i[4].type == tc_insn_other && i[4].next == 0x1000c,
+		   "ecall: a system call, the next instruction after it");
+		ok(i[5].cond && i[5].taken && i[5].next == 0x10012, "c.bnez taken to 0x10012");
+		ok(i[6].type == tc_insn_branch_dir && !i[6].cond && i[6].taken && i[6].next == 0x10000,
+		   "c.j: a jump (dir, not conditional), taken");
+		ok(i[7].upper && i[7].has_next && i[7].next == 0x10004, "the window's last: auipc, its next from the log");
+	}
+	tc_exec_free(&x);
+	ok(tc_exec_classify(e, n, 1, 1, &img, "log", &x, err, sizeof err) == 0 && x.n == 1 && !x.insn[0].pair,
+	   "the jalr first in its window: no pair (the auipc is not in the window)");
+	tc_exec_free(&x);
+	free(e);
+	static const char *const refused[][2] = {
+		{ RV("10000") "\n" RV("10008") "\n", "log:1: the instruction at 0x10000 is not a branch, yet the next one is at 0x10008" },
+		{ RV("10000") "\n" RV("10004") "\n" RV("10010") "\n",
+		  "log:2: the jump at 0x10004 goes to 0x1000c by the upper instruction before it, yet the next instruction is at 0x10010" },
+		{ RV("10012") "\n" RV("10004") "\n", "log:1: the direct branch at 0x10012 goes to 0x10000, yet the next instruction is at 0x10004" },
+		{ RV("10008") "\n" RV("10000") "\n", "log:1: the instruction at 0x10008 is not a branch, yet the next one is at 0x10000" },
+		{ RV("20000") "\n", "log:1: no image bytes for the instruction at 0x20000" },
+	};
+	for (size_t k = 0; k < sizeof refused / sizeof refused[0]; k++) {
+		if (parse(refused[k][0], &e, &n, err, sizeof err)) {
+			ok(0, "refusal %zu: its log: %s", k, err);
 			continue;
 		}
-		err[0] = '\0';
-		if (!strcmp(enc->protocol, "ete")) {   /* A64 only: test_ete_exec */
-			ok(enc->from_exec(&x, &r, &m, err, sizeof err) == -1 && strstr(err, "A64 executions only"),
-			   "ete: an AArch32 execution: refused: '%s'", err);
-			goto refuse_empty;
-		}
+		ok(tc_exec_classify(e, n, 0, n, &img, "log", &x, err, sizeof err) == -1 && strstr(err, refused[k][1]),
+		   "refused: '%s'", err);
+		free(e);
+	}
+	static const uint8_t ebreak[] = { 0x73, 0x00, 0x10, 0x00 };
+	struct tc_image img2;
+	memset(&img2, 0, sizeof img2);
+	if (!tc_image_add(&img2, 0x10000, ebreak, sizeof ebreak) && !parse(RV("10000") "\n", &e, &n, err, sizeof err)) {
+		ok(tc_exec_classify(e, n, 0, 1, &img2, "log", &x, err, sizeof err) == -1 &&
+		   strstr(err, "log:1: the instruction at 0x10000 (0x100073) is a trap, which user mode does not execute past"),
+		   "ebreak: refused: '%s'", err);
+		free(e);
+	}
+	tc_image_free(&img2);
+	tc_image_free(&img);
+}
+
+/* The rvtrace L3 of the RV64 execution by hand (reference/L3FORMAT.md,
+ * reference/rvtrace/ERRATA.md; offsets left out), from what the marks of a
+ * protocol that reports a system call with the instruction after it say
+ * (no_start_trace_on, svc_seen_after, a range ending after every
+ * instruction a packet reports): no trace-on at the start; the context;
+ * each instruction a range of its own here (every one of them ends a walk or
+ * is a branch); the ecall's range ends at it (no branch: other) and its
+ * exception, ecause 8, returns after it (0x1000c), where the range goes on
+ * without a trace-on. */
+static const char rv_l3[] =
+	"context el=0 ns=0 sf=0 ctxid=0x0 vmid=0x0\n"
+	"range first=0x10000 last=0x10000 n=1 isa=rv64 type=other taken=-\n"
+	"range first=0x10004 last=0x10004 n=1 isa=rv64 type=indir taken=E\n"
+	"range first=0x1000c last=0x1000c n=1 isa=rv64 type=dir taken=N\n"
+	"range first=0x1000e last=0x1000e n=1 isa=rv64 type=indir taken=E\n"
+	"range first=0x10008 last=0x10008 n=1 isa=rv64 type=other taken=-\n"
+	"exception type=0x8 ret=0x1000c\n"
+	"range first=0x1000c last=0x1000c n=1 isa=rv64 type=dir taken=E\n"
+	"range first=0x10012 last=0x10012 n=1 isa=rv64 type=dir taken=E\n"
+	"range first=0x10000 last=0x10000 n=1 isa=rv64 type=other taken=-\n";
+
+static int rv_exec(struct tc_exec *x, struct tc_execlog_entry **e, struct tc_image *img)
+{
+	size_t n = 0;
+	char err[300];
+	*e = NULL;
+	return rv_image(img) || parse(rv_log, e, &n, err, sizeof err) ||
+	       tc_exec_classify(*e, n, 0, 8, img, "log", x, err, sizeof err);
+}
+
+/* tc_exec_l3 under those marks: the ranges split where range_end says (the
+ * first two instructions are not branches, yet each ends its range), the
+ * ecall's exception without a trace-on; the window cut after the ecall:
+ * no exception (the instruction after it is not in the window). */
+static void test_l3_rv(void)
+{
+	struct tc_execlog_entry *e;
+	struct tc_image img;
+	struct tc_exec x;
+	struct tc_exec_marks m;
+	char want[sizeof rv_l3], *l3;
+	memset(&m, 0, sizeof m);
+	if (rv_exec(&x, &e, &img) || tc_exec_marks_alloc(&m, &x)) {
+		ok(0, "the hand-made RV64 execution");
+		return;
+	}
+	memset(m.range_end, 1, x.n);
+	m.protocol = tc_proto_rvtrace;
+	m.no_start_trace_on = 1;
+	m.svc_seen_after = 1;
+	m.svc_type = 8;
+	l3 = tc_exec_l3(&x, &m);
+	if (l3)
+		strip_offsets(l3);
+	ok(l3 && !strcmp(l3, rv_l3), "the RV64 execution's L3 under marks that report the ecall after it");
+	if (l3 && strcmp(l3, rv_l3))
+		note("got:\n%s", l3);
+	free(l3);
+	x.n = 5;   /* up to the ecall */
+	memcpy(want, rv_l3, sizeof rv_l3);
+	*strstr(want, "exception") = '\0';
+	l3 = tc_exec_l3(&x, &m);
+	if (l3)
+		strip_offsets(l3);
+	ok(l3 && !strcmp(l3, want), "a window ending at the ecall: no exception item");
+	free(l3);
+	memset(m.range_end, 0, 8);
+	x.n = 2;   /* auipc, jalr: one range without range_end */
+	l3 = tc_exec_l3(&x, &m);
+	if (l3)
+		strip_offsets(l3);
+	ok(l3 && strstr(l3, "range first=0x10000 last=0x10004 n=2 isa=rv64 type=indir taken=E\n"),
+	   "without range_end: auipc and jalr in one range");
+	free(l3);
+	x.n = 8;
+	tc_exec_marks_free(&m);
+	tc_exec_free(&x);
+	tc_image_free(&img);
+	free(e);
+}
+
+/* The hand-made executions: each encoder with a from_exec traces the one of
+ * its instruction set (its model's L3 is the log's, the hand-written one but
+ * for the offsets) and refuses the other by name. */
+struct hand {
+	const char *what;
+	int (*make)(struct tc_exec *x, struct tc_execlog_entry **e, struct tc_image *img);
+	const char *l3;
+	const char *protocol;   /* the encoders that trace it, each name followed by a blank */
+};
+
+/* Whether name is one of list's blank-terminated names. */
+static int listed(const char *list, const char *name)
+{
+	size_t n = strlen(name);
+	for (const char *p = list; *p; p = strchr(p, ' ') + 1)
+		if (!strncmp(p, name, n) && p[n] == ' ')
+			return 1;
+	return 0;
+}
+
+static void from_exec_one(const struct tc_encoder *enc, const struct hand *h, char *want)
+{
+	struct tc_execlog_entry *e;
+	struct tc_image img;
+	struct tc_exec x;
+	struct tc_exec_marks m;
+	struct tc_enc_result r;
+	char err[300], *l3;
+	int mine = listed(h->protocol, enc->protocol);
+	err[0] = '\0';
+	memset(&m, 0, sizeof m);
+	if (h->make(&x, &e, &img) || tc_exec_marks_alloc(&m, &x)) {
+		ok(0, "%s: the hand-made %s execution", enc->protocol, h->what);
+		return;
+	}
+	if (!mine) {
+		ok(enc->from_exec(&x, &r, &m, err, sizeof err) == -1 && strstr(err, "line 1: not "),
+		   "%s: the %s execution refused: '%s'", enc->protocol, h->what, err);
+	} else {
 		ok(enc->from_exec(&x, &r, &m, err, sizeof err) == 0 && r.trace_len > 0 && r.l1 && r.l3,
-		   "%s: from_exec traces it: %s", enc->protocol, err);
+		   "%s: from_exec traces the %s execution: %s", enc->protocol, h->what, err);
 		l3 = tc_exec_l3(&x, &m);
 		ok(l3 && r.l3 && !strcmp(l3, r.l3), "%s: the model's L3 is the log's", enc->protocol);
 		if (l3)
 			strip_offsets(l3);
 		ok(l3 && !strcmp(l3, want), "%s: the log's L3 is the hand-written one but for the offsets", enc->protocol);
+		if (l3 && strcmp(l3, want))
+			note("got:\n%s", l3);
 		free(l3);
 		tc_enc_result_free(&r);
-	refuse_empty:
 		x.n = 0;
 		ok(enc->from_exec(&x, &r, &m, err, sizeof err) == -1 && strstr(err, "no instruction"),
 		   "%s: no instruction: refused: '%s'", enc->protocol, err);
-		tc_exec_marks_free(&m);
-		tc_exec_free(&x);
-		tc_image_free(&img);
-		free(e);
+	}
+	tc_exec_marks_free(&m);
+	tc_exec_free(&x);
+	tc_image_free(&img);
+	free(e);
+}
+
+static void test_from_exec(void)
+{
+	static char arm_want[sizeof exec_l3];
+	memcpy(arm_want, exec_l3, sizeof exec_l3);
+	strip_offsets(arm_want);
+	const struct hand hands[] = {
+		{ "AArch32", hand_exec, arm_want, "etmv3 ptm " },
+		{ "RV64", rv_exec, rv_l3, "rvtrace " },
+	};
+	for (size_t k = 0; k < sizeof hands / sizeof hands[0]; k++) {
+		int traced = 0, want = 0;
+		for (const char *p = hands[k].protocol; *p; p++)
+			want += *p == ' ';
+		for (int i = 0; tc_encoders[i]; i++)
+			if (tc_encoders[i]->from_exec) {
+				traced += listed(hands[k].protocol, tc_encoders[i]->protocol);
+				from_exec_one(tc_encoders[i], &hands[k], (char *)hands[k].l3);
+			}
+		ok(traced == want, "the %s execution: each encoder of '%s' has a from_exec", hands[k].what, hands[k].protocol);
 	}
 }
 
@@ -508,10 +732,13 @@ static void test_ete_exec(void)
 int main(void)
 {
 	test_parse_good();
+	test_parse_rv();
 	test_parse_errors();
 	test_parse_a64();
 	test_classify();
 	test_l3_and_pages();
+	test_classify_rv();
+	test_l3_rv();
 	test_from_exec();
 	test_ptm_packets();
 	test_isb();

@@ -2,14 +2,16 @@
  * execution log, the instructions it ran classified from the program image, the L3 that
  * execution gives, and the image pages it touches (every protocol's from_exec, tracecert/encoder.h). */
 /* The log is what `qemu-arm -singlestep -d exec,nochain -D LOG ./prog`
- * writes (QEMU 7.2): with -singlestep every translation block is one
- * instruction, and each executed block is one line
+ * (or qemu-riscv64) writes (QEMU 7.2): with -singlestep every translation
+ * block is one instruction, and each executed block is one line
  *   Trace N: 0xHOST [FLAGS2/PC/FLAGS/CFLAGS] SYMBOL
- * (hexadecimal fields of 8 digits; SYMBOL may be empty). PC is the
- * instruction's address; bit 23 of FLAGS2 is the Thumb state
- * (QEMU's TBFLAG_AM32 THUMB field; its bits 31:24 are the IT state).
- * qemu-aarch64 writes FLAGS2 and PC with 16 digits (its target addresses
- * are 64 bits): such a line is an A64 instruction. */
+ * (hexadecimal fields; SYMBOL may be empty). FLAGS2 and PC have the
+ * target's word size: 8 digits for a 32-bit target (qemu-arm: AArch32, an
+ * A32 or T32 instruction), 16 for a 64-bit one: qemu-aarch64 (A64; its
+ * FLAGS2, the translation block's flags, is not 0) or qemu-riscv64 (RV64GC;
+ * FLAGS2 0). PC is the instruction's address; for AArch32 bit 23 of FLAGS2
+ * is the Thumb state (QEMU's TBFLAG_AM32 THUMB field; its bits 31:24 are the
+ * IT state). */
 #ifndef TRACECERT_EXECLOG_H
 #define TRACECERT_EXECLOG_H
 
@@ -26,8 +28,8 @@ extern "C" {
 /* One line of the log. */
 struct tc_execlog_entry {
 	uint64_t addr;              /* the instruction's address */
+	uint8_t isa;                /* enum tc_isa: tc_isa_a32 or tc_isa_t32 (8-digit fields), tc_isa_a64 or tc_isa_rv64 (16) */
 	uint8_t thumb;              /* T32 (Thumb state) */
-	uint8_t a64;                /* A64 (a line of 16-digit fields) */
 	const char *sym;            /* the SYMBOL field, inside the parsed text (not NUL-terminated) */
 	size_t symlen;
 	size_t line;                /* its line number (1-based) */
@@ -42,15 +44,21 @@ int tc_execlog_parse(const char *text, size_t len, const char *name, struct tc_e
 /* The index of the first entry whose SYMBOL is sym, or n when none. */
 size_t tc_execlog_find_symbol(const struct tc_execlog_entry *e, size_t n, const char *sym);
 
-/* One executed instruction, classified from the image (reference/insn.c). */
+/* One executed instruction, classified from the image (reference/insn.c
+ * for AArch32, reference/rvinsn.c as RV64GC for RISC-V). */
 struct tc_exec_insn {
 	uint64_t addr;
-	uint8_t isa;                /* enum tc_isa: tc_isa_a64, tc_isa_a32 or tc_isa_t32 */
+	uint8_t isa;                /* enum tc_isa: tc_isa_a64, tc_isa_a32, tc_isa_t32 or tc_isa_rv64 */
 	uint8_t size;
 	uint8_t type;               /* enum tc_insn_type (other, dir, indir) */
 	uint8_t taken;              /* a branch whose next instruction is not the one after it */
-	uint8_t svc;                /* a supervisor call: an exception returning to the next instruction */
+	uint8_t svc;                /* a supervisor call (SVC, ecall): an exception returning to the next instruction */
 	uint8_t isb;                /* an ISB (type other): a waypoint of the protocols whose marks say so */
+	uint8_t cond;               /* RISC-V: a conditional branch (dir: beq…bgeu, c.beqz, c.bnez; else a jump) */
+	uint8_t upper;              /* RISC-V: auipc, lui or c.lui (it writes a register a jump may read) */
+	uint8_t pair;               /* RISC-V: an indirect jump whose rs1 the window's previous instruction, an
+				     * upper one, wrote: its target is that one's value plus its offset
+				     * (tc_rvinsn_pair_target), which the log's next instruction agrees with */
 	uint64_t next;              /* the instruction executed after it (the log's next line) */
 	uint8_t next_isa;
 	uint8_t has_next;           /* 0 for the last line of the log */
@@ -63,10 +71,13 @@ struct tc_exec {
 };
 
 /* Classifies entries[first .. first+count-1] (fewer when the log ends) from
- * the image: the size, type and outcome of each, system calls. The log must
- * agree with the image: a taken direct branch goes to its target, an
+ * the image: the size, type and outcome of each, system calls, RISC-V's
+ * pairs (each entry by its isa). The log must agree with the image: a taken
+ * direct branch goes to its target, a pair's jump to the pair's target, an
  * instruction that is not a branch or a system call is followed by the one
- * after it; otherwise -1 with a message naming the log line. 0 with *x
+ * after it, and a RISC-V instruction is none that traps in user mode
+ * (ebreak, an xRET, a reserved or long encoding); otherwise -1 with a
+ * message naming the log line. 0 with *x
  * (free with tc_exec_free). */
 int tc_exec_classify(const struct tc_execlog_entry *entries, size_t n, size_t first, size_t count,
 		     const struct tc_image *img, const char *name, struct tc_exec *x, char *err, size_t errlen);
@@ -82,6 +93,12 @@ struct tc_exec_marks {
 	uint64_t *insn;             /* per instruction: the packet that traced it */
 	uint64_t *exception;        /* per system call: its exception packet */
 	uint64_t *resume;           /* per system call with a next instruction: tracing on again there */
+	uint8_t *range_end;         /* per instruction: non-zero, a range ends after it (the packet that
+				     * traced it ends the decoder's walk there), branch or not */
+	uint8_t no_start_trace_on;  /* the trace's first packet gives no trace-on item */
+	uint8_t svc_seen_after;     /* a system call is reported with the instruction after it: its exception
+				     * only when the window goes on, and no trace-on there (the trace does not
+				     * see the handler, which qemu-user runs itself) */
 	struct tc_context ctx;      /* the context the trace reports (after the first trace-on) */
 	uint16_t svc_type;          /* the protocol's exception type of a supervisor call */
 	uint8_t isb_waypoint;       /* the protocol traces an ISB as a branch is (an atom): a range ends at it */
@@ -94,10 +111,13 @@ int tc_exec_marks_alloc(struct tc_exec_marks *m, const struct tc_exec *x);
 void tc_exec_marks_free(struct tc_exec_marks *m);
 
 /* The L3 of the execution (reference/L3FORMAT.md), from the log's
- * instructions alone, with the offsets of m: trace-on, the context, ranges
- * ending at every branch (and ISB where m->isb_waypoint: type isb, E; an
- * ISB that fails its condition in an IT block is not told apart), each system call an exception returning to the
- * next instruction, tracing on again after it (the handler is not traced).
+ * instructions alone, with the offsets of m: trace-on (not with
+ * no_start_trace_on), the context, ranges ending at every branch, where
+ * m->range_end says, and at an ISB where m->isb_waypoint (type isb, E; an
+ * ISB that fails its condition in an IT block is not told apart), each
+ * system call an exception returning to the next instruction, tracing on
+ * again after it (the handler is not traced); with svc_seen_after no
+ * trace-on there, and no exception for a call that ends the window.
  * Returns malloc'd text, or NULL when memory is short. */
 char *tc_exec_l3(const struct tc_exec *x, const struct tc_exec_marks *m);
 
