@@ -126,6 +126,7 @@ void tc_etmv1_free(struct tc_etmv1_decoder *d);
 /* ---- The L1 text (etmv1_text.c) ------------------------------------------- */
 
 extern const char *const tc_etmv1_error_names[tc_etmv1_err_count];
+extern const char *const tc_etmv1_warning_names[tc_etmv1_warn_count];
 const char *tc_etmv1_kind_name(int kind);
 /* Writes one line (no newline) like snprintf; returns the length it needed. */
 int tc_etmv1_format(char *buf, size_t size, const struct tc_etmv1_record *r);
