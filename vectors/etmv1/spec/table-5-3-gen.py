@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
-# gen.py — writes the hdr vectors of this folder (run from the repository's top: python3
-# vectors/etmv1/hdr/gen.py). Each expected line is the rule written in the vector's description,
+# table-5-3-gen.py — writes table-5-3-reasons-v10.tcv … -v13.tcv beside it (run from the
+# repository's top: python3 vectors/etmv1/spec/table-5-3-gen.py). Each expected line is the rule written in the vector's description,
 # applied to one value: IHI 0014 Table 5-3 (L8206-8217), §5.5.4 (L8173-8183), §5.5.3 (L8161) and the
 # ERRATA ids named; nothing here runs a decoder.
 import os
@@ -54,12 +54,12 @@ A[0] = 0: ARM (§5.5.2 L8155).""" % version
         exp += lines
         errs += e
     text = "tracecert-vector 1\n" + "".join("# %s\n" % l for l in desc.split("\n"))
-    text += config(version, 8) + "[tags]\nhdr fifth-packet table-5-3\n[trace]\n" + header(version, 8)
+    text += config(version, 8) + "[tags]\nspec table-5-3 fifth-packet L8206\n[trace]\n" + header(version, 8)
     text += "\n".join(recs) + "\n[expect.l1]\n" + "\n".join(exp) + "\n"
     if errs:
         text += "[error]\n" + "".join("%s %d\n" % e for e in errs)
     text += "[end]\n"
-    with open(os.path.join(HERE, "fifth-packet-v1%d.tcv" % version), "w") as f:
+    with open(os.path.join(HERE, "table-5-3-reasons-v1%d.tcv" % version), "w") as f:
         f.write(text)
 
 
