@@ -533,6 +533,12 @@ static void test_file_errors(void)
 	tc_etmv1_finish(d);
 	tc_etmv1_free(d);
 	ok(strcmp(o.l1, "@0 0 error class=bad-header\n") == 0, "a 10-byte file is bad-header");
+	memset(&o, 0, sizeof o);
+	d = tc_etmv1_alloc(&c, &sink, NULL);
+	tc_etmv1_feed(d, buf, 0);
+	tc_etmv1_finish(d);
+	tc_etmv1_free(d);
+	ok(o.l1[0] == 0, "ETMC-F9: a file of no bytes gives no item");
 	struct tc_etmv1_config bad = c;
 	bad.contextid_size = 2;
 	ok(tc_etmv1_alloc(&bad, &sink, NULL) == NULL && tc_etmv1_config_check(&bad, NULL, 0) == -1,
