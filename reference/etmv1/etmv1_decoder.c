@@ -325,6 +325,10 @@ int tc_etmv1_finish(struct tc_etmv1_decoder *d)
 		return 0;
 	int err;
 	uint64_t off;
+	if (!d->cc.header_ok && d->cc.have == 0) {
+		TC_CLAUSE("ETMC-F9");   /* no byte at all: no item */
+		return 0;
+	}
 	int cut = tc_cyclecap_finish(&d->cc, &err, &off);
 	if (cut < 0 && err == tc_cyclecap_bad_header) {
 		fatal_header(d);

@@ -4,6 +4,8 @@
 
 #include "tracecert/etmv1.h"
 #include "cyclecap.h"
+#include "insn.h"
+#include "tracecert/image.h"
 
 #define E1_QUEUE 1024     /* items owed packets or waiting to be written (ETM1-P29) */
 #define E1_EARLY 1024     /* early packets held (ETM1-P29) */
@@ -108,5 +110,39 @@ void e1_synced_cycle(struct tc_etmv1_decoder *d, const struct tc_cyclecap_record
 void e1_cycle(struct tc_etmv1_decoder *d, const struct tc_cyclecap_record *rec);
 void e1_unsync(struct tc_etmv1_decoder *d);
 void e1_functional(struct tc_etmv1_decoder *d, int st, const struct tc_cyclecap_record *rec);
+
+/* etmv1_walk.c: the walk over the image (ETM1-P10, P17, P19, P23, P25, P26, P37, P38). */
+struct e1_walk {
+	struct tc_etmv1_config cfg;
+	const struct tc_image *img;
+	uint32_t pc;
+	uint8_t isa;              /* enum tc_etmv1_isa */
+	uint8_t valid;            /* pc is the next instruction's address */
+	uint8_t half;             /* the first PIPESTAT of a Thumb BL pair was seen (ETM1-P25) */
+	uint8_t after_abandon;    /* the default reading of ETM1-P19: the next branch is no instruction */
+	uint32_t abandoned_addr;
+	uint8_t jazelle;          /* in Jazelle state: nothing walks (ETM1-P23) */
+	uint8_t ctx_valid;
+	uint32_t ctxid;
+};
+
+/* What one L1 item walked, in the order L3 gives it: trace-on or overflow; the instruction (or
+ * no-image at its address); the exception; the context; Jazelle's stop. */
+struct e1_step {
+	uint8_t trace_on, overflow;
+	uint8_t insn, executed, ends, isa;   /* isa: enum tc_isa */
+	uint32_t at;
+	struct tc_insn in;
+	uint8_t no_image;
+	uint8_t exception, ret_unknown;
+	uint16_t type;
+	uint32_t ret;
+	uint8_t context;
+	uint8_t jazelle;
+};
+
+void e1_walk_init(struct e1_walk *w, const struct tc_etmv1_config *cfg);
+void e1_walk_step(struct e1_walk *w, const struct tc_etmv1_record *r, struct e1_step *s);
+void e1_walk_transfers(const struct e1_walk *w, struct tc_etmv1_transfers *t);
 
 #endif

@@ -15,7 +15,7 @@ const char *const tc_etmv1_error_names[tc_etmv1_err_count] = {
 	"unknown-length", "reserved-reason", "not-in-version", "too-many-pending", "jazelle"
 };
 
-static const char *const warning_names[tc_etmv1_warn_count] = { "none", "res0", "ignored-field" };
+const char *const tc_etmv1_warning_names[tc_etmv1_warn_count] = { "none", "res0", "ignored-field" };
 
 static const char *const field_names[tc_etmv1_wf_count] = {
 	"none", "arm-bit1", "addr5-bit7", "daddr-reason", "daddr5-bit7", "sync-nibble"
@@ -88,7 +88,7 @@ int tc_etmv1_format(char *buf, size_t size, const struct tc_etmv1_record *r)
 	} else if (r->h.kind == tc_etmv1_error) {
 		tc_textout_put(&t, " class=%s", r->error < tc_etmv1_err_count ? tc_etmv1_error_names[r->error] : "?");
 	} else if (r->h.kind == tc_etmv1_warning) {
-		tc_textout_put(&t, " class=%s field=%s bits=0x%x", r->warning < tc_etmv1_warn_count ? warning_names[r->warning] : "?",
+		tc_textout_put(&t, " class=%s field=%s bits=0x%x", r->warning < tc_etmv1_warn_count ? tc_etmv1_warning_names[r->warning] : "?",
 			       r->field < tc_etmv1_wf_count ? field_names[r->field] : "?", r->bits);
 	}
 	return (int)t.len;
@@ -185,7 +185,7 @@ static void scan_body(struct tc_scan *s, struct tc_etmv1_record *r)
 		r->error = (uint8_t)(e < 0 ? 0 : e);
 	} else if (k == tc_etmv1_warning) {
 		tc_scan_lit(s, " class=");
-		int w = tc_scan_name(s, warning_names, 1, tc_etmv1_warn_count, "warning class");
+		int w = tc_scan_name(s, tc_etmv1_warning_names, 1, tc_etmv1_warn_count, "warning class");
 		tc_scan_lit(s, " field=");
 		int f = tc_scan_name(s, field_names, 1, tc_etmv1_wf_count, "warning field");
 		tc_scan_lit(s, " bits=");

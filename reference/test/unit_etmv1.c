@@ -533,6 +533,12 @@ static void test_file_errors(void)
 	tc_etmv1_finish(d);
 	tc_etmv1_free(d);
 	ok(strcmp(o.l1, "@0 0 error class=bad-header\n") == 0, "a 10-byte file is bad-header");
+	memset(&o, 0, sizeof o);
+	d = tc_etmv1_alloc(&c, &sink, NULL);
+	tc_etmv1_feed(d, buf, 0);
+	tc_etmv1_finish(d);
+	tc_etmv1_free(d);
+	ok(o.l1[0] == 0, "ETMC-F9: a file of no bytes gives no item");
 	struct tc_etmv1_config bad = c;
 	bad.contextid_size = 2;
 	ok(tc_etmv1_alloc(&bad, &sink, NULL) == NULL && tc_etmv1_config_check(&bad, NULL, 0) == -1,
@@ -548,6 +554,47 @@ static void test_file_errors(void)
 	ok(tc_etmv1_config_check(&bad, NULL, 0) == -1, "port_width 12 is refused");
 }
 
+/* ---- The registers (CONFIG.md "Registers", "Worked values") ---------------------------- */
+
+static void test_registers(void)
+{
+	uint32_t regs[tc_etmv1_reg_count] = { 0x0000d01c, 0x20000000 };
+	uint64_t v[TC_ETMV1_NKEYS];
+	uint32_t derived = 0;
+	char err[160] = "";
+	memset(v, 0, sizeof v);
+	int r = tc_etmv1_config_derive(regs, 3, v, &derived, NULL, err, sizeof err);
+	/* keys in CONFIG.md's order: version, port_width, port_mode, half_rate, contextid_size,
+	 * data_address, data_value, cprt, cycle_accurate, branch_output (hivecs, abandoned_discard: none) */
+	static const uint64_t want[10] = { 2, 8, 0, 0, 4, 1, 1, 0, 1, 0 };
+	int good = r == 0 && derived == 0x3ff;
+	for (int k = 0; k < 10; k++)
+		good &= v[k] == want[k];
+	ok(good, "ETMCR 0x0000d01c, ETMCCR 0x20000000: CONFIG.md's worked values");
+	regs[1] = 0x40000000;   /* [30:28] b100, ETM7 Rev 1a: ETMv1.2 (L926) */
+	ok(tc_etmv1_config_derive(regs, 2, v, &derived, NULL, err, sizeof err) == 0 && v[0] == 2 && derived == 1,
+	   "ETMCCR protocol 4 is version 2");
+	regs[1] = 0x60000000;
+	ok(tc_etmv1_config_derive(regs, 2, v, &derived, NULL, err, sizeof err) == -1, "ETMCCR protocol 6 refused: %s", err);
+	regs[1] = 0x80000000;
+	ok(tc_etmv1_config_derive(regs, 2, v, &derived, NULL, err, sizeof err) == -1, "ETMCCR[31] = 1 refused: %s", err);
+	regs[0] = 0x30;
+	ok(tc_etmv1_config_derive(regs, 1, v, &derived, NULL, err, sizeof err) == -1, "ETMCR port size b011 refused: %s", err);
+	regs[0] = 0x30000;
+	ok(tc_etmv1_config_derive(regs, 1, v, &derived, NULL, err, sizeof err) == -1, "ETMCR port mode b11 refused: %s", err);
+	struct tc_etmv1_config c = base_cfg();
+	c.version = 3;
+	c.port_width = 16;
+	c.contextid_size = 2;
+	c.cprt = c.branch_output = c.half_rate = 1;
+	c.port_mode = 2;
+	uint32_t back[tc_etmv1_reg_count];
+	tc_etmv1_config_to_regs(&c, back);
+	/* [1] cprt, [6:4] b010, [8], [13], [15:14] b10, [17:16] b10; ETMCCR [30:28] 3 */
+	ok(back[0] == (0x2u | 0x20u | 0x100u | 0x2000u | 0x8000u | 0x20000u) && back[1] == 0x30000000u,
+	   "config_to_regs: ETMCR 0x%x ETMCCR 0x%x", back[0], back[1]);
+}
+
 int main(void)
 {
 	test_example_5_1();
@@ -561,5 +608,6 @@ int main(void)
 	test_sync();
 	test_ports();
 	test_file_errors();
+	test_registers();
 	return tap_finish();
 }

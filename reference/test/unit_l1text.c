@@ -13,6 +13,7 @@
 #include "tracecert/protocol.h"
 #include "tracecert/ptm.h"
 #include "tracecert/rvtrace.h"
+#include "tracecert/etmv1.h"
 #include "vector.h"
 
 /* A record of any protocol. */
@@ -23,6 +24,7 @@ union record {
 	struct tc_ptm_packet ptm;
 	struct tc_etmv3_packet etmv3;
 	struct tc_rvtrace_packet rvtrace;
+	struct tc_etmv1_record etmv1;
 	unsigned char bytes[RECORD_MAX];
 };
 
@@ -229,12 +231,58 @@ static const char *same_rvtrace(const struct tc_item *wi, const struct tc_item *
 	return NULL;
 }
 
+/* reference/etmv1/FORMAT.md "ETMv1 kinds": an instruction's pkt when it has one, its data fields
+ * (a daddr, known or unknown; value and size pairs), a branch's address fields when it has an
+ * address (reason, j and ctxid when present) and its apo, abandoned and lost; unassigned's n,
+ * error's class, warning's class, field and bits. S is every item's. */
+static const char *same_etmv1(const struct tc_item *wi, const struct tc_item *gi)
+{
+	const struct tc_etmv1_record *want = (const void *)wi, *got = (const void *)gi;
+	int k = want->h.kind;
+	int insn = k <= tc_etmv1_bd, branch = k == tc_etmv1_be || k == tc_etmv1_bd;
+	int addr = branch && want->has_addr;
+	const char *bad = same_header(wi, gi);
+	if (bad)
+		return bad;
+	FIELD(got->status == want->status, "status");
+	SHOWN(insn, has_pkt);
+	SHOWN(insn && want->has_pkt, pkt);
+	SHOWN(insn, has_daddr);
+	SHOWN(insn && want->has_daddr, daddr_unknown);
+	SHOWN(insn && want->has_daddr && !want->daddr_unknown, daddr);
+	SHOWN(insn, nvalues);
+	for (int i = 0; i < TC_ETMV1_MAX_VALUES; i++) {
+		SHOWN(insn && i < want->nvalues, vsize[i]);
+		SHOWN(insn && i < want->nvalues, value[i]);
+	}
+	SHOWN(branch, has_addr);
+	SHOWN(addr, isa);
+	SHOWN(addr, npkts);
+	SHOWN(addr, addr);
+	SHOWN(addr, has_reason);
+	SHOWN(addr && want->has_reason, reason);
+	SHOWN(addr, has_j);
+	SHOWN(addr && want->has_j, j);
+	SHOWN(addr, has_ctxid);
+	SHOWN(addr && want->has_ctxid, ctxid);
+	SHOWN(branch, apo);
+	SHOWN(branch, abandoned);
+	SHOWN(insn, lost);
+	SHOWN(k == tc_etmv1_unassigned, n);
+	SHOWN(k == tc_etmv1_error, error);
+	SHOWN(k == tc_etmv1_warning, warning);
+	SHOWN(k == tc_etmv1_warning, field);
+	SHOWN(k == tc_etmv1_warning, bits);
+	return NULL;
+}
+
 /* The field compare of each protocol; a protocol of the build without one
  * fails test_compares_cover_protocols. */
 static const struct {
 	const char *protocol;
 	const char *(*same)(const struct tc_item *want, const struct tc_item *got);
-} compares[] = { { "ete", same_ete }, { "ptm", same_ptm }, { "etmv3", same_etmv3 }, { "rvtrace", same_rvtrace } };
+} compares[] = { { "ete", same_ete }, { "ptm", same_ptm }, { "etmv3", same_etmv3 }, { "rvtrace", same_rvtrace },
+		{ "etmv1", same_etmv1 } };
 
 static const char *(*compare_of(const struct tc_protocol *p))(const struct tc_item *, const struct tc_item *)
 {

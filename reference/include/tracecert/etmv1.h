@@ -7,6 +7,7 @@
 #include <stdint.h>
 
 #include "tracecert/trace.h"
+#include "tracecert/image.h"
 #include "tracecert/etmv1_config.h"
 
 #ifdef __cplusplus
@@ -125,11 +126,34 @@ void tc_etmv1_free(struct tc_etmv1_decoder *d);
 /* ---- The L1 text (etmv1_text.c) ------------------------------------------- */
 
 extern const char *const tc_etmv1_error_names[tc_etmv1_err_count];
+extern const char *const tc_etmv1_warning_names[tc_etmv1_warn_count];
 const char *tc_etmv1_kind_name(int kind);
 /* Writes one line (no newline) like snprintf; returns the length it needed. */
 int tc_etmv1_format(char *buf, size_t size, const struct tc_etmv1_record *r);
 /* Reads one line as tc_etmv1_format writes it; 0, or -1 with the reason in err. */
 int tc_etmv1_parse_text(const char *line, struct tc_etmv1_record *r, char *err, size_t errlen);
+
+/* ---- The walk over an image (etmv1_walk.c) and L3 (etmv1_analyze.c) ------------ */
+
+/* A walk for tc_etmv1_alloc over an image (set later; none: every value is ETM1-P10's no-image
+ * case). NULL for an invalid configuration or when out of memory. */
+struct tc_etmv1_imagewalk;
+struct tc_etmv1_imagewalk *tc_etmv1_imagewalk_alloc(const struct tc_etmv1_config *cfg);
+void tc_etmv1_imagewalk_set_image(struct tc_etmv1_imagewalk *w, const struct tc_image *img);
+struct tc_etmv1_walk tc_etmv1_imagewalk_callbacks(struct tc_etmv1_imagewalk *w);
+void tc_etmv1_imagewalk_free(struct tc_etmv1_imagewalk *w);
+
+/* L3 from the L1 items in the order the decoder writes them (reference/etmv1/FORMAT.md "L3"). */
+struct tc_etmv1_analyzer;
+struct tc_etmv1_analyzer *tc_etmv1_analyzer_alloc(const struct tc_etmv1_config *cfg,
+						  void (*l3)(void *ctx, const struct tc_l3 *x), void *ctx);
+void tc_etmv1_analyzer_set_image(struct tc_etmv1_analyzer *a, const struct tc_image *img);
+void tc_etmv1_analyze(struct tc_etmv1_analyzer *a, const struct tc_etmv1_record *r);
+/* The range being built, at the end of the input. */
+void tc_etmv1_analyze_flush(struct tc_etmv1_analyzer *a);
+void tc_etmv1_analyzer_free(struct tc_etmv1_analyzer *a);
+/* An L3 item as the shared L3 text writes it, with ETMv1's error names. */
+int tc_etmv1_format_l3(char *buf, size_t size, const struct tc_l3 *x);
 
 #ifdef __cplusplus
 }

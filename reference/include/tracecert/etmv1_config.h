@@ -5,6 +5,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "tracecert/protocol.h"
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -29,6 +31,15 @@ void tc_etmv1_config_default(struct tc_etmv1_config *c);
 
 /* 0 when the configuration is one CONFIG.md allows; else -1 with the reason in err. */
 int tc_etmv1_config_check(const struct tc_etmv1_config *c, char *err, size_t errlen);
+
+/* The key table (CONFIG.md "Keys"), its registers and what they derive (tracecert/protocol.h). */
+#define TC_ETMV1_NKEYS 12
+extern const struct tc_config_key tc_etmv1_keys[TC_ETMV1_NKEYS];
+enum { tc_etmv1_reg_etmcr, tc_etmv1_reg_etmccr, tc_etmv1_reg_count };
+extern const struct tc_config_reg tc_etmv1_regs[tc_etmv1_reg_count];
+int tc_etmv1_config_derive(const uint32_t *regs, uint32_t given, uint64_t *value, uint32_t *derived,
+			   struct tc_config_notes *notes, char *err, size_t errlen);
+void tc_etmv1_config_to_regs(const struct tc_etmv1_config *c, uint32_t *regs);
 
 #ifdef __cplusplus
 }
