@@ -598,10 +598,10 @@ static int check_tags(const struct tc_certify_options *o, char **tags, size_t np
 
 /* ---- Reports ----------------------------------------------------------------------- */
 
-static struct tc_tally *tally_for(struct tc_tallies *ts, const char *tag)
+static struct tc_tally *tally_for(struct tc_tally_list *ts, const char *tag, int protocol)
 {
 	for (size_t i = 0; i < ts->n; i++)
-		if (!strcmp(ts->t[i].tag, tag))
+		if (ts->t[i].protocol == protocol && !strcmp(ts->t[i].tag, tag))
 			return &ts->t[i];
 	if (ts->n == ts->cap) {
 		size_t cap = ts->cap ? 2 * ts->cap : 64;
@@ -612,15 +612,47 @@ static struct tc_tally *tally_for(struct tc_tallies *ts, const char *tag)
 		ts->cap = cap;
 	}
 	memset(&ts->t[ts->n], 0, sizeof ts->t[ts->n]);
+	ts->t[ts->n].protocol = protocol;
 	ts->t[ts->n].tag = strdup(tag);
 	return ts->t[ts->n].tag ? &ts->t[ts->n++] : NULL;
 }
 
-void tc_tallies_free(struct tc_tallies *ts)
+static void tally_list_free(struct tc_tally_list *ts)
 {
 	for (size_t i = 0; i < ts->n; i++)
 		free(ts->t[i].tag);
 	free(ts->t);
+}
+
+void tc_tallies_free(struct tc_tallies *ts)
+{
+	tally_list_free(&ts->tag);
+	tally_list_free(&ts->family);
+}
+
+void tc_tag_family(char *dst, size_t n, const char *tag)
+{
+	size_t len = strlen(tag);
+	for (;;) {
+		size_t d = len;
+		while (d > 0 && tag[d - 1] >= '0' && tag[d - 1] <= '9')
+			d--;
+		if (d == len)
+			break;
+		if (d > 1 && tag[d - 1] >= 'a' && tag[d - 1] <= 'z' && tag[d - 2] == '-')
+			d--;
+		if (d < 2 || tag[d - 1] != '-')
+			break;
+		len = d - 1;
+	}
+	snprintf(dst, n, "%.*s", (int)len, tag);
+}
+
+static int by_protocol_then_tag(const void *a, const void *b)
+{
+	const struct tc_tally *x = a, *y = b;
+	return x->protocol != y->protocol ? (x->protocol > y->protocol) - (x->protocol < y->protocol)
+					  : strcmp(x->tag, y->tag);
 }
 
 const char *tc_report_protocol_name(int id)
@@ -649,6 +681,20 @@ double tc_report_score(const int *count)
 
 /* Totals, the matrices by protocol and by tag, the score. Returns 0, or -1
  * when memory is short. */
+/* One tag of a run counted, by tag and by its protocol's tag family. 0, or -1. */
+static int count_tag(struct tc_tallies *ts, const struct tc_task *t, const char *tag)
+{
+	char fam[256];
+	struct tc_tally *x = tally_for(&ts->tag, tag, -1), *y;
+	tc_tag_family(fam, sizeof fam, tag);
+	y = tally_for(&ts->family, fam, t->protocol);
+	if (!x || !y)
+		return -1;
+	x->count[t->level == 3][t->verdict]++;
+	y->count[t->level == 3][t->verdict]++;
+	return 0;
+}
+
 int tc_report_summarise(struct tc_report *r, struct tc_tallies *ts)
 {
 	for (int i = 0; i < r->ntasks; i++) {
@@ -660,18 +706,18 @@ int tc_report_summarise(struct tc_report *r, struct tc_tallies *ts)
 		while (*s) {
 			size_t n = strcspn(s, " ");
 			char tag[256];
-			struct tc_tally *x;
 			snprintf(tag, sizeof tag, "%.*s", (int)n, s);
 			s += n + strspn(s + n, " ");
-			if (n == 0)
-				continue;
-			if (!(x = tally_for(ts, tag)))
+			if (n > 0 && count_tag(ts, t, tag) != 0)
 				return -1;
-			x->count[t->level == 3][t->verdict]++;
 		}
 	}
-	r->tally = ts->t;
-	r->ntally = ts->n;
+	if (ts->family.n)
+		qsort(ts->family.t, ts->family.n, sizeof *ts->family.t, by_protocol_then_tag);
+	r->tally = ts->tag.t;
+	r->ntally = ts->tag.n;
+	r->family = ts->family.t;
+	r->nfamily = ts->family.n;
 	r->score = tc_report_score(r->total);
 	return 0;
 }
@@ -725,8 +771,8 @@ static int write_reports(const struct tc_certfiles *cf, struct tc_report *r, con
 	if (rc != 0)
 		return 2;
 	if (cf->dir)
-		fprintf(stderr, "certify: certificate written to %s/certificate.md, certificate.json and "
-				"certificate.junit.xml\n", cf->dir);
+		fprintf(stderr, "certify: certificate written to %s/certificate.html, certificate.md, certificate.json "
+				"and certificate.junit.xml\n", cf->dir);
 	if (junit && tc_certfiles_junit(junit, r) != 0)
 		return 2;
 	return t_ok == r->ntasks ? 0 : 1;
@@ -905,6 +951,16 @@ void tc_report_not_isolated(const struct tc_report *r, char *buf, size_t n)
 			 r->iso_note);
 }
 
+void tc_report_identity(const struct tc_report *r, char *buf, size_t n)
+{
+	snprintf(buf, n, "vector set: %zu files, paths %s, content %s (FNV-1a 64); --level %s; --tags %s; "
+		 "limits: %u s, %lu MB memory, %lu MB output, %lu processes, %lu items per run",
+		 r->nfiles, r->set_hash, r->content_digest,
+		 r->levels == 1 ? "1" : r->levels == 4 ? "3" : "all",
+		 r->tag_option && r->tag_option[0] ? r->tag_option : "(none)", r->lim.timeout_s, r->lim.mem_mb,
+		 r->lim.out_mb, r->lim.procs, r->lim.items);
+}
+
 void tc_report_isolation(const struct tc_report *r, char *buf, size_t n)
 {
 	int k = snprintf(buf, n, "of the %d runs that loaded the adapter, %d ran as uid %d (nobody) instead of the "
@@ -1004,6 +1060,42 @@ static void set_hash(char *const *paths, size_t n, char *hex)
 	snprintf(hex, 17, "%016llx", h);
 }
 
+/* The time now, UTC, ISO 8601 to the second. */
+static void started_now(char *buf, size_t n)
+{
+	time_t now = time(NULL);
+	struct tm tm;
+	if (!gmtime_r(&now, &tm) || strftime(buf, n, "%Y-%m-%dT%H:%M:%SZ", &tm) == 0)
+		snprintf(buf, n, "unknown");
+}
+
+/* FNV-1a 64 of every file's bytes in list order, each file's length first
+ * (8 bytes, little-endian), so that the digest changes with any byte of the
+ * set; an unreadable file folds in its path's length only. */
+static void content_digest(char *const *paths, size_t n, char *hex)
+{
+	unsigned long long h = 0xcbf29ce484222325ull;
+	unsigned char buf[65536];
+	for (size_t i = 0; i < n; i++) {
+		FILE *f = fopen(paths[i], "rb");
+		unsigned long long len = 0;
+		size_t k;
+		unsigned char le[8];
+		while (f && (k = fread(buf, 1, sizeof buf, f)) > 0) {
+			len += k;
+			for (size_t j = 0; j < k; j++)
+				h = (h ^ buf[j]) * 0x100000001b3ull;
+		}
+		if (f)
+			fclose(f);
+		for (int b = 0; b < 8; b++)
+			le[b] = (unsigned char)(len >> (8 * b));
+		for (int b = 0; b < 8; b++)
+			h = (h ^ le[b]) * 0x100000001b3ull;
+	}
+	snprintf(hex, 17, "%016llx", h);
+}
+
 /* What makes shards parts of one run: the options, the vector set. The
  * --tags names are joined into a buffer the report keeps (freed by the
  * caller: r->tag_option). */
@@ -1026,14 +1118,17 @@ static void describe_run(const struct tc_certify_options *o, char **paths, size_
 	r->shard_count = o->shard_count;
 	r->nfiles = npaths;
 	set_hash(paths, npaths, r->set_hash);
+	r->lim = o->lim;
+	r->adapter_path = o->adapter;
 }
 
 /* Reports the run: TAP, certificates. Returns the exit status. */
 static int report(const struct tc_certify_options *o, struct tc_certfiles *cf, struct tc_report *r,
 		  const struct hidden *h, const struct tc_adapter_info *ad, double t0)
 {
-	struct tc_tallies ts = { NULL, 0, 0 };
+	struct tc_tallies ts;
 	int rc = 2;
+	memset(&ts, 0, sizeof ts);
 	r->seconds = now_s() - t0;
 	count_isolation(r, h, ad);
 	if (tc_interrupt_signal()) {
@@ -1063,10 +1158,16 @@ static int certify(const struct tc_certify_options *o, struct tc_certfiles *cf, 
 	struct hidden h;
 	struct tc_run_env env;
 	int n = -1, rc = 2;
+	const struct tc_vector **vp = calloc(npaths ? npaths : 1, sizeof *vp);
 	double t0 = now_s();
 	memset(&h, 0, sizeof h);
-	if (tags && vecs) {
+	started_now(r->started, sizeof r->started);
+	if (tags && vecs && vp) {
 		read_vectors(paths, npaths, vecs);   /* once: every run uses what is read here */
+		content_digest(paths, npaths, r->content_digest);   /* before any adapter is loaded */
+		for (size_t i = 0; i < npaths; i++)
+			vp[i] = vecs[i].ok ? &vecs[i].v : NULL;
+		r->vectors = vp;
 		n = plan(o, vecs, npaths, tags, &tasks);
 	}
 	if (n < 0)
@@ -1104,6 +1205,8 @@ static int certify(const struct tc_certify_options *o, struct tc_certfiles *cf, 
 		if (vecs[i].ok)
 			tc_vector_free(&vecs[i].v);
 	free(vecs);
+	free(vp);
+	r->vectors = NULL;
 	free_list(h.dir, h.n);
 	free(h.report);
 	free(tasks);

@@ -130,8 +130,9 @@ static int read_shard(const char *file, struct shard *s)
 
 /* What must be the same in every shard of one run, as "KEY" or "OBJECT.KEY". */
 static const char *const same_keys[] = {
-	"adapter", "adapter_version", "tracecert_version", "levels", "tags", "vector_set.files", "vector_set.hash",
-	"notes", "notes_file", NULL
+	"format_version", "adapter", "adapter_version", "adapter_path", "tracecert_version", "levels", "tags",
+	"vector_set.files", "vector_set.hash", "vector_set.content_digest", "limits.timeout_s", "limits.memory_mb",
+	"limits.output_mb", "limits.processes", "limits.items", "notes", "notes_file", NULL
 };
 
 /* The text of a member named by same_keys in doc ("(none)" when absent). */
@@ -280,6 +281,17 @@ static int gather(const struct shard *s, size_t n, struct merged *m)
 	return 0;
 }
 
+/* The per-run limits the shards share (check_shards compared them). */
+static void take_limits(const struct tc_jv *l, struct tc_limits *lim)
+{
+	int ok = 1;
+	lim->timeout_s = (unsigned)num_of(l, "timeout_s", 100000, &ok);
+	lim->mem_mb = (unsigned long)num_of(l, "memory_mb", 1L << 20, &ok);
+	lim->out_mb = (unsigned long)num_of(l, "output_mb", 1L << 20, &ok);
+	lim->procs = (unsigned long)num_of(l, "processes", 1L << 30, &ok);
+	lim->items = (unsigned long)num_of(l, "items", 1L << 40, &ok);
+}
+
 /* The report of the whole run from the shards (first: the run's identity)
  * and their runs; the walls of the declaration's process are the first
  * unguarded shard's, else the first's. */
@@ -292,6 +304,11 @@ static void build_report(const struct shard *s, size_t n, struct merged *m, stru
 	r->adapter = str_of(doc, "adapter", &ok);
 	r->version = str_of(doc, "adapter_version", &ok);
 	r->tool_version = str_of(doc, "tracecert_version", &ok);
+	r->adapter_path = str_of(doc, "adapter_path", &ok);
+	snprintf(r->started, sizeof r->started, "%s", str_of(doc, "date", &ok));
+	snprintf(r->content_digest, sizeof r->content_digest, "%s",
+		 str_of(tc_json_get(doc, "vector_set"), "content_digest", &ok));
+	take_limits(tc_json_get(doc, "limits"), &r->lim);
 	r->levels = !strcmp(lv, "1") ? 1 : !strcmp(lv, "3") ? 4 : 5;
 	r->tag_option = str_of(doc, "tags", &ok);
 	r->nfiles = m->nfiles;
@@ -321,10 +338,11 @@ static void build_report(const struct shard *s, size_t n, struct merged *m, stru
 /* The merged report written as certify writes a run's. The exit status. */
 static int write_merged(const struct tc_certify_options *o, struct tc_report *r)
 {
-	struct tc_tallies ts = { NULL, 0, 0 };
+	struct tc_tallies ts;
 	struct tc_certfiles cf;
 	int rc = 2, good = 0;
 	memset(&cf, 0, sizeof cf);
+	memset(&ts, 0, sizeof ts);
 	tc_report_count_isolation(r);
 	if (tc_report_summarise(r, &ts) != 0) {
 		fprintf(stderr, "tracecert certify: out of memory\n");
