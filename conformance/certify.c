@@ -17,6 +17,7 @@
 #include "certfiles.h"
 #include "certify.h"
 #include "interrupt.h"
+#include "progress.h"
 #include "isolate.h"
 #include "child.h"
 #include "frame.h"
@@ -70,6 +71,7 @@ struct pool {
 	int next;                 /* the next task to hand out */
 	int stop;                 /* --first-failure: a comparison failed */
 	int first_failure;        /* the option: stop handing out tasks after a failure */
+	struct tc_progress prog;  /* the counter on stderr (--quiet: none) */
 };
 
 /* A vector file as the plan read it, once: every run of it uses this
@@ -260,6 +262,7 @@ static void worker_died(struct pool *p, int k, struct worker_ctx *wc, struct tc_
 	if (task < 0)
 		return;
 	tasks[task].verdict = ran ? tc_v_crash : tc_v_runner;
+	tc_progress_count(&p->prog, 1);
 	snprintf(msg, sizeof msg, "the certify worker process running it %s (%s)%s; a new worker goes on", what, how,
 		 ran ? " while the adapter's process ran: the adapter's doing" : " before the adapter's process started");
 	tasks[task].diag[0] = '\0';
@@ -314,6 +317,7 @@ static int take_result(struct pool *p, struct worker *w, const struct tc_frame *
 	memcpy(tasks[i].diag, nl + 1, dl);
 	tasks[i].diag[dl] = '\0';
 	w->run = 0;
+	tc_progress_count(&p->prog, !tc_verdict_is_good(verdict));
 	if (p->first_failure && verdict == tc_v_fail)
 		p->stop = 1;
 	return 0;
@@ -398,6 +402,7 @@ static int serve(struct pool *p, struct worker_ctx *wc, struct tc_task *tasks, i
 	for (int k = 0; k < p->n; k++)
 		if (p->w[k].sock >= 0 && gen[k] == p->w[k].gen && pf[k].revents)   /* not a worker started since */
 			from_worker(p, k, wc, tasks, ntasks);
+	tc_progress_tick(&p->prog);
 	return 1;
 }
 
@@ -415,6 +420,7 @@ static void run_all(const struct tc_adapter_info *ad, const struct tc_run_env *e
 		return;
 	}
 	p->first_failure = o->first_failure;
+	tc_progress_begin(&p->prog, o->quiet ? NULL : stderr, "certify", ntasks);
 	prctl(PR_SET_CHILD_SUBREAPER, 1);
 	for (int k = 0; k < o->jobs && k < 64 && !tc_interrupt_signal(); k++)
 		if (start_worker(p, p->n, &wc, tasks, ntasks) != 0)
@@ -423,6 +429,7 @@ static void run_all(const struct tc_adapter_info *ad, const struct tc_run_env *e
 		dispatch(p, &p->w[k], ntasks);
 	while (serve(p, &wc, tasks, ntasks))
 		;
+	tc_progress_end(&p->prog);
 	tc_child_reap_leftovers();   /* what a run left behind when its worker died */
 	for (int i = p->next; p->stop && i < ntasks; i++) {
 		tasks[i].verdict = tc_v_skipped;
@@ -1072,7 +1079,7 @@ static void started_now(char *buf, size_t n)
 /* FNV-1a 64 of every file's bytes in list order, each file's length first
  * (8 bytes, little-endian), so that the digest changes with any byte of the
  * set; an unreadable file folds in its path's length only. */
-static void content_digest(char *const *paths, size_t n, char *hex)
+void tc_content_digest(char *const *paths, size_t n, char *hex)
 {
 	unsigned long long h = 0xcbf29ce484222325ull;
 	unsigned char buf[65536];
@@ -1164,7 +1171,7 @@ static int certify(const struct tc_certify_options *o, struct tc_certfiles *cf, 
 	started_now(r->started, sizeof r->started);
 	if (tags && vecs && vp) {
 		read_vectors(paths, npaths, vecs);   /* once: every run uses what is read here */
-		content_digest(paths, npaths, r->content_digest);   /* before any adapter is loaded */
+		tc_content_digest(paths, npaths, r->content_digest);   /* before any adapter is loaded */
 		for (size_t i = 0; i < npaths; i++)
 			vp[i] = vecs[i].ok ? &vecs[i].v : NULL;
 		r->vectors = vp;

@@ -335,6 +335,52 @@ static void build_report(const struct shard *s, size_t n, struct merged *m, stru
 	r->seconds = m->seconds;
 }
 
+/* The vectors of the failing runs, read again for the trace bytes the HTML
+ * certificate shows; none (the HTML says they are not at hand) when the
+ * files are not those the shards ran: a content digest that differs. A set
+ * of which a file has no run in any shard (its path is not in the shards)
+ * cannot be digested: its failing vectors are read as they are. */
+struct traces {
+	struct tc_vector *v;
+	const struct tc_vector **at;
+	size_t n;
+};
+
+static void load_traces(const struct merged *m, struct tc_report *r, struct traces *tr)
+{
+	char digest[17], err[600];
+	int whole = 1;
+	for (size_t i = 0; i < m->nfiles; i++)
+		whole &= m->paths[i] != NULL;
+	if (whole) {
+		tc_content_digest(m->paths, m->nfiles, digest);
+		if (strcmp(digest, r->content_digest))
+			return;
+	}
+	tr->v = calloc(m->nfiles ? m->nfiles : 1, sizeof *tr->v);
+	tr->at = calloc(m->nfiles ? m->nfiles : 1, sizeof *tr->at);
+	if (!tr->v || !tr->at)
+		return;
+	tr->n = m->nfiles;
+	for (int i = 0; i < m->ntasks; i++) {
+		int k = m->tasks[i].vector;
+		if (tc_verdict_is_good(m->tasks[i].verdict) || tr->at[k])
+			continue;
+		if (tc_vector_load_strict(m->paths[k], &tr->v[k], err, sizeof err) == 0)
+			tr->at[k] = &tr->v[k];
+	}
+	r->vectors = tr->at;
+}
+
+static void traces_free(struct traces *tr)
+{
+	for (size_t i = 0; tr->at && i < tr->n; i++)
+		if (tr->at[i])
+			tc_vector_free(&tr->v[i]);
+	free(tr->v);
+	free(tr->at);
+}
+
 /* The merged report written as certify writes a run's. The exit status. */
 static int write_merged(const struct tc_certify_options *o, struct tc_report *r)
 {
@@ -378,8 +424,11 @@ int tc_certify_merge(const struct tc_certify_options *o, const char *const *file
 	while (nread < n && read_shard(files[nread], &s[nread]) == 0)
 		nread++;
 	if (nread == n && check_shards(s, n) == 0 && gather(s, n, &m) == 0) {
+		struct traces tr = { NULL, NULL, 0 };
 		build_report(s, n, &m, &r);
+		load_traces(&m, &r, &tr);
 		rc = write_merged(o, &r);
+		traces_free(&tr);
 	}
 	for (size_t i = 0; i < n; i++)
 		tc_json_free(&s[i].doc);

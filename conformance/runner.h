@@ -334,6 +334,10 @@ int tc_defect_of(const struct tc_task *t, const struct tc_diag_fields *d);
  * divergence names no offset (an L3 line, the end of output). */
 int tc_diag_trace_range(const struct tc_diag_fields *d, unsigned long long *offset, size_t *len);
 
+/* The content digest of a vector set (r->content_digest): FNV-1a 64 of
+ * every file's bytes and length, in list order, 16 hex digits and a NUL. */
+void tc_content_digest(char *const *paths, size_t n, char *hex);
+
 /* The one command that reproduces a run (tracecert certify on its vector
  * file at its level), each word shell-quoted ('…', a quote as '\'', a
  * control character or a byte that is not UTF-8 as \xNN). */

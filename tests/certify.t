@@ -90,4 +90,20 @@ if [ -f "$B/libtc_opencsd.so" ]; then
 else
   check "OpenCSD ETMv3 # SKIP libopencsd-dev not installed" true
 fi
+# Progress (conformance/progress.c): on a terminal one line redrawn in place, its last count left on its
+# own line; --quiet none; off a terminal never a redrawn line (a plain line every 5 s at most: a run of
+# any length may print some, so only their form is checked). No check here depends on how long it takes.
+if command -v script > /dev/null 2>&1; then
+  script -qec "'$T' certify --adapter '$B/libtc_reference.so' --vectors vectors/ete/spec" /dev/null > "$tmp/tty.out" 2>&1
+  script -qec "'$T' certify --adapter '$B/libtc_reference.so' --vectors vectors/ete/spec --quiet" /dev/null > "$tmp/ttyq.out" 2>&1
+  check "progress on a terminal: the counter line, redrawn, ends at 28/28 runs, 0 failing, with the rate" sh -c "grep -q \"\$(printf '\r\033')\\[Kcertify: 28/28 runs, 0 failing, [0-9.]* runs/s\" '$tmp/tty.out'"
+  check "--quiet on a terminal: no counter" sh -c "grep -q 'certify: reference: 28 pass' '$tmp/ttyq.out' && ! grep -q 'runs, [0-9]* failing' '$tmp/ttyq.out'"
+else
+  check "progress on a terminal # SKIP no script(1) (bsdutils)" true
+  check "--quiet on a terminal # SKIP no script(1) (bsdutils)" true
+fi
+"$T" certify --adapter "$B/bad/libtc_bad_wrong.so" --vectors vectors/ete/spec 2> "$tmp/notty.err"; notty_rc=$?
+check "progress off a terminal: no redrawn line (no carriage return, no escape), every progress line whole" sh -c "test $notty_rc -eq 1 && ! grep -q \"\$(printf '[\r\033]')\" '$tmp/notty.err' && ! grep 'failing, ' '$tmp/notty.err' | grep -vq '^certify: [0-9]*/28 runs, [0-9]* failing, [0-9.]* runs/s\$'"
+check "exit status: the decoder's failures 1, a selection of nothing 2, bad usage 2" sh -c "'$T' certify --adapter '$B/libtc_reference.so' --vectors vectors/ete/spec --tags no-such-tag 2>/dev/null; test \$? -eq 2 && '$T' certify --adapter '$B/libtc_reference.so' --bogus 2>/dev/null; test \$? -eq 2 && test $notty_rc -eq 1"
+check "make certify ignores no error (no '-\$(TOOL)' recipe line) and no longer runs the mutants" sh -c "! grep -q '^	-' GNUmakefile && ! sed -n '/^certify:/,/^\$/p' GNUmakefile | grep -q 'MAKE.*suite-check\\|MUTANTS_RUN\\|mutants/run.sh'"
 tap_done

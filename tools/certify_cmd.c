@@ -10,7 +10,7 @@
 
 enum certify_option {
 	opt_adapter = 1, opt_vectors, opt_level, opt_tags, opt_tap, opt_report, opt_jobs, opt_timeout, opt_memory,
-	opt_output, opt_first_failure, opt_notes, opt_no_isolation, opt_shard, opt_junit, opt_merge
+	opt_output, opt_first_failure, opt_notes, opt_no_isolation, opt_shard, opt_junit, opt_merge, opt_quiet
 };
 
 static const struct tc_cli_option certify_options[] = {
@@ -37,6 +37,9 @@ static const struct tc_cli_option certify_options[] = {
 				      "counts once; read every 20 ms), and the address space of\n"
 				      "each (RLIMIT_AS; not in an ASan build)" },
 	{ "output", "MB", opt_output, "per-vector limit on items, stdout and stderr (default: 64)" },
+	{ "quiet", NULL, opt_quiet, "no progress counter on stderr (on a terminal one line\n"
+				   "redrawn: runs done/total, failing so far, runs/s; elsewhere\n"
+				   "that line every 5 s)" },
 	{ "first-failure", NULL, opt_first_failure, "stop after the first failing comparison (for mutants)" },
 	{ "notes", "FILE", opt_notes, "Markdown verdicts on the failure classes, appended to the\n"
 				      "certificate (conformance/notes/*.md; text, at most 1 MiB)" },
@@ -215,6 +218,7 @@ static int take_argument(struct certify_args *a, const struct tc_cli *c, int id)
 	case opt_level: return take_level(a, c);
 	case opt_tags: return take_tags(a, c);
 	case opt_tap: a->o.tap = 1; return 0;
+	case opt_quiet: a->o.quiet = 1; return 0;
 	case opt_report: a->o.report = c->value; return 0;
 	case opt_first_failure: a->o.first_failure = 1; return 0;
 	case opt_notes: a->o.notes = c->value; return 0;
