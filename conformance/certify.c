@@ -764,12 +764,21 @@ static int interrupted(const struct tc_certfiles *cf)
 }
 
 /* The summary on stderr, the certificates in the report folder (if any).
- * Returns the exit status: 0 when every run that counts passed, 1
- * otherwise, 2 when a certificate could not be written, 128 + the signal
+ * Returns the exit status: tc_report_exit_status, 2 when a certificate
+ * could not be written, 128 + the signal
  * when SIGINT or SIGTERM came before the certificates were in place. */
+int tc_report_exit_status(const struct tc_report *r)
+{
+	int good = 0;
+	for (int k = 0; k < tc_v_count; k++)
+		good += tc_verdict_is_good(k) ? r->total[k] : 0;
+	if (r->total[tc_v_runner])
+		return TC_EXIT_RUNNER_RUNS;
+	return good == r->ntasks ? 0 : TC_EXIT_DECODER_FAILED;
+}
+
 static int write_reports(const struct tc_certfiles *cf, struct tc_report *r, const char *junit)
 {
-	int t_ok = r->total[tc_v_pass] + r->total[tc_v_pass_alt] + r->total[tc_v_unsupported] + r->total[tc_v_skipped];
 	int rc;
 	print_summary(r);
 	rc = tc_certfiles_write(cf, r);
@@ -782,7 +791,7 @@ static int write_reports(const struct tc_certfiles *cf, struct tc_report *r, con
 				"and certificate.junit.xml\n", cf->dir);
 	if (junit && tc_certfiles_junit(junit, r) != 0)
 		return 2;
-	return t_ok == r->ntasks ? 0 : 1;
+	return tc_report_exit_status(r);
 }
 
 /* The offset of the first byte that is not text (a control character but

@@ -386,7 +386,7 @@ static int write_merged(const struct tc_certify_options *o, struct tc_report *r)
 {
 	struct tc_tallies ts;
 	struct tc_certfiles cf;
-	int rc = 2, good = 0;
+	int rc = 2;
 	memset(&cf, 0, sizeof cf);
 	memset(&ts, 0, sizeof ts);
 	tc_report_count_isolation(r);
@@ -395,11 +395,9 @@ static int write_merged(const struct tc_certify_options *o, struct tc_report *r)
 	} else if (tc_certfiles_prepare(&cf, o->report) == 0) {
 		int w = tc_certfiles_write(&cf, r);
 		if (w == 0 && (!o->junit || tc_certfiles_junit(o->junit, r) == 0)) {
-			for (int k = 0; k < tc_v_count; k++)
-				good += tc_verdict_is_good(k) ? r->total[k] : 0;
 			fprintf(stderr, "certify: merged %d runs of %s: score %.2f%%\n", r->ntasks, r->adapter,
 				100.0 * r->score);
-			rc = good == r->ntasks ? 0 : 1;
+			rc = tc_report_exit_status(r);
 		} else if (w == 1) {
 			rc = tc_interrupt_status();
 		}

@@ -255,6 +255,15 @@ struct tc_report {
 	size_t notes_len;
 };
 
+/* The exit status of a run whose certificate was written (certify --help):
+ * 0 every run passes or does not count; TC_EXIT_DECODER_FAILED a run the
+ * decoder failed (fail, crash, hang, flood, adapter-error, malformed);
+ * TC_EXIT_RUNNER_RUNS a run the runner could not run (runner-error: not
+ * the decoder's doing), whatever else failed. 2: certify could not run. */
+#define TC_EXIT_DECODER_FAILED 1
+#define TC_EXIT_RUNNER_RUNS 3
+int tc_report_exit_status(const struct tc_report *r);
+
 /* One sentence on the walls of the report's runs (Markdown and stderr). */
 void tc_report_isolation(const struct tc_report *r, char *buf, size_t n);
 /* When r is not isolated: one sentence on the processes that were not
