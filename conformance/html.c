@@ -221,8 +221,8 @@ static void svg_cell(FILE *f, const struct tc_tally *x, int level, int row)
 	for (int k = 0; k < tc_v_count; k++)
 		if (c[k])
 			fprintf(f, " %d %s", c[k], tc_verdict_names[k]);
-	fprintf(f, "</title><rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" fill=\"%s\" stroke=\"#fff\"/>", x0, y0,
-		CELL_W - 2, ROW_H - 2, state_colour(state));
+	fprintf(f, "</title><rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" fill=\"%s\" stroke=\"%s\"/>", x0, y0,
+		CELL_W - 2, ROW_H - 2, state_colour(state), strcmp(state, "none") ? "#fff" : "#ddd");
 	if (cell_total(c))
 		fprintf(f, "<text x=\"%d\" y=\"%d\" font-size=\"11\">%d/%d %s</text>", x0 + 4, y0 + 12,
 			c[tc_v_pass] + c[tc_v_pass_alt], cell_total(c) - c[tc_v_unsupported] - c[tc_v_skipped], state);

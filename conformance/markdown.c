@@ -173,15 +173,27 @@ static void fence(FILE *f, const char *text)
 		fputc('`', f);
 }
 
-/* The diagnosis without its context list (the HTML and JSON have it),
- * then the command that reproduces the run. */
+/* A line of the diagnosis the summary leaves to the HTML and JSON: the
+ * context list and the sizes of the whole difference. */
+static int sizes_or_context(const char *line)
+{
+	static const char *const skip[] = { "  context:", "    - ", "  expected_lines: ", "  got_lines: ",
+					    "  missing_lines: ", "  extra_lines: " };
+	for (size_t i = 0; i < sizeof skip / sizeof skip[0]; i++)
+		if (!strncmp(line, skip[i], strlen(skip[i])))
+			return 1;
+	return 0;
+}
+
+/* The first divergence (the diagnosis less what sizes_or_context leaves
+ * out), then the command that reproduces the run. */
 static void one_failure(FILE *f, const struct tc_report *r, const struct tc_task *t)
 {
 	char text[TC_DIAG_SIZE + 3 * 4096 + 32], cmd[3 * 4096];
 	size_t at = 0;
 	for (const char *p = t->diag; *p;) {
 		size_t n = strcspn(p, "\n") + (p[strcspn(p, "\n")] == '\n');
-		if (strncmp(p, "  context:", 10) && strncmp(p, "    - ", 6) && at + n < sizeof text - 1) {
+		if (!sizes_or_context(p) && at + n < sizeof text - 1) {
 			memcpy(text + at, p, n);
 			at += n;
 		}
