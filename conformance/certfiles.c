@@ -18,9 +18,9 @@
 typedef int (*writer_fn)(FILE *f, const struct tc_report *r, char *err, size_t errlen);
 
 static const char *const file_names[TC_CERTFILES_N] = { "certificate.json", "certificate.md",
-							  "certificate.junit.xml" };
+							  "certificate.junit.xml", "certificate.html" };
 static const writer_fn writers[TC_CERTFILES_N] = { tc_json_certificate, tc_markdown_certificate,
-						   tc_junit_certificate };
+						   tc_junit_certificate, tc_html_certificate };
 
 /* DIR/NAME, malloc'd, or NULL. */
 static char *path_of(const char *dir, const char *name)

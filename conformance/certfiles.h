@@ -6,7 +6,7 @@
 
 #include "runner.h"
 
-#define TC_CERTFILES_N 3          /* certificate.json, certificate.md, certificate.junit.xml */
+#define TC_CERTFILES_N 4          /* certificate.json, certificate.md, certificate.junit.xml, certificate.html */
 
 /* A report folder and the certificate files an earlier run left there,
  * moved aside for the run (kept[i] non-empty: DIR/.certificate.json.kept-PID). */

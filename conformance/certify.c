@@ -17,6 +17,7 @@
 #include "certfiles.h"
 #include "certify.h"
 #include "interrupt.h"
+#include "progress.h"
 #include "isolate.h"
 #include "child.h"
 #include "frame.h"
@@ -70,6 +71,7 @@ struct pool {
 	int next;                 /* the next task to hand out */
 	int stop;                 /* --first-failure: a comparison failed */
 	int first_failure;        /* the option: stop handing out tasks after a failure */
+	struct tc_progress prog;  /* the counter on stderr (--quiet: none) */
 };
 
 /* A vector file as the plan read it, once: every run of it uses this
@@ -260,6 +262,7 @@ static void worker_died(struct pool *p, int k, struct worker_ctx *wc, struct tc_
 	if (task < 0)
 		return;
 	tasks[task].verdict = ran ? tc_v_crash : tc_v_runner;
+	tc_progress_count(&p->prog, 1);
 	snprintf(msg, sizeof msg, "the certify worker process running it %s (%s)%s; a new worker goes on", what, how,
 		 ran ? " while the adapter's process ran: the adapter's doing" : " before the adapter's process started");
 	tasks[task].diag[0] = '\0';
@@ -314,6 +317,7 @@ static int take_result(struct pool *p, struct worker *w, const struct tc_frame *
 	memcpy(tasks[i].diag, nl + 1, dl);
 	tasks[i].diag[dl] = '\0';
 	w->run = 0;
+	tc_progress_count(&p->prog, !tc_verdict_is_good(verdict));
 	if (p->first_failure && verdict == tc_v_fail)
 		p->stop = 1;
 	return 0;
@@ -398,6 +402,7 @@ static int serve(struct pool *p, struct worker_ctx *wc, struct tc_task *tasks, i
 	for (int k = 0; k < p->n; k++)
 		if (p->w[k].sock >= 0 && gen[k] == p->w[k].gen && pf[k].revents)   /* not a worker started since */
 			from_worker(p, k, wc, tasks, ntasks);
+	tc_progress_tick(&p->prog);
 	return 1;
 }
 
@@ -415,6 +420,7 @@ static void run_all(const struct tc_adapter_info *ad, const struct tc_run_env *e
 		return;
 	}
 	p->first_failure = o->first_failure;
+	tc_progress_begin(&p->prog, o->quiet ? NULL : stderr, "certify", ntasks);
 	prctl(PR_SET_CHILD_SUBREAPER, 1);
 	for (int k = 0; k < o->jobs && k < 64 && !tc_interrupt_signal(); k++)
 		if (start_worker(p, p->n, &wc, tasks, ntasks) != 0)
@@ -423,6 +429,7 @@ static void run_all(const struct tc_adapter_info *ad, const struct tc_run_env *e
 		dispatch(p, &p->w[k], ntasks);
 	while (serve(p, &wc, tasks, ntasks))
 		;
+	tc_progress_end(&p->prog);
 	tc_child_reap_leftovers();   /* what a run left behind when its worker died */
 	for (int i = p->next; p->stop && i < ntasks; i++) {
 		tasks[i].verdict = tc_v_skipped;
@@ -598,10 +605,10 @@ static int check_tags(const struct tc_certify_options *o, char **tags, size_t np
 
 /* ---- Reports ----------------------------------------------------------------------- */
 
-static struct tc_tally *tally_for(struct tc_tallies *ts, const char *tag)
+static struct tc_tally *tally_for(struct tc_tally_list *ts, const char *tag, int protocol)
 {
 	for (size_t i = 0; i < ts->n; i++)
-		if (!strcmp(ts->t[i].tag, tag))
+		if (ts->t[i].protocol == protocol && !strcmp(ts->t[i].tag, tag))
 			return &ts->t[i];
 	if (ts->n == ts->cap) {
 		size_t cap = ts->cap ? 2 * ts->cap : 64;
@@ -612,15 +619,47 @@ static struct tc_tally *tally_for(struct tc_tallies *ts, const char *tag)
 		ts->cap = cap;
 	}
 	memset(&ts->t[ts->n], 0, sizeof ts->t[ts->n]);
+	ts->t[ts->n].protocol = protocol;
 	ts->t[ts->n].tag = strdup(tag);
 	return ts->t[ts->n].tag ? &ts->t[ts->n++] : NULL;
 }
 
-void tc_tallies_free(struct tc_tallies *ts)
+static void tally_list_free(struct tc_tally_list *ts)
 {
 	for (size_t i = 0; i < ts->n; i++)
 		free(ts->t[i].tag);
 	free(ts->t);
+}
+
+void tc_tallies_free(struct tc_tallies *ts)
+{
+	tally_list_free(&ts->tag);
+	tally_list_free(&ts->family);
+}
+
+void tc_tag_family(char *dst, size_t n, const char *tag)
+{
+	size_t len = strlen(tag);
+	for (;;) {
+		size_t d = len;
+		while (d > 0 && tag[d - 1] >= '0' && tag[d - 1] <= '9')
+			d--;
+		if (d == len)
+			break;
+		if (d > 1 && tag[d - 1] >= 'a' && tag[d - 1] <= 'z' && tag[d - 2] == '-')
+			d--;
+		if (d < 2 || tag[d - 1] != '-')
+			break;
+		len = d - 1;
+	}
+	snprintf(dst, n, "%.*s", (int)len, tag);
+}
+
+static int by_protocol_then_tag(const void *a, const void *b)
+{
+	const struct tc_tally *x = a, *y = b;
+	return x->protocol != y->protocol ? (x->protocol > y->protocol) - (x->protocol < y->protocol)
+					  : strcmp(x->tag, y->tag);
 }
 
 const char *tc_report_protocol_name(int id)
@@ -649,6 +688,20 @@ double tc_report_score(const int *count)
 
 /* Totals, the matrices by protocol and by tag, the score. Returns 0, or -1
  * when memory is short. */
+/* One tag of a run counted, by tag and by its protocol's tag family. 0, or -1. */
+static int count_tag(struct tc_tallies *ts, const struct tc_task *t, const char *tag)
+{
+	char fam[256];
+	struct tc_tally *x = tally_for(&ts->tag, tag, -1), *y;
+	tc_tag_family(fam, sizeof fam, tag);
+	y = tally_for(&ts->family, fam, t->protocol);
+	if (!x || !y)
+		return -1;
+	x->count[t->level == 3][t->verdict]++;
+	y->count[t->level == 3][t->verdict]++;
+	return 0;
+}
+
 int tc_report_summarise(struct tc_report *r, struct tc_tallies *ts)
 {
 	for (int i = 0; i < r->ntasks; i++) {
@@ -660,18 +713,18 @@ int tc_report_summarise(struct tc_report *r, struct tc_tallies *ts)
 		while (*s) {
 			size_t n = strcspn(s, " ");
 			char tag[256];
-			struct tc_tally *x;
 			snprintf(tag, sizeof tag, "%.*s", (int)n, s);
 			s += n + strspn(s + n, " ");
-			if (n == 0)
-				continue;
-			if (!(x = tally_for(ts, tag)))
+			if (n > 0 && count_tag(ts, t, tag) != 0)
 				return -1;
-			x->count[t->level == 3][t->verdict]++;
 		}
 	}
-	r->tally = ts->t;
-	r->ntally = ts->n;
+	if (ts->family.n)
+		qsort(ts->family.t, ts->family.n, sizeof *ts->family.t, by_protocol_then_tag);
+	r->tally = ts->tag.t;
+	r->ntally = ts->tag.n;
+	r->family = ts->family.t;
+	r->nfamily = ts->family.n;
 	r->score = tc_report_score(r->total);
 	return 0;
 }
@@ -711,12 +764,21 @@ static int interrupted(const struct tc_certfiles *cf)
 }
 
 /* The summary on stderr, the certificates in the report folder (if any).
- * Returns the exit status: 0 when every run that counts passed, 1
- * otherwise, 2 when a certificate could not be written, 128 + the signal
+ * Returns the exit status: tc_report_exit_status, 2 when a certificate
+ * could not be written, 128 + the signal
  * when SIGINT or SIGTERM came before the certificates were in place. */
+int tc_report_exit_status(const struct tc_report *r)
+{
+	int good = 0;
+	for (int k = 0; k < tc_v_count; k++)
+		good += tc_verdict_is_good(k) ? r->total[k] : 0;
+	if (r->total[tc_v_runner])
+		return TC_EXIT_RUNNER_RUNS;
+	return good == r->ntasks ? 0 : TC_EXIT_DECODER_FAILED;
+}
+
 static int write_reports(const struct tc_certfiles *cf, struct tc_report *r, const char *junit)
 {
-	int t_ok = r->total[tc_v_pass] + r->total[tc_v_pass_alt] + r->total[tc_v_unsupported] + r->total[tc_v_skipped];
 	int rc;
 	print_summary(r);
 	rc = tc_certfiles_write(cf, r);
@@ -725,11 +787,11 @@ static int write_reports(const struct tc_certfiles *cf, struct tc_report *r, con
 	if (rc != 0)
 		return 2;
 	if (cf->dir)
-		fprintf(stderr, "certify: certificate written to %s/certificate.md, certificate.json and "
-				"certificate.junit.xml\n", cf->dir);
+		fprintf(stderr, "certify: certificate written to %s/certificate.html, certificate.md, certificate.json "
+				"and certificate.junit.xml\n", cf->dir);
 	if (junit && tc_certfiles_junit(junit, r) != 0)
 		return 2;
-	return t_ok == r->ntasks ? 0 : 1;
+	return tc_report_exit_status(r);
 }
 
 /* The offset of the first byte that is not text (a control character but
@@ -905,6 +967,16 @@ void tc_report_not_isolated(const struct tc_report *r, char *buf, size_t n)
 			 r->iso_note);
 }
 
+void tc_report_identity(const struct tc_report *r, char *buf, size_t n)
+{
+	snprintf(buf, n, "vector set: %zu files, paths %s, content %s (FNV-1a 64); --level %s; --tags %s; "
+		 "limits: %u s, %lu MB memory, %lu MB output, %lu processes, %lu items per run",
+		 r->nfiles, r->set_hash, r->content_digest,
+		 r->levels == 1 ? "1" : r->levels == 4 ? "3" : "all",
+		 r->tag_option && r->tag_option[0] ? r->tag_option : "(none)", r->lim.timeout_s, r->lim.mem_mb,
+		 r->lim.out_mb, r->lim.procs, r->lim.items);
+}
+
 void tc_report_isolation(const struct tc_report *r, char *buf, size_t n)
 {
 	int k = snprintf(buf, n, "of the %d runs that loaded the adapter, %d ran as uid %d (nobody) instead of the "
@@ -1004,6 +1076,42 @@ static void set_hash(char *const *paths, size_t n, char *hex)
 	snprintf(hex, 17, "%016llx", h);
 }
 
+/* The time now, UTC, ISO 8601 to the second. */
+static void started_now(char *buf, size_t n)
+{
+	time_t now = time(NULL);
+	struct tm tm;
+	if (!gmtime_r(&now, &tm) || strftime(buf, n, "%Y-%m-%dT%H:%M:%SZ", &tm) == 0)
+		snprintf(buf, n, "unknown");
+}
+
+/* FNV-1a 64 of every file's bytes in list order, each file's length first
+ * (8 bytes, little-endian), so that the digest changes with any byte of the
+ * set; an unreadable file folds in its path's length only. */
+void tc_content_digest(char *const *paths, size_t n, char *hex)
+{
+	unsigned long long h = 0xcbf29ce484222325ull;
+	unsigned char buf[65536];
+	for (size_t i = 0; i < n; i++) {
+		FILE *f = fopen(paths[i], "rb");
+		unsigned long long len = 0;
+		size_t k;
+		unsigned char le[8];
+		while (f && (k = fread(buf, 1, sizeof buf, f)) > 0) {
+			len += k;
+			for (size_t j = 0; j < k; j++)
+				h = (h ^ buf[j]) * 0x100000001b3ull;
+		}
+		if (f)
+			fclose(f);
+		for (int b = 0; b < 8; b++)
+			le[b] = (unsigned char)(len >> (8 * b));
+		for (int b = 0; b < 8; b++)
+			h = (h ^ le[b]) * 0x100000001b3ull;
+	}
+	snprintf(hex, 17, "%016llx", h);
+}
+
 /* What makes shards parts of one run: the options, the vector set. The
  * --tags names are joined into a buffer the report keeps (freed by the
  * caller: r->tag_option). */
@@ -1026,14 +1134,17 @@ static void describe_run(const struct tc_certify_options *o, char **paths, size_
 	r->shard_count = o->shard_count;
 	r->nfiles = npaths;
 	set_hash(paths, npaths, r->set_hash);
+	r->lim = o->lim;
+	r->adapter_path = o->adapter;
 }
 
 /* Reports the run: TAP, certificates. Returns the exit status. */
 static int report(const struct tc_certify_options *o, struct tc_certfiles *cf, struct tc_report *r,
 		  const struct hidden *h, const struct tc_adapter_info *ad, double t0)
 {
-	struct tc_tallies ts = { NULL, 0, 0 };
+	struct tc_tallies ts;
 	int rc = 2;
+	memset(&ts, 0, sizeof ts);
 	r->seconds = now_s() - t0;
 	count_isolation(r, h, ad);
 	if (tc_interrupt_signal()) {
@@ -1063,10 +1174,16 @@ static int certify(const struct tc_certify_options *o, struct tc_certfiles *cf, 
 	struct hidden h;
 	struct tc_run_env env;
 	int n = -1, rc = 2;
+	const struct tc_vector **vp = calloc(npaths ? npaths : 1, sizeof *vp);
 	double t0 = now_s();
 	memset(&h, 0, sizeof h);
-	if (tags && vecs) {
+	started_now(r->started, sizeof r->started);
+	if (tags && vecs && vp) {
 		read_vectors(paths, npaths, vecs);   /* once: every run uses what is read here */
+		tc_content_digest(paths, npaths, r->content_digest);   /* before any adapter is loaded */
+		for (size_t i = 0; i < npaths; i++)
+			vp[i] = vecs[i].ok ? &vecs[i].v : NULL;
+		r->vectors = vp;
 		n = plan(o, vecs, npaths, tags, &tasks);
 	}
 	if (n < 0)
@@ -1104,6 +1221,8 @@ static int certify(const struct tc_certify_options *o, struct tc_certfiles *cf, 
 		if (vecs[i].ok)
 			tc_vector_free(&vecs[i].v);
 	free(vecs);
+	free(vp);
+	r->vectors = NULL;
 	free_list(h.dir, h.n);
 	free(h.report);
 	free(tasks);

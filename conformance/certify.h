@@ -53,6 +53,7 @@ struct tc_certify_options {
 	const char *junit;        /* a JUnit XML file to write, or NULL (the report folder gets
 				   * certificate.junit.xml whatever this says) */
 	const char *tool_version; /* tracecert's version, which the JSON certificate records */
+	int quiet;                /* no progress counter on stderr (conformance/progress.h) */
 	int no_isolation;         /* load the adapter even where it could signal the runner or write the
 				   * report folder (conformance/isolate.h); the certificate says so */
 };

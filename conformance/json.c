@@ -1,5 +1,6 @@
 /* json.c — the JSON certificate, written by a streaming writer that never seeks (valid UTF-8 whatever the input). */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "frame.h"
@@ -176,6 +177,21 @@ static void by_tag(struct jw *j, const struct tc_report *r)
 	jw_close(j, ']');
 }
 
+/* The heat map: each protocol's tag families (tc_tag_family), by level. */
+static void by_family(struct jw *j, const struct tc_report *r)
+{
+	jw_open(j, "by_family", '[', 0);
+	for (size_t i = 0; i < r->nfamily; i++) {
+		jw_open(j, NULL, '{', 1);
+		jw_string(j, "protocol", tc_report_protocol_name(r->family[i].protocol));
+		jw_string(j, "family", r->family[i].tag);
+		verdict_counts(j, "L1", r->family[i].count[0]);
+		verdict_counts(j, "L3", r->family[i].count[1]);
+		jw_close(j, '}');
+	}
+	jw_close(j, ']');
+}
+
 /* The runs that loaded the adapter and, of them, those behind each wall
  * (runner.h, enum tc_isolation); why one was missing. */
 static void isolation(struct jw *j, const struct tc_report *r)
@@ -190,23 +206,115 @@ static void isolation(struct jw *j, const struct tc_report *r)
 	jw_close(j, '}');
 }
 
-static void failures(struct jw *j, const struct tc_report *r)
+static void jw_bool(struct jw *j, const char *key, int v);
+
+/* The fields of a run's diagnosis (diagread.c): numbers as numbers, the
+ * context as a list. */
+static void detail_fields(struct jw *j, const struct tc_task *t)
 {
-	char level[8];
-	jw_open(j, "failures", '[', 0);
+	struct tc_diag_fields d;
+	tc_diag_read(t, &d);
+	for (size_t i = 0; i < d.n; i++) {
+		const char *v = d.value[i];
+		if (v[0] && strspn(v, "0123456789") == strlen(v) && strlen(v) < 16)
+			jw_int(j, d.key[i], atoll(v));
+		else
+			jw_string(j, d.key[i], v);
+	}
+	if (d.ncontext) {
+		jw_open(j, "context", '[', 1);
+		for (size_t i = 0; i < d.ncontext; i++)
+			jw_string(j, NULL, d.context[i]);
+		jw_close(j, ']');
+		jw_int(j, "context_at", d.context_at);
+	}
+}
+
+/* Every run that does not pass (key "failures"), or every pass under an
+ * alternative reading (alt set, key "alternative_readings"), with its
+ * defect class, its diagnosis as fields and the command that reproduces it. */
+static void failures(struct jw *j, const struct tc_report *r, int alt)
+{
+	char level[8], cmd[3 * 4096];
+	jw_open(j, alt ? "alternative_readings" : "failures", '[', 0);
 	for (int i = 0; i < r->ntasks; i++) {
 		const struct tc_task *t = &r->tasks[i];
-		if (tc_verdict_is_good(t->verdict))
+		struct tc_diag_fields d;
+		int cls;
+		if (alt ? t->verdict != tc_v_pass_alt : tc_verdict_is_good(t->verdict))
 			continue;
+		tc_diag_read(t, &d);
+		cls = tc_defect_of(t, &d);
 		snprintf(level, sizeof level, "L%d", t->level);
+		tc_repro_command(cmd, sizeof cmd, r, t);
 		jw_open(j, NULL, '{', 1);
 		jw_string(j, "vector", r->paths[t->vector]);
 		jw_string(j, "level", level);
+		jw_string(j, "protocol", tc_report_protocol_name(t->protocol));
 		jw_string(j, "verdict", tc_verdict_names[t->verdict]);
-		jw_string(j, "detail", t->diag);
+		jw_string(j, "class", cls >= 0 ? tc_defect_names[cls] : "alternative-reading");
+		jw_open(j, "detail", '{', 1);
+		detail_fields(j, t);
+		jw_close(j, '}');
+		jw_string(j, "reproduce", cmd);
 		jw_close(j, '}');
 	}
 	jw_close(j, ']');
+}
+
+/* One entry per defect class that has runs: its count and what it means. */
+static void defect_classes(struct jw *j, const struct tc_report *r)
+{
+	int count[tc_d_count] = { 0 };
+	for (int i = 0; i < r->ntasks; i++) {
+		struct tc_diag_fields d;
+		int cls;
+		tc_diag_read(&r->tasks[i], &d);
+		cls = tc_defect_of(&r->tasks[i], &d);
+		if (cls >= 0)
+			count[cls]++;
+	}
+	jw_open(j, "defect_classes", '[', 0);
+	for (int k = 0; k < tc_d_count; k++) {
+		if (!count[k])
+			continue;
+		jw_open(j, NULL, '{', 1);
+		jw_string(j, "class", tc_defect_names[k]);
+		jw_int(j, "runs", count[k]);
+		jw_string(j, "explanation", tc_defect_explanations[k]);
+		jw_close(j, '}');
+	}
+	jw_close(j, ']');
+}
+
+/* How the score adds up: what counts, what passes. */
+static void score_rule(struct jw *j, const struct tc_report *r)
+{
+	const int *t = r->total;
+	int counted = r->ntasks - t[tc_v_unsupported] - t[tc_v_skipped];
+	jw_open(j, "score_rule", '{', 1);
+	jw_string(j, "rule", "score = (pass + pass-alt) / (runs - unsupported - not-run); a pass-alt is a pass "
+			     "under an alternative reading the vector names, and counts as a pass");
+	jw_int(j, "pass", t[tc_v_pass]);
+	jw_int(j, "pass_alt", t[tc_v_pass_alt]);
+	jw_int(j, "passed", t[tc_v_pass] + t[tc_v_pass_alt]);
+	jw_int(j, "counted", counted);
+	jw_int(j, "runs", r->ntasks);
+	jw_int(j, "unsupported", t[tc_v_unsupported]);
+	jw_int(j, "not_run", t[tc_v_skipped]);
+	jw_close(j, '}');
+}
+
+/* The options that shape the run, its limits included. */
+static void options(struct jw *j, const struct tc_report *r)
+{
+	jw_open(j, "limits", '{', 1);
+	jw_int(j, "timeout_s", r->lim.timeout_s);
+	jw_int(j, "memory_mb", (long long)r->lim.mem_mb);
+	jw_int(j, "output_mb", (long long)r->lim.out_mb);
+	jw_int(j, "processes", (long long)r->lim.procs);
+	jw_int(j, "items", (long long)r->lim.items);
+	jw_close(j, '}');
 }
 
 static void jw_bool(struct jw *j, const char *key, int v)
@@ -227,9 +335,11 @@ static void run_identity(struct jw *j, const struct tc_report *r)
 	jw_int(j, "index", r->shard_index);
 	jw_int(j, "count", r->shard_count);
 	jw_close(j, '}');
+	options(j, r);
 	jw_open(j, "vector_set", '{', 1);
 	jw_int(j, "files", (long long)r->nfiles);
 	jw_string(j, "hash", r->set_hash);
+	jw_string(j, "content_digest", r->content_digest);
 	jw_close(j, '}');
 	jw_open(j, "declaration", '{', 1);
 	jw_bool(j, "guarded", r->declaration_guarded);
@@ -269,17 +379,24 @@ int tc_json_certificate(FILE *f, const struct tc_report *r, char *err, size_t er
 	memset(&j, 0, sizeof j);
 	j.f = f;
 	jw_open(&j, NULL, '{', 0);
+	jw_int(&j, "format_version", TC_CERT_FORMAT_VERSION);
 	jw_string(&j, "adapter", r->adapter);
+	jw_string(&j, "adapter_path", r->adapter_path);
+	jw_string(&j, "date", r->started);
 	jw_string(&j, "adapter_version", r->version);
 	run_identity(&j, r);
 	jw_bool(&j, "isolated", r->isolated);
 	jw_fixed(&j, "score", r->score, 4);
 	jw_fixed(&j, "seconds", r->seconds, 3);
 	isolation(&j, r);
+	score_rule(&j, r);
 	verdict_counts(&j, "totals", r->total);
 	by_protocol(&j, r);
 	by_tag(&j, r);
-	failures(&j, r);
+	by_family(&j, r);
+	defect_classes(&j, r);
+	failures(&j, r, 0);
+	failures(&j, r, 1);
 	if (r->notes) {
 		jw_string(&j, "notes_file", r->notes_path);
 		jw_string_n(&j, "notes", r->notes, r->notes_len);

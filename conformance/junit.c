@@ -80,6 +80,36 @@ static void testcase(FILE *f, const struct tc_report *r, const struct tc_task *t
 	fprintf(f, "</testcase>\n");
 }
 
+static void property(FILE *f, const char *name, const char *value)
+{
+	fprintf(f, "    <property name=\"%s\" value=\"", name);
+	xml_text(f, value, 1);
+	fprintf(f, "\"/>\n");
+}
+
+/* The run's identity as the suite's properties: tracecert's version, the
+ * date, the vector set, the options, the limits, the score. */
+static void properties(FILE *f, const struct tc_report *r)
+{
+	char buf[64];
+	fprintf(f, "    <properties>\n");
+	property(f, "tracecert_version", r->tool_version);
+	property(f, "date", r->started);
+	property(f, "adapter_path", r->adapter_path);
+	snprintf(buf, sizeof buf, "%zu", r->nfiles);
+	property(f, "vector_set.files", buf);
+	property(f, "vector_set.hash", r->set_hash);
+	property(f, "vector_set.content_digest", r->content_digest);
+	property(f, "levels", r->levels == 1 ? "1" : r->levels == 4 ? "3" : "all");
+	property(f, "tags", r->tag_option);
+	snprintf(buf, sizeof buf, "%u s, %lu MB, %lu MB, %lu, %lu", r->lim.timeout_s, r->lim.mem_mb, r->lim.out_mb,
+		 r->lim.procs, r->lim.items);
+	property(f, "limits (time, memory, output, processes, items)", buf);
+	snprintf(buf, sizeof buf, "%.4f", r->score);
+	property(f, "score", buf);
+	fprintf(f, "    </properties>\n");
+}
+
 int tc_junit_certificate(FILE *f, const struct tc_report *r, char *err, size_t errlen)
 {
 	const int *c = r->total;
@@ -94,6 +124,7 @@ int tc_junit_certificate(FILE *f, const struct tc_report *r, char *err, size_t e
 	xml_text(f, r->version, 1);
 	fprintf(f, "\" tests=\"%d\" failures=\"%d\" errors=\"%d\" skipped=\"%d\">\n", r->ntasks, failures, errors,
 		skipped);
+	properties(f, r);
 	for (int i = 0; i < r->ntasks && !ferror(f); i++)
 		testcase(f, r, &r->tasks[i]);
 	fprintf(f, "  </testsuite>\n</testsuites>\n");

@@ -1,4 +1,4 @@
-/* markdown.c — the Markdown certificate: score, verdict totals, matrices by protocol and by feature tag and level, every failure. */
+/* markdown.c — the Markdown certificate, a summary: score, identity, the table by protocol and level, the heat map of the tag families that do not pass, the defect classes, the failures grouped by cause with the command that reproduces each. */
 #include <stdio.h>
 #include <string.h>
 
@@ -55,6 +55,7 @@ static void not_isolated(FILE *f, const struct tc_report *r)
 static void header(FILE *f, const struct tc_report *r)
 {
 	const int *t = r->total;
+	char id[1200];
 	fprintf(f, "# tracecert certificate: ");
 	md_text(f, r->adapter);
 	fputc(' ', f);
@@ -63,12 +64,22 @@ static void header(FILE *f, const struct tc_report *r)
 	not_isolated(f, r);
 	fprintf(f, "Score: **%.2f%%** of the supported vector runs pass (%d pass of %d, %d of them under an "
 		"alternative reading; %d unsupported). %d runs in %.2f s.\n\n", 100.0 * r->score,
-		t[tc_v_pass] + t[tc_v_pass_alt], r->ntasks - t[tc_v_unsupported], t[tc_v_pass_alt], t[tc_v_unsupported],
-		r->ntasks, r->seconds);
+		t[tc_v_pass] + t[tc_v_pass_alt], r->ntasks - t[tc_v_unsupported] - t[tc_v_skipped], t[tc_v_pass_alt],
+		t[tc_v_unsupported], r->ntasks, r->seconds);
+	fprintf(f, "The score is (pass + pass-alt) / (runs − unsupported − not-run): a pass under an alternative "
+		   "reading the vector names counts as a pass.\n\n");
+	fprintf(f, "Date: %s\n\n", r->started);
+	fprintf(f, "tracecert ");
+	md_text(f, r->tool_version);
+	fprintf(f, "; adapter ");
+	md_text(f, r->adapter_path);
+	tc_report_identity(r, id, sizeof id);
+	fprintf(f, "; ");
+	md_text(f, id);
+	fprintf(f, ".\n\n");
 	isolation(f, r);
-	fprintf(f, "| verdict | runs |\n|---|---|\n");
-	for (int k = 0; k < tc_v_count; k++)
-		fprintf(f, "| %s | %d |\n", tc_verdict_names[k], t[k]);
+	fprintf(f, "Details: certificate.html (heat map, every divergence beside the trace bytes it is at) and "
+		   "certificate.json (every run, its fields).\n");
 }
 
 static void level_cell(FILE *f, const int *c)
@@ -93,19 +104,60 @@ static void protocols(FILE *f, const struct tc_report *r)
 	}
 }
 
-static void matrix(FILE *f, const struct tc_report *r)
+/* Whether every run of a tally passes, or does not count. */
+static int all_good(const struct tc_tally *x)
 {
-	fprintf(f, "\n## By feature tag and level (pass / fail / crash / hang / flood / error (adapter, runner or malformed) / "
+	for (int l = 0; l < 2; l++)
+		for (int k = 0; k < tc_v_count; k++)
+			if (x->count[l][k] && !tc_verdict_is_good(k))
+				return 0;
+	return 1;
+}
+
+/* The heat map as a table: the tag families of each protocol in which a
+ * run does not pass (the HTML shows every family). */
+static void heat_map(FILE *f, const struct tc_report *r)
+{
+	size_t good = 0;
+	fprintf(f, "\n## Heat map: tag families with a run that does not pass (pass / fail / crash / hang / flood / error / "
 		   "unsupported)\n\n");
-	fprintf(f, "| tag | L1 | L3 |\n|---|---|---|\n");
-	for (size_t i = 0; i < r->ntally; i++) {
-		fprintf(f, "| ");
-		md_text(f, r->tally[i].tag);
+	fprintf(f, "| protocol | family | L1 | L3 |\n|---|---|---|---|\n");
+	for (size_t i = 0; i < r->nfamily; i++) {
+		if (all_good(&r->family[i])) {
+			good++;
+			continue;
+		}
+		fprintf(f, "| %s | ", tc_report_protocol_name(r->family[i].protocol));
+		md_text(f, r->family[i].tag);
 		fprintf(f, " |");
-		level_cell(f, r->tally[i].count[0]);
-		level_cell(f, r->tally[i].count[1]);
+		level_cell(f, r->family[i].count[0]);
+		level_cell(f, r->family[i].count[1]);
 		fprintf(f, "\n");
 	}
+	fprintf(f, "\n%zu of the %zu tag families (by protocol) pass in every run that counts.\n", good, r->nfamily);
+}
+
+static void defect_counts(const struct tc_report *r, int *count)
+{
+	for (int k = 0; k < tc_d_count; k++)
+		count[k] = 0;
+	for (int i = 0; i < r->ntasks; i++) {
+		struct tc_diag_fields d;
+		int cls;
+		tc_diag_read(&r->tasks[i], &d);
+		cls = tc_defect_of(&r->tasks[i], &d);
+		if (cls >= 0)
+			count[cls]++;
+	}
+}
+
+static void defect_classes(FILE *f, const struct tc_report *r, const int *count)
+{
+	fprintf(f, "\n## Defect classes\n\n| class | runs | what it means |\n|---|---|---|\n");
+	for (int k = 0; k < tc_d_count; k++)
+		if (count[k])
+			fprintf(f, "| %s | %d | %s |\n", tc_defect_names[k], count[k], tc_defect_explanations[k]);
+	(void)r;
 }
 
 /* A code fence longer than any run of backticks in text (which holds
@@ -121,30 +173,78 @@ static void fence(FILE *f, const char *text)
 		fputc('`', f);
 }
 
-static void failures(FILE *f, const struct tc_report *r)
+/* A line of the diagnosis the summary leaves to the HTML and JSON: the
+ * context list and the sizes of the whole difference. */
+static int sizes_or_context(const char *line)
 {
-	fprintf(f, "\n## Failures (first divergence of each)\n\n");
-	for (int i = 0; i < r->ntasks; i++) {
-		const struct tc_task *t = &r->tasks[i];
-		if (t->verdict == tc_v_pass || t->verdict == tc_v_unsupported || t->verdict == tc_v_skipped)
-			continue;
-		fprintf(f, "### L%d ", t->level);
-		md_text(f, r->paths[t->vector]);
-		fprintf(f, " — %s\n\n",
-			t->verdict == tc_v_pass_alt ? "pass under an alternative reading" : tc_verdict_names[t->verdict]);
-		fence(f, t->diag);
-		fprintf(f, "\n%s", t->diag);
-		fence(f, t->diag);
-		fprintf(f, "\n\n");
+	static const char *const skip[] = { "  context:", "    - ", "  expected_lines: ", "  got_lines: ",
+					    "  missing_lines: ", "  extra_lines: " };
+	for (size_t i = 0; i < sizeof skip / sizeof skip[0]; i++)
+		if (!strncmp(line, skip[i], strlen(skip[i])))
+			return 1;
+	return 0;
+}
+
+/* The first divergence (the diagnosis less what sizes_or_context leaves
+ * out), then the command that reproduces the run. */
+static void one_failure(FILE *f, const struct tc_report *r, const struct tc_task *t)
+{
+	char text[TC_DIAG_SIZE + 3 * 4096 + 32], cmd[3 * 4096];
+	size_t at = 0;
+	for (const char *p = t->diag; *p;) {
+		size_t n = strcspn(p, "\n") + (p[strcspn(p, "\n")] == '\n');
+		if (!sizes_or_context(p) && at + n < sizeof text - 1) {
+			memcpy(text + at, p, n);
+			at += n;
+		}
+		p += n;
 	}
+	tc_repro_command(cmd, sizeof cmd, r, t);
+	snprintf(text + at, sizeof text - at, "%s$ %s\n", at && text[at - 1] != '\n' ? "\n" : "", cmd);
+	fprintf(f, "#### L%d ", t->level);
+	md_text(f, r->paths[t->vector]);
+	fprintf(f, " — %s\n\n",
+		t->verdict == tc_v_pass_alt ? "pass under an alternative reading" : tc_verdict_names[t->verdict]);
+	fence(f, text);
+	fprintf(f, "\n%s", text);
+	fence(f, text);
+	fprintf(f, "\n\n");
+}
+
+/* Grouped by defect class, then vector (the plan's order), each with the
+ * command that reproduces it; the passes under an alternative reading after
+ * them. */
+static void failures(FILE *f, const struct tc_report *r, const int *count)
+{
+	fprintf(f, "\n## Failures by cause (defect class, then vector; the first divergence of each)\n\n");
+	for (int k = 0; k < tc_d_count; k++) {
+		if (!count[k])
+			continue;
+		fprintf(f, "### %s (%d runs)\n\n", tc_defect_names[k], count[k]);
+		for (int i = 0; i < r->ntasks; i++) {
+			struct tc_diag_fields d;
+			tc_diag_read(&r->tasks[i], &d);
+			if (tc_defect_of(&r->tasks[i], &d) == k)
+				one_failure(f, r, &r->tasks[i]);
+		}
+	}
+	if (!r->total[tc_v_pass_alt])
+		return;
+	fprintf(f, "### Passes under an alternative reading (%d runs, counted as passes)\n\n", r->total[tc_v_pass_alt]);
+	for (int i = 0; i < r->ntasks; i++)
+		if (r->tasks[i].verdict == tc_v_pass_alt)
+			one_failure(f, r, &r->tasks[i]);
 }
 
 int tc_markdown_certificate(FILE *f, const struct tc_report *r, char *err, size_t errlen)
 {
+	int count[tc_d_count];
+	defect_counts(r, count);
 	header(f, r);
 	protocols(f, r);
-	matrix(f, r);
-	failures(f, r);
+	heat_map(f, r);
+	defect_classes(f, r, count);
+	failures(f, r, count);
 	if (r->notes) {
 		fprintf(f, "\n## Notes (");
 		md_text(f, r->notes_path);

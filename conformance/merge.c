@@ -130,8 +130,9 @@ static int read_shard(const char *file, struct shard *s)
 
 /* What must be the same in every shard of one run, as "KEY" or "OBJECT.KEY". */
 static const char *const same_keys[] = {
-	"adapter", "adapter_version", "tracecert_version", "levels", "tags", "vector_set.files", "vector_set.hash",
-	"notes", "notes_file", NULL
+	"format_version", "adapter", "adapter_version", "adapter_path", "tracecert_version", "levels", "tags",
+	"vector_set.files", "vector_set.hash", "vector_set.content_digest", "limits.timeout_s", "limits.memory_mb",
+	"limits.output_mb", "limits.processes", "limits.items", "notes", "notes_file", NULL
 };
 
 /* The text of a member named by same_keys in doc ("(none)" when absent). */
@@ -280,6 +281,17 @@ static int gather(const struct shard *s, size_t n, struct merged *m)
 	return 0;
 }
 
+/* The per-run limits the shards share (check_shards compared them). */
+static void take_limits(const struct tc_jv *l, struct tc_limits *lim)
+{
+	int ok = 1;
+	lim->timeout_s = (unsigned)num_of(l, "timeout_s", 100000, &ok);
+	lim->mem_mb = (unsigned long)num_of(l, "memory_mb", 1L << 20, &ok);
+	lim->out_mb = (unsigned long)num_of(l, "output_mb", 1L << 20, &ok);
+	lim->procs = (unsigned long)num_of(l, "processes", 1L << 30, &ok);
+	lim->items = (unsigned long)num_of(l, "items", 1L << 40, &ok);
+}
+
 /* The report of the whole run from the shards (first: the run's identity)
  * and their runs; the walls of the declaration's process are the first
  * unguarded shard's, else the first's. */
@@ -292,6 +304,11 @@ static void build_report(const struct shard *s, size_t n, struct merged *m, stru
 	r->adapter = str_of(doc, "adapter", &ok);
 	r->version = str_of(doc, "adapter_version", &ok);
 	r->tool_version = str_of(doc, "tracecert_version", &ok);
+	r->adapter_path = str_of(doc, "adapter_path", &ok);
+	snprintf(r->started, sizeof r->started, "%s", str_of(doc, "date", &ok));
+	snprintf(r->content_digest, sizeof r->content_digest, "%s",
+		 str_of(tc_json_get(doc, "vector_set"), "content_digest", &ok));
+	take_limits(tc_json_get(doc, "limits"), &r->lim);
 	r->levels = !strcmp(lv, "1") ? 1 : !strcmp(lv, "3") ? 4 : 5;
 	r->tag_option = str_of(doc, "tags", &ok);
 	r->nfiles = m->nfiles;
@@ -318,24 +335,69 @@ static void build_report(const struct shard *s, size_t n, struct merged *m, stru
 	r->seconds = m->seconds;
 }
 
+/* The vectors of the failing runs, read again for the trace bytes the HTML
+ * certificate shows; none (the HTML says they are not at hand) when the
+ * files are not those the shards ran: a content digest that differs. A set
+ * of which a file has no run in any shard (its path is not in the shards)
+ * cannot be digested: its failing vectors are read as they are. */
+struct traces {
+	struct tc_vector *v;
+	const struct tc_vector **at;
+	size_t n;
+};
+
+static void load_traces(const struct merged *m, struct tc_report *r, struct traces *tr)
+{
+	char digest[17], err[600];
+	int whole = 1;
+	for (size_t i = 0; i < m->nfiles; i++)
+		whole &= m->paths[i] != NULL;
+	if (whole) {
+		tc_content_digest(m->paths, m->nfiles, digest);
+		if (strcmp(digest, r->content_digest))
+			return;
+	}
+	tr->v = calloc(m->nfiles ? m->nfiles : 1, sizeof *tr->v);
+	tr->at = calloc(m->nfiles ? m->nfiles : 1, sizeof *tr->at);
+	if (!tr->v || !tr->at)
+		return;
+	tr->n = m->nfiles;
+	for (int i = 0; i < m->ntasks; i++) {
+		int k = m->tasks[i].vector;
+		if (tc_verdict_is_good(m->tasks[i].verdict) || tr->at[k])
+			continue;
+		if (tc_vector_load_strict(m->paths[k], &tr->v[k], err, sizeof err) == 0)
+			tr->at[k] = &tr->v[k];
+	}
+	r->vectors = tr->at;
+}
+
+static void traces_free(struct traces *tr)
+{
+	for (size_t i = 0; tr->at && i < tr->n; i++)
+		if (tr->at[i])
+			tc_vector_free(&tr->v[i]);
+	free(tr->v);
+	free(tr->at);
+}
+
 /* The merged report written as certify writes a run's. The exit status. */
 static int write_merged(const struct tc_certify_options *o, struct tc_report *r)
 {
-	struct tc_tallies ts = { NULL, 0, 0 };
+	struct tc_tallies ts;
 	struct tc_certfiles cf;
-	int rc = 2, good = 0;
+	int rc = 2;
 	memset(&cf, 0, sizeof cf);
+	memset(&ts, 0, sizeof ts);
 	tc_report_count_isolation(r);
 	if (tc_report_summarise(r, &ts) != 0) {
 		fprintf(stderr, "tracecert certify: out of memory\n");
 	} else if (tc_certfiles_prepare(&cf, o->report) == 0) {
 		int w = tc_certfiles_write(&cf, r);
 		if (w == 0 && (!o->junit || tc_certfiles_junit(o->junit, r) == 0)) {
-			for (int k = 0; k < tc_v_count; k++)
-				good += tc_verdict_is_good(k) ? r->total[k] : 0;
 			fprintf(stderr, "certify: merged %d runs of %s: score %.2f%%\n", r->ntasks, r->adapter,
 				100.0 * r->score);
-			rc = good == r->ntasks ? 0 : 1;
+			rc = tc_report_exit_status(r);
 		} else if (w == 1) {
 			rc = tc_interrupt_status();
 		}
@@ -360,8 +422,11 @@ int tc_certify_merge(const struct tc_certify_options *o, const char *const *file
 	while (nread < n && read_shard(files[nread], &s[nread]) == 0)
 		nread++;
 	if (nread == n && check_shards(s, n) == 0 && gather(s, n, &m) == 0) {
+		struct traces tr = { NULL, NULL, 0 };
 		build_report(s, n, &m, &r);
+		load_traces(&m, &r, &tr);
 		rc = write_merged(o, &r);
+		traces_free(&tr);
 	}
 	for (size_t i = 0; i < n; i++)
 		tc_json_free(&s[i].doc);

@@ -196,11 +196,19 @@ int tc_compare(struct tc_task *t, const struct tc_vector *v, const struct tc_run
 
 /* ---- The report: what TAP, JSON and Markdown print ------------------------ */
 
-/* Verdict counts of one feature tag, [level 1 / 3][verdict]. */
+/* Verdict counts of one feature tag, [level 1 / 3][verdict]; by_tag: over
+ * every protocol (protocol -1); by_family: of one protocol's vectors, the
+ * tag's family (tc_tag_family). */
 struct tc_tally {
 	char *tag;
+	int protocol;
 	int count[2][tc_v_count];
 };
+
+/* The version of the JSON certificate's layout ("format_version"); a new
+ * number whenever a member changes meaning or goes. 2: identity (date,
+ * options, limits, content digest), failures as fields, the score's rule. */
+#define TC_CERT_FORMAT_VERSION 2
 
 struct tc_report {
 	const char *adapter;      /* name and version as the adapter gives them */
@@ -211,6 +219,8 @@ struct tc_report {
 	char *const *tags;        /* the vector's tags, blank-separated */
 	const struct tc_tally *tally;
 	size_t ntally;
+	const struct tc_tally *family;   /* by protocol, then tag family (tc_report_summarise) */
+	size_t nfamily;
 	int total[tc_v_count];
 	double score;             /* passes over the runs that count */
 	/* [enum tc_protocol_id][level 1 / 3][verdict]; tc_proto_none: vectors that could not be read */
@@ -234,10 +244,25 @@ struct tc_report {
 	char set_hash[17];        /* FNV-1a 64 of the listed paths (each with its NUL), hex: the vector set */
 	const char *hidden_why;   /* a folder the runner could not hide, and why ("" none) */
 	const char *decl_note;    /* the declaration's process: why a wall was missing ("" none) */
+	const char *adapter_path; /* the --adapter given, for the commands that reproduce a failure */
+	char started[32];         /* when the run started, UTC, "2026-12-02T15:04:05Z" (a merge: shard 1's) */
+	struct tc_limits lim;     /* the per-run limits (certify.h) */
+	char content_digest[17];  /* FNV-1a 64 of every listed file's bytes, in list order, hex */
+	const struct tc_vector *const *vectors;   /* each path's vector as the run read it (NULL: not at
+				   * hand, e.g. a merge): the HTML shows the trace bytes of a divergence */
 	const char *notes_path;   /* a Markdown file appended to the certificates, or NULL */
 	const char *notes;        /* its text (no NUL byte), notes_len bytes */
 	size_t notes_len;
 };
+
+/* The exit status of a run whose certificate was written (certify --help):
+ * 0 every run passes or does not count; TC_EXIT_DECODER_FAILED a run the
+ * decoder failed (fail, crash, hang, flood, adapter-error, malformed);
+ * TC_EXIT_RUNNER_RUNS a run the runner could not run (runner-error: not
+ * the decoder's doing), whatever else failed. 2: certify could not run. */
+#define TC_EXIT_DECODER_FAILED 1
+#define TC_EXIT_RUNNER_RUNS 3
+int tc_report_exit_status(const struct tc_report *r);
 
 /* One sentence on the walls of the report's runs (Markdown and stderr). */
 void tc_report_isolation(const struct tc_report *r, char *buf, size_t n);
@@ -255,12 +280,21 @@ double tc_report_score(const int *count);
  * whether it has any run. */
 int tc_report_protocol_sum(const struct tc_report *r, int id, int *sum);
 
-/* The tallies by feature tag summarise builds (certify.c). */
-struct tc_tallies {
+/* The tallies by feature tag and by protocol and tag family that summarise
+ * builds (certify.c). */
+struct tc_tally_list {
 	struct tc_tally *t;
 	size_t n;
 	size_t cap;
 };
+struct tc_tallies {
+	struct tc_tally_list tag, family;
+};
+/* A tag's family: the tag less every final "-N" or "-xN" (N decimal digits,
+ * x one lower-case letter): maxspec-4, regions-2, atom-f6 and K10-9 are of
+ * maxspec, regions, atom and K10; a tag without such a suffix is its own.
+ * At most n - 1 bytes and a NUL into dst. */
+void tc_tag_family(char *dst, size_t n, const char *tag);
 /* Totals, the matrices by protocol and by tag (into ts), the score. 0, or
  * -1 when memory is short. */
 int tc_report_summarise(struct tc_report *r, struct tc_tallies *ts);
@@ -268,6 +302,55 @@ void tc_tallies_free(struct tc_tallies *ts);
 /* The counts of the runs behind each wall from each task and r->hidden_why,
  * r->decl_note and declaration_guarded; why one was missing. */
 void tc_report_count_isolation(struct tc_report *r);
+
+/* ---- diagread.c: a run's YAML lines read back, its defect class ----------- */
+
+#define TC_DIAG_FIELDS 24
+#define TC_DIAG_CONTEXT 8
+
+/* The lines a run's t->diag holds ("  KEY: VALUE", a single-quoted VALUE
+ * unquoted; the "context:" list), or, for an unsupported run, its reason as
+ * the field "reason". The strings point into buf. */
+struct tc_diag_fields {
+	size_t n;
+	const char *key[TC_DIAG_FIELDS];
+	const char *value[TC_DIAG_FIELDS];
+	size_t ncontext;
+	const char *context[TC_DIAG_CONTEXT];   /* the expected lines around the divergence */
+	int context_at;           /* the one marked ">> " (the divergence), or -1 */
+	char buf[TC_DIAG_SIZE + 64];
+};
+void tc_diag_read(const struct tc_task *t, struct tc_diag_fields *d);
+/* The value of key, or NULL. */
+const char *tc_diag_get(const struct tc_diag_fields *d, const char *key);
+
+/* Why a run did not pass, as a class the certificates group failures by:
+ * the verdict, and for a failed comparison the section compared. */
+enum tc_defect {
+	tc_d_l1_packets, tc_d_l1_error_offsets, tc_d_l1_error_classes, tc_d_l3_execution, tc_d_fail_other,
+	tc_d_crash, tc_d_hang, tc_d_flood, tc_d_adapter_error, tc_d_malformed, tc_d_runner_error, tc_d_count,
+	tc_d_none = -1            /* a pass, a pass-alt, unsupported or not run */
+};
+extern const char *const tc_defect_names[tc_d_count];
+extern const char *const tc_defect_explanations[tc_d_count];
+int tc_defect_of(const struct tc_task *t, const struct tc_diag_fields *d);
+
+/* The byte range of the trace the first divergence is at, read from the
+ * first differing line (the expected one, else the one the adapter gave):
+ * an L1 line "@OFFSET HEX ... text" gives its packet, up to the next
+ * expected line's offset (else its hex bytes), an error line "CLASS OFFSET"
+ * its byte. 1 with *offset and *len set, 0 when the
+ * divergence names no offset (an L3 line, the end of output). */
+int tc_diag_trace_range(const struct tc_diag_fields *d, unsigned long long *offset, size_t *len);
+
+/* The content digest of a vector set (r->content_digest): FNV-1a 64 of
+ * every file's bytes and length, in list order, 16 hex digits and a NUL. */
+void tc_content_digest(char *const *paths, size_t n, char *hex);
+
+/* The one command that reproduces a run (tracecert certify on its vector
+ * file at its level), each word shell-quoted ('…', a quote as '\'', a
+ * control character or a byte that is not UTF-8 as \xNN). */
+void tc_repro_command(char *dst, size_t n, const struct tc_report *r, const struct tc_task *t);
 
 /* junit.c: JUnit XML, one testcase per run (classname the level, name the
  * vector path), <skipped/> for unsupported and not-run, <failure> with the
@@ -288,5 +371,11 @@ int tc_tap_write(FILE *f, const struct tc_report *r);
  * message in err (a write failed; the notes file cannot be read). */
 int tc_json_certificate(FILE *f, const struct tc_report *r, char *err, size_t errlen);
 int tc_markdown_certificate(FILE *f, const struct tc_report *r, char *err, size_t errlen);
+/* html.c: the HTML certificate, one self-contained file (inline CSS and
+ * SVG, no script, nothing fetched). 0, or -1 with err. */
+int tc_html_certificate(FILE *f, const struct tc_report *r, char *err, size_t errlen);
+/* One line of the run's identity but tracecert's version and the date
+ * (the vector set, the options, the limits) for the writers. */
+void tc_report_identity(const struct tc_report *r, char *buf, size_t n);
 
 #endif

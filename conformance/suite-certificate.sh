@@ -109,7 +109,7 @@ if [ -f "$suite" ]; then
 	cat "$suite"
 	echo '```'
 else
-	echo "(no kill table: run make certify)"
+	echo "(no kill table: run make suite-check)"
 fi
 echo
 echo "## Automatic mutants"

@@ -7,10 +7,14 @@ W="$B/bad/libtc_bad_wrong.so"
 . tests/lib/tap.sh
 
 # What must differ between a run and the merge of its shards: the seconds each took (JSON "seconds",
-# Markdown "N runs in S s"); every other byte is compared.
-untimed() { grep -v '^  "seconds": ' "$1" | sed 's/ runs in [0-9.]* s\.$/ runs in S s./'; }
-same_cert() {   # same_cert DIR1 DIR2: the three certificate files agree but for the seconds
-  for f in certificate.json certificate.md certificate.junit.xml; do
+# Markdown and HTML "N runs in S s") and the date each began (JSON "date", Markdown "Date:", JUnit's
+# property "date", HTML's id "date": the merge's is shard 1's); every other byte is compared.
+untimed() {
+  grep -v -e '^  "seconds": ' -e '^  "date": ' -e '^Date: ' -e '<property name="date" ' -e '<td id="date">' "$1" |
+    sed -e 's/ runs in [0-9.]* s\.$/ runs in S s./' -e 's/ runs in [0-9.]* s</ runs in S s</'
+}
+same_cert() {   # same_cert DIR1 DIR2: the four certificate files agree but for the seconds and the date
+  for f in certificate.json certificate.md certificate.junit.xml certificate.html; do
     untimed "$1/$f" > "$tmp/a.$f"; untimed "$2/$f" > "$tmp/b.$f"
     cmp "$tmp/a.$f" "$tmp/b.$f" || { diff "$tmp/a.$f" "$tmp/b.$f" | head -20; return 1; }
   done

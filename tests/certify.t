@@ -61,7 +61,7 @@ check "a worker that dies: exit status 1, the death on stderr, its vector a cras
 check "a worker that dies: the TAP names the death as the crash's reason; the next task is judged on its own" sh -c "grep -q \"message: 'the certify worker process running it died (signal 9, Killed) while the adapter''s process ran: the adapter''s doing; a new worker goes on'\" '$tmp/died.tap' && grep -q 'no end within 1 s of wall-clock time' '$tmp/died.tap' && ! grep -q '^ok [0-9]* - L1' '$tmp/died.tap'"
 # A vector file the runner cannot read is the suite's problem, not the adapter's: a runner-error.
 printf 'not a vector\n' > "$tmp/broken.tcv"
-check "an unreadable vector file is a runner-error with its message, and fails the run" sh -c "'$T' certify --adapter '$B/libtc_reference.so' --vectors '$tmp/broken.tcv' --tap > '$tmp/broken.tap' 2> '$tmp/broken.err'; test \$? -eq 1 && grep -q ' 0 adapter-error, 1 runner-error,' '$tmp/broken.err' && grep -q \"verdict: runner-error\" '$tmp/broken.tap' && grep -q \"message: 'vector file: \" '$tmp/broken.tap'"
+check "an unreadable vector file is a runner-error with its message, and fails the run with exit status 3 (the runner's trouble, not the decoder's)" sh -c "'$T' certify --adapter '$B/libtc_reference.so' --vectors '$tmp/broken.tcv' --tap > '$tmp/broken.tap' 2> '$tmp/broken.err'; test \$? -eq 3 && grep -q ' 0 adapter-error, 1 runner-error,' '$tmp/broken.err' && grep -q \"verdict: runner-error\" '$tmp/broken.tap' && grep -q \"message: 'vector file: \" '$tmp/broken.tap'"
 # Every protocol through one runner: the reference on all the vectors, the certificate listing each protocol.
 check "reference adapter: every protocol's vectors pass; the certificate lists each protocol" sh -c "'$T' certify --adapter '$B/libtc_reference.so' --vectors vectors --report '$tmp/all' 2>/dev/null && grep -q '^| ete | 100.00% |' '$tmp/all/certificate.md' && grep -q '^| ptm | 100.00% |' '$tmp/all/certificate.md' && grep -q '{\"protocol\": \"ptm\", \"score\": 1.0000' '$tmp/all/certificate.json'"
 # OpenCSD's PTM decoder through the runner (built when libopencsd-dev is installed): every PTM
@@ -90,4 +90,21 @@ if [ -f "$B/libtc_opencsd.so" ]; then
 else
   check "OpenCSD ETMv3 # SKIP libopencsd-dev not installed" true
 fi
+# Progress (conformance/progress.c): on a terminal one line redrawn in place, its last count left on its
+# own line; --quiet none; off a terminal never a redrawn line (a plain line every 5 s at most: a run of
+# any length may print some, so only their form is checked). No check here depends on how long it takes.
+if command -v script > /dev/null 2>&1; then
+  script -qec "'$T' certify --adapter '$B/libtc_reference.so' --vectors vectors/ete/spec" /dev/null > "$tmp/tty.out" 2>&1
+  script -qec "'$T' certify --adapter '$B/libtc_reference.so' --vectors vectors/ete/spec --quiet" /dev/null > "$tmp/ttyq.out" 2>&1
+  check "progress on a terminal: the counter line, redrawn, ends at 28/28 runs, 0 failing, with the rate" sh -c "grep -q \"\$(printf '\r\033')\\[Kcertify: 28/28 runs, 0 failing, [0-9.]* runs/s\" '$tmp/tty.out'"
+  check "--quiet on a terminal: no counter" sh -c "grep -q 'certify: reference: 28 pass' '$tmp/ttyq.out' && ! grep -q 'runs, [0-9]* failing' '$tmp/ttyq.out'"
+else
+  check "progress on a terminal # SKIP no script(1) (bsdutils)" true
+  check "--quiet on a terminal # SKIP no script(1) (bsdutils)" true
+fi
+"$T" certify --adapter "$B/bad/libtc_bad_wrong.so" --vectors vectors/ete/spec 2> "$tmp/notty.err"; notty_rc=$?
+check "progress off a terminal: no redrawn line (no carriage return, no escape), every progress line whole" sh -c "test $notty_rc -eq 1 && ! grep -q \"\$(printf '[\r\033]')\" '$tmp/notty.err' && ! grep 'failing, ' '$tmp/notty.err' | grep -vq '^certify: [0-9]*/28 runs, [0-9]* failing, [0-9.]* runs/s\$'"
+check "exit status: the decoder's failures 1, a selection of nothing 2, bad usage 2" sh -c "'$T' certify --adapter '$B/libtc_reference.so' --vectors vectors/ete/spec --tags no-such-tag 2>/dev/null; test \$? -eq 2 && '$T' certify --adapter '$B/libtc_reference.so' --bogus 2>/dev/null; test \$? -eq 2 && test $notty_rc -eq 1"
+check "exit status 3 when the runner could not run a run, even beside the decoder's failures (1 alone)" sh -c "'$T' certify --adapter '$B/bad/libtc_bad_wrong.so' --vectors vectors/ete/spec --vectors '$tmp/broken.tcv' 2>/dev/null; test \$? -eq 3"
+check "make certify ignores no error (no '-\$(TOOL)' recipe line) and no longer runs the mutants" sh -c "! grep -q '^	-' GNUmakefile && ! sed -n '/^certify:/,/^\$/p' GNUmakefile | grep -q 'MAKE.*suite-check\\|MUTANTS_RUN\\|mutants/run.sh'"
 tap_done

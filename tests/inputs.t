@@ -17,7 +17,7 @@ lines=$(wc -l < "$K")
 # --- vector files ---
 head -n $((lines - 1)) "$K" > "$tmp/cut.tcv"
 check "a vector without its last line [end] is refused as cut short (dump)" fails 2 "$tmp/cut.tcv: line $((lines - 1)): no [end] line: the file is cut short" dump --vector "$tmp/cut.tcv"
-check "a cut vector is a runner-error in certify, not a pass (exit 1)" sh -c "'$T' certify --adapter '$R' --vectors '$tmp/cut.tcv' --tap > '$tmp/cut.tap' 2>&1; test \$? -eq 1 && grep -q 'no \\[end\\] line' '$tmp/cut.tap' && grep -q ' 0 pass, .* 1 runner-error' '$tmp/cut.tap'"
+check "a cut vector is a runner-error in certify, not a pass (exit 3: the runner's, not the decoder's)" sh -c "'$T' certify --adapter '$R' --vectors '$tmp/cut.tcv' --tap > '$tmp/cut.tap' 2>&1; test \$? -eq 3 && grep -q 'no \\[end\\] line' '$tmp/cut.tap' && grep -q ' 0 pass, .* 1 runner-error' '$tmp/cut.tap'"
 head -c $(($(wc -c < "$K") / 3)) "$K" > "$tmp/third.tcv"
 check "a vector cut at a third is refused (vectest)" sh -c "'$V' '$tmp/third.tcv' | grep -q 'the file is cut short\\|no \\[end\\] line' && ! '$V' '$tmp/third.tcv' > /dev/null"
 sed 's/^tracecert-vector 1$/tracecert-vector 12/' "$K" > "$tmp/v12.tcv"
@@ -51,7 +51,7 @@ check "/dev/zero as a vector's image file ends with the limit (TC_IMAGE_READ_MAX
 IV=vectors/ete/hand/l3-raw-image-file.tcv
 mkdir -p "$tmp/img"; cp "$IV" "$tmp/img/"; head -c 7 "${IV%.tcv}.bin" > "$tmp/img/l3-raw-image-file.bin"
 check "an image file cut short (7 of its 8 bytes): dump refuses the vector, naming it, the file and both sizes" fails 2 "tracecert dump: $tmp/img/l3-raw-image-file.tcv: line 32: [image file=l3-raw-image-file.bin]: '$tmp/img/l3-raw-image-file.bin' holds 7 bytes, the vector says size=8" dump --vector "$tmp/img/l3-raw-image-file.tcv"
-check "... certify: a runner-error naming the sizes, no fail charged to the adapter (exit 1)" sh -c "'$T' certify --adapter '$R' --vectors '$tmp/img' --tap > '$tmp/img.tap' 2>&1; test \$? -eq 1 && grep -q \"holds 7 bytes, the vector says size=8\" '$tmp/img.tap' && grep -q ' 0 pass, 0 fail, .* 1 runner-error' '$tmp/img.tap'"
+check "... certify: a runner-error naming the sizes, no fail charged to the adapter (exit 3: the runner's, not the decoder's)" sh -c "'$T' certify --adapter '$R' --vectors '$tmp/img' --tap > '$tmp/img.tap' 2>&1; test \$? -eq 3 && grep -q \"holds 7 bytes, the vector says size=8\" '$tmp/img.tap' && grep -q ' 0 pass, 0 fail, .* 1 runner-error' '$tmp/img.tap'"
 sed 's/ size=8 crc32=0x[0-9a-f]*\]/]/' "$IV" > "$tmp/img/l3-raw-image-file.tcv"
 check "... (the same cut file under a header without size=: read as a shorter image, the adapter charged a fail)" sh -c "'$T' certify --adapter '$R' --vectors '$tmp/img' --tap > '$tmp/img2.tap' 2>&1; test \$? -eq 1 && grep -q ' 1 pass, 1 fail, ' '$tmp/img2.tap' && grep -q '^not ok 2 - L3 ' '$tmp/img2.tap'"
 cp "$IV" "$tmp/img/"; printf '\037\040\003\325\377\377\377\026' > "$tmp/img/l3-raw-image-file.bin"
@@ -98,7 +98,7 @@ check "a FIFO given as --vectors: the same" timeout 20 sh -c "'$T' certify --ada
 rm "$tmp/fifo/pipe.tcv"; mkfifo "$tmp/fifo/other"
 check "a FIFO not named *.tcv in a vectors folder is not a vector: passed over" timeout 20 sh -c "'$T' certify --adapter '$R' --vectors '$tmp/fifo' 2>&1 | grep -q ' 2 pass, 0 fail'"
 { sed '$d' "$K" | sed '/^\[expect/,$d'; printf '[image file=img.bin base=0x1000]\n[expect.l1]\n@0 00 async\n[end]\n'; } > "$tmp/fifo/fimg.tcv"; mkfifo "$tmp/fifo/img.bin"
-check "a FIFO as a vector's image file: certify's runner-error names it (no wait)" timeout 20 sh -c "'$T' certify --adapter '$R' --vectors '$tmp/fifo/fimg.tcv' --tap > '$tmp/fimg.tap' 2>&1; test \$? -eq 1 && grep -qF \"cannot read ''$tmp/fifo/img.bin'': not a regular file (a FIFO)\" '$tmp/fimg.tap' && grep -q ' 1 runner-error' '$tmp/fimg.tap'"
+check "a FIFO as a vector's image file: certify's runner-error names it (no wait)" timeout 20 sh -c "'$T' certify --adapter '$R' --vectors '$tmp/fifo/fimg.tcv' --tap > '$tmp/fimg.tap' 2>&1; test \$? -eq 3 && grep -qF \"cannot read ''$tmp/fifo/img.bin'': not a regular file (a FIFO)\" '$tmp/fimg.tap' && grep -q ' 1 runner-error' '$tmp/fimg.tap'"
 check "... and dump refuses it too (no wait)" timeout 20 sh -c "'$T' dump --vector '$tmp/fifo/fimg.tcv' 2> '$tmp/fimg.err'; test \$? -eq 2 && grep -qF \"not a regular file (a FIFO)\" '$tmp/fimg.err'"
 ln -s /dev/zero "$tmp/fifo/img.bin2"; sed 's/img.bin/img.bin2/' "$tmp/fifo/fimg.tcv" > "$tmp/fifo/dimg.tcv"; rm "$tmp/fifo/fimg.tcv"
 check "a device as a vector's image file: certify refuses it (a vector's files are regular files)" timeout 20 sh -c "'$T' certify --adapter '$R' --vectors '$tmp/fifo/dimg.tcv' --tap 2>&1 | grep -qF \"not a regular file (a character device)\""

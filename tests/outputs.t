@@ -213,22 +213,22 @@ SWAPDIR="$tmp/swapdir" STUB_BREAK=none PATH="$tmp/stub:$PATH" sh coverage/report
 check "coverage: with SWAPDIR the HTML folder is exchanged in one step, the old report gone whole" sh -c "test $rc -eq 0 && grep -q '^$tmp/cov/.html.new $tmp/cov/html\$' '$tmp/swapped' && test \"\$(cat '$tmp/cov/html/index.html')\" = html && test ! -e '$tmp/cov/html/stale.html' && test ! -e '$tmp/cov/.html.new'"
 
 # ---- make certify: the mutant kill table is replaced only by a whole one ----------------------------
-# make certify-suite (the part of make certify after the reference's certificate) with a stand-in
+# make suite-check (the suite's own mutant run and certificate) with a stand-in
 # mutant run (MUTANTS_RUN) in a build folder of its own: the previous table and suite certificate are
 # "old"; the run prints part of a table and fails (exit 2), is killed (SIGKILL), or prints a whole one.
 sb="$tmp/sb"
 mkdir -p "$sb/certify/suite" "$sb/gen"
 ln -s "$(cd "${TC_BUILD:-build}/gen" && pwd)/protocols.c" "$sb/gen/protocols.c"
 printf '#!/bin/sh\necho "ete/01-x                 killed        3      1  v.tcv"\n[ "$1" = --first-failure ] || exit 3\ncase $STUB in fail) exit 2 ;; kill) kill -KILL $$ ;; esac\necho "ptm/01-y                 survived      5      0  -"\necho "mutants: 1 killed of 2 (kill rate 50.0%%)"\nexit 1\n' > "$tmp/mutants-run"
-suite() {  # suite STUB: make certify-suite over $sb with the stand-in; its status
+suite() {  # suite STUB: make suite-check over $sb with the stand-in; its status
   echo old > "$sb/certify/suite/mutants.txt"; echo old > "$sb/certify/suite/certificate.md"
-  STUB=$1 make -s --no-print-directory certify-suite BUILD="$sb" MUTANTS_RUN="$tmp/mutants-run" > "$tmp/suite.out" 2>&1
+  STUB=$1 make -s --no-print-directory suite-check BUILD="$sb" MUTANTS_RUN="$tmp/mutants-run" > "$tmp/suite.out" 2>&1
 }
 suite fail; rc=$?
-check "make certify with a mutant run that fails: make fails, saying the table and certificate are left as they were" sh -c "cat '$tmp/suite.out'; test $rc -ne 0 && grep -q \"make certify: the mutant run ($tmp/mutants-run) did not finish (exit status 2, no 'mutants: K killed of N' line): $sb/certify/suite/mutants.txt and certificate.md are left as they were\" '$tmp/suite.out'"
+check "make suite-check with a mutant run that fails: make fails, saying the table and certificate are left as they were" sh -c "cat '$tmp/suite.out'; test $rc -ne 0 && grep -q \"make suite-check: the mutant run ($tmp/mutants-run) did not finish (exit status 2, no 'mutants: K killed of N' line): $sb/certify/suite/mutants.txt and certificate.md are left as they were\" '$tmp/suite.out'"
 check "... mutants.txt and the suite certificate are the old ones, no temporary file" sh -c "test \"\$(cat '$sb/certify/suite/mutants.txt')\" = old && test \"\$(cat '$sb/certify/suite/certificate.md')\" = old && test -z \"\$(ls -A '$sb/certify/suite' | grep '^\\.')\""
 suite kill; rc=$?
-check "make certify with a mutant run killed half way (SIGKILL): make fails, the old table and certificate kept" sh -c "cat '$tmp/suite.out'; test $rc -ne 0 && grep -q 'did not finish (exit status 137' '$tmp/suite.out' && test \"\$(cat '$sb/certify/suite/mutants.txt')\" = old && test \"\$(cat '$sb/certify/suite/certificate.md')\" = old"
+check "make suite-check with a mutant run killed half way (SIGKILL): make fails, the old table and certificate kept" sh -c "cat '$tmp/suite.out'; test $rc -ne 0 && grep -q 'did not finish (exit status 137' '$tmp/suite.out' && test \"\$(cat '$sb/certify/suite/mutants.txt')\" = old && test \"\$(cat '$sb/certify/suite/certificate.md')\" = old"
 suite whole; rc=$?
 check "make certify with a whole table (a mutant survived, exit 1): the table in place, the certificate shows the survivor" sh -c "cat '$tmp/suite.out'; test $rc -eq 0 && tail -n 1 '$sb/certify/suite/mutants.txt' | grep -q '^mutants: 1 killed of 2 ' && grep -q '^| ptm | [0-9]* | 0 | ptm/01-y survived |' '$sb/certify/suite/certificate.md' && test -z \"\$(ls -A '$sb/certify/suite' | grep '^\\.')\""
 

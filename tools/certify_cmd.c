@@ -10,7 +10,7 @@
 
 enum certify_option {
 	opt_adapter = 1, opt_vectors, opt_level, opt_tags, opt_tap, opt_report, opt_jobs, opt_timeout, opt_memory,
-	opt_output, opt_first_failure, opt_notes, opt_no_isolation, opt_shard, opt_junit, opt_merge
+	opt_output, opt_first_failure, opt_notes, opt_no_isolation, opt_shard, opt_junit, opt_merge, opt_quiet
 };
 
 static const struct tc_cli_option certify_options[] = {
@@ -37,6 +37,9 @@ static const struct tc_cli_option certify_options[] = {
 				      "counts once; read every 20 ms), and the address space of\n"
 				      "each (RLIMIT_AS; not in an ASan build)" },
 	{ "output", "MB", opt_output, "per-vector limit on items, stdout and stderr (default: 64)" },
+	{ "quiet", NULL, opt_quiet, "no progress counter on stderr (on a terminal one line\n"
+				   "redrawn: runs done/total, failing so far, runs/s; elsewhere\n"
+				   "that line every 5 s)" },
 	{ "first-failure", NULL, opt_first_failure, "stop after the first failing comparison (for mutants)" },
 	{ "notes", "FILE", opt_notes, "Markdown verdicts on the failure classes, appended to the\n"
 				      "certificate (conformance/notes/*.md; text, at most 1 MiB)" },
@@ -94,10 +97,17 @@ static void help_certify(FILE *f, const struct tc_cli *c)
 		"side the other lacks, in any order) and, when the error list differs and L1\n"
 		"is compared too, the first differing L1 line (l1_line, l1_expected, l1_got).\n"
 		"\n"
-		"The report folder gets certificate.md, certificate.json (which lists every run) and\n"
-		"certificate.junit.xml (a testcase per vector and level: unsupported and not-run runs\n"
-		"<skipped/>, a runner-error <error>, every other run that does not pass <failure> with\n"
-		"the first divergence as its message).\n"
+		"The report folder gets certificate.html (one self-contained file: the run's identity,\n"
+		"the score, per protocol a heat map of tag family by level, the defect classes, every\n"
+		"failure's first divergence expected beside got with the trace bytes of its packet\n"
+		"marked and the command that reproduces it), certificate.md (a summary: scores, the\n"
+		"families that do not pass, the defect classes, the failures grouped by class with\n"
+		"their commands), certificate.json (format_version 2: identity, options and limits,\n"
+		"every run, the failures as fields) and certificate.junit.xml (a testcase per vector\n"
+		"and level: unsupported and not-run runs <skipped/>, a runner-error <error>, every\n"
+		"other run that does not pass <failure> with the first divergence as its message).\n"
+		"A long run shows its progress on stderr (on a terminal one line redrawn: runs done of\n"
+		"the total, failing so far, runs/s; elsewhere that line every 5 s; --quiet: none).\n"
 		"--shard I/N runs the vector files whose index in the sorted list of every file the\n"
 		"--vectors paths hold (each path's files in byte order, the paths as given) is I - 1\n"
 		"modulo N: each file in exactly one of the N shards. The selection is judged whole\n"
@@ -112,10 +122,19 @@ static void help_certify(FILE *f, const struct tc_cli *c)
 		"\n"
 		"Options:\n");
 	tc_cli_print_options(f, c);
-	fprintf(f, "Exit status: 0 when every supported run passes, 1 otherwise, 2 for bad usage,\n"
-		   "a --vectors or --tags that selects nothing, a selection of which the adapter\n"
-		   "supports no run, a run refused for want of isolation, a certificate that could not\n"
-		   "be written, or shards --merge refuses. --merge exits 0 or 1 as the whole run would.\n");
+	fprintf(f, "Exit status (a CI can tell the decoder's result from the runner's trouble):\n"
+		   "  0  every supported run passes (the certificate is written)\n"
+		   "  1  the decoder failed runs: fail, crash, hang, flood, adapter-error or malformed\n"
+		   "     (the certificate is written and says which)\n"
+		   "  2  certify could not run or write: bad usage, a --vectors or --tags that selects\n"
+		   "     nothing, a selection of which the adapter supports no run, an adapter that cannot\n"
+		   "     be loaded, a run refused for want of isolation, a certificate that could not be\n"
+		   "     written, shards --merge refuses (no certificate of this run)\n"
+		   "  3  the runner could not run some runs (runner-error: a vector file it cannot read,\n"
+		   "     a worker it cannot start; not the decoder's doing): the certificate is written,\n"
+		   "     with those runs; 3 whatever else failed\n"
+		   "  130, 143  interrupted by SIGINT, SIGTERM (no certificate)\n"
+		   "--merge exits 0, 1 or 3 as the whole run would.\n");
 }
 
 /* A number in min..max, or a usage error naming the option. */
@@ -215,6 +234,7 @@ static int take_argument(struct certify_args *a, const struct tc_cli *c, int id)
 	case opt_level: return take_level(a, c);
 	case opt_tags: return take_tags(a, c);
 	case opt_tap: a->o.tap = 1; return 0;
+	case opt_quiet: a->o.quiet = 1; return 0;
 	case opt_report: a->o.report = c->value; return 0;
 	case opt_first_failure: a->o.first_failure = 1; return 0;
 	case opt_notes: a->o.notes = c->value; return 0;
