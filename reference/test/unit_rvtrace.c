@@ -879,6 +879,36 @@ static void test_descriptor(void)
 	   "descriptor: a configuration config_check refuses is refused by alloc");
 }
 
+/* The guards and short fields no vector reaches: frame sizes without a configuration (never a long
+ * form, RV-F4 needs long_frames=1), the image and L3 sink refused after finish even with nothing fed,
+ * a sync's subformat cut (RV-F5: sync fields are whole), a sync exception's interrupt bit cut. */
+static void test_guards(void)
+{
+	struct tc_rvtrace_config cfg = config(), short_frames = config(), narrow = config();
+	struct tc_rvtrace_decoder *d = tc_rvtrace_alloc(&cfg, NULL);
+	int good = 0;
+	short_frames.long_frames = 0;
+	narrow.nocontext_p = 1;
+	narrow.ecause_width_p = 3;
+	/* 20: te_inst (type 2), N = 0: with no configuration not a long form, so 1 byte */
+	good += tc_rvtrace_frame_size(NULL, (const uint8_t *)"\x20", 1) == 1;
+	good += tc_rvtrace_set_image(NULL, NULL) == tc_rvtrace_invalid;
+	good += tc_rvtrace_set_l3_sink(NULL, NULL) == tc_rvtrace_invalid;
+	good += d && tc_rvtrace_finish(d) == tc_rvtrace_ok;   /* finished, nothing fed */
+	good += d && tc_rvtrace_set_image(d, NULL) == tc_rvtrace_invalid;
+	good += d && tc_rvtrace_set_l3_sink(d, NULL) == tc_rvtrace_invalid;
+	tc_rvtrace_free(d);
+	ok(good == 6, "API: frame size with no configuration, set_image and set_l3_sink after finish (%d/6)", good);
+	/* e0 with long_frames=0: te_inst, N = 0, one byte: format 11 in p0 p1, the 2-bit subformat cut */
+	expect_l1("short-frame: e0 (long_frames=0), a sync's subformat cut", &short_frames, (const uint8_t *)"\xe0", 1,
+		  "@0 e0 error class=short-frame\n");
+	/* e5 01 00 00 00 00 (nocontext_p = 1, ecause_width_p = 3): subformat 1 (p2 p3 = 1 0), privilege
+	 * p4 p5, branch p6, the address p7..p38, ecause p39..p41: the frame's 42 bits end there, the
+	 * interrupt bit (L388) is cut */
+	expect_l1("short-frame: a sync exception's interrupt bit cut", &narrow,
+		  (const uint8_t *)"\xe5\x01\x00\x00\x00\x00", 6, "@0 e5 error class=short-frame\n");
+}
+
 int main(void)
 {
 	test_descriptor();
@@ -896,5 +926,6 @@ int main(void)
 	test_text_lines();
 	test_config();
 	test_api();
+	test_guards();
 	return tap_finish();
 }
