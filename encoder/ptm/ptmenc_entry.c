@@ -76,4 +76,7 @@ const struct tc_encoder tc_encoder_ptm = {
 	.nnegative_kinds = 0,
 	.bench_config = "return_stack=1",
 	.sync_points = sync_points,
+	.asm_open = pe_asm_open,
+	.asm_write = pe_asm_write,
+	.asm_close = pe_asm_close,
 };
