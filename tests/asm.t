@@ -16,7 +16,7 @@ T="${TC_BUILD:-build}/tracecert"
 EXCEPT="vectors/ptm/hdr/odd-81-ff-branch-continued.tcv	its last packet has a 5-byte address where 1 byte does; the last packet has no next offset, so asm writes its shortest form
 vectors/ptm/hdr/odd-branch-jazelle-high.tcv	isa=jazelle: the encoder has no Jazelle writer (asm refuses, message checked below)
 vectors/ptm/spec/b32-jazelle-walk-limit.tcv	isa=jazelle: the encoder has no Jazelle writer (asm refuses)"
-protocols=$("$T" asm --help | sed -n 's/^Protocols with an assembler://p')
+protocols=$("$T" asm --help | sed -n "s/^Protocols with an assembler: //p")
 check "asm --help names the protocols with an assembler" test -n "$protocols"
 # config_args V: the vector's [config] as --config options (protocol= apart).
 config_args() { sed -n '/^\[config\]/,/^\[/{/^\[/d;s/#.*//;s/[[:space:]]*$//;/^protocol=/d;/=/s/^/--config /p}' "$1"; }
@@ -76,6 +76,7 @@ printf '@0 00 async\n@6 0c trigger\n@8 0c trigger\n' > "$tmp/len.txt"
 check "a packet the next offset makes too long is refused" rejects "tracecert asm: $tmp/len.txt:2: no trigger packet is 2 bytes long (the distance to the next item's offset)" --protocol ptm "$tmp/len.txt"
 printf '@0 00 async\n@6 08 isync addr=0x8000 isa=jazelle reason=1 ns=0 hyp=0\n' > "$tmp/jaz.txt"
 check "Jazelle state is refused" rejects "tracecert asm: $tmp/jaz.txt:2: isa=jazelle: the encoder writes no Jazelle state" --protocol ptm "$tmp/jaz.txt"
+check "a protocol without an assembler is a usage error naming those with one" rejects "tracecert asm: protocol 'rvtrace' has no assembler (these have one: $(echo $protocols | sed 's/ /, /g')) (see tracecert help asm)" --protocol rvtrace "$tmp/ok.txt"
 check "no FILE is a usage error" rejects "tracecert asm: no FILE given (see tracecert help asm)" --protocol ptm
 check "a missing file is named" rejects "tracecert asm: cannot read '$tmp/none.txt': No such file or directory" --protocol ptm "$tmp/none.txt"
 # A small program written by hand: the bytes each line means (IHI 0035B §4.5: A-sync 00×5 80, I-sync 08 +

@@ -36,8 +36,19 @@ struct asm_items {
 	size_t n, cap;
 };
 
+/* The protocols whose encoder has an assembler, joined by sep. */
+static void assembler_list(char *buf, size_t n, const char *sep)
+{
+	size_t used = 0;
+	buf[0] = 0;
+	for (int i = 0; tc_encoders[i] && used < n; i++)
+		if (tc_encoders[i]->asm_write)
+			used += (size_t)snprintf(buf + used, n - used, "%s%s", used ? sep : "", tc_encoders[i]->protocol);
+}
+
 static void help_asm(FILE *f, const struct tc_cli *c, const struct tc_protocol *proto)
 {
+	char list[200];
 	fprintf(f,
 		"usage: tracecert asm [--protocol P] [--config NAME=VALUE]... [--output OUT] FILE\n"
 		"\n"
@@ -54,11 +65,8 @@ static void help_asm(FILE *f, const struct tc_cli *c, const struct tc_protocol *
 		"\n"
 		"Options:\n");
 	tc_cli_print_options(f, c);
-	fprintf(f, "\nProtocols with an assembler:");
-	for (int i = 0; tc_encoders[i]; i++)
-		if (tc_encoders[i]->asm_write)
-			fprintf(f, " %s", tc_encoders[i]->protocol);
-	fprintf(f, "\n");
+	assembler_list(list, sizeof list, " ");
+	fprintf(f, "\nProtocols with an assembler: %s\n", list);
 	tc_cli_print_config_help(f, proto, TC_CLI_KEYS_PACKETS);
 }
 
@@ -112,7 +120,9 @@ static int parse_args(int argc, char **argv, struct asm_opts *o)
 		return -1;
 	}
 	if (!asm_encoder(o->proto)) {
-		tc_cli_usage_error(&c, "protocol '%s' has no assembler (see the list in tracecert help asm)", o->proto->name);
+		char list[200];
+		assembler_list(list, sizeof list, ", ");
+		tc_cli_usage_error(&c, "protocol '%s' has no assembler (these have one: %s)", o->proto->name, list);
 		return -1;
 	}
 	return 0;
