@@ -1,6 +1,7 @@
 /* tracecert.c — the command-line program: the table of commands (tools/cli.c dispatches, prints the list and the version). */
 #include <string.h>
 
+#include "asm.h"
 #include "bench.h"
 #include "certify.h"
 #include "certify_cmd.h"
@@ -17,6 +18,7 @@ int main(int argc, char **argv)
 		{ "decode", "instruction-level decode (L3) with a program image", tc_decode_main },
 		{ "config", "a protocol's configuration keys; what registers and keys give", tc_config_main },
 		{ "certify", "score a decoder adapter against the vectors (TAP, certificate)", tc_certify_main },
+		{ "asm", "assemble L1 packet text (as dump prints it) into trace bytes", tc_asm_main },
 		{ "gen", "generate vectors with the random encoder; encoding coverage", tc_gen_main },
 		{ "bench", "throughput and memory figures, reference vs OpenCSD", tc_bench_main },
 		{ NULL, NULL, NULL }

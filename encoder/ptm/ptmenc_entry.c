@@ -77,4 +77,7 @@ const struct tc_encoder tc_encoder_ptm = {
 	.bench_config = "return_stack=1",
 	.sync_points = sync_points,
 	.from_exec = pe_from_exec,
+	.asm_open = pe_asm_open,
+	.asm_write = pe_asm_write,
+	.asm_close = pe_asm_close,
 };

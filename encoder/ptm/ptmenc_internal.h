@@ -140,6 +140,41 @@ void pe_flush_atoms(struct pe *e);
 /* A random cycle count (cycle-accurate mode). */
 uint32_t pe_random_cc(struct pe *e);
 
+/* The byte layouts behind the packets above, without a random choice: the one
+ * writer of each packet form, used by them and by the assembler
+ * (ptmenc_asm.c, tc_encoder.write_l1). k is a section's length in bytes. */
+void pe_put_byte(struct pe *e, unsigned byte);
+int pe_cc_min_bytes(uint32_t c);
+void pe_put_cc(struct pe *e, uint32_t c, int k);                 /* k 1..5 */
+void pe_put_address(struct pe *e, uint32_t a, int isa, int k, int flag);   /* k 1..5 */
+void pe_put_le(struct pe *e, uint32_t v, int n);
+void pe_put_async(struct pe *e, int zeros);
+/* The header, address and information byte; the cycle count and context ID follow. */
+void pe_put_isync(struct pe *e, uint32_t address, int isa, int reason, int ns, int hyp);
+void pe_put_exception(struct pe *e, const struct pe_exc *x, int isa, int two);
+void pe_put_waypoint(struct pe *e, uint32_t address, int isa, int k, int info);
+void pe_put_context_id(struct pe *e, uint32_t ctxid);
+void pe_put_vmid(struct pe *e, uint32_t vmid);
+unsigned pe_simple_header(int kind);
+void pe_put_simple(struct pe *e, int kind);
+/* A timestamp's value as the packet carries it (Gray code or binary), and its k bytes of at most maxb. */
+uint64_t pe_ts_code(const struct pe *e, uint64_t ts);
+void pe_put_ts(struct pe *e, uint64_t g, int maxb, int k);
+/* The shortest forms LastState allows: address section (at least min bytes;
+ * altisa: exception information follows), timestamp bytes after pg. */
+int pe_addr_min_bytes(const struct pe *e, uint32_t a, int isa, int min, int altisa);
+int pe_ts_min_bytes(uint64_t g, uint64_t pg, int maxb);
+/* The header of n atoms (bit i of taken: atom i, oldest first, E), not cycle-accurate. */
+unsigned pe_atom_header(int n, uint32_t taken);
+/* A cycle-accurate atom packet with a k-byte cycle count; returns its header. */
+unsigned pe_put_atom_ca(struct pe *e, int taken, uint32_t cc, int k);
+
+/* ---- The assembler (ptmenc_asm.c): tc_encoder.asm_open, asm_write, asm_close */
+void *pe_asm_open(const void *cfg);
+long pe_asm_write(void *w, const struct tc_item *item, size_t len, uint8_t *out, size_t cap, char *err,
+		  size_t errlen);
+void pe_asm_close(void *w);
+
 /* ---- L3 truth (ptmenc_trace.c) -------------------------------------------- */
 void pe_l3(struct pe *e, const struct tc_l3 *x);
 void pe_item(struct tc_l3 *x, int kind, uint64_t offset);

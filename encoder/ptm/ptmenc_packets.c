@@ -16,6 +16,11 @@ static void put1(struct pe *e, unsigned byte)
 	enc_buf_put(&e->trace, &b, 1);
 }
 
+void pe_put_byte(struct pe *e, unsigned byte)
+{
+	put1(e, byte);
+}
+
 /* Where the next packet starts: atoms held back are written first. */
 static uint64_t begin(struct pe *e)
 {
@@ -72,7 +77,7 @@ static int choose_length(struct pe *e, int min, int max)
  * bits 5:2 and a continuation bit 6; bytes 2-4 seven bits and a
  * continuation bit 7; byte 5 count[31:25]. ------------------------------------- */
 
-static int cc_min_bytes(uint32_t c)
+int pe_cc_min_bytes(uint32_t c)
 {
 	int k = 1;
 	for (int bits = 4; k < 5 && (c >> bits) != 0; bits += 7)
@@ -91,12 +96,17 @@ static void put_cc_rest(struct pe *e, uint32_t c, int k)
 	}
 }
 
+void pe_put_cc(struct pe *e, uint32_t c, int k)
+{
+	put1(e, (c & 0xf) << 2 | (k > 1 ? 0x40u : 0));
+	put_cc_rest(e, c, k);
+}
+
 /* A cycle count after a payload (branch, I-sync, timestamp). */
 static void put_cc(struct pe *e, uint32_t c, const char *what)
 {
-	int k = choose_length(e, cc_min_bytes(c), 5);
-	put1(e, (c & 0xf) << 2 | (k > 1 ? 0x40u : 0));
-	put_cc_rest(e, c, k);
+	int k = choose_length(e, pe_cc_min_bytes(c), 5);
+	pe_put_cc(e, c, k);
 	pe_hit(e, "cc-%s-len%d", what, k);
 }
 
@@ -127,7 +137,7 @@ static int addr_cover(int isa, int k)
  * is LastState's (only byte 5 states one; with exception information its
  * AltISA bit tells Thumb from ThumbEE, so the alignment is enough) and the
  * address bits above what they carry equal LastState.address's. */
-static int addr_min_bytes(const struct pe *e, uint32_t a, int isa, int min, int altisa)
+int pe_addr_min_bytes(const struct pe *e, uint32_t a, int isa, int min, int altisa)
 {
 	for (int k = min; k < 5; k++) {
 		int cover = addr_cover(isa, k);
@@ -140,7 +150,7 @@ static int addr_min_bytes(const struct pe *e, uint32_t a, int isa, int min, int 
 
 /* Writes a k-byte address section; flag is bit 6 of its last byte (k > 1:
  * exception information, or a waypoint update's information byte, follows). */
-static void put_address(struct pe *e, uint32_t a, int isa, int k, int flag)
+void pe_put_address(struct pe *e, uint32_t a, int isa, int k, int flag)
 {
 	uint32_t v = a >> (isa == tc_ptm_isa_arm ? 2 : 1);
 	put1(e, 0x01 | (v & 0x3f) << 1 | (k > 1 ? 0x80u : 0));
@@ -159,21 +169,26 @@ static void put_address(struct pe *e, uint32_t a, int isa, int k, int flag)
 
 /* ---- Packets ---------------------------------------------------------------- */
 
+void pe_put_async(struct pe *e, int zeros)
+{
+	for (int i = 0; i < zeros; i++)
+		put1(e, 0x00);
+	put1(e, 0x80);
+}
+
 uint64_t pe_pkt_async(struct pe *e)
 {
 	uint64_t off = begin(e);
 	int zeros = enc_chance(&e->rng, 80) ? 5 : 6 + (int)enc_below(&e->rng, 8);
 	struct tc_ptm_packet p;
-	for (int i = 0; i < zeros; i++)
-		put1(e, 0x00);
-	put1(e, 0x80);
+	pe_put_async(e, zeros);
 	pkt_init(&p, tc_ptm_pkt_async, off, 0x00);
 	l1(e, &p);
 	pe_hit(e, zeros == 5 ? "async" : "async-long");
 	return off;
 }
 
-static void put_le(struct pe *e, uint32_t v, int n)
+void pe_put_le(struct pe *e, uint32_t v, int n)
 {
 	for (int i = 0; i < n; i++)
 		put1(e, (v >> (8 * i)) & 0xff);
@@ -190,6 +205,14 @@ static void isync_variants(struct pe *e, int isa, int reason)
 		pe_hit(e, "isync-ca-periodic");
 }
 
+void pe_put_isync(struct pe *e, uint32_t address, int isa, int reason, int ns, int hyp)
+{
+	int thumb = thumbish(isa), alt = isa == tc_ptm_isa_thumbee;
+	put1(e, 0x08);
+	pe_put_le(e, address | (uint32_t)thumb, 4);
+	put1(e, (unsigned)reason << 5 | (unsigned)ns << 3 | (unsigned)alt << 2 | (unsigned)hyp << 1 | 1);
+}
+
 /* I-sync (PTM-P8): address with the T bit, information byte (reason, NS,
  * Hyp, bit 0 set as IHI 0014 has it), a cycle count (cycle-accurate,
  * reason not periodic), the context ID. */
@@ -197,17 +220,14 @@ uint64_t pe_pkt_isync(struct pe *e, uint32_t address, int isa, int reason, uint3
 {
 	uint64_t off = begin(e);
 	struct tc_ptm_packet p;
-	int thumb = thumbish(isa), alt = isa == tc_ptm_isa_thumbee;
-	put1(e, 0x08);
-	put_le(e, address | (uint32_t)thumb, 4);
-	put1(e, (unsigned)reason << 5 | (unsigned)e->ns << 3 | (unsigned)alt << 2 | (unsigned)e->hyp << 1 | 1);
+	pe_put_isync(e, address, isa, reason, e->ns, e->hyp);
 	pkt_init(&p, tc_ptm_pkt_isync, off, 0x08);
 	if (e->cfg.cycle_accurate && reason != 0) {
 		put_cc(e, cc, "isync");
 		p.has_cc = 1;
 		p.cc = cc;
 	}
-	put_le(e, e->ctxid, e->cfg.contextid_size);
+	pe_put_le(e, e->ctxid, e->cfg.contextid_size);
 	e->last.address = address;
 	e->last.isa = isa;
 	e->last.ns = e->ns;
@@ -230,13 +250,18 @@ uint64_t pe_pkt_isync(struct pe *e, uint32_t address, int isa, int reason, uint3
 /* Exception information (PTM-P3): byte 0 C AltISA - E[3:0] NS; byte 1
  * - - Hyp E[8:4]. One byte only when E[8:4] and Hyp are 0 (a field of a
  * byte not output is 0). AltISA: ThumbEE rather than Thumb. */
-static void put_exception(struct pe *e, const struct pe_exc *x, int isa)
+void pe_put_exception(struct pe *e, const struct pe_exc *x, int isa, int two)
 {
-	int two = (x->type >> 4) != 0 || x->hyp || enc_chance(&e->rng, 30);
 	unsigned alt = isa == tc_ptm_isa_thumbee;
 	put1(e, (two ? 0x80u : 0) | alt << 6 | (x->type & 0xf) << 1 | (unsigned)x->ns);
 	if (two)
 		put1(e, (unsigned)x->hyp << 5 | ((x->type >> 4) & 0x1f));
+}
+
+static void put_exception(struct pe *e, const struct pe_exc *x, int isa)
+{
+	int two = (x->type >> 4) != 0 || x->hyp || enc_chance(&e->rng, 30);
+	pe_put_exception(e, x, isa, two);
 	pe_hit(e, "exc-bytes-%d", two ? 2 : 1);
 }
 
@@ -247,8 +272,8 @@ uint64_t pe_pkt_branch(struct pe *e, uint32_t address, int isa, const struct pe_
 {
 	uint64_t off = begin(e);
 	struct tc_ptm_packet p;
-	int min = addr_min_bytes(e, address, isa, x ? 2 : 1, x != NULL), k = choose_length(e, min, 5);
-	put_address(e, address, isa, k, x != NULL);
+	int min = pe_addr_min_bytes(e, address, isa, x ? 2 : 1, x != NULL), k = choose_length(e, min, 5);
+	pe_put_address(e, address, isa, k, x != NULL);
 	pkt_init(&p, tc_ptm_pkt_branch, off, e->trace.p[off] & 0xff);
 	if (x) {
 		put_exception(e, x, isa);
@@ -283,18 +308,23 @@ uint64_t pe_pkt_branch(struct pe *e, uint32_t address, int isa, const struct pe_
  * bytes compressed against LastState, after a fifth byte with bit 6 set an
  * information byte (bit 6 AltISA: needed where LastState's Thumb or
  * ThumbEE is not the waypoint's, PTM-P4). LastState does not change. */
+void pe_put_waypoint(struct pe *e, uint32_t address, int isa, int k, int info)
+{
+	put1(e, 0x72);
+	pe_put_address(e, address, isa, k, info);
+	if (info)
+		put1(e, isa == tc_ptm_isa_thumbee ? 0x40 : 0x00);
+}
+
 uint64_t pe_pkt_waypoint(struct pe *e, uint32_t address, int isa)
 {
 	uint64_t off = begin(e);
 	struct tc_ptm_packet p;
-	int k = choose_length(e, addr_min_bytes(e, address, isa, 1, 0), 5);
+	int k = choose_length(e, pe_addr_min_bytes(e, address, isa, 1, 0), 5);
 	int info = k == 5 && (!pe_plain_branch_states(e, isa) || enc_chance(&e->rng, 30));
-	put1(e, 0x72);
-	put_address(e, address, isa, k, info);
-	if (info) {
-		put1(e, isa == tc_ptm_isa_thumbee ? 0x40 : 0x00);
+	pe_put_waypoint(e, address, isa, k, info);
+	if (info)
 		pe_hit(e, "wpu-info");
-	}
 	pkt_init(&p, tc_ptm_pkt_waypoint, off, 0x72);
 	p.address = address;
 	p.isa = (uint8_t)isa;
@@ -303,12 +333,28 @@ uint64_t pe_pkt_waypoint(struct pe *e, uint32_t address, int isa)
 	return off;
 }
 
+void pe_put_context_id(struct pe *e, uint32_t ctxid)
+{
+	put1(e, 0x6e);
+	pe_put_le(e, ctxid, e->cfg.contextid_size);
+}
+
+void pe_put_vmid(struct pe *e, uint32_t vmid)
+{
+	put1(e, 0x3c);
+	put1(e, vmid & 0xff);
+}
+
+void pe_put_simple(struct pe *e, int kind)
+{
+	put1(e, pe_simple_header(kind));
+}
+
 uint64_t pe_pkt_context_id(struct pe *e, uint32_t ctxid)
 {
 	uint64_t off = begin(e);
 	struct tc_ptm_packet p;
-	put1(e, 0x6e);
-	put_le(e, ctxid, e->cfg.contextid_size);
+	pe_put_context_id(e, ctxid);
 	e->last.ctxid = ctxid;
 	pkt_init(&p, tc_ptm_pkt_context_id, off, 0x6e);
 	p.context_id = ctxid;
@@ -321,8 +367,7 @@ uint64_t pe_pkt_vmid(struct pe *e, uint32_t vmid)
 {
 	uint64_t off = begin(e);
 	struct tc_ptm_packet p;
-	put1(e, 0x3c);
-	put1(e, vmid & 0xff);
+	pe_put_vmid(e, vmid);
 	e->last.vmid = vmid & 0xff;
 	pkt_init(&p, tc_ptm_pkt_vmid, off, 0x3c);
 	p.vmid = vmid & 0xff;
@@ -336,34 +381,46 @@ static uint64_t gray(uint64_t v)
 	return v ^ (v >> 1);
 }
 
+uint64_t pe_ts_code(const struct pe *e, uint64_t ts)
+{
+	return e->cfg.ts_binary ? ts : gray(ts);
+}
+
 /* Timestamp (PTM-P9): the low bits of the value (of its Gray code with
  * ts_binary 0) that differ from the previous one, 7 a byte with a
  * continuation bit, the last byte of the longest form 6 (48-bit) or 8
  * (64-bit) bits; then a cycle count in cycle-accurate mode. */
 /* The timestamp bytes (of its Gray code, or of the binary value) that
  * replace the low bits of the previous one: k of at most maxb. */
+int pe_ts_min_bytes(uint64_t g, uint64_t pg, int maxb)
+{
+	for (int i = 1; i < maxb; i++)
+		if ((g >> (7 * i)) == (pg >> (7 * i)))
+			return i;
+	return maxb;
+}
+
 static int put_ts_bytes(struct pe *e, uint64_t g, uint64_t pg, int maxb)
 {
-	int min = maxb, k;
-	for (int i = 1; i < maxb; i++)
-		if ((g >> (7 * i)) == (pg >> (7 * i))) {
-			min = i;
-			break;
-		}
-	k = choose_length(e, min, maxb);
+	int k = choose_length(e, pe_ts_min_bytes(g, pg, maxb), maxb);
+	pe_put_ts(e, g, maxb, k);
+	return k;
+}
+
+void pe_put_ts(struct pe *e, uint64_t g, int maxb, int k)
+{
 	for (int i = 0; i < k; i++) {
 		if (i == maxb - 1)
 			put1(e, (unsigned)(g >> (7 * i)) & (e->cfg.ts64 ? 0xffu : 0x3fu));
 		else
 			put1(e, (unsigned)((g >> (7 * i)) & 0x7f) | (i < k - 1 ? 0x80u : 0));
 	}
-	return k;
 }
 
 uint64_t pe_pkt_timestamp(struct pe *e, uint64_t ts, uint32_t cc)
 {
 	int maxb = e->cfg.ts64 ? 9 : 7, k;
-	uint64_t g = e->cfg.ts_binary ? ts : gray(ts), pg = e->cfg.ts_binary ? e->last.ts : gray(e->last.ts);
+	uint64_t g = pe_ts_code(e, ts), pg = pe_ts_code(e, e->last.ts);
 	unsigned header = enc_chance(&e->rng, 50) ? 0x42 : 0x46;
 	uint64_t off = begin(e);
 	struct tc_ptm_packet p;
@@ -383,12 +440,17 @@ uint64_t pe_pkt_timestamp(struct pe *e, uint64_t ts, uint32_t cc)
 	return off;
 }
 
+unsigned pe_simple_header(int kind)
+{
+	return kind == tc_ptm_pkt_trigger ? 0x0c : kind == tc_ptm_pkt_ignore ? 0x66 : 0x76;
+}
+
 uint64_t pe_pkt_simple(struct pe *e, int kind)
 {
 	uint64_t off = begin(e);
-	unsigned header = kind == tc_ptm_pkt_trigger ? 0x0c : kind == tc_ptm_pkt_ignore ? 0x66 : 0x76;
+	unsigned header = pe_simple_header(kind);
 	struct tc_ptm_packet p;
-	put1(e, header);
+	pe_put_simple(e, kind);
 	pkt_init(&p, kind, off, header);
 	l1(e, &p);
 	pe_hit(e, "hdr-%02x", header);
@@ -400,12 +462,12 @@ uint64_t pe_pkt_simple(struct pe *e, int kind)
 /* The header of n atoms (not cycle-accurate): 1000 0xF0, 1000 1FF0,
  * 1001 FFF0, 101F FFF0, 11FF FFF0; F = 1 for an N atom, the oldest atom in
  * the highest F bit. */
-static unsigned atom_header(const struct pe *e, int n)
+unsigned pe_atom_header(int n, uint32_t taken)
 {
 	static const unsigned base[6] = { 0, 0x80, 0x88, 0x90, 0xa0, 0xc0 };
 	unsigned h = base[n];
 	for (int i = 0; i < n; i++)
-		if (!e->atoms[i].taken)
+		if (!(taken >> i & 1))
 			h |= 1u << (n - i);
 	return h;
 }
@@ -431,15 +493,24 @@ void pe_flush_atoms(struct pe *e)
 	struct tc_ptm_packet p;
 	if (e->natoms == 0)
 		return;
-	header = atom_header(e, e->natoms);
-	put1(e, header);
-	pkt_init(&p, tc_ptm_pkt_atom, off, header);
+	pkt_init(&p, tc_ptm_pkt_atom, off, 0);
 	p.natoms = (uint8_t)e->natoms;
 	for (int i = 0; i < e->natoms; i++)
 		p.atoms |= (uint32_t)(e->atoms[i].taken != 0) << i;
+	header = pe_atom_header(e->natoms, p.atoms);
+	put1(e, header);
+	p.header = (uint8_t)header;
 	l1(e, &p);
 	pe_hit(e, "atom-hdr-%02x", header);
 	atom_items(e, off);
+}
+
+unsigned pe_put_atom_ca(struct pe *e, int taken, uint32_t cc, int k)
+{
+	unsigned header = 0x80 | (taken ? 0u : 0x02u) | (cc & 0xf) << 2 | (k > 1 ? 0x40u : 0);
+	put1(e, header);
+	put_cc_rest(e, cc, k);
+	return header;
 }
 
 /* Cycle-accurate: one atom a packet, bit 1 (1 = N), its cycle count's first
@@ -447,12 +518,10 @@ void pe_flush_atoms(struct pe *e)
 static void atom_ca(struct pe *e, uint32_t cc)
 {
 	uint64_t off = e->trace.len;
-	int taken = e->atoms[0].taken, k = choose_length(e, cc_min_bytes(cc), 5);
-	unsigned header = 0x80 | (taken ? 0u : 0x02u) | (cc & 0xf) << 2 | (k > 1 ? 0x40u : 0);
+	int taken = e->atoms[0].taken, k = choose_length(e, pe_cc_min_bytes(cc), 5);
+	unsigned header = pe_put_atom_ca(e, taken, cc, k);
 	struct tc_ptm_packet p;
 	struct tc_l3 x;
-	put1(e, header);
-	put_cc_rest(e, cc, k);
 	pkt_init(&p, tc_ptm_pkt_atom, off, header);
 	p.natoms = 1;
 	p.atoms = taken != 0;

@@ -66,6 +66,7 @@ struct tc_enc_kind {
 };
 
 struct tc_exec;           /* tracecert/execlog.h */
+struct tc_item;           /* tracecert/trace.h */
 struct tc_exec_marks;
 
 /* A protocol's encoder: what `tracecert gen` reaches it through. */
@@ -119,6 +120,23 @@ struct tc_encoder {
 	 * err when err is not NULL. NULL: the encoder takes every configuration
 	 * config_check accepts. */
 	int (*config_refused)(const void *cfg, char *err, size_t errlen);
+	/* The assembler (tracecert asm, tools/asm.c): the packet bytes of L1
+	 * items (the protocol's records, as its parse_l1 gives them), written
+	 * by the same packet writers generate uses, so that each packet form
+	 * has one writer. asm_open returns a writer for cfg (the protocol's
+	 * configuration; NULL when refused or memory is short) that keeps
+	 * what the next packets depend on (LastState). asm_write writes the
+	 * packet of one item, in the order of the trace, into out (cap bytes)
+	 * and returns its length, or -1 with err. len is the packet's length in
+	 * the trace: the L1 text does not say how long a compressed address, a
+	 * cycle count or an A-sync is, so the caller gives the distance to the
+	 * next item's offset, and 0 for the last item (the shortest encoding
+	 * LastState allows). An item that is no packet (an error, a warning) and
+	 * one no encoding of len bytes has are refused. NULL: no assembler. */
+	void *(*asm_open)(const void *cfg);
+	long (*asm_write)(void *w, const struct tc_item *item, size_t len, uint8_t *out, size_t cap, char *err,
+			  size_t errlen);
+	void (*asm_close)(void *w);
 };
 
 /* A sync_points for a protocol whose synchronisation sequence is at least
