@@ -13,8 +13,8 @@
 # an extension whose first line is #!. Not source, left alone: data and documents — vectors (.tcv),
 # images and corpora (.bin .elf, fuzz/corpus/), tables (.tsv .txt .ini .dict), patches (.patch:
 # the mutants' and floor builds' diffs, whose text patch(1) reads), Markdown, VERSION, LICENSE,
-# NEWS — and the folders .git and build*. A source file with another SPDX-License-Identifier is
-# reported and never changed (exit 1).
+# NEWS — and the folders .git and build* (in a git work tree, what .gitignore ignores too). A
+# source file with another SPDX-License-Identifier is reported and never changed (exit 1).
 set -eu
 ID='SPDX-License-Identifier: BSD-3-Clause'
 usage() { echo "usage: $0 --check|--apply|--list [DIR]" >&2; exit 2; }
@@ -43,10 +43,15 @@ comment_style() {
 	esac
 }
 
-# The candidate files, sorted, relative to DIR.
+# The candidate files, sorted, relative to DIR: in a git work tree whose top DIR is, its files and
+# those git does not ignore (.gitignore); elsewhere (a release tarball, a copy) every file.
 files() {
-	find . \( -path ./.git -o -path './build*' -o -path ./fuzz/corpus \) -prune -o -type f -print |
-		sed 's|^\./||' | LC_ALL=C sort
+	if command -v git > /dev/null 2>&1 && top=$(git rev-parse --show-toplevel 2> /dev/null) &&
+	   [ "$top" = "$(pwd -P)" ]; then
+		git ls-files --cached --others --exclude-standard
+	else
+		find . \( -path ./.git -o -path './build*' \) -prune -o -type f -print | sed 's|^\./||'
+	fi | grep -v -e '^\.git/' -e '^build' -e '^fuzz/corpus/' | LC_ALL=C sort -u
 }
 
 # The state of each source file (one awk over them all): has (the identifier in its first five
@@ -79,6 +84,7 @@ add_id() {
 list="${TMPDIR:-/tmp}/spdx.$$"
 trap 'rm -f "$list"' EXIT
 files | while IFS= read -r f; do
+	[ -f "$f" ] || continue           # a tracked file deleted from the work tree
 	comment_style "$f"
 	[ -z "$style" ] || printf '%s\t%s\n' "$style" "$f"
 done > "$list"
