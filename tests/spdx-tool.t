@@ -1,6 +1,6 @@
 # tools/spdx.sh on temporary trees: --check lists the source files that lack the identifier and
 # only them (data, documents, patches, build* and .git left out), --apply writes it in each file's
-# comment syntax as the first line (after a #! line), changing nothing else (the file's mode kept),
+# comment syntax as the first line (after a #! line; an assembler file's last line), changing nothing else (the file's mode kept),
 # a second --apply changes nothing, a file with another identifier is reported and never changed;
 # then the same on a copy of this tree: --apply changes only the files --check listed, and by one
 # line each. (tests/spdx.t checks the tree itself.)
@@ -14,6 +14,7 @@ printf '#ifndef B_H\n#define B_H\n#endif\n' > "$t/src/b.h"
 printf '@ arm.S — tables.\n\tnop @= other\n' > "$t/src/arm.S"
 printf '// a64.S — tables.\n\tnop //= other\n' > "$t/src/a64.S"
 printf '.text\n\tnop\n' > "$t/src/plain.s"
+printf '@ nonl.S — no final line break.\n\tnop' > "$t/src/nonl.S"
 printf '# rv.inc — shared rows.\n\tnop\n' > "$t/src/rv.inc"
 printf '#!/usr/bin/env bash\necho run\n' > "$t/run"; chmod 755 "$t/run"
 printf '#!/bin/sh\n# tool.sh — a tool.\necho tool\n' > "$t/src/tool.sh"; chmod 755 "$t/src/tool.sh"
@@ -38,7 +39,7 @@ printf 'int built;\n' > "$t/build/obj/gen.c"
 printf 'int git;\n' > "$t/.git/hook.c"
 printf 'int corpus;\n' > "$t/fuzz/corpus/h/seed.c"
 cp -r "$t" "$tmp/orig"
-expected="GNUmakefile Dockerfile run src/a.c src/a64.S src/arm.S src/b.h src/empty.h src/p.py src/p.yaml src/plain.s src/rv.inc src/tool.sh src/x.mk src/x.pc.in src/x.t"
+expected="GNUmakefile Dockerfile run src/a.c src/a64.S src/arm.S src/b.h src/empty.h src/nonl.S src/p.py src/p.yaml src/plain.s src/rv.inc src/tool.sh src/x.mk src/x.pc.in src/x.t"
 sorted() { printf '%s\n' $1 | LC_ALL=C sort; }
 # lists_exactly MODE: the paths MODE prints are the expected ones, with exit status WANT_RC.
 lists_exactly() { out=$(sh "$S" "$1" "$t"); rc=$?; [ "$out" = "$(sorted "$expected")" ] && [ $rc -eq "$2" ] || { echo "exit $rc:"; echo "$out"; return 1; }; }
@@ -53,10 +54,17 @@ first_line() {
 check "C: /* */ as the first line" first_line src/a.c "/* $ID */" 1
 check "a header" first_line src/b.h "/* $ID */" 1
 check "an empty header" first_line src/empty.h "/* $ID */" 1
-check "assembler with @ comments: @" first_line src/arm.S "@ $ID" 1
-check "assembler with // comments: //" first_line src/a64.S "// $ID" 1
-check "assembler without a comment line: /* */" first_line src/plain.s "/* $ID */" 1
-check "an .inc with # comments: #" first_line src/rv.inc "# $ID" 1
+# last_line FILE LINE: the last line of FILE is LINE, after the original (assembler: no line moves).
+last_line() {
+  [ "$(tail -n 1 "$t/$1")" = "$2" ] || { echo "$1 last line: $(tail -n 1 "$t/$1")"; return 1; }
+  head -c "$(wc -c < "$tmp/orig/$1")" "$t/$1" | cmp -s - "$tmp/orig/$1" || { echo "$1: more changed than the end"; return 1; }
+  [ $(($(wc -l < "$t/$1") - $(wc -l < "$tmp/orig/$1"))) -le 2 ]
+}
+check "assembler with @ comments: @, as the last line" last_line src/arm.S "@ $ID"
+check "assembler with // comments: //, as the last line" last_line src/a64.S "// $ID"
+check "assembler without a comment line: /* */, as the last line" last_line src/plain.s "/* $ID */"
+check "an .inc with # comments: #, as the last line" last_line src/rv.inc "# $ID"
+check "assembler without a final line break: the line break added, then the line" sh -c "test \"\$(tail -n 2 '$t/src/nonl.S')\" = \"\$(printf '\tnop\n@ $ID')\""
 check "a script without an extension: after its #! line" first_line run "# $ID" 2
 check "a shell script: after its #! line" first_line src/tool.sh "# $ID" 2
 check "a test script, make fragment, GNUmakefile, Python, YAML, Dockerfile, .in: # first" sh -c "for f in src/x.t src/x.mk GNUmakefile src/p.py src/p.yaml Dockerfile src/x.pc.in; do test \"\$(sed -n 1p '$t/'\$f)\" = '# $ID' || { echo \$f; exit 1; }; done"

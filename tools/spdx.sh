@@ -1,10 +1,12 @@
 #!/bin/sh
-# spdx.sh — the licence identifier of every source file: `SPDX-License-Identifier: BSD-3-Clause`
-# (LICENSE) in one of its first five lines, written in the file's own comment syntax.
+# spdx.sh — the licence identifier of every source file: the SPDX tag of BSD-3-Clause (LICENSE) in
+# one of its first five lines (an assembler file: its last five), written in the file's own
+# comment syntax.
 #
 #   spdx.sh --check [DIR]   list the source files of DIR (default: the tree this script is in) that
 #                           lack it, one path a line relative to DIR; exit 1 when there is one
-#   spdx.sh --apply [DIR]   add it to each of them, as its first line (after a #! line); list them
+#   spdx.sh --apply [DIR]   add it to each of them, as its first line (after a #! line; an assembler
+#                           file's last line: their lines are cited as FILE:LINE); list them
 #   spdx.sh --list [DIR]    list every file counted as source, with the comment syntax it gets
 #
 # Source: what people write and the build runs — C (.c .h), assembler (.S .s .inc: the leader of the
@@ -54,29 +56,42 @@ files() {
 	fi | grep -v -e '^\.git/' -e '^build' -e '^fuzz/corpus/' | LC_ALL=C sort -u
 }
 
-# The state of each source file (one awk over them all): has (the identifier in its first five
-# lines), other (another SPDX-License-Identifier there) or lacks (an empty file too); input
+# The state of each source file (one awk over them all): has (the identifier in its first or last
+# five lines), other (another SPDX-License-Identifier there) or lacks (an empty file too); input
 # STYLE<TAB>PATH, output STATE<TAB>STYLE<TAB>PATH.
 id_states() {
 	cut -f2 "$1" | tr '\n' '\0' | xargs -0 awk -v id="$ID" '
-		FNR == 1 { if (f != "") print state[f] "\t" f; f = FILENAME; state[f] = "lacks" }
-		FNR <= 5 && index($0, id) { state[f] = "has" }
-		FNR <= 5 && state[f] == "lacks" && index($0, "SPDX-License-Identifier:") && !index($0, id) { state[f] = "other" }
-		END { if (f != "") print state[f] "\t" f }' |
+		function done_file() {
+			if (f == "") return
+			st = (first_id && (first_id <= 5 || last_id > n - 5)) ? "has" : \
+			     (first_other && (first_other <= 5 || last_other > n - 5)) ? "other" : "lacks"
+			print st "\t" f
+		}
+		FNR == 1 { done_file(); f = FILENAME; first_id = last_id = first_other = last_other = 0 }
+		{ n = FNR }
+		index($0, id) { if (!first_id) first_id = FNR; last_id = FNR }
+		index($0, "SPDX-License-Identifier:") && !index($0, id) { if (!first_other) first_other = FNR; last_other = FNR }
+		END { done_file() }' |
 	awk -F '\t' 'NR == FNR { state[$2] = $1; next } { print ($2 in state ? state[$2] : "lacks") "\t" $1 "\t" $2 }' - "$1"
 }
 
-# add_id FILE STYLE: the identifier as the first line, or the second after a #! line.
+# add_id FILE STYLE: the identifier as the first line, or the second after a #! line; in an
+# assembler file (.S .s .inc) as the last line, so that no instruction's line moves: the tables'
+# rows (reference/test/*/*.tsv) and the vectors made from them cite them as FILE:LINE.
 add_id() {
 	case $2 in
 	c) line="/* $ID */" ;; hash) line="# $ID" ;; at) line="@ $ID" ;; slashes) line="// $ID" ;;
 	esac
 	tmpf=$(mktemp)
-	if [ "$(head -c 2 "$1")" = '#!' ]; then
-		{ sed -n '1p' "$1"; printf '%s\n' "$line"; sed '1d' "$1"; } > "$tmpf"
-	else
-		{ printf '%s\n' "$line"; cat "$1"; } > "$tmpf"
-	fi
+	case $1 in
+	*.S|*.s|*.inc)
+		{ cat "$1"; [ ! -s "$1" ] || [ -z "$(tail -c 1 "$1")" ] || echo; printf '%s\n' "$line"; } > "$tmpf" ;;
+	*)	if [ "$(head -c 2 "$1")" = '#!' ]; then
+			{ sed -n '1p' "$1"; printf '%s\n' "$line"; sed '1d' "$1"; } > "$tmpf"
+		else
+			{ printf '%s\n' "$line"; cat "$1"; } > "$tmpf"
+		fi ;;
+	esac
 	cat "$tmpf" > "$1"        # the file keeps its mode
 	rm -f "$tmpf"
 }
