@@ -99,7 +99,12 @@ compile_line() { env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL -u CFLAGS -u CPPFLAGS -
 # flags_match PATTERN MAKE-ARGUMENT...: the compile line matches; flags_no_werror MAKE-ARGUMENT...: it has no -Werror.
 flags_match() { pat=$1; shift; line=$(compile_line "$@") && echo "$line" | grep -q -- "$pat" || { echo "$line"; return 1; }; }
 flags_no_werror() { line=$(compile_line "$@") && [ -n "$line" ] && ! echo "$line" | grep -q -- -Werror || { echo "$line"; return 1; }; }
-check "-Werror in a git checkout" flags_match ' -Werror '
+if [ -e .git ]; then
+  check "-Werror in a git checkout" flags_match ' -Werror '
+else
+  check "no -Werror outside a git checkout (a release tarball)" flags_no_werror
+fi
+check "WERROR=1: -Werror" flags_match ' -Werror ' WERROR=1
 check "make check and .ci/run keep -Werror (WERROR=1)" sh -c "grep -q 'BUILD=build WERROR=1 test-run' GNUmakefile && grep -q 'SAN=1 OPT=-O1 WERROR=1 test-run' GNUmakefile && grep -q '^make check WERROR=1\$' .ci/run"
 check "WERROR=0: no -Werror" flags_no_werror WERROR=0
 check "the user's CPPFLAGS and CFLAGS come after the tree's flags, which stay" flags_match '-Itools -DTC_USER_CPP .*-std=c11 .*-O3 -g .*-fPIC -DTC_USER_C ' CPPFLAGS=-DTC_USER_CPP CFLAGS=-DTC_USER_C
@@ -108,5 +113,6 @@ check "the user's LDFLAGS come after the tree's on a link" sh -c "env -u MAKEFLA
 # linked into a folder without .git (cp -rs: real folders, links to the files).
 mkdir -p "$tmp/rel" && for f in *; do [ "$f" = build ] || cp -rs "$PWD/$f" "$tmp/rel/"; done
 check "the tree without .git (a release tarball) builds without -Werror" sh -c "cd '$tmp/rel' && test ! -e .git && line=\$(env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL -u WERROR make -n -B BUILD='$tmp/relb' '$tmp/relb/obj/reference/image.o' | grep ' -c reference/image.c') && test -n \"\$line\" && ! echo \"\$line\" | grep -q -- -Werror"
-check "make dist archives git HEAD as tracecert-VERSION/" sh -c "env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL make -n BUILD='$tmp/dist' dist | grep -q -- 'git archive --format=tar.gz --prefix=tracecert-$V/ -o $tmp/dist/tracecert-$V.tar.gz HEAD'"
+[ -e .git ] && command -v git >/dev/null 2>&1 &&
+  check "make dist archives git HEAD as tracecert-VERSION/" sh -c "env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL make -n BUILD='$tmp/dist' dist | grep -q -- 'git archive --format=tar.gz --prefix=tracecert-$V/ -o $tmp/dist/tracecert-$V.tar.gz HEAD'"
 tap_done
