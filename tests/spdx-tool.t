@@ -1,9 +1,10 @@
 # tools/spdx.sh on temporary trees: --check lists the source files that lack the identifier and
 # only them (data, documents, patches, build* and .git left out), --apply writes it in each file's
-# comment syntax as the first line (after a #! line; an assembler file's last line), changing nothing else (the file's mode kept),
-# a second --apply changes nothing, a file with another identifier is reported and never changed;
-# then the same on a copy of this tree: --apply changes only the files --check listed, and by one
-# line each. (tests/spdx.t checks the tree itself.)
+# comment syntax as the first line (after a #! line; an assembler file's last line), changing
+# nothing else (the file's mode kept), a second --apply changes nothing, a file with another
+# identifier is reported and never changed, the tag counts only as a comment line of its own; then
+# the same on a copy of this tree: --apply changes only the files --check listed, by one line each.
+# (tests/spdx.t checks the tree itself.)
 . tests/lib/tap.sh
 S="$PWD/tools/spdx.sh"
 ID='SPDX-License-Identifier: BSD-3-Clause'
@@ -20,6 +21,7 @@ printf '#!/usr/bin/env bash\necho run\n' > "$t/run"; chmod 755 "$t/run"
 printf '#!/bin/sh\n# tool.sh — a tool.\necho tool\n' > "$t/src/tool.sh"; chmod 755 "$t/src/tool.sh"
 printf '. tests/lib/tap.sh\n' > "$t/src/x.t"
 printf 'X := 1\n' > "$t/src/x.mk"
+printf '#!/bin/sh\necho "SPDX-License-Identifier: BSD-3-Clause"\n' > "$t/src/mention.sh"
 printf 'all:\n\ttrue\n' > "$t/GNUmakefile"
 printf 'import sys\n' > "$t/src/p.py"
 printf 'name: x\n' > "$t/src/p.yaml"
@@ -39,7 +41,7 @@ printf 'int built;\n' > "$t/build/obj/gen.c"
 printf 'int git;\n' > "$t/.git/hook.c"
 printf 'int corpus;\n' > "$t/fuzz/corpus/h/seed.c"
 cp -r "$t" "$tmp/orig"
-expected="GNUmakefile Dockerfile run src/a.c src/a64.S src/arm.S src/b.h src/empty.h src/nonl.S src/p.py src/p.yaml src/plain.s src/rv.inc src/tool.sh src/x.mk src/x.pc.in src/x.t"
+expected="GNUmakefile Dockerfile run src/a.c src/a64.S src/arm.S src/b.h src/empty.h src/mention.sh src/nonl.S src/p.py src/p.yaml src/plain.s src/rv.inc src/tool.sh src/x.mk src/x.pc.in src/x.t"
 sorted() { printf '%s\n' $1 | LC_ALL=C sort; }
 # lists_exactly MODE: the paths MODE prints are the expected ones, with exit status WANT_RC.
 lists_exactly() { out=$(sh "$S" "$1" "$t"); rc=$?; [ "$out" = "$(sorted "$expected")" ] && [ $rc -eq "$2" ] || { echo "exit $rc:"; echo "$out"; return 1; }; }
@@ -67,6 +69,7 @@ check "an .inc with # comments: #, as the last line" last_line src/rv.inc "# $ID
 check "assembler without a final line break: the line break added, then the line" sh -c "test \"\$(tail -n 2 '$t/src/nonl.S')\" = \"\$(printf '\tnop\n@ $ID')\""
 check "a script without an extension: after its #! line" first_line run "# $ID" 2
 check "a shell script: after its #! line" first_line src/tool.sh "# $ID" 2
+check "a script that only mentions the tag (not a comment line of its own) gets it too" first_line src/mention.sh "# $ID" 2
 check "a test script, make fragment, GNUmakefile, Python, YAML, Dockerfile, .in: # first" sh -c "for f in src/x.t src/x.mk GNUmakefile src/p.py src/p.yaml Dockerfile src/x.pc.in; do test \"\$(sed -n 1p '$t/'\$f)\" = '# $ID' || { echo \$f; exit 1; }; done"
 check "modes kept (the scripts stay executable)" test -x "$t/run" -a -x "$t/src/tool.sh"
 check "data, documents, patches, build, .git and the fuzz corpus unchanged" sh -c "for f in vectors/p/v.tcv vectors/p/i.bin src/t.tsv src/d.ini src/m.patch README.md VERSION notes build/obj/gen.c .git/hook.c fuzz/corpus/h/seed.c; do cmp -s '$t/'\$f '$tmp/orig/'\$f || { echo \$f; exit 1; }; done"

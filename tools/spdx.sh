@@ -56,11 +56,15 @@ files() {
 	fi | grep -v -e '^\.git/' -e '^build' -e '^fuzz/corpus/' | LC_ALL=C sort -u
 }
 
-# The state of each source file (one awk over them all): has (the identifier in its first or last
-# five lines), other (another SPDX-License-Identifier there) or lacks (an empty file too); input
+# ID_LINE: a comment line (any of the syntaxes above) that is this tag and nothing else; TAG_LINE:
+# a comment line that starts an SPDX tag, of any licence.
+ID_LINE='^[[:space:]]*(#|//|@|/[*])[[:space:]]*SPDX-License-Identifier: BSD-3-Clause[[:space:]]*([*]/)?[[:space:]]*$'
+TAG_LINE='^[[:space:]]*(#|//|@|/[*])[[:space:]]*SPDX-License-Identifier:'
+# The state of each source file (one awk over them all): has (the identifier, a line of its own, in
+# its first or last five lines), other (another SPDX tag there) or lacks (an empty file too); input
 # STYLE<TAB>PATH, output STATE<TAB>STYLE<TAB>PATH.
 id_states() {
-	cut -f2 "$1" | tr '\n' '\0' | xargs -0 awk -v id="$ID" '
+	cut -f2 "$1" | tr '\n' '\0' | xargs -0 awk -v idline="$ID_LINE" -v tag="$TAG_LINE" '
 		function done_file() {
 			if (f == "") return
 			st = (first_id && (first_id <= 5 || last_id > n - 5)) ? "has" : \
@@ -69,8 +73,8 @@ id_states() {
 		}
 		FNR == 1 { done_file(); f = FILENAME; first_id = last_id = first_other = last_other = 0 }
 		{ n = FNR }
-		index($0, id) { if (!first_id) first_id = FNR; last_id = FNR }
-		index($0, "SPDX-License-Identifier:") && !index($0, id) { if (!first_other) first_other = FNR; last_other = FNR }
+		$0 ~ idline { if (!first_id) first_id = FNR; last_id = FNR; next }
+		$0 ~ tag { if (!first_other) first_other = FNR; last_other = FNR }
 		END { done_file() }' |
 	awk -F '\t' 'NR == FNR { state[$2] = $1; next } { print ($2 in state ? state[$2] : "lacks") "\t" $1 "\t" $2 }' - "$1"
 }
