@@ -1,4 +1,4 @@
-/* adapter.c — fuzz harness for any decoder wrapped as a tracecert adapter (TC_FUZZ_ADAPTER=path/to/adapter.so), every protocol it declares.
+/* adapter.c — fuzz harness for any decoder wrapped as a tracecert adapter (TC_FUZZ_ADAPTER=path/to/adapter.so, or an adapter linked in), every protocol it declares.
  *
  * Property: the adapter (conformance/include/tracecert/adapter.h) takes any
  * configuration, program image, chunking and byte string of any protocol
@@ -103,6 +103,16 @@ static const struct tc_protocol *pick_protocol(uint8_t b)
 	return NULL;
 }
 
+/* An adapter linked into the fuzz executable itself: the installed harness (libtcfuzz.a, make install)
+ * linked with a decoder's own adapter objects, which define tracecert_adapter_v2. A weak reference:
+ * NULL in the harnesses of this tree, which load an adapter .so. */
+#ifdef __GNUC__
+extern const struct tc_adapter *tracecert_adapter_v2(void) __attribute__((weak));
+#define LINKED_ADAPTER tracecert_adapter_v2
+#else
+#define LINKED_ADAPTER ((tc_adapter_entry_fn)0)
+#endif
+
 /* Without TC_FUZZ_ADAPTER: TC_FUZZ_ADAPTER_BESIDE (a path from the executable's folder, e.g.
  * "lib/tc_fuzz_adapter.so") when the build defines it (an OSS-Fuzz build, fuzz/oss-fuzz.mk), else none. */
 static const char *default_path(void)
@@ -124,12 +134,29 @@ static int init_failed(void)
 	exit(1);
 }
 
+/* The adapter linked in (LINKED_ADAPTER): taken as TC_FUZZ_ADAPTER's would be. */
+static int use_linked_adapter(void)
+{
+	tc_adapter_entry_fn entry = LINKED_ADAPTER;
+	adapter = entry();
+	if (!adapter || adapter->abi_version != TC_ADAPTER_ABI_VERSION || !pick_protocol(0)) {
+		fprintf(stderr, "adapter: cannot use the adapter linked in: %s\n",
+			!adapter ? "entry returned NULL" : adapter->abi_version != TC_ADAPTER_ABI_VERSION
+			? "ABI version mismatch" : "it declares no protocol of this build");
+		return init_failed();
+	}
+	fprintf(stderr, "adapter: fuzzing the adapter linked in (%s %s)\n", adapter->name, adapter->version);
+	return 0;
+}
+
 int LLVMFuzzerInitialize(int *argc, char ***argv)
 {
 	const char *path = getenv("TC_FUZZ_ADAPTER");
 	void *so;
 	tc_adapter_entry_fn entry;
 	(void)argc;
+	if ((!path || !*path) && !tc_fuzz_regress_mode && LINKED_ADAPTER)
+		return use_linked_adapter();
 	if (!path || !*path) {
 		if (tc_fuzz_regress_mode)
 			path = "build/adapters/libtc_reference.so";

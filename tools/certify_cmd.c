@@ -15,7 +15,8 @@ enum certify_option {
 
 static const struct tc_cli_option certify_options[] = {
 	{ "adapter", "PATH.so", opt_adapter, "the adapter shared object (required)" },
-	{ "vectors", "DIR", opt_vectors, "vector file or folder, may be repeated (default: vectors);\n"
+	{ "vectors", "DIR", opt_vectors, "vector file or folder, may be repeated (default:\n"
+					  "$TRACECERT_VECTORS, else the installed vectors);\n"
 					  "a file reached twice (a folder given twice or inside\n"
 					  "another, a link) or a link loop is an error" },
 	{ "level", "1|3|all", opt_level, "levels to run (default: all the vectors and adapter have)" },
@@ -118,9 +119,11 @@ static void help_certify(FILE *f, const struct tc_cli *c)
 		"--shard writes (its seconds the shards' sum); anything else is an error naming the file\n"
 		"and what differs.\n"
 		"A --vectors path that holds no vector, or --tags that selects nothing, is an error\n"
-		"(exit status 2) naming the option.\n"
+		"(exit status 2) naming the option. Without --vectors, the vectors are those of the\n"
+		"folder the environment variable TRACECERT_VECTORS names, else the vectors make install\n"
+		"installed: %s.\n"
 		"\n"
-		"Options:\n");
+		"Options:\n", tc_cli_vectors_dir());
 	tc_cli_print_options(f, c);
 	fprintf(f, "Exit status (a CI can tell the decoder's result from the runner's trouble):\n"
 		   "  0  every supported run passes (the certificate is written)\n"
@@ -284,6 +287,14 @@ static int check_merge_args(struct certify_args *a, const struct tc_cli *c)
 	return 0;
 }
 
+/* Without --vectors: $TRACECERT_VECTORS when set and not empty, else the
+ * installed vectors (DATADIR/tracecert/vectors, fixed by the build). */
+static const char *default_vectors(void)
+{
+	const char *env = getenv("TRACECERT_VECTORS");
+	return env && *env ? env : tc_cli_vectors_dir();
+}
+
 /* 0 to go on, 1 when --help or --version was answered, -1 after a usage error. */
 static int parse_certify_args(int argc, char **argv, struct certify_args *a)
 {
@@ -304,7 +315,7 @@ static int parse_certify_args(int argc, char **argv, struct certify_args *a)
 	if (check_merge_args(a, &c))
 		return -1;
 	if (a->nvectors == 0 && !a->merging)
-		a->vectors[a->nvectors++] = "vectors";
+		a->vectors[a->nvectors++] = default_vectors();
 	return 0;
 }
 

@@ -31,6 +31,9 @@ int tc_cli_dispatch(const struct tc_cli_command *commands, int argc, char **argv
 void tc_cli_print_version(FILE *f);
 /* The same without "tracecert " and the line break, into buf (n bytes). */
 void tc_cli_version_text(char *buf, size_t n);
+/* The folder of the installed vectors, DATADIR/tracecert/vectors: certify's
+ * default (GNUmakefile writes it into $(BUILD)/gen/paths.c from DATADIR). */
+const char *tc_cli_vectors_dir(void);
 
 /* ---- Options -----------------------------------------------------------------
  *
