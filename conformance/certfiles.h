@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* certfiles.h — the certificate files of a report folder: the folder checked before the run and the previous pair moved aside, the JSON and Markdown written as one pair, the previous pair put back or removed. */
 #ifndef TC_CERTFILES_H
 #define TC_CERTFILES_H

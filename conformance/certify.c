@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* certify.c — `tracecert certify`: options, the plan of (vector, level) runs, the worker processes, the reports. */
 #define _DEFAULT_SOURCE 1
 #include <errno.h>

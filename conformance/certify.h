@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* certify.h — the conformance runner behind `tracecert certify` (tools/certify_cmd.c parses its command line). */
 #ifndef TC_CERTIFY_H
 #define TC_CERTIFY_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* child.c — a child process of the runner: a fresh program image in its own process group under a subreaper, limits, a wall-clock deadline, the run's summed resident size, frames and bounded output in, the whole group killed at the end. */
 #define _GNU_SOURCE 1
 #include <errno.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* child.h — a child process of the runner in its own process group, under limits, talking only through frames. */
 #ifndef TC_CHILD_H
 #define TC_CHILD_H

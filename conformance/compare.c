@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* compare.c — a run's output against the vector (L1, L3, errors, alternative readings) and the first divergence. */
 #include <stdarg.h>
 #include <stdio.h>

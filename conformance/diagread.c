@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* diagread.c — a run's diagnosis read back: the fields of its YAML lines, its defect class, the trace bytes its divergence names, the command that reproduces it. */
 #include <stdio.h>
 #include <stdlib.h>

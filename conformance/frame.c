@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* frame.c — the framed messages of the certify processes: the one writer and the one parser (frame.h), and clean copies of handed-over text. */
 #include <errno.h>
 #include <stdio.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* frame.h — the framed messages of the certify processes (run child → worker → runner): one writer, one parser. */
 #ifndef TC_FRAME_H
 #define TC_FRAME_H

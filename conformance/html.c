@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* html.c — the HTML certificate: one self-contained file (inline CSS and SVG, no script, nothing fetched): identity, score, per protocol a heat map of tag family × level, the defect classes, every failure's first divergence beside the trace bytes it is at. */
 #include <stdio.h>
 #include <string.h>

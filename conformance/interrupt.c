@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* interrupt.c — SIGINT and SIGTERM as a flag the long-running commands check, and the stopping of the process groups they started. */
 #define _DEFAULT_SOURCE 1
 #include <signal.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* interrupt.h — SIGINT and SIGTERM as a flag the long-running commands check, and the stopping of the process groups they started. */
 #ifndef TC_INTERRUPT_H
 #define TC_INTERRUPT_H

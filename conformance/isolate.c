@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* isolate.c — the walls around the process that loads an adapter: an unprivileged uid, its own PID and mount namespaces, the vectors and the report hidden; whether they keep it from forging the run's outcome (isolate.h). */
 #define _GNU_SOURCE 1
 #include <errno.h>

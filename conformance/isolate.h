@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* isolate.h — the walls around the process that loads an adapter: an unprivileged uid, its own PID and mount namespaces, the vectors and the report hidden; whether they keep it from forging the run's outcome. */
 #ifndef TC_ISOLATE_H
 #define TC_ISOLATE_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* json.c — the JSON certificate, written by a streaming writer that never seeks (valid UTF-8 whatever the input). */
 #include <stdio.h>
 #include <stdlib.h>

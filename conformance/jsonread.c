@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* jsonread.c — a reader of JSON text (RFC 8259) into a tree of values, for certify --merge's shard files. */
 #include <stdio.h>
 #include <stdlib.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* jsonread.h — a reader of the JSON that json.c writes (RFC 8259 objects, arrays, strings, numbers, literals), for certify --merge. */
 #ifndef TC_JSONREAD_H
 #define TC_JSONREAD_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* junit.c — the certify run as JUnit XML: a testcase per vector and level, unsupported runs skipped, the first divergence of each failure; valid XML 1.0 whatever an adapter printed. */
 #include <stdio.h>
 #include <string.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* l3norm.c — the one L3 normalisation used for comparisons (reference/L3FORMAT.md "Normalisation for comparison").
  *
  * Two ranges that a decoder may emit as one or as two (the first ends with

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* loader.c — loads an adapter shared object and checks its table (ABI v2; v1 is refused): in the process that runs it, or for the runner in a child (runchild.c) that reports what the adapter declares. */
 #include <dlfcn.h>
 #include <signal.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* markdown.c — the Markdown certificate, a summary: score, identity, the table by protocol and level, the heat map of the tag families that do not pass, the defect classes, the failures grouped by cause with the command that reproduces each. */
 #include <stdio.h>
 #include <string.h>

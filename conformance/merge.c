@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* merge.c — `tracecert certify --merge`: the JSON certificates of the N shards of one run (--shard I/N) read back and written as the certificate of the whole run. */
 #define _DEFAULT_SOURCE 1
 #include <errno.h>

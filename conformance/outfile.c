@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* outfile.c — files written whole or not at all: a temporary file beside the target, every write checked, renamed into place; folders built beside theirs and swapped in. */
 #define _GNU_SOURCE 1       /* mkdtemp; renameat2 and RENAME_EXCHANGE (Linux 3.15, glibc 2.28) */
 #include <fcntl.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* outfile.h — files written whole or not at all: a temporary file beside the target, every write checked, renamed into place; folders built beside theirs and swapped in. */
 #ifndef TC_OUTFILE_H
 #define TC_OUTFILE_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* progress.c — the progress of a long run on stderr: on a terminal one line redrawn in place (done/total, failures so far, rate), elsewhere a line every few seconds; nothing when quiet. */
 #include <stdio.h>
 #include <string.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* runchild.c — the process that loads an adapter for `certify`: a fresh program image (`tracecert` TC_CHILD_WORD, exec'd by child.c) that reads the run's inputs, goes behind the walls of isolate.c, loads the adapter and sends what it declares or decodes as frames. It never holds an expected output. */
 #define _GNU_SOURCE 1
 #include <errno.h>

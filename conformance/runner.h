@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* runner.h — the parts of `tracecert certify` and what they share: verdicts, tasks, limits, the report. */
 #ifndef TC_RUNNER_H
 #define TC_RUNNER_H

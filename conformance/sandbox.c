@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* sandbox.c — runs an adapter over one vector in a child process (conformance/child.c, runchild.c) that is handed the run's inputs only and loads the adapter; the raw items it sends back are checked and formatted here. */
 #define _GNU_SOURCE 1
 #include <errno.h>

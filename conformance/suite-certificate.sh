@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause
 # suite-certificate.sh BUILD_DIR — the certificate of the suite itself (Markdown on stdout), so a
 # reader can judge how much a pass means. For every protocol: its vectors per folder
 # (vectors/<p>/*/), its spec clauses (coverage/clauses/<p>.txt; how many its vectors cover when

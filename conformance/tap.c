@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* tap.c — the certify run as TAP version 13, a YAML block for each run that does not pass. */
 #include <stdio.h>
 #include <stdlib.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* vectest.c — runs vector files through the reference decoder and prints TAP (version 13, YAML diagnostics); with --cuts, proves the reader refuses each vector cut at every byte offset. */
 #include <errno.h>
 #include <stdio.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* vector.c — vector file reader, line normalisation, and collecting reference output as text. */
 #include <ctype.h>
 #include <dirent.h>

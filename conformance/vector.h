@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* vector.h — reading and writing tracecert vector files (vectors/README.md), comparing decoded text. */
 #ifndef TC_VECTOR_H
 #define TC_VECTOR_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* vecwrite.c — the one writer of vector files (vectors/README.md): parts in order, whole vectors, generated vectors. */
 #include <errno.h>
 #include <stdarg.h>

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause
 # check-clauses.sh — one protocol's clause list (coverage/clauses/NAME.txt)
 # and the TC_CLAUSE markers of that protocol's reference sources must list
 # the same clauses (coverage/README.md).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* clause_trace.c — hit counters behind the TC_CLAUSE markers of
  * reference/clause.h. Linked only into the coverage build (-DTC_CLAUSE_TRACE);
  * like gcov's counters it is a process-wide table, which the reference itself

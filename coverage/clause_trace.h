@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* clause_trace.h — the coverage build's record of spec-clause hits
  * (reference/clause.h markers, compiled with -DTC_CLAUSE_TRACE). */
 #ifndef TC_CLAUSE_TRACE_H

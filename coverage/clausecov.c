@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* clausecov.c — spec-clause coverage of the vectors (coverage/README.md).
  *
  * For one protocol: runs every vector separately through the protocol's

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 # coverage/coverage.mk — `make coverage` (coverage/README.md); GNUmakefile includes it.
 #
 # An instrumented build (gcc --coverage, -DTC_CLAUSE_TRACE) in $(COV_BUILD)

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* fsize_guard.c — linked only into the coverage build (coverage/coverage.mk):
  * keeps a process that runs under a file-size limit (RLIMIT_FSIZE, sh's
  * `ulimit -f`) from rewriting the build's .gcda files.

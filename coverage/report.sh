@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause
 # report.sh — the lcov half of `make coverage` (coverage/README.md).
 # usage: coverage/report.sh DIR MIN_LINES MIN_BRANCHES --part NAME FILE.c... [--part NAME FILE.c...]...
 # Captures the gcov data under DIR/obj, writes DIR/NAME.info per part and the

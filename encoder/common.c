@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* common.c — what every protocol's random encoder shares: random numbers, growable buffers, variant lists (enc_common.h). */
 #include <stdarg.h>
 #include <stdio.h>

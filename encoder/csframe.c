@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* csframe.c — the CoreSight trace formatter writer: interleaves trace streams by trace ID into 16-byte frames (test data for reference/csframe.c and snapshots). */
 #include <stdlib.h>
 #include <string.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* enc_common.h — what every protocol's random encoder shares: random numbers, buffers, programs. */
 /* encoder/common.c and encoder/program.c (random A64/A32/T32 programs);
  * nothing here knows a trace protocol. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* encoders.c — what every protocol's encoder shares at its entry: freeing a generated vector, finding its synchronisation points (tracecert/encoder.h). */
 #include <stdlib.h>
 #include <string.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* execlog.c — real executions as vectors: qemu-user's execution log parsed, its instructions
  * classified from the image, the L3 of that execution and the pages it touches (tracecert/execlog.h). */
 /* The L3 is derived from the log's address sequence alone (what executed),

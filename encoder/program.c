@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* enc_program.c — random programs: basic blocks of ordinary instructions ending in every P0 type,
  * in one or more image regions, each of one instruction set: A64, A32 or T32 (16- and 32-bit).
  * The instruction words are assembled here from the Arm ARM encoding tables (C4.1 A64, F3 T32,

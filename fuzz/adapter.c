@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* adapter.c — fuzz harness for any decoder wrapped as a tracecert adapter (TC_FUZZ_ADAPTER=path/to/adapter.so, or an adapter linked in), every protocol it declares.
  *
  * Property: the adapter (conformance/include/tracecert/adapter.h) takes any

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* csframe.c — fuzz harness: the CoreSight formatter deformatter (reference/csframe.c) on arbitrary bytes.
  *
  * Why: a snapshot's formatted buffer is untrusted input; every byte goes

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* diff.c — differential fuzz harness, built once per protocol P (P_diff): the reference decoder against an adapter (OpenCSD by default) at L1.
  *
  * Everything protocol-specific comes from the descriptor (tracecert/protocol.h:

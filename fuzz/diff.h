@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* diff.h — what the differential harness (fuzz/diff.c, built once per protocol as P_diff) and a protocol's rules for it (fuzz/P/diffrules.c) share. */
 #ifndef TC_FUZZ_DIFF_H
 #define TC_FUZZ_DIFF_H

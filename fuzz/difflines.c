@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* difflines.c — formatted L1 lines for the differential harness and its rules (diff.h): a line list, tokens, fields. */
 #include <stdlib.h>
 #include <string.h>

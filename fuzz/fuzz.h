@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* fuzz.h — shared helpers of the fuzz harnesses in fuzz/: checks, input layout, hashing.
  *
  * Every harness input starts with the configuration of its protocol (one

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 # fuzz/fuzz.mk — fuzzing targets (fuzz/README.md). Included at the end of GNUmakefile:
 #
 #     include fuzz/fuzz.mk

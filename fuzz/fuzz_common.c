@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* fuzz_common.c — helpers shared by the fuzz harnesses (fuzz.h): checks, input layout, hashing. */
 #include <stdarg.h>
 #include <stdio.h>

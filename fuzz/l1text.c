@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* l1text.c — fuzz harness for any protocol, through its descriptor: the L1 text parser (parse_l1) on arbitrary text, against the formatter beside it.
  *
  * Built once per protocol: fuzz.mk compiles it with TC_FUZZ_PROTOCOL set to

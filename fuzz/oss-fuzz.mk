@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 # fuzz/oss-fuzz.mk — the harnesses built as OSS-Fuzz / ClusterFuzzLite fuzz targets (oss-fuzz/build.sh runs
 # it; fuzz/README.md "OSS-Fuzz and ClusterFuzzLite"). Included by fuzz/fuzz.mk, whose lists it uses:
 # FUZZ_ALL (every harness), fuzz_src / fuzz_proto_def / fuzz_links (each harness's source, defines and

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 # The fuzz regression corpus (fuzz/corpus/*/, vectors/*/regress/*.bin) through every harness, without libFuzzer.
 # Needs ${TC_BUILD}/fuzz/regress (make fuzz-regress, or $(FUZZ_REGRESS) in the tests prerequisites).
 b=${TC_BUILD:-build}

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* regress_main.c — plain-main regression driver: replays the committed fuzz corpora through every harness, without libFuzzer.
  *
  * Every harness is linked in (each compiled with LLVMFuzzerTestOneInput and

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* roundtrip.c — fuzz harness (structure-aware) for any protocol with an encoder, through its descriptors: the input steers the encoder; the reference must decode exactly what it wrote.
  *
  * Built once per protocol that has an encoder and no round-trip harness of

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause
 # fuzz/run.sh — runs the fuzz harnesses for fuzz/fuzz.mk and summarises each run (execs/s, coverage, findings).
 #
 #   run.sh check-args HARNESS SECONDS [JOBS]  exit 2 with a message for an unknown harness, a bad time or job count

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* seedgen.c — seed corpora for the fuzz harnesses in the layouts of fuzz.h: each vector's [trace] behind the header that harness expects.
  *
  * Usage: seedgen HARNESS OUTDIR PATH...

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* seeds.c — what the seed writers (fuzz/seedgen.c, fuzz/P/seedgen.c) share: a growing byte buffer, files, image regions in the harness layout (seeds.h). */
 #include <stdio.h>
 #include <stdlib.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* seeds.h — what the seed writers share (fuzz/seeds.c): a growing byte buffer, seed files, image regions in the layout of fuzz.h. */
 #ifndef TC_FUZZ_SEEDS_H
 #define TC_FUZZ_SEEDS_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* snapini.c — fuzz harness: the snapshot INI parser (reference/snapshot.c) and the register values a snapshot hands every protocol's configuration, on arbitrary text.
  *
  * Why: a snapshot directory is untrusted input; its .ini files are parsed

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* stream.c — fuzz harness for any protocol, through its descriptor: stages 1–2 fed whole and in chunks on arbitrary bytes and configurations.
  *
  * Built once per protocol: fuzz.mk compiles it with TC_FUZZ_PROTOCOL set to

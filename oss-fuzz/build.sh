@@ -1,4 +1,5 @@
 #!/bin/bash -eu
+# SPDX-License-Identifier: BSD-3-Clause
 # oss-fuzz/build.sh — builds tracecert's fuzz harnesses for OSS-Fuzz / ClusterFuzzLite (fuzz/README.md,
 # "OSS-Fuzz and ClusterFuzzLite"). Runs in the builder image with the environment OSS-Fuzz sets: CC, CXX,
 # CFLAGS, CXXFLAGS, LIB_FUZZING_ENGINE, OUT, SRC, WORK. Every harness of make fuzz-harnesses (the list

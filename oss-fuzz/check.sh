@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause
 # oss-fuzz/check.sh — make oss-fuzz-check: builds the fuzz targets as OSS-Fuzz would and runs each.
 #
 # oss-fuzz/build.sh runs in an environment of only what OSS-Fuzz's builder sets (CC=clang, CXX=clang++,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* armxfer.c — the data transfers of an ARMv4T/ARMv5TE A32 or T32 instruction
  * (armxfer.h). "IHI 0014" below is the ETM architecture (v1 to v3.4) text:
  * Table 5-2 (L8133–8135) sizes data values by the bytes transferred, "n * 4

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* armxfer.h — the data transfers of an ARMv4T/ARMv5TE A32 or T32 instruction:
  * what a data trace (ETMv1 Table 5-2 L8133–8135, ETMv2 the same) sizes its
  * data values by (ERRATA ETM1-P10, ETM1-P36). Protocol neutral. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* clause.h — spec-clause markers (coverage/README.md).
  *
  * TC_CLAUSE("ID", …) marks the code of one or more clauses: a pseudocode

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* config.c — a protocol's configuration from keys and trace unit registers, given in any order (tracecert/protocol.h). */
 #ifndef _POSIX_C_SOURCE
 #define _POSIX_C_SOURCE 200809L   /* strcasecmp: also built with plain -std=c11 (tools/bench-floor.sh) */

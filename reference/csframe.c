@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* csframe.c — CoreSight trace formatter deformatter: 16-byte frames to per-trace-ID byte streams, streaming and fuzz-safe.
  *
  * Sources, as checked (the CoreSight Architecture Specification, Arm IHI

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* cyclecap.c — the per-cycle sample file reader (the "Sample file" of the per-cycle protocols' FORMAT.md: the
  * header, the records, the gap record; ERRATA ETMC-F1, F3, F4, F5). */
 #include <string.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* cyclecap.h — the reader of a per-cycle sample file (the "Sample file" of the per-cycle protocols' FORMAT.md): the
  * 16-byte header, then one fixed-size record per captured core cycle. Protocol-neutral: the caller
  * names the major version it accepts, the status bits that exist and whether bit 4 (a sync pin)

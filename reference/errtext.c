@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* errtext.c — error messages into a caller's buffer (errtext.h). */
 #include <stdarg.h>
 #include <stdio.h>

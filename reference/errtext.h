@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* errtext.h — the one writer of the reference's error messages into a caller's buffer
  * (internal: configuration tables, snapshot reader). */
 #ifndef TRACECERT_ERRTEXT_H

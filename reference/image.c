@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* image.c — program images as a decoder holds them: any number of sorted regions, each a copy or a read-only file mapping, binary-searched by address.
  *
  * What a decoder under certification uses: the adapter (conformance/adapters/reference.c)

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* image_file.c — program images from files: raw binaries mapped read-only (or read, for pipes and standard input), whole files read, and a small bounds-checked ELF (32/64-bit LE) program-header reader; the regions themselves are image.c's.
  *
  * Used by the vector reader (conformance/vector.c), the tools and snapshot

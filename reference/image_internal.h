@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* image_internal.h — what the file loader (image_file.c) uses of the regions (image.c): checking, reserving and inserting a region, keeping the copy or mapping it points into. */
 #ifndef TC_IMAGE_INTERNAL_H
 #define TC_IMAGE_INTERNAL_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* insn.c — instruction classification for stage 3 (K10.5.6.2.3 InstType,
  * K10.5.5.18.5 DecodedInst). Encoding groups are named as in the Arm ARM
  * (DDI 0487): C4.1 "A64 instruction set encoding", F3 "T32 instruction set

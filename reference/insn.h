@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* insn.h — instruction classification for stage 3 (K10.5.6.2.3 InstType, K10.5.5.18.5 DecodedInst). */
 #ifndef TC_INSN_H
 #define TC_INSN_H

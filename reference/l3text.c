@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* l3text.c — the one writer and parser of the L3 text (reference/L3FORMAT.md), for every protocol. */
 #include <string.h>
 

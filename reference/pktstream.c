@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* pktstream.c — the byte-stream driver shared by the protocols whose A-sync is five or more 0x00 then 0x80. */
 #include <string.h>
 

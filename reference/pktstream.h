@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* pktstream.h — the byte-stream driver of the protocols whose A-sync is five or more 0x00 then 0x80:
  * the A-sync search, packets cut by the end of a feed, errors and resynchronisation. */
 #ifndef TC_PKTSTREAM_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* protocol.c — finding a protocol's descriptor by name or id (the list tc_protocols[] is generated from PROTOCOLS in GNUmakefile). */
 #include <string.h>
 

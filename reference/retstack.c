@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* retstack.c — the trace analyzer's return stack, for every protocol (retstack.h). */
 #include "retstack.h"
 

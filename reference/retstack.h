@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* retstack.h — the trace analyzer's return stack, for every protocol whose trace unit predicts returns.
  *
  * What the texts share: a push on a taken branch with link, a pop of the

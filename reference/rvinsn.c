@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* rvinsn.c — RISC-V instruction classification for instruction trace (rvinsn.h), protocol-neutral.
  * The encodings are those of the RISC-V unprivileged ISA (20191213): §1.5 "Base Instruction-Length
  * Encoding" (Figure 1.1), chapter 2 "RV32I" (Figure 2.3, §2.5 "Control Transfer Instructions"), chapter

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* rvinsn.h — RISC-V instruction classification for instruction trace, protocol-neutral: RV32I/RV64I
  * with or without the C extension, as the RISC-V unprivileged ISA (20191213) gives the base encodings
  * (chapter 2 "RV32I", chapter 5 "RV64I", §1.5 "Base Instruction-Length Encoding", chapter 16 "C").

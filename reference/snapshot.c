@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* snapshot.c — trace snapshot directories: a strict INI parser and the directory's structure (devices, registers, memory dumps, trace buffers, links), checked whole before anything is decoded.
  *
  * The layout is the "Trace and Debug Snapshot" format OpenCSD's

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* textscan.c — a cursor over one line of canonical text: strict tokens, and the column and what was expected at the first mismatch; the formatters' output buffer (textscan.h). */
 #include <stdarg.h>
 #include <stdio.h>

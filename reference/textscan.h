@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* textscan.h — a cursor over one line of canonical text, for the L1 parsers of the protocols' text modules (reference/<p>/<p>_text.c), and the output buffer their formatters write into. */
 #ifndef TC_TEXTSCAN_H
 #define TC_TEXTSCAN_H

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 # tracecert asm: the L1 text `dump` prints, assembled, gives back the trace (README.md "Assembling
 # packets"). For every protocol with an assembler (asm --help lists them) and every vector of
 # vectors/<p>/ (every vector's [trace] is a raw packet stream: no vector is CoreSight formatted or a

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 # tracecert bench (tools/bench.c on tools/cli.c): usage errors, missing adapters, and the shape of tiny
 # runs (1 MiB, 1 or 2 runs): a row per protocol with an encoder and level, the OpenCSD column's states
 # (not installed, not supported, crashed, a figure with the run-by-run ratio). Never a speed.

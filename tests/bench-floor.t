@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 # tools/bench-floor.sh (make bench-floor): its patches must keep applying to the reference, and a
 # patched build must still compile and run through tracecert bench. Run once, in the plain pass.
 case "${TC_BUILD:-build}" in

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 # The HTML certificate (conformance/html.c) parsed with html5lib and read against the JSON certificate:
 # its score, its verdict counts by protocol and level, every heat map cell (tag family x level), the
 # defect classes and every failure (class, vector, the trace bytes marked at the divergence); one file,

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 # certify --shard I/N and --merge (the shards of one run give the certificate of the whole run), JUnit XML
 # beside the TAP stream, and a selection of nothing an error.
 T="${TC_BUILD:-build}/tracecert"

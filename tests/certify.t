@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 # The certify runner: the reference adapter scores 100%; misbehaving adapters are classified, never fatal.
 T="${TC_BUILD:-build}/tracecert"
 B="${TC_BUILD:-build}/adapters"

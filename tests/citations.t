@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 # Code, documents and vectors cite a specification by document and section ("K10.5.2.8.5
 # CancelFormat2Packet()", "IHI 0035B §4.5.4"), never by something a user of a clone or an installed
 # copy does not have: a path outside the repository (../shared/…), the project's undistributed

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 # Command-line behaviour of build/tracecert: help texts, bad input, exit codes; configuration from trace unit
 # registers (derivations, precedence, errors, the one key table behind the help, the vector reader and
 # vectors/README.md).

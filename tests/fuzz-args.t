@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 # The fuzz targets' argument checks (fuzz/run.sh check-args, run by `make fuzz` and `make fuzz-afl`
 # before anything is built): an unknown harness, a bad TIME or a bad JOBS is refused with a message, exit 2.
 . tests/lib/tap.sh

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 # The differential harness (fuzz/diff.c) of every protocol, replayed by the plain driver against
 # OpenCSD 1.3.3: an explanation (fuzz/P/diffrules.c) must not hide a divergence that its reading does
 # not predict, and a candidate is a vector file of the harness's protocol and configuration.

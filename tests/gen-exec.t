@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 # tracecert gen --from-exec LOG --elf PROG: its usage errors, a log line that is not one (named with its
 # line number and byte offset), and hand-made executions end to end (AArch32 for etmv3, RV64GC for rvtrace): a tiny ELF (the GNU assembler and
 # linker of Debian's cross binutils, when installed) and a log written by hand; the vector passes the

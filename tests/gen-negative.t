@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 # tracecert gen --negative: generated vectors with one deliberate corruption each (reserved
 # header, exact-match index 3, truncation, SBZ bit, reserved extension, bad A-sync), labelled with
 # the error class and offset and the expected L1 from the encoder's own record of its packets.

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 # Every header value 0x00-0xFF is a header in some vector of vectors/P/hdr, for every protocol P of
 # PROTOCOLS that has that folder: a valid value decoded as its packet, a reserved one as its error,
 # so that a decoder certified on the folder meets all 256. Which bytes are headers is read from the

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 # Hostile adapters (conformance/test/bad_adapter.c): the runner survives each, and the certificate is complete and true, or absent with a clear error.
 T="${TC_BUILD:-build}/tracecert"
 B="${TC_BUILD:-build}/adapters/bad"

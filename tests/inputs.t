@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 # Inputs that cannot surprise: vector files (cut, long lines, NUL bytes, sections given twice, versions,
 # size limit), folders of vectors (symbolic link loops, the same file twice, FIFOs, a folder named x.tcv), endless files (/dev/zero as a
 # vector, image, trace, seed list and notes), numbers (addresses, seeds, counts) and selections that select

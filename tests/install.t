@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 # make install / uninstall: what a decoder team gets without this source tree. Installed into a
 # temporary PREFIX, the tool certifies the installed reference adapter from the installed vectors
 # (its default: no --vectors, run outside the tree), the installed example adapter builds with

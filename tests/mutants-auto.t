@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 # The automatic mutation tool (conformance/mutants/auto/), fast: it finds sites of every operator
 # class with libclang, the same sample twice, every entry of equivalent.txt and unscored.txt still
 # names a site (a made-up entry is reported stale) and none is in both, and a run end to end (one

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 # The mutants (conformance/mutants/<protocol>/): every deliberately broken copy of the reference must be
 # killed by a failing comparison against its protocol's vectors while still passing other vectors
 # (run.sh --first-failure; `make mutants` prints the full table). Run once, in the plain pass.

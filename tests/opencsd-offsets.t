@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 # The OpenCSD adapter's 64-bit offsets over OpenCSD's 32-bit trace index: oc_unwrap's arithmetic, and
 # the vectors decoded through OpenCSD as if the stream began just below 2^32, at 2^32, across 7*2^32
 # and at the end of the 64-bit range (conformance/test/opencsd_offsets.c says how, and what it skips).

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 # The OSS-Fuzz build's harness list and rules (fuzz/oss-fuzz.mk), without building (make -n): make
 # fuzz-list names every harness of make fuzz-harnesses with a source that exists; oss-fuzz-build
 # links every one with $LIB_FUZZING_ENGINE from objects compiled with $CC $CFLAGS, zips its seed

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 # Every output is complete or absent: certificates, vectors, snapshot folders and standard output on a
 # full file system (a small tmpfs when mount is permitted; RLIMIT_FSIZE always), on /dev/full, from two
 # runs into one folder, and after SIGINT/SIGTERM; make vectors interrupted before and at its swap;

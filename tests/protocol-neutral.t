@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 # The shared code names no protocol: for every protocol p of PROTOCOLS (GNUmakefile), neither its
 # identifiers (tc_p_…, TC_P_…, tc_proto_p, tracecert/p.h, p_config.h, encoder_p.h) nor its name
 # anywhere else — as a word in any case ("p", 'ete,ptm', "ETE", "PTM"), as a prefix (p_parse,

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 # Every multi-byte PFT/PTM packet form has a vector under vectors/ptm whose stream ends inside it, so a
 # decoder certified on the folder is scored on a cut of each (reference/ptm/FORMAT.md "Error classes":
 # truncated, at the offset of the cut packet's header). Where each cut lands is worked out here from the

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 # Trace snapshot directories: decode --snapshot reproduces the encoder's ground truth for snapshots `gen
 # --snapshot-out` writes (ETE, PTM, ETMv3 and mixed: two to five sources interleaved in one CoreSight formatted
 # buffer, or raw buffers), a hand-written directory with sources that are not decoded, and bad directories:

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 # tools/spdx.sh on temporary trees: --check lists the source files that lack the identifier and
 # only them (data, documents, patches, build* and .git left out), --apply writes it in each file's
 # comment syntax as the first line (after a #! line; an assembler file's last line), changing

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 # Every source file of the tree carries the SPDX tag of BSD-3-Clause (LICENSE) in its first lines
 # (an assembler file: its last), in its own comment syntax: tools/spdx.sh --check lists none (a
 # failure lists the first that lack it; tools/spdx.sh --apply adds them). Which files are source:

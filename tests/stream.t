@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 # dump and decode stream their input (files and standard input, raw and hex) in fixed chunks: peak RSS does
 # not grow with the trace (64 MiB against 8 MiB), a regular file has no default size bound (1100 MiB), and
 # every error names the command, the file and the reason.

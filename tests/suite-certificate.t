@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 # conformance/suite-certificate.sh: a row for every protocol of the build in each section, with
 # counts taken here from the tree (tests/lib/tap.sh owns n, d and fail); and, in a made-up tree with a protocol no code names, that one's
 # vectors, clauses (listed and measured) and mutants (killed and not) from its own folders.

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 # A vector cut at any byte offset never reads as a vector: the reader requires its last line, [end]
 # (vectors/README.md). build/test/vectest --cuts reads each file below whole with the reader every tool
 # uses (tc_vector_read), then every cut of it (its first k bytes, for each k below its length), and

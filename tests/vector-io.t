@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 # Vector files through the one writer (conformance/vecwrite.c): every vector under vectors/ is written,
 # read back as the same vector and written again as the same text (build/test/vecround); the generated
 # vectors are byte for byte the writer's text; tracecert gen writes through it for every protocol and

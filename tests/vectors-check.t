@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 # vectors/<protocol>/gen (every protocol) is exactly what the generator produces from its seed list and
 # covers every variant of the protocol's encoder; vectors/ete/neg and warn are what tools/vecgen/ete_neg.c
 # writes, vectors/ete/insn, vectors/ptm/insn and vectors/etmv3/insn what tools/vecgen/<p>_insn.c writes from the tables of

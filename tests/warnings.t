@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 # Bits the text leaves unassigned (reference/ete/ERRATA.md TC-R1) on the command line: decoding goes
 # on, the warning is printed, the exit status is that of a trace without errors.
 . tests/lib/tap.sh

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* asm.c — `tracecert asm`: L1 packet text (as `dump` prints it) into trace bytes, through the protocol's
  * L1 parser (tc_protocol.parse_l1) and its encoder's packet writers (tc_encoder.asm_*). */
 #include <errno.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* asm.h — `tracecert asm`. */
 #ifndef TC_ASM_H
 #define TC_ASM_H

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause
 # bench-floor.sh — how fast the L1 row of `make bench` could get if the
 # reference did less: the reference adapter is built again from copies of
 # reference/ with each tools/floor/PROTOCOL/*.patch applied, and each build is

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* bench.c — `tracecert bench`: throughput and memory figures of every protocol that has an encoder, the reference vs OpenCSD in the same run; its command line and its tables. Prints figures; never fails because a machine is slow, fails when the reference crashes, exits or hangs or an adapter cannot be loaded. */
 #include <errno.h>
 #include <stdio.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* bench.h — `tracecert bench`. */
 #ifndef TC_BENCH_H
 #define TC_BENCH_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* bench_child.c — `tracecert bench`'s children: each loads an adapter (bench never does), does one job and sends its figures back as frames; bench applies a wall-clock deadline and says how each child ended. */
 /* prctl, the close_range system call and wait4 (a child's own resource
  * usage) are Linux's and BSD's: glibc declares them with _GNU_SOURCE. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* bench_child.h — `tracecert bench`'s children: each loads an adapter (bench never does), does one job and sends its figures back as frames; bench applies a wall-clock deadline and says how each child ended. */
 #ifndef TC_BENCH_CHILD_H
 #define TC_BENCH_CHILD_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* bench_measure.c — what `tracecert bench` measures: a protocol's workload from its encoder, decoders run through their adapters in child processes (each loads the adapter: bench never does), run by run, and the pieces of a trace a crashing decoder survives. */
 /* MAP_ANONYMOUS is a BSD/GNU flag: glibc declares it with _DEFAULT_SOURCE. */
 #define _DEFAULT_SOURCE

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* bench_measure.h — what `tracecert bench` measures: a protocol's workload from its encoder, decoders run through their adapters in child processes (each loads the adapter: bench never does), run by run, and the pieces of a trace a crashing decoder survives. */
 #ifndef TC_BENCH_MEASURE_H
 #define TC_BENCH_MEASURE_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* certify_cmd.c — `tracecert certify`: its command line (tools/cli.h) into struct tc_certify_options (conformance/certify.h). */
 #include <errno.h>
 #include <stdio.h>

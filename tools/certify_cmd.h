@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* certify_cmd.h — `tracecert certify`. */
 #ifndef TC_CERTIFY_CMD_H
 #define TC_CERTIFY_CMD_H

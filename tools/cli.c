@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* cli.c — the tracecert command line's shared parts: the command dispatcher, GNU long options over getopt_long, usage errors, help, the version, --protocol and --config through the protocol descriptors. */
 
 /* getopt_long is a GNU/BSD extension: glibc declares it in <getopt.h> without

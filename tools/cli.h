@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* cli.h — the tracecert command line's shared parts: the command table and its dispatcher, GNU long options (getopt_long) with usage errors that name the command, help printing, the version, and --protocol / --config through the protocol descriptors. */
 #ifndef TC_CLI_H
 #define TC_CLI_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* config_cmd.c — `tracecert config`: a protocol's configuration keys and registers (text or the Markdown tables of vectors/README.md), or the configuration that keys and registers given as NAME=VALUE make. */
 #include <stdio.h>
 #include <stdlib.h>

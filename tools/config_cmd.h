@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* config_cmd.h — `tracecert config`. */
 #ifndef TC_CONFIG_CMD_H
 #define TC_CONFIG_CMD_H

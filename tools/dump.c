@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* dump.c — `tracecert dump` / `decode`: decode a trace (file or standard input streamed in fixed chunks, hex text, a vector, a snapshot directory). */
 #include <errno.h>
 #include <stdio.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* dump.h — `tracecert dump` and `tracecert decode`, and the printer of decoded items they and --snapshot share. */
 #ifndef TC_DUMP_H
 #define TC_DUMP_H

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause
 # gen-man.sh — the man pages of tracecert, from what the tool itself prints: tracecert.1 from
 # `tracecert --help`, tracecert-CMD.1 from `tracecert CMD --help` for each CMD given, each page
 # NAME (the command's line of the command list), SYNOPSIS and DESCRIPTION (the help, verbatim) and

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause
 # gen-protocols.sh — writes the C tables that list a protocol's parts, one entry per protocol
 # NAME given (the GNUmakefile gives PROTOCOLS, or those of them that have the part), to
 # standard output, so that no shared source names a protocol.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* gen.c — `tracecert gen`: generated vectors of any protocol's encoder, encoding coverage, and the set-cover seed search. */
 #include <errno.h>
 #include <stdio.h>

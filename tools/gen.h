@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* gen.h — `tracecert gen`. */
 #ifndef TC_GEN_H
 #define TC_GEN_H

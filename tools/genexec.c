@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* genexec.c — `tracecert gen --from-exec LOG --elf PROG`: a real execution (qemu-user's log) as a vector. */
 /* The log is parsed and classified by the shared module (encoder/execlog.c,
  * tracecert/execlog.h), the window of it traced by the protocol's

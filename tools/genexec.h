@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* genexec.h — `tracecert gen --from-exec`: a real execution as a vector (tools/genexec.c). */
 #ifndef TC_GENEXEC_H
 #define TC_GENEXEC_H

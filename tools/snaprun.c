@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* snaprun.c — decoding a trace snapshot directory: a plan checked whole (configuration from each source's registers, its buffer and trace ID, its core's memory dumps mapped), then one block per source, buffers streamed (through the CoreSight deformatter when formatted). */
 #include <errno.h>
 #include <stdio.h>

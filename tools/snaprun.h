@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* snaprun.h — `tracecert dump|decode --snapshot DIR`: every trace source of a snapshot directory, decoded with its registers and its core's memory. */
 #ifndef TC_SNAPRUN_H
 #define TC_SNAPRUN_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* snapwrite.c — generated vectors of any protocol written as a trace snapshot directory: snapshot.ini, per vector a core .ini with memory dumps and a trace source .ini with registers, trace.ini and the buffers (test data for the snapshot reader). */
 #include <ctype.h>
 #include <stdarg.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* snapwrite.h — writes generated vectors as a trace snapshot directory (`tracecert gen --snapshot-out`). */
 #ifndef TC_SNAPWRITE_H
 #define TC_SNAPWRITE_H

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause
 # spdx.sh — the licence identifier of every source file: the SPDX tag of BSD-3-Clause (LICENSE) in
 # one of its first five lines (an assembler file: its last five), written in the file's own
 # comment syntax.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* swapdir.c — `swapdir NEW DEST [NEW2 DEST2]...`: exchanges each pair of folders at once (tc_out_exchange, renameat2 RENAME_EXCHANGE), so that each DEST names the old or the new folder at every instant, and the pairs together: one right after the other with every signal that can be blocked blocked, the exchanges made undone when one fails; tools/swapin.sh puts the folders that `make vectors` built in place with it. */
 #include <signal.h>
 #include <stdio.h>

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause
 # swapin.sh — puts folders that `make vectors` built in full in place of those they replace, whole.
 # usage: SWAPDIR=PROGRAM tools/swapin.sh NEW DEST [--prune PATTERN] [--and NEW DEST [--prune PATTERN]]...
 # Each NEW is first completed with what its DEST keeps: every file or folder of DEST that NEW does not

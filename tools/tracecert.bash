@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 # bash completion for tracecert (installed as BASHCOMPDIR/tracecert by make install).
 # The commands and each command's options are read from the tool's own help (`tracecert --help`,
 # `tracecert CMD --help`), so they are always those of the installed tool.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* tracecert.c — the command-line program: the table of commands (tools/cli.c dispatches, prints the list and the version). */
 #include <string.h>
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* opencsd_common.c — OpenCSD (libopencsd 1.3.x, Debian libopencsd-dev) as a tracecert adapter: what every protocol shares.
  *
  * One shared object, libtc_opencsd.so, exports tracecert_adapter_v2 with

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* opencsd_common.h — what the OpenCSD adapters of each protocol share (opencsd_common.c): the handle, the trees, offsets. */
 #ifndef TC_OPENCSD_COMMON_H
 #define TC_OPENCSD_COMMON_H

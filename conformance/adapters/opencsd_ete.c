@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* opencsd_ete.c — ETE on OpenCSD: its ETMv4 decoder in ETE configuration, mapped onto tc_ete_packet (L1) and tc_l3 (L3).
  *
  * The plumbing (trees, image, monitor, datapath, offsets) is

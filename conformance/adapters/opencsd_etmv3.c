@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* opencsd_etmv3.c — ETMv3 on OpenCSD: its ETMv3 decoder (OCSD_BUILTIN_DCD_ETMV3), mapped onto tc_etmv3_packet (L1) and tc_l3 (L3).
  *
  * The plumbing (trees, image, monitor, datapath, offsets) is

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* opencsd_ptm.c — PFT/PTM on OpenCSD: its PTM decoder (OCSD_BUILTIN_DCD_PTM), mapped onto tc_ptm_packet (L1) and tc_l3 (L3).
  *
  * The plumbing (trees, image, monitor, datapath, offsets) is

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* reference.c — the reference decoder as an adapter for every protocol of the build: the complete example of tracecert/adapter.h. */
 #include <stdio.h>
 #include <stdlib.h>

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 # lib.sh — shell functions shared by the mutant runners (conformance/mutants/run.sh, the hand-written
 # patches, and conformance/mutants/auto/run.sh, the automatic operator mutants). Sourced from the
 # top of the tree with set: CC, CFLAGS_M, tool (BUILD_DIR/tracecert), vecdirs (empty: vectors/<p>).

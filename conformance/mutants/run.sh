@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause
 # run.sh — builds every deliberately broken copy of the reference decoder
 # (conformance/mutants/PROTOCOL/NN-name.patch) and checks that the vectors of
 # its protocol kill it.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* bad_adapter.c — deliberately misbehaving adapters: the runner must classify each and go on.
  * Built once per BAD_KIND: crash, hang, flood, abi (wrong version), nosym (no entry point),
  * openfail, feedfail, nofinish (exits in finish without saying done), abort (SIGABRT), wrong,

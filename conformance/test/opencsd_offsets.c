@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* opencsd_offsets.c — the OpenCSD adapter's 64-bit offsets over OpenCSD's 32-bit trace index (tests/opencsd-offsets.t). */
 /*
  * OpenCSD's C API counts trace bytes in a 32-bit ocsd_trc_index_t; the

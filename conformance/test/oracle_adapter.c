@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* oracle_adapter.c — a hostile adapter that decodes nothing and tries to copy the expected answers into its results (tests/hostile.t).
  *
  * It declares ETE at L1. For each run it looks for the vector's expected L1 lines:

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* twins.c — the RES0 rule (each protocol's ERRATA.md: a bit the text leaves unassigned is
  * ignored, with a warning) as a property of every vector: set such a bit and the decode is the
  * same, plus one warning. Prints TAP (version 13).

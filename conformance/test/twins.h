@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* twins.h — the RES0 twins property test (conformance/test/twins.c): what a protocol's twin
  * rules (conformance/test/twins_<protocol>.c) are given and what they give back. */
 #ifndef TC_TWINS_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* twins_ete.c — ETE's twin rules: the fields of reference/ete/FORMAT.md "Warnings" (ERRATA TC-R1),
  * written from the packet layouts of reference/ete/FORMAT.md and reference/ete/ERRATA.md. */
 #include "tracecert/ete.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* twins_etmv3.c — ETMv3's twin rules: every warning field of reference/etmv3/FORMAT.md
  * "Warnings" (ERRATA ETM3-R1), found from the byte layouts of reference/etmv3/ERRATA.md: ETM3-P3
  * (branch address, exception information bytes, Figure 7-25), ETM3-P7 (cycle count), ETM3-P8

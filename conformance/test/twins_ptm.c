@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* twins_ptm.c — PFT/PTM's twin rules: every warning field of the PTM-R1 table
  * (reference/ptm/ERRATA.md), with the field names and bits of reference/ptm/FORMAT.md
  * "Warnings", found from the byte layouts of PTM-P3 (branch address), PTM-S4 (waypoint

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* unit_frame.c — the frames of the certify processes (conformance/frame.c): a written frame parses back; every way bytes can fail to be a frame is refused; handed-over text is copied bounded and as valid UTF-8. */
 #include <stdio.h>
 #include <string.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* unit_vecwrite.c — the vector writer (conformance/vecwrite.c): its layout against text written by hand, every misuse it refuses, and the reader's rules (description, tags, lines of any length, NUL bytes, sections given twice, the version, the [end] line, a cut at every offset, image files checked by size= and crc32=); TAP. */
 #include <stdio.h>
 #include <stdlib.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* vecround.c — the vector writer's round trip over vector files: read, write, read back the same vector, write the same text; TAP. */
 /*
  * usage: vecround [--identical] PATH...

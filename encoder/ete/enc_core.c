@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* enc_core.c — the ETE encoder's variant counters (the names of encoder/ete/variants.txt). */
 #include <stdarg.h>
 #include <stdio.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* enc_entry.c — the ETE encoder's entry in the table of encoders (tracecert/encoder.h): what `tracecert gen --protocol ete` calls. */
 #include <stdio.h>
 #include <stdlib.h>

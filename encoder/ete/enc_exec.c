@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* enc_exec.c — a logged real execution through the ETE trace-unit model (tc_encoder.from_exec). */
 /* The same packet path as the random execution (enc_trace.c): an Atom
  * element per P0 instruction (the branches and ISB, packed into atom

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* enc_internal.h — private state of the random ETE encoder (trace-unit model).
  *
  * Independence: the encoder shares with the reference decoder only the public

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* enc_negative.c — negative vectors: a generated vector with ONE deliberate corruption, labelled
  * with the error class and offset a decoder must report.
  *

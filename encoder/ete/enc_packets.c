@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* enc_packets.c — the encoder's packet layer: writes ETE packets choosing at random among the valid
  * encodings of the same information, and records the expected L1 line of each. Its model of the
  * trace unit (address history, context, timestamp, speculation depth) is its own. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* enc_trace.c — the encoder's execution model and trace-unit decisions: runs a random program,
  * decides what the trace unit reports (speculation, mispredicts, exceptions, context, gaps,
  * transactions, Q, source addresses, timestamps, cycle counts, events), and records the L3

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* enc_writer.c — the ETE encoder's packet layer behind a public handle (tracecert/encoder_ete.h
  * tc_enc_packets_*): packets one at a time for a trace laid out by its caller. */
 #include <stdlib.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* e3enc_core.c — the ETMv3 encoder's entry: options, configuration, generation, variant counters. */
 #include <stdarg.h>
 #include <stdio.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* e3enc_data.c — the ETMv3 encoder's data trace: the transfers of the program's loads and stores as data packets (IHI 0014 §7.4). */
 /* The program's data instructions (encoder/program.c LDR/STR immediate, the
  * STREX of e3enc_program.c, POP and LDR to the PC) reach a data area and

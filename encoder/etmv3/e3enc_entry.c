@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* e3enc_entry.c — the ETMv3 encoder's entry in the table of encoders (tracecert/encoder.h): what `tracecert gen --protocol etmv3` calls. */
 #include <stdio.h>
 #include <stdlib.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* e3enc_exec.c — a logged real execution through the ETMv3 trace-unit model (tc_encoder.from_exec). */
 /* The same packet path as the random execution (e3enc_trace.c): an atom per
  * instruction (§7.3.1, e3e_atom, packed into P-headers by e3enc_packets.c),

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* e3enc_internal.h — private state of the random ETMv3 encoder (an ETMv3 trace-unit model). */
 /* Independence: the encoder shares with the reference decoder only the public
  * packet and L3 structs and their text writers (tracecert/etmv3.h

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* e3enc_l3.c — the ETMv3 encoder's L3 truth: what the execution traced, as ranges and items in the order of reference/etmv3/FORMAT.md "L3". */
 /* An instruction traced joins the range being built when it is the next in
  * address order in the same instruction set and the range does not end in

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* e3enc_packets.c — the ETMv3 encoder's packet layer: every ETMv3 packet, every valid encoding, its L1 record. */
 /* Layouts: ARM IHI 0014 §7.2–7.8 (Table 7-1) as reference/etmv3/ERRATA.md
  * decides what the lost figures hold (ETM3-P3, P7, P8, P9, P10, X1). Each

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* e3enc_program.c — the ETMv3 encoder's view of a random A32/T32 program: rewritten instructions, instruction facts. */
 /* The program is the shared generator's (encoder/program.c). Here some A32
  * terminators are made conditional (BL, BX, BLX, LDM/LDR/MOV to PC: an N

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* e3enc_trace.c — the ETMv3 encoder's execution model and trace-unit decisions. */
 /* Runs a random A32/T32 program instruction by instruction and decides what
  * an ETMv3 reports (IHI 0014 chapter 7, as reference/etmv3/ERRATA.md reads

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* ptmenc_asm.c — the PTM assembler (tc_encoder.asm_*, tracecert asm): the packet of one L1 record
  * through the encoder's own byte layouts (ptmenc_packets.c), with the lengths the trace asks for. */
 /* A packet's length in the trace decides what its L1 line does not show:

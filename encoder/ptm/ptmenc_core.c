@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* ptmenc_core.c — the PTM encoder's entry: options, configuration, generation, variant counters. */
 #include <stdarg.h>
 #include <stdio.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* ptmenc_entry.c — the PTM encoder's entry in the table of encoders (tracecert/encoder.h): what `tracecert gen --protocol ptm` calls. */
 #include <stdio.h>
 #include <stdlib.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* ptmenc_exec.c — a logged real execution through the PTM trace-unit model (tc_encoder.from_exec). */
 /* The same packet path as the random execution (ptmenc_trace.c): an atom
  * per waypoint (§4.2; packed into atom packets by ptmenc_packets.c), a

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* ptmenc_internal.h — private state of the random PFT/PTM encoder (a PTM trace-unit model). */
 /* Independence: the encoder shares with the reference decoder only the public
  * packet and L3 structs and their text writers (tracecert/ptm.h

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* ptmenc_packets.c — the PTM encoder's packet layer: every PFT packet, every valid encoding, its L1 record. */
 /* Layouts: IHI 0035B §4.5 Table 4.1 and §4.5.4 as reference/ptm/ERRATA.md
  * (PTM-P3..P10, PTM-S4) decides them. Each writer chooses at random among

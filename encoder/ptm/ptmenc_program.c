@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* ptmenc_program.c — the PTM encoder's view of a random A32/T32 program: conditions, instruction sets, waypoints. */
 /* The program is the shared generator's (encoder/program.c); here some
  * A32 branches with link and indirect branches are made conditional. */

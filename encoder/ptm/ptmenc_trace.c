@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* ptmenc_trace.c — the PTM encoder's execution model and trace-unit decisions, and the L3 truth. */
 /* Runs a random A32/T32 program, decides what the PTM reports (atoms,
  * branch addresses, the return stack, exceptions with waypoint updates,

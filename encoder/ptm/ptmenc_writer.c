@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* ptmenc_writer.c — the PTM encoder's packet layer behind a public handle (tracecert/encoder_ptm.h
  * tc_enc_ptm_packets_*): packets one at a time for a trace laid out by its caller. */
 #include <stdlib.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* rvenc_entry.c — the rvtrace encoder's entry: options, the configuration, generation, the variant
  * counters, and struct tc_encoder (tracecert/encoder.h). */
 #include <stdarg.h>

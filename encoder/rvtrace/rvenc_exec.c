@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* rvenc_exec.c — a logged real execution (qemu-riscv64) through the rvtrace encoder's Figure 5.1
  * (tc_encoder.from_exec). */
 /* The same path as the random execution (rvenc_entry.c build): the retired

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* rvenc_insn.c — the encoder's own RISC-V instruction encoder (RV32I/RV64I base formats and the C
  * extension's CR, CI, CB, CJ formats of the unprivileged ISA): what the random program is written in.
  * It shares nothing with the reference's classifier (reference/insn.c). */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* rvenc_internal.h — the rvtrace encoder's parts: the program and its execution (rvenc_program.c, with
  * the instruction encoder rvenc_insn.c), Figure 5.1 over the retired instructions (rvenc_trace.c), the
  * frames (rvenc_packets.c), the L3 truth (rvenc_l3.c), the entry (rvenc_entry.c). */

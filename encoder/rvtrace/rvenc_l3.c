@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* rvenc_l3.c — the L3 truth (reference/L3FORMAT.md, reference/rvtrace/FORMAT.md "L3"): the executed
  * qualified instructions, each in the walk of the packet that reports it (ERRATA RV-P10, RV-P11,
  * RV-P13), exceptions with their return address (RV-P14), trap returns (RV-P15), context (RV-P16),

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* rvenc_packets.c — the frames of the packets (ERRATA RV-F1…RV-F6, reference/rvtrace/FORMAT.md "The
  * bytes"): payloads least-significant bit first in table order (Tables 6.1–6.4, L364–399), an address
  * or full map kept to the fewest bits that copies of the frame's last bit restore (RV-F5), padding

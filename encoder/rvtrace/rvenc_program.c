@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* rvenc_program.c — a random RV32/RV64 program (basic blocks, with or without C, and one trap handler
  * ending in mret) and its execution into retired instructions, one at a time as the ingress port's
  * groups split (0.026 L145; README "Encoder from the ingress port"). */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* rvenc_trace.c — the instruction-trace encoder: the decisions of Figure 5.1 (0.026 L347, lost in the
  * extraction; ERRATA RV-X2, reference/rvtrace/README.md "Encoder from the ingress port") for each
  * retired instruction, and the extra packets of ERRATA RV-E1. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* roundtrip.c — the round trip of every encoder: for every seed, the reference decoder must reproduce the encoder's L1 and L3 ground truth exactly. */
 /* Each protocol of the build that has an encoder (tc_encoders[], or those
  * --protocol names) generates a vector per seed through its descriptor

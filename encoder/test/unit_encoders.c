@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* unit_encoders.c — the table of encoders (tracecert/encoder.h) through its published interface: one encoder per protocol, its fields, determinism, fixed configurations, refusals, negative vectors, synchronisation points; the shared random source, variant lists and program queries (enc_common.h); TAP. */
 #include <stdio.h>
 #include <stdlib.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* unit_execlog.c — real executions (tracecert/execlog.h): the qemu log parser and each of its error
  * paths, the classifier over a hand-made image and its refusals, the L3 of an execution, the pages,
  * and a protocol's from_exec on a tiny hand-made log (its model's L3 agrees with the log's); TAP. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* decode.c — fuzz harness: ETE stages 1–3 (instruction level) with a program image taken from the input, and the ELF reader.
  *
  * Property: for every configuration, program image and trace, decoding to

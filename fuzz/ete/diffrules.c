@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* diffrules.c — what the differential harness (fuzz/diff.c, ete_diff) knows of ETE: its input header, the documented divergences. */
 #include <stdio.h>
 #include <string.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* format.c — fuzz harness: the canonical text functions and the configuration parser on arbitrary values.
  *
  * Why: certify formats whatever an adapter hands back (tc_ete_format_packet

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 # fuzz/ete/fuzz.mk — ETE's own settings of the fuzz build (included by fuzz/fuzz.mk).
 
 # make fuzz-smoke: seconds under libFuzzer and AFL++ (HARNESS:LF:AFL); ete_stream, whose checks

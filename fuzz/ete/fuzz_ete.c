@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* fuzz_ete.c — ETE's configuration header of the fuzz inputs (fuzz_ete.h): three bytes to a struct tc_ete_config and back. */
 #include "fuzz_ete.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* fuzz_ete.h — ETE's configuration header of the fuzz inputs of fuzz/ete/ (its harnesses were written before the descriptor's key table). */
 #ifndef TC_FUZZ_ETE_H
 #define TC_FUZZ_ETE_H

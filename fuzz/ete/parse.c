@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* parse.c — fuzz harness: ETE stages 1–2 (packets, speculation, transactions) on arbitrary bytes.
  *
  * Property: for every decoder configuration, any byte string is decoded

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* roundtrip.c — fuzz harness (structure-aware): the input steers the random encoder; the reference must decode what it wrote.
  *
  * Property: for every encoder run the input chooses — seed, execution

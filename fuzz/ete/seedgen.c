@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* seedgen.c — the seed corpora of ETE's harnesses (fuzz/ete/): each ETE vector's [trace] behind the header that harness expects.
  *
  * Usage: seedgen ete_KIND OUTDIR PATH...

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* decode.c — fuzz harness: the ETMv1 sample file through its descriptor, L1 with the image walk
  * and L3, against the same decoder at L1 alone and fed whole.
  *

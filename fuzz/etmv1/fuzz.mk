@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 # fuzz/etmv1/fuzz.mk — ETMv1's own settings of the fuzz build (included by fuzz/fuzz.mk).
 
 # make fuzz-smoke: seconds under libFuzzer and AFL++ (HARNESS:LF:AFL), twice the protocol's share of

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* parse.c — fuzz harness: the ETMv1 L1 decoder (reference/etmv1/) on a sample file whose header
  * agrees with the configuration, and arbitrary records.
  *

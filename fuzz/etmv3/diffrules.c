@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* diffrules.c — what the differential harness (fuzz/diff.c, etmv3_diff) knows of ETMv3: the documented divergences of OpenCSD's ETMv3 decoder, each recognised exactly. */
 #include <stdlib.h>
 #include <string.h>

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 # fuzz/etmv3/fuzz.mk — ETMv3's own settings of the fuzz build (included by fuzz/fuzz.mk).
 
 # make fuzz-smoke: seconds under libFuzzer and AFL++ (HARNESS:LF:AFL), 120 s in all, twice the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* l1model.c — the ETMv3 L1 stream as IHI 0014 chapter 7, reference/etmv3/FORMAT.md and ERRATA.md describe it, independently of reference/etmv3/ (fuzz/etmv3/parse.c compares the decoder with it).
  *
  * Framing rules (FORMAT.md "Error classes", ERRATA ETM3-P2, P5, P22):

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* l1model.h — an independent model of the ETMv3 L1 stream (packet boundaries, kinds, fields, errors, warnings, skipped bytes) for fuzz/etmv3/parse.c. */
 #ifndef TC_FUZZ_ETMV3_L1MODEL_H
 #define TC_FUZZ_ETMV3_L1MODEL_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* parse.c — fuzz harness: the ETMv3 reference decoder's L1 (packets) on arbitrary bytes and configurations, against an independent model of the stream.
  *
  * Property: for every configuration the key table allows, any byte string

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* decode.c — fuzz harness: the PTM reference decoder to the instruction level (L3) with a program image taken from the input.
  *
  * Property: for every configuration, program image and trace, decoding to

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* diffrules.c — what the differential harness (fuzz/diff.c, ptm_diff) knows of PFT/PTM: its configuration, the documented divergences. */
 #include <string.h>
 

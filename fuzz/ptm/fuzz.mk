@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 # fuzz/ptm/fuzz.mk — PTM's own settings of the fuzz build (included by fuzz/fuzz.mk).
 
 # The L1 model (l1model.c, ptm_parse's independent reading of the stream) is instrumented as the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* l1model.c — the PTM L1 stream as reference/ptm/FORMAT.md and ERRATA.md describe it, independently of reference/ptm/ (fuzz/ptm/parse.c compares the decoder with it).
  *
  * Framing rules (FORMAT.md "Error classes", ERRATA PTM-P5, P10):

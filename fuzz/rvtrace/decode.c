@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* decode.c — fuzz harness: the RISC-V processor trace 0.026 stream through its descriptor, against an independent walk of its frames.
  *
  * Property: for every configuration the key table allows, any byte string

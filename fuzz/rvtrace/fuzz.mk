@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 # fuzz/rvtrace/fuzz.mk — RISC-V processor trace 0.026's own settings of the fuzz build (included by fuzz/fuzz.mk).
 
 # make fuzz-smoke: seconds under libFuzzer and AFL++ (HARNESS:LF:AFL), twice the protocol's share of

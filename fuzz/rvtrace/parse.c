@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* parse.c — fuzz harness: one RISC-V processor trace 0.026 frame (rvtrace_parse.c) on arbitrary bytes and configurations.
  *
  * Property: for every configuration the key table allows, any frame is

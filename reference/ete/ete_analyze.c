@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* ete_analyze.c — ETE stage 3: analysis of resolved elements against a program image (K10.5.5). */
 #include <stdlib.h>
 #include <string.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* ete_config.c — ETE decoder configuration: the key table, the register table and what registers derive (tracecert/protocol.h builder).
  *
  * Register fields (reference/ete/CONFIG.md gives the document and section of each):

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* ete_decoder.c — ETE decoder driver: synchronisation, streaming, errors, stage 1 → 2. */
 #include <stdlib.h>
 #include <string.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* ete_internal.h — private state of the ETE reference decoder (stage 1 and 2). */
 #ifndef TC_ETE_INTERNAL_H
 #define TC_ETE_INTERNAL_H

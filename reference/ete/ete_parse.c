@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* ete_parse.c — ETE stage 1: parsing the byte stream into elements (K10.5.2). */
 #include <string.h>
 

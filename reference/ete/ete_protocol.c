@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* ete_protocol.c — ETE as shared code sees it: the protocol descriptor (tracecert/protocol.h) over the ETE decoder. */
 #include <stdlib.h>
 #include <string.h>

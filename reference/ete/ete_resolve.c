@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* ete_resolve.c — ETE stage 2: speculation and transaction resolution (K10.5.3, K10.5.4). */
 #include <stdlib.h>
 #include <string.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* ete_text.c — canonical text of ETE packets and elements (reference/ete/FORMAT.md). */
 #include <errno.h>
 #include <stdio.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* etmv1_analyze.c — ETMv1 L3: the L1 items walked over the image (etmv1_walk.c) and written as the
  * shared L3 text's items (reference/etmv1/FORMAT.md "L3"; IHI 0014 §4.5.3 L7383-7446, §5.5.1 L8151,
  * §5.5.3 L8161, §5.11 L8430-8436; ERRATA ETM1-P15, P17, P19, P23, P26, P27, P38). */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* etmv1_assoc.c — which instruction a packet belongs to: the demands of ID, BD and BE in PIPESTAT
  * order, early packets on WT, the value lengths from the walk (IHI 0014 §5.3 L8016-8028, §5.3.2,
  * §5.4 Table 5-2 L8128-8143; ERRATA ETM1-P2, P3, P10, P11, P18, P28, P29, P31). */

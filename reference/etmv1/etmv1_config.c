@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* etmv1_config.c — the ETMv1 keys and their checks (reference/etmv1/CONFIG.md "Keys"; ERRATA ETM1-P1). */
 #include <stdio.h>
 

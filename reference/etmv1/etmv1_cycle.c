@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* etmv1_cycle.c — one ETMv1 cycle: which cycles carry a packet and on which byte lanes, TRACESYNC
  * on the packet it marks (IHI 0014 §5.1 Table 5-1 L7954-7972, §5.2 L7996-8010, §5.3.1 L8036-8049;
  * ERRATA ETMC-F7, ETM1-P2, P4, P5). */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* etmv1_decoder.c — the ETMv1 driver: records from reference/cyclecap.c, items in cycle order once
  * complete, errors and resynchronisation, `truncated` at the end or a gap (reference/etmv1/FORMAT.md
  * "L1", "Error classes"; ERRATA ETMC-F3, F4, F8, ETM1-P20, P21, P22, P30, P33). */

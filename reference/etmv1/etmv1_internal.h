@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* etmv1_internal.h — the state the ETMv1 modules share (reference/etmv1/README.md "Modules"). */
 #ifndef TC_ETMV1_INTERNAL_H
 #define TC_ETMV1_INTERNAL_H

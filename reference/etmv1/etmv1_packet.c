@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* etmv1_packet.c — the contents of ETMv1 packets: branch addresses of 1-5 packets with the fifth
  * packet's reason code and J bit, Context ID, data addresses, data values (IHI 0014 §5.5.2, §5.5.4,
  * §5.5.5, §5.6.3, §5.7.3, §5.7.5; ERRATA ETM1-P12…P16). */

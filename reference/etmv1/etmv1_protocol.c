@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* etmv1_protocol.c — ETMv1 as shared code sees it: the protocol descriptor (tracecert/protocol.h)
  * over the ETMv1 decoder (L1), the image walk it sizes data values by (ERRATA ETM1-P10) and the L3
  * analyzer (reference/etmv1/README.md "Levels"). */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* etmv1_sync.c — the Address Packet Offset and synchronisation: the two APO cycles and their bits,
  * the abandoned branch, the APO check, the unsynchronised search for a branch whose APO designates a
  * five-packet address (IHI 0014 §5.6.1 L8227-8243, §5.6.2, §5.8.1 L8375; ERRATA ETM1-S1, ETM1-P6…P9,

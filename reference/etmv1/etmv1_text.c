@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* etmv1_text.c — the ETMv1 L1 text (reference/etmv1/FORMAT.md "L1", "ETMv1 kinds"): the writer and
  * the one parser, through reference/textscan.c. */
 #include <stdio.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* etmv1_walk.c — the walk over an ARMv4T/ARMv5TE image: the instruction at the current address
  * (reference/insn.c), its data transfers (reference/armxfer.c), where each L1 item leaves the walk.
  * One walk for both uses: the value lengths L1 asks for (struct tc_etmv1_walk, ETM1-P10, P31, P36,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* etmv2_config.c — the ETMv2 keys and their checks (reference/etmv1/CONFIG.md "Keys", etmv2; ERRATA
  * ETM2-P1, ETM2-P10). */
 #include <stdio.h>

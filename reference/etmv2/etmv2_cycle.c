@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* etmv2_cycle.c — one ETMv2 cycle: the PIPESTAT of Table 6-1 (phantoms read as ERRATA ETM2-S1), which
  * cycles carry FIFO data and on which byte lanes, the 16-bit idle byte (IHI 0014 §6.1 L8460-8556,
  * §6.2 L8574-8586, §6.3 L8615-8634; ERRATA ETMC-F7, ETM1-P21, ETM2-S1, P2, P8, P9). */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* etmv2_decoder.c — the ETMv2 driver: records from reference/cyclecap.c, items in cycle order once
  * their groups are read, errors and resynchronisation at the next TFO, `truncated` at the end or a
  * gap (reference/etmv1/FORMAT.md "L1", "Error classes"; ERRATA ETMC-F3, F4, F8, ETM1-P33, ETM2-P11,

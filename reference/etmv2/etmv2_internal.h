@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* etmv2_internal.h — the state the ETMv2 modules share (reference/etmv1/README.md "Modules", etmv2). */
 #ifndef TC_ETMV2_INTERNAL_H
 #define TC_ETMV2_INTERNAL_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* etmv2_parse.c — the packets of a FIFO group: Table 6-2's headers, Normal data with SS values,
  * data addresses, Load Miss Occurred and Load Miss Data with their tags, Value Not Traced, Context ID,
  * branch addresses of Table 6-9 with E; a group ends at a branch address or a header with C = 0

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* etmv2_text.c — the ETMv2 L1 text (reference/etmv1/FORMAT.md "L1", "ETMv2 kinds"): the writer and the
  * one parser, through reference/textscan.c. */
 #include <stdio.h>

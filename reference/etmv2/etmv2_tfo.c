@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* etmv2_tfo.c — Trace FIFO Offsets: the value of Table 6-4 by its formula, the second nibble and the
  * gap nibble of a 4-bit port, a trigger on the TFO cycle, the skip of an unsynchronised decoder, the
  * count check, the TFO packet of Tables 6-6 to 6-8 with its Context ID, address and LSiP current

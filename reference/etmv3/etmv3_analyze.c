@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* etmv3_analyze.c — ETMv3 L3: instruction tracing (ARM IHI 0014 §7.3) followed over a program image. */
 #include <string.h>
 

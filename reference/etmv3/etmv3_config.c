@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* etmv3_config.c — ETMv3 decoder configuration: the key table, the register table and what the registers derive.
  *
  * Register fields (IHI 0014 §3.5.1 Table 3-5, §3.5.18 Table 3-46, §3.5.19

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* etmv3_decoder.c — ETMv3 decoder: the packet stream (A-sync search, streaming, errors) and L1 → L3. */
 #include <stdlib.h>
 #include <string.h>

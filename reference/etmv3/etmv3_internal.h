@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* etmv3_internal.h — private state of the ETMv3 reference decoder (parser, driver, analysis). */
 #ifndef TC_ETMV3_INTERNAL_H
 #define TC_ETMV3_INTERNAL_H

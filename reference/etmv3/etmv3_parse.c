@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* etmv3_parse.c — ETMv3 packets (ARM IHI 0014 §7.2–7.5, Table 7-1): one packet from bytes, resolved against the parser state. */
 #include <string.h>
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* etmv3_protocol.c — ETMv3 as shared code sees it: the protocol descriptor (tracecert/protocol.h) over the ETMv3 decoder. */
 #include <ctype.h>
 #include <stdlib.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* etmv3_text.c — canonical text of ETMv3 packets (reference/etmv3/FORMAT.md): the writer and the one parser of L1. */
 #include <stdio.h>
 #include <string.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* ptm_analyze.c — PTM L3: the decompression operations of ARM IHI 0035B App. B.3.2 over a program image. */
 #include <string.h>
 

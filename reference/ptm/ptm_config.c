@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* ptm_config.c — PTM decoder configuration: the key table, the register table and what the registers derive.
  *
  * Register fields (reference/ptm/ERRATA.md PTM-P1, PTM-P22):

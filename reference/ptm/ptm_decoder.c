@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* ptm_decoder.c — PTM decoder: the packet stream (A-sync search, streaming, errors) and L1 → L3. */
 #include <stdlib.h>
 #include <string.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* ptm_internal.h — private state of the PFT/PTM reference decoder (parser, driver, analysis). */
 #ifndef TC_PTM_INTERNAL_H
 #define TC_PTM_INTERNAL_H

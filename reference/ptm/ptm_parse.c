@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* ptm_parse.c — PFT packets (ARM IHI 0035B §4.5, Table 4.1): one packet from bytes, resolved against LastState. */
 #include <string.h>
 

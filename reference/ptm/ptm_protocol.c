@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* ptm_protocol.c — PFT/PTM as shared code sees it: the protocol descriptor (tracecert/protocol.h) over the PTM decoder. */
 #include <ctype.h>
 #include <stdlib.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* ptm_text.c — canonical text of PTM packets and L3 items (reference/ptm/FORMAT.md), and configuration keys. */
 #include <errno.h>
 #include <stdio.h>

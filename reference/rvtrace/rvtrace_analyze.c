@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* rvtrace_analyze.c — L3: the walk over the image from the last reported instruction (RISC-V processor
  * trace 0.026 chapters 2 and 3, L96–129, L139–181, Table 3.2 L163–171; the branch map L368–370; the
  * sync packets Table 6.3 L380–389; te_support Table 6.4 L395–399), as reference/rvtrace/ERRATA.md

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* rvtrace_config.c — RISC-V processor trace 0.026 decoder configuration: the key table, the discovery
  * fields as registers and what they derive, the refused combinations (Table 3.7 L214–241, §3.1.4
  * L243–273; reference/rvtrace/CONFIG.md). */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* rvtrace_decoder.c — the RISC-V processor trace 0.026 stream at L1 and L3 (rvtrace_analyze.c): frames cut by the end of a feed,
  * one frame held at most, errors, the next frame after an error (reference/rvtrace/ERRATA.md RV-F7,
  * RV-P8). The shared pktstream.c does not fit: rvtrace frames are length-delimited, up to 257 bytes,

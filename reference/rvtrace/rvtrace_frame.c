@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* rvtrace_frame.c — RISC-V processor trace 0.026 frames from bytes: byte 0, the long form, the payload
  * bit reader, the sign extension past the frame's end, padding (reference/rvtrace/ERRATA.md RV-F1…RV-F7;
  * the text's own encapsulation, Figure 6.1, L355–362, is lost). */

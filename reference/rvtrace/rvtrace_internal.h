@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* rvtrace_internal.h — what the rvtrace modules share: the payload bit reader of a frame (rvtrace_frame.c). */
 #ifndef TC_RVTRACE_INTERNAL_H
 #define TC_RVTRACE_INTERNAL_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* rvtrace_parse.c — one RISC-V processor trace 0.026 packet from a whole frame: te_inst formats 0–3
  * with the sync subformats (Tables 6.1–6.3, L364–389), te_support (Table 6.4, L391–399), trdb's timer
  * and software messages (RV-X3); the error classes and the map and pad warnings of

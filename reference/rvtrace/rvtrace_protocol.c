@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* rvtrace_protocol.c — RISC-V processor trace 0.026 as shared code sees it: the protocol descriptor
  * (tracecert/protocol.h) over the rvtrace decoder: L1 packets and the L3 walk of rvtrace_analyze.c
  * (reference/rvtrace/README.md). */

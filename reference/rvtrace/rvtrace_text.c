@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* rvtrace_text.c — canonical text of RISC-V processor trace 0.026 packets (reference/rvtrace/FORMAT.md):
  * the writer and the one parser of L1. */
 #include <stdio.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* tap.c — the small TAP printer shared by the unit tests (tap.h). */
 #include <stdarg.h>
 #include <stdio.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* tap.h — the small TAP (version 13, YAML diagnostics) printer shared by the unit tests. */
 #ifndef TC_TAP_H
 #define TC_TAP_H

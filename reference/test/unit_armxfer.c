@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* unit_armxfer.c — unit tests of the A32/T32 data-transfer decoder
  * (armxfer.h); prints TAP. Usage: unit_armxfer DIR, where DIR holds a32.tsv
  * and t32.tsv (written by reference/test/armxfer/gen.sh from GNU as and

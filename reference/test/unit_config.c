@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* unit_config.c — the shared configuration builder over ETE's and PTM's key and register tables, both ways; prints TAP. */
 #include <stdint.h>
 #include <stdio.h>

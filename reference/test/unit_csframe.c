@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* unit_csframe.c — the CoreSight formatter deformatter on hand-checked frames, under any chunking, and against the encoder's formatter writer; prints TAP. */
 #include <stdio.h>
 #include <stdlib.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* unit_cyclecap.c — unit tests of the per-cycle sample file reader (reference/cyclecap.c) against
  * reference/etmv1/FORMAT.md "Sample file" and ERRATA ETMC-F4, ETMC-F5; prints TAP. Every header
  * byte and record bit below is named beside it; every error path is taken. */

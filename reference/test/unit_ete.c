@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* unit_ete.c — unit tests of the ETE reference decoder (stages 1–2) through its public API; prints TAP. */
 #include <stdarg.h>
 #include <stdio.h>

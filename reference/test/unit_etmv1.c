@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* unit_etmv1.c — unit tests of the ETMv1 reference decoder at L1 (reference/etmv1/), through its
  * public API; prints TAP.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* unit_etmv1_l3.c — unit tests of the ETMv1 walk and L3 (reference/etmv1/etmv1_walk.c,
  * etmv1_analyze.c; reference/etmv1/FORMAT.md "L3", ERRATA ETM1-P10, P15, P17, P19, P23, P25, P26,
  * P36, P37, P38); prints TAP.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* unit_etmv2.c — unit tests of the ETMv2 reference decoder at L1 (reference/etmv2/), through its
  * public API; prints TAP.
  *

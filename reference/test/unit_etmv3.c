@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* unit_etmv3.c — unit tests of the ETMv3 reference decoder through its public API; prints TAP. */
 #include <stdint.h>
 #include <stdio.h>

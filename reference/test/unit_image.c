@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* unit_image.c — program images: regions (many, sorted, mapped from files), the ELF reader on real and malformed files, L3 normalisation; prints TAP. */
 #include <stdarg.h>
 #include <stdio.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* unit_insn.c — unit tests of the stage-3 instruction classifier (insn.h); prints TAP.
  * Usage: unit_insn DIR, where DIR holds a64.tsv, a32.tsv and t32.tsv (written
  * by reference/test/insn/gen.sh from a real assembler's output; see there for

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* unit_l1text.c — every protocol's L1 text parser (the descriptor's parse_l1, beside its formatter): round trips both ways, and the refusals; prints TAP. */
 #include <stdio.h>
 #include <stdlib.h>

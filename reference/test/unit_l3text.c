@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* unit_l3text.c — the shared L3 text writer and parser (reference/l3text.c); prints TAP. */
 #include <stdio.h>
 #include <stdlib.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* unit_ptm.c — unit tests of the PFT/PTM reference decoder through its public API; prints TAP. */
 #include <stdio.h>
 #include <stdlib.h>

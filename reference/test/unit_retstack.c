@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* unit_retstack.c — the shared return stack (reference/retstack.c) at its edges: empty, full, reset, depth 1 and the maximum; prints TAP. */
 #include <stdint.h>
 #include <string.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* unit_rvenc.c — the rvtrace encoder (encoder/rvtrace/) against the reference L1 decoder: for many
  * seeds the bytes it writes decode to exactly the L1 text it expects; the same request gives the same
  * vector; every variant of encoder/rvtrace/variants.txt is reached; refused requests; the program's image

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* unit_rvinsn.c — unit tests of the RISC-V instruction classifier (reference/rvinsn.h); prints TAP.
  * Usage: unit_rvinsn DIR, where DIR holds rv64.tsv and rv32.tsv (written by
  * reference/test/insn/rvgen.sh from objdump's disassembly; see there for the columns). Every row is

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* unit_rvtrace.c — unit tests of the RISC-V processor trace 0.026 reference decoder at L1 (frames,
  * packets, text, configuration) through its public API; prints TAP.
  *

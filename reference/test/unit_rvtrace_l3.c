@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* unit_rvtrace_l3.c — unit tests of the RISC-V processor trace 0.026 L3 walk (rvtrace_analyze.c, ERRATA
  * RV-P5, RV-P8…RV-P19, RV-X1, RV-E5); prints TAP. The images are assembled by riscv64-linux-gnu-as 2.40 (the
  * source beside the bytes, -march=rv32gc -mno-relax) and checked against its objdump; the packets are

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* unit_snapshot.c — the snapshot INI parser and directory reader on good and bad input, every refusal named by file and line; prints TAP. */
 #include <stdarg.h>
 #include <stdio.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* maxrss.c — runs a command and prints its peak resident set size in KiB (getrusage of the child); exits with its status. */
 #include <stdio.h>
 #include <sys/resource.h>

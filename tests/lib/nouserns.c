@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* nouserns.c — runs a command as UID:GID where no user namespace can be made: in a user namespace of its own (ids 0..65535 mapped to themselves) whose user.max_user_namespaces is 0, as in a container that forbids them. Needs root; exits with the command's status (128 + signal). */
 #define _GNU_SOURCE 1
 #include <errno.h>

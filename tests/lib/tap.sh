@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 # tap.sh — sourced by the shell tests: a TAP version 13 stream of `check` results, a temporary
 # folder removed on exit. After sourcing: check DESCRIPTION COMMAND... (the command must exit 0;
 # a check that fails prints the first 20 lines of the command's output as TAP diagnostics), then

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* ete_insn.c — vectors/ete/insn: the instruction tables of reference/test/insn (A64, A32, T32) as ETE L3 vectors. */
 /*
  * What these vectors score: how a decoder classifies every instruction of the

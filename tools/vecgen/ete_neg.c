@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* ete_neg.c — lays out the templated ETE vectors of vectors/ete/neg and vectors/ete/warn through the one .tcv writer. */
 /*
  * Every expectation below comes from the reasoning written next to it (the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* etmv3_insn.c — vectors/etmv3/insn: the instruction tables of reference/test/insn (A32, T32) as ETMv3 L3 vectors. */
 /*
  * What these vectors score: how a decoder classifies every instruction of the

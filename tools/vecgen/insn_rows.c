@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* insn_rows.c — reads the instruction tables of reference/test/insn (gen.sh's .tsv files) into rows. */
 #include <errno.h>
 #include <stdio.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* insn_rows.h — the instruction tables of reference/test/insn (a64.tsv, a32.tsv, t32.tsv) as rows, for the
  * programs that turn them into vectors (tools/vecgen/<p>_insn.c). */
 #ifndef TC_VECGEN_INSN_ROWS_H

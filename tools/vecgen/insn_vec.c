@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* insn_vec.c — a vector of the instruction tables being laid out, and its writing through the one .tcv writer. */
 #include <stdarg.h>
 #include <stdio.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* insn_vec.h — what the instruction-table vector programs (tools/vecgen/<p>_insn.c) share: a vector
  * being laid out (packet notes, annotated image lines, expected L3 lines with their reasons, the
  * layout's checks) and its writing through the one .tcv writer. Names no protocol. */

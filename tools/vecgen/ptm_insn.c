@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* ptm_insn.c — vectors/ptm/insn: the instruction tables of reference/test/insn (A32, T32) as PFT/PTM L3 vectors. */
 /*
  * What these vectors score: how a decoder classifies every instruction of the

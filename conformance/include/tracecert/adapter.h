@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* tracecert/adapter.h — the adapter ABI, version 2: how a third-party decoder of any protocol is wrapped for `tracecert certify`.
  *
  * An adapter is a shared object exporting one function,

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause
 # keep.sh PROTOCOL BUILD_DIR — keep a full automatic-mutant run of PROTOCOL as the protocol's
 # last measured run: copy BUILD_DIR/mutants-auto/PROTOCOL/{run.txt,parts.txt,sites.tsv,
 # verdicts.tsv} into conformance/mutants/auto/runs/PROTOCOL/ (replacing an earlier one), then

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause
 # one.sh PROTOCOL N — builds and judges the Nth automatic mutant of PROTOCOL (line N of
 # OUT/PROTOCOL/sample.tsv, from sites.py); called by run.sh beside it, in parallel, with
 # its environment (CC, CFLAGS_M, tool, build, out, base, base_objs, suite_link, equivalent).

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause
 # python.sh — prints a python3 that has libclang's bindings (clang.cindex): PYTHON if set,
 # else python3, else /usr/bin/python3 (Debian's, where apt-get puts python3-clang). Exit
 # status 2 and a line saying how to get them when none has.

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause
 # report.sh OUT — the report of the automatic mutants (Markdown on stdout) from every
 # OUT/<protocol>/ that run.sh beside this script wrote (verdicts.tsv, sites.tsv, parts.txt,
 # run.txt): per protocol and part, the mutants, how many the vectors alone kill and how many

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause
 # run.sh — the automatic mutants: operator-level faults at every site of a protocol's
 # reference (conformance/mutants/auto/sites.py, libclang), each judged by the protocol's
 # vectors alone (`tracecert certify`, what a third party sees) and, when it survives them,

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: BSD-3-Clause
 """sites.py — the mutation sites of reference C files, found with libclang (python3-clang).
 
   sites.py list [--sample N [--seed S]] FILE...

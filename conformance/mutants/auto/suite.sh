@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 # suite.sh — "the whole suite" against a copy of the reference, for the automatic mutants
 # (sourced by run.sh and one.sh beside it): every unit test program of the reference
 # (every reference/test/unit_NAME.c but other protocols' unit_<q>.c, run with the arguments

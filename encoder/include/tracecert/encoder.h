@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* tracecert/encoder.h — what every protocol's random encoder shares: image regions, a generated
  * vector, the encoder descriptor and the table of encoders, the CoreSight formatter writer. */
 /* Each protocol's encoder has its own header beside this one

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* tracecert/encoder_ete.h — the random ETE encoder: a trace-unit model that produces a program, an
  * execution of it, the byte stream, and the ground truth at L1 and L3. */
 #ifndef TRACECERT_ENCODER_ETE_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* tracecert/encoder_etmv3.h — the random ETMv3 encoder: a program, an execution, the trace, the L1 and L3 truth. */
 /* An ETMv3 trace-unit model (ARM IHI 0014 chapter 7, as reference/etmv3/ERRATA.md
  * decides it): it makes a random A32/T32 program, runs it, and writes the byte

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* tracecert/encoder_ptm.h — the random PFT/PTM encoder: a program, an execution, the trace, the L1 and L3 truth. */
 /* A PTM trace-unit model: it makes a random A32/T32 program, runs it, and
  * writes the byte stream a PTM would, with the ground truth. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* tracecert/encoder_rvtrace.h — the random RISC-V processor trace 0.026 encoder: a program, an execution,
  * the instruction-trace encoder of chapter 5 over its retired instructions, the bytes and the truth. */
 /* It makes a random RV32 or RV64 program (with or without C) with its own

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* tracecert/execlog.h — real executions as vectors: the one parser of qemu-user's per-instruction
  * execution log, the instructions it ran classified from the program image, the L3 that
  * execution gives, and the image pages it touches (every protocol's from_exec, tracecert/encoder.h). */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* tracecert/csframe.h — CoreSight trace formatter frames: a streaming, protocol-neutral deformatter that splits a formatted buffer by trace ID. */
 #ifndef TRACECERT_CSFRAME_H
 #define TRACECERT_CSFRAME_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* tracecert/ete.h — ETE reference decoder, stages 1 and 2 (Arm ARM K10.5.2–K10.5.4). */
 #ifndef TRACECERT_ETE_H
 #define TRACECERT_ETE_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* tracecert/ete_config.h — ETE decoder configuration: the one key table, and the configuration derived from the trace unit's registers. */
 #ifndef TRACECERT_ETE_CONFIG_H
 #define TRACECERT_ETE_CONFIG_H

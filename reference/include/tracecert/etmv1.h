@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* tracecert/etmv1.h — ETMv1 reference decoder at L1 (ARM IHI 0014 chapter 5; reference/etmv1/FORMAT.md
  * "Sample file" and "L1", the decisions of reference/etmv1/ERRATA.md). */
 #ifndef TRACECERT_ETMV1_H

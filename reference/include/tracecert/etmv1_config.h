@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* tracecert/etmv1_config.h — the configuration of the ETMv1 reference decoder (reference/etmv1/CONFIG.md). */
 #ifndef TRACECERT_ETMV1_CONFIG_H
 #define TRACECERT_ETMV1_CONFIG_H

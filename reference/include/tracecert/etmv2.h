@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* tracecert/etmv2.h — ETMv2 reference decoder at L1 (ARM IHI 0014 chapter 6; reference/etmv1/FORMAT.md
  * "Sample file", "L1" and "ETMv2 kinds", the decisions of reference/etmv1/ERRATA.md). */
 #ifndef TRACECERT_ETMV2_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* tracecert/etmv2_config.h — the configuration of the ETMv2 reference decoder (reference/etmv1/CONFIG.md
  * "etmv2"). */
 #ifndef TRACECERT_ETMV2_CONFIG_H

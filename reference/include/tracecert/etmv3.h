@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* tracecert/etmv3.h — ETMv3 reference decoder: packets (L1) and instructions (L3) (ARM IHI 0014, chapter 7). */
 #ifndef TRACECERT_ETMV3_H
 #define TRACECERT_ETMV3_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* tracecert/etmv3_config.h — ETMv3 decoder configuration: the one key table and the registers it is derived from. */
 #ifndef TRACECERT_ETMV3_CONFIG_H
 #define TRACECERT_ETMV3_CONFIG_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* tracecert/image.h — program images for instruction-level decode: any number of regions (copies, read-only file mappings, ELF segments).
  *
  * Two parts: the regions and their lookup (reference/image.c), all a decoder

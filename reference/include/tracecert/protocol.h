@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* tracecert/protocol.h — a protocol as shared code sees it: its configuration keys and registers, its names, its reference decoder. */
 #ifndef TRACECERT_PROTOCOL_H
 #define TRACECERT_PROTOCOL_H

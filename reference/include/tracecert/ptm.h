@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* tracecert/ptm.h — PFT/PTM reference decoder: packets (L1) and instructions (L3) (ARM IHI 0035B). */
 #ifndef TRACECERT_PTM_H
 #define TRACECERT_PTM_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* tracecert/ptm_config.h — PTM decoder configuration: the one key table and the registers it is derived from. */
 #ifndef TRACECERT_PTM_CONFIG_H
 #define TRACECERT_PTM_CONFIG_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* tracecert/rvtrace.h — RISC-V processor trace 0.026 reference decoder: frames and packets (L1)
  * (RISC-V Processor Trace 0.026-DRAFT chapter 6; the framing of reference/rvtrace/ERRATA.md RV-F1…RV-F7). */
 #ifndef TRACECERT_RVTRACE_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* tracecert/rvtrace_config.h — RISC-V processor trace 0.026 decoder configuration: the keys of
  * reference/rvtrace/CONFIG.md, the one key table and the discovery fields they derive from. */
 #ifndef TRACECERT_RVTRACE_CONFIG_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* tracecert/snapshot.h — trace snapshot directories (snapshot.ini, device .ini files, trace.ini; the OpenCSD / Arm DS layout): INI parsing and the directory's structure, protocol-neutral. */
 #ifndef TRACECERT_SNAPSHOT_H
 #define TRACECERT_SNAPSHOT_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* tracecert/trace.h — what every protocol shares: protocol ids, the item header, the protocol-neutral L3 items. */
 #ifndef TRACECERT_TRACE_H
 #define TRACECERT_TRACE_H

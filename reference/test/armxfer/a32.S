@@ -157,3 +157,4 @@
 	bkpt	#0
 	.inst	0xe6100010
 	.inst	0xe7f000f0
+@ SPDX-License-Identifier: BSD-3-Clause

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: BSD-3-Clause
 # gen.sh — assembles a32.S and t32.S (-march=armv5te) with the GNU cross
 # assembler, disassembles them with objdump and writes a32.tsv and t32.tsv
 # beside them: the ground truth that reference/test/unit_armxfer.c checks

@@ -81,3 +81,4 @@
 	blx	.
 	.inst.n	0xde00
 	.inst.n	0xb100
+@ SPDX-License-Identifier: BSD-3-Clause

@@ -7,3 +7,4 @@ _start:
 1: bl 2f
   bx lr
 2: nop
+/* SPDX-License-Identifier: BSD-3-Clause */

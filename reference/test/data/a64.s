@@ -6,3 +6,4 @@ _start:
 1: bl 2f
   ret
 2: nop
+/* SPDX-License-Identifier: BSD-3-Clause */

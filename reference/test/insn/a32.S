@@ -248,3 +248,4 @@
 	.inst 0xe880f000           @= other
 @ F4 Load/store word and unsigned byte: STR (W=1, writeback) of PC, a store.
 	.inst 0xe5a0f004           @= other
+@ SPDX-License-Identifier: BSD-3-Clause

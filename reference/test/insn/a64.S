@@ -215,3 +215,4 @@
 // op3 = 000000 any other op4 is unallocated (bit 0 set: not BR x0, not BLR x0).
 	.inst 0xd61f0001           //= other
 	.inst 0xd63f0001           //= other
+// SPDX-License-Identifier: BSD-3-Clause

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: BSD-3-Clause
 # gen.sh — assembles a64.S, a32.S and t32.S with the GNU cross assemblers and
 # writes a64.tsv, a32.tsv and t32.tsv beside them: the ground truth that
 # reference/test/unit_insn.c checks tc_insn_decode against.

@@ -20,3 +20,4 @@
 	beq a0, a1, . - 0x800
 	lui a0, 0x80000
 	auipc a1, 0xfffff
+# SPDX-License-Identifier: BSD-3-Clause

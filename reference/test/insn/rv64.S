@@ -26,3 +26,4 @@
 	c.srli a0, 63
 	c.srai a1, 32
 	c.slli a0, 63
+# SPDX-License-Identifier: BSD-3-Clause

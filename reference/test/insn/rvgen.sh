@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: BSD-3-Clause
 # rvgen.sh — assembles rv64.S and rv32.S with the GNU cross assembler and writes rv64.tsv and
 # rv32.tsv beside them: the ground truth that reference/test/unit_rvinsn.c checks tc_rvinsn_decode
 # (reference/rvinsn.c) against.

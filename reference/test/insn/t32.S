@@ -344,3 +344,4 @@
 @ F3 Branches and miscellaneous control, B<c>.W T3: offset S:J2:J1:imm6:imm11:0 = 0x80000,
 @ J2 set and imm6 = 0.
 	bne.w . + 0x80004          @= dir cond target=+0x80004
+@ SPDX-License-Identifier: BSD-3-Clause

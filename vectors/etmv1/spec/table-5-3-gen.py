@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: BSD-3-Clause
 # table-5-3-gen.py — writes table-5-3-reasons-v10.tcv … -v13.tcv beside it (run from the
 # repository's top: python3 vectors/etmv1/spec/table-5-3-gen.py). Each expected line is the rule written in the vector's description,
 # applied to one value: IHI 0014 Table 5-3 (L8206-8217), §5.5.4 (L8173-8183), §5.5.3 (L8161) and the

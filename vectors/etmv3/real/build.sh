@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause
 # build.sh — make vectors-real: the real-execution vectors of this folder, from the programs of src/.
 # usage: sh build.sh TRACECERT OUT WORK | sh build.sh --check (only says which packages are missing)
 #   each program of src/ built -static with arm-linux-gnueabihf-gcc at -O0 and -O2, A32 and

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause
 # build.sh — make vectors-real: the PFT/PTM real-execution vectors of this folder, from the programs
 # of ../../etmv3/real/src/ (the same C programs as the ETMv3 ones, not copied).
 # usage: sh build.sh TRACECERT OUT WORK | sh build.sh --check (only says which packages are missing)

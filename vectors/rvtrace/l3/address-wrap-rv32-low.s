@@ -7,3 +7,4 @@
 	beqz	a1, 1f			# 0x4: not taken
 	addi	a1, a1, 1		# 0x8
 1:	addi	a1, a1, 2		# 0xc
+# SPDX-License-Identifier: BSD-3-Clause

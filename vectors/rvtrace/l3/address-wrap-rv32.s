@@ -10,3 +10,4 @@
 	c.addi	a0, 2			# 0xfffffffa
 	.option norvc
 	addi	a0, a0, 3		# 0xfffffffc: its successor is 0x0 (modulo 2^32)
+# SPDX-License-Identifier: BSD-3-Clause

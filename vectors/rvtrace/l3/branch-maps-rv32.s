@@ -14,3 +14,4 @@
 	slli	t3, t3, 1		# 0x3024
 	sw	t3, 0(sp)		# 0x3028
 	lw	t4, 0(sp)		# 0x302c
+# SPDX-License-Identifier: BSD-3-Clause

@@ -7,3 +7,4 @@
 	addi	a0, a0, 1		# 0x7002
 	.org	0x620
 	addi	a1, a1, 1		# 0x7620
+# SPDX-License-Identifier: BSD-3-Clause

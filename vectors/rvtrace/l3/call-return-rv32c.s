@@ -16,3 +16,4 @@
 f:	.option rvc
 	c.addi	a0, 1			# 0x6030
 	c.jr	ra			# 0x6032: return (c.jr x1), uninferable (itype 10; 0.026 has no return stack)
+# SPDX-License-Identifier: BSD-3-Clause

@@ -10,3 +10,4 @@
 	beq	a0, a0, 2f		# 0xe014
 	nop				# 0xe018
 2:	addi	a2, a2, 1		# 0xe01c
+# SPDX-License-Identifier: BSD-3-Clause

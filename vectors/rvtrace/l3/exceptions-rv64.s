@@ -18,3 +18,4 @@
 	.org	0x8200 - 0x8000
 	addi	t1, t1, 1		# 0x8200: interrupt handler
 	mret				# 0x8204
+# SPDX-License-Identifier: BSD-3-Clause

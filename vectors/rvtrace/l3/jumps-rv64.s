@@ -34,3 +34,4 @@
 	jalr	zero, 0x140(t3)		# 0x5124: to 0x5140; reported by a sync: uninferable (RV-P12)
 	.org	0x5140 - 0x4000
 	addi	a1, a1, 1		# 0x5140
+# SPDX-License-Identifier: BSD-3-Clause

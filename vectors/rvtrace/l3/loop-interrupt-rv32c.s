@@ -22,3 +22,4 @@
 	mret				# 0x202: back to 0x108, same privilege: no sync, a format 2 packet
 	.org	0x1000 - 0x100
 	jalr	zero, 0x120(zero)	# 0x1000: rs1 = x0: uninferable all the same (RV-P12), to 0x120
+# SPDX-License-Identifier: BSD-3-Clause

@@ -6,3 +6,4 @@
 1:	addi	t2, t2, 1		# 0xd004: A
 	jalr	t1, 0(t1)		# 0xd008: first to t1 = 0xd004 (A), t1 := 0xd00c; then to 0xd00c
 	addi	t3, zero, 5		# 0xd00c
+# SPDX-License-Identifier: BSD-3-Clause

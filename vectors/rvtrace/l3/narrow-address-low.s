@@ -4,3 +4,4 @@
 	.option norvc
 	.text
 	j	.-8			# 0x0: jal zero, -8: to 0 - 8 = 0xfffffffff8 modulo 2^40
+# SPDX-License-Identifier: BSD-3-Clause

@@ -5,3 +5,4 @@
 	.text
 	addi	a0, zero, 1		# 0xfffffffff8: the top of the 40-bit address space
 	addi	a0, a0, 1		# 0xfffffffffc: its successor is 0x0 modulo 2^40
+# SPDX-License-Identifier: BSD-3-Clause

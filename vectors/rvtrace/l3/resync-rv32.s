@@ -14,3 +14,4 @@
 	bne	t0, t1, 3f		# 0xa024: not taken, reported by the sync's branch bit (L385)
 	addi	t5, t5, 1		# 0xa028
 3:	addi	t6, t6, 1		# 0xa02c
+# SPDX-License-Identifier: BSD-3-Clause

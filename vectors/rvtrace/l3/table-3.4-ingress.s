@@ -22,3 +22,4 @@
 	or	a5, a5, t0		# 0x1008: a5 = 0x940, the c.jalr's target
 	.option rvc
 	c.jalr	a5			# 0x100c: rs1 = a5 not written by an auipc/lui/c.lui just before: unpredictable call (itype 8, RV-S5)
+# SPDX-License-Identifier: BSD-3-Clause

@@ -9,3 +9,4 @@
 	addi	a0, a0, 1		# 0xc010
 	addi	a0, a0, 1		# 0xc014
 	addi	a0, a0, 1		# 0xc018
+# SPDX-License-Identifier: BSD-3-Clause

@@ -5,3 +5,4 @@
 	.text
 	addi	a0, zero, 1		# 0xb000
 1:	j	1b			# 0xb004: jal zero, 0: an inferable jump to itself
+# SPDX-License-Identifier: BSD-3-Clause

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* fmt.c — formatted output: a system call (write), then snprintf's conversions. */
 #include <stdio.h>
 #include <unistd.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* interp.c — a bytecode interpreter: a switch (a jump table when optimised) and a table of function pointers. */
 enum { op_push, op_add, op_mul, op_call, op_jnz, op_dec, op_halt };
 

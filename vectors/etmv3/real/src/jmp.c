@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* jmp.c — setjmp/longjmp: a return to a frame several calls up. */
 #include <setjmp.h>
 

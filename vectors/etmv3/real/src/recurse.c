@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* recurse.c — recursion: returns through a deep call stack (Fibonacci, Ackermann). */
 static int fib(int n)
 {

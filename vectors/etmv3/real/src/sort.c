@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* sort.c — qsort with a comparison callback (indirect calls from the C library into the program). */
 #include <stdlib.h>
 
