@@ -95,8 +95,8 @@ check "the staged tool and pc file name PREFIX, not DESTDIR" sh -c "grep -q '^pr
 check "the staged tool certifies with TRACECERT_VECTORS pointing into DESTDIR" sh -c "cd '$tmp/run' && TRACECERT_VECTORS='$D/opt/tc/share/tracecert/vectors/$(tc_protocols | cut -d' ' -f1)/spec' '$D/opt/tc/bin/tracecert' certify --adapter '$D/opt/tc/lib/tracecert/libtc_reference.so' 2>&1 | grep -q 'score 100.00%'"
 check "make uninstall DESTDIR=tmp PREFIX=/opt/tc leaves no file" sh -c "env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL make -s BUILD=build SAN=0 uninstall DESTDIR='$D' PREFIX=/opt/tc && test -z \"\$(find '$D' ! -type d)\""
 
-# The flags.
-compile_line() { env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL -u CFLAGS -u CPPFLAGS -u WERROR make -n -B BUILD="$tmp/flags" "$@" "$tmp/flags/obj/reference/image.o" | grep ' -c reference/image.c'; }
+# The flags (OPT and SAN unset too: the calling make's command-line variables, make check-asan's SAN=1 OPT=-O1, reach this environment).
+compile_line() { env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL -u CFLAGS -u CPPFLAGS -u WERROR -u OPT -u SAN make -n -B BUILD="$tmp/flags" "$@" "$tmp/flags/obj/reference/image.o" | grep ' -c reference/image.c'; }
 # flags_match PATTERN MAKE-ARGUMENT...: the compile line matches; flags_no_werror MAKE-ARGUMENT...: it has no -Werror.
 flags_match() { pat=$1; shift; line=$(compile_line "$@") && echo "$line" | grep -q -- "$pat" || { echo "$line"; return 1; }; }
 flags_no_werror() { line=$(compile_line "$@") && [ -n "$line" ] && ! echo "$line" | grep -q -- -Werror || { echo "$line"; return 1; }; }
