@@ -4,14 +4,52 @@
 # so that a decoder certified on the folder meets all 256. Which bytes are headers is read from the
 # reference's L1 text (tracecert dump --vector: the header column, the byte at each line's offset);
 # the reference only locates the headers here, the vectors' expected sections are checked elsewhere
-# (tests/vectors.t).
+# (tests/vectors.t). A protocol whose L1 record is a per-cycle status declares its own alphabet in
+# vectors/P/hdr/headers.txt (below): then every value of it at every value of a configuration key.
 . tests/lib/tap.sh
 T="${TC_BUILD:-build}/tracecert"
 protocols=$(sed -n 's/^PROTOCOLS := //p' GNUmakefile)
 check "PROTOCOLS is read from GNUmakefile" test -n "$protocols"
 
-# headers DIR: the header values of the L1 lines of every vector in DIR, one lower-case hex pair a
-# line, sorted and unique; fails when a vector does not decode (exit status 2) or DIR holds none.
+# A protocol whose L1 record is a per-cycle status, not a header byte, declares what its headers are
+# in vectors/P/hdr/headers.txt, one directive a line (# comments):
+#   records SKIP KEY V=SIZE ...  every record of the sample file is a header: SKIP bytes of file
+#                                header, then records of SIZE bytes, SIZE by the vector's [config] KEY
+#   mask 0xM                     a header value is the record's first byte AND M
+#   values H ...                 the header alphabet (lower-case hex as printf %x gives it); each must
+#                                be a header at every V of KEY
+# The records are read from the vector's [trace] bytes: with fixed-size records every record starts
+# with its header, so no decoder is needed to locate them (the vector must still decode: exit status
+# 0 or 1). Without the file a header is the two-hex-digit second token of an L1 line, 00-ff.
+decl() { sed -n "s/^$1 //p" "$decl_file" | sed 's/#.*//'; }
+
+# record_headers FILE: KEY=V:H for each record of FILE's [trace] whose masked status H is in values.
+record_headers() {
+	awk -v key="$(decl records | awk '{print $2}')" -v skip="$(decl records | awk '{print $1}')" \
+	    -v sizes="$(decl records | cut -d' ' -f3-)" -v mask="$(decl mask)" -v values=" $(decl values) " '
+	function hx(s,   i, v) { s = tolower(s); sub(/^0x/, "", s); v = 0
+		for (i = 1; i <= length(s); i++) v = v * 16 + index("0123456789abcdef", substr(s, i, 1)) - 1
+		return v }
+	function band(a, b,   r, bit) { r = 0; for (bit = 1; bit <= 128; bit *= 2) {
+		if (int(a / bit) % 2 && int(b / bit) % 2) r += bit }
+		return r }
+	/^\[/ { sec = $0; next }
+	sec == "[config]" && index($0, key "=") == 1 { kv = substr($0, length(key) + 2) }
+	sec == "[trace]" { sub(/#.*/, ""); for (i = 1; i <= NF; i++) b[n++] = hx($i) }
+	END {
+		split(sizes, sz, " "); size = 0
+		for (i in sz) { split(sz[i], p, "="); if (p[1] == kv) size = p[2] + 0 }
+		if (size == 0) { print "no record size for " key "=" kv > "/dev/stderr"; exit 1 }
+		for (o = skip + 0; o + size <= n; o += size) {
+			h = sprintf("%x", band(b[o], hx(mask)))
+			if (index(values, " " h " ")) print key "=" kv ":" h
+		}
+	}' "$1"
+}
+
+# headers DIR: the header values of every vector in DIR (the L1 lines' header column, or the records
+# of headers.txt), one a line, sorted and unique; fails when a vector does not decode (exit status 2)
+# or DIR holds none.
 headers() {
 	ls "$1"/*.tcv >/dev/null 2>&1 || { echo "no vectors in $1" >&2; return 1; }
 	: > "$tmp/hh"
@@ -19,19 +57,36 @@ headers() {
 		"$T" dump --vector "$f" > "$tmp/l1" 2> "$tmp/l1.err"
 		rc=$?
 		if [ $rc -gt 1 ]; then echo "$f: tracecert dump exit $rc: $(cat "$tmp/l1.err")" >&2; return 1; fi
-		sed -n 's/^@[0-9][0-9]* \([0-9a-f][0-9a-f]\) .*/\1/p' "$tmp/l1" >> "$tmp/hh"
+		if [ -f "$decl_file" ]; then
+			record_headers "$f" >> "$tmp/hh" || return 1
+		else
+			sed -n 's/^@[0-9][0-9]* \([0-9a-f][0-9a-f]\) .*/\1/p' "$tmp/l1" >> "$tmp/hh"
+		fi
 	done
 	sort -u "$tmp/hh"
 }
 
-# missing DIR: the values of 00..ff that no vector of DIR has as a header (empty: all 256).
-missing() {
-	headers "$1" > "$tmp/seen" || return 1
-	i=0
-	while [ $i -lt 256 ]; do printf '%02x\n' $i; i=$((i + 1)); done | comm -23 - "$tmp/seen"
+# alphabet: every header value the folder must hold, sorted.
+alphabet() {
+	if [ -f "$decl_file" ]; then
+		key=$(decl records | awk '{print $2}')
+		for kv in $(decl records | cut -d' ' -f3-); do
+			for h in $(decl values); do echo "$key=${kv%%=*}:$h"; done
+		done | sort
+	else
+		i=0
+		while [ $i -lt 256 ]; do printf '%02x\n' $i; i=$((i + 1)); done
+	fi
 }
 
-# covers DIR: succeeds when all 256 values are headers in DIR, else names the missing ones.
+# missing DIR: the values of the alphabet that no vector of DIR has as a header (empty: all).
+missing() {
+	decl_file="$1/headers.txt"
+	headers "$1" > "$tmp/seen" || return 1
+	alphabet | comm -23 - "$tmp/seen"
+}
+
+# covers DIR: succeeds when every value of the alphabet is a header in DIR, else names the missing ones.
 covers() {
 	m=$(missing "$1") || return 1
 	if [ -n "$m" ]; then
@@ -47,7 +102,7 @@ for p in $protocols; do
 		continue
 	fi
 	folders=$((folders + 1))
-	check "$p: every header value 00-ff is a header in vectors/$p/hdr" covers "vectors/$p/hdr"
+	check "$p: every header value is a header in vectors/$p/hdr" covers "vectors/$p/hdr"
 done
 check "at least one protocol has a hdr folder" test $folders -gt 0
 
@@ -62,4 +117,16 @@ check_cut() {
 	  ! grep -qE ' (00|0c|66|76)( |$)' "$tmp/cut.out"
 }
 check "a folder with only 0c-66-76-trigger-ignore-eret.tcv is 252 values short, 00 0c 66 76 not among them" check_cut
+
+# The declared alphabet can fail too: a folder holding vectors/etmv1/hdr's headers.txt and only its
+# 8-bit vector (every status 0-7 at port_width=8) is 16 values short, all at port widths 4 and 16.
+mkdir "$tmp/rec"
+cp vectors/etmv1/hdr/headers.txt vectors/etmv1/hdr/pipestat-port8.tcv "$tmp/rec/"
+check_rec() {
+	! covers "$tmp/rec" > "$tmp/rec.out" || return 1
+	cat "$tmp/rec.out"
+	grep -q ': 16 header values never a header: port_width=16:0 .* port_width=4:7$' "$tmp/rec.out" &&
+	  ! grep -q 'port_width=8' "$tmp/rec.out"
+}
+check "a folder with headers.txt and only pipestat-port8.tcv is 16 values short, at port_width=4 and 16" check_rec
 tap_done
