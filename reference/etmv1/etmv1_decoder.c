@@ -15,6 +15,8 @@ static struct e1_item *at(struct tc_etmv1_decoder *d, uint64_t seq)
 
 static void emit(struct tc_etmv1_decoder *d, const struct tc_etmv1_record *r)
 {
+	if (d->unassigned_open)
+		e1_unassigned_report(d, 0);   /* ETM1-P39: items in offset order */
 	if (d->sink.item)
 		d->sink.item(d->sink.ctx, r);
 }
@@ -98,6 +100,7 @@ void e1_error(struct tc_etmv1_decoder *d, int error, uint64_t off)
 		d->unassigned_open = 1;
 		d->unassigned_n = 0;
 		d->unassigned_seen = 0;
+		d->unassigned_split = 0;
 		e1_unsync(d);
 		return;
 	}

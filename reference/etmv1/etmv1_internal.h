@@ -72,6 +72,7 @@ struct tc_etmv1_decoder {
 	uint32_t unassigned_n;    /* bytes, or nibbles on a 4-bit port */
 	uint64_t unassigned_off;
 	int unassigned_seen;
+	int unassigned_split;     /* a part of the run was reported before another item (ETM1-P39) */
 	uint8_t cur_status;       /* the status byte's PIPESTAT of the record being read */
 };
 
@@ -106,6 +107,9 @@ void e1_hunt_flush(struct tc_etmv1_decoder *d);
 /* etmv1_decoder.c */
 void e1_error(struct tc_etmv1_decoder *d, int error, uint64_t off);
 void e1_emit_ready(struct tc_etmv1_decoder *d);
+/* The open unassigned run as an item: at_sync, the TRACESYNC that ends it; else another item is
+ * about to be reported, and the packets so far are reported first (ETM1-P39). */
+void e1_unassigned_report(struct tc_etmv1_decoder *d, int at_sync);
 void e1_emit_simple(struct tc_etmv1_decoder *d, int kind, uint64_t off, int status);
 void e1_synced_cycle(struct tc_etmv1_decoder *d, const struct tc_cyclecap_record *rec);
 void e1_cycle(struct tc_etmv1_decoder *d, const struct tc_cyclecap_record *rec);

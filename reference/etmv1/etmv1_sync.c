@@ -188,22 +188,33 @@ static void replay(struct tc_etmv1_decoder *d, int apo)
 	free(tmp);
 }
 
+void e1_unassigned_report(struct tc_etmv1_decoder *d, int at_sync)
+{
+	int per = d->cfg.port_width == 4 ? 2 : 1;
+	struct tc_etmv1_record r;
+	if (d->unassigned_n == 0 && (!at_sync || d->unassigned_split)) {
+		d->unassigned_open = !at_sync;
+		return;
+	}
+	memset(&r, 0, sizeof r);
+	r.h = (struct tc_item){ sizeof r, tc_proto_etmv1, tc_etmv1_unassigned, d->unassigned_off };
+	r.status = d->unassigned_seen ? d->unassigned_seen - 1 : 0;
+	r.n = d->unassigned_n / (uint32_t)per;
+	d->unassigned_open = !at_sync;
+	d->unassigned_split = !at_sync;
+	d->unassigned_n = 0;
+	d->unassigned_seen = 0;
+	if (d->sink.item)
+		d->sink.item(d->sink.ctx, &r);
+}
+
 /* ETM1-P10: the packets after a value with no image, up to the next TRACESYNC. */
 static void count_unassigned(struct tc_etmv1_decoder *d, const struct tc_cyclecap_record *rec)
 {
 	if (!d->unassigned_open || !carries_unsync(rec->status))
 		return;
 	if (rec->sync) {
-		struct tc_cyclecap_record at = { .offset = d->unassigned_off };
-		int per = d->cfg.port_width == 4 ? 2 : 1;
-		d->unassigned_open = 0;
-		struct tc_etmv1_record r;
-		memset(&r, 0, sizeof r);
-		r.h = (struct tc_item){ sizeof r, tc_proto_etmv1, tc_etmv1_unassigned, at.offset };
-		r.status = d->unassigned_seen ? d->unassigned_seen - 1 : 0;
-		r.n = d->unassigned_n / (uint32_t)per;
-		if (d->sink.item)
-			d->sink.item(d->sink.ctx, &r);
+		e1_unassigned_report(d, 1);
 		return;
 	}
 	if (d->unassigned_n == 0) {

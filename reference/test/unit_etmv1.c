@@ -385,6 +385,13 @@ static void test_association(void)
 	expect(&c, "14 80 00 80 00 81 03 80 03 10 01 11 03 22 13 05", 1,
 	       "@16 4 be pkt=16 addr=0x4000 isa=arm n=5 reason=1 apo=0\n@26 1 id\n@26 1 unassigned n=2\n",
 	       "ETM1-P10: no image: the ID, then unassigned up to the next TRACESYNC");
+	/* the same with a bad record (@30 0x7f: reserved status bits) inside the run: the packets before it
+	 * (@26, @28) are reported first, the error, then the part after it (@32 0x33) at the TRACESYNC (@34):
+	 * L1 items stay in offset order (ETM1-P39) */
+	expect(&c, "14 80 00 80 00 81 03 80 03 10 01 11 03 22 7f 7f 03 33 13 05", 1,
+	       "@16 4 be pkt=16 addr=0x4000 isa=arm n=5 reason=1 apo=0\n@26 1 id\n@26 1 unassigned n=2\n"
+	       "@30 0 error class=bad-record\n@32 3 unassigned n=1\n",
+	       "ETM1-P39: an error inside an unassigned run ends its first part");
 	expect(&c, SYNC8 "01 11", 0, SYNC8_L1 "@26 1 id\n",
 	       "ETM1-P10: no walk at all: the ID without values (the end comes before any TRACESYNC)");
 	/* 1025 early packets: the 1025th is too-many-pending (ETM1-P29), at @26 + 1024 x 2 */
