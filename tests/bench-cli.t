@@ -39,7 +39,7 @@ check "bench --reference of a missing file: its name and why, exit 1" sh -c "'$T
 check "bench --opencsd of a missing file: its name and why, exit 1" sh -c "'$T' bench --reference '$R' --opencsd '$tmp/none.so' --only l1 > '$tmp/o' 2> '$tmp/e'; test \$? -eq 1 && grep -qF \"tracecert bench: --opencsd '$tmp/none.so': No such file or directory\" '$tmp/e'"
 check "bench --reference of a file that is no adapter: exit 1" sh -c "printf x > '$tmp/x.so'; '$T' bench --reference '$tmp/x.so' --only l1 2> '$tmp/e'; test \$? -eq 1 && grep -q 'cannot load adapter' '$tmp/e'"
 check "tracecert help bench prints what bench --help prints" sh -c "'$T' help bench > '$tmp/h1' && '$T' bench --help > '$tmp/h2' && test -s '$tmp/h1' && cmp '$tmp/h1' '$tmp/h2'"
-check "bench --help names every protocol with an encoder and the sections" sh -c "h=\$('$T' bench --help) && for p in $protocols; do echo \"\$h\" | grep -Eq \"^  \$p +([a-z_]+=[0-9]|the defaults\$)\" || exit 1; done && echo \"\$h\" | grep -q 'throughput,l1,text,memory,encoder,runner,fuzz'"
+check "bench --help names every protocol with an encoder and the sections" sh -c "h=\$('$T' bench --help) && for p in $protocols; do echo \"\$h\" | grep -Eq \"^  \$p +([a-z_]+=[0-9]|the defaults\$)\" || exit 1; done && echo \"\$h\" | grep -q 'throughput,l1,text,memory,compression,encoder,runner,fuzz'"
 check "bench --version prints tracecert's version" sh -c "test \"\$('$T' bench --version)\" = \"\$('$T' --version)\""
 
 # A tiny run of every protocol: the workload line, L1 and L3 rows (MB/s), the text row (instructions/s);
@@ -92,6 +92,21 @@ check "a --reference that crashes in its constructor: the memory row says so, ex
 check "bench --memory-sizes 1 --size 2: the second size is 8 times the first" sh -c "'$T' bench --reference '$R' --protocol ptm --only memory --size 2 --memory-sizes 1 | grep -Eq '^ptm reference peak RSS [(]L3[)] +1 MiB: [0-9]+ KiB, 8 MiB: '"
 check "bench --only memory: each protocol's peak RSS at the two sizes" sh -c "out=\$('$T' bench --reference '$R' --only memory --memory-sizes 1,2) && for p in $protocols; do echo \"\$out\" | grep -Eq \"^\$p reference peak RSS [(]L3[)] +1 MiB: [0-9]+ KiB, 2 MiB: [0-9]+ KiB [(][-+][0-9]+[.][0-9]%[)]\\\$\" || exit 1; done"
 check "bench --only encoder: each protocol's encoder, no workload" sh -c "out=\$('$T' bench --reference '$R' --only encoder) && for p in $protocols; do echo \"\$out\" | grep -Eq \"^\$p encoder +[0-9]+ vectors/s, [0-9.]+ MB/s of trace [(]2000 vectors of [0-9]+ steps[)]\\\$\" || exit 1; done && ! echo \"\$out\" | grep -q '^workload'"
+# The compression section: every protocol's trace with the steps that bring the instruction count of
+# its encoder's L3 truth within 1% of the fewest any has at 100000 steps (the header names that count);
+# per protocol: steps, ISA, instructions, trace bytes, bits per instruction (8 * bytes / instructions),
+# branches per 1000 instructions, the reference's L3 figure. No speed is checked, only that one is there.
+"$T" bench --reference "$R" --size 1 --runs 1 --only compression > "$tmp/cmp" 2> "$tmp/cmp.err"
+check "bench --only compression exits 0, no workload line of the other sections" sh -c "test $? -eq 0 && ! grep -q '^workload ' '$tmp/cmp' && ! grep -q ' L1 packets ' '$tmp/cmp'"
+check "the compression header names the common count, says the programs differ and that branch density is measured, not set" sh -c "grep -Eq 'within 1% of [0-9]+ [(]the fewest any protocol has at\$' '$tmp/cmp' && grep -q 'not the same program' '$tmp/cmp' && grep -q 'measured from its L3 truth, not set' '$tmp/cmp' && grep -Eq '^protocol +steps +isa +instructions +trace bytes +bits/insn +br/kinsn +L3 Minsn/s' '$tmp/cmp'"
+target=$(sed -n 's/.*within 1% of \([0-9]*\) .*/\1/p' "$tmp/cmp")
+for p in $protocols; do
+  check "$p: one compression row: steps, ISA, instructions, bytes, bits/insn, br/kinsn, the reference's L3 figure" sh -c "test \$(grep -Ec '^$p compression +[0-9]+ +[a-z0-9+]+ +[0-9]+ +[0-9]+ +[0-9]+[.][0-9]{3} +[0-9]+[.][0-9] +$fig\$' '$tmp/cmp') -eq 1"
+  check "$p: its instructions within 1% of the common count, steps 1..100000, bits/insn = 8 * bytes / instructions" sh -c "grep '^$p compression ' '$tmp/cmp' | awk -v t='$target' '{ d = \$5 - t; if (d < 0) d = -d; b = 8 * \$6 / \$5 - \$7; if (b < 0) b = -b; exit !(t > 0 && d * 100 <= t && \$3 >= 1 && \$3 <= 100000 && b < 0.0006) }'"
+done
+check "the fewest instructions at 100000 steps: a protocol whose row has 100000 steps" grep -Eq '^[a-z0-9]+ compression +100000 ' "$tmp/cmp"
+check "bench --only compression --protocol ptm: ptm's row alone, its own count the common one" sh -c "out=\$('$T' bench --reference '$R' --size 1 --runs 1 --only compression --protocol ptm) && test \$(echo \"\$out\" | grep -c ' compression ') -eq 1 && echo \"\$out\" | grep -Eq '^ptm compression +100000 '"
+check "a --reference that lists ETE at L1 only (bad_adapter.c, kind crash): the compression row has the trace's figures and 'not supported' for L3, exit 0" sh -c "'$T' bench --reference '$B/adapters/bad/libtc_bad_crash.so' --protocol ete --size 1 --runs 1 --only compression > '$tmp/o' 2> '$tmp/e' && grep -Eq '^ete compression +100000 a64 +[0-9]+ +[0-9]+ +[0-9]+[.][0-9]{3} +[0-9]+[.][0-9] +ete not supported\$' '$tmp/o'"
 # bench's fuzz section with stand-in harnesses (a script printing libFuzzer's final statistic): the
 # ASan figure as printed; the no-sanitizer figure is the sum of its two processes, median of --runs.
 mkdir -p "$tmp/fz"; for p in $protocols; do printf '#!/bin/sh\necho "stat::average_exec_per_sec:     1234"\n' > "$tmp/fz/${p}_parse"; chmod +x "$tmp/fz/${p}_parse"; done

@@ -36,7 +36,8 @@ struct bench_adapters {
 	int bad;
 };
 
-static const char *const sections[] = { "throughput", "l1", "text", "memory", "encoder", "runner", "fuzz", NULL };
+static const char *const sections[] = { "throughput", "l1", "text", "memory", "compression", "encoder", "runner",
+					"fuzz", NULL };
 
 static double now_s(void)
 {
@@ -179,6 +180,136 @@ static void memory(struct bench_adapters *d, const struct tc_bench_workload *w, 
 	       small > 0 ? 100.0 * (double)(big - small) / (double)small : 0.0);
 }
 
+/* ---- Compression: every protocol's trace of the same instruction count ------------ */
+
+#define SAME_COUNT_PERCENT 1    /* the step counts are searched until the counts are this close */
+#define SAME_COUNT_ROUNDS 4     /* at most this many regenerations per protocol */
+
+/* A protocol's workload for the compression table, with its step count
+ * and what the encoder's L3 truth says of it. */
+struct shaped {
+	struct tc_bench_workload w;
+	struct tc_bench_truth t;
+	unsigned steps;
+};
+
+static int shaped_make(struct shaped *s, const struct tc_encoder *e, unsigned steps, unsigned long mb)
+{
+	char err[300];
+	s->steps = steps;
+	if (tc_bench_workload_make_steps(&s->w, e, steps, mb, err, sizeof err)) {
+		fprintf(stderr, "tracecert bench: %s compression workload: %s\n", e->protocol, err);
+		return -1;
+	}
+	tc_bench_truth_count(&s->w, &s->t);
+	if (s->t.insns == 0 || s->t.unparsed) {
+		fprintf(stderr, "tracecert bench: %s compression workload: the encoder's L3 truth has %llu instructions "
+			"and %lu lines that are not L3 items\n", e->protocol, (unsigned long long)s->t.insns,
+			s->t.unparsed);
+		tc_bench_workload_free(&s->w);
+		return -1;
+	}
+	return 0;
+}
+
+static int close_enough(uint64_t n, uint64_t target)
+{
+	uint64_t d = n > target ? n - target : target - n;
+	return d * 100 <= target * SAME_COUNT_PERCENT;
+}
+
+/* Regenerates s with steps scaled by target / instructions until the
+ * count is within SAME_COUNT_PERCENT of target (or the steps stop changing). */
+static int shaped_fit(struct shaped *s, const struct tc_encoder *e, uint64_t target, unsigned long mb)
+{
+	for (int r = 0; r < SAME_COUNT_ROUNDS && !close_enough(s->t.insns, target); r++) {
+		double want = (double)s->steps * (double)target / (double)s->t.insns;
+		unsigned steps = want < 1 ? 1 : want > TC_BENCH_STEPS ? TC_BENCH_STEPS : (unsigned)(want + 0.5);
+		if (steps == s->steps)
+			break;
+		tc_bench_workload_free(&s->w);
+		if (shaped_make(s, e, steps, mb))
+			return -1;
+	}
+	return 0;
+}
+
+/* "a64", "a32+t32": the ISAs of the ranges. */
+static void isa_list(unsigned isas, char *out, size_t n)
+{
+	static const char *const names[tc_isa_count] = { "a64", "a32", "t32", "rv32", "rv64" };
+	out[0] = '\0';
+	for (int i = 0; i < tc_isa_count; i++)
+		if (isas & (1u << i))
+			snprintf(out + strlen(out), n - strlen(out), "%s%s", out[0] ? "+" : "", names[i]);
+}
+
+static void compression_header(uint64_t target, unsigned long mb)
+{
+	printf("compression: each encoder's trace of seed %d, %d blocks, its bench configuration and the steps\n"
+	       "that bring the instructions of its L3 truth within %d%% of %llu (the fewest any protocol has at\n"
+	       "%d steps): what a step is differs between the encoders (a retired instruction, a basic block).\n"
+	       "Same instruction count, seed and block count, not the same program: each encoder makes\n"
+	       "its own random program in its own ISA; no encoder takes a branch density, so the\n"
+	       "branches per 1000 instructions are measured from its L3 truth, not set. The encoders\n"
+	       "choose each packet's encoding at random among the valid ones: the bytes are those of\n"
+	       "these traces, not the fewest a trace unit would emit. L3 M instructions/s: the reference\n"
+	       "decoding the trace again and again until %lu MiB went in, median [min..max] of the runs.\n",
+	       TC_BENCH_SEED, TC_BENCH_BLOCKS, SAME_COUNT_PERCENT, (unsigned long long)target, TC_BENCH_STEPS, mb);
+	printf("%-22s %6s %-8s %12s %11s %9s %9s %10s %19s\n", "protocol", "steps", "isa", "instructions",
+	       "trace bytes", "bits/insn", "br/kinsn", "L3 Minsn/s", "");
+}
+
+static void compression_row(struct bench_adapters *d, const struct shaped *s, int runs)
+{
+	struct tc_bench_side ref = { &d->ref, 0 }, none = { NULL, 0 };
+	struct tc_bench_pair p;
+	char label[64], isas[40], cell[64];
+	snprintf(label, sizeof label, "%s compression", s->w.proto->name);
+	isa_list(s->t.isas, isas, sizeof isas);
+	printf("%-22s %6u %-8s %12llu %11zu %9.3f %9.1f", label, s->steps, isas, (unsigned long long)s->t.insns,
+	       s->w.trace_len, 8.0 * (double)s->w.trace_len / (double)s->t.insns,
+	       1000.0 * (double)s->t.branches / (double)s->t.insns);
+	tc_bench_measure_pair(&ref, &none, &s->w, tc_level_l3, tc_bench_mips, runs, &p);
+	if (p.oa.status == tc_bench_ok) {
+		printf(" %10.1f [%7.1f..%7.1f]\n", p.a[0], p.a[1], p.a[2]);
+	} else {
+		tc_bench_outcome_cell(&p.oa, s->w.proto->name, cell, sizeof cell);
+		printf(" %30s\n", cell);
+	}
+	report(d, &d->ref, label, &p.oa);
+}
+
+/* The compression table; 0, or 1 when a workload was not generated. */
+static int compression(const struct bench_opts *o, struct bench_adapters *d)
+{
+	struct shaped s[MAX_PROTOCOLS];
+	uint64_t target = 0;
+	int n = 0, rc = 0;
+	for (; n < o->nenc && rc == 0; n++) {
+		rc = shaped_make(&s[n], o->enc[n], TC_BENCH_STEPS, o->mb);
+		if (rc == 0 && (target == 0 || s[n].t.insns < target))
+			target = s[n].t.insns;
+	}
+	if (rc)
+		n--;
+	for (int i = 0; i < n && rc == 0; i++)
+		if (shaped_fit(&s[i], o->enc[i], target, o->mb)) {
+			for (int k = i + 1; k < n; k++)
+				tc_bench_workload_free(&s[k].w);
+			n = i;
+			rc = -1;
+		}
+	if (rc == 0) {
+		compression_header(target, o->mb);
+		for (int i = 0; i < n; i++)
+			compression_row(d, &s[i], o->runs);
+	}
+	for (int i = 0; i < n; i++)
+		tc_bench_workload_free(&s[i].w);
+	return rc ? 1 : 0;
+}
+
 /* Vectors per second of an encoder at its defaults (gen's), random configurations. */
 static void encoder_speed(const struct tc_encoder *e)
 {
@@ -308,7 +439,7 @@ static const struct tc_cli_option bench_options[] = {
 	{ "runs", "N", opt_runs, "runs per figure, 1..16 (default 3)" },
 	{ "timeout", "S", opt_timeout, "wall-clock seconds each child (one run, or loading\nan adapter) may take, 1..86400 (default: 60, and\n4 more per MiB the run feeds)" },
 	{ "memory-sizes", "MB[,MB]", opt_memory_sizes, "the two trace sizes of the memory figure, 1..65536\n(default: --size, and 8 times the first)" },
-	{ "only", "SECTION[,...]", opt_only, "the sections to run: throughput, l1 (the L1 rows of\nthroughput alone), text, memory, encoder, runner,\nfuzz (default: all)" },
+	{ "only", "SECTION[,...]", opt_only, "the sections to run: throughput, l1 (the L1 rows of\nthroughput alone), text, memory, compression,\nencoder, runner, fuzz (default: all)" },
 	{ "tool", "PATH", opt_tool, "tracecert, for the runner section (default\nbuild/tracecert)" },
 	{ "fuzz-dir", "DIR", opt_fuzz_dir, "the libFuzzer harnesses with sanitizers, each\nprotocol's DIR/P_parse (default build/fuzz/libfuzzer)" },
 	{ "fuzz-dir-fast", "DIR", opt_fuzz_dir_fast, "the ones without (default\nbuild/fuzz/libfuzzer-nosan)" },
@@ -322,7 +453,7 @@ static void help_bench(FILE *f, const struct tc_cli *c)
 		"                       [--size MB] [--runs N] [--timeout S] [--memory-sizes MB,MB]\n"
 		"                       [--tool PATH]\n"
 		"                       [--fuzz-dir DIR] [--fuzz-dir-fast DIR]\n"
-		"                       [--only throughput,l1,text,memory,encoder,runner,fuzz]\n"
+		"                       [--only throughput,l1,text,memory,compression,encoder,runner,fuzz]\n"
 		"\n"
 		"Throughput of the reference decoder and OpenCSD, both through their adapters, on\n"
 		"the same encoder-generated trace per protocol (the protocol's encoder: seed %d,\n"
@@ -331,7 +462,10 @@ static void help_bench(FILE *f, const struct tc_cli *c)
 		"of trace; decode with text output (the reference's L3 items written by the one\n"
 		"L3 text writer into a buffer, against the same without text), millions of\n"
 		"instructions per second; peak resident memory of the reference at two trace\n"
-		"sizes; encoder, runner and fuzz harness speed. Median of N runs with\n"
+		"sizes; compression: every protocol's trace of the same instruction count (its\n"
+		"encoder's steps chosen for it), its bytes, trace bits per instruction and the\n"
+		"reference's L3 instructions per second; encoder, runner and fuzz harness\n"
+		"speed. Median of N runs with\n"
 		"[min..max]; the two decoders run alternately, and the ratio is the median of\n"
 		"the N run-by-run ratios (the machine's drift falls on both). A protocol the\n"
 		"adapter does not list is reported as not supported. bench never loads an\n"
@@ -406,7 +540,8 @@ static int add_protocols(struct bench_opts *o, const struct tc_cli *c)
 static int check_sections(const struct tc_cli *c)
 {
 	if (!*c->value) {
-		tc_cli_usage_error(c, "--only: no section given (throughput, l1, text, memory, encoder, runner, fuzz)");
+		tc_cli_usage_error(c, "--only: no section given (throughput, l1, text, memory, compression, encoder, "
+				      "runner, fuzz)");
 		return -1;
 	}
 	for (const char *p = c->value; *p;) {
@@ -415,7 +550,7 @@ static int check_sections(const struct tc_cli *c)
 		for (int k = 0; sections[k]; k++)
 			ok |= strlen(sections[k]) == n && !strncmp(p, sections[k], n);
 		if (!ok) {
-			tc_cli_usage_error(c, "--only: unknown section '%.*s' (throughput, l1, text, memory, encoder, "
+			tc_cli_usage_error(c, "--only: unknown section '%.*s' (throughput, l1, text, memory, compression, encoder, "
 					      "runner, fuzz)", (int)n, p);
 			return -1;
 		}
@@ -587,6 +722,8 @@ static int run(const struct bench_opts *o, struct bench_adapters *d)
 		per_workload(o, d, w, nw);
 	for (int i = 0; i < nw; i++)
 		tc_bench_workload_free(&w[i]);
+	if (rc == 0 && wanted(o, "compression"))
+		rc = compression(o, d);
 	if (rc == 0 && wanted(o, "encoder"))
 		for (int i = 0; i < o->nenc; i++)
 			encoder_speed(o->enc[i]);

@@ -49,6 +49,12 @@ static int bench_config(const struct tc_encoder *enc, const struct tc_protocol *
 int tc_bench_workload_make(struct tc_bench_workload *w, const struct tc_encoder *enc, unsigned long mb, char *err,
 			   size_t errlen)
 {
+	return tc_bench_workload_make_steps(w, enc, TC_BENCH_STEPS, mb, err, errlen);
+}
+
+int tc_bench_workload_make_steps(struct tc_bench_workload *w, const struct tc_encoder *enc, unsigned steps,
+				 unsigned long mb, char *err, size_t errlen)
+{
 	struct tc_enc_request rq;
 	void *cfg;
 	int rc;
@@ -67,7 +73,7 @@ int tc_bench_workload_make(struct tc_bench_workload *w, const struct tc_encoder 
 	memset(&rq, 0, sizeof rq);
 	rq.seed = TC_BENCH_SEED;
 	rq.cfg = cfg;
-	rq.steps = TC_BENCH_STEPS;
+	rq.steps = steps;
 	rq.blocks = TC_BENCH_BLOCKS;
 	rc = bench_config(enc, w->proto, cfg, err, errlen);
 	if (rc == 0)
@@ -84,6 +90,36 @@ int tc_bench_workload_make(struct tc_bench_workload *w, const struct tc_encoder 
 void tc_bench_workload_free(struct tc_bench_workload *w)
 {
 	tc_enc_result_free(&w->v);
+}
+
+/* One line of the L3 truth (at most 511 bytes of it) into t. */
+static void truth_line(const char *line, size_t n, const struct tc_protocol *p, struct tc_bench_truth *t)
+{
+	char buf[512];
+	struct tc_l3 x;
+	if (n == 0)
+		return;
+	snprintf(buf, sizeof buf, "%.*s", (int)n, line);
+	if (n >= sizeof buf || tc_l3_parse(buf, &x, p->error_names, p->nerrors) != 0) {
+		t->unparsed++;
+		return;
+	}
+	if (x.h.kind != tc_l3_range)
+		return;
+	t->insns += x.count;
+	t->branches += x.last_type == tc_insn_branch_dir || x.last_type == tc_insn_branch_indir;
+	if (x.isa < tc_isa_count)
+		t->isas |= 1u << x.isa;
+}
+
+void tc_bench_truth_count(const struct tc_bench_workload *w, struct tc_bench_truth *t)
+{
+	memset(t, 0, sizeof *t);
+	for (const char *s = w->v.l3 ? w->v.l3 : ""; *s;) {
+		size_t n = strcspn(s, "\n");
+		truth_line(s, n, w->proto, t);
+		s += n + (s[n] == '\n');
+	}
 }
 
 /* The deadline of a child that feeds w: --timeout, or 60 s and 4 s per MiB. */

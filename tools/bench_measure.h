@@ -34,7 +34,24 @@ struct tc_bench_workload {
  * encoder's bench_config keys, fed mb MiB. 0, or -1 with err. */
 int tc_bench_workload_make(struct tc_bench_workload *w, const struct tc_encoder *enc, unsigned long mb, char *err,
 			   size_t errlen);
+/* The same with another step count (1..TC_BENCH_STEPS): what each step is
+ * differs between the encoders (a retired instruction, a basic block). */
+int tc_bench_workload_make_steps(struct tc_bench_workload *w, const struct tc_encoder *enc, unsigned steps,
+				 unsigned long mb, char *err, size_t errlen);
 void tc_bench_workload_free(struct tc_bench_workload *w);
+
+/* What the encoder's own L3 (its ground truth, v.l3, read by the one L3
+ * text parser) says of the workload's trace, read once: the instructions
+ * of its ranges, the ranges whose last instruction is a branch (type dir
+ * or indir), the ISAs of its ranges (bit 1 << enum tc_isa), and the lines
+ * that are not L3 items. */
+struct tc_bench_truth {
+	uint64_t insns;
+	uint64_t branches;
+	unsigned isas;
+	unsigned long unparsed;
+};
+void tc_bench_truth_count(const struct tc_bench_workload *w, struct tc_bench_truth *t);
 
 /* An adapter as bench knows it: its file, and what a child that loaded it
  * declared (bench itself never loads it). */
