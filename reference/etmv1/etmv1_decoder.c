@@ -17,6 +17,7 @@ static void emit(struct tc_etmv1_decoder *d, const struct tc_etmv1_record *r)
 {
 	if (d->unassigned_open)
 		e1_unassigned_report(d, 0);   /* ETM1-P39: items in offset order */
+	d->last_item_off = r->h.offset;
 	if (d->sink.item)
 		d->sink.item(d->sink.ctx, r);
 }
@@ -41,9 +42,13 @@ static int complete(const struct e1_item *it)
 	return it->r.h.kind > tc_etmv1_bd || (it->seg == e1_seg_done && it->apo_left == 0);
 }
 
+/* The complete items at the head, in cycle order; none after the oldest early packet still held,
+ * whose error (unowned-packets, at that packet) may yet come (FORMAT.md "L1": items in the order of
+ * their cycles). */
 void e1_emit_ready(struct tc_etmv1_decoder *d)
 {
-	while (d->head < d->tail && complete(at(d, d->head)))
+	while (d->head < d->tail && complete(at(d, d->head)) &&
+	       (d->nearly == 0 || at(d, d->head)->r.h.offset <= d->early_off[0]))
 		emit_item(d, at(d, d->head++));
 }
 

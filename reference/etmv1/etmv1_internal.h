@@ -73,6 +73,7 @@ struct tc_etmv1_decoder {
 	uint64_t unassigned_off;
 	int unassigned_seen;
 	int unassigned_split;     /* a part of the run was reported before another item (ETM1-P39) */
+	uint64_t last_item_off;   /* the offset of the last item reported (ETM1-P39) */
 	uint8_t cur_status;       /* the status byte's PIPESTAT of the record being read */
 };
 

@@ -197,7 +197,11 @@ void e1_unassigned_report(struct tc_etmv1_decoder *d, int at_sync)
 		return;
 	}
 	memset(&r, 0, sizeof r);
-	r.h = (struct tc_item){ sizeof r, tc_proto_etmv1, tc_etmv1_unassigned, d->unassigned_off };
+	/* at its first packet, or at the last item reported if that is later (an early packet, ETM1-P3,
+	 * before the ID whose value had no image): ETM1-P39 */
+	r.h = (struct tc_item){ sizeof r, tc_proto_etmv1, tc_etmv1_unassigned,
+				d->unassigned_off > d->last_item_off ? d->unassigned_off : d->last_item_off };
+	d->last_item_off = r.h.offset;
 	r.status = d->unassigned_seen ? d->unassigned_seen - 1 : 0;
 	r.n = d->unassigned_n / (uint32_t)per;
 	d->unassigned_open = !at_sync;
