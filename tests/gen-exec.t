@@ -107,12 +107,15 @@ if command -v riscv64-linux-gnu-as > /dev/null && command -v riscv64-linux-gnu-l
   check "rvtrace: a log the auipc+jalr pair contradicts: named with its line" sh -c "'$T' gen --protocol rvtrace --from-exec '$tmp/rvpair' --elf '$tmp/rvprog' 2>&1 | grep -q 'rvpair:2: the jump at 0x10004 goes to 0x1000c by the upper instruction before it'"
 fi
 mkdir "$tmp/bin" && ln -s "$(command -v dirname)" "$tmp/bin/dirname"
-nopath() { PATH="$tmp/bin" /bin/sh vectors/etmv3/real/build.sh --check > "$tmp/np.out" 2>&1; test $? -eq 1 && grep -q 'missing Debian packages: gcc-arm-linux-gnueabihf.* qemu-user' "$tmp/np.out"; }
-check "build.sh --check names the missing packages when the tools are not on PATH (exit 1)" nopath
-nopath_ptm() { PATH="$tmp/bin" /bin/sh vectors/ptm/real/build.sh --check > "$tmp/np.out" 2>&1; test $? -eq 1 && grep -q 'missing Debian packages: gcc-arm-linux-gnueabihf.* qemu-user' "$tmp/np.out"; }
-check "ptm: build.sh --check names the missing packages too (exit 1)" nopath_ptm
-nopath_ete() { PATH="$tmp/bin" /bin/sh vectors/ete/real/build.sh --check > "$tmp/np.out" 2>&1; test $? -eq 1 && grep -q 'missing Debian packages: gcc-aarch64-linux-gnu.* qemu-user' "$tmp/np.out"; }
-check "ete: build.sh --check names the missing packages (exit 1)" nopath_ete
-rvnopath() { PATH="$tmp/bin" /bin/sh vectors/rvtrace/real/build.sh --check > "$tmp/rnp.out" 2>&1; test $? -eq 1 && grep -q 'missing Debian packages: gcc-riscv64-linux-gnu.* qemu-user' "$tmp/rnp.out"; }
-check "rvtrace's build.sh --check names the missing packages when the tools are not on PATH (exit 1)" rvnopath
+# nopath CONF PACKAGE: vectors/real-build.sh with CONF --check, the tools not on PATH, names the
+# missing Debian packages (the compiler's first, qemu-user last) and exits 1
+nopath() { PATH="$tmp/bin" /bin/sh vectors/real-build.sh "$1" --check > "$tmp/np.out" 2>&1; test $? -eq 1 && grep -q "missing Debian packages: $2 .* qemu-user" "$tmp/np.out"; }
+check "etmv3: real-build.sh --check names the missing packages when the tools are not on PATH (exit 1)" nopath vectors/etmv3/real/build.conf gcc-arm-linux-gnueabihf
+check "ptm: real-build.sh --check names the missing packages too (exit 1)" nopath vectors/ptm/real/build.conf gcc-arm-linux-gnueabihf
+check "ete: real-build.sh --check names the missing packages (exit 1)" nopath vectors/ete/real/build.conf gcc-aarch64-linux-gnu
+check "rvtrace: real-build.sh --check names the missing packages when the tools are not on PATH (exit 1)" nopath vectors/rvtrace/real/build.conf gcc-riscv64-linux-gnu
+# a target whose compiler, C library and emulator are nowhere: the whole message, exact
+printf '%s\n' protocol=etmv3 src=. triplet=tc-none-linux gcc_package=gcc-tc-none-linux libc_package=libc6-dev-tc-none-cross qemu=qemu-tc-none steps=8 note_src=src > "$tmp/none.conf"
+exactmsg() { /bin/sh vectors/real-build.sh "$tmp/none.conf" --check > "$tmp/none.out" 2>&1; test $? -eq 1 && printf '%s\n' 'vectors-real: missing Debian packages: gcc-tc-none-linux libc6-dev-tc-none-cross qemu-user (apt-get install gcc-tc-none-linux libc6-dev-tc-none-cross qemu-user)' | diff - "$tmp/none.out"; }
+check "real-build.sh --check: the exact message naming the missing Debian packages, exit 1" exactmsg
 tap_done
