@@ -50,7 +50,7 @@ int tc_exec_family_of_elf(unsigned machine, int elf_class);
 /* One line of the log. */
 struct tc_execlog_entry {
 	uint64_t addr;              /* the instruction's address */
-	uint8_t isa;                /* enum tc_isa: tc_isa_a32 or tc_isa_t32 (8-digit fields), tc_isa_a64 or tc_isa_rv64 (16) */
+	uint8_t isa;                /* enum tc_isa, by the stated family: tc_isa_a32 or tc_isa_t32 (AArch32), tc_isa_a64, tc_isa_rv64 */
 	uint8_t thumb;              /* T32 (Thumb state) */
 	const char *sym;            /* the SYMBOL field, inside the parsed text (not NUL-terminated) */
 	size_t symlen;
