@@ -16,10 +16,51 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "tracecert/encoder.h"
 #include "tracecert/execlog.h"
 #include "enc_common.h"
 #include "insn.h"
 #include "rvinsn.h"
+
+/* ---- The families ------------------------------------------------------------------- */
+
+/* What a log of each family is (tracecert/execlog.h), for the reader and
+ * for messages. */
+struct family_form {
+	const char *name;       /* as messages give it */
+	const char *sets;       /* the instruction sets a model of it traces */
+	const char *emulator;   /* the qemu-user program that writes it */
+	const char *form;       /* its lines' FLAGS2 and PC */
+	int digits;             /* of FLAGS2 and PC */
+	int flags2_zero;        /* FLAGS2: 1 always 0, 0 never 0, -1 either */
+	unsigned machine;       /* its programs' ELF e_machine */
+	int elf_class;          /* and EI_CLASS (1: 32-bit, 2: 64-bit) */
+};
+
+static const struct family_form families[] = {
+	[tc_exec_family_aarch32] = { "AArch32", "A32 and T32", "qemu-arm", "FLAGS2 and PC of 8 digits", 8, -1, 40, 1 },
+	[tc_exec_family_a64] = { "A64", "A64", "qemu-aarch64", "FLAGS2 and PC of 16 digits, FLAGS2 not 0", 16, 0, 183, 2 },
+	[tc_exec_family_rv64] = { "RV64", "RV64GC", "qemu-riscv64", "FLAGS2 and PC of 16 digits, FLAGS2 0", 16, 1, 243, 2 },
+};
+
+static const struct family_form *family_form(int family)
+{
+	return family > tc_exec_family_none && family <= tc_exec_family_rv64 ? &families[family] : NULL;
+}
+
+const char *tc_exec_family_name(int family)
+{
+	const struct family_form *f = family_form(family);
+	return f ? f->name : "no family";
+}
+
+int tc_exec_family_of_elf(unsigned machine, int elf_class)
+{
+	for (int k = tc_exec_family_aarch32; k <= tc_exec_family_rv64; k++)
+		if (families[k].machine == machine && families[k].elf_class == elf_class)
+			return k;
+	return tc_exec_family_none;
+}
 
 /* ---- The log ------------------------------------------------------------------------ */
 
@@ -47,15 +88,14 @@ static int literal(const char **p, const char *s)
 	return 0;
 }
 
-/* "Trace N: 0xHOST [FLAGS2/PC/FLAGS/CFLAGS] SYMBOL" (tracecert/execlog.h):
- * FLAGS2 and PC of 8 digits (AArch32) or 16 (qemu-aarch64: A64, FLAGS2 not
- * 0; qemu-riscv64: RV64, FLAGS2 0), FLAGS and CFLAGS of 8; line is
- * NUL-terminated (its line break removed). */
-static int parse_line(const char *line, struct tc_execlog_entry *e)
+/* The fields of a line: "Trace N: 0xHOST [FLAGS2/PC/FLAGS/CFLAGS] SYMBOL"
+ * (tracecert/execlog.h), FLAGS2 and PC of 8 or 16 digits (*digits), FLAGS
+ * and CFLAGS of 8; line is NUL-terminated (its line break removed). e gets
+ * the address and the symbol. */
+static int parse_fields(const char *line, struct tc_execlog_entry *e, uint64_t *flags2, int *digits)
 {
 	const char *p = line;
 	uint64_t f[4];
-	int wide;
 	if (literal(&p, "Trace ") || !(*p >= '0' && *p <= '9'))
 		return -1;
 	p += strspn(p, "0123456789");
@@ -64,18 +104,15 @@ static int parse_line(const char *line, struct tc_execlog_entry *e)
 	p += strspn(p, "0123456789abcdef");
 	if (literal(&p, " ["))
 		return -1;
-	wide = strspn(p, "0123456789abcdef") == 16;
+	*digits = strspn(p, "0123456789abcdef") == 16 ? 16 : 8;
 	for (int i = 0; i < 4; i++)
-		if (hex_field(&p, i < 2 && wide ? 16 : 8, &f[i]) || literal(&p, i < 3 ? "/" : "]"))
+		if (hex_field(&p, i < 2 ? *digits : 8, &f[i]) || literal(&p, i < 3 ? "/" : "]"))
 			return -1;
 	if (*p != '\0' && *p != ' ')
 		return -1;
 	p += *p == ' ';
+	*flags2 = f[0];
 	e->addr = f[1];
-	e->thumb = (uint8_t)(!wide && (f[0] >> 23 & 1));
-	e->isa = (uint8_t)(wide ? (f[0] != 0 ? tc_isa_a64 : tc_isa_rv64) : e->thumb ? tc_isa_t32 : tc_isa_a32);
-	if ((e->addr & (e->isa == tc_isa_a32 || e->isa == tc_isa_a64 ? 3u : 1u)) != 0)
-		return -1;   /* no instruction there: T32 and RVC halfword, A32 and A64 word aligned */
 	e->sym = p;
 	e->symlen = strlen(p);
 	while (e->symlen && e->sym[e->symlen - 1] == ' ')
@@ -83,17 +120,58 @@ static int parse_line(const char *line, struct tc_execlog_entry *e)
 	return 0;
 }
 
+/* Whether a line of FLAGS2 flags2 and fields of digits digits is of the
+ * form of family f. */
+static int fits(const struct family_form *f, uint64_t flags2, int digits)
+{
+	return digits == f->digits && (f->flags2_zero < 0 || (flags2 == 0) == (f->flags2_zero == 1));
+}
+
+/* The family whose form the line has, for the message that refuses it. */
+static const struct family_form *form_of(uint64_t flags2, int digits)
+{
+	for (int k = tc_exec_family_aarch32; k <= tc_exec_family_rv64; k++)
+		if (fits(&families[k], flags2, digits))
+			return &families[k];
+	return &families[tc_exec_family_aarch32];
+}
+
+/* The entry's instruction set from its family: AArch32 A32 or, with FLAGS2
+ * bit 23, T32; A64; RV64. */
+static void entry_isa(struct tc_execlog_entry *e, int family, uint64_t flags2)
+{
+	e->thumb = (uint8_t)(family == tc_exec_family_aarch32 && (flags2 >> 23 & 1));
+	e->isa = (uint8_t)(family == tc_exec_family_a64 ? tc_isa_a64 : family == tc_exec_family_rv64 ? tc_isa_rv64 :
+			   e->thumb ? tc_isa_t32 : tc_isa_a32);
+}
+
+/* Whether the entry's address can hold an instruction: T32 and RVC
+ * halfword, A32 and A64 word aligned. */
+static int aligned(const struct tc_execlog_entry *e)
+{
+	return (e->addr & (e->isa == tc_isa_a32 || e->isa == tc_isa_a64 ? 3u : 1u)) == 0;
+}
+
 static void shown(char *out, size_t size, const char *line)
 {
 	snprintf(out, size, "%.60s%s", line, strlen(line) > 60 ? "..." : "");
 }
 
-int tc_execlog_parse(const char *text, size_t len, const char *name, struct tc_execlog_entry **out, size_t *n,
-		     char *err, size_t errlen)
+int tc_execlog_parse(const char *text, size_t len, const char *name, int family, struct tc_execlog_entry **out,
+		     size_t *n, char *err, size_t errlen)
 {
+	const struct family_form *f = family_form(family);
 	struct tc_execlog_entry *v = malloc((len / 40 + 1) * sizeof *v);   /* a line takes 40 bytes at least */
 	char *copy = malloc(len + 1);
 	size_t k = 0, lineno = 0, at = 0;
+	uint64_t flags2 = 0;
+	int digits = 0;
+	if (!f) {
+		free(v);
+		free(copy);
+		snprintf(err, errlen, "%s: no instruction-set family to read it as", name);
+		return -1;
+	}
 	if (!v || !copy) {
 		free(v);
 		free(copy);
@@ -114,7 +192,16 @@ int tc_execlog_parse(const char *text, size_t len, const char *name, struct tc_e
 		char what[80];
 		lineno++;
 		copy[eol] = '\0';
-		if (parse_line(copy + at, &v[k])) {
+		int parsed = parse_fields(copy + at, &v[k], &flags2, &digits) == 0;
+		if (parsed && !fits(f, flags2, digits)) {
+			const struct family_form *g = form_of(flags2, digits);
+			snprintf(err, errlen, "%s:%zu: byte offset %zu: not a line of an %s log (%s: %s): "
+				 "a %s line (%s)", name, lineno, at, f->name, f->emulator, f->form, g->emulator, g->form);
+			goto fail;
+		}
+		if (parsed)
+			entry_isa(&v[k], family, flags2);
+		if (!parsed || !aligned(&v[k])) {
 			shown(what, sizeof what, copy + at);
 			snprintf(err, errlen,
 				 "%s:%zu: byte offset %zu: not a line of qemu's -d exec log "
@@ -320,6 +407,63 @@ void tc_exec_free(struct tc_exec *x)
 {
 	free(x->insn);
 	memset(x, 0, sizeof *x);
+}
+
+/* ---- What every from_exec does first ---------------------------------------------------- */
+
+static int family_of_isa(int isa)
+{
+	return isa == tc_isa_a32 || isa == tc_isa_t32 ? tc_exec_family_aarch32 :
+	       isa == tc_isa_a64 ? tc_exec_family_a64 : isa == tc_isa_rv64 ? tc_exec_family_rv64 : tc_exec_family_none;
+}
+
+/* The first instruction of x not of family f: "line N: not …"; 0 when none. */
+static int other_family(const struct tc_exec *x, int family, const char *model, char *err, size_t errlen)
+{
+	const struct family_form *f = family_form(family);
+	for (size_t k = 0; k < x->n; k++)
+		if (family_of_isa(x->insn[k].isa) != family) {
+			snprintf(err, errlen, "line %zu: not %s: the %s model traces %s (a %s log)", x->insn[k].line,
+				 f ? f->name : "of a family", model, f ? f->sets : "nothing", f ? f->emulator : "qemu");
+			return -1;
+		}
+	return 0;
+}
+
+int tc_exec_begin(const struct tc_exec *x, int family, const char *model, struct tc_enc_result *r, size_t cfg_size,
+		  int nvariants, void **state, size_t state_size, char *err, size_t errlen)
+{
+	memset(r, 0, sizeof *r);
+	if (state)
+		*state = NULL;
+	if (!x || x->n == 0) {
+		snprintf(err, errlen, "no instruction to trace");
+		return -1;
+	}
+	if (other_family(x, family, model, err, errlen))
+		return -1;
+	r->cfg = calloc(1, cfg_size ? cfg_size : 1);
+	r->variants = calloc(nvariants > 0 ? (size_t)nvariants : 1, sizeof *r->variants);
+	if (state && state_size)
+		*state = calloc(1, state_size);
+	if (!r->cfg || !r->variants || (state && state_size && !*state)) {
+		free(r->cfg);
+		free(r->variants);
+		if (state) {
+			free(*state);
+			*state = NULL;
+		}
+		memset(r, 0, sizeof *r);
+		snprintf(err, errlen, "out of memory");
+		return -1;
+	}
+	return 0;
+}
+
+void tc_exec_abandon(struct tc_enc_result *r, void *state)
+{
+	free(state);
+	tc_enc_result_free(r);
 }
 
 /* ---- The L3 of the execution ------------------------------------------------------------ */

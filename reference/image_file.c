@@ -380,3 +380,24 @@ int tc_image_load_elf(struct tc_image *img, const char *path, char *err, size_t 
 	}
 	return 0;
 }
+
+int tc_image_elf_machine(const char *path, unsigned *machine, int *elf_class, char *err, size_t errlen)
+{
+	struct file_view v;
+	struct elf_layout l = { 0, 0, 0 };
+	uint64_t phoff = 0, phentsize = 0, phnum = 0;
+	char msg[900];
+	int rc;
+	if (!path || !machine || !elf_class)
+		return tc_image_set_err(err, errlen, tc_image_err_invalid, "invalid argument");
+	rc = open_view(path, &v, err, errlen);
+	if (rc)
+		return rc;
+	rc = elf_header(v.p, v.len, &l, &phoff, &phentsize, &phnum, msg, sizeof msg);
+	if (!rc) {
+		*machine = (unsigned)le(v.p + 18, 2);   /* e_machine, after e_ident and e_type */
+		*elf_class = v.p[4];
+	}
+	close_view(&v);
+	return rc ? tc_image_set_err(err, errlen, rc, "%s: %s", path, msg) : 0;
+}

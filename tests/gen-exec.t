@@ -1,6 +1,7 @@
 # SPDX-License-Identifier: BSD-3-Clause
 # tracecert gen --from-exec LOG --elf PROG: its usage errors, a log line that is not one (named with its
-# line number and byte offset), and hand-made executions end to end (AArch32 for etmv3, RV64GC for rvtrace): a tiny ELF (the GNU assembler and
+# line number and byte offset), a log or a program of another instruction-set family than the
+# protocol's (the exact messages), and hand-made executions end to end (AArch32 for etmv3, RV64GC for rvtrace): a tiny ELF (the GNU assembler and
 # linker of Debian's cross binutils, when installed) and a log written by hand; the vector passes the
 # reference (vectest), its image pages are beside it, its [expect.l3] is the hand-written L3.
 T="${TC_BUILD:-build}/tracecert"
@@ -16,6 +17,21 @@ want='does not go with'; check "--from-exec with --negative: a usage error" usag
 # (every encoder of the build has a from_exec: the usage error of one without, tools/gen.c, is not reached here)
 bad() { { arm 0x1000 main; echo 'Trace 0: 0x7f25e4000180 [00000480/00001004] main'; } > "$tmp/bad"; "$T" gen --protocol etmv3 --from-exec "$tmp/bad" --elf /dev/null > "$tmp/b.out" 2>&1; test $? -eq 2 && grep -q "bad:2: byte offset 67: not a line of qemu's -d exec log" "$tmp/b.out"; }
 check "a bad log line: its line number and byte offset (exit 2)" bad
+# a log of one family given to a protocol of another: refused at its first line, saying what was
+# expected (the forms of tracecert/execlog.h), before the program is read
+a64() { printf 'Trace 0: 0x7fed5c4b2600 [0000000001009331/%016x/00000001/00000201] %s\n' "$1" "$2"; }
+rv() { printf 'Trace 0: 0x7f6c2c000100 [0000000000000000/%016x/00207600/00000201] %s\n' "$1" "$2"; }
+{ rv 0x1000 main; rv 0x1004 main; } > "$tmp/rv1"
+{ a64 0x400000 main; a64 0x400004 main; } > "$tmp/a1"
+refusal() { "$T" gen --protocol "$1" --from-exec "$2" --elf /dev/null > "$tmp/r.out" 2>&1; rc=$?; printf '%s\n' "$3" | diff - "$tmp/r.out" && test $rc -eq 2; }
+check "ete: an RV64 log refused at line 1 (exit 2)" refusal ete "$tmp/rv1" \
+  "tracecert gen: $tmp/rv1:1: byte offset 0: not a line of an A64 log (qemu-aarch64: FLAGS2 and PC of 16 digits, FLAGS2 not 0): a qemu-riscv64 line (FLAGS2 and PC of 16 digits, FLAGS2 0)"
+check "rvtrace: an A64 log refused at line 1 (exit 2)" refusal rvtrace "$tmp/a1" \
+  "tracecert gen: $tmp/a1:1: byte offset 0: not a line of an RV64 log (qemu-riscv64: FLAGS2 and PC of 16 digits, FLAGS2 0): a qemu-aarch64 line (FLAGS2 and PC of 16 digits, FLAGS2 not 0)"
+check "etmv3: an RV64 log refused at line 1 (exit 2)" refusal etmv3 "$tmp/rv1" \
+  "tracecert gen: $tmp/rv1:1: byte offset 0: not a line of an AArch32 log (qemu-arm: FLAGS2 and PC of 8 digits): a qemu-riscv64 line (FLAGS2 and PC of 16 digits, FLAGS2 0)"
+check "ete: an AArch32 log refused at line 1 (exit 2)" refusal ete "$tmp/log" \
+  "tracecert gen: $tmp/log:1: byte offset 0: not a line of an A64 log (qemu-aarch64: FLAGS2 and PC of 16 digits, FLAGS2 not 0): a qemu-arm line (FLAGS2 and PC of 8 digits)"
 check "a log that is not there: named (exit 2)" sh -c "'$T' gen --protocol etmv3 --from-exec '$tmp/none' --elf x 2>&1 | grep -q \"cannot read '$tmp/none'\""
 if command -v arm-linux-gnueabihf-as > /dev/null && command -v arm-linux-gnueabihf-ld > /dev/null; then
   # A32 at 0x1000 (mov, bl f, svc, bx lr; f: bx lr), T32 bx lr at 0x2000 (encoder/test/unit_execlog.c)
@@ -44,12 +60,13 @@ check "gen --from-exec --steps 6: a vector and its image pages, one run of two p
   check "ptm: the same log gives the same vector" sh -c "'$T' gen --protocol ptm --from-exec '$tmp/log' --elf '$tmp/prog' --steps 6 --name p | cmp - '$tmp/ptm/p.tcv'"
   # a window of one instruction, the mov: no waypoint ends it, a waypoint update at 0x1004 says how far it went
   check "ptm: a window ending inside a walk: a waypoint update at the instruction after its last" sh -c "'$T' gen --protocol ptm --from-exec '$tmp/log' --elf '$tmp/prog' --steps 1 --name w | grep -q '^@[0-9]* 72 waypoint addr=0x1004 isa=arm\$'"
-  check "ete: an A32 log: refused, named" sh -c "'$T' gen --protocol ete --from-exec '$tmp/log' --elf '$tmp/prog' --steps 6 2>&1 | grep -q 'A64 executions only'"
+  # a log of the protocol's family with a program of another (ELF for the Arm Architecture: EM_ARM 40)
+  check "rvtrace: an AArch32 program (--elf) refused (exit 2)" sh -c "'$T' gen --protocol rvtrace --from-exec '$tmp/rv1' --elf '$tmp/prog' > '$tmp/e.out' 2>&1; test \$? -eq 2 && printf '%s\\n' \"tracecert gen: $tmp/prog: ELF e_machine 40 (32-bit) is AArch32, where the rvtrace model traces RV64 (--elf: the program the log is of)\" | diff - '$tmp/e.out'"
+  check "ete: an AArch32 program (--elf) refused (exit 2)" sh -c "'$T' gen --protocol ete --from-exec '$tmp/a1' --elf '$tmp/prog' > '$tmp/e.out' 2>&1; test \$? -eq 2 && printf '%s\\n' \"tracecert gen: $tmp/prog: ELF e_machine 40 (32-bit) is AArch32, where the ete model traces A64 (--elf: the program the log is of)\" | diff - '$tmp/e.out'"
   { arm 0x1000 main; arm 0x1010 main; } > "$tmp/jump"
   check "a log the image contradicts: named with its line" sh -c "'$T' gen --protocol etmv3 --from-exec '$tmp/jump' --elf '$tmp/prog' 2>&1 | grep -q 'jump:1: the instruction at 0x1000 is not a branch'"
 fi
 # A64 (qemu-aarch64's 16-digit fields): mov, bl f, svc, ret (to 0x400000); f: ret (to the svc)
-a64() { printf 'Trace 0: 0x7fed5c4b2600 [0000000001009331/%016x/00000001/00000201] %s\n' "$1" "$2"; }
 { a64 0x400000 main; a64 0x400004 main; a64 0x400010 f; a64 0x400008 main; a64 0x40000c main; a64 0x400000 main; } > "$tmp/log64"
 if command -v aarch64-linux-gnu-as > /dev/null && command -v aarch64-linux-gnu-ld > /dev/null; then
   printf 'mov x0, #1\nbl f\nsvc #0\nret\nf: ret\n' > "$tmp/p64.s"
@@ -72,7 +89,6 @@ fi
 if command -v riscv64-linux-gnu-as > /dev/null && command -v riscv64-linux-gnu-ld > /dev/null; then
   # RV64GC at 0x10000 (encoder/test/unit_execlog.c rv_code): auipc t0,0; jalr ra,12(t0); ecall;
   # c.bnez a0 (0x1000c); c.jr ra; c.nop; c.j 0x10000 (0x10012)
-  rv() { printf 'Trace 0: 0x7f6c2c000100 [0000000000000000/%016x/00207600/00000201] %s\n' "$1" "$2"; }
   { rv 0x10000 main; rv 0x10004 main; rv 0x1000c main; rv 0x1000e main; rv 0x10008 main; rv 0x1000c main
     rv 0x10012 main; rv 0x10000 main; rv 0x10004 main; } > "$tmp/rvlog"
   printf '0: auipc t0, 0\njalr ra, 12(t0)\necall\nbnez a0, 1f\nc.jr ra\nc.nop\n1: c.j 0b\n' > "$tmp/rv.s"
@@ -102,17 +118,21 @@ if command -v riscv64-linux-gnu-as > /dev/null && command -v riscv64-linux-gnu-l
     'range first=0x10000 last=0x10000 n=1 isa=rv64 type=other taken=-' > "$tmp/rvwant"
   check "rvtrace: its [expect.l3] is the hand-written L3" sh -c "sed -n '/^\\[expect.l3\\]/,/^\\[/p' '$tmp/rvout/rvprog.tcv' | grep '^@' | sed 's/^@[0-9]* //' | diff - '$tmp/rvwant'"
   check "rvtrace: the description names qemu-riscv64" grep -q '^# A real execution: rvprog run by qemu-user (qemu-riscv64 ' "$tmp/rvout/rvprog.tcv"
-  check "etmv3 refuses the RV64 log by name" sh -c "'$T' gen --protocol etmv3 --from-exec '$tmp/rvlog' --elf '$tmp/rvprog' --steps 8 2>&1 | grep -q 'not an AArch32 instruction set'"
+  # and the reverse (RISC-V ELF psABI: EM_RISCV 243), the log read first
+  check "etmv3: an RV64 program (--elf) refused (exit 2)" sh -c "{ printf 'Trace 0: 0x7f25e4000180 [00000480/%08x/00000000/00000201] main\\n' 65536; } > '$tmp/arm1'; '$T' gen --protocol etmv3 --from-exec '$tmp/arm1' --elf '$tmp/rvprog' > '$tmp/e.out' 2>&1; test \$? -eq 2 && printf '%s\\n' \"tracecert gen: $tmp/rvprog: ELF e_machine 243 (64-bit) is RV64, where the etmv3 model traces AArch32 (--elf: the program the log is of)\" | diff - '$tmp/e.out'"
   { rv 0x10000 main; rv 0x10004 main; rv 0x10010 main; } > "$tmp/rvpair"
   check "rvtrace: a log the auipc+jalr pair contradicts: named with its line" sh -c "'$T' gen --protocol rvtrace --from-exec '$tmp/rvpair' --elf '$tmp/rvprog' 2>&1 | grep -q 'rvpair:2: the jump at 0x10004 goes to 0x1000c by the upper instruction before it'"
 fi
 mkdir "$tmp/bin" && ln -s "$(command -v dirname)" "$tmp/bin/dirname"
-nopath() { PATH="$tmp/bin" /bin/sh vectors/etmv3/real/build.sh --check > "$tmp/np.out" 2>&1; test $? -eq 1 && grep -q 'missing Debian packages: gcc-arm-linux-gnueabihf.* qemu-user' "$tmp/np.out"; }
-check "build.sh --check names the missing packages when the tools are not on PATH (exit 1)" nopath
-nopath_ptm() { PATH="$tmp/bin" /bin/sh vectors/ptm/real/build.sh --check > "$tmp/np.out" 2>&1; test $? -eq 1 && grep -q 'missing Debian packages: gcc-arm-linux-gnueabihf.* qemu-user' "$tmp/np.out"; }
-check "ptm: build.sh --check names the missing packages too (exit 1)" nopath_ptm
-nopath_ete() { PATH="$tmp/bin" /bin/sh vectors/ete/real/build.sh --check > "$tmp/np.out" 2>&1; test $? -eq 1 && grep -q 'missing Debian packages: gcc-aarch64-linux-gnu.* qemu-user' "$tmp/np.out"; }
-check "ete: build.sh --check names the missing packages (exit 1)" nopath_ete
-rvnopath() { PATH="$tmp/bin" /bin/sh vectors/rvtrace/real/build.sh --check > "$tmp/rnp.out" 2>&1; test $? -eq 1 && grep -q 'missing Debian packages: gcc-riscv64-linux-gnu.* qemu-user' "$tmp/rnp.out"; }
-check "rvtrace's build.sh --check names the missing packages when the tools are not on PATH (exit 1)" rvnopath
+# nopath CONF PACKAGE: vectors/real-build.sh with CONF --check, the tools not on PATH, names the
+# missing Debian packages (the compiler's first, qemu-user last) and exits 1
+nopath() { PATH="$tmp/bin" /bin/sh vectors/real-build.sh "$1" --check > "$tmp/np.out" 2>&1; test $? -eq 1 && grep -q "missing Debian packages: $2 .* qemu-user" "$tmp/np.out"; }
+check "etmv3: real-build.sh --check names the missing packages when the tools are not on PATH (exit 1)" nopath vectors/etmv3/real/build.conf gcc-arm-linux-gnueabihf
+check "ptm: real-build.sh --check names the missing packages too (exit 1)" nopath vectors/ptm/real/build.conf gcc-arm-linux-gnueabihf
+check "ete: real-build.sh --check names the missing packages (exit 1)" nopath vectors/ete/real/build.conf gcc-aarch64-linux-gnu
+check "rvtrace: real-build.sh --check names the missing packages when the tools are not on PATH (exit 1)" nopath vectors/rvtrace/real/build.conf gcc-riscv64-linux-gnu
+# a target whose compiler, C library and emulator are nowhere: the whole message, exact
+printf '%s\n' protocol=etmv3 src=. triplet=tc-none-linux gcc_package=gcc-tc-none-linux libc_package=libc6-dev-tc-none-cross qemu=qemu-tc-none steps=8 note_src=src > "$tmp/none.conf"
+exactmsg() { /bin/sh vectors/real-build.sh "$tmp/none.conf" --check > "$tmp/none.out" 2>&1; test $? -eq 1 && printf '%s\n' 'vectors-real: missing Debian packages: gcc-tc-none-linux libc6-dev-tc-none-cross qemu-user (apt-get install gcc-tc-none-linux libc6-dev-tc-none-cross qemu-user)' | diff - "$tmp/none.out"; }
+check "real-build.sh --check: the exact message naming the missing Debian packages, exit 1" exactmsg
 tap_done

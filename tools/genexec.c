@@ -99,7 +99,7 @@ static int write_pages(const struct tc_gen_exec *a, const struct tc_exec *x, con
 	return rc;
 }
 
-/* The qemu-user program of the log's instruction set (tracecert/execlog.h). */
+/* The qemu-user program of the log's instruction-set family (tracecert/execlog.h). */
 static char *description(const struct tc_gen_exec *a, const struct tc_exec *x)
 {
 	const char *emulator = x->insn[0].isa == tc_isa_rv64 ? "qemu-riscv64" : x->insn[0].isa == tc_isa_a64 ? "qemu-aarch64" : "qemu-arm";
@@ -226,6 +226,27 @@ static int trace_window(const struct tc_gen_exec *a, const struct tc_exec *x, co
 	return rc;
 }
 
+/* The program's ELF e_machine is of the family the encoder traces; 0, or -1
+ * said. */
+static int check_machine(const struct tc_gen_exec *a)
+{
+	unsigned machine = 0;
+	int elf_class = 0, family;
+	char err[600];
+	if (tc_image_elf_machine(a->elf, &machine, &elf_class, err, sizeof err)) {
+		fprintf(stderr, "tracecert gen: %s\n", err);
+		return -1;
+	}
+	family = tc_exec_family_of_elf(machine, elf_class);
+	if (family == a->enc->exec_family)
+		return 0;
+	fprintf(stderr, "tracecert gen: %s: ELF e_machine %u (%d-bit) is %s, where the %s model traces %s "
+		"(--elf: the program the log is of)\n", a->elf, machine, elf_class == 2 ? 64 : 32,
+		family ? tc_exec_family_name(family) : "none of AArch32, A64 and RV64", a->enc->protocol,
+		tc_exec_family_name(a->enc->exec_family));
+	return -1;
+}
+
 int tc_gen_exec(const struct tc_gen_exec *a)
 {
 	struct tc_execlog_entry *ent = NULL;
@@ -237,10 +258,12 @@ int tc_gen_exec(const struct tc_gen_exec *a)
 	memset(&img, 0, sizeof img);
 	if (!text)
 		return -1;
-	if (tc_execlog_parse(text, len, a->log, &ent, &n, err, sizeof err)) {
+	if (tc_execlog_parse(text, len, a->log, a->enc->exec_family, &ent, &n, err, sizeof err)) {
 		fprintf(stderr, "tracecert gen: %s\n", err);
 	} else if (tc_image_load_elf(&img, a->elf, err, sizeof err)) {
 		fprintf(stderr, "tracecert gen: %s\n", err);
+	} else if (check_machine(a)) {
+		/* said */
 	} else if ((first = tc_execlog_find_symbol(ent, n, a->start)) == n) {
 		fprintf(stderr, "tracecert gen: %s: no line of symbol '%s' (--exec-start)\n", a->log, a->start);
 	} else if (tc_exec_classify(ent, n, first, a->steps, &img, a->log, &x, err, sizeof err)) {

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "tracecert/execlog.h"
 #include "enc_internal.h"
 
 void tc_enc_vector_result(struct tc_enc_vector *v, struct tc_enc_result *r)
@@ -121,4 +122,5 @@ const struct tc_encoder tc_encoder_ete = {
 	.bench_config = "maxspec=8 retstack=1",
 	.sync_points = sync_points,
 	.from_exec = enc_ete_from_exec,
+	.exec_family = tc_exec_family_a64,
 };

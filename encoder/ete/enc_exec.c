@@ -153,15 +153,10 @@ static void discard(struct enc *e)
 	free(e);
 }
 
-/* Why the model cannot trace the window, or NULL: it is A64 throughout and
- * has a P0 instruction or a system call (something to trace). */
-static const char *refused(const struct tc_exec *x, size_t *line)
+/* Why the model cannot trace the window, or NULL: it has a P0 instruction or
+ * a system call (something to trace); tc_exec_begin checked it is A64. */
+static const char *refused(const struct tc_exec *x)
 {
-	for (size_t k = 0; k < x->n; k++)
-		if (x->insn[k].isa != tc_isa_a64) {
-			*line = x->insn[k].line;
-			return "not A64: the ETE model traces A64 executions only (qemu-aarch64 logs)";
-		}
 	for (size_t k = 0; k < x->n; k++)
 		if (x->insn[k].svc || x->insn[k].isb || x->insn[k].type != tc_insn_other)
 			return NULL;
@@ -171,24 +166,20 @@ static const char *refused(const struct tc_exec *x, size_t *line)
 int enc_ete_from_exec(const struct tc_exec *x, struct tc_enc_result *r, struct tc_exec_marks *m, char *err,
 		      size_t errlen)
 {
-	struct enc *e = calloc(1, sizeof *e);
-	size_t line = 0;
-	const char *why = x && x->n ? refused(x, &line) : "no instruction to trace";
-	memset(r, 0, sizeof *r);
-	if (e)
-		e->variants = calloc((size_t)tc_enc_variant_count(), sizeof *e->variants);
-	r->cfg = malloc(sizeof e->cfg);
-	if (!e || !e->variants || !r->cfg || why) {
-		if (e && e->variants && r->cfg && line)
-			snprintf(err, errlen, "line %zu: %s", line, why);
-		else
-			snprintf(err, errlen, "%s", e && e->variants && r->cfg ? why : "out of memory");
-		if (e)
-			discard(e);
-		free(r->cfg);
-		r->cfg = NULL;
+	struct enc *e;
+	void *state;
+	const char *why;
+	if (tc_exec_begin(x, tc_exec_family_a64, "ete", r, sizeof e->cfg, tc_enc_variant_count(), &state, sizeof *e,
+			  err, errlen))
+		return -1;
+	e = state;
+	why = refused(x);
+	if (why) {
+		snprintf(err, errlen, "%s", why);
+		tc_exec_abandon(r, e);
 		return -1;
 	}
+	e->variants = r->variants;
 	enc_rng_init(&e->rng, x->n, NULL, 0);   /* the encoding choices: the same log, the same bytes */
 	tc_ete_config_default(&e->cfg);
 	e->marks = m->insn;
@@ -203,8 +194,7 @@ int enc_ete_from_exec(const struct tc_exec *x, struct tc_enc_result *r, struct t
 	r->trace = (uint8_t *)take(&e->trace);
 	r->l1 = take(&e->l1);
 	r->l3 = take(&e->l3);
-	r->variants = e->variants;
-	e->variants = NULL;
+	e->variants = NULL;   /* r->variants holds them */
 	r->tags = NULL;
 	discard(e);
 	return 0;

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "tracecert/execlog.h"
 #include "e3enc_internal.h"
 
 /* Moves what v holds into r (v is left empty). */
@@ -81,4 +82,5 @@ const struct tc_encoder tc_encoder_etmv3 = {
 	.bench_config = "contextid_size=4",
 	.sync_points = sync_points,
 	.from_exec = e3e_from_exec,
+	.exec_family = tc_exec_family_aarch32,
 };

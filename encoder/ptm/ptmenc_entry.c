@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "tracecert/execlog.h"
 #include "ptmenc_internal.h"
 
 /* Moves what v holds into r (v is left empty). */
@@ -78,6 +79,7 @@ const struct tc_encoder tc_encoder_ptm = {
 	.bench_config = "return_stack=1",
 	.sync_points = sync_points,
 	.from_exec = pe_from_exec,
+	.exec_family = tc_exec_family_aarch32,
 	.asm_open = pe_asm_open,
 	.asm_write = pe_asm_write,
 	.asm_close = pe_asm_close,

@@ -180,28 +180,13 @@ static void discard(struct pe *e)
 int pe_from_exec(const struct tc_exec *x, struct tc_enc_result *r, struct tc_exec_marks *m, char *err,
 		 size_t errlen)
 {
-	struct pe *e = calloc(1, sizeof *e);
-	memset(r, 0, sizeof *r);
-	if (e)
-		e->variants = calloc((size_t)tc_enc_ptm_variant_count(), sizeof *e->variants);
-	r->cfg = malloc(sizeof e->cfg);
-	if (!e || !e->variants || !r->cfg || !x || x->n == 0) {
-		snprintf(err, errlen, !x || (e && e->variants && r->cfg) ? "no instruction to trace" : "out of memory");
-		if (e)
-			discard(e);
-		free(r->cfg);
-		r->cfg = NULL;
+	struct pe *e;
+	void *state;
+	if (tc_exec_begin(x, tc_exec_family_aarch32, "ptm", r, sizeof e->cfg, tc_enc_ptm_variant_count(), &state,
+			  sizeof *e, err, errlen))
 		return -1;
-	}
-	for (size_t k = 0; k < x->n; k++)
-		if (x->insn[k].isa != tc_isa_a32 && x->insn[k].isa != tc_isa_t32) {
-			snprintf(err, errlen, "line %zu: not an AArch32 instruction set: the ptm model traces "
-				 "A32 and T32 (a qemu-arm log)", x->insn[k].line);
-			discard(e);
-			free(r->cfg);
-			r->cfg = NULL;
-			return -1;
-		}
+	e = state;
+	e->variants = r->variants;
 	enc_rng_init(&e->rng, x->n, NULL, 0);   /* the encoding choices: the same log, the same bytes */
 	tc_ptm_config_default(&e->cfg);
 	e->ns = 1;
@@ -218,8 +203,7 @@ int pe_from_exec(const struct tc_exec *x, struct tc_enc_result *r, struct tc_exe
 	r->trace = (uint8_t *)take(&e->trace);
 	r->l1 = take(&e->l1);
 	r->l3 = take(&e->l3);
-	r->variants = e->variants;
-	e->variants = NULL;
+	e->variants = NULL;   /* r->variants holds them */
 	r->tags = NULL;
 	discard(e);
 	return 0;

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "tracecert/execlog.h"
 #include "rvenc_internal.h"
 
 extern const char *const enc_rvtrace_variant_names[];
@@ -251,4 +252,5 @@ const struct tc_encoder tc_encoder_rvtrace = {
 	.bench_config = "",
 	.config_refused = rvenc_config_refused,
 	.from_exec = rvenc_from_exec,
+	.exec_family = tc_exec_family_rv64,
 };

@@ -48,7 +48,7 @@ static uint8_t class_of(const struct tc_exec_insn *i)
 	return i->type == tc_insn_branch_indir ? rvc_indirect : rvc_other;
 }
 
-/* The retired instructions of the log's window; -1: memory, or not RV64. */
+/* The retired instructions of the log's window (RV64: tc_exec_begin checked it); -1: memory. */
 static int make_run(const struct tc_exec *x, struct rvenc_run *run, char *err, size_t errlen)
 {
 	run->rec = calloc(x->n, sizeof *run->rec);
@@ -60,11 +60,6 @@ static int make_run(const struct tc_exec *x, struct rvenc_run *run, char *err, s
 	for (size_t k = 0; k < x->n; k++) {
 		const struct tc_exec_insn *i = &x->insn[k];
 		struct rvenc_retired *r = &run->rec[k];
-		if (i->isa != tc_isa_rv64) {
-			snprintf(err, errlen, "line %zu: not RV64: the rvtrace model traces RV64GC (a qemu-riscv64 log)",
-				 i->line);
-			return -1;
-		}
 		r->addr = i->addr;
 		r->next = i->has_next ? i->next : i->addr + i->size;
 		r->size = i->size;
@@ -175,28 +170,19 @@ static int encode(struct rvenc_ctx *c, const struct tc_exec *x, struct tc_enc_re
 int rvenc_from_exec(const struct tc_exec *x, struct tc_enc_result *r, struct tc_exec_marks *m, char *err,
 		    size_t errlen)
 {
-	struct tc_rvtrace_config *cfg = malloc(sizeof *cfg);
 	struct enc_rng rng;
 	struct rvenc_ctx c;
-	memset(r, 0, sizeof *r);
-	if (!cfg || !x || x->n == 0) {
-		snprintf(err, errlen, cfg ? "no instruction to trace" : "out of memory");
-		free(cfg);
+	if (tc_exec_begin(x, tc_exec_family_rv64, "rvtrace", r, sizeof(struct tc_rvtrace_config),
+			  rvenc_variant_count() + 1, NULL, 0, err, errlen))
 		return -1;
-	}
-	exec_config(cfg);
+	exec_config(r->cfg);
 	enc_rng_init(&rng, x->n, NULL, 0);   /* nothing is drawn; the same log, the same bytes */
-	c.cfg = cfg;
+	c.cfg = r->cfg;
 	c.rng = &rng;
-	c.variants = calloc((size_t)rvenc_variant_count() + 1, sizeof *c.variants);
+	c.variants = r->variants;
 	c.resync_max = RVENC_EXEC_RESYNC;
-	if (!c.variants || encode(&c, x, r, m, err, errlen)) {
-		if (!c.variants)
-			snprintf(err, errlen, "out of memory");
-		free(c.variants);
-		free(cfg);
-		tc_enc_result_free(r);
-		memset(r, 0, sizeof *r);
+	if (encode(&c, x, r, m, err, errlen)) {
+		tc_exec_abandon(r, NULL);
 		return -1;
 	}
 	m->protocol = tc_proto_rvtrace;
@@ -204,9 +190,7 @@ int rvenc_from_exec(const struct tc_exec *x, struct tc_enc_result *r, struct tc_
 	m->no_start_trace_on = 1;
 	m->svc_seen_after = 1;
 	memset(&m->ctx, 0, sizeof m->ctx);
-	r->cfg = cfg;
 	r->protocol = "rvtrace";
-	r->variants = c.variants;
 	r->tags = NULL;
 	return 0;
 }

@@ -189,6 +189,19 @@ static void test_real_elf(const char *dir)
 	   "loading a32.elf twice: overlap error naming the program header (%s)", err);
 	ok(tc_image_load_elf(&img, "/nonexistent.elf", err, sizeof err) == tc_image_err_io, "a missing file is an I/O error");
 	tc_image_free(&img);
+	/* readelf -h: a64.elf Machine AArch64 (183), Class ELF64; a32.elf ARM (40), ELF32 */
+	unsigned machine = 0;
+	int elf_class = 0;
+	err[0] = '\0';
+	snprintf(path, sizeof path, "%s/a64.elf", dir);
+	ok(tc_image_elf_machine(path, &machine, &elf_class, err, sizeof err) == 0 && machine == 183 && elf_class == 2,
+	   "a64.elf: e_machine 183 (EM_AARCH64), ELFCLASS64 (%s)", err);
+	snprintf(path, sizeof path, "%s/a32.elf", dir);
+	ok(tc_image_elf_machine(path, &machine, &elf_class, err, sizeof err) == 0 && machine == 40 && elf_class == 1,
+	   "a32.elf: e_machine 40 (EM_ARM), ELFCLASS32 (%s)", err);
+	snprintf(path, sizeof path, "%s/a32.s", dir);
+	ok(tc_image_elf_machine(path, &machine, &elf_class, err, sizeof err) == tc_image_err_not_elf &&
+	   strstr(err, "a32.s: offset 0: not an ELF file"), "a text file: not an ELF file, named (%s)", err);
 }
 
 /* A minimal ELF64 with one PT_LOAD of 8 bytes at offset 0x78, vaddr 0x1000. */

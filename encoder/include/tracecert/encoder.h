@@ -116,6 +116,10 @@ struct tc_encoder {
 	 * Returns as generate. NULL: the protocol has no such model. */
 	int (*from_exec)(const struct tc_exec *x, struct tc_enc_result *r, struct tc_exec_marks *m, char *err,
 			 size_t errlen);
+	/* The instruction-set family from_exec traces (enum tc_exec_family of
+	 * tracecert/execlog.h): the form gen --from-exec reads the log in and
+	 * the --elf program's e_machine must have. */
+	int exec_family;
 	/* Whether generate refuses a configuration the protocol's config_check
 	 * accepts (one the encoder does not model): non-zero, with a message in
 	 * err when err is not NULL. NULL: the encoder takes every configuration

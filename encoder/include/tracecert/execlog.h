@@ -9,10 +9,13 @@
  * (hexadecimal fields; SYMBOL may be empty). FLAGS2 and PC have the
  * target's word size: 8 digits for a 32-bit target (qemu-arm: AArch32, an
  * A32 or T32 instruction), 16 for a 64-bit one: qemu-aarch64 (A64; its
- * FLAGS2, the translation block's flags, is not 0) or qemu-riscv64 (RV64GC;
- * FLAGS2 0). PC is the instruction's address; for AArch32 bit 23 of FLAGS2
- * is the Thumb state (QEMU's TBFLAG_AM32 THUMB field; its bits 31:24 are the
- * IT state). */
+ * FLAGS2, the translation block's A64 flags, is not 0) or qemu-riscv64
+ * (RV64GC; FLAGS2 0). PC is the instruction's address; for AArch32 bit 23 of
+ * FLAGS2 is the Thumb state (QEMU's TBFLAG_AM32 THUMB field; its bits 31:24
+ * are the IT state). Which of the three a log is, the caller states (the
+ * protocol's instruction sets, the program's ELF e_machine): the reader
+ * infers nothing from the fields, and refuses a line that is not of the
+ * stated family's form. */
 #ifndef TRACECERT_EXECLOG_H
 #define TRACECERT_EXECLOG_H
 
@@ -22,25 +25,45 @@
 #include "tracecert/image.h"
 #include "tracecert/trace.h"
 
+struct tc_enc_result;      /* tracecert/encoder.h */
+
 #ifdef __cplusplus
 extern "C" {
 #endif
 
+/* The instruction-set family of a log: what its lines are read as. */
+enum tc_exec_family {
+	tc_exec_family_none = 0,    /* no family (an encoder without from_exec; an ELF of no family) */
+	tc_exec_family_aarch32,     /* qemu-arm: A32 and T32 (FLAGS2 bit 23), 8-digit FLAGS2 and PC */
+	tc_exec_family_a64,         /* qemu-aarch64: A64, 16-digit FLAGS2 (not 0) and PC */
+	tc_exec_family_rv64         /* qemu-riscv64: RV64GC, 16-digit FLAGS2 (0) and PC */
+};
+
+/* The family's name as messages give it ("AArch32", "A64", "RV64"). */
+const char *tc_exec_family_name(int family);
+
+/* The family of an ELF program: e_machine EM_ARM (40) with ELFCLASS32 AArch32,
+ * EM_AARCH64 (183) with ELFCLASS64 A64, EM_RISCV (243) with ELFCLASS64 RV64
+ * (elf_class: 1 32-bit, 2 64-bit); tc_exec_family_none for any other. */
+int tc_exec_family_of_elf(unsigned machine, int elf_class);
+
 /* One line of the log. */
 struct tc_execlog_entry {
 	uint64_t addr;              /* the instruction's address */
-	uint8_t isa;                /* enum tc_isa: tc_isa_a32 or tc_isa_t32 (8-digit fields), tc_isa_a64 or tc_isa_rv64 (16) */
+	uint8_t isa;                /* enum tc_isa, by the stated family: tc_isa_a32 or tc_isa_t32 (AArch32), tc_isa_a64, tc_isa_rv64 */
 	uint8_t thumb;              /* T32 (Thumb state) */
 	const char *sym;            /* the SYMBOL field, inside the parsed text (not NUL-terminated) */
 	size_t symlen;
 	size_t line;                /* its line number (1-based) */
 };
 
-/* Parses a whole log (len bytes of text; name for messages). Returns 0 with
- * *out (malloc'd, *n entries), or -1 with a message naming the file, the line
- * number and the byte offset of the line that is not a log line. */
-int tc_execlog_parse(const char *text, size_t len, const char *name, struct tc_execlog_entry **out, size_t *n,
-		     char *err, size_t errlen);
+/* Parses a whole log (len bytes of text; name for messages) of the given
+ * family (enum tc_exec_family). Returns 0 with *out (malloc'd, *n entries),
+ * or -1 with a message naming the file, the line number and the byte offset
+ * of the line that is not a log line, or not one of the family's (what was
+ * expected, and what the line is). */
+int tc_execlog_parse(const char *text, size_t len, const char *name, int family, struct tc_execlog_entry **out,
+		     size_t *n, char *err, size_t errlen);
 
 /* The index of the first entry whose SYMBOL is sym, or n when none. */
 size_t tc_execlog_find_symbol(const struct tc_execlog_entry *e, size_t n, const char *sym);
@@ -83,6 +106,20 @@ struct tc_exec {
 int tc_exec_classify(const struct tc_execlog_entry *entries, size_t n, size_t first, size_t count,
 		     const struct tc_image *img, const char *name, struct tc_exec *x, char *err, size_t errlen);
 void tc_exec_free(struct tc_exec *x);
+
+/* What every protocol's from_exec (tracecert/encoder.h) does first: x has
+ * instructions, each of family's instruction sets, and r (zeroed) gets
+ * r->cfg (cfg_size bytes) and r->variants (nvariants zeroed counters); with
+ * state_size, *state is a zeroed block of that many bytes for the model.
+ * Returns 0, or -1 with nothing allocated and err "no instruction to
+ * trace", "out of memory" or "line N: not FAMILY: the MODEL model traces
+ * SETS (a EMULATOR log)" for the first instruction of another family. */
+int tc_exec_begin(const struct tc_exec *x, int family, const char *model, struct tc_enc_result *r, size_t cfg_size,
+		  int nvariants, void **state, size_t state_size, char *err, size_t errlen);
+
+/* Undoes tc_exec_begin when the model refuses the execution after it: frees
+ * state (the block alone) and what r holds, and zeroes r. */
+void tc_exec_abandon(struct tc_enc_result *r, void *state);
 
 /* Where in its trace a protocol's trace-unit model put what a decoder
  * reports of the execution (each an offset of the trace), and the numbers

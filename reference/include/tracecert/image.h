@@ -100,6 +100,11 @@ int tc_image_load_raw(struct tc_image *img, const char *path, uint64_t base, cha
 int tc_image_load_elf_mem(struct tc_image *img, const uint8_t *file, size_t len, char *err, size_t errlen);
 int tc_image_load_elf(struct tc_image *img, const char *path, char *err, size_t errlen);
 
+/* The e_machine and EI_CLASS (1: 32-bit, 2: 64-bit) of the ELF file at
+ * path, its header checked as tc_image_load_elf checks it; 0, or an error
+ * code with err naming the file and what was wrong. */
+int tc_image_elf_machine(const char *path, unsigned *machine, int *elf_class, char *err, size_t errlen);
+
 /* The most bytes tc_image_read_file reads: a file that cannot be mapped
  * (a pipe, a device such as /dev/zero, standard input) is read whole into
  * memory, and an endless one must end. */
