@@ -2,7 +2,7 @@
 # progress.sh — the progress counter of run.sh (sourced), the shell form of conformance/progress.c:
 # on stderr, on a terminal one line redrawn every second, elsewhere that line every PROGRESS_S
 # seconds (default 5); the last count on a line of its own at the end; nothing when quiet. The
-# line: "mutants-auto: ptm: 12/40 mutants, 2 surviving, 0.4 mutants/s" — the mutants judged (their
+# line: "mutants-auto: PROTOCOL: 12/40 mutants, 2 surviving, 0.4 mutants/s" — the mutants judged (their
 # OUT/P/mN/verdict written by one.sh) of those sampled, of them the ones that survived the
 # vectors and the whole suite, the mutants judged per second since the start.
 
