@@ -738,12 +738,20 @@ static int group_failures(struct tc_report *r, struct tc_tallies *ts)
 	return 0;
 }
 
-void tc_failure_group_title(const struct tc_failure_group *g, char *buf, size_t n)
+void tc_report_failures(FILE *f, const struct tc_report *r, tc_failure_heading_fn *heading, tc_failure_run_fn *run)
 {
-	if (g->cls >= 0)
-		snprintf(buf, n, "%s (%d runs)", tc_defect_names[g->cls], g->nruns);
-	else
-		snprintf(buf, n, "Passes under an alternative reading (%d runs, counted as passes)", g->nruns);
+	for (size_t k = 0; k < r->nfailure_groups; k++) {
+		const struct tc_failure_group *g = &r->failure_group[k];
+		char title[128];
+		if (g->cls >= 0)
+			snprintf(title, sizeof title, "%s (%d runs)", tc_defect_names[g->cls], g->nruns);
+		else
+			snprintf(title, sizeof title, "Passes under an alternative reading (%d runs, counted as passes)",
+				 g->nruns);
+		heading(f, title);
+		for (int i = 0; i < g->nruns; i++)
+			run(f, r, &r->tasks[g->task[i]], g->cls);
+	}
 }
 
 int tc_report_summarise(struct tc_report *r, struct tc_tallies *ts)

@@ -369,18 +369,16 @@ static void one_failure(FILE *f, const struct tc_report *r, const struct tc_task
 	fprintf(f, "</code></p>\n</div>\n");
 }
 
+static void group_heading(FILE *f, const char *title)
+{
+	fprintf(f, "<h3>%s</h3>\n", title);
+}
+
 /* The report's failure groups, in their order. */
 static void failures(FILE *f, const struct tc_report *r)
 {
 	fprintf(f, "<h2>Failures by cause (defect class, then vector)</h2>\n");
-	for (size_t g = 0; g < r->nfailure_groups; g++) {
-		const struct tc_failure_group *x = &r->failure_group[g];
-		char title[128];
-		tc_failure_group_title(x, title, sizeof title);
-		fprintf(f, "<h3>%s</h3>\n", title);
-		for (int i = 0; i < x->nruns; i++)
-			one_failure(f, r, &r->tasks[x->task[i]], x->cls);
-	}
+	tc_report_failures(f, r, group_heading, one_failure);
 }
 
 int tc_html_certificate(FILE *f, const struct tc_report *r, char *err, size_t errlen)

@@ -173,7 +173,7 @@ static int sizes_or_context(const char *line)
 
 /* The first divergence (the diagnosis less what sizes_or_context leaves
  * out), then the command that reproduces the run. */
-static void one_failure(FILE *f, const struct tc_report *r, const struct tc_task *t)
+static void one_failure(FILE *f, const struct tc_report *r, const struct tc_task *t, int cls)
 {
 	char text[TC_DIAG_SIZE + 3 * 4096 + 32], cmd[3 * 4096];
 	size_t at = 0;
@@ -195,6 +195,12 @@ static void one_failure(FILE *f, const struct tc_report *r, const struct tc_task
 	fprintf(f, "\n%s", text);
 	fence(f, text);
 	fprintf(f, "\n\n");
+	(void)cls;        /* the heading says it */
+}
+
+static void heading(FILE *f, const char *title)
+{
+	fprintf(f, "### %s\n\n", title);
 }
 
 /* The report's failure groups (by defect class, then vector; the passes
@@ -203,14 +209,7 @@ static void one_failure(FILE *f, const struct tc_report *r, const struct tc_task
 static void failures(FILE *f, const struct tc_report *r)
 {
 	fprintf(f, "\n## Failures by cause (defect class, then vector; the first divergence of each)\n\n");
-	for (size_t g = 0; g < r->nfailure_groups; g++) {
-		const struct tc_failure_group *x = &r->failure_group[g];
-		char title[128];
-		tc_failure_group_title(x, title, sizeof title);
-		fprintf(f, "### %s\n\n", title);
-		for (int i = 0; i < x->nruns; i++)
-			one_failure(f, r, &r->tasks[x->task[i]]);
-	}
+	tc_report_failures(f, r, heading, one_failure);
 }
 
 int tc_markdown_certificate(FILE *f, const struct tc_report *r, char *err, size_t errlen)

@@ -216,9 +216,14 @@ struct tc_failure_group {
 	int nruns;
 	const int *task;          /* nruns indices into the report's tasks */
 };
-/* The heading of a group, the same in every certificate: "CLASS (N runs)",
- * or "Passes under an alternative reading (N runs, counted as passes)". */
-void tc_failure_group_title(const struct tc_failure_group *g, char *buf, size_t n);
+/* What a certificate writer formats of the failure groups (through
+ * tc_report_failures): a group's heading ("CLASS (N runs)", or "Passes
+ * under an alternative reading (N runs, counted as passes)"), and each run
+ * of it (cls: the group's, tc_d_none for a pass under an alternative
+ * reading). */
+struct tc_report;
+typedef void tc_failure_heading_fn(FILE *f, const char *title);
+typedef void tc_failure_run_fn(FILE *f, const struct tc_report *r, const struct tc_task *t, int cls);
 
 
 /* Verdict counts of one feature tag, [level 1 / 3][verdict]; by_tag: over
@@ -397,6 +402,9 @@ int tc_markdown_certificate(FILE *f, const struct tc_report *r, char *err, size_
 /* html.c: the HTML certificate, one self-contained file (inline CSS and
  * SVG, no script, nothing fetched). 0, or -1 with err. */
 int tc_html_certificate(FILE *f, const struct tc_report *r, char *err, size_t errlen);
+/* The report's failure groups in their order: heading, then run for each
+ * of its runs (certify.c). */
+void tc_report_failures(FILE *f, const struct tc_report *r, tc_failure_heading_fn *heading, tc_failure_run_fn *run);
 /* One line of the run's identity but tracecert's version and the date
  * (the vector set, the options, the limits) for the writers. */
 void tc_report_identity(const struct tc_report *r, char *buf, size_t n);
