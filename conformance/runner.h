@@ -206,7 +206,6 @@ enum tc_defect {
 };
 extern const char *const tc_defect_names[tc_d_count];
 extern const char *const tc_defect_explanations[tc_d_count];
-/* tc_defect_of (diagread.c) gives a run's class. */
 
 /* The runs of one group of failures as the certificates list them: of one
  * defect class, or (cls tc_d_none) the passes under an alternative reading;
@@ -224,7 +223,6 @@ struct tc_failure_group {
 struct tc_report;
 typedef void tc_failure_heading_fn(FILE *f, const char *title);
 typedef void tc_failure_run_fn(FILE *f, const struct tc_report *r, const struct tc_task *t, int cls);
-
 
 /* Verdict counts of one feature tag, [level 1 / 3][verdict]; by_tag: over
  * every protocol (protocol -1); by_family: of one protocol's vectors, the

@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "progress.h"
 #include "vector.h"
@@ -231,11 +232,14 @@ static void cut_vector(struct run *run, const char *path)
 }
 
 /* The vectors of list (n of them) run one by one, counted on stderr (none
- * when quiet, none for a single vector). */
+ * when quiet, none for a single vector, none when the TAP goes to a
+ * terminal: its lines show the progress, and a counter redrawn among them
+ * would be torn). */
 static void run_list(struct run *run, char **list, size_t n, int quiet)
 {
 	struct tc_progress prog;
-	tc_progress_begin(&prog, quiet || n < 2 ? NULL : stderr, "vectest", n < INT_MAX ? (int)n : INT_MAX);
+	int shown = !quiet && n > 1 && !isatty(fileno(stdout));
+	tc_progress_begin(&prog, shown ? stderr : NULL, "vectest", n < INT_MAX ? (int)n : INT_MAX);
 	tc_progress_units(&prog, "vectors", "failing");
 	for (size_t i = 0; i < n; i++) {
 		int failed = run->failed;
@@ -259,10 +263,10 @@ int main(int argc, char **argv)
 			"usage: vectest [--quiet] PATH...\n"
 			"       vectest --cuts FILE...\n"
 			"Runs every .tcv vector under each PATH through the reference decoder\n"
-			"(whole buffer, one byte at a time, random chunks) and prints TAP; on\n"
-			"stderr its progress (on a terminal one line redrawn: vectors done of the\n"
-			"total, failing so far, vectors/s; elsewhere that line every 5 s; --quiet:\n"
-			"none).\n"
+			"(whole buffer, one byte at a time, random chunks) and prints TAP; when\n"
+			"the TAP does not go to a terminal, its progress on stderr (on a terminal\n"
+			"one line redrawn: vectors done of the total, failing so far, vectors/s;\n"
+			"elsewhere that line every 5 s; --quiet: none).\n"
 			"With --cuts: each FILE must read whole, and every cut of it (its first k\n"
 			"bytes, for each k below its length) must be refused by the reader.\n");
 		return argc < first + 1 ? 2 : 0;

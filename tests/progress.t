@@ -35,10 +35,15 @@ if command -v script >/dev/null 2>&1; then
 	# vectest: vectors/ptm/spec (its .tcv files, counted) and a vector the reference fails
 	# (tests/data/alt-reading.tcv: its plain [expect.l1] line is not what the reference prints, tests/certify.t).
 	nspec=$(ls vectors/ptm/spec | grep -c '\.tcv$')
-	script -qec "'$V' vectors/ptm/spec tests/data/alt-reading.tcv" /dev/null >"$tmp/vt.tty" 2>&1
-	check "vectest on a terminal: the last counter line is $((nspec + 1))/$((nspec + 1)) vectors, 1 failing" last_is "$tmp/vt.tty" '^vectest: [0-9]+/' "vectest: $((nspec + 1))/$((nspec + 1)) vectors, 1 failing"
-	script -qec "'$V' --quiet vectors/ptm/spec" /dev/null >"$tmp/vtq.tty" 2>&1
-	check "vectest --quiet on a terminal: the TAP of the $nspec vectors, no counter" sh -c "test \$(grep -c '^ok ' '$tmp/vtq.tty') -eq $nspec && ! grep -q 'vectest: ' '$tmp/vtq.tty'"
+	script -qec "'$V' vectors/ptm/spec tests/data/alt-reading.tcv > '$tmp/vt.tap'" /dev/null >"$tmp/vt.tty" 2>&1
+	check "vectest on a terminal, its TAP to a file: the last counter line is $((nspec + 1))/$((nspec + 1)) vectors, 1 failing" last_is "$tmp/vt.tty" '^vectest: [0-9]+/' "vectest: $((nspec + 1))/$((nspec + 1)) vectors, 1 failing"
+	check "vectest: the TAP file holds the $((nspec + 1)) results, 1 of them not ok" sh -c "test \$(grep -Ec '^(not )?ok ' '$tmp/vt.tap') -eq $((nspec + 1)) && test \$(grep -c '^not ok ' '$tmp/vt.tap') -eq 1"
+	script -qec "'$V' --quiet vectors/ptm/spec > '$tmp/vtq.tap'" /dev/null >"$tmp/vtq.tty" 2>&1
+	check "vectest --quiet on a terminal: the TAP of the $nspec vectors, no counter" sh -c "test \$(grep -c '^ok ' '$tmp/vtq.tap') -eq $nspec && ! grep -q 'vectest: ' '$tmp/vtq.tty'"
+	script -qec "'$V' vectors/ptm/spec" /dev/null >"$tmp/vtt.tty" 2>&1
+	check "vectest with its TAP on the terminal: the $nspec results, no counter among them" sh -c "test \$(grep -c '^ok ' '$tmp/vtt.tty') -eq $nspec && ! grep -q 'vectest: ' '$tmp/vtt.tty'"
+	script -qec "'$T' gen --protocol ptm --count 5" /dev/null >"$tmp/gent.tty" 2>&1
+	check "gen writing its 5 vectors to the terminal: no counter among them" sh -c "test \$(grep -c '^\\[end\\]' '$tmp/gent.tty') -eq 5 && ! grep -q 'gen: [0-9]*/5 vectors' '$tmp/gent.tty'"
 	# make vectors-check-ref-ptm: the counter of vectest over every vector of vectors/ptm (the
 	# files the vector lister reads: *.tcv, none under a folder or file whose name starts with '.').
 	nptm=$(find vectors/ptm -name '*.tcv' ! -path '*/.*' | wc -l)
@@ -48,7 +53,7 @@ if command -v script >/dev/null 2>&1; then
 	check "make vectors-check-ref-ptm QUIET=1: the result line, no counter" sh -c "grep -q 'vectors-check: every vector of vectors/ptm passes' '$tmp/mkq.tty' && ! grep -q 'vectest: ' '$tmp/mkq.tty'"
 else
 	for c in "gen on a terminal" "gen on a terminal: last line" "gen counter lines" "gen --quiet" "gen --select" "gen --select --quiet" \
-		"vectest on a terminal" "vectest --quiet" "make vectors-check-ref-ptm" "make vectors-check-ref-ptm QUIET=1"; do
+		"vectest on a terminal" "vectest TAP file" "vectest --quiet" "vectest TAP on the terminal" "gen to the terminal" "make vectors-check-ref-ptm" "make vectors-check-ref-ptm QUIET=1"; do
 		check "$c # SKIP no script(1) (bsdutils)" true
 	done
 fi

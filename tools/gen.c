@@ -7,6 +7,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "cli.h"
 #include "gen.h"
@@ -180,9 +181,10 @@ static void help_gen(FILE *f, const struct tc_cli *c, const struct tc_encoder *o
 		"more image regions, an execution of it, the trace bytes chosen at random among\n"
 		"all valid encodings, and the ground truth at L1 and L3, written as a .tcv vector\n"
 		"(vectors/README.md) by the one vector writer (conformance/vecwrite.c).\n"
-		"Two vectors or more, and the seeds of a --select search, are counted on\n"
-		"stderr (on a terminal one line redrawn: done of the total, per second;\n"
-		"elsewhere that line every 5 s; --quiet: none).\n"
+		"Two vectors or more (unless they go to standard output on a terminal),\n"
+		"and the seeds of a --select search, are counted on stderr (on a terminal\n"
+		"one line redrawn: done of the total, per second; elsewhere that line\n"
+		"every 5 s; --quiet: none).\n"
 		"\n"
 		"Options:\n");
 	tc_cli_print_options(f, c);
@@ -552,10 +554,12 @@ static double now_s(void)
 }
 
 /* The progress counter of a run of n vectors or seeds (conformance/progress.h):
- * none under --quiet or for a single one. */
+ * none under --quiet, for a single one, or when the vectors go to standard
+ * output and that is a terminal (a counter redrawn among them would be torn). */
 static void progress_begin(const struct gen_opts *o, struct tc_progress *p, long n, const char *unit)
 {
-	tc_progress_begin(p, o->quiet || n < 2 ? NULL : stderr, "gen", n > INT_MAX ? INT_MAX : (int)n);
+	int to_terminal = !o->select && !o->out && !o->coverage && !o->snapshot_out && isatty(fileno(stdout));
+	tc_progress_begin(p, o->quiet || n < 2 || to_terminal ? NULL : stderr, "gen", n > INT_MAX ? INT_MAX : (int)n);
 	tc_progress_units(p, unit, NULL);
 }
 
