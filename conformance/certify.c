@@ -636,6 +636,7 @@ void tc_tallies_free(struct tc_tallies *ts)
 {
 	tally_list_free(&ts->tag);
 	tally_list_free(&ts->family);
+	free(ts->failure_tasks);
 }
 
 void tc_tag_family(char *dst, size_t n, const char *tag)
@@ -687,8 +688,6 @@ double tc_report_score(const int *count)
 	return counted > 0 ? (double)(count[tc_v_pass] + count[tc_v_pass_alt]) / counted : 0.0;
 }
 
-/* Totals, the matrices by protocol and by tag, the score. Returns 0, or -1
- * when memory is short. */
 /* One tag of a run counted, by tag and by its protocol's tag family. 0, or -1. */
 static int count_tag(struct tc_tallies *ts, const struct tc_task *t, const char *tag)
 {
@@ -701,6 +700,58 @@ static int count_tag(struct tc_tallies *ts, const struct tc_task *t, const char 
 	x->count[t->level == 3][t->verdict]++;
 	y->count[t->level == 3][t->verdict]++;
 	return 0;
+}
+
+/* The failure groups of r (its defect_count, failure_group) from each
+ * run's defect class (diagread.c): the classes that have runs in the
+ * classes' order, then the passes under an alternative reading, each
+ * group's runs in the plan's order; the indices in ts. 0, or -1. */
+static int group_failures(struct tc_report *r, struct tc_tallies *ts)
+{
+	int *cls = malloc(((size_t)r->ntasks + 1) * sizeof *cls), at = 0;
+	ts->failure_tasks = malloc(((size_t)r->ntasks + 1) * sizeof *ts->failure_tasks);
+	if (!cls || !ts->failure_tasks) {
+		free(cls);
+		return -1;
+	}
+	memset(r->defect_count, 0, sizeof r->defect_count);
+	for (int i = 0; i < r->ntasks; i++) {
+		struct tc_diag_fields d;
+		tc_diag_read(&r->tasks[i], &d);
+		cls[i] = tc_defect_of(&r->tasks[i], &d);
+		if (cls[i] >= 0)
+			r->defect_count[cls[i]]++;
+	}
+	r->nfailure_groups = 0;
+	for (int k = 0; k <= tc_d_count; k++) {
+		struct tc_failure_group *g = &r->failure_group[r->nfailure_groups];
+		g->cls = k < tc_d_count ? k : tc_d_none;
+		g->task = ts->failure_tasks + at;
+		g->nruns = 0;
+		for (int i = 0; i < r->ntasks; i++)
+			if (k < tc_d_count ? cls[i] == k : r->tasks[i].verdict == tc_v_pass_alt)
+				ts->failure_tasks[at + g->nruns++] = i;
+		at += g->nruns;
+		r->nfailure_groups += g->nruns > 0;
+	}
+	free(cls);
+	return 0;
+}
+
+void tc_report_failures(FILE *f, const struct tc_report *r, tc_failure_heading_fn *heading, tc_failure_run_fn *run)
+{
+	for (size_t k = 0; k < r->nfailure_groups; k++) {
+		const struct tc_failure_group *g = &r->failure_group[k];
+		char title[128];
+		if (g->cls >= 0)
+			snprintf(title, sizeof title, "%s (%d runs)", tc_defect_names[g->cls], g->nruns);
+		else
+			snprintf(title, sizeof title, "Passes under an alternative reading (%d runs, counted as passes)",
+				 g->nruns);
+		heading(f, title);
+		for (int i = 0; i < g->nruns; i++)
+			run(f, r, &r->tasks[g->task[i]], g->cls);
+	}
 }
 
 int tc_report_summarise(struct tc_report *r, struct tc_tallies *ts)
@@ -727,7 +778,7 @@ int tc_report_summarise(struct tc_report *r, struct tc_tallies *ts)
 	r->family = ts->family.t;
 	r->nfamily = ts->family.n;
 	r->score = tc_report_score(r->total);
-	return 0;
+	return group_failures(r, ts);
 }
 
 static void print_summary(const struct tc_report *r)

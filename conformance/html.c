@@ -263,8 +263,9 @@ static void heat_map(FILE *f, const struct tc_report *r)
 	}
 }
 
-static void defect_classes(FILE *f, const struct tc_report *r, const int *count)
+static void defect_classes(FILE *f, const struct tc_report *r)
 {
+	const int *count = r->defect_count;
 	fprintf(f, "<h2>Defect classes</h2>\n<table id=\"defects\">\n<tr><th>class</th><th>runs</th>"
 		   "<th>what it means</th></tr>\n");
 	for (int k = 0; k < tc_d_count; k++)
@@ -273,7 +274,6 @@ static void defect_classes(FILE *f, const struct tc_report *r, const int *count)
 				   "<td>%s</td></tr>\n", tc_defect_names[k], count[k], tc_defect_names[k], count[k],
 				tc_defect_explanations[k]);
 	fprintf(f, "</table>\n");
-	(void)r;
 }
 
 /* Expected and got side by side: the context lines of the expected side
@@ -369,46 +369,26 @@ static void one_failure(FILE *f, const struct tc_report *r, const struct tc_task
 	fprintf(f, "</code></p>\n</div>\n");
 }
 
-static void failures(FILE *f, const struct tc_report *r, const int *count)
+static void group_heading(FILE *f, const char *title)
+{
+	fprintf(f, "<h3>%s</h3>\n", title);
+}
+
+/* The report's failure groups, in their order. */
+static void failures(FILE *f, const struct tc_report *r)
 {
 	fprintf(f, "<h2>Failures by cause (defect class, then vector)</h2>\n");
-	for (int k = 0; k < tc_d_count; k++) {
-		if (!count[k])
-			continue;
-		fprintf(f, "<h3>%s (%d runs)</h3>\n", tc_defect_names[k], count[k]);
-		for (int i = 0; i < r->ntasks; i++) {
-			struct tc_diag_fields d;
-			tc_diag_read(&r->tasks[i], &d);
-			if (tc_defect_of(&r->tasks[i], &d) == k)
-				one_failure(f, r, &r->tasks[i], k);
-		}
-	}
-	if (r->total[tc_v_pass_alt]) {
-		fprintf(f, "<h3>Passes under an alternative reading (%d runs, counted as passes)</h3>\n",
-			r->total[tc_v_pass_alt]);
-		for (int i = 0; i < r->ntasks; i++)
-			if (r->tasks[i].verdict == tc_v_pass_alt)
-				one_failure(f, r, &r->tasks[i], -1);
-	}
+	tc_report_failures(f, r, group_heading, one_failure);
 }
 
 int tc_html_certificate(FILE *f, const struct tc_report *r, char *err, size_t errlen)
 {
-	int count[tc_d_count] = { 0 };
-	for (int i = 0; i < r->ntasks; i++) {
-		struct tc_diag_fields d;
-		int cls;
-		tc_diag_read(&r->tasks[i], &d);
-		cls = tc_defect_of(&r->tasks[i], &d);
-		if (cls >= 0)
-			count[cls]++;
-	}
 	header(f, r);
 	identity(f, r);
 	protocols(f, r);
 	heat_map(f, r);
-	defect_classes(f, r, count);
-	failures(f, r, count);
+	defect_classes(f, r);
+	failures(f, r);
 	if (r->notes) {
 		fprintf(f, "<h2>Notes (");
 		h_text(f, r->notes_path);

@@ -266,15 +266,7 @@ static void failures(struct jw *j, const struct tc_report *r, int alt)
 /* One entry per defect class that has runs: its count and what it means. */
 static void defect_classes(struct jw *j, const struct tc_report *r)
 {
-	int count[tc_d_count] = { 0 };
-	for (int i = 0; i < r->ntasks; i++) {
-		struct tc_diag_fields d;
-		int cls;
-		tc_diag_read(&r->tasks[i], &d);
-		cls = tc_defect_of(&r->tasks[i], &d);
-		if (cls >= 0)
-			count[cls]++;
-	}
+	const int *count = r->defect_count;
 	jw_open(j, "defect_classes", '[', 0);
 	for (int k = 0; k < tc_d_count; k++) {
 		if (!count[k])

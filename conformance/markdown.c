@@ -138,27 +138,12 @@ static void heat_map(FILE *f, const struct tc_report *r)
 	fprintf(f, "\n%zu of the %zu tag families (by protocol) pass in every run that counts.\n", good, r->nfamily);
 }
 
-static void defect_counts(const struct tc_report *r, int *count)
-{
-	for (int k = 0; k < tc_d_count; k++)
-		count[k] = 0;
-	for (int i = 0; i < r->ntasks; i++) {
-		struct tc_diag_fields d;
-		int cls;
-		tc_diag_read(&r->tasks[i], &d);
-		cls = tc_defect_of(&r->tasks[i], &d);
-		if (cls >= 0)
-			count[cls]++;
-	}
-}
-
-static void defect_classes(FILE *f, const struct tc_report *r, const int *count)
+static void defect_classes(FILE *f, const struct tc_report *r)
 {
 	fprintf(f, "\n## Defect classes\n\n| class | runs | what it means |\n|---|---|---|\n");
 	for (int k = 0; k < tc_d_count; k++)
-		if (count[k])
-			fprintf(f, "| %s | %d | %s |\n", tc_defect_names[k], count[k], tc_defect_explanations[k]);
-	(void)r;
+		if (r->defect_count[k])
+			fprintf(f, "| %s | %d | %s |\n", tc_defect_names[k], r->defect_count[k], tc_defect_explanations[k]);
 }
 
 /* A code fence longer than any run of backticks in text (which holds
@@ -188,7 +173,7 @@ static int sizes_or_context(const char *line)
 
 /* The first divergence (the diagnosis less what sizes_or_context leaves
  * out), then the command that reproduces the run. */
-static void one_failure(FILE *f, const struct tc_report *r, const struct tc_task *t)
+static void one_failure(FILE *f, const struct tc_report *r, const struct tc_task *t, int cls)
 {
 	char text[TC_DIAG_SIZE + 3 * 4096 + 32], cmd[3 * 4096];
 	size_t at = 0;
@@ -210,42 +195,30 @@ static void one_failure(FILE *f, const struct tc_report *r, const struct tc_task
 	fprintf(f, "\n%s", text);
 	fence(f, text);
 	fprintf(f, "\n\n");
+	(void)cls;        /* the heading says it */
 }
 
-/* Grouped by defect class, then vector (the plan's order), each with the
- * command that reproduces it; the passes under an alternative reading after
- * them. */
-static void failures(FILE *f, const struct tc_report *r, const int *count)
+static void heading(FILE *f, const char *title)
+{
+	fprintf(f, "### %s\n\n", title);
+}
+
+/* The report's failure groups (by defect class, then vector; the passes
+ * under an alternative reading last), each run with the command that
+ * reproduces it. */
+static void failures(FILE *f, const struct tc_report *r)
 {
 	fprintf(f, "\n## Failures by cause (defect class, then vector; the first divergence of each)\n\n");
-	for (int k = 0; k < tc_d_count; k++) {
-		if (!count[k])
-			continue;
-		fprintf(f, "### %s (%d runs)\n\n", tc_defect_names[k], count[k]);
-		for (int i = 0; i < r->ntasks; i++) {
-			struct tc_diag_fields d;
-			tc_diag_read(&r->tasks[i], &d);
-			if (tc_defect_of(&r->tasks[i], &d) == k)
-				one_failure(f, r, &r->tasks[i]);
-		}
-	}
-	if (!r->total[tc_v_pass_alt])
-		return;
-	fprintf(f, "### Passes under an alternative reading (%d runs, counted as passes)\n\n", r->total[tc_v_pass_alt]);
-	for (int i = 0; i < r->ntasks; i++)
-		if (r->tasks[i].verdict == tc_v_pass_alt)
-			one_failure(f, r, &r->tasks[i]);
+	tc_report_failures(f, r, heading, one_failure);
 }
 
 int tc_markdown_certificate(FILE *f, const struct tc_report *r, char *err, size_t errlen)
 {
-	int count[tc_d_count];
-	defect_counts(r, count);
 	header(f, r);
 	protocols(f, r);
 	heat_map(f, r);
-	defect_classes(f, r, count);
-	failures(f, r, count);
+	defect_classes(f, r);
+	failures(f, r);
 	if (r->notes) {
 		fprintf(f, "\n## Notes (");
 		md_text(f, r->notes_path);

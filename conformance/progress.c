@@ -22,6 +22,13 @@ void tc_progress_begin(struct tc_progress *p, FILE *f, const char *what, int tot
 	p->tty = f && isatty(fileno(f));
 	p->total = total;
 	p->t0 = p->last = mono_s();
+	tc_progress_units(p, "runs", "failing");
+}
+
+void tc_progress_units(struct tc_progress *p, const char *unit, const char *failed_word)
+{
+	p->unit = unit;
+	p->failed_word = failed_word;
 }
 
 void tc_progress_count(struct tc_progress *p, int failed)
@@ -33,8 +40,11 @@ void tc_progress_count(struct tc_progress *p, int failed)
 void tc_progress_line(const struct tc_progress *p, double now, char *buf, size_t n)
 {
 	double s = now - p->t0;
-	snprintf(buf, n, "%s: %d/%d runs, %d failing, %.1f runs/s", p->what, p->done, p->total, p->failed,
-		 s > 0 ? p->done / s : 0.0);
+	char failed[64] = "";
+	if (p->failed_word)
+		snprintf(failed, sizeof failed, " %d %s,", p->failed, p->failed_word);
+	snprintf(buf, n, "%s: %d/%d %s,%s %.1f %s/s", p->what, p->done, p->total, p->unit, failed,
+		 s > 0 ? p->done / s : 0.0, p->unit);
 }
 
 void tc_progress_tick(struct tc_progress *p)

@@ -8,6 +8,8 @@
 struct tc_progress {
 	FILE *f;                  /* NULL: quiet */
 	const char *what;         /* the command ("certify") */
+	const char *unit;         /* what is counted ("runs", tc_progress_begin's) */
+	const char *failed_word;  /* the failures ("failing"); NULL: the line counts none */
 	int tty;                  /* f is a terminal: redraw one line */
 	int total, done, failed;
 	double t0;                /* when the run began (CLOCK_MONOTONIC seconds) */
@@ -20,6 +22,10 @@ struct tc_progress {
 
 /* f (stderr) or NULL for quiet; total: the runs to come. */
 void tc_progress_begin(struct tc_progress *p, FILE *f, const char *what, int total);
+/* What the line counts, after tc_progress_begin: unit ("vectors") and the
+ * word of the failures ("surviving"), or NULL when the run has none to count
+ * (it stops at the first). */
+void tc_progress_units(struct tc_progress *p, const char *unit, const char *failed_word);
 /* One run finished; failed: it counts against the decoder. */
 void tc_progress_count(struct tc_progress *p, int failed);
 /* Writes a line when one is due (the caller calls it at least every few
@@ -28,7 +34,7 @@ void tc_progress_tick(struct tc_progress *p);
 /* The end: the terminal's line cleared (the summary follows). */
 void tc_progress_end(struct tc_progress *p);
 /* The line itself, "certify: 12/340 runs, 2 failing, 35.1 runs/s" (what a
- * tick writes). */
+ * tick writes; "gen: 12/340 vectors, 35.1 vectors/s" without failures). */
 void tc_progress_line(const struct tc_progress *p, double now, char *buf, size_t n);
 
 #endif

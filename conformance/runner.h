@@ -197,6 +197,33 @@ int tc_compare(struct tc_task *t, const struct tc_vector *v, const struct tc_run
 
 /* ---- The report: what TAP, JSON and Markdown print ------------------------ */
 
+/* Why a run did not pass, as a class the certificates group failures by:
+ * the verdict, and for a failed comparison the section compared. */
+enum tc_defect {
+	tc_d_l1_packets, tc_d_l1_error_offsets, tc_d_l1_error_classes, tc_d_l3_execution, tc_d_fail_other,
+	tc_d_crash, tc_d_hang, tc_d_flood, tc_d_adapter_error, tc_d_malformed, tc_d_runner_error, tc_d_count,
+	tc_d_none = -1            /* a pass, a pass-alt, unsupported or not run */
+};
+extern const char *const tc_defect_names[tc_d_count];
+extern const char *const tc_defect_explanations[tc_d_count];
+
+/* The runs of one group of failures as the certificates list them: of one
+ * defect class, or (cls tc_d_none) the passes under an alternative reading;
+ * in the plan's order (vector, then level). */
+struct tc_failure_group {
+	int cls;                  /* enum tc_defect, or tc_d_none */
+	int nruns;
+	const int *task;          /* nruns indices into the report's tasks */
+};
+/* What a certificate writer formats of the failure groups (through
+ * tc_report_failures): a group's heading ("CLASS (N runs)", or "Passes
+ * under an alternative reading (N runs, counted as passes)"), and each run
+ * of it (cls: the group's, tc_d_none for a pass under an alternative
+ * reading). */
+struct tc_report;
+typedef void tc_failure_heading_fn(FILE *f, const char *title);
+typedef void tc_failure_run_fn(FILE *f, const struct tc_report *r, const struct tc_task *t, int cls);
+
 /* Verdict counts of one feature tag, [level 1 / 3][verdict]; by_tag: over
  * every protocol (protocol -1); by_family: of one protocol's vectors, the
  * tag's family (tc_tag_family). */
@@ -254,6 +281,11 @@ struct tc_report {
 	const char *notes_path;   /* a Markdown file appended to the certificates, or NULL */
 	const char *notes;        /* its text (no NUL byte), notes_len bytes */
 	size_t notes_len;
+	/* The failures grouped once for every writer (tc_report_summarise): the runs of each defect
+	 * class that has any, in the classes' order, then the passes under an alternative reading */
+	int defect_count[tc_d_count];   /* runs of each class */
+	struct tc_failure_group failure_group[tc_d_count + 1];
+	size_t nfailure_groups;
 };
 
 /* The exit status of a run whose certificate was written (certify --help):
@@ -290,14 +322,16 @@ struct tc_tally_list {
 };
 struct tc_tallies {
 	struct tc_tally_list tag, family;
+	int *failure_tasks;       /* the task indices the report's failure groups point into */
 };
 /* A tag's family: the tag less every final "-N" or "-xN" (N decimal digits,
  * x one lower-case letter): maxspec-4, regions-2, atom-f6 and K10-9 are of
  * maxspec, regions, atom and K10; a tag without such a suffix is its own.
  * At most n - 1 bytes and a NUL into dst. */
 void tc_tag_family(char *dst, size_t n, const char *tag);
-/* Totals, the matrices by protocol and by tag (into ts), the score. 0, or
- * -1 when memory is short. */
+/* Totals, the matrices by protocol and by tag (into ts), the score, the
+ * failures grouped by defect class (their indices in ts). 0, or -1 when
+ * memory is short. */
 int tc_report_summarise(struct tc_report *r, struct tc_tallies *ts);
 void tc_tallies_free(struct tc_tallies *ts);
 /* The counts of the runs behind each wall from each task and r->hidden_why,
@@ -325,15 +359,6 @@ void tc_diag_read(const struct tc_task *t, struct tc_diag_fields *d);
 /* The value of key, or NULL. */
 const char *tc_diag_get(const struct tc_diag_fields *d, const char *key);
 
-/* Why a run did not pass, as a class the certificates group failures by:
- * the verdict, and for a failed comparison the section compared. */
-enum tc_defect {
-	tc_d_l1_packets, tc_d_l1_error_offsets, tc_d_l1_error_classes, tc_d_l3_execution, tc_d_fail_other,
-	tc_d_crash, tc_d_hang, tc_d_flood, tc_d_adapter_error, tc_d_malformed, tc_d_runner_error, tc_d_count,
-	tc_d_none = -1            /* a pass, a pass-alt, unsupported or not run */
-};
-extern const char *const tc_defect_names[tc_d_count];
-extern const char *const tc_defect_explanations[tc_d_count];
 int tc_defect_of(const struct tc_task *t, const struct tc_diag_fields *d);
 
 /* The byte range of the trace the first divergence is at, read from the
@@ -375,6 +400,9 @@ int tc_markdown_certificate(FILE *f, const struct tc_report *r, char *err, size_
 /* html.c: the HTML certificate, one self-contained file (inline CSS and
  * SVG, no script, nothing fetched). 0, or -1 with err. */
 int tc_html_certificate(FILE *f, const struct tc_report *r, char *err, size_t errlen);
+/* The report's failure groups in their order: heading, then run for each
+ * of its runs (certify.c). */
+void tc_report_failures(FILE *f, const struct tc_report *r, tc_failure_heading_fn *heading, tc_failure_run_fn *run);
 /* One line of the run's identity but tracecert's version and the date
  * (the vector set, the options, the limits) for the writers. */
 void tc_report_identity(const struct tc_report *r, char *buf, size_t n);

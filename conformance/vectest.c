@@ -1,10 +1,13 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-/* vectest.c — runs vector files through the reference decoder and prints TAP (version 13, YAML diagnostics); with --cuts, proves the reader refuses each vector cut at every byte offset. */
+/* vectest.c — runs vector files through the reference decoder and prints TAP (version 13, YAML diagnostics), its progress on stderr (conformance/progress.h); with --cuts, proves the reader refuses each vector cut at every byte offset. */
 #include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
+#include "progress.h"
 #include "vector.h"
 
 static const char *const level_names[tc_sec_count] = { "l1", "s1", "l2", "l3", "error" };
@@ -228,18 +231,42 @@ static void cut_vector(struct run *run, const char *path)
 	free(dir);
 }
 
+/* The vectors of list (n of them) run one by one, counted on stderr (none
+ * when quiet, none for a single vector, none when the TAP goes to a
+ * terminal: its lines show the progress, and a counter redrawn among them
+ * would be torn). */
+static void run_list(struct run *run, char **list, size_t n, int quiet)
+{
+	struct tc_progress prog;
+	int shown = !quiet && n > 1 && !isatty(fileno(stdout));
+	tc_progress_begin(&prog, shown ? stderr : NULL, "vectest", n < INT_MAX ? (int)n : INT_MAX);
+	tc_progress_units(&prog, "vectors", "failing");
+	for (size_t i = 0; i < n; i++) {
+		int failed = run->failed;
+		run_vector(run, list[i]);
+		fflush(stdout);   /* each TAP line before the counter that counts it */
+		tc_progress_count(&prog, run->failed != failed);
+		tc_progress_tick(&prog);
+	}
+	tc_progress_end(&prog);
+}
+
 int main(int argc, char **argv)
 {
 	static struct run run;
 	char **list = NULL, err[600];
 	size_t n = 0;
-	int cuts = argc > 1 && !strcmp(argv[1], "--cuts"), first = 1 + cuts;
+	int quiet = argc > 1 && !strcmp(argv[1], "--quiet");
+	int cuts = argc > 1 + quiet && !strcmp(argv[1 + quiet], "--cuts"), first = 1 + quiet + cuts;
 	if (argc < first + 1 || !strcmp(argv[1], "--help")) {
 		fprintf(argc < first + 1 ? stderr : stdout,
-			"usage: vectest PATH...\n"
+			"usage: vectest [--quiet] PATH...\n"
 			"       vectest --cuts FILE...\n"
 			"Runs every .tcv vector under each PATH through the reference decoder\n"
-			"(whole buffer, one byte at a time, random chunks) and prints TAP.\n"
+			"(whole buffer, one byte at a time, random chunks) and prints TAP; when\n"
+			"the TAP does not go to a terminal, its progress on stderr (on a terminal\n"
+			"one line redrawn: vectors done of the total, failing so far, vectors/s;\n"
+			"elsewhere that line every 5 s; --quiet: none).\n"
 			"With --cuts: each FILE must read whole, and every cut of it (its first k\n"
 			"bytes, for each k below its length) must be refused by the reader.\n");
 		return argc < first + 1 ? 2 : 0;
@@ -250,17 +277,16 @@ int main(int argc, char **argv)
 			cut_vector(&run, argv[i]);
 		return run.failed ? 1 : 0;
 	}
-	for (int i = 1; i < argc; i++) {
+	for (int i = first; i < argc; i++) {
 		if (tc_vector_list(argv[i], &list, &n, err, sizeof err) == 0) {
 			fprintf(stderr, "vectest: %s\n", err);
 			return 2;
 		}
 	}
 	printf("TAP version 13\n1..%zu\n", n);
-	for (size_t i = 0; i < n; i++) {
-		run_vector(&run, list[i]);
+	run_list(&run, list, n, quiet);
+	for (size_t i = 0; i < n; i++)
 		free(list[i]);
-	}
 	free(list);
 	{
 		int pos = 0, neg = 0, any = 0;

@@ -1,17 +1,20 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* gen.c — `tracecert gen`: generated vectors of any protocol's encoder, encoding coverage, and the set-cover seed search. */
 #include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "cli.h"
 #include "gen.h"
 #include "genexec.h"
 #include "interrupt.h"
 #include "outfile.h"
+#include "progress.h"
 #include "snapwrite.h"
 #include "tracecert/encoder.h"
 #include "tracecert/protocol.h"
@@ -79,7 +82,7 @@ static const struct tc_cli_option gen_options[] = {
 	{ "extra", "N", opt_extra, "with --select: add N plain seeds after C" },
 	{ "select-vectors", NULL, opt_select_vectors, "--select C --extra N with the encoder's own C\n"
 						      "and N (below): the search of make vectors-select" },
-	{ "quiet", NULL, opt_quiet, "no speed figures on standard error" },
+	{ "quiet", NULL, opt_quiet, "no progress counter and no speed figures on standard error" },
 	{ "snapshot-out", "DIR", opt_snapshot_out,
 	  "also write the vectors (1 to 16) as a trace\n"
 	  "snapshot directory: per vector a core whose memory\n"
@@ -178,6 +181,10 @@ static void help_gen(FILE *f, const struct tc_cli *c, const struct tc_encoder *o
 		"more image regions, an execution of it, the trace bytes chosen at random among\n"
 		"all valid encodings, and the ground truth at L1 and L3, written as a .tcv vector\n"
 		"(vectors/README.md) by the one vector writer (conformance/vecwrite.c).\n"
+		"Two vectors or more (unless they go to standard output on a terminal),\n"
+		"and the seeds of a --select search, are counted on stderr (on a terminal\n"
+		"one line redrawn: done of the total, per second; elsewhere that line\n"
+		"every 5 s; --quiet: none).\n"
 		"\n"
 		"Options:\n");
 	tc_cli_print_options(f, c);
@@ -546,15 +553,35 @@ static double now_s(void)
 	return (double)t.tv_sec + t.tv_nsec / 1e9;
 }
 
+/* The progress counter of a run of n vectors or seeds (conformance/progress.h):
+ * none under --quiet, for a single one, or when the vectors go to standard
+ * output and that is a terminal (a counter redrawn among them would be torn). */
+static void progress_begin(const struct gen_opts *o, struct tc_progress *p, long n, const char *unit)
+{
+	int to_terminal = !o->select && !o->out && !o->coverage && !o->snapshot_out && isatty(fileno(stdout));
+	tc_progress_begin(p, o->quiet || n < 2 || to_terminal ? NULL : stderr, "gen", n > INT_MAX ? INT_MAX : (int)n);
+	tc_progress_units(p, unit, NULL);
+}
+
+/* One more done: counted, the line written when one is due. */
+static void progress_step(struct tc_progress *p)
+{
+	tc_progress_count(p, 0);
+	tc_progress_tick(p);
+}
+
 /* Which variants each candidate seed 1..C uses: C rows of nv flags. */
 static unsigned char *candidate_sets(struct gen_opts *o, int nv)
 {
 	unsigned char *sets = calloc(o->select, (size_t)nv);
+	struct tc_progress prog;
+	progress_begin(o, &prog, (long)o->select, "seeds");
 	for (unsigned long s = 0; sets && s < o->select; s++) {
 		struct tc_enc_result r;
 		char err[300];
 		o->rq.seed = s + 1;
 		if (o->enc->generate(&o->rq, &r, err, sizeof err)) {
+			tc_progress_end(&prog);
 			fprintf(stderr, "tracecert gen: seed %lu: %s\n", s + 1, err);
 			free(sets);
 			return NULL;
@@ -562,7 +589,9 @@ static unsigned char *candidate_sets(struct gen_opts *o, int nv)
 		for (int i = 0; i < nv; i++)
 			sets[s * (unsigned long)nv + (unsigned long)i] = r.variants[i] > 0;
 		tc_enc_result_free(&r);
+		progress_step(&prog);
 	}
+	tc_progress_end(&prog);
 	return sets;
 }
 
@@ -664,18 +693,13 @@ static int finish_snapshot(const struct gen_opts *o, struct snapshot_acc *acc, i
 
 /* Generates (or corrupts) the vector of one seed into r: the i-th vector is
  * made by the (i mod n)-th encoder of --protocol's list, with its own
- * --steps and --blocks defaults. */
-static int make_one(struct gen_opts *o, long i, struct tc_enc_result *r)
+ * --steps and --blocks defaults. 0, or the encoder's failure with err. */
+static int make_one(struct gen_opts *o, long i, struct tc_enc_result *r, char *err, size_t errlen)
 {
 	const struct tc_encoder *enc = o->nencs > 1 ? o->encs[i % o->nencs] : o->enc;
-	char err[300];
-	int rc;
 	o->rq.steps = o->steps_arg ? o->steps_arg : enc->default_steps;
 	o->rq.blocks = o->blocks_arg ? o->blocks_arg : enc->default_blocks;
-	rc = o->negative ? enc->negative(&o->rq, o->neg_kind, r, err, sizeof err) : enc->generate(&o->rq, r, err, sizeof err);
-	if (rc)
-		fprintf(stderr, "tracecert gen: seed %llu: %s\n", (unsigned long long)o->rq.seed, err);
-	return rc;
+	return o->negative ? enc->negative(&o->rq, o->neg_kind, r, err, errlen) : enc->generate(&o->rq, r, err, errlen);
 }
 
 /* Generates the vectors of the seeds (seeds[] or o->seed on), writes them, counts the variants. */
@@ -684,16 +708,23 @@ static int run(struct gen_opts *o, const uint64_t *seeds, long n, uint64_t *hits
 	unsigned long long bytes = 0;
 	double t0 = now_s();
 	int rc = 0;
+	char err[300];
+	struct tc_progress prog;
+	progress_begin(o, &prog, n, "vectors");
 	for (long i = 0; i < n && rc == 0; i++) {
 		struct tc_enc_result r;
 		if (tc_interrupt_signal()) {
+			tc_progress_end(&prog);
 			fprintf(stderr, "tracecert gen: interrupted by %s after %ld of %ld vectors%s\n", tc_interrupt_name(), i,
 				n, o->out ? ", each file written whole" : "");
 			return tc_interrupt_status();
 		}
 		o->rq.seed = seeds ? seeds[i] : o->seed + (uint64_t)i;
-		if (make_one(o, i, &r))
+		if (make_one(o, i, &r, err, sizeof err)) {
+			tc_progress_end(&prog);   /* the message after the counter's last line */
+			fprintf(stderr, "tracecert gen: seed %llu: %s\n", (unsigned long long)o->rq.seed, err);
 			return 2;
+		}
 		for (int k = 0; o->nencs < 2 && k < o->enc->variant_count(); k++)   /* a list: no --coverage */
 			hits[k] += r.variants[k];
 		bytes += r.trace_len;
@@ -705,7 +736,10 @@ static int run(struct gen_opts *o, const uint64_t *seeds, long n, uint64_t *hits
 		} else {
 			tc_enc_result_free(&r);
 		}
+		if (rc == 0)
+			progress_step(&prog);
 	}
+	tc_progress_end(&prog);
 	if (!o->quiet && rc == 0) {   /* after a write error: said, and no count of vectors that were not written */
 		double dt = now_s() - t0;
 		fprintf(stderr, "tracecert gen: %ld vectors, %llu trace bytes in %.3f s: %.0f vectors/s, %.2f MB/s\n", n,

@@ -7,7 +7,7 @@
 # verdicts.tsv, a folder per mutant) and OUT/report.md over every protocol OUT holds (default
 # OUT: BUILD_DIR/mutants-auto; each protocol's results stay until a run of it replaces them).
 #
-#   run.sh [--protocol NAME]... [--sample N] [--seed S] [--ids FILE] [--out DIR] [--report-only] BUILD_DIR
+#   run.sh [--protocol NAME]... [--sample N] [--seed S] [--ids FILE] [--out DIR] [--report-only] [--quiet] BUILD_DIR
 #
 # The protocols: every one of the build (BUILD_DIR/gen/protocols.c), or those named. The
 # parts of protocol P: each reference/P/*.c by its name without "P_" (parse, resolve, …)
@@ -26,6 +26,9 @@
 # those of that subset, not of the protocol. Sites listed in equivalent.txt (beside this
 # script) are not built. --report-only writes
 # the verdicts and the report again from the mutants OUT holds (after equivalent.txt changed).
+# While a protocol's mutants run, its progress is on stderr (progress.sh: on a terminal one line
+# redrawn, mutants judged of those sampled, surviving so far, mutants/s; elsewhere that line every
+# 5 s; the last count at the end); --quiet: none.
 #
 # Each mutant compiles only its own file (against a pristine copy of reference/ with its
 # markers: TC_CLAUSE expands to nothing outside the coverage build) and links with the
@@ -39,10 +42,10 @@
 # usage or a missing prerequisite.
 set -u
 usage() {
-	echo "usage: $0 [--protocol NAME]... [--sample N] [--seed S] [--ids FILE] [--out DIR] [--report-only] BUILD_DIR" >&2
+	echo "usage: $0 [--protocol NAME]... [--sample N] [--seed S] [--ids FILE] [--out DIR] [--report-only] [--quiet] BUILD_DIR" >&2
 	exit 2
 }
-only= sample= seed=1 outarg= report_only=0 ids=
+only= sample= seed=1 outarg= report_only=0 ids= quiet=0
 while [ $# -gt 0 ]; do
 	case $1 in
 	--protocol) [ $# -ge 2 ] || usage; only="$only $2"; shift 2 ;;
@@ -51,6 +54,7 @@ while [ $# -gt 0 ]; do
 	--ids) [ $# -ge 2 ] || usage; ids=$2; shift 2 ;;
 	--out) [ $# -ge 2 ] || usage; outarg=$2; shift 2 ;;
 	--report-only) report_only=1; shift ;;
+	--quiet) quiet=1; shift ;;
 	-*) usage ;;
 	*) break ;;
 	esac
@@ -88,6 +92,7 @@ if [ -n "$(find "$build/obj/reference" -maxdepth 1 -name '*.gcno' 2>/dev/null | 
 fi
 . conformance/mutants/lib.sh
 . conformance/mutants/auto/suite.sh
+. conformance/mutants/auto/progress.sh
 
 PYTHON=$(sh conformance/mutants/auto/python.sh) || exit 2
 [ -x "$tool" ] && [ -f "$build/gen/protocols.c" ] ||
@@ -187,7 +192,11 @@ for p in $protocols; do
 	fi
 	n=$(wc -l <"$out/$p/sample.tsv")
 	echo "mutants-auto: $p: $n mutants of $(wc -l <"$out/$p/sites.tsv") sites, $JOBS at a time" >&2
-	seq 1 "$n" | xargs -P "$JOBS" -n 1 sh conformance/mutants/auto/one.sh "$p" || exit 1
+	progress_start "$p" "$out/$p" "$n" $quiet
+	seq 1 "$n" | xargs -P "$JOBS" -n 1 sh conformance/mutants/auto/one.sh "$p"
+	rc=$?
+	progress_stop "$p" "$out/$p" "$n" $quiet
+	[ $rc -eq 0 ] || exit 1
 done
 
 # ---- OUT/P/verdicts.tsv: protocol, part, id, file, line, col, operator, original, replacement, verdict, by.
