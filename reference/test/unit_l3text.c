@@ -171,6 +171,48 @@ static void test_context_el(void)
 	   "context el=16 and instrumentation el=4 are refused");
 }
 
+/* The comparison (conformance/l3norm.c, L3FORMAT.md "Optional fields"): the optional fields are
+ * tokens like any other. An expected interrupt=1 or tval fails a decoder that leaves it out, and one
+ * that writes a tval the vector does not expect fails too; a line without them is compared as
+ * before. Returns tc_lines_diff of the two normalised one-line texts (-1: equal). */
+static long compare_one(const char *want, const char *got)
+{
+	struct tc_lines w, g, wn, gn;
+	struct tc_image img;
+	long d;
+	memset(&w, 0, sizeof w);
+	memset(&g, 0, sizeof g);
+	memset(&img, 0, sizeof img);
+	tc_lines_add_text(&w, want);
+	tc_lines_add_text(&g, got);
+	tc_l3_normalise(&w, &img, &wn);
+	tc_l3_normalise(&g, &img, &gn);
+	d = tc_lines_diff(&wn, &gn);
+	tc_lines_free(&w);
+	tc_lines_free(&g);
+	tc_lines_free(&wn);
+	tc_lines_free(&gn);
+	return d;
+}
+
+static void test_compare_fields(void)
+{
+	ok(compare_one("@8 exception type=0x7 ret=0x1008 interrupt=1 tval=0x0  # a comment",
+		       "@9 exception type=0x7 ret=0x1008 interrupt=1 tval=0x0") < 0,
+	   "compare: the same fields match (offsets and comments aside)");
+	ok(compare_one("@8 exception type=0x7 ret=0x1008 interrupt=1", "@8 exception type=0x7 ret=0x1008") >= 0,
+	   "compare: an expected interrupt=1 that the decoder omits fails");
+	ok(compare_one("@8 exception type=0x7 ret=0x1008 tval=0x0", "@8 exception type=0x7 ret=0x1008") >= 0,
+	   "compare: an expected tval that the decoder omits fails");
+	ok(compare_one("@8 exception type=0x7 ret=0x1008", "@8 exception type=0x7 ret=0x1008 tval=0x0") >= 0,
+	   "compare: a tval the vector does not expect (not traced) fails");
+	ok(compare_one("@8 exception type=0x7 ret=0x1008 tval=0x2000", "@8 exception type=0x7 ret=0x1008 tval=0x2001") >= 0,
+	   "compare: a different tval fails");
+	ok(compare_one("@3 exception type=0x1e ret=unknown", "@3 exception type=0x1e ret=unknown") < 0 &&
+	   compare_one("@3 trace-off", "@3 trace-on") >= 0,
+	   "compare: a line without the fields as before; trace-off is not trace-on");
+}
+
 /* What the writer prints parses back to a line that prints the same. */
 static void test_round_trip(void)
 {
@@ -286,6 +328,7 @@ int main(int argc, char **argv)
 	test_known_lines();
 	test_exception_fields();
 	test_context_el();
+	test_compare_fields();
 	test_round_trip();
 	test_truncation();
 	test_bad_lines();
