@@ -571,11 +571,15 @@ char *tc_exec_l3(const struct tc_exec *x, const struct tc_exec_marks *m)
 		item(&w, &c, tc_l3_exception, m->exception[k]);
 		c.type = m->svc_type;
 		c.address = visible(i->isa, i->addr + i->size);
+		c.has_tval = m->svc_has_tval;
+		c.value = m->svc_has_tval ? m->svc_tval : 0;
 		put(&w, &c);
 		if (k + 1 < (m->traced ? m->traced : x->n) && !m->svc_seen_after)
 			simple(&w, tc_l3_trace_on, m->resume[k]);
 	}
 	close_range(&w);
+	if (m->has_stop)
+		simple(&w, tc_l3_trace_off, m->stop);
 	return w.b.p ? w.b.p : calloc(1, 1);
 }
 

@@ -5,11 +5,14 @@
 #include "tracecert/trace.h"
 #include "insn.h"
 
+/* The largest `el` of a context line (L3FORMAT.md): a privilege field of up to 4 bits. */
+#define TC_L3_EL_MAX 15
+
 static const char *const kind_names[tc_l3_kind_count] = {
 	"range", "exception", "context", "trace-on", "discard", "overflow", "no-image",
 	"walk-limit", "timestamp", "cycle-count", "event", "trans-start", "trans-commit",
 	"trans-failure", "ts-marker", "instrumentation", "unresolved", "error",
-	"exception-return", "trigger"
+	"exception-return", "trigger", "trace-off"
 };
 
 const char *tc_l3_kind_name(int kind)
@@ -107,6 +110,20 @@ static void put_context(struct out *o, const struct tc_context *c)
 		put_key_dec(o, " nse=", c->nse);
 }
 
+/* type, ret, then interrupt=1 only when set and tval= only when traced (L3FORMAT.md). */
+static void put_exception(struct out *o, const struct tc_l3 *x)
+{
+	put_key_hex(o, " type=", x->type);
+	if (x->unknown)
+		put_str(o, " ret=unknown");
+	else
+		put_key_hex(o, " ret=", x->address);
+	if (x->interrupt)
+		put_str(o, " interrupt=1");
+	if (x->has_tval)
+		put_key_hex(o, " tval=", x->value);
+}
+
 static void put_range(struct out *o, const struct tc_l3 *x)
 {
 	static const char taken[4] = { 'N', 'E', '-', '?' };
@@ -128,11 +145,7 @@ static void put_fields(struct out *o, const struct tc_l3 *x, const char *const *
 		put_range(o, x);
 		break;
 	case tc_l3_exception:
-		put_key_hex(o, " type=", x->type);
-		if (x->unknown)
-			put_str(o, " ret=unknown");
-		else
-			put_key_hex(o, " ret=", x->address);
+		put_exception(o, x);
 		break;
 	case tc_l3_context:
 		put_context(o, &x->ctx);
@@ -280,7 +293,7 @@ static uint8_t take_small(struct in *in, const char *key, unsigned max)
 static void parse_context(struct in *in, struct tc_context *c)
 {
 	uint64_t v;
-	c->el = take_small(in, " el=", 3);
+	c->el = take_small(in, " el=", TC_L3_EL_MAX);
 	c->ns = take_small(in, " ns=", 1);
 	c->sf = take_small(in, " sf=", 1);
 	take(in, " ctxid=");
@@ -293,6 +306,29 @@ static void parse_context(struct in *in, struct tc_context *c)
 	in->bad |= v > UINT32_MAX;
 	if (!in->bad && !strncmp(in->p, " nse=", 5))   /* written only when set */
 		c->nse = (uint8_t)take(in, " nse=1");
+}
+
+/* The optional fields come in the writer's order, each only in the form it writes: interrupt=1
+ * (never =0), tval=0x… (absent: not traced). */
+static void parse_exception(struct in *in, struct tc_l3 *x)
+{
+	uint64_t type;
+	take(in, " type=");
+	type = take_hex(in);
+	x->type = (uint16_t)type;
+	in->bad |= type > UINT16_MAX;
+	take(in, " ret=");
+	if (!in->bad && !strncmp(in->p, "unknown", 7))
+		in->p += 7, x->unknown = 1;
+	else
+		x->address = take_hex(in);
+	if (!in->bad && !strncmp(in->p, " interrupt=", 11))
+		x->interrupt = (uint8_t)take(in, " interrupt=1");
+	if (!in->bad && !strncmp(in->p, " tval=", 6)) {
+		take(in, " tval=");
+		x->value = take_hex(in);
+		x->has_tval = 1;
+	}
 }
 
 static int isa_index(struct in *in)
@@ -325,13 +361,7 @@ static void parse_fields(struct in *in, struct tc_l3 *x, const char *const *erro
 		parse_range(in, x);
 		break;
 	case tc_l3_exception:
-		take(in, " type=");
-		x->type = (uint16_t)take_hex(in);
-		take(in, " ret=");
-		if (!in->bad && !strncmp(in->p, "unknown", 7))
-			in->p += 7, x->unknown = 1;
-		else
-			x->address = take_hex(in);
+		parse_exception(in, x);
 		break;
 	case tc_l3_context:
 		parse_context(in, &x->ctx);

@@ -26,7 +26,8 @@
  *   sync 01 (Table 6.3) of the exception, ecause 8 "environment call from
  *   U-mode" (the privileged ISA's mcause/scause table), tval 0 (the ISA
  *   writes 0 to *tval for ecall), ret = the instruction after the ecall
- *   (RV-P14's er_ccdn case), no trace-on (tracing never ended).
+ *   (RV-P14's er_ccdn case; tval=0x0 at L3, RV-P23), no trace-on (tracing
+ *   never ended); the te_support that ends the window gives trace-off (RV-P24).
  *
  * The offsets of what a decoder reports go into tc_exec_marks, read off
  * the packets as rvenc_l3_write walks them; the vector's L3 is derived from
@@ -95,6 +96,10 @@ static void marks_of(const struct rvenc_trace *t, const struct tc_exec *x, struc
 		uint64_t off = k->p.h.offset;
 		switch (k->p.h.kind) {
 		case tc_rvtrace_pkt_support:
+			if ((k->p.qual || !k->p.enable) && from != SIZE_MAX && !m->has_stop) {
+				m->has_stop = 1;   /* the end of the window: trace-off (RV-P24) */
+				m->stop = off;
+			}
 			if (k->p.qual || !k->p.enable)
 				from = SIZE_MAX;
 			break;
@@ -189,6 +194,8 @@ int rvenc_from_exec(const struct tc_exec *x, struct tc_enc_result *r, struct tc_
 	m->svc_type = RVENC_EXEC_ECALL_U;
 	m->no_start_trace_on = 1;
 	m->svc_seen_after = 1;
+	m->svc_has_tval = (uint8_t)!cfg->notval_p;   /* RV-P23: tval 0 for ecall (RV-E6) */
+	m->svc_tval = 0;
 	memset(&m->ctx, 0, sizeof m->ctx);
 	r->protocol = "rvtrace";
 	r->tags = NULL;

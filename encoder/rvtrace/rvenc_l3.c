@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* rvenc_l3.c — the L3 truth (reference/L3FORMAT.md, reference/rvtrace/FORMAT.md "L3"): the executed
  * qualified instructions, each in the walk of the packet that reports it (ERRATA RV-P10, RV-P11,
- * RV-P13), exceptions with their return address (RV-P14), trap returns (RV-P15), context (RV-P16),
- * trace-on after the trace ended (RV-P17). */
+ * RV-P13), exceptions with their return address (RV-P14), interrupt bit and trap value (RV-P23), trap
+ * returns (RV-P15), context (RV-P16), trace-off where the trace ends (RV-P24) and trace-on after it (RV-P17). */
 #include <string.h>
 
 #include "rvenc_internal.h"
@@ -90,7 +90,9 @@ void rvenc_l3_write(struct rvenc_ctx *c, const struct rvenc_run *run, const stru
 		memset(&x, 0, sizeof x);
 		switch (k->p.h.kind) {
 		case tc_rvtrace_pkt_support:
-			if (k->p.qual || !k->p.enable) {
+			if ((k->p.qual || !k->p.enable) && !ended) {   /* the trace ends: trace-off (RV-P24) */
+				x.h.kind = tc_l3_trace_off;
+				item(&w, &x, off);
 				ended = 1;
 				from = SIZE_MAX;
 			}
@@ -109,6 +111,9 @@ void rvenc_l3_write(struct rvenc_ctx *c, const struct rvenc_run *run, const stru
 				x.type = k->p.ecause;
 				x.address = k->ret;
 				x.unknown = (uint8_t)!k->ret_known;
+				x.interrupt = k->p.interrupt;   /* RV-P23: as the packet carries them */
+				x.has_tval = k->p.has_tval;
+				x.value = k->p.tval;
 				item(&w, &x, off);
 			}
 			context(&w, &k->p, off);

@@ -436,6 +436,22 @@ static const char rv_l3[] =
 	"range first=0x10012 last=0x10012 n=1 isa=rv64 type=dir taken=E\n"
 	"range first=0x10000 last=0x10000 n=1 isa=rv64 type=other taken=-\n";
 
+/* The same execution as the rvtrace encoder's from_exec marks it (reference/rvtrace/ERRATA.md
+ * RV-E6): the ecall's sync 01 carries tval 0 (RV-P23), and the te_support that ends the window
+ * gives trace-off after the last range (RV-P24). */
+static const char rv_l3_traced[] =
+	"context el=0 ns=0 sf=0 ctxid=0x0 vmid=0x0\n"
+	"range first=0x10000 last=0x10000 n=1 isa=rv64 type=other taken=-\n"
+	"range first=0x10004 last=0x10004 n=1 isa=rv64 type=indir taken=E\n"
+	"range first=0x1000c last=0x1000c n=1 isa=rv64 type=dir taken=N\n"
+	"range first=0x1000e last=0x1000e n=1 isa=rv64 type=indir taken=E\n"
+	"range first=0x10008 last=0x10008 n=1 isa=rv64 type=other taken=-\n"
+	"exception type=0x8 ret=0x1000c tval=0x0\n"
+	"range first=0x1000c last=0x1000c n=1 isa=rv64 type=dir taken=E\n"
+	"range first=0x10012 last=0x10012 n=1 isa=rv64 type=dir taken=E\n"
+	"range first=0x10000 last=0x10000 n=1 isa=rv64 type=other taken=-\n"
+	"trace-off\n";
+
 static int rv_exec(struct tc_exec *x, struct tc_execlog_entry **e, struct tc_image *img)
 {
 	size_t n = 0;
@@ -490,6 +506,18 @@ static void test_l3_rv(void)
 	   "without range_end: auipc and jalr in one range");
 	free(l3);
 	x.n = 8;
+	memset(m.range_end, 1, x.n);
+	m.svc_has_tval = 1;   /* L3FORMAT.md "Optional fields": the exception's trap value as the trace gives it */
+	m.svc_tval = 0x5;
+	m.has_stop = 1;       /* the trace says it ended: trace-off at stop, after the last instruction */
+	m.stop = 77;
+	l3 = tc_exec_l3(&x, &m);
+	ok(l3 && strstr(l3, " exception type=0x8 ret=0x1000c tval=0x5\n") &&
+	   strlen(l3) >= 15 && !strcmp(l3 + strlen(l3) - 15, "\n@77 trace-off\n"),
+	   "svc_has_tval: the exception with its tval; has_stop: trace-off at stop, the last line");
+	if (l3 && !strstr(l3, "tval=0x5"))
+		note("got:\n%s", l3);
+	free(l3);
 	tc_exec_marks_free(&m);
 	tc_exec_free(&x);
 	tc_image_free(&img);
@@ -602,7 +630,7 @@ static void test_from_exec(void)
 	strip_offsets(arm_want);
 	const struct hand hands[] = {
 		{ "AArch32", hand_exec, arm_want, "etmv3 ptm " },
-		{ "RV64", rv_exec, rv_l3, "rvtrace " },
+		{ "RV64", rv_exec, rv_l3_traced, "rvtrace " },
 	};
 	for (size_t k = 0; k < sizeof hands / sizeof hands[0]; k++) {
 		int traced = 0, want = 0;

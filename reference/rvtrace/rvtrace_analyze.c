@@ -373,6 +373,10 @@ static void exception_item(struct rv_l3 *a, const struct tc_rvtrace_packet *p)
 	x.type = p->ecause;
 	x.unknown = !a->have_pos || a->ended || a->updiscon;
 	x.address = x.unknown ? 0 : a->next;
+	TC_CLAUSE("RV-P23");   /* Table 6.3 L388 interrupt, L389 tval (none with notval_p = 1, L228) */
+	x.interrupt = p->interrupt;
+	x.has_tval = p->has_tval;
+	x.value = p->has_tval ? p->tval : 0;
 	emit(a, &x, tc_l3_exception);
 }
 
@@ -395,15 +399,19 @@ static void sync_packet(struct rv_l3 *a, const struct tc_rvtrace_packet *p)
 	sync_at(a, addr, p->branch);
 }
 
-/* RV-P17: te_support ends the trace with enable = 0 or qualification ended. */
+/* RV-P17: te_support ends the trace with enable = 0 (L396) or qualification ended (L399); the
+ * ending is a trace-off item, once, when there was a trace to end (RV-P24). */
 static void support(struct rv_l3 *a, const struct tc_rvtrace_packet *p)
 {
 	if (p->enable && p->qual == 0)
 		return;
 	TC_CLAUSE("RV-P17");
 	close_range(a, tc_insn_other, tc_taken_none);
-	if (a->have_pos)
+	if (a->have_pos && !a->ended) {
+		TC_CLAUSE("RV-P24");
 		a->ended = 1;
+		emit_simple(a, tc_l3_trace_off);
+	}
 }
 
 static void timer(struct rv_l3 *a, const struct tc_rvtrace_packet *p)

@@ -46,7 +46,7 @@ static struct tc_l3 random_item(uint64_t *s)
 	b.value = any_value(s);
 	b.ctx.context_id = (uint32_t)next(s);
 	b.ctx.vmid = (uint32_t)next(s);
-	b.ctx.el = (uint8_t)(next(s) & 3);
+	b.ctx.el = (uint8_t)(next(s) & 15);
 	b.ctx.ns = (uint8_t)(next(s) & 1);
 	b.ctx.sf = (uint8_t)(next(s) & 1);
 	b.ctx.nse = (uint8_t)(next(s) & 1);
@@ -56,6 +56,10 @@ static struct tc_l3 random_item(uint64_t *s)
 	b.type = (uint16_t)(next(s) & 0x1ff);
 	b.unknown = (uint8_t)(next(s) & 1);
 	b.error = (uint8_t)(1 + next(s) % (tc_ete_err_count - 1));
+	b.interrupt = (uint8_t)(next(s) & 1);
+	b.has_tval = (uint8_t)(next(s) & 1);
+	if (b.h.kind == tc_l3_instrumentation)
+		b.ctx.el &= 3;
 	return b;
 }
 
@@ -72,7 +76,7 @@ static void test_known_lines(void)
 		"@7 timestamp ts=0xff cc=unknown", "@7 cycle-count n=0", "@7 event n=3",
 		"@7 trans-start", "@7 trans-commit", "@7 trans-failure", "@7 ts-marker",
 		"@7 instrumentation el=3 value=0x0", "@7 unresolved n=18446744073709551615",
-		"@7 error class=sbz", "@7 exception-return", "@7 trigger",
+		"@7 error class=sbz", "@7 exception-return", "@7 trigger", "@7 trace-off",
 	};
 	int good = 0;
 	for (int k = 0; k < tc_l3_kind_count; k++) {
@@ -103,6 +107,110 @@ static void test_known_lines(void)
 			note("kind %d: '%s', FORMAT.md: '%s'", k, buf, want[k]);
 	}
 	ok(good == tc_l3_kind_count, "one item of each kind prints as FORMAT.md says (%d/%d)", good, tc_l3_kind_count);
+}
+
+/* The optional fields of `exception` (L3FORMAT.md "Optional fields"): interrupt=1 only when set,
+ * tval only when traced, in that order after ret; each line written by hand from the table. */
+static void test_exception_fields(void)
+{
+	static const struct {
+		uint8_t interrupt, has_tval, unknown;
+		uint64_t tval;
+		const char *line;
+	} cases[] = {
+		{ 0, 0, 0, 0, "@3 exception type=0x7 ret=0x80000010" },
+		{ 1, 0, 0, 0, "@3 exception type=0x7 ret=0x80000010 interrupt=1" },
+		{ 0, 1, 0, 0, "@3 exception type=0x7 ret=0x80000010 tval=0x0" },
+		{ 1, 1, 1, 0xffffffffffffffffu, "@3 exception type=0x7 ret=unknown interrupt=1 tval=0xffffffffffffffff" },
+		{ 0, 1, 1, 0x1234, "@3 exception type=0x7 ret=unknown tval=0x1234" },
+	};
+	int written = 0, read = 0, n = (int)(sizeof cases / sizeof cases[0]);
+	for (int i = 0; i < n; i++) {
+		struct tc_l3 x, y;
+		char buf[256];
+		memset(&x, 0, sizeof x);
+		x.h.kind = tc_l3_exception;
+		x.h.offset = 3;
+		x.type = 7;
+		x.address = 0x80000010;
+		x.unknown = cases[i].unknown;
+		x.interrupt = cases[i].interrupt;
+		x.has_tval = cases[i].has_tval;
+		x.value = cases[i].tval;
+		if (x.unknown)
+			x.address = 0;
+		tc_l3_format(buf, sizeof buf, &x, error_names, tc_ete_err_count);
+		if (!strcmp(buf, cases[i].line))
+			written++;
+		else
+			note("written '%s', want '%s'", buf, cases[i].line);
+		if (tc_l3_parse(cases[i].line, &y, error_names, tc_ete_err_count) == 0 && y.interrupt == x.interrupt &&
+		    y.has_tval == x.has_tval && y.value == x.value && y.unknown == x.unknown && y.address == x.address &&
+		    y.type == 7)
+			read++;
+		else
+			note("not read back as written: '%s'", cases[i].line);
+	}
+	ok(written == n, "exception: interrupt=1 and tval= written only when set, after ret (%d/%d)", written, n);
+	ok(read == n, "exception: each line reads back to the item's fields (%d/%d)", read, n);
+}
+
+/* `el` is a privilege level 0..15 in a context line (L3FORMAT.md "The privilege level `el`"). */
+static void test_context_el(void)
+{
+	struct tc_l3 x;
+	int good = 0;
+	for (int el = 0; el <= 15; el++) {
+		char line[96];
+		snprintf(line, sizeof line, "@0 context el=%d ns=0 sf=0 ctxid=0x0 vmid=0x0", el);
+		good += tc_l3_parse(line, &x, error_names, tc_ete_err_count) == 0 && x.ctx.el == el;
+	}
+	ok(good == 16, "context el=0..15 read back (%d/16)", good);
+	ok(tc_l3_parse("@0 context el=16 ns=0 sf=0 ctxid=0x0 vmid=0x0", &x, error_names, tc_ete_err_count) != 0 &&
+	   tc_l3_parse("@0 instrumentation el=4 value=0x0", &x, error_names, tc_ete_err_count) != 0,
+	   "context el=16 and instrumentation el=4 are refused");
+}
+
+/* The comparison (conformance/l3norm.c, L3FORMAT.md "Optional fields"): the optional fields are
+ * tokens like any other. An expected interrupt=1 or tval fails a decoder that leaves it out, and one
+ * that writes a tval the vector does not expect fails too; a line without them is compared as
+ * before. Returns tc_lines_diff of the two normalised one-line texts (-1: equal). */
+static long compare_one(const char *want, const char *got)
+{
+	struct tc_lines w, g, wn, gn;
+	struct tc_image img;
+	long d;
+	memset(&w, 0, sizeof w);
+	memset(&g, 0, sizeof g);
+	memset(&img, 0, sizeof img);
+	tc_lines_add_text(&w, want);
+	tc_lines_add_text(&g, got);
+	tc_l3_normalise(&w, &img, &wn);
+	tc_l3_normalise(&g, &img, &gn);
+	d = tc_lines_diff(&wn, &gn);
+	tc_lines_free(&w);
+	tc_lines_free(&g);
+	tc_lines_free(&wn);
+	tc_lines_free(&gn);
+	return d;
+}
+
+static void test_compare_fields(void)
+{
+	ok(compare_one("@8 exception type=0x7 ret=0x1008 interrupt=1 tval=0x0  # a comment",
+		       "@9 exception type=0x7 ret=0x1008 interrupt=1 tval=0x0") < 0,
+	   "compare: the same fields match (offsets and comments aside)");
+	ok(compare_one("@8 exception type=0x7 ret=0x1008 interrupt=1", "@8 exception type=0x7 ret=0x1008") >= 0,
+	   "compare: an expected interrupt=1 that the decoder omits fails");
+	ok(compare_one("@8 exception type=0x7 ret=0x1008 tval=0x0", "@8 exception type=0x7 ret=0x1008") >= 0,
+	   "compare: an expected tval that the decoder omits fails");
+	ok(compare_one("@8 exception type=0x7 ret=0x1008", "@8 exception type=0x7 ret=0x1008 tval=0x0") >= 0,
+	   "compare: a tval the vector does not expect (not traced) fails");
+	ok(compare_one("@8 exception type=0x7 ret=0x1008 tval=0x2000", "@8 exception type=0x7 ret=0x1008 tval=0x2001") >= 0,
+	   "compare: a different tval fails");
+	ok(compare_one("@3 exception type=0x1e ret=unknown", "@3 exception type=0x1e ret=unknown") < 0 &&
+	   compare_one("@3 trace-off", "@3 trace-on") >= 0,
+	   "compare: a line without the fields as before; trace-off is not trace-on");
 }
 
 /* What the writer prints parses back to a line that prints the same. */
@@ -157,7 +265,14 @@ static void test_bad_lines(void)
 		"@1 range first=0x1 last=0x2 n=3 isa=a64 type=dir taken=E extra",
 		"@1 range first=0x1 last=0x2 n=3 isa=a65 type=dir taken=E",
 		"@1 range first=1 last=0x2 n=3 isa=a64 type=dir taken=E",
-		"@1 context el=4 ns=0 sf=0 ctxid=0x0 vmid=0x0",
+		"@1 context el=16 ns=0 sf=0 ctxid=0x0 vmid=0x0",
+		"@1 exception type=0x1 ret=0x0 interrupt=0",   /* interrupt is written only when set */
+		"@1 exception type=0x1 ret=0x0 interrupt=2",
+		"@1 exception type=0x1 ret=0x0 tval=0x1 interrupt=1",   /* the writer's order only */
+		"@1 exception type=0x1 ret=0x0 tval=",
+		"@1 exception type=0x1 ret=0x0 tval=5",
+		"@1 exception type=0x10000 ret=0x0",
+		"@1 trace-off extra",
 		"@1 context el=1 ns=0 sf=0 ctxid=0x100000000 vmid=0x0",
 		"@1 context el=1 ns=0 sf=0 ctxid=0x0 vmid=0x0 nse=0",   /* nse is written only when set */
 		"@1 context el=1 ns=0 sf=0 ctxid=0x0 vmid=0x0 nse=2",
@@ -211,6 +326,9 @@ int main(int argc, char **argv)
 	for (int i = 0; i < tc_ete_err_count; i++)
 		error_names[i] = tc_ete_error_name(i);
 	test_known_lines();
+	test_exception_fields();
+	test_context_el();
+	test_compare_fields();
 	test_round_trip();
 	test_truncation();
 	test_bad_lines();

@@ -240,7 +240,8 @@ static void test_sync(void)
 	sync(&r, tc_rvtrace_pkt_sync_start, 1, 0, A + 0x28, 0);
 	/* @40 sync-exception: after an uninferable jump ret=unknown (RV-P14). */
 	sync(&r, tc_rvtrace_pkt_sync_exception, 1, 0, A + 0x18, 5);
-	/* @50 te_support qual=3 ends the trace (RV-P17); @60 a format 2 walks nothing; @70 sync: trace-on. */
+	/* @50 te_support qual=3 ends the trace (RV-P17): trace-off (RV-P24); @60 a format 2 walks nothing;
+	 * @70 sync: trace-on. */
 	support(&r, 1, 3);
 	addr_only(&r, 0x4);
 	sync(&r, tc_rvtrace_pkt_sync_start, 1, 0, A + 0x20, 0);
@@ -253,6 +254,7 @@ static void test_sync(void)
 	       "@30 range first=0x80000028 last=0x80000028 n=1 isa=rv32 type=indir taken=E\n"
 	       "@40 exception type=0x5 ret=unknown\n"
 	       "@40 range first=0x80000018 last=0x80000018 n=1 isa=rv32 type=other taken=-\n"
+	       "@50 trace-off\n"
 	       "@70 trace-on\n"
 	       "@70 range first=0x80000020 last=0x80000020 n=1 isa=rv32 type=other taken=-\n",
 	       "syncs: branch bit, RV-P11 walk, jalr at a sync, ret=unknown, trace end and trace-on");
@@ -414,12 +416,12 @@ static void test_context_support(void)
 	rv_l3_packet(&r.a, &p);
 	p = pkt(&r, tc_rvtrace_pkt_warning);
 	rv_l3_packet(&r.a, &p);
-	/* @80 te_support enable=0 ends the trace; @90 a format 0 walks nothing; @100 sync-exception at
+	/* @80 te_support enable=0 ends the trace: trace-off (RV-P24); @90 a format 0 walks nothing; @100 sync-exception at
 	 * 80000020: trace-on, then exception ret=unknown (nothing walked since the end: RV-P14, RV-P17). */
 	support(&r, 0, 0);
 	full(&r, 2, 0x2, A + 0x14);
 	sync(&r, tc_rvtrace_pkt_sync_exception, 1, 0, A + 0x20, 7);
-	/* @110 qual=1 (ended_rep) ends it too: @120 a sync-start gives trace-on and walks nothing. */
+	/* @110 qual=1 (ended_rep) ends it too, trace-off: @120 a sync-start gives trace-on and walks nothing. */
 	support(&r, 1, 1);
 	p = pkt(&r, tc_rvtrace_pkt_sync_start);
 	p.privilege = 1;
@@ -431,10 +433,12 @@ static void test_context_support(void)
 	       "@10 context el=1 ns=0 sf=0 ctxid=0x42 vmid=0x0\n"
 	       "@20 range first=0x80000000 last=0x80000000 n=1 isa=rv32 type=other taken=-\n"
 	       "@40 context el=1 ns=0 sf=0 ctxid=0x43 vmid=0x0\n"
+	       "@80 trace-off\n"
 	       "@100 trace-on\n"
 	       "@100 exception type=0x7 ret=unknown\n"
 	       "@100 context el=1 ns=0 sf=0 ctxid=0x0 vmid=0x0\n"
 	       "@100 range first=0x80000020 last=0x80000020 n=1 isa=rv32 type=other taken=-\n"
+	       "@110 trace-off\n"
 	       "@120 trace-on\n"
 	       "@120 context el=1 ns=0 sf=0 ctxid=0x42 vmid=0x0\n"
 	       "@120 range first=0x80000018 last=0x80000018 n=1 isa=rv32 type=other taken=-\n",

@@ -142,6 +142,11 @@ struct tc_exec_marks {
 	uint8_t isb_waypoint;       /* the protocol traces an ISB as a branch is (an atom): a range ends at it */
 	size_t traced;              /* the instructions the trace shows, insn[0 .. traced-1]; 0: all
 				     * (a protocol with no packet for a walk after the last branch) */
+	uint8_t svc_has_tval;       /* a system call's exception gives a trap value, svc_tval (L3FORMAT.md
+				     * "Optional fields"); 0: none */
+	uint64_t svc_tval;
+	uint8_t has_stop;           /* the trace says it ended after the last instruction: trace-off at stop */
+	uint64_t stop;
 };
 
 /* Allocates the marks' arrays for x (zeroed); -1 when memory is short. */
@@ -153,9 +158,10 @@ void tc_exec_marks_free(struct tc_exec_marks *m);
  * no_start_trace_on), the context, ranges ending at every branch, where
  * m->range_end says, and at an ISB where m->isb_waypoint (type isb, E; an
  * ISB that fails its condition in an IT block is not told apart), each
- * system call an exception returning to the next instruction, tracing on
- * again after it (the handler is not traced); with svc_seen_after no
- * trace-on there, and no exception for a call that ends the window.
+ * system call an exception returning to the next instruction (with
+ * svc_has_tval its trap value), tracing on again after it (the handler is
+ * not traced); with svc_seen_after no trace-on there, and no exception for
+ * a call that ends the window; with has_stop a trace-off at the end.
  * Returns malloc'd text, or NULL when memory is short. */
 char *tc_exec_l3(const struct tc_exec *x, const struct tc_exec_marks *m);
 

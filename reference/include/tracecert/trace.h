@@ -62,7 +62,8 @@ enum tc_taken { tc_taken_n = 0, tc_taken_e = 1, tc_taken_none = 2, tc_taken_unkn
 struct tc_context {
 	uint32_t context_id;
 	uint32_t vmid;
-	uint8_t el;           /* exception level 0..3; a protocol that traces only Hyp mode: 2 in Hyp, else 0 */
+	uint8_t el;           /* privilege level 0..15 (L3FORMAT.md `el`): an Arm exception level 0..3 (a protocol
+	                       * that traces only Hyp mode: 2 in Hyp, else 0), or a protocol's privilege field */
 	uint8_t ns;           /* 1 = Non-secure */
 	uint8_t sf;           /* 1 = AArch64 */
 	uint8_t nse;          /* FEAT_RME NSE bit */
@@ -84,18 +85,22 @@ enum tc_l3_kind {
 	tc_l3_error,
 	tc_l3_exception_return, /* an exception return was traced (a protocol with such a packet) */
 	tc_l3_trigger,          /* a trigger packet */
+	tc_l3_trace_off,        /* the trace unit says the trace ended: nothing is traced until the next trace-on */
 	tc_l3_kind_count
 };
 
 /* One L3 item; which fields mean something depends on the kind
- * (reference/L3FORMAT.md). */
+ * (reference/L3FORMAT.md). interrupt and has_tval took two bytes of what was the
+ * struct's tail padding: on LP64 its size (80) is unchanged, and an adapter
+ * built against the older header that zeroes its items reads as before (no
+ * interrupt, no trap value). */
 struct tc_l3 {
 	struct tc_item h;     /* h.protocol is the protocol that produced it, for error names */
 	uint64_t first;       /* range: first instruction's address */
 	uint64_t last;        /* range: last instruction's address */
 	uint64_t count;       /* range: instructions; event number; cycle count; unresolved n; ts cc */
 	uint64_t address;     /* exception: preferred return address; no-image/walk-limit: address */
-	uint64_t value;       /* timestamp; instrumentation value */
+	uint64_t value;       /* timestamp; instrumentation value; exception: the trap value, with has_tval */
 	struct tc_context ctx;
 	uint16_t type;        /* exception type or number */
 	uint8_t isa;          /* range, no-image: enum tc_isa */
@@ -103,6 +108,8 @@ struct tc_l3 {
 	uint8_t taken;        /* range: enum tc_taken */
 	uint8_t unknown;      /* exception: return address unknown; timestamp/cycle count: count unknown */
 	uint8_t error;        /* the protocol's error class */
+	uint8_t interrupt;    /* exception: 1 = an interrupt (asynchronous), 0 = an exception or not traced */
+	uint8_t has_tval;     /* exception: 1 = the trace gives a trap value (`value`), 0 = it does not */
 };
 
 /* The L3 text (reference/L3FORMAT.md), one writer and one parser for
