@@ -194,7 +194,7 @@ int rvenc_from_exec(const struct tc_exec *x, struct tc_enc_result *r, struct tc_
 	m->svc_type = RVENC_EXEC_ECALL_U;
 	m->no_start_trace_on = 1;
 	m->svc_seen_after = 1;
-	m->svc_has_tval = (uint8_t)!cfg->notval_p;   /* RV-P23: tval 0 for ecall (RV-E6) */
+	m->svc_has_tval = (uint8_t)!c.cfg->notval_p;   /* RV-P23: tval 0 for ecall (RV-E6) */
 	m->svc_tval = 0;
 	memset(&m->ctx, 0, sizeof m->ctx);
 	r->protocol = "rvtrace";
