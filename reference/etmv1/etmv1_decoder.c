@@ -73,6 +73,7 @@ void e1_unsync(struct tc_etmv1_decoder *d)
 	d->half = 0;
 	d->td_run = 0;
 	d->daddr_known = 0;
+	d->jazelle_state = 0;
 	d->replay_pending = 0;
 }
 

@@ -50,6 +50,7 @@ struct tc_etmv1_decoder {
 	uint64_t head, tail;
 	struct e1_item *cur_addr; /* the branch whose address is being read */
 	uint32_t last_addr;       /* the last branch address (ETM1-P14) */
+	int jazelle_state;        /* ETMv1.3: the last five-packet address had J = 1 (ETM1-P40) */
 	uint32_t last_daddr;
 	int daddr_known;          /* ETM1-P13 */
 	uint8_t early[E1_EARLY];

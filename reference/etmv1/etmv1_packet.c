@@ -16,13 +16,18 @@ static uint32_t replace_bits(uint32_t base, uint32_t raw, int npkts)
 	return (base & ~mask) | (raw & mask);
 }
 
-/* §5.5.2 (L8155-8157): bit 0 = Thumb; in ARM state bit 1 "must ignore" (ETM1-P14); ETM1-P23: J. */
+/* §5.5.2 (L8155-8157): bit 0 = Thumb; in ARM state bit 1 "must ignore" (ETM1-P14); ETM1-P23: J.
+ * ETM1-P40: J is only in a fifth packet, and a branch into or out of Jazelle state is always five
+ * packets (L8432), so a shorter address keeps the state of the last five-packet one; in Jazelle
+ * state bit 0 is the bytecode address's (§5.5.3 L8161). */
 static void branch_target(struct tc_etmv1_decoder *d, struct e1_item *it, uint32_t full)
 {
 	struct tc_etmv1_record *r = &it->r;
 	TC_CLAUSE("5.5.2");
 	r->has_addr = 1;
-	if (r->has_j && r->j) {
+	if (r->has_j)
+		d->jazelle_state = r->j;
+	if (d->jazelle_state) {
 		r->isa = tc_etmv1_isa_jazelle;
 		r->addr = full;
 	} else if (full & 1) {
