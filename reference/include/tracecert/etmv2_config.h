@@ -7,6 +7,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "tracecert/protocol.h"
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -31,6 +33,15 @@ void tc_etmv2_config_default(struct tc_etmv2_config *c);
 
 /* 0 when the configuration is one CONFIG.md allows; else -1 with the reason in err. */
 int tc_etmv2_config_check(const struct tc_etmv2_config *c, char *err, size_t errlen);
+
+/* The key table (CONFIG.md "Keys"), its registers and what they derive (tracecert/protocol.h). */
+#define TC_ETMV2_NKEYS 12
+extern const struct tc_config_key tc_etmv2_keys[TC_ETMV2_NKEYS];
+enum { tc_etmv2_reg_etmcr, tc_etmv2_reg_etmccr, tc_etmv2_reg_etmidr, tc_etmv2_reg_count };
+extern const struct tc_config_reg tc_etmv2_regs[tc_etmv2_reg_count];
+int tc_etmv2_config_derive(const uint32_t *regs, uint32_t given, uint64_t *value, uint32_t *derived,
+			   struct tc_config_notes *notes, char *err, size_t errlen);
+void tc_etmv2_config_to_regs(const struct tc_etmv2_config *c, uint32_t *regs);
 
 #ifdef __cplusplus
 }
