@@ -80,7 +80,11 @@ enum { ETMV2_KEYS(KEY_INDEX) k_count };
 
 const struct tc_config_key tc_etmv2_keys[TC_ETMV2_NKEYS] = { ETMV2_KEYS(KEY_ROW) };
 
+#define KEY_BYTES(name, ...) sizeof(((struct tc_etmv2_config *)0)->name) +
+
 _Static_assert(k_count == TC_ETMV2_NKEYS, "TC_ETMV2_NKEYS is the number of rows");
+_Static_assert(ETMV2_KEYS(KEY_BYTES) 0 == sizeof(struct tc_etmv2_config),
+	       "every byte of struct tc_etmv2_config is the field of a key");
 
 /* CONFIG.md "Registers": ETMv2 registers are numbered (Table 3-3 L3359-3421); the offsets are
  * 4 × the number (L5070). */

@@ -15,7 +15,6 @@ extern "C" {
 
 struct tc_etmv2_config {
 	uint8_t version;           /* ETMv2 minor version 0..1 (ETM2-P1) */
-	uint8_t port_width;        /* 4, 8, 16 */
 	uint8_t port_mode;         /* 0 normal, 1 multiplexed, 2 demultiplexed (ETMC-F2) */
 	uint8_t half_rate;         /* 0..1 */
 	uint8_t contextid_size;    /* 0, 1, 2, 4: Context ID and TFO packets (L8828, L8993) */
@@ -25,6 +24,7 @@ struct tc_etmv2_config {
 	uint8_t cycle_accurate;    /* ETMCR[12] */
 	uint8_t branch_output;     /* ETMCR[8] */
 	uint8_t hivecs;            /* vectors at 0xFFFF0000 (L3) */
+	uint16_t port_width;       /* 4, 8, 16 (two bytes: the struct has no padding, every byte a key's) */
 	uint16_t fifo_depth;       /* FIFO bytes, 0 when not known (ETM2-P10) */
 };
 
