@@ -114,3 +114,59 @@ int tc_cyclecap_finish(struct tc_cyclecap *c, int *err, uint64_t *err_offset)
 	}
 	return 0;
 }
+
+/* ---- The driver ------------------------------------------------------------------ */
+
+static void drive_fatal(struct tc_cyclecap *c, const struct tc_cyclecap_driver *drv)
+{
+	c->dead = 1;
+	drv->bad_header(drv->ctx);
+}
+
+int tc_cyclecap_drive(struct tc_cyclecap *c, const struct tc_cyclecap_driver *drv, const uint8_t *data, size_t len)
+{
+	if (c->finished)
+		return -1;
+	while (len > 0 && !c->dead) {
+		struct tc_cyclecap_record rec;
+		int err;
+		uint64_t off;
+		int k = tc_cyclecap_next(c, &data, &len, &rec, &err, &off);
+		if (c->header_ok && !c->header_checked) {
+			c->header_checked = 1;
+			if (!drv->header_agrees(drv->ctx, &c->header)) {
+				drive_fatal(c, drv);
+				break;
+			}
+		}
+		if (k == 1)
+			drv->record(drv->ctx, &rec);
+		else if (k < 0 && err == tc_cyclecap_bad_header)
+			drive_fatal(c, drv);
+		else if (k < 0)
+			drv->record_error(drv->ctx, err, off);
+	}
+	return 0;
+}
+
+int tc_cyclecap_drive_finish(struct tc_cyclecap *c, const struct tc_cyclecap_driver *drv)
+{
+	if (c->finished)
+		return -1;
+	c->finished = 1;
+	if (c->dead)
+		return 0;
+	if (!c->header_ok && c->have == 0)
+		return 0;   /* ETMC-F9: no byte at all: no item */
+	int err;
+	uint64_t off;
+	int cut = tc_cyclecap_finish(c, &err, &off);
+	if (cut < 0 && err == tc_cyclecap_bad_header) {
+		drv->bad_header(drv->ctx);
+		return 0;
+	}
+	int gave = drv->end_checks ? drv->end_checks(drv->ctx) : 0;
+	if (!gave && cut < 0)
+		drv->record_error(drv->ctx, err, off);
+	return 0;
+}

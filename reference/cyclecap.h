@@ -46,6 +46,8 @@ struct tc_cyclecap {
 	uint64_t offset;      /* file offset of buf[0] */
 	int header_ok;
 	int dead;             /* 1 after bad-header: nothing more is read */
+	int header_checked;   /* the driver: the header was given to header_agrees */
+	int finished;         /* the driver: tc_cyclecap_drive_finish was called */
 };
 
 void tc_cyclecap_init(struct tc_cyclecap *c, const struct tc_cyclecap_params *p);
@@ -60,5 +62,28 @@ int tc_cyclecap_next(struct tc_cyclecap *c, const uint8_t **data, size_t *len, s
 /* The end of the file: -1 with bad-header (a header shorter than 16 bytes) or truncated (a
  * partial record, at its offset); else 0. */
 int tc_cyclecap_finish(struct tc_cyclecap *c, int *err, uint64_t *err_offset);
+
+/* The driver of a decoder over the reader: the feed and finish loop, the decoder's calls as
+ * callbacks. header_agrees: 1 when the header's fields equal the decoder's keys (ETMC-F5), else the
+ * header is fatal; bad_header: the fatal bad-header item (nothing more is read); record: one good
+ * record; record_error: bad-record or truncated at off (an error of the tc_cyclecap_error list);
+ * end_checks: at the end, what the decoder finds incomplete, 1 when it gave an error (then a
+ * partial record is not reported). end_checks may be NULL. */
+struct tc_cyclecap_driver {
+	void *ctx;
+	int (*header_agrees)(void *ctx, const struct tc_cyclecap_header *h);
+	void (*bad_header)(void *ctx);
+	void (*record)(void *ctx, const struct tc_cyclecap_record *r);
+	void (*record_error)(void *ctx, int err, uint64_t off);
+	int (*end_checks)(void *ctx);
+};
+
+/* Feeds bytes through the reader to the driver's callbacks. Returns 0, or -1 after finish. */
+int tc_cyclecap_drive(struct tc_cyclecap *c, const struct tc_cyclecap_driver *drv, const uint8_t *data, size_t len);
+
+/* The end of the file: no byte at all gives nothing (ETMC-F9); a short header bad-header; else
+ * end_checks, then a partial record's truncated unless end_checks gave an error (ETM1-P33: one
+ * truncated). Returns 0, or -1 when called twice. */
+int tc_cyclecap_drive_finish(struct tc_cyclecap *c, const struct tc_cyclecap_driver *drv);
 
 #endif

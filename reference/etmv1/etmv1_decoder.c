@@ -262,8 +262,9 @@ void tc_etmv1_free(struct tc_etmv1_decoder *d)
 	}
 }
 
-static void fatal_header(struct tc_etmv1_decoder *d)
+static void fatal_header(void *ctx)
 {
+	struct tc_etmv1_decoder *d = ctx;
 	d->dead = 1;
 	struct tc_etmv1_record r;
 	memset(&r, 0, sizeof r);
@@ -273,15 +274,16 @@ static void fatal_header(struct tc_etmv1_decoder *d)
 }
 
 /* FORMAT.md "Header": version, port width, mode and half-rate must equal the keys (ETMC-F5). */
-static int header_agrees(const struct tc_etmv1_decoder *d)
+static int header_agrees(void *ctx, const struct tc_cyclecap_header *h)
 {
-	const struct tc_cyclecap_header *h = &d->cc.header;
+	const struct tc_etmv1_decoder *d = ctx;
 	return h->minor == d->cfg.version && h->port_width == d->cfg.port_width && h->port_mode == d->cfg.port_mode &&
 	       h->half_rate == d->cfg.half_rate;
 }
 
-static void record_error(struct tc_etmv1_decoder *d, int err, uint64_t off)
+static void record_error(void *ctx, int err, uint64_t off)
 {
+	struct tc_etmv1_decoder *d = ctx;
 	struct tc_etmv1_record r;
 	memset(&r, 0, sizeof r);
 	r.h = (struct tc_item){ sizeof r, tc_proto_etmv1, tc_etmv1_error, off };
@@ -296,31 +298,29 @@ static void record_error(struct tc_etmv1_decoder *d, int err, uint64_t off)
 	emit(d, &r);
 }
 
+static void record(void *ctx, const struct tc_cyclecap_record *rec)
+{
+	e1_cycle(ctx, rec);
+}
+
+static int end_checks_cb(void *ctx)
+{
+	return end_checks(ctx);
+}
+
+static struct tc_cyclecap_driver driver(struct tc_etmv1_decoder *d)
+{
+	return (struct tc_cyclecap_driver){ d, header_agrees, fatal_header, record, record_error, end_checks_cb };
+}
+
 int tc_etmv1_feed(struct tc_etmv1_decoder *d, const uint8_t *data, size_t len)
 {
 	if (!d || (!data && len))
 		return tc_etmv1_invalid;
 	if (d->finished)
 		return tc_etmv1_finished;
-	while (len > 0 && !d->dead) {
-		struct tc_cyclecap_record rec;
-		int err;
-		uint64_t off;
-		int k = tc_cyclecap_next(&d->cc, &data, &len, &rec, &err, &off);
-		if (d->cc.header_ok && !d->header_checked) {
-			d->header_checked = 1;
-			if (!header_agrees(d)) {
-				fatal_header(d);
-				break;
-			}
-		}
-		if (k == 1)
-			e1_cycle(d, &rec);
-		else if (k < 0 && err == tc_cyclecap_bad_header)
-			fatal_header(d);
-		else if (k < 0)
-			record_error(d, err, off);
-	}
+	struct tc_cyclecap_driver drv = driver(d);
+	tc_cyclecap_drive(&d->cc, &drv, data, len);
 	return 0;
 }
 
@@ -331,22 +331,10 @@ int tc_etmv1_finish(struct tc_etmv1_decoder *d)
 	if (d->finished)
 		return tc_etmv1_finished;
 	d->finished = 1;
-	if (d->dead)
-		return 0;
-	int err;
-	uint64_t off;
-	if (!d->cc.header_ok && d->cc.have == 0) {
-		TC_CLAUSE("ETMC-F9");   /* no byte at all: no item */
-		return 0;
-	}
-	int cut = tc_cyclecap_finish(&d->cc, &err, &off);
-	if (cut < 0 && err == tc_cyclecap_bad_header) {
-		fatal_header(d);
-		return 0;
-	}
-	/* ETM1-P33: one truncated: the first incomplete item's, else the partial record's. */
-	if (!end_checks(d) && cut < 0)
-		record_error(d, err, off);
+	if (!d->dead && !d->cc.header_ok && d->cc.have == 0)
+		TC_CLAUSE("ETMC-F9");   /* no byte at all: no item (the driver gives none) */
+	struct tc_cyclecap_driver drv = driver(d);
+	tc_cyclecap_drive_finish(&d->cc, &drv);
 	e1_hunt_flush(d);
 	return 0;
 }

@@ -219,28 +219,44 @@ void tc_etmv2_free(struct tc_etmv2_decoder *d)
 	free(d);
 }
 
-static void fatal_header(struct tc_etmv2_decoder *d)
+static void fatal_header(void *ctx)
 {
+	struct tc_etmv2_decoder *d = ctx;
 	struct tc_etmv2_record r;
 	memset(&r, 0, sizeof r);
 	r.h = (struct tc_item){ sizeof r, tc_proto_etmv2, tc_etmv2_error, 0 };
 	r.error = tc_etmv2_err_bad_header;
-	d->dead = 1;
 	emit(d, &r);
 }
 
 /* FORMAT.md "Header": version, port width, mode and half-rate must equal the keys (ETMC-F5). */
-static int header_agrees(const struct tc_etmv2_decoder *d)
+static int header_agrees(void *ctx, const struct tc_cyclecap_header *h)
 {
-	const struct tc_cyclecap_header *h = &d->cc.header;
+	const struct tc_etmv2_decoder *d = ctx;
 	return h->minor == d->cfg.version && h->port_width == d->cfg.port_width && h->port_mode == d->cfg.port_mode &&
 	       h->half_rate == d->cfg.half_rate;
 }
 
-static void record_error(struct tc_etmv2_decoder *d, int err, uint64_t off)
+static void record_error(void *ctx, int err, uint64_t off)
 {
+	struct tc_etmv2_decoder *d = ctx;
 	d->cur_status = 0;
 	e2_error(d, err == tc_cyclecap_bad_record ? tc_etmv2_err_bad_record : tc_etmv2_err_truncated, off);
+}
+
+static void record_cb(void *ctx, const struct tc_cyclecap_record *rec)
+{
+	record(ctx, rec);
+}
+
+static int end_checks_cb(void *ctx)
+{
+	return end_checks(ctx);
+}
+
+static struct tc_cyclecap_driver driver(struct tc_etmv2_decoder *d)
+{
+	return (struct tc_cyclecap_driver){ d, header_agrees, fatal_header, record_cb, record_error, end_checks_cb };
 }
 
 int tc_etmv2_feed(struct tc_etmv2_decoder *d, const uint8_t *data, size_t len)
@@ -249,28 +265,13 @@ int tc_etmv2_feed(struct tc_etmv2_decoder *d, const uint8_t *data, size_t len)
 		return tc_etmv2_invalid;
 	if (d->finished)
 		return tc_etmv2_finished;
-	while (len > 0 && !d->dead) {
-		struct tc_cyclecap_record rec;
-		int err;
-		uint64_t off;
-		int k = tc_cyclecap_next(&d->cc, &data, &len, &rec, &err, &off);
-		if (d->cc.header_ok && !d->header_checked) {
-			d->header_checked = 1;
-			if (!header_agrees(d)) {
-				fatal_header(d);
-				break;
-			}
-		}
-		if (k == 1)
-			record(d, &rec);
-		else if (k < 0 && err == tc_cyclecap_bad_header)
-			fatal_header(d);
-		else if (k < 0)
-			record_error(d, err, off);
-	}
+	struct tc_cyclecap_driver drv = driver(d);
+	tc_cyclecap_drive(&d->cc, &drv, data, len);
 	return 0;
 }
 
+/* ETM1-P33: one truncated at the end: the first incomplete item's, else the partial record's
+ * (tc_cyclecap_drive_finish; ETMC-F9: an empty file gives no item). */
 int tc_etmv2_finish(struct tc_etmv2_decoder *d)
 {
 	if (!d)
@@ -278,17 +279,7 @@ int tc_etmv2_finish(struct tc_etmv2_decoder *d)
 	if (d->finished)
 		return tc_etmv2_finished;
 	d->finished = 1;
-	if (d->dead)
-		return 0;
-	int err;
-	uint64_t off;
-	int cut = tc_cyclecap_finish(&d->cc, &err, &off);
-	if (cut < 0 && err == tc_cyclecap_bad_header) {
-		fatal_header(d);
-		return 0;
-	}
-	/* ETM1-P33: one truncated: the first incomplete item's, else the partial record's. */
-	if (!end_checks(d) && cut < 0)
-		record_error(d, err, off);
+	struct tc_cyclecap_driver drv = driver(d);
+	tc_cyclecap_drive_finish(&d->cc, &drv);
 	return 0;
 }

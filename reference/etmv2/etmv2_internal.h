@@ -51,7 +51,7 @@ struct tc_etmv2_decoder {
 	struct tc_etmv2_config cfg;
 	struct tc_etmv2_sink sink;
 	struct tc_cyclecap cc;
-	int header_checked, dead, finished;
+	int finished;
 	int synced;
 	uint64_t epoch;           /* counts the losses of synchronisation */
 	/* the items, oldest first: seq numbers head (next to write) .. tail; grp: the group being read */

@@ -17,7 +17,7 @@ const char *const tc_etmv2_error_names[tc_etmv2_err_count] = {
 	"reserved-tfo", "tfo-mismatch", "tfo-past-fifo", "bad-mode", "too-many-pending"
 };
 
-static const char *const warning_names[tc_etmv2_warn_count] = { "none", "res0", "ignored-field" };
+const char *const tc_etmv2_warning_names[tc_etmv2_warn_count] = { "none", "res0", "ignored-field" };
 
 static const char *const field_names[tc_etmv2_wf_count] = {
 	"none", "daddr5-bit7", "daddr-last", "data-size", "gap-nibble", "idle-byte"
@@ -98,7 +98,7 @@ static void put_item(struct tc_textout *t, const struct tc_etmv2_record *r)
 	if (k == tc_etmv2_error)
 		tc_textout_put(t, " class=%s", r->error < tc_etmv2_err_count ? tc_etmv2_error_names[r->error] : "?");
 	if (k == tc_etmv2_warning)
-		tc_textout_put(t, " class=%s field=%s bits=0x%x", r->warning < tc_etmv2_warn_count ? warning_names[r->warning] : "?",
+		tc_textout_put(t, " class=%s field=%s bits=0x%x", r->warning < tc_etmv2_warn_count ? tc_etmv2_warning_names[r->warning] : "?",
 			       r->field < tc_etmv2_wf_count ? field_names[r->field] : "?", r->bits);
 }
 
@@ -251,7 +251,7 @@ static void scan_item(struct tc_scan *s, struct tc_etmv2_record *r)
 	}
 	if (k == tc_etmv2_warning) {
 		tc_scan_lit(s, " class=");
-		int w = tc_scan_name(s, warning_names, 1, tc_etmv2_warn_count, "warning class");
+		int w = tc_scan_name(s, tc_etmv2_warning_names, 1, tc_etmv2_warn_count, "warning class");
 		tc_scan_lit(s, " field=");
 		int f = tc_scan_name(s, field_names, 1, tc_etmv2_wf_count, "warning field");
 		tc_scan_lit(s, " bits=");

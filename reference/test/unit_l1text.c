@@ -15,6 +15,7 @@
 #include "tracecert/ptm.h"
 #include "tracecert/rvtrace.h"
 #include "tracecert/etmv1.h"
+#include "tracecert/etmv2.h"
 #include "vector.h"
 
 /* A record of any protocol. */
@@ -26,6 +27,7 @@ union record {
 	struct tc_etmv3_packet etmv3;
 	struct tc_rvtrace_packet rvtrace;
 	struct tc_etmv1_record etmv1;
+	struct tc_etmv2_record etmv2;
 	unsigned char bytes[RECORD_MAX];
 };
 
@@ -277,13 +279,63 @@ static const char *same_etmv1(const struct tc_item *wi, const struct tc_item *gi
 	return NULL;
 }
 
+/* reference/etmv1/FORMAT.md "ETMv2 kinds": a cycle item's phantom (ie … dn) and pkt when it has
+ * one, a TFO's value and implied; +data a, the data address (known or unknown) and the value with
+ * its size when present; +miss tag, a and address; +miss-data tag and value; +context-id ctxid;
+ * +branch addr, isa, n and e when present; +tfo-packet reason, lsip, ctxid when present, addr,
+ * isa and the current address when present; error's class, warning's class, field and bits. S is
+ * every line's. */
+static const char *same_etmv2(const struct tc_item *wi, const struct tc_item *gi)
+{
+	const struct tc_etmv2_record *want = (const void *)wi, *got = (const void *)gi;
+	int k = want->h.kind;
+	int cycle = k <= tc_etmv2_tfo, data = k == tc_etmv2_data, miss = k == tc_etmv2_miss;
+	int daddr = (data || miss) && want->has_daddr, value = (data || k == tc_etmv2_miss_data) && want->has_value;
+	int branch = k == tc_etmv2_branch, tfop = k == tc_etmv2_tfo_packet;
+	const char *bad = same_header(wi, gi);
+	if (bad)
+		return bad;
+	FIELD(got->status == want->status, "status");
+	SHOWN(k <= tc_etmv2_dn, phantom);
+	SHOWN(cycle, has_pkt);
+	SHOWN(cycle && want->has_pkt, pkt);
+	SHOWN(k == tc_etmv2_tfo, tfo_value);
+	SHOWN(k == tc_etmv2_tfo, implied);
+	SHOWN(data || miss, a);
+	SHOWN(miss || k == tc_etmv2_miss_data, tag);
+	SHOWN(data || miss, has_daddr);
+	SHOWN(daddr, daddr_unknown);
+	SHOWN(daddr && !want->daddr_unknown, daddr);
+	SHOWN(data || k == tc_etmv2_miss_data, has_value);
+	SHOWN(value, vsize);
+	SHOWN(value, value);
+	SHOWN(k == tc_etmv2_context_id || tfop, has_ctxid);
+	SHOWN(k == tc_etmv2_context_id || (tfop && want->has_ctxid), ctxid);
+	SHOWN(branch || tfop, has_addr);
+	SHOWN(branch || tfop, addr);
+	SHOWN(branch || tfop, isa);
+	SHOWN(branch, npkts);
+	SHOWN(branch, has_e);
+	SHOWN(branch && want->has_e, e);
+	SHOWN(tfop, reason);
+	SHOWN(tfop, lsip);
+	SHOWN(tfop, has_cur);
+	SHOWN(tfop && want->has_cur, cur);
+	SHOWN(tfop && want->has_cur, cur_isa);
+	SHOWN(k == tc_etmv2_error, error);
+	SHOWN(k == tc_etmv2_warning, warning);
+	SHOWN(k == tc_etmv2_warning, field);
+	SHOWN(k == tc_etmv2_warning, bits);
+	return NULL;
+}
+
 /* The field compare of each protocol; a protocol of the build without one
  * fails test_compares_cover_protocols. */
 static const struct {
 	const char *protocol;
 	const char *(*same)(const struct tc_item *want, const struct tc_item *got);
 } compares[] = { { "ete", same_ete }, { "ptm", same_ptm }, { "etmv3", same_etmv3 }, { "rvtrace", same_rvtrace },
-		{ "etmv1", same_etmv1 } };
+		{ "etmv1", same_etmv1 }, { "etmv2", same_etmv2 } };
 
 static const char *(*compare_of(const struct tc_protocol *p))(const struct tc_item *, const struct tc_item *)
 {

@@ -8,6 +8,7 @@
 #include <stdint.h>
 
 #include "tracecert/trace.h"
+#include "tracecert/image.h"
 #include "tracecert/etmv2_config.h"
 
 #ifdef __cplusplus
@@ -115,11 +116,27 @@ void tc_etmv2_free(struct tc_etmv2_decoder *d);
 /* ---- The L1 text (etmv2_text.c) ------------------------------------------- */
 
 extern const char *const tc_etmv2_error_names[tc_etmv2_err_count];
+extern const char *const tc_etmv2_warning_names[tc_etmv2_warn_count];
 const char *tc_etmv2_kind_name(int kind);
 /* Writes one line (no newline) like snprintf; returns the length it needed. */
 int tc_etmv2_format(char *buf, size_t size, const struct tc_etmv2_record *r);
 /* Reads one line as tc_etmv2_format writes it; 0, or -1 with the reason in err. */
 int tc_etmv2_parse_text(const char *line, struct tc_etmv2_record *r, char *err, size_t errlen);
+
+/* ---- L3 (etmv2_analyze.c) -------------------------------------------------- */
+
+/* The L1 items, in order, walked over the image and written as the shared L3 items
+ * (reference/etmv1/FORMAT.md "L3"). NULL for a NULL or invalid configuration. */
+struct tc_etmv2_analyzer;
+struct tc_etmv2_analyzer *tc_etmv2_analyzer_alloc(const struct tc_etmv2_config *cfg,
+						  void (*l3)(void *ctx, const struct tc_l3 *x), void *ctx);
+void tc_etmv2_analyzer_set_image(struct tc_etmv2_analyzer *a, const struct tc_image *img);
+void tc_etmv2_analyze(struct tc_etmv2_analyzer *a, const struct tc_etmv2_record *r);
+/* The end of the items: the range being built and the most recent instruction are written. */
+void tc_etmv2_analyze_flush(struct tc_etmv2_analyzer *a);
+void tc_etmv2_analyzer_free(struct tc_etmv2_analyzer *a);
+/* One L3 line with ETMv2's error names (reference/l3text.c). */
+int tc_etmv2_format_l3(char *buf, size_t size, const struct tc_l3 *x);
 
 #ifdef __cplusplus
 }
