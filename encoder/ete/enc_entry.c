@@ -121,4 +121,7 @@ const struct tc_encoder tc_encoder_ete = {
 	.bench_config = "maxspec=8 retstack=1",
 	.sync_points = sync_points,
 	.from_exec = enc_ete_from_exec,
+	.asm_open = enc_asm_open,
+	.asm_write = enc_asm_write,
+	.asm_close = enc_asm_close,
 };
