@@ -25,7 +25,10 @@ vectors/ete/hdr/trace-info.tcv	a Trace Info with a CYCT section and no INFO (cc=
 vectors/ete/regress/opencsd-cc-f2-f-bit.tcv	a format 2 cycle count with F=1, AAAA=0 and MAXSPEC=0: it commits nothing, the text says commit=0, and asm writes AAAA=15-MAXSPEC
 vectors/ete/regress/opencsd-cc-threshold-cc-disabled.tcv	a Trace Info with a CYCT section and no INFO (cc=0): the text says cct=0, not the section's value
 vectors/ete/spec/k10-07-program-trace-filtering.tcv	its last packet, an Exception, has a 32-bit address where a short one reaches; the last packet takes its shortest form
-vectors/ete/spec/k10-08-exception-cancel.tcv	a Trace Info with a SPEC section of 0 and no INFO: one byte beyond the shortest Trace Info, which asm gives to an INFO section of 0 (the text shows neither)"
+vectors/ete/spec/k10-08-exception-cancel.tcv	a Trace Info with a SPEC section of 0 and no INFO: one byte beyond the shortest Trace Info, which asm gives to an INFO section of 0 (the text shows neither)
+vectors/etmv3/spec/cycle-count.tcv	its last packet, a Cycle count, has 5 bytes where 1 does; the last packet takes its shortest form
+vectors/etmv3/l3/lsip-hyp-v35.tcv	an LSiP I-sync whose information byte gives the data instruction's Hyp 0 and whose current address's exception information Hyp 1: the text shows the Hyp after the packet only, and asm writes the information byte's from it
+vectors/etmv3/l3/lsip.tcv	an LSiP I-sync whose data instruction is ARM (address bit 0 clear) and current instruction Thumb: the text shows the current instruction set only, and the encoder gives both one (the T bit of the current)"
 protocols=$("$T" asm --help | sed -n "s/^Protocols with an assembler: //p")
 check "asm --help names the protocols with an assembler" test -n "$protocols"
 # config_args V: the vector's [config] as --config options (protocol= apart).
@@ -113,5 +116,15 @@ printf '@0 00 async\n@12 01 trace-info cc=0 cct=0 spec=0\n' > "$tmp/ete-field.tx
 check "ete: a line the parser refuses names file, line and column" rejects "tracecert asm: $tmp/ete-field.txt:2: column 36: expected ' tx=', found end of line" --protocol ete "$tmp/ete-field.txt"
 printf '@0 00 async\n@12 01 trace-info cc=0 cct=0 spec=0 tx=0\n@14 2d commit n=1\n@21 f7 atom atoms=E\n' > "$tmp/ete-len.txt"
 check "ete: a ULEB128 longer than its field is refused as a length (32 bits: at most 5 bytes)" rejects "tracecert asm: $tmp/ete-len.txt:3: no commit packet of these fields is 7 bytes long (the distance to the next item's offset)" --protocol ete "$tmp/ete-len.txt"
+# ETMv3 (ARM IHI 0014 §7.3, §7.7), by hand: A-sync is five 00 then 80; I-sync 08, no context ID, the
+# information byte reason 1 (bits 6:5), NS 0, bit 0 set: 21, the address 0x8000 LE (ARM: bit 0 clear);
+# P-header format 1 84 is one E; a branch address of 2 bytes (the next offset) to 0x8100 against 0x8000:
+# byte 1 C=1, A[7:2]=0, bit 0 set: 81, byte 2 C=0, A[14:8]=0x01: 01.
+printf '@0 00 async\n@6 08 isync addr=0x8000 isa=arm reason=1 ns=0 hyp=0\n@12 84 atom atoms=E\n@13 81 branch addr=0x8100 isa=arm ns=0 hyp=0\n@15 84 atom atoms=E\n' > "$tmp/e3.txt"
+check "etmv3: asm writes the bytes the lines mean (the branch's length from the next offset)" sh -c "'$T' asm --protocol etmv3 '$tmp/e3.txt' | od -An -tx1 -v | tr -s ' \n' '  ' | grep -qx ' 00 00 00 00 00 80 08 21 00 80 00 00 84 81 01 84 '"
+printf '@0 00 async\n@6 08 isync addr=0x8000 isa=arm reason=1 ns=0 hyp=0\n@12 88 atom atoms=E\n' > "$tmp/e3-atom.txt"
+check "etmv3: a P-header that is not the atoms' is refused (88 is two E)" rejects "tracecert asm: $tmp/e3-atom.txt:3: the header is no P-header of the item's atoms" --protocol etmv3 "$tmp/e3-atom.txt"
+printf '@0 00 async\n@6 08 isync addr=0x8000 isa=arm reason=1 ns=0 hyp=0\n@12 01 branch addr=0x8100 isa=arm ns=0 hyp=0\n@13 84 atom atoms=E\n' > "$tmp/e3-branch.txt"
+check "etmv3: a branch address whose length cannot carry the address is refused (one byte: A[7:2] only)" rejects "tracecert asm: $tmp/e3-branch.txt:3: no branch packet of these fields is 1 bytes long (the distance to the next item's offset)" --protocol etmv3 "$tmp/e3-branch.txt"
 check "--output writes the file" sh -c "'$T' asm --protocol ptm --output '$tmp/ok.bin' '$tmp/ok.txt' && test \$(wc -c < '$tmp/ok.bin') -eq 13"
 tap_done
