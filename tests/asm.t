@@ -1,9 +1,10 @@
 # SPDX-License-Identifier: BSD-3-Clause
 # tracecert asm: the L1 text `dump` prints, assembled, gives back the trace (README.md "Assembling
 # packets"). For every protocol with an assembler (asm --help lists them) and every vector of
-# vectors/<p>/ (every vector's [trace] is a raw packet stream: no vector is CoreSight formatted or a
-# snapshot), apart from those whose bytes the L1 text does not hold (an error or warning item, bytes
-# skipped before synchronisation: asm refuses them, checked below):
+# vectors/<p>/ (every vector's [trace] is a raw packet stream, RISC-V trace's a stream of its own
+# frames, which its assembler writes: no vector is CoreSight formatted or a snapshot), apart from
+# those whose bytes the L1 text does not hold (an error or warning item, bytes skipped before
+# synchronisation: asm refuses them, checked below); each vector left out is named in the output:
 #   - asm of dump's L1 succeeds, and dump of its bytes is dump's L1 again, line for line;
 #   - the bytes are the vector's [trace], byte for byte, except in vectors/<p>/gen/ and real/, whose
 #     encoder chose the bytes at random among the encodings of the same packets (real/: seeded by the
@@ -28,7 +29,27 @@ vectors/ete/spec/k10-07-program-trace-filtering.tcv	its last packet, an Exceptio
 vectors/ete/spec/k10-08-exception-cancel.tcv	a Trace Info with a SPEC section of 0 and no INFO: one byte beyond the shortest Trace Info, which asm gives to an INFO section of 0 (the text shows neither)
 vectors/etmv3/spec/cycle-count.tcv	its last packet, a Cycle count, has 5 bytes where 1 does; the last packet takes its shortest form
 vectors/etmv3/l3/lsip-hyp-v35.tcv	an LSiP I-sync whose information byte gives the data instruction's Hyp 0 and whose current address's exception information Hyp 1: the text shows the Hyp after the packet only, and asm writes the information byte's from it
-vectors/etmv3/l3/lsip.tcv	an LSiP I-sync whose data instruction is ARM (address bit 0 clear) and current instruction Thumb: the text shows the current instruction set only, and the encoder gives both one (the T bit of the current)"
+vectors/etmv3/l3/lsip.tcv	an LSiP I-sync whose data instruction is ARM (address bit 0 clear) and current instruction Thumb: the text shows the current instruction set only, and the encoder gives both one (the T bit of the current)
+vectors/rvtrace/hdr/branches-every-value.tcv	the payload bits past what its fields need (the sign copies of a compressed field, RV-F5, and padding, RV-F6) are zeros where the last field's last bit is 1: the decoder reads zeros and copies alike, the text does not say which, and the encoder writes copies
+vectors/rvtrace/hdr/widths-minimum.tcv	the payload bits past what its fields need (the sign copies of a compressed field, RV-F5, and padding, RV-F6) are zeros where the last field's last bit is 1: the decoder reads zeros and copies alike, the text does not say which, and the encoder writes copies
+vectors/rvtrace/l3/address-wrap-rv32-trdb-sign.tcv	the payload bits past what its fields need (the sign copies of a compressed field, RV-F5, and padding, RV-F6) are zeros where the last field's last bit is 1: the decoder reads zeros and copies alike, the text does not say which, and the encoder writes copies
+vectors/rvtrace/l3/address-wrap-rv32.tcv	the payload bits past what its fields need (the sign copies of a compressed field, RV-F5, and padding, RV-F6) are zeros where the last field's last bit is 1: the decoder reads zeros and copies alike, the text does not say which, and the encoder writes copies
+vectors/rvtrace/l3/branch-maps-rv32.tcv	the payload bits past what its fields need (the sign copies of a compressed field, RV-F5, and padding, RV-F6) are zeros where the last field's last bit is 1: the decoder reads zeros and copies alike, the text does not say which, and the encoder writes copies
+vectors/rvtrace/l3/exceptions-rv64.tcv	the payload bits past what its fields need (the sign copies of a compressed field, RV-F5, and padding, RV-F6) are zeros where the last field's last bit is 1: the decoder reads zeros and copies alike, the text does not say which, and the encoder writes copies
+vectors/rvtrace/l3/full-address-rv32.tcv	the payload bits past what its fields need (the sign copies of a compressed field, RV-F5, and padding, RV-F6) are zeros where the last field's last bit is 1: the decoder reads zeros and copies alike, the text does not say which, and the encoder writes copies
+vectors/rvtrace/l3/loop-interrupt-rv32c.tcv	the payload bits past what its fields need (the sign copies of a compressed field, RV-F5, and padding, RV-F6) are zeros where the last field's last bit is 1: the decoder reads zeros and copies alike, the text does not say which, and the encoder writes copies
+vectors/rvtrace/l3/narrow-address-rv64.tcv	the payload bits past what its fields need (the sign copies of a compressed field, RV-F5, and padding, RV-F6) are zeros where the last field's last bit is 1: the decoder reads zeros and copies alike, the text does not say which, and the encoder writes copies
+vectors/rvtrace/mut/m-diff-wrap-rv32.tcv	the payload bits past what its fields need (the sign copies of a compressed field, RV-F5, and padding, RV-F6) are zeros where the last field's last bit is 1: the decoder reads zeros and copies alike, the text does not say which, and the encoder writes copies
+vectors/rvtrace/spec/framing-examples.tcv	the payload bits past what its fields need (the sign copies of a compressed field, RV-F5, and padding, RV-F6) are zeros where the last field's last bit is 1: the decoder reads zeros and copies alike, the text does not say which, and the encoder writes copies
+vectors/rvtrace/spec/table-6.1-formats-0-1.tcv	the payload bits past what its fields need (the sign copies of a compressed field, RV-F5, and padding, RV-F6) are zeros where the last field's last bit is 1: the decoder reads zeros and copies alike, the text does not say which, and the encoder writes copies
+vectors/rvtrace/spec/table-6.3-exception-tval.tcv	the payload bits past what its fields need (the sign copies of a compressed field, RV-F5, and padding, RV-F6) are zeros where the last field's last bit is 1: the decoder reads zeros and copies alike, the text does not say which, and the encoder writes copies
+vectors/rvtrace/spec/table-6.3-exception.tcv	the payload bits past what its fields need (the sign copies of a compressed field, RV-F5, and padding, RV-F6) are zeros where the last field's last bit is 1: the decoder reads zeros and copies alike, the text does not say which, and the encoder writes copies
+vectors/rvtrace/spec/table-6.3-sync-context-field.tcv	the payload bits past what its fields need (the sign copies of a compressed field, RV-F5, and padding, RV-F6) are zeros where the last field's last bit is 1: the decoder reads zeros and copies alike, the text does not say which, and the encoder writes copies
+vectors/rvtrace/spec/table-6.4-support.tcv	the payload bits past what its fields need (the sign copies of a compressed field, RV-F5, and padding, RV-F6) are zeros where the last field's last bit is 1: the decoder reads zeros and copies alike, the text does not say which, and the encoder writes copies
+vectors/rvtrace/hdr/type1-timer-every-n.tcv	timer messages (message type 1): the encoder writes te_inst and te_support frames only (asm refuses)
+vectors/rvtrace/hdr/type3-software-every-n.tcv	software messages (message type 3): the encoder writes te_inst and te_support frames only (asm refuses, message checked below)
+vectors/rvtrace/spec/rv64-long-form.tcv	a software message (message type 3): the encoder writes te_inst and te_support frames only (asm refuses)
+vectors/rvtrace/spec/timer.tcv	timer messages (message type 1): the encoder writes te_inst and te_support frames only (asm refuses)"
 protocols=$("$T" asm --help | sed -n "s/^Protocols with an assembler: //p")
 check "asm --help names the protocols with an assembler" test -n "$protocols"
 # config_args V: the vector's [config] as --config options (protocol= apart).
@@ -95,7 +116,7 @@ printf '@0 00 async\n@6 0c trigger\n@8 0c trigger\n' > "$tmp/len.txt"
 check "a packet the next offset makes too long is refused" rejects "tracecert asm: $tmp/len.txt:2: no trigger packet is 2 bytes long (the distance to the next item's offset)" --protocol ptm "$tmp/len.txt"
 printf '@0 00 async\n@6 08 isync addr=0x8000 isa=jazelle reason=1 ns=0 hyp=0\n' > "$tmp/jaz.txt"
 check "Jazelle state is refused" rejects "tracecert asm: $tmp/jaz.txt:2: isa=jazelle: the encoder writes no Jazelle state" --protocol ptm "$tmp/jaz.txt"
-check "a protocol without an assembler is a usage error naming those with one" rejects "tracecert asm: protocol 'rvtrace' has no assembler (these have one: $(echo $protocols | sed 's/ /, /g')) (see tracecert help asm)" --protocol rvtrace "$tmp/ok.txt"
+check "a protocol without an assembler is a usage error naming those with one" rejects "tracecert asm: protocol 'etmv1' has no assembler (these have one: $(echo $protocols | sed 's/ /, /g')) (see tracecert help asm)" --protocol etmv1 "$tmp/ok.txt"
 check "no FILE is a usage error" rejects "tracecert asm: no FILE given (see tracecert help asm)" --protocol ptm
 check "a missing file is named" rejects "tracecert asm: cannot read '$tmp/none.txt': No such file or directory" --protocol ptm "$tmp/none.txt"
 # A small program written by hand: the bytes each line means (IHI 0035B §4.5: A-sync 00×5 80, I-sync 08 +
@@ -126,5 +147,20 @@ printf '@0 00 async\n@6 08 isync addr=0x8000 isa=arm reason=1 ns=0 hyp=0\n@12 88
 check "etmv3: a P-header that is not the atoms' is refused (88 is two E)" rejects "tracecert asm: $tmp/e3-atom.txt:3: the header is no P-header of the item's atoms" --protocol etmv3 "$tmp/e3-atom.txt"
 printf '@0 00 async\n@6 08 isync addr=0x8000 isa=arm reason=1 ns=0 hyp=0\n@12 01 branch addr=0x8100 isa=arm ns=0 hyp=0\n@13 84 atom atoms=E\n' > "$tmp/e3-branch.txt"
 check "etmv3: a branch address whose length cannot carry the address is refused (one byte: A[7:2] only)" rejects "tracecert asm: $tmp/e3-branch.txt:3: no branch packet of these fields is 1 bytes long (the distance to the next item's offset)" --protocol etmv3 "$tmp/e3-branch.txt"
+# RISC-V trace 0.026 (ERRATA RV-F1, RV-F2, RV-F5, RV-F6), by hand, RV32 with iaddress_lsb_p=1 and no
+# context: byte 0 is N (bits 3:0), the message type (5:4: te_inst 2) and
+# payload bits 0-1 (7:6); payload least-significant bit first. A sync-start (format 3, subformat 0):
+# bits 0-1 11, subformat 00, priv 3 (2 bits: 11), branch 1, address 0x1000>>1 = 0x800 (31 bits); the
+# address is not compressed, so 2+2+2+1+31 = 38 bits: byte 0 holds 2, N = 5 bytes the other 36 and 4
+# bits of padding, copies of the address's top bit (0). Byte 0: N 5 | 2<<4 | 1<<6 | 1<<7 = e5; payload bits
+# 2.. : 00 11 1 then 0x800: byte 1 = 0b00000 111 reversed from bit 2: subformat 0,0 priv 1,1 branch 1
+# and address bits 0-2 (0): 0x1c; byte 2 address bits 3-10 (0x800>>3 = 0x100: low 8 bits 00): 00;
+# byte 3 bits 11-18: 0x800>>11 = 1: 01; bytes 4, 5: 00.
+printf '@0 e5 sync-start priv=3 branch=1 addr=0x1000\n' > "$tmp/rv.txt"
+check "rvtrace: asm writes the frame the line means" sh -c "'$T' asm --protocol rvtrace --config rv32=1 --config iaddress_width_p=32 --config iaddress_lsb_p=1 --config nocontext_p=1 --config privilege_width_p=2 '$tmp/rv.txt' | od -An -tx1 -v | tr -s ' \n' '  ' | grep -qx ' e5 1c 00 01 00 00 '"
+printf '@0 e4 sync-start priv=3 branch=1 addr=0x1000\n' > "$tmp/rv-n.txt"
+check "rvtrace: a byte 0 whose N cannot hold the payload is refused" rejects "tracecert asm: $tmp/rv-n.txt:1: the frame's byte 0 is e5, not e4 (the payload needs 5 bytes)" --protocol rvtrace --config rv32=1 --config iaddress_width_p=32 --config iaddress_lsb_p=1 --config nocontext_p=1 --config privilege_width_p=2 "$tmp/rv-n.txt"
+printf '@0 e5 sync-start priv=3 branch=1 addr=0x1000\n@6 31 software value=0x1\n' > "$tmp/rv-sw.txt"
+check "rvtrace: a message the encoder does not write is refused" rejects "tracecert asm: $tmp/rv-sw.txt:2: a software message: the encoder writes te_inst and te_support frames only" --protocol rvtrace --config rv32=1 --config iaddress_width_p=32 --config iaddress_lsb_p=1 --config nocontext_p=1 --config privilege_width_p=2 "$tmp/rv-sw.txt"
 check "--output writes the file" sh -c "'$T' asm --protocol ptm --output '$tmp/ok.bin' '$tmp/ok.txt' && test \$(wc -c < '$tmp/ok.bin') -eq 13"
 tap_done

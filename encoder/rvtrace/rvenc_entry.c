@@ -251,4 +251,7 @@ const struct tc_encoder tc_encoder_rvtrace = {
 	.bench_config = "",
 	.config_refused = rvenc_config_refused,
 	.from_exec = rvenc_from_exec,
+	.asm_open = rvenc_asm_open,
+	.asm_write = rvenc_asm_write,
+	.asm_close = rvenc_asm_close,
 };
