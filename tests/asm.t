@@ -162,5 +162,7 @@ printf '@0 e4 sync-start priv=3 branch=1 addr=0x1000\n' > "$tmp/rv-n.txt"
 check "rvtrace: a byte 0 whose N cannot hold the payload is refused" rejects "tracecert asm: $tmp/rv-n.txt:1: the frame's byte 0 is e5, not e4 (the payload needs 5 bytes)" --protocol rvtrace --config rv32=1 --config iaddress_width_p=32 --config iaddress_lsb_p=1 --config nocontext_p=1 --config privilege_width_p=2 "$tmp/rv-n.txt"
 printf '@0 e5 sync-start priv=3 branch=1 addr=0x1000\n@6 31 software value=0x1\n' > "$tmp/rv-sw.txt"
 check "rvtrace: a message the encoder does not write is refused" rejects "tracecert asm: $tmp/rv-sw.txt:2: a software message: the encoder writes te_inst and te_support frames only" --protocol rvtrace --config rv32=1 --config iaddress_width_p=32 --config iaddress_lsb_p=1 --config nocontext_p=1 --config privilege_width_p=2 "$tmp/rv-sw.txt"
+printf '@0 00 async\n@6 0c ignore\n' > "$tmp/e3-kind.txt"
+check "etmv3: a one-byte packet whose header is another kind's is refused (0c is a trigger)" rejects "tracecert asm: $tmp/e3-kind.txt:2: the header is not the packet kind's" --protocol etmv3 "$tmp/e3-kind.txt"
 check "--output writes the file" sh -c "'$T' asm --protocol ptm --output '$tmp/ok.bin' '$tmp/ok.txt' && test \$(wc -c < '$tmp/ok.bin') -eq 13"
 tap_done

@@ -292,9 +292,14 @@ static int write_fixed(const struct asm_call *a)
 			return refuse(a, "the header is not the packet kind's (3c) or the VMID is more than 8 bits");
 		e3e_pkt_vmid(e, p->vmid);
 		break;
-	default:
-		e3e_pkt_simple(e, p->header);
+	default: {   /* the one-byte packets (Table 7-1): trigger 0c, ignore 66, exception exit 76, entry 7e */
+		unsigned want = p->h.kind == tc_etmv3_pkt_trigger ? 0x0c : p->h.kind == tc_etmv3_pkt_ignore ? 0x66
+				: p->h.kind == tc_etmv3_pkt_exception_exit ? 0x76 : 0x7e;
+		if (p->header != want)
+			return refuse(a, "the header is not the packet kind's");
+		e3e_pkt_simple(e, want);
 		break;
+	}
 	}
 	e->l1.len = 0;
 	return 0;
