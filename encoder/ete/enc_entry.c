@@ -123,4 +123,7 @@ const struct tc_encoder tc_encoder_ete = {
 	.sync_points = sync_points,
 	.from_exec = enc_ete_from_exec,
 	.exec_family = tc_exec_family_a64,
+	.asm_open = enc_asm_open,
+	.asm_write = enc_asm_write,
+	.asm_close = enc_asm_close,
 };

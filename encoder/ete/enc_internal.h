@@ -91,6 +91,70 @@ struct enc {
 	unsigned loop_left;         /* iterations left in the current loop block */
 };
 
+/* The writers of one encoding of a packet (enc_packets.c): the bytes, and the
+ * stage-1 view (address history, context, timestamp, cycle-count threshold)
+ * they change; no L1, L3 or random choice. The random packets below and the
+ * assembler (enc_asm.c) call them, so that each layout has one writer. Each
+ * returns the packet's offset; k and *_k are a field's length in bytes. */
+enum enc_addr_form { af_exact, af_short1, af_short2, af_long32, af_long64 };
+
+struct enc_trace_info {
+	unsigned plctl;             /* the sections: INFO 0x01, SPEC 0x04, CYCT 0x08, WNDW 0x10 */
+	int cc, tx;
+	uint32_t spec, cct, wndw;
+	int spec_k, cct_k, wndw_k;
+};
+
+/* An Exception packet's address: form -1 (0x70, unknown), an address form
+ * of entry q, or (ctx) a long form with the context payload (v, cid: its sections). */
+struct enc_exc_address {
+	int form, q;
+	uint64_t address;
+	int isa;
+	const struct tc_context *ctx;
+	int v, cid;
+};
+
+#define ENC_ATOM_CHOICES 40
+struct enc_atom_choice {
+	unsigned header;
+	int n;
+	const char *name;
+};
+
+int enc_cont_max_bytes(int n);
+int enc_cont_min_bytes(uint64_t v, int n);
+int enc_ts_min_bytes(const struct enc *e, uint64_t value);
+unsigned enc_address_header(int form, int q, int isa);
+unsigned enc_source_header(int form, int q, int isa);
+int enc_atom_choices(const struct enc *e, struct enc_atom_choice *c);
+void enc_put_address_payload(struct enc *e, int form, uint64_t a, int isa);
+void enc_address_history(struct enc *e, int form, int q, uint64_t a, int isa);
+void enc_put_context_payload(struct enc *e, const struct tc_context *c, int v, int cid);
+uint64_t enc_put_header(struct enc *e, unsigned header);
+uint64_t enc_put_async(struct enc *e, int zeros);
+uint64_t enc_put_extension(struct enc *e, unsigned ext);
+uint64_t enc_put_trace_info(struct enc *e, const struct enc_trace_info *t);
+uint64_t enc_put_context(struct enc *e, const struct tc_context *c, int v, int cid);
+uint64_t enc_put_address(struct enc *e, int form, int q, uint64_t a, int isa);
+uint64_t enc_put_addr_ctx(struct enc *e, int long32, uint64_t a, int isa, const struct tc_context *c, int v,
+			  int cid);
+uint64_t enc_put_exception(struct enc *e, int eform, int type, const struct enc_exc_address *x);
+uint64_t enc_put_uleb_packet(struct enc *e, unsigned header, uint64_t v, int n, int k);
+uint64_t enc_put_cc_format1(struct enc *e, int unknown, uint64_t commit, int commit_k, uint32_t count, int count_k);
+uint64_t enc_put_cc_format2(struct enc *e, int f, unsigned aaaa, unsigned bbbb);
+uint64_t enc_put_timestamp(struct enc *e, uint64_t value, int k, int with_cc, uint32_t cc, int cck);
+uint64_t enc_put_q(struct enc *e, int type, int form, int q, uint64_t next, int isa, uint32_t count, int count_k);
+uint64_t enc_put_source(struct enc *e, int form, int q, uint64_t a, int isa);
+uint64_t enc_put_instrumentation(struct enc *e, int el, uint64_t value);
+
+/* The assembler (enc_asm.c): tc_encoder.asm_open, asm_write, asm_close. */
+struct tc_item;
+void *enc_asm_open(const void *cfg);
+long enc_asm_write(void *w, const struct tc_item *item, size_t len, uint8_t *out, size_t cap, char *err,
+		   size_t errlen);
+void enc_asm_close(void *w);
+
 /* Packets (enc_packets.c): each writes bytes, the expected L1 line, and
  * updates the trace unit's stage-1 view. */
 void enc_pkt_async(struct enc *e);

@@ -25,12 +25,18 @@ static void put_le(struct enc *e, uint64_t v, int n)
 		put1(e, (unsigned)(v >> (8 * i)) & 0xff);
 }
 
+/* Pending atoms go out in atom packets before the next packet. */
+static void flush_atoms(struct enc *e)
+{
+	if (e->npending)
+		enc_flush_atoms(e);
+}
+
 /* Starts a packet: flushes pending atoms first, returns its offset. */
 static uint64_t begin(struct enc *e, unsigned header)
 {
 	uint64_t off;
-	if (e->npending)
-		enc_flush_atoms(e);
+	flush_atoms(e);
 	off = e->trace.len;
 	put1(e, header);
 	enc_hit(e, "hdr-%02x", header & 0xff);
@@ -92,14 +98,24 @@ static int min_bytes(uint64_t v, int n)
 	return maxb;
 }
 
-/* ULEB128 of an n-bit field, sometimes longer than needed (still valid). */
-static void put_uleb(struct enc *e, uint64_t v, int n)
+int enc_cont_max_bytes(int n)
+{
+	return max_bytes(n);
+}
+
+int enc_cont_min_bytes(uint64_t v, int n)
+{
+	return min_bytes(v, n);
+}
+
+/* The length of a ULEB128 of an n-bit field, sometimes longer than needed (still valid). */
+static int uleb_len(struct enc *e, uint64_t v, int n)
 {
 	int k = min_bytes(v, n), maxb = max_bytes(n);
 	if (k < maxb && enc_chance(&e->rng, 15))
 		k += 1 + (int)enc_below(&e->rng, (unsigned)(maxb - k));
-	put_cont(e, v, n, k);
 	enc_hit(e, "uleb%d-len%d", n, k);
+	return k;
 }
 
 /* ---- Speculation depth: the trace unit's count, with the implicit commit of
@@ -124,7 +140,6 @@ static void ahb_add(struct enc *e, uint64_t address, int isa)
 	e->ahb[0].isa = isa;
 }
 
-enum addr_form { af_exact, af_short1, af_short2, af_long32, af_long64 };
 
 /* Picks a valid form for an address of sub-ISA isa against the history:
  * exact match, short (1 or 2 bytes of bit replacement), 32-bit or 64-bit. */
@@ -150,7 +165,7 @@ static int choose_form(struct enc *e, uint64_t a, int isa, int *q)
 }
 
 /* The payload of an address in a given form (the header is the caller's). */
-static void put_address_payload(struct enc *e, int form, uint64_t a, int isa)
+void enc_put_address_payload(struct enc *e, int form, uint64_t a, int isa)
 {
 	int lo = isa ? 1 : 2;
 	switch (form) {
@@ -187,14 +202,14 @@ static void put_address_payload(struct enc *e, int form, uint64_t a, int isa)
 static const char *const form_names[] = { "exact", "short1", "short2", "long32", "long64" };
 
 /* Header of a target-address packet (also an exception's address header). */
-static unsigned address_header(int form, int q, int isa)
+unsigned enc_address_header(int form, int q, int isa)
 {
 	static const unsigned hdr[2][5] = { { 0x90, 0x95, 0x95, 0x9a, 0x9d }, { 0x90, 0x96, 0x96, 0x9b, 0x9e } };
 	return form == af_exact ? 0x90u + (unsigned)q : hdr[isa][form];
 }
 
 /* Updates the history for an address written in a form. */
-static void address_history(struct enc *e, int form, int q, uint64_t a, int isa)
+void enc_address_history(struct enc *e, int form, int q, uint64_t a, int isa)
 {
 	if (form == af_exact) {
 		struct enc_ahb x = e->ahb[q];
@@ -207,47 +222,74 @@ static void address_history(struct enc *e, int form, int q, uint64_t a, int isa)
 
 /* ---- Packets ------------------------------------------------------------------------ */
 
-void enc_pkt_async(struct enc *e)
+uint64_t enc_put_async(struct enc *e, int zeros)
 {
-	struct tc_ete_packet p;
 	uint64_t off = begin(e, 0x00);
-	int zeros = 10 + (enc_chance(&e->rng, 10) ? (int)enc_below(&e->rng, 6) : 0);
 	for (int i = 0; i < zeros; i++)
 		put1(e, 0);
 	put1(e, 0x80);
+	return off;
+}
+
+void enc_pkt_async(struct enc *e)
+{
+	struct tc_ete_packet p;
+	int zeros;
+	flush_atoms(e);   /* before the choices below: the random sequence of the vectors */
+	zeros = 10 + (enc_chance(&e->rng, 10) ? (int)enc_below(&e->rng, 6) : 0);
+	uint64_t off = enc_put_async(e, zeros);
 	enc_hit(e, zeros > 10 ? "async-long" : "async");
 	pkt_init(&p, off, 0x00, tc_ete_pkt_async);
 	l1(e, &p);
+}
+
+/* Trace Info in the sections of t->plctl (TC-P3: INFO 0x01, SPEC 0x04, CYCT
+ * 0x08, WNDW 0x10), each ULEB128 in its k bytes; resets the stage-1 view
+ * (K10.5.2.6.2 TraceInfoPacket). */
+uint64_t enc_put_trace_info(struct enc *e, const struct enc_trace_info *t)
+{
+	uint64_t off = begin(e, 0x01);
+	put1(e, t->plctl);
+	if (t->plctl & 0x01)
+		put1(e, (t->cc ? 1u : 0) | (t->tx ? 0x40u : 0));
+	if (t->plctl & 0x04)
+		put_cont(e, t->spec, 32, t->spec_k);
+	if (t->plctl & 0x08)
+		put_cont(e, t->cct, 32, t->cct_k);
+	if (t->plctl & 0x10)
+		put_cont(e, t->wndw, 32, t->wndw_k);
+	memset(e->ahb, 0, sizeof e->ahb);
+	memset(&e->ctx, 0, sizeof e->ctx);
+	e->timestamp = 0;
+	e->cc_enabled = t->cc;
+	e->cc_threshold = t->cc && (t->plctl & 0x08) ? t->cct : 0;
+	e->depth = t->spec;
+	e->T = t->tx;
+	return off;
 }
 
 /* Trace Info: sections chosen at random among those that carry the values. */
 void enc_pkt_trace_info(struct enc *e, int cc, uint32_t cct, uint32_t spec, int tx)
 {
 	struct tc_ete_packet p;
-	uint64_t off = begin(e, 0x01);
-	int info = cc || tx || enc_chance(&e->rng, 30);
-	int spec_s = spec || enc_chance(&e->rng, 20);
-	int cyct_s = cc && (cct || enc_chance(&e->rng, 50));
-	unsigned plctl = (info ? 1u : 0) | (spec_s ? 4u : 0) | (cyct_s ? 8u : 0);
-	put1(e, plctl);
-	if (info)
-		put1(e, (cc ? 1u : 0) | (tx ? 0x40u : 0));
+	struct enc_trace_info t = { 0, cc, tx, spec, cct, 0, 0, 0, 0 };
+	int info, spec_s, cyct_s;
+	uint64_t off;
+	flush_atoms(e);   /* before the choices below: the random sequence of the vectors */
+	info = cc || tx || enc_chance(&e->rng, 30);
+	spec_s = spec || enc_chance(&e->rng, 20);
+	cyct_s = cc && (cct || enc_chance(&e->rng, 50));
+	t.plctl = (info ? 1u : 0) | (spec_s ? 4u : 0) | (cyct_s ? 8u : 0);
 	if (spec_s)
-		put_uleb(e, spec, 32);
+		t.spec_k = uleb_len(e, spec, 32);
 	if (cyct_s)
-		put_uleb(e, cct, 32);
-	enc_hit(e, "tinfo-plctl-%x", plctl);
+		t.cct_k = uleb_len(e, cct, 32);
+	off = enc_put_trace_info(e, &t);
+	enc_hit(e, "tinfo-plctl-%x", t.plctl);
 	if (tx)
 		enc_hit(e, "tinfo-tx");
 	if (spec)
 		enc_hit(e, "tinfo-spec-nonzero");
-	memset(e->ahb, 0, sizeof e->ahb);
-	memset(&e->ctx, 0, sizeof e->ctx);
-	e->timestamp = 0;
-	e->cc_enabled = cc;
-	e->cc_threshold = cc ? (cyct_s ? cct : 0) : 0;
-	e->depth = spec;
-	e->T = tx;
 	pkt_init(&p, off, 0x01, tc_ete_pkt_trace_info);
 	p.cc_enabled = (uint8_t)cc;
 	p.cct = e->cc_threshold;
@@ -256,26 +298,50 @@ void enc_pkt_trace_info(struct enc *e, int cc, uint32_t cct, uint32_t spec, int 
 	l1(e, &p);
 }
 
+/* A packet that is its header alone (Trace On, events, Ignore, transactions, TS marker, the
+ * atom and the cancel formats whose header carries their fields). */
+uint64_t enc_put_header(struct enc *e, unsigned header)
+{
+	return begin(e, header);
+}
+
 void enc_pkt_trace_on(struct enc *e)
 {
 	struct tc_ete_packet p;
-	pkt_init(&p, begin(e, 0x04), 0x04, tc_ete_pkt_trace_on);
+	pkt_init(&p, enc_put_header(e, 0x04), 0x04, tc_ete_pkt_trace_on);
 	l1(e, &p);
 	e->since_p0 = 1;
 }
 
-/* The context payload byte and its sections; merges into the stage-1 view. */
-static void put_context_payload(struct enc *e, const struct tc_context *c)
+/* The context payload byte (K10.5.2.14.9 ContextBytes: EL, SF, NS, NSE when
+ * FEAT_RME, V, C) and the VMID and context ID sections v and cid ask for;
+ * the context becomes the stage-1 view's. */
+void enc_put_context_payload(struct enc *e, const struct tc_context *c, int v, int cid)
 {
-	int v = c->vmid != e->ctx.vmid || enc_chance(&e->rng, 25);
-	int cid = c->context_id != e->ctx.context_id || enc_chance(&e->rng, 25);
-	put1(e, (unsigned)(c->el & 3) | (unsigned)c->sf << 4 | (unsigned)c->ns << 5 | (unsigned)v << 6 | (unsigned)cid << 7);
+	put1(e, (unsigned)(c->el & 3) | (unsigned)c->sf << 4 | (unsigned)(c->nse & 1) << 3 | (unsigned)c->ns << 5 |
+		    (unsigned)v << 6 | (unsigned)cid << 7);
 	if (v)
 		put_le(e, c->vmid, 4);
 	if (cid)
 		put_le(e, c->context_id, 4);
-	enc_hit(e, "ctx-payload-v%d-c%d", v, cid);
 	e->ctx = *c;
+}
+
+/* The sections of a context payload, chosen at random among those that carry the values. */
+static void context_sections(struct enc *e, const struct tc_context *c, int *v, int *cid)
+{
+	*v = c->vmid != e->ctx.vmid || enc_chance(&e->rng, 25);
+	*cid = c->context_id != e->ctx.context_id || enc_chance(&e->rng, 25);
+	enc_hit(e, "ctx-payload-v%d-c%d", *v, *cid);
+}
+
+/* Context: 0x80 (the context unchanged) when c is NULL, else 0x81 and the payload. */
+uint64_t enc_put_context(struct enc *e, const struct tc_context *c, int v, int cid)
+{
+	uint64_t off = begin(e, c ? 0x81 : 0x80);
+	if (c)
+		enc_put_context_payload(e, c, v, cid);
+	return off;
 }
 
 void enc_pkt_context(struct enc *e, const struct tc_context *c)
@@ -283,23 +349,33 @@ void enc_pkt_context(struct enc *e, const struct tc_context *c)
 	struct tc_ete_packet p;
 	int same = !memcmp(c, &e->ctx, sizeof *c);
 	unsigned header = same && enc_chance(&e->rng, 60) ? 0x80 : 0x81;
-	uint64_t off = begin(e, header);
+	uint64_t off;
+	int v = 0, cid = 0;
+	flush_atoms(e);
 	if (header == 0x81)
-		put_context_payload(e, c);
+		context_sections(e, c, &v, &cid);
+	off = enc_put_context(e, header == 0x81 ? c : NULL, v, cid);
 	pkt_init(&p, off, header, tc_ete_pkt_context);
 	p.ctx = e->ctx;
 	l1(e, &p);
 	e->since_p0 = 1;
 }
 
+/* A target address packet of a form (q: the exact match's entry). */
+uint64_t enc_put_address(struct enc *e, int form, int q, uint64_t a, int isa)
+{
+	uint64_t off = begin(e, enc_address_header(form, q, isa));
+	enc_put_address_payload(e, form, a, isa);
+	enc_address_history(e, form, q, a, isa);
+	return off;
+}
+
 void enc_pkt_address(struct enc *e, uint64_t a, int isa)
 {
 	struct tc_ete_packet p;
 	int q = 0, form = choose_form(e, a, isa, &q);
-	unsigned header = address_header(form, q, isa);
-	uint64_t off = begin(e, header);
-	put_address_payload(e, form, a, isa);
-	address_history(e, form, q, a, isa);
+	unsigned header = enc_address_header(form, q, isa);
+	uint64_t off = enc_put_address(e, form, q, a, isa);
 	if (form == af_exact)
 		enc_hit(e, "addr-exact-%d", q);
 	else
@@ -311,15 +387,26 @@ void enc_pkt_address(struct enc *e, uint64_t a, int isa)
 	l1(e, &p);
 }
 
+/* Address with context: a 32-bit (long32) or 64-bit long address, then the context payload. */
+uint64_t enc_put_addr_ctx(struct enc *e, int long32, uint64_t a, int isa, const struct tc_context *c, int v,
+			  int cid)
+{
+	uint64_t off = begin(e, (long32 ? 0x82u : 0x85u) + (unsigned)isa);
+	enc_put_address_payload(e, long32 ? af_long32 : af_long64, a, isa);
+	ahb_add(e, a, isa);
+	enc_put_context_payload(e, c, v, cid);
+	return off;
+}
+
 void enc_pkt_addr_ctx(struct enc *e, uint64_t a, int isa, const struct tc_context *c)
 {
 	struct tc_ete_packet p;
-	int long32 = a >> 32 == e->ahb[0].address >> 32 && enc_chance(&e->rng, 50);
+	int long32 = a >> 32 == e->ahb[0].address >> 32 && enc_chance(&e->rng, 50), v, cid;
 	unsigned header = (long32 ? 0x82u : 0x85u) + (unsigned)isa;
-	uint64_t off = begin(e, header);
-	put_address_payload(e, long32 ? af_long32 : af_long64, a, isa);
-	ahb_add(e, a, isa);
-	put_context_payload(e, c);
+	uint64_t off;
+	flush_atoms(e);
+	context_sections(e, c, &v, &cid);
+	off = enc_put_addr_ctx(e, long32, a, isa, c, v, cid);
 	enc_hit(e, "addr-ctx-%s-is%d", long32 ? "long32" : "long64", isa);
 	e->since_p0 = 1;
 	pkt_init(&p, off, header, tc_ete_pkt_addr_ctx);
@@ -393,35 +480,29 @@ static int f6_length(const struct enc *e)
 	return run < e->npending ? run + 1 : run;   /* the atom after the E run ends it */
 }
 
-struct atom_choice {
-	unsigned header;
-	int n;
-	const char *name;
-};
-
-/* Every format that encodes a prefix of the pending atoms. */
-static int atom_choices(struct enc *e, struct atom_choice *c)
+/* Every format that encodes a prefix of the pending atoms (at most ENC_ATOM_CHOICES). */
+int enc_atom_choices(const struct enc *e, struct enc_atom_choice *c)
 {
 	static const char *const f4[4] = { "NEEE", "NNNN", "NENE", "ENEN" };
 	static const char *const f52[3] = { "NNNNN", "NENEN", "ENENE" };
 	const char *a = e->pending;
 	int k = 0, f6 = f6_length(e);
-	c[k++] = (struct atom_choice){ 0xf6u | (a[0] == 'E'), 1, "atom-f1" };
+	c[k++] = (struct enc_atom_choice){ 0xf6u | (a[0] == 'E'), 1, "atom-f1" };
 	if (e->npending >= 2)
-		c[k++] = (struct atom_choice){ 0xd8u | (a[0] == 'E') | (a[1] == 'E') << 1, 2, "atom-f2" };
+		c[k++] = (struct enc_atom_choice){ 0xd8u | (a[0] == 'E') | (a[1] == 'E') << 1, 2, "atom-f2" };
 	if (e->npending >= 3)
-		c[k++] = (struct atom_choice){ 0xf8u | (a[0] == 'E') | (a[1] == 'E') << 1 | (a[2] == 'E') << 2, 3, "atom-f3" };
+		c[k++] = (struct enc_atom_choice){ 0xf8u | (a[0] == 'E') | (a[1] == 'E') << 1 | (a[2] == 'E') << 2, 3, "atom-f3" };
 	for (int i = 0; i < 4; i++)
 		if (prefix_is(e, f4[i]))
-			c[k++] = (struct atom_choice){ 0xdcu + (unsigned)i, 4, "atom-f4" };
+			c[k++] = (struct enc_atom_choice){ 0xdcu + (unsigned)i, 4, "atom-f4" };
 	if (prefix_is(e, "NEEEE"))
-		c[k++] = (struct atom_choice){ 0xf5, 5, "atom-f5-1" };
+		c[k++] = (struct enc_atom_choice){ 0xf5, 5, "atom-f5-1" };
 	for (int i = 0; i < 3; i++)
 		if (prefix_is(e, f52[i]))
-			c[k++] = (struct atom_choice){ 0xd5u + (unsigned)i, 5, "atom-f5-2" };
+			c[k++] = (struct enc_atom_choice){ 0xd5u + (unsigned)i, 5, "atom-f5-2" };
 	for (int len = 4; len <= f6; len++) {   /* f6 <= 24: COUNT = len - 4 <= 20 */
 		int last_n = e->pending[len - 1] == 'N';
-		c[k++] = (struct atom_choice){ 0xc0u | (unsigned)last_n << 5 | (unsigned)(len - 4), len, "atom-f6" };
+		c[k++] = (struct enc_atom_choice){ 0xc0u | (unsigned)last_n << 5 | (unsigned)(len - 4), len, "atom-f6" };
 	}
 	return k;
 }
@@ -429,10 +510,10 @@ static int atom_choices(struct enc *e, struct atom_choice *c)
 void enc_flush_atoms(struct enc *e)
 {
 	while (e->npending > 0) {
-		struct atom_choice c[40];
+		struct enc_atom_choice c[ENC_ATOM_CHOICES];
 		struct tc_ete_packet p;
-		int k = atom_choices(e, c), longest = 0;
-		struct atom_choice pick;
+		int k = enc_atom_choices(e, c), longest = 0;
+		struct enc_atom_choice pick;
 		for (int i = 1; i < k; i++)
 			if (c[i].n > c[longest].n)
 				longest = i;
@@ -457,37 +538,55 @@ void enc_flush_atoms(struct enc *e)
 /* Exception packet: E form 1 (address = preferred return address) or 2
  * (also a target address); the address header is an address form, 0x70
  * (unknown) or a long form with a context (c != NULL). */
+uint64_t enc_put_exception(struct enc *e, int eform, int type, const struct enc_exc_address *x)
+{
+	uint64_t off = begin(e, 0x06);
+	put1(e, (eform == 1 ? 1u : 0x40u) | (unsigned)type << 1);
+	if (x->form < 0) {
+		put1(e, 0x70);
+		ahb_add(e, 0, 0);
+	} else if (x->ctx) {
+		put1(e, (x->form == af_long32 ? 0x82u : 0x85u) + (unsigned)x->isa);
+		enc_put_address_payload(e, x->form, x->address, x->isa);
+		ahb_add(e, x->address, x->isa);
+		enc_put_context_payload(e, x->ctx, x->v, x->cid);
+	} else {
+		put1(e, enc_address_header(x->form, x->q, x->isa));
+		enc_put_address_payload(e, x->form, x->address, x->isa);
+		enc_address_history(e, x->form, x->q, x->address, x->isa);
+	}
+	return off;
+}
+
 void enc_pkt_exception(struct enc *e, int form, int type, uint64_t per, int isa, int unknown,
 		       const struct tc_context *c)
 {
 	struct tc_ete_packet p;
-	uint64_t off = begin(e, 0x06);
-	unsigned ah;
-	put1(e, (form == 1 ? 1u : 0x40u) | (unsigned)type << 1);
-	pkt_init(&p, off, 0x06, tc_ete_pkt_exception);
+	struct enc_exc_address x = { -1, 0, per, isa, NULL, 0, 0 };
+	uint64_t off;
+	unsigned ah = 0x70;
+	flush_atoms(e);   /* before the choices below: the random sequence of the vectors */
 	if (unknown) {
-		put1(e, 0x70);
-		ahb_add(e, 0, 0);
 		enc_hit(e, "exc-ah-unknown");
 	} else if (c) {
 		int long32 = per >> 32 == e->ahb[0].address >> 32 && enc_chance(&e->rng, 50);
+		x.form = long32 ? af_long32 : af_long64;
+		x.ctx = c;
 		ah = (long32 ? 0x82u : 0x85u) + (unsigned)isa;
-		put1(e, ah);
-		put_address_payload(e, long32 ? af_long32 : af_long64, per, isa);
-		ahb_add(e, per, isa);
-		put_context_payload(e, c);
-		p.has_context = 1;
-		p.ctx = e->ctx;
+		context_sections(e, c, &x.v, &x.cid);
 		enc_hit(e, "exc-ah-ctx-%s-is%d", long32 ? "long32" : "long64", isa);
 	} else {
-		int q = 0, f = choose_form(e, per, isa, &q);
-		ah = address_header(f, q, isa);
-		put1(e, ah);
-		put_address_payload(e, f, per, isa);
-		address_history(e, f, q, per, isa);
-		enc_hit(e, f == af_exact ? "exc-ah-exact" : "exc-ah-%s-is%d", form_names[f], isa);
+		x.form = choose_form(e, per, isa, &x.q);
+		ah = enc_address_header(x.form, x.q, isa);
+		enc_hit(e, x.form == af_exact ? "exc-ah-exact" : "exc-ah-%s-is%d", form_names[x.form], isa);
 	}
-	enc_hit(e, "hdr-ah-%02x", ah = unknown ? 0x70 : ah);
+	off = enc_put_exception(e, form, type, &x);
+	pkt_init(&p, off, 0x06, tc_ete_pkt_exception);
+	if (c && !unknown) {
+		p.has_context = 1;
+		p.ctx = e->ctx;
+	}
+	enc_hit(e, "hdr-ah-%02x", ah);
 	enc_hit(e, "exc-e%d", form);
 	e->since_p0 = type == 0x18;
 	enc_hit(e, "exc-type-%02x", type);
@@ -505,11 +604,21 @@ void enc_pkt_exception(struct enc *e, int form, int type, uint64_t per, int isa,
 
 /* ---- Commit, cancel, cycle counts ------------------------------------------------------- */
 
+/* A packet of a header and one ULEB128 field of n bits in k bytes (Commit 0x2d,
+ * Cancel format 1 0x2e/0x2f: K10.5.2.8.1, K10.5.2.8.4). */
+uint64_t enc_put_uleb_packet(struct enc *e, unsigned header, uint64_t v, int n, int k)
+{
+	uint64_t off = begin(e, header);
+	put_cont(e, v, n, k);
+	return off;
+}
+
 static void pkt_commit_plain(struct enc *e, int64_t n)
 {
 	struct tc_ete_packet p;
-	uint64_t off = begin(e, 0x2d);
-	put_uleb(e, (uint64_t)n, 32);
+	uint64_t off;
+	flush_atoms(e);
+	off = enc_put_uleb_packet(e, 0x2d, (uint64_t)n, 32, uleb_len(e, (uint64_t)n, 32));
 	pkt_init(&p, off, 0x2d, tc_ete_pkt_commit);
 	p.count = (uint64_t)n;
 	l1(e, &p);
@@ -543,15 +652,38 @@ static void pkt_cycle_count(struct enc *e, uint64_t off, unsigned header, int64_
 }
 
 /* Cycle Count format 1: optional commit (commit mode 0), count or unknown. */
-static void cc_format1(struct enc *e, int64_t commit, uint32_t count, int unknown)
+/* Cycle Count format 1 (K10.5.2.16.4): COMMIT (commit mode 0) in commit_k
+ * bytes, then COUNT (unless unknown) in count_k bytes. */
+uint64_t enc_put_cc_format1(struct enc *e, int unknown, uint64_t commit, int commit_k, uint32_t count, int count_k)
 {
 	uint64_t off = begin(e, unknown ? 0x0f : 0x0e);
 	if (!e->cfg.commopt)
-		put_uleb(e, (uint64_t)commit, 32);
+		put_cont(e, commit, 32, commit_k);
 	if (!unknown)
-		put_uleb(e, count, 20);
+		put_cont(e, count, 20, count_k);
+	return off;
+}
+
+static void cc_format1(struct enc *e, int64_t commit, uint32_t count, int unknown)
+{
+	int commit_k = 0, count_k = 0;
+	uint64_t off;
+	flush_atoms(e);
+	if (!e->cfg.commopt)
+		commit_k = uleb_len(e, (uint64_t)commit, 32);
+	if (!unknown)
+		count_k = uleb_len(e, count, 20);
+	off = enc_put_cc_format1(e, unknown, (uint64_t)commit, commit_k, count, count_k);
 	enc_hit(e, "cc-f1-%s-%s", e->cfg.commopt ? "m1" : (commit ? "commit" : "nocommit"), unknown ? "unknown" : "count");
 	pkt_cycle_count(e, off, unknown ? 0x0f : 0x0e, commit, count, unknown);
+}
+
+/* Cycle Count format 2 (K10.5.2.16.5): header 0x0c | F, payload AAAA:BBBB. */
+uint64_t enc_put_cc_format2(struct enc *e, int f, unsigned aaaa, unsigned bbbb)
+{
+	uint64_t off = begin(e, 0x0cu | (unsigned)f);
+	put1(e, (aaaa & 0xf) << 4 | (bbbb & 0xf));
+	return off;
 }
 
 /* Commits n elements with a Commit packet or, when cycle counting is on in
@@ -575,14 +707,12 @@ void enc_commit(struct enc *e, int64_t n)
 		pkt_cycle_count(e, off, header, n, bb, 0);
 	} else if (r == 1 && n <= 16) {                           /* F2 F=0: AAAA+1 */
 		unsigned bbbb = enc_below(&e->rng, 16);
-		uint64_t off = begin(e, 0x0c);
-		put1(e, (unsigned)(n - 1) << 4 | bbbb);
+		uint64_t off = enc_put_cc_format2(e, 0, (unsigned)(n - 1), bbbb);
 		enc_hit(e, "cc-f2-small");
 		pkt_cycle_count(e, off, 0x0c, n, bbbb, 0);
 	} else if (r == 2 && n >= big && n <= big + 15) {         /* F2 F=1: MAXSPEC+AAAA-15 */
 		unsigned bbbb = enc_below(&e->rng, 16);
-		uint64_t off = begin(e, 0x0d);
-		put1(e, (unsigned)(n - big) << 4 | bbbb);
+		uint64_t off = enc_put_cc_format2(e, 1, (unsigned)(n - big), bbbb);
 		enc_hit(e, "cc-f2-large");
 		pkt_cycle_count(e, off, 0x0d, n, bbbb, 0);
 	} else {
@@ -603,8 +733,7 @@ void enc_pkt_cycle_count_only(struct enc *e, uint32_t count, int unknown)
 	} else if (!unknown && count < 16 && (e->cfg.commopt || big <= 0) && enc_chance(&e->rng, 40)) {
 		/* commit mode 1: AAAA as the text substitutes it, '1111' (ERRATA TC-R1) */
 		int64_t aaaa = e->cfg.commopt ? 0xf : (int64_t)enc_below(&e->rng, (unsigned)(1 - big));
-		uint64_t off = begin(e, 0x0d);                                        /* F2 with no commit */
-		put1(e, (unsigned)aaaa << 4 | count);
+		uint64_t off = enc_put_cc_format2(e, 1, (unsigned)aaaa, count);      /* F2 with no commit */
 		enc_hit(e, e->cfg.commopt ? "cc-f2-m1" : "cc-f2-large-zero");
 		pkt_cycle_count(e, off, 0x0d, 0, count, 0);
 	} else {
@@ -674,9 +803,9 @@ void enc_cancel_mispredict(struct enc *e, int k)
 		pkt_init(&p, off, header, tc_ete_pkt_cancel);
 		enc_hit(e, "cancel-f3-a%d", carry);
 	} else {
-		header = 0x2f;
+		header = 0x2f;   /* the layout of enc_put_uleb_packet; its header is counted below */
 		put1(e, header);
-		put_uleb(e, (uint64_t)k, 32);
+		put_cont(e, (uint64_t)k, 32, uleb_len(e, (uint64_t)k, 32));
 		pkt_init(&p, off, header, tc_ete_pkt_cancel);
 		enc_hit(e, "cancel-f1-m1");
 	}
@@ -697,8 +826,9 @@ void enc_cancel_mispredict(struct enc *e, int k)
 void enc_cancel_plain(struct enc *e, int k)
 {
 	struct tc_ete_packet p;
-	uint64_t off = begin(e, 0x2e);
-	put_uleb(e, (uint64_t)k, 32);
+	uint64_t off;
+	flush_atoms(e);
+	off = enc_put_uleb_packet(e, 0x2e, (uint64_t)k, 32, uleb_len(e, (uint64_t)k, 32));
 	pkt_init(&p, off, 0x2e, tc_ete_pkt_cancel);
 	p.count = (uint64_t)k;
 	l1(e, &p);
@@ -708,25 +838,42 @@ void enc_cancel_plain(struct enc *e, int k)
 
 /* ---- Timestamps, events, Q, source address, transactions, discard -------------------- */
 
+/* The fewest bytes of a timestamp's bit replacement of the last one (K10.5.6.4.3). */
+int enc_ts_min_bytes(const struct enc *e, uint64_t value)
+{
+	for (int i = 1; i < 9; i++)
+		if (value >> (7 * i) == e->timestamp >> (7 * i))
+			return i;
+	return 9;
+}
+
+/* Timestamp (K10.5.2.16.1): the value in k bytes of bit replacement, then
+ * (header 0x03) the cycle count in cck bytes. */
+uint64_t enc_put_timestamp(struct enc *e, uint64_t value, int k, int with_cc, uint32_t cc, int cck)
+{
+	uint64_t off = begin(e, with_cc ? 0x03 : 0x02);
+	put_cont(e, value, 64, k);
+	if (with_cc)
+		put_cont(e, cc, 20, cck);
+	e->timestamp = value;
+	return off;
+}
+
 void enc_pkt_timestamp(struct enc *e, uint64_t value, int with_cc, uint32_t cc)
 {
 	struct tc_ete_packet p;
 	struct tc_l3 x;
 	unsigned header = with_cc ? 0x03 : 0x02;
-	uint64_t off = begin(e, header);
-	int k = 9;
-	for (int i = 1; i < 9; i++)
-		if (value >> (7 * i) == e->timestamp >> (7 * i)) {
-			k = i;
-			break;
-		}
+	uint64_t off;
+	int k, cck = 0;
+	flush_atoms(e);   /* before the choices below: the random sequence of the vectors */
+	k = enc_ts_min_bytes(e, value);
 	if (k < 9 && enc_chance(&e->rng, 20))
 		k += 1 + (int)enc_below(&e->rng, (unsigned)(9 - k));
-	put_cont(e, value, 64, k);
 	enc_hit(e, "ts-len%d", k);
 	if (with_cc)
-		put_uleb(e, cc, 20);
-	e->timestamp = value;
+		cck = uleb_len(e, cc, 20);
+	off = enc_put_timestamp(e, value, k, with_cc, cc, cck);
 	pkt_init(&p, off, header, tc_ete_pkt_timestamp);
 	p.value = value;
 	p.count = cc;
@@ -764,6 +911,21 @@ void enc_pkt_ignore(struct enc *e)
 
 /* Q: type 0xc (count only), 0xf (no count), or an address form of `next`
  * (the address after the counted instructions) with the count. */
+/* Q (K10.5.2.11.1): header 0xa0 | type, the address of a form (types 0-2
+ * exact match of entry q, 5/6 short, 0xa/0xb 32-bit long), the count
+ * (but for type 0xf) in count_k bytes. */
+uint64_t enc_put_q(struct enc *e, int type, int form, int q, uint64_t next, int isa, uint32_t count, int count_k)
+{
+	uint64_t off = begin(e, 0xa0u | (unsigned)type);
+	if (type != 0xc && type != 0xf) {
+		enc_put_address_payload(e, form, next, isa);
+		enc_address_history(e, form, q, next, isa);
+	}
+	if (type != 0xf)
+		put_cont(e, count, 32, count_k);
+	return off;
+}
+
 void enc_pkt_q(struct enc *e, int type, uint32_t count, uint64_t next, int isa)
 {
 	struct tc_ete_packet p;
@@ -782,17 +944,14 @@ void enc_pkt_q(struct enc *e, int type, uint32_t count, uint64_t next, int isa)
 		type = form == af_exact ? q : (int)qt[isa][form];
 	}
 	header = 0xa0u | (unsigned)type;
-	off = begin(e, header);
+	flush_atoms(e);
+	off = enc_put_q(e, type, form, q, next, isa, count, type != 0xf ? uleb_len(e, count, 32) : 0);
 	pkt_init(&p, off, header, tc_ete_pkt_q);
 	if (type != 0xc && type != 0xf) {
-		put_address_payload(e, form, next, isa);
-		address_history(e, form, q, next, isa);
 		p.has_address = 1;
 		p.address = next;
 		p.isa = (uint8_t)e->ahb[0].isa;
 	}
-	if (type != 0xf)
-		put_uleb(e, count, 32);
 	enc_hit(e, "q-type-%x", type);
 	spec_add(e, 1);
 	e->since_p0 = 0;
@@ -801,15 +960,27 @@ void enc_pkt_q(struct enc *e, int type, uint32_t count, uint64_t next, int isa)
 	l1(e, &p);
 }
 
+/* The header of a Source Address packet of a form (K10.5.2.12.1). */
+unsigned enc_source_header(int form, int q, int isa)
+{
+	static const unsigned hdr[2][5] = { { 0xb0, 0xb4, 0xb4, 0xb6, 0xb8 }, { 0xb0, 0xb5, 0xb5, 0xb7, 0xb9 } };
+	return form == af_exact ? 0xb0u + (unsigned)q : hdr[isa][form];
+}
+
+uint64_t enc_put_source(struct enc *e, int form, int q, uint64_t a, int isa)
+{
+	uint64_t off = begin(e, enc_source_header(form, q, isa));
+	enc_put_address_payload(e, form, a, isa);
+	enc_address_history(e, form, q, a, isa);
+	return off;
+}
+
 void enc_pkt_source(struct enc *e, uint64_t a, int isa)
 {
 	struct tc_ete_packet p;
 	int q = 0, form = choose_form(e, a, isa, &q);
-	static const unsigned hdr[2][5] = { { 0xb0, 0xb4, 0xb4, 0xb6, 0xb8 }, { 0xb0, 0xb5, 0xb5, 0xb7, 0xb9 } };
-	unsigned header = form == af_exact ? 0xb0u + (unsigned)q : hdr[isa][form];
-	uint64_t off = begin(e, header);
-	put_address_payload(e, form, a, isa);
-	address_history(e, form, q, a, isa);
+	unsigned header = enc_source_header(form, q, isa);
+	uint64_t off = enc_put_source(e, form, q, a, isa);
 	if (form == af_exact)
 		enc_hit(e, "src-exact-%d", q);
 	else
@@ -832,13 +1003,20 @@ void enc_pkt_ts_marker(struct enc *e)
 	enc_l3_simple(e, 1, tc_l3_ts_marker, off);
 }
 
+/* Instrumentation (TC-P1): the EL byte and the 64-bit value. */
+uint64_t enc_put_instrumentation(struct enc *e, int el, uint64_t value)
+{
+	uint64_t off = begin(e, 0x09);
+	put1(e, (unsigned)el);
+	put_le(e, value, 8);
+	return off;
+}
+
 void enc_pkt_instrumentation(struct enc *e, int el, uint64_t value)
 {
 	struct tc_ete_packet p;
 	struct tc_l3 x;
-	uint64_t off = begin(e, 0x09);
-	put1(e, (unsigned)el);
-	put_le(e, value, 8);
+	uint64_t off = enc_put_instrumentation(e, el, value);
 	pkt_init(&p, off, 0x09, tc_ete_pkt_instrumentation);
 	p.ctx.el = (uint8_t)el;
 	p.value = value;
@@ -870,12 +1048,19 @@ void enc_pkt_tx_commit(struct enc *e)
 	e->since_p0 = 1;
 }
 
+/* An extension packet: 00 then the extension byte (K10.5.2.3.1). */
+uint64_t enc_put_extension(struct enc *e, unsigned ext)
+{
+	uint64_t off = begin(e, 0x00);
+	put1(e, ext);
+	return off;
+}
+
 /* Discard (00 03) and Overflow (00 05): speculation and the transaction end. */
 static void pkt_extension(struct enc *e, unsigned ext, int kind)
 {
 	struct tc_ete_packet p;
-	uint64_t off = begin(e, 0x00);
-	put1(e, ext);
+	uint64_t off = enc_put_extension(e, ext);
 	pkt_init(&p, off, 0x00, kind);
 	l1(e, &p);
 	e->depth = 0;

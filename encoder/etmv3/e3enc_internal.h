@@ -202,6 +202,38 @@ uint32_t e3e_vis(uint64_t a);
  * the compression references and returns the packet's offset; atoms waiting
  * are written first. --------------------------------------------------------------- */
 uint64_t e3e_pkt_async(struct e3e *e);
+/* The writers of one encoding (the random packets below and the assembler,
+ * e3enc_asm.c, call them, so that each layout has one writer): the bytes and
+ * the compression references they change; k is a field's length in bytes. */
+struct e3e_isync;
+struct e3e_exc;
+struct e3e_dpkt;
+int e3e_cc_min_bytes(uint32_t c);
+void e3e_put_cc(struct e3e *e, uint32_t c, int k);
+int e3e_addr_min_bytes(const struct e3e *e, uint32_t a, int isa, uint32_t ref, int ref_isa, int kmin);
+void e3e_put_section(struct e3e *e, uint32_t a, int isa, int k, int flag, int byte5);
+int e3e_exc_byte1_needed(const struct e3e *e, const struct e3e_exc *x, int last_hyp);
+int e3e_put_exception(struct e3e *e, const struct e3e_exc *x, int isa, int b1);
+uint64_t e3e_put_branch(struct e3e *e, uint32_t address, int isa, const struct e3e_exc *x, int k, int b1);
+uint64_t e3e_put_isync(struct e3e *e, const struct e3e_isync *s, int cc_k, int lsip_k, int lsip_b1);
+int e3e_ts_min_bytes(const struct e3e *e, uint64_t g, uint64_t pg);
+uint64_t e3e_ts_code(const struct e3e *e, uint64_t ts);
+uint64_t e3e_put_timestamp(struct e3e *e, uint64_t ts, int r, int k);
+int e3e_daddr_min_bytes(const struct e3e *e, uint32_t a, int be);
+void e3e_put_daddr(struct e3e *e, uint32_t a, int be, int k);
+void e3e_put_data(struct e3e *e, const struct e3e_dpkt *d, int ss, int k);
+/* The atoms a P-header holds, oldest first (W, E, N), into out (24 bytes). */
+void e3e_header_pattern(const struct e3e *e, unsigned h, char *out);
+uint64_t e3e_put_pheader(struct e3e *e, unsigned h);
+uint64_t e3e_put_async(struct e3e *e, int zeros);
+uint64_t e3e_put_cycle_count(struct e3e *e, uint32_t cc, int k);
+
+/* The assembler (e3enc_asm.c): tc_encoder.asm_open, asm_write, asm_close. */
+struct tc_item;
+void *e3e_asm_open(const void *cfg);
+long e3e_asm_write(void *w, const struct tc_item *item, size_t len, uint8_t *out, size_t cap, char *err,
+		   size_t errlen);
+void e3e_asm_close(void *w);
 /* I-sync: reason, cycle count (cc >= 0: header 70), LSiP (data_insn: the
  * data instruction's address, address the current one; lsip_ns: the
  * security state of the current instruction). */

@@ -62,7 +62,7 @@ static void put_le(struct e3e *e, uint32_t v, int n)
  * [20:14], [27:21] with bit 7 "another byte follows", byte 5 count[31:28];
  * missing high-order bits are 0, so any length from the shortest is valid. */
 
-static int cc_min_bytes(uint32_t c)
+int e3e_cc_min_bytes(uint32_t c)
 {
 	int k = 1;
 	while (k < 5 && (c >> (7 * k)) != 0)
@@ -70,18 +70,25 @@ static int cc_min_bytes(uint32_t c)
 	return k;
 }
 
-static void put_cc(struct e3e *e, uint32_t c, const char *what)
+/* A cycle count in k bytes (k from e3e_cc_min_bytes to 5). */
+void e3e_put_cc(struct e3e *e, uint32_t c, int k)
 {
-	int k = e3e_length(e, cc_min_bytes(c), 5);
 	for (int i = 0; i < k; i++) {
 		if (i == 4)
 			put1(e, (c >> 28) & 0x0f);
 		else
 			put1(e, ((c >> (7 * i)) & 0x7f) | (i < k - 1 ? 0x80u : 0));
 	}
+}
+
+/* A cycle count's random length. */
+static int cc_len(struct e3e *e, uint32_t c, const char *what)
+{
+	int k = e3e_length(e, e3e_cc_min_bytes(c), 5);
 	e3e_hit(e, "cc-%s-len%d", what, k);
 	if (c == 0)
 		e3e_hit(e, "cc-zero");
+	return k;
 }
 
 uint32_t e3e_random_cc(struct e3e *e)
@@ -96,12 +103,20 @@ uint32_t e3e_random_cc(struct e3e *e)
 	}
 }
 
+/* Cycle count packet (§7.3.4): 04, then the count in k bytes. */
+uint64_t e3e_put_cycle_count(struct e3e *e, uint32_t cc, int k)
+{
+	uint64_t off = begin(e);
+	put1(e, 0x04);
+	e3e_put_cc(e, cc, k);
+	return off;
+}
+
 uint64_t e3e_pkt_cycle_count(struct e3e *e, uint32_t cc)
 {
 	uint64_t off = begin(e);
 	struct tc_etmv3_packet p;
-	put1(e, 0x04);
-	put_cc(e, cc, "packet");
+	e3e_put_cycle_count(e, cc, cc_len(e, cc, "packet"));
 	pkt_init(&p, tc_etmv3_pkt_cycle_count, off, 0x04);
 	p.cc = cc;
 	l1(e, &p);
@@ -130,7 +145,7 @@ static int addr_cover(const struct e3e *e, int isa, int k)
  * instruction set of the reference (a state change takes all five, Table
  * 7-14; a section without a fifth byte states none) and with the bits
  * above what it carries those of the reference address. */
-static int addr_min_bytes(const struct e3e *e, uint32_t a, int isa, uint32_t ref, int ref_isa, int kmin)
+int e3e_addr_min_bytes(const struct e3e *e, uint32_t a, int isa, uint32_t ref, int ref_isa, int kmin)
 {
 	for (int k = kmin; k < 5; k++) {
 		int cover = addr_cover(e, isa, k);
@@ -143,7 +158,7 @@ static int addr_min_bytes(const struct e3e *e, uint32_t a, int isa, uint32_t ref
 /* Writes a k-byte section; flag: exception information follows (bit 6 of a
  * fifth byte, or of the last byte in the alternative scheme); byte5 >= 0:
  * the deprecated exception form's C and EEE (bits 6:3) in a fifth ARM byte. */
-static void put_section(struct e3e *e, uint32_t a, int isa, int k, int flag, int byte5)
+void e3e_put_section(struct e3e *e, uint32_t a, int isa, int k, int flag, int byte5)
 {
 	uint32_t v = a >> isa_shift(isa);
 	put1(e, 0x01 | (v & 0x3f) << 1 | (k > 1 ? 0x80u : 0));
@@ -183,11 +198,21 @@ int e3e_needs_altisa(const struct e3e *e, int isa)
  * contain nonzero information" (§7.3.5 Extended exception handling). On
  * cores other than ARMv7-M, Exception[8:4] is not assigned: byte 1 bits
  * 4:0 are written 0 (ETM3-P26). */
-static int put_exception(struct e3e *e, const struct e3e_exc *x, int isa)
+/* Whether byte 1 is written: with Exception[8:4], when the Hyp state
+ * changes from last_hyp, and at random in ETMv3.5 otherwise. */
+static int exc_byte1(struct e3e *e, const struct e3e_exc *x, int last_hyp)
 {
 	int v5 = e->cfg.version >= 5, m = e->cfg.profile_m;
 	unsigned high = m ? (x->type >> 4) & 0x1f : 0;
-	int b1 = high != 0 || (v5 && !m && (x->hyp != e->last.hyp || enc_chance(&e->rng, 25)));
+	return high != 0 || (v5 && !m && (x->hyp != last_hyp || enc_chance(&e->rng, 25)));
+}
+
+/* The exception information bytes, byte 1 when b1 (e3e_exc_byte1_needed or
+ * more); returns whether the Hyp bit was given (byte 1 in ETMv3.5). */
+int e3e_put_exception(struct e3e *e, const struct e3e_exc *x, int isa, int b1)
+{
+	int v5 = e->cfg.version >= 5, m = e->cfg.profile_m;
+	unsigned high = m ? (x->type >> 4) & 0x1f : 0;
 	int b2 = x->resume != 0;
 	unsigned alt = e->cfg.version >= 3 && isa == tc_etmv3_isa_thumbee;
 	put1(e, (b1 || b2 ? 0x80u : 0) | alt << 6 | (unsigned)x->can << 5 | (x->type & 0xf) << 1 | (unsigned)x->ns);
@@ -195,21 +220,49 @@ static int put_exception(struct e3e *e, const struct e3e_exc *x, int isa)
 		put1(e, (b2 ? 0x80u : 0) | (v5 && x->hyp ? 0x20u : 0) | high);
 	if (b2)
 		put1(e, 0x40 | (x->resume & 0xf));
-	e3e_hit(e, "exc-bytes-0%s%s", b1 ? "1" : "", b2 ? "2" : "");
 	return b1 && v5;
 }
+
+/* Whether byte 1 must be written: Exception[8:4] (ARMv7-M) or a Hyp state other than last_hyp (ETMv3.5). */
+int e3e_exc_byte1_needed(const struct e3e *e, const struct e3e_exc *x, int last_hyp)
+{
+	int v5 = e->cfg.version >= 5, m = e->cfg.profile_m;
+	return (m && ((x->type >> 4) & 0x1f)) || (v5 && !m && x->hyp != last_hyp);
+}
+
 
 /* Branch address packet (§7.3.5): the address section against the last
  * broadcast address, then exception information: after all five bytes in
  * the original scheme, after 2-5 in the alternative one (Table 7-5), or the
  * deprecated fifth-byte form. */
+/* The branch address packet of a k-byte section and (x) its exception
+ * information, byte 1 when b1; the references become the packet's. */
+uint64_t e3e_put_branch(struct e3e *e, uint32_t address, int isa, const struct e3e_exc *x, int k, int b1)
+{
+	uint64_t off = begin(e);
+	e3e_put_section(e, address, isa, k, x && !x->byte5, x && x->byte5 ? (int)((unsigned)x->can << 6 | x->eee << 3) : -1);
+	if (x && !x->byte5) {
+		if (e3e_put_exception(e, x, isa, b1))
+			e->last.hyp = x->hyp;
+		e->last.ns = x->ns;
+	}
+	e->last.address = address;
+	e->last.isa = isa;
+	return off;
+}
+
 uint64_t e3e_pkt_branch(struct e3e *e, uint32_t address, int isa, const struct e3e_exc *x)
 {
 	uint64_t off = begin(e);
 	struct tc_etmv3_packet p;
-	int kmin = !x ? 1 : x->byte5 || !e->cfg.alt_branch ? 5 : 2, k;
-	k = e3e_length(e, addr_min_bytes(e, address, isa, e->last.address, e->last.isa, kmin), 5);
-	put_section(e, address, isa, k, x && !x->byte5, x && x->byte5 ? (int)((unsigned)x->can << 6 | x->eee << 3) : -1);
+	int kmin = !x ? 1 : x->byte5 || !e->cfg.alt_branch ? 5 : 2, k, b1 = 0, kshort;
+	kshort = e3e_addr_min_bytes(e, address, isa, e->last.address, e->last.isa, kmin);
+	k = e3e_length(e, kshort, 5);
+	if (x && !x->byte5) {
+		b1 = exc_byte1(e, x, e->last.hyp);
+		e3e_hit(e, "exc-bytes-0%s%s", b1 ? "1" : "", x->resume ? "2" : "");
+	}
+	e3e_put_branch(e, address, isa, x, k, b1);
 	pkt_init(&p, tc_etmv3_pkt_branch, off, e->trace.p[off] & 0xffu);
 	if (x && x->byte5) {
 		p.exc_form = tc_etmv3_exc_byte5;
@@ -217,9 +270,6 @@ uint64_t e3e_pkt_branch(struct e3e *e, uint32_t address, int isa, const struct e
 		p.cancel = (uint8_t)x->can;
 		e3e_hit(e, "branch-exc5-eee%u", x->eee);
 	} else if (x) {
-		if (put_exception(e, x, isa))
-			e->last.hyp = x->hyp;
-		e->last.ns = x->ns;
 		p.exc_form = tc_etmv3_exc_bytes;
 		p.exception = (uint16_t)x->type;
 		p.cancel = (uint8_t)x->can;
@@ -228,10 +278,8 @@ uint64_t e3e_pkt_branch(struct e3e *e, uint32_t address, int isa, const struct e
 	} else {
 		e3e_hit(e, "branch-%s-%s-len%d", e->cfg.alt_branch ? "alt" : "orig", isa_word(isa), k);
 	}
-	if (k > addr_min_bytes(e, address, isa, e->last.address, e->last.isa, kmin))
+	if (k > kshort)
 		e3e_hit(e, "branch-longer");
-	e->last.address = address;
-	e->last.isa = isa;
 	e->traced_isa[isa & 3] = 1;
 	e->branch_owed = 0;
 	p.address = address;
@@ -244,14 +292,22 @@ uint64_t e3e_pkt_branch(struct e3e *e, uint32_t address, int isa, const struct e
 
 /* ---- Synchronisation (§7.7) ---------------------------------------------------- */
 
+/* A-sync (§7.7.2): zeros 0x00 then 0x80. */
+uint64_t e3e_put_async(struct e3e *e, int zeros)
+{
+	uint64_t off = begin(e);
+	for (int i = 0; i < zeros; i++)
+		put1(e, 0x00);
+	put1(e, 0x80);
+	return off;
+}
+
 uint64_t e3e_pkt_async(struct e3e *e)
 {
 	uint64_t off = begin(e);
 	int zeros = enc_chance(&e->rng, 80) ? 5 : 6 + (int)enc_below(&e->rng, 8);
 	struct tc_etmv3_packet p;
-	for (int i = 0; i < zeros; i++)
-		put1(e, 0x00);
-	put1(e, 0x80);
+	e3e_put_async(e, zeros);
 	pkt_init(&p, tc_etmv3_pkt_async, off, 0x00);
 	l1(e, &p);
 	e3e_hit(e, zeros == 5 ? "async" : "async-long");
@@ -274,24 +330,39 @@ static unsigned isync_info(const struct e3e *e, const struct e3e_isync *s)
 	return info;
 }
 
-/* The LSiP current address (§7.7.3, ETM3-P9): a branch address section
- * against the data instruction's address; exception information only to
- * change the security state (its exception, Can and Resume 0). */
-static int put_lsip_current(struct e3e *e, const struct e3e_isync *s)
+/* The LSiP current address (§7.7.3, ETM3-P9): a branch address section of
+ * k bytes against the data instruction's address; exception information
+ * (byte 1 when b1) only to change the security state (its exception, Can
+ * and Resume 0). */
+static void put_lsip_current(struct e3e *e, const struct e3e_isync *s, int k, int b1)
 {
-	int change = s->lsip_ns != e->ns, kmin = !change ? 1 : e->cfg.alt_branch ? 2 : 5, k;
+	int change = s->lsip_ns != e->ns;
 	struct e3e_exc x;
-	k = e3e_length(e, addr_min_bytes(e, s->address, s->isa, s->data_insn, s->isa, kmin), 5);
-	put_section(e, s->address, s->isa, k, change, -1);
-	e3e_hit(e, "isync-lsip-len%d", k);
+	e3e_put_section(e, s->address, s->isa, k, change, -1);
 	if (change) {
 		memset(&x, 0, sizeof x);
 		x.ns = s->lsip_ns;
 		x.hyp = e->hyp;
-		put_exception(e, &x, s->isa);
+		e3e_put_exception(e, &x, s->isa, b1);
+	}
+}
+
+/* The LSiP current address's random length and byte 1 (put_lsip_current). */
+static void lsip_choices(struct e3e *e, const struct e3e_isync *s, int *k, int *b1)
+{
+	int change = s->lsip_ns != e->ns, kmin = !change ? 1 : e->cfg.alt_branch ? 2 : 5;
+	struct e3e_exc x;
+	*k = e3e_length(e, e3e_addr_min_bytes(e, s->address, s->isa, s->data_insn, s->isa, kmin), 5);
+	*b1 = 0;
+	e3e_hit(e, "isync-lsip-len%d", *k);
+	if (change) {
+		memset(&x, 0, sizeof x);
+		x.ns = s->lsip_ns;
+		x.hyp = e->hyp;
+		*b1 = exc_byte1(e, &x, e->cfg.version >= 5 ? e->hyp : e->last.hyp);   /* Hyp as the I-sync gives it */
+		e3e_hit(e, "exc-bytes-0%s", *b1 ? "1" : "");
 		e3e_hit(e, "isync-lsip-ns");
 	}
-	return s->lsip_ns;
 }
 
 static void isync_variants(struct e3e *e, const struct e3e_isync *s)
@@ -318,33 +389,55 @@ static void isync_variants(struct e3e *e, const struct e3e_isync *s)
  * address (4 bytes, bit 0 the T bit; a Jazelle address as it is), an LSiP
  * I-sync's current address. The ns and hyp of the trace unit are those of
  * the instruction at the address given. */
-uint64_t e3e_pkt_isync(struct e3e *e, const struct e3e_isync *s)
+/* The I-sync of the trace unit's state (e->ns, e->hyp, e->ctxid) with a
+ * cycle count of cc_k bytes and an LSiP current address of lsip_k bytes
+ * (byte 1 of its exception information when lsip_b1); the references
+ * become the packet's. */
+uint64_t e3e_put_isync(struct e3e *e, const struct e3e_isync *s, int cc_k, int lsip_k, int lsip_b1)
 {
 	uint64_t off = begin(e);
-	unsigned header = s->cc >= 0 ? 0x70 : 0x08;
-	struct tc_etmv3_packet p;
 	uint32_t at = s->lsip ? s->data_insn : s->address;
-	put1(e, header);
-	pkt_init(&p, tc_etmv3_pkt_isync, off, header);
-	e->branch_owed = 0;   /* the I-sync after an overflow that lost the branch packet ("unless prevented by a FIFO overflow") */
-	if (s->cc >= 0) {
-		put_cc(e, (uint32_t)s->cc, "isync");
-		p.has_cc = 1;
-		p.cc = (uint32_t)s->cc;
-	}
+	put1(e, s->cc >= 0 ? 0x70 : 0x08);
+	if (s->cc >= 0)
+		e3e_put_cc(e, (uint32_t)s->cc, cc_k);
 	put_le(e, e->ctxid, e->cfg.contextid_size);
 	put1(e, isync_info(e, s));
-	isync_variants(e, s);
 	e->last.ns = e->ns;
 	if (e->cfg.version >= 5)
 		e->last.hyp = e->cfg.data_only ? 0 : e->hyp;
 	if (!e->cfg.data_only) {
 		int thumb = s->isa == tc_etmv3_isa_thumb || s->isa == tc_etmv3_isa_thumbee;
 		put_le(e, at | (uint32_t)thumb, 4);
-		if (s->lsip)
-			e->last.ns = put_lsip_current(e, s);
+		if (s->lsip) {
+			put_lsip_current(e, s, lsip_k, lsip_b1);
+			e->last.ns = s->lsip_ns;
+		}
 		e->last.address = s->address;
 		e->last.isa = s->isa;
+	}
+	if (e->cfg.contextid_size > 0)
+		e->last.ctxid = e->ctxid;
+	return off;
+}
+
+uint64_t e3e_pkt_isync(struct e3e *e, const struct e3e_isync *s)
+{
+	uint64_t off = begin(e);
+	unsigned header = s->cc >= 0 ? 0x70 : 0x08;
+	struct tc_etmv3_packet p;
+	int cc_k = 0, lsip_k = 0, lsip_b1 = 0;
+	pkt_init(&p, tc_etmv3_pkt_isync, off, header);
+	e->branch_owed = 0;   /* the I-sync after an overflow that lost the branch packet ("unless prevented by a FIFO overflow") */
+	if (s->cc >= 0) {
+		cc_k = cc_len(e, (uint32_t)s->cc, "isync");
+		p.has_cc = 1;
+		p.cc = (uint32_t)s->cc;
+	}
+	isync_variants(e, s);
+	if (!e->cfg.data_only && s->lsip)
+		lsip_choices(e, s, &lsip_k, &lsip_b1);
+	e3e_put_isync(e, s, cc_k, lsip_k, lsip_b1);
+	if (!e->cfg.data_only) {
 		e->traced_isa[s->isa & 3] = 1;
 		p.has_address = 1;
 		p.address = s->address;
@@ -407,37 +500,48 @@ static uint64_t gray(uint64_t v)
  * "another byte follows"; the last byte of the longest form (7 for 48 bits,
  * 9 for 64) carries the 6 or 8 bits left. Any length from the shortest that
  * covers every changed bit. */
-static int put_ts_bytes(struct e3e *e, uint64_t g, uint64_t pg, int maxb, int whole)
+int e3e_ts_min_bytes(const struct e3e *e, uint64_t g, uint64_t pg)
 {
-	int min = maxb, k;
+	int maxb = e->cfg.ts64 ? 9 : 7;
 	for (int i = 1; i < maxb; i++)
-		if ((g >> (7 * i)) == (pg >> (7 * i))) {
-			min = i;
-			break;
-		}
-	k = whole ? maxb : e3e_length(e, min, maxb);
+		if ((g >> (7 * i)) == (pg >> (7 * i)))
+			return i;
+	return maxb;
+}
+
+/* The code the timestamp bytes carry: the value, or its Gray code with ETMCCER[28] = 0. */
+uint64_t e3e_ts_code(const struct e3e *e, uint64_t ts)
+{
+	return e->cfg.ts_binary ? ts : gray(ts);
+}
+
+/* Timestamp (IHI 0014Q §7.7.4): header 42, or 46 when the clock frequency
+ * changed (R), then k bytes of the code; the reference becomes ts. */
+uint64_t e3e_put_timestamp(struct e3e *e, uint64_t ts, int r, int k)
+{
+	int maxb = e->cfg.ts64 ? 9 : 7;
+	uint64_t off = begin(e), g = e3e_ts_code(e, ts);
+	put1(e, r ? 0x46 : 0x42);
 	for (int i = 0; i < k; i++) {
 		if (i == maxb - 1)
 			put1(e, (unsigned)(g >> (7 * i)) & (e->cfg.ts64 ? 0xffu : 0x3fu));
 		else
 			put1(e, (unsigned)((g >> (7 * i)) & 0x7f) | (i < k - 1 ? 0x80u : 0));
 	}
-	return k;
+	e->last.ts = ts;
+	return off;
 }
 
-/* Timestamp (IHI 0014Q §7.7.4): header 42, or 46 when the clock frequency
- * changed (R); whole: every byte (a T-sync, IHI 0014Q §7.10.2). */
+/* A random length from the shortest; whole: every byte (a T-sync, IHI 0014Q §7.10.2). */
 uint64_t e3e_pkt_timestamp(struct e3e *e, uint64_t ts, int r, int whole)
 {
 	int maxb = e->cfg.ts64 ? 9 : 7, k;
-	uint64_t g = e->cfg.ts_binary ? ts : gray(ts), pg = e->cfg.ts_binary ? e->last.ts : gray(e->last.ts);
 	unsigned header = r ? 0x46 : 0x42;
 	uint64_t off = begin(e);
 	struct tc_etmv3_packet p;
-	put1(e, header);
-	k = put_ts_bytes(e, g, pg, maxb, whole);
+	k = whole ? maxb : e3e_length(e, e3e_ts_min_bytes(e, e3e_ts_code(e, ts), e3e_ts_code(e, e->last.ts)), maxb);
+	e3e_put_timestamp(e, ts, r, k);
 	pkt_init(&p, tc_etmv3_pkt_timestamp, off, header);
-	e->last.ts = ts;
 	p.ts = ts;
 	p.ts_r = (uint8_t)r;
 	l1(e, &p);
@@ -473,34 +577,41 @@ uint64_t e3e_pkt_simple(struct e3e *e, unsigned header)
  * A[6:0] … A[27:21] with bit 7 "more follow", byte 5 A[31:28] and BE (bit
  * 4). Fewer than five only with the bits not output and BE those of the
  * reference, and not as a D-sync. */
-static void put_daddr(struct e3e *e, uint32_t a, int be)
+int e3e_daddr_min_bytes(const struct e3e *e, uint32_t a, int be)
 {
-	int min = 5, k;
 	if (!e->last.dsync && be == e->last.be)
 		for (int i = 1; i < 5; i++)
-			if ((a >> (7 * i)) == (e->last.daddr >> (7 * i))) {
-				min = i;
-				break;
-			}
-	k = e3e_length(e, min, 5);
+			if ((a >> (7 * i)) == (e->last.daddr >> (7 * i)))
+				return i;
+	return 5;
+}
+
+/* A data address in k bytes; the references become it. */
+void e3e_put_daddr(struct e3e *e, uint32_t a, int be, int k)
+{
 	for (int i = 0; i < k; i++) {
 		if (i == 4)
 			put1(e, ((a >> 28) & 0x0f) | (unsigned)be << 4);
 		else
 			put1(e, ((a >> (7 * i)) & 0x7f) | (i < k - 1 ? 0x80u : 0));
 	}
-	if (k == 5) {
-		if (be != e->last.be)
-			e3e_hit(e, "data-be-change");
+	if (k == 5)
 		e->last.be = be;
-	}
-	if (e->last.dsync)
-		e3e_hit(e, "data-dsync");
 	e->last.dsync = 0;
 	e->last.daddr = a;
+}
+
+static int daddr_choice(struct e3e *e, uint32_t a, int be)
+{
+	int min = e3e_daddr_min_bytes(e, a, be), k = e3e_length(e, min, 5);
+	if (k == 5 && be != e->last.be)
+		e3e_hit(e, "data-be-change");
+	if (e->last.dsync)
+		e3e_hit(e, "data-dsync");
 	e3e_hit(e, "data-addr-len%d", k);
 	if (k > min)
 		e3e_hit(e, "data-addr-longer");
+	return k;
 }
 
 /* The size field of a value (Table 7-19): its bytes, the fewest that hold
@@ -515,12 +626,39 @@ static int value_size(struct e3e *e, uint32_t v, int *ss)
 	return bytes[*ss];
 }
 
-static void address_fields(struct e3e *e, struct tc_etmv3_packet *p, const struct e3e_dpkt *d)
+/* A data address's random length (its L1 fields in p: the BE bit a shorter address keeps is the reference's). */
+static int daddr_len(struct e3e *e, struct tc_etmv3_packet *p, const struct e3e_dpkt *d)
 {
-	put_daddr(e, d->addr, d->be);
+	int k = daddr_choice(e, d->addr, d->be);
 	p->has_address = 1;
 	p->data_address = d->addr;
-	p->be = (uint8_t)e->last.be;
+	p->be = (uint8_t)(k == 5 ? d->be : e->last.be);
+	return k;
+}
+
+/* Whether a data packet's header A bit gives an address (address tracing on). */
+static int has_daddr(const struct e3e *e, const struct e3e_dpkt *d)
+{
+	return e->cfg.data_address && d->a;
+}
+
+/* The data packet d with the value's size field ss (Table 7-19) and an
+ * address of k bytes (the layouts of §7.4.2, §7.4.3, §7.4.5 below). */
+void e3e_put_data(struct e3e *e, const struct e3e_dpkt *d, int ss, int k)
+{
+	static const int bytes[4] = { 0, 1, 2, 4 };
+	switch (d->kind) {
+	case e3e_d_normal: put1(e, 0x02 | (unsigned)d->a << 5 | (unsigned)ss << 2); break;
+	case e3e_d_placeholder: put1(e, 0x50 | (unsigned)d->a << 5 | (unsigned)d->tag << 2); break;
+	case e3e_d_ooo: put1(e, (unsigned)d->tag << 5 | (unsigned)ss << 2); break;
+	case e3e_d_vnt: put1(e, 0x6a | (unsigned)d->a << 4); break;
+	case e3e_d_suppressed: put1(e, 0x62); return;
+	default: put1(e, 0x50); return;   /* store failed */
+	}
+	if (d->kind != e3e_d_ooo && has_daddr(e, d))
+		e3e_put_daddr(e, d->addr, d->be, k);
+	if (d->kind == e3e_d_ooo || (d->kind == e3e_d_normal && e->cfg.data_value))
+		put_le(e, d->value, bytes[ss]);
 }
 
 /* Normal data b00A0SS10 (§7.4.2): the address when address tracing is on
@@ -530,16 +668,15 @@ static void normal_data(struct e3e *e, const struct e3e_dpkt *d)
 {
 	uint64_t off = e->trace.len;
 	struct tc_etmv3_packet p;
-	int ss = 0, size = e->cfg.data_value ? value_size(e, d->value, &ss) : 0;
+	int ss = 0, size = e->cfg.data_value ? value_size(e, d->value, &ss) : 0, k = 0;
 	unsigned header = 0x02 | (unsigned)d->a << 5 | (unsigned)ss << 2;
-	put1(e, header);
 	pkt_init(&p, tc_etmv3_pkt_data, off, header);
-	if (e->cfg.data_address && d->a)
-		address_fields(e, &p, d);
+	if (has_daddr(e, d))
+		k = daddr_len(e, &p, d);
 	else
 		e3e_hit(e, d->a ? "data-a-ignored" : "data-no-address");
+	e3e_put_data(e, d, ss, k);
 	if (e->cfg.data_value) {
-		put_le(e, d->value, size);
 		p.has_value = 1;
 		p.value = d->value;
 		p.size = (uint8_t)size;
@@ -554,14 +691,15 @@ static void placeholder(struct e3e *e, const struct e3e_dpkt *d)
 	uint64_t off = e->trace.len;
 	struct tc_etmv3_packet p;
 	unsigned header = 0x50 | (unsigned)d->a << 5 | (unsigned)d->tag << 2;
-	put1(e, header);
+	int k = 0;
 	pkt_init(&p, tc_etmv3_pkt_placeholder, off, header);
 	p.tag = (uint8_t)d->tag;
-	if (e->cfg.data_address && d->a)
-		address_fields(e, &p, d);
+	if (has_daddr(e, d))
+		k = daddr_len(e, &p, d);
+	e3e_put_data(e, d, 0, k);
 	l1(e, &p);
 	e3e_hit(e, "placeholder-tag%d", d->tag);
-	e3e_hit(e, e->cfg.data_address && d->a ? "placeholder-addr" : "placeholder-no-address");
+	e3e_hit(e, has_daddr(e, d) ? "placeholder-addr" : "placeholder-no-address");
 }
 
 /* Out-of-order data b0TT0SS00 (§7.4.3): never an address. */
@@ -571,8 +709,7 @@ static void ooo_data(struct e3e *e, const struct e3e_dpkt *d)
 	struct tc_etmv3_packet p;
 	int ss, size = value_size(e, d->value, &ss);
 	unsigned header = (unsigned)d->tag << 5 | (unsigned)ss << 2;
-	put1(e, header);
-	put_le(e, d->value, size);
+	e3e_put_data(e, d, ss, 0);
 	pkt_init(&p, tc_etmv3_pkt_ooo_data, off, header);
 	p.tag = (uint8_t)d->tag;
 	p.has_value = 1;
@@ -588,12 +725,13 @@ static void value_not_traced(struct e3e *e, const struct e3e_dpkt *d)
 	uint64_t off = e->trace.len;
 	struct tc_etmv3_packet p;
 	unsigned header = 0x6a | (unsigned)d->a << 4;
-	put1(e, header);
+	int k = 0;
 	pkt_init(&p, tc_etmv3_pkt_value_not_traced, off, header);
-	if (e->cfg.data_address && d->a)
-		address_fields(e, &p, d);
+	if (has_daddr(e, d))
+		k = daddr_len(e, &p, d);
+	e3e_put_data(e, d, 0, k);
 	l1(e, &p);
-	e3e_hit(e, e->cfg.data_address && d->a ? "vnt-addr" : d->a ? "vnt-a-ignored" : "vnt");
+	e3e_hit(e, has_daddr(e, d) ? "vnt-addr" : d->a ? "vnt-a-ignored" : "vnt");
 }
 
 static void single(struct e3e *e, unsigned header, int kind, const char *variant)
@@ -725,7 +863,7 @@ static void record_atoms(struct tc_etmv3_packet *p, const char *pattern)
 
 /* The atoms a header holds, oldest first, as Tables 7-2 and 7-3 give them
  * (W for cycle boundaries): the encoder's own expansion of what it wrote. */
-static void header_pattern(const struct e3e *e, unsigned h, char *out)
+void e3e_header_pattern(const struct e3e *e, unsigned h, char *out)
 {
 	int n = 0;
 	if (!e->cfg.cycle_accurate && (h & 3) == 0) {
@@ -760,15 +898,23 @@ static void header_pattern(const struct e3e *e, unsigned h, char *out)
 	out[n] = '\0';
 }
 
+/* A P-header h (its atoms: e3e_header_pattern). */
+uint64_t e3e_put_pheader(struct e3e *e, unsigned h)
+{
+	uint64_t off = e->trace.len;
+	put1(e, h);
+	return off;
+}
+
 /* Writes one P-header and returns its offset and pattern. */
 static uint64_t write_header(struct e3e *e, unsigned h, const char *name)
 {
 	uint64_t off = e->trace.len;
 	struct tc_etmv3_packet p;
 	char pattern[24];
-	put1(e, h);
+	e3e_put_pheader(e, h);
 	pkt_init(&p, tc_etmv3_pkt_atom, off, h);
-	header_pattern(e, h, pattern);
+	e3e_header_pattern(e, h, pattern);
 	record_atoms(&p, pattern);
 	l1(e, &p);
 	e3e_hit(e, "pheader-%s-%s", name, pattern[0] ? pattern : "none");

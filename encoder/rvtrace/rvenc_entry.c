@@ -253,4 +253,7 @@ const struct tc_encoder tc_encoder_rvtrace = {
 	.config_refused = rvenc_config_refused,
 	.from_exec = rvenc_from_exec,
 	.exec_family = tc_exec_family_rv64,
+	.asm_open = rvenc_asm_open,
+	.asm_write = rvenc_asm_write,
+	.asm_close = rvenc_asm_close,
 };

@@ -103,6 +103,28 @@ int rvenc_trace_encode(struct rvenc_ctx *c, const struct rvenc_run *run, struct 
 void rvenc_trace_free(struct rvenc_trace *t);
 /* The frames of every packet (RV-F1…RV-F6) and the L1 lines; 0 or -1. */
 int rvenc_packets_write(struct rvenc_ctx *c, struct rvenc_trace *t, struct enc_buf *bytes, struct enc_buf *l1);
+/* The one writer of a packet's frame (rvenc_packets.c), for the random encoder and the assembler
+ * (rvenc_asm.c): b is the last reported address (the differential base); force chooses the address
+ * form (0 full, 1 differential, -1 the fewer bits); f the payload's bytes when more than the fewest
+ * (bytes) and the long form (long_form, RV-F4). */
+struct rvenc_base {
+	int valid;
+	uint64_t addr;
+};
+struct rvenc_frame {
+	unsigned bytes;
+	int long_form;
+};
+void rvenc_packet_frame(struct rvenc_ctx *c, struct rvenc_pkt *k, struct rvenc_base *b, int force,
+			const struct rvenc_frame *f, struct enc_buf *bytes);
+
+/* The assembler (rvenc_asm.c): tc_encoder.asm_open, asm_write, asm_close. */
+struct tc_item;
+void *rvenc_asm_open(const void *cfg);
+long rvenc_asm_write(void *w, const struct tc_item *item, size_t len, uint8_t *out, size_t cap, char *err,
+		     size_t errlen);
+void rvenc_asm_close(void *w);
+
 /* The L3 truth of the run as the packets report it. */
 void rvenc_l3_write(struct rvenc_ctx *c, const struct rvenc_run *run, const struct rvenc_trace *t,
 		    struct enc_buf *l3);

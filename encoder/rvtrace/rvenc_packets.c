@@ -50,11 +50,19 @@ static unsigned address_bits(const struct tc_rvtrace_config *cfg)
 	return (unsigned)(cfg->iaddress_width_p - cfg->iaddress_lsb_p);
 }
 
-/* The bytes of one frame of message type `type` (RV-F2, RV-F4): returns byte 0. */
-static uint8_t frame(struct rvenc_ctx *c, struct bitw *w, int type, struct enc_buf *out)
+/* The bytes of one frame of message type `type` (RV-F2, RV-F4): returns byte 0. The payload
+ * takes the fewest bytes that hold the bits it must keep, or f->bytes when more; the long form
+ * past 15 bytes, or when f->long_form. */
+static uint8_t frame(struct rvenc_ctx *c, struct bitw *w, int type, const struct rvenc_frame *f_size,
+		     struct enc_buf *out)
 {
 	unsigned bytes = w->keep <= 2 ? 0 : (w->keep - 2 + 7) / 8;
-	unsigned long_form = bytes > 15, first = long_form ? 2 : 1, total = 8 * bytes + 2;
+	unsigned long_form, first, total;
+	if (f_size->bytes > bytes)
+		bytes = f_size->bytes;
+	long_form = bytes > 15 || f_size->long_form;
+	first = long_form ? 2 : 1;
+	total = 8 * bytes + 2;
 	uint8_t f[TC_RVTRACE_MAX_FRAME];
 	uint8_t last = w->bit[w->n - 1];
 	memset(f, 0, sizeof f);
@@ -91,13 +99,8 @@ static unsigned map_length(unsigned branches)
 	return branches <= 17 ? 17 : 25;
 }
 
-struct base {
-	int valid;
-	uint64_t addr;
-};
-
 /* The differential field of addr against the last reported address, by diff_sign (RV-P5, RV-X1). */
-static uint64_t diff_field(const struct tc_rvtrace_config *cfg, const struct base *b, uint64_t addr)
+static uint64_t diff_field(const struct tc_rvtrace_config *cfg, const struct rvenc_base *b, uint64_t addr)
 {
 	uint64_t d = cfg->diff_sign ? b->addr - addr : addr - b->addr;
 	return (d & low((unsigned)cfg->iaddress_width_p)) >> cfg->iaddress_lsb_p;
@@ -113,8 +116,9 @@ static int64_t diff_bytes(const struct tc_rvtrace_config *cfg, uint64_t field)
 	return s * ((int64_t)1 << cfg->iaddress_lsb_p);
 }
 
-/* The address of formats 0–2: full or differential, fewer kept bits, full on a tie (T13). */
-static void put_address(struct rvenc_ctx *c, struct bitw *w, struct rvenc_pkt *k, struct base *b)
+/* The address of formats 0–2: full or differential, fewer kept bits, full on a tie (T13);
+ * force 0 full, 1 differential (the assembler: the line's), -1 the choice. */
+static void put_address(struct rvenc_ctx *c, struct bitw *w, struct rvenc_pkt *k, struct rvenc_base *b, int force)
 {
 	const struct tc_rvtrace_config *cfg = c->cfg;
 	unsigned a = address_bits(cfg), kept;
@@ -126,6 +130,8 @@ static void put_address(struct rvenc_ctx *c, struct bitw *w, struct rvenc_pkt *k
 		if (k->p.h.kind == tc_rvtrace_pkt_addr_only)
 			use_diff = 1;
 	}
+	if (force >= 0)
+		use_diff = force;
 	if (use_diff) {
 		if (k->p.h.kind == tc_rvtrace_pkt_full_delta)
 			k->p.h.kind = tc_rvtrace_pkt_diff_delta;
@@ -141,29 +147,30 @@ static void put_address(struct rvenc_ctx *c, struct bitw *w, struct rvenc_pkt *k
 	b->addr = addr;
 }
 
-static void write_inst(struct rvenc_ctx *c, struct bitw *w, struct rvenc_pkt *k, struct base *b)
+static void write_inst(struct rvenc_ctx *c, struct bitw *w, struct rvenc_pkt *k, struct rvenc_base *b, int force)
 {
 	const struct tc_rvtrace_config *cfg = c->cfg;
 	uint64_t addr = k->p.address;
 	unsigned kept;
 	switch (k->p.h.kind) {
 	case tc_rvtrace_pkt_full_delta:
+	case tc_rvtrace_pkt_diff_delta:   /* the assembler's format 1 (the encoder's is chosen in put_address) */
 		put(w, 0, 2);
 		put(w, k->p.branches, 5);
 		rvenc_hit(c, "branches-%s", length_class(k->p.branches));
 		if (k->p.branches == 0) {
 			put_compressed(w, k->p.map, 31, &kept);
 			rvenc_hit(c, "full-map-%s", kept == 31 ? "whole" : "compressed");
-			break;
+		} else {
+			put(w, k->p.map, map_length(k->p.branches));
+			put_address(c, w, k, b, force);
 		}
-		put(w, k->p.map, map_length(k->p.branches));
-		put_address(c, w, k, b);
 		if (k->p.h.kind == tc_rvtrace_pkt_diff_delta)
 			w->bit[0] = 1;   /* format 01 */
 		break;
 	case tc_rvtrace_pkt_addr_only:
 		put(w, 2, 2);
-		put_address(c, w, k, b);
+		put_address(c, w, k, b, force);
 		break;
 	default: {   /* format 3 */
 		int sub = k->p.h.kind - tc_rvtrace_pkt_sync_start;
@@ -189,27 +196,36 @@ static void write_inst(struct rvenc_ctx *c, struct bitw *w, struct rvenc_pkt *k,
 	rvenc_hit(c, "packet-%s", tc_rvtrace_pkt_kind_name(k->p.h.kind));
 }
 
+/* The frame of one packet (a support packet, or a te_inst of formats 0–3) into bytes; k->p's
+ * kind, address fields and byte 0 become those written. */
+void rvenc_packet_frame(struct rvenc_ctx *c, struct rvenc_pkt *k, struct rvenc_base *b, int force,
+			const struct rvenc_frame *f, struct enc_buf *bytes)
+{
+	struct bitw w;
+	w.n = w.keep = 0;
+	k->p.h.offset = bytes->len;
+	if (k->p.h.kind == tc_rvtrace_pkt_support) {
+		put(&w, 0x34, 6);
+		put(&w, 0, 4);
+		put(&w, k->p.enable, 1);
+		put(&w, k->p.mode, 2);
+		put(&w, k->p.qual, 2);
+		rvenc_hit(c, "packet-support");
+		k->p.byte0 = frame(c, &w, tc_rvtrace_msg_support, f, bytes);
+	} else {
+		write_inst(c, &w, k, b, force);
+		k->p.byte0 = frame(c, &w, tc_rvtrace_msg_inst, f, bytes);
+	}
+}
+
 int rvenc_packets_write(struct rvenc_ctx *c, struct rvenc_trace *t, struct enc_buf *bytes, struct enc_buf *l1)
 {
-	struct base b = { 0, 0 };
+	static const struct rvenc_frame fewest = { 0, 0 };
+	struct rvenc_base b = { 0, 0 };
 	char line[512];
 	for (size_t i = 0; i < t->n; i++) {
 		struct rvenc_pkt *k = &t->pkt[i];
-		struct bitw w;
-		w.n = w.keep = 0;
-		k->p.h.offset = bytes->len;
-		if (k->p.h.kind == tc_rvtrace_pkt_support) {
-			put(&w, 0x34, 6);
-			put(&w, 0, 4);
-			put(&w, k->p.enable, 1);
-			put(&w, k->p.mode, 2);
-			put(&w, k->p.qual, 2);
-			rvenc_hit(c, "packet-support");
-			k->p.byte0 = frame(c, &w, tc_rvtrace_msg_support, bytes);
-		} else {
-			write_inst(c, &w, k, &b);
-			k->p.byte0 = frame(c, &w, tc_rvtrace_msg_inst, bytes);
-		}
+		rvenc_packet_frame(c, k, &b, -1, &fewest, bytes);
 		int n = tc_rvtrace_format_packet(line, sizeof line, &k->p);
 		if (n < 0 || (size_t)n >= sizeof line)
 			return -1;
