@@ -1,0 +1,376 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* e1enc_cycle.c — the ETMv1 cycle model: PIPESTAT per cycle, the FIFO and its drain at 4, 8 or 16
+ * bits, branch addresses and the APO, the sample file, the L1 and L3 truth (ARM IHI 0014 chapter 5;
+ * reference/etmv1/FORMAT.md, ERRATA.md). */
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "e1enc_internal.h"
+
+extern const char *const enc_etmv1_variant_names[];
+extern const int enc_etmv1_variant_total;
+
+void e1e_hit(struct e1e *e, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	enc_variant_hit(enc_etmv1_variant_names, enc_etmv1_variant_total, e->variants, "encoder/etmv1/variants.txt",
+			fmt, ap);
+	va_end(ap);
+}
+
+/* ---- The sample file (FORMAT.md "Sample file") --------------------------------------------- */
+
+static size_t record_size(const struct e1e *e)
+{
+	return e->cfg.port_width == 16 ? 3 : 2;
+}
+
+/* The offset of the next record (ETMC-F6). */
+uint64_t e1e_offset(const struct e1e *e)
+{
+	return e->trace.len;
+}
+
+void e1e_header(struct e1e *e)
+{
+	uint8_t h[16] = { 0x45, 0x54, 0x4d, 0x43, 1, 1 };
+	h[6] = e->cfg.version;
+	h[7] = e->cfg.port_width;
+	h[8] = e->cfg.port_mode;
+	h[9] = e->cfg.half_rate;
+	enc_buf_put(&e->trace, h, sizeof h);
+}
+
+/* ---- The truth ------------------------------------------------------------------------------- */
+
+static int new_record(struct e1e *e, int kind, int status)
+{
+	if (e->nrec == e->caprec) {
+		size_t cap = e->caprec ? 2 * e->caprec : 256;
+		struct tc_etmv1_record *p = realloc(e->rec, cap * sizeof *p);
+		if (!p) {
+			e->failed = 1;
+			return -1;
+		}
+		e->rec = p;
+		e->caprec = cap;
+	}
+	struct tc_etmv1_record *r = &e->rec[e->nrec];
+	memset(r, 0, sizeof *r);
+	r->h.size = sizeof *r;
+	r->h.protocol = tc_proto_etmv1;
+	r->h.kind = (uint16_t)kind;
+	r->h.offset = e1e_offset(e);
+	r->status = (uint8_t)status;
+	return (int)e->nrec++;
+}
+
+char *e1e_l1_text(struct e1e *e)
+{
+	struct enc_buf b = { 0 };
+	char line[512];
+	for (size_t i = 0; i < e->nrec; i++) {
+		tc_etmv1_format(line, sizeof line, &e->rec[i]);
+		enc_buf_printf(&b, "%s\n", line);
+	}
+	if (!b.p)
+		enc_buf_printf(&b, "%s", "");
+	return b.p;
+}
+
+static void l3_item(struct e1e *e, const struct tc_l3 *x)
+{
+	char line[256];
+	tc_etmv1_format_l3(line, sizeof line, x);
+	enc_buf_printf(&e->l3, "%s\n", line);
+}
+
+void e1e_l3_flush(struct e1e *e)
+{
+	if (e->range_open)
+		l3_item(e, &e->range);
+	e->range_open = 0;
+}
+
+static void l3_simple(struct e1e *e, int kind, uint64_t offset)
+{
+	struct tc_l3 x;
+	e1e_l3_flush(e);
+	memset(&x, 0, sizeof x);
+	x.h.size = sizeof x;
+	x.h.protocol = tc_proto_etmv1;
+	x.h.kind = (uint16_t)kind;
+	x.h.offset = offset;
+	l3_item(e, &x);
+}
+
+/* FORMAT.md "L3": the instruction joins the range (a new one after a branch, or when it does not
+ * follow the last); a branch, executed or not, ends it (ETM1-P26). */
+static void l3_instruction(struct e1e *e, uint64_t offset, uint32_t addr, int type, int executed)
+{
+	if (e->range_open && addr != e->range_next)
+		e1e_l3_flush(e);
+	if (!e->range_open) {
+		memset(&e->range, 0, sizeof e->range);
+		e->range.h.size = sizeof e->range;
+		e->range.h.protocol = tc_proto_etmv1;
+		e->range.h.kind = tc_l3_range;
+		e->range.h.offset = offset;
+		e->range.first = addr;
+		e->range.isa = tc_isa_a32;
+		e->range.last_type = tc_insn_other;
+		e->range.taken = tc_taken_none;
+		e->range_open = 1;
+	}
+	e->range.last = addr;
+	e->range.count++;
+	e->range_next = addr + 4;
+	if (type == tc_insn_branch_dir || type == tc_insn_branch_indir) {
+		e->range.last_type = (uint8_t)type;
+		e->range.taken = executed ? tc_taken_e : tc_taken_n;
+		e1e_l3_flush(e);
+	}
+}
+
+/* ---- The FIFO and the port (§5.2 L7996-8008, §5.3 L8016-8028, §5.3.1 L8036-8049) --------------- */
+
+static unsigned fifo_count(const struct e1e *e)
+{
+	return e->tail - e->head;
+}
+
+static const struct e1e_packet *fifo_at(const struct e1e *e, unsigned i)
+{
+	return &e->ring[(e->head + i) % E1E_FIFO_MAX];
+}
+
+static void push(struct e1e *e, uint8_t byte, int sync, int owner)
+{
+	if (fifo_count(e) >= E1E_FIFO_MAX) {
+		e->failed = 1;   /* never: the core stalls long before (e1e_instruction) */
+		return;
+	}
+	struct e1e_packet *p = &e->ring[e->tail++ % E1E_FIFO_MAX];
+	p->byte = byte;
+	p->sync = (uint8_t)sync;
+	p->owner = owner;
+}
+
+/* The packet at the head starts to leave on the record at offset: its owner's pkt= (FORMAT.md). */
+static void first_out(struct e1e *e, const struct e1e_packet *p, uint64_t offset)
+{
+	struct tc_etmv1_record *r = &e->rec[p->owner];
+	if (!r->has_pkt) {
+		r->has_pkt = 1;
+		r->pkt = offset;
+	}
+}
+
+/* TRACEPKT and TRACESYNC of a cycle that drains the FIFO (ETM1-P2: every cycle but TD and TR
+ * while packets are owed). On 16 bits the second byte only when the packet is not a branch
+ * address's first (L8040); [15:8] unused is written 0 (L8006: UNKNOWN). */
+static void drain(struct e1e *e, uint8_t *pkt, int *sync)
+{
+	uint64_t off = e1e_offset(e);
+	const struct e1e_packet *p = fifo_at(e, 0);
+	if (!fifo_count(e))
+		return;
+	if (e->cfg.port_width == 4) {
+		if (!e->half) {
+			first_out(e, p, off);
+			pkt[0] = p->byte & 0xf;
+			*sync = p->sync;
+			e->half = 1;
+		} else {
+			pkt[0] = p->byte >> 4;
+			e->half = 0;
+			e->head++;
+		}
+		return;
+	}
+	first_out(e, p, off);
+	pkt[0] = p->byte;
+	*sync = p->sync;
+	e->head++;
+	if (e->cfg.port_width == 16 && fifo_count(e) && !fifo_at(e, 0)->sync) {
+		first_out(e, fifo_at(e, 0), off);
+		pkt[1] = fifo_at(e, 0)->byte;
+		e->head++;
+		e1e_hit(e, "port16 two packets");
+	} else if (e->cfg.port_width == 16) {
+		e1e_hit(e, "port16 one packet");
+	}
+}
+
+/* Writes one cycle's record with PIPESTAT ps; drains unless ps is TD. */
+static void put_cycle(struct e1e *e, int ps)
+{
+	uint8_t b[3] = { 0 }, pkt[2] = { 0, 0 };
+	int sync = 0;
+	if (ps == tc_etmv1_ps_td) {
+		/* §5.10 (L8420): TRACEPKT[0] high on TD while tracing in cycle-accurate mode */
+		pkt[0] = e->cfg.cycle_accurate ? 1 : 0;
+	} else {
+		drain(e, pkt, &sync);
+	}
+	b[0] = (uint8_t)(ps | (sync ? 0x10 : 0));
+	b[1] = pkt[0];
+	b[2] = pkt[1];
+	if (sync)
+		e1e_hit(e, "tracesync port%u", e->cfg.port_width);
+	enc_buf_put(&e->trace, b, record_size(e));
+	e->since_full++;
+}
+
+/* Whether a WT cycle cannot carry what the FIFO holds: empty, or on 16 bits fewer than two packets
+ * a WT may carry ("a single packet is output only if the PIPESTAT is not WT", L8038). */
+int e1e_fifo_stuck(const struct e1e *e)
+{
+	if (!fifo_count(e))
+		return 1;
+	if (e->cfg.port_width != 16)
+		return 0;
+	return fifo_count(e) < 2 || fifo_at(e, 1)->sync;
+}
+
+/* A cycle with no functional status: WT when it drains, else TD (Table 5-1 L7961, L7972). */
+static void wait_cycle(struct e1e *e)
+{
+	if (e1e_fifo_stuck(e)) {
+		put_cycle(e, tc_etmv1_ps_td);
+		e1e_hit(e, "pipestat td%s", e->cfg.cycle_accurate ? " cycle-accurate" : "");
+	} else {
+		put_cycle(e, tc_etmv1_ps_wt);
+		e1e_hit(e, "pipestat wt");
+	}
+}
+
+/* ---- Branch addresses (§5.5.4 L8163-8192, §5.5.5 L8204-8217, §5.6.1 L8227-8243) -------------- */
+
+/* The fewest packets that give addr against the last address output (L8171). */
+static int packets_needed(uint32_t addr, uint32_t last)
+{
+	for (int n = 1; n <= 4; n++)
+		if (((addr ^ last) >> (7 * n)) == 0)
+			return n;
+	return 5;
+}
+
+/* The TRACESYNCs still to come before a branch put in the FIFO now: the APO (L8233), capped at 15. */
+static int apo_now(const struct e1e *e)
+{
+	int n = 0;
+	for (unsigned i = 0; i < fifo_count(e); i++)
+		n += fifo_at(e, i)->sync && !(i == 0 && e->half);
+	return n > 15 ? 15 : n;
+}
+
+/* Puts the branch address of record owner in the FIFO: n packets, the fifth with reason. */
+static void push_address(struct e1e *e, int owner, uint32_t addr, int n, int reason)
+{
+	struct tc_etmv1_record *r = &e->rec[owner];
+	for (int k = 0; k < n; k++) {
+		uint8_t byte;
+		if (k < 4)
+			byte = (uint8_t)(((addr >> (7 * k)) & 0x7f) | (k < n - 1 ? 0x80 : 0));
+		else
+			byte = (uint8_t)(((addr >> 28) & 0xf) | reason << 4);   /* J = 0 (bit 7) */
+		push(e, byte, k == 0, owner);
+	}
+	r->has_addr = 1;
+	r->addr = addr & ~UINT32_C(3);
+	r->isa = tc_etmv1_isa_arm;
+	r->npkts = (uint8_t)n;
+	if (n == 5) {
+		r->has_reason = 1;
+		r->reason = (uint8_t)reason;
+		r->has_j = e->cfg.version >= 3;
+		e->since_full = 0;
+		e1e_hit(e, "reason %d v1.%u", reason, e->cfg.version);
+	}
+	e->last_addr = addr;
+	e1e_hit(e, "address %d packets", n);
+}
+
+/* The two APO cycles after a BE (§5.6.1 L8231, ETM1-S1: PIPESTAT[1:0], low bits first). */
+static void apo_cycles(struct e1e *e, int apo)
+{
+	put_cycle(e, apo & 3);
+	put_cycle(e, (apo >> 2) & 3);
+	e1e_hit(e, "apo %s", apo == 0 ? "0" : apo < 15 ? "1-14" : "15");
+}
+
+/* §5.8.1 (L8375): trace enabled: a BE with a five-packet address, reason b001, standing for no
+ * instruction (ETM1-P15). */
+void e1e_trace_on(struct e1e *e, uint32_t addr)
+{
+	int at = new_record(e, tc_etmv1_be, tc_etmv1_ps_be);
+	if (at < 0)
+		return;
+	l3_simple(e, tc_l3_trace_on, e->rec[at].h.offset);
+	int apo = apo_now(e);
+	e->rec[at].apo = (uint8_t)apo;
+	push_address(e, at, addr, 5, 1);
+	put_cycle(e, tc_etmv1_ps_be);
+	e1e_hit(e, "pipestat be");
+	apo_cycles(e, apo);
+}
+
+/* §5.6.2 (L8249-8254): whether this branch's address is the periodic full one; a direct branch
+ * becomes a BE for it after 512 more cycles. */
+static int periodic_due(const struct e1e *e, int indirect)
+{
+	return e->since_full >= 1024 && (indirect || e->since_full >= 1024 + 512);
+}
+
+void e1e_instruction(struct e1e *e, int ps, uint32_t addr, int type, int executed, int indirect,
+		     uint32_t target, int refill)
+{
+	while (fifo_count(e) + 5 > e->fifo_depth && !e1e_fifo_stuck(e)) {
+		e1e_hit(e, "fifofull stall");
+		wait_cycle(e);
+	}
+	unsigned waits = enc_chance(&e->rng, 25) ? 1 + enc_below(&e->rng, 3) : 0;
+	for (unsigned i = 0; i < waits; i++)
+		wait_cycle(e);
+	if (executed && type == tc_insn_branch_dir && !indirect && periodic_due(e, 0)) {
+		ps = tc_etmv1_ps_be;
+		e1e_hit(e, "periodic direct branch as be");
+	}
+	int kind = ps == tc_etmv1_ps_ie ? tc_etmv1_ie : ps == tc_etmv1_ps_in ? tc_etmv1_in : tc_etmv1_be;
+	int at = new_record(e, kind, ps);
+	if (at < 0)
+		return;
+	l3_instruction(e, e->rec[at].h.offset, addr, type, executed);
+	if (ps != tc_etmv1_ps_be) {
+		put_cycle(e, ps);
+		e1e_hit(e, "pipestat %s", ps == tc_etmv1_ps_ie ? "ie" : "in");
+		for (int i = 0; i < refill; i++)
+			wait_cycle(e);
+		return;
+	}
+	int apo = apo_now(e);
+	int n = packets_needed(target, e->last_addr), reason = 0;
+	if (periodic_due(e, 1)) {
+		n = 5;
+		reason = e->cfg.version >= 2 ? 4 : 0;   /* Table 5-3: b100 from ETMv1.2, b000 before (L8258) */
+		e1e_hit(e, "periodic full address");
+	} else if (n < 5 && enc_chance(&e->rng, 10)) {
+		n += 1 + (int)enc_below(&e->rng, (unsigned)(5 - n));   /* a longer address is as valid */
+		e1e_hit(e, "address longer than needed");
+	}
+	e->rec[at].apo = (uint8_t)apo;
+	push_address(e, at, target, n, reason);
+	put_cycle(e, tc_etmv1_ps_be);
+	e1e_hit(e, "pipestat be");
+	apo_cycles(e, apo);
+}
+
+/* The end of the run: WT cycles while packets are owed. */
+void e1e_drain(struct e1e *e)
+{
+	while (!e1e_fifo_stuck(e))
+		wait_cycle(e);
+}
