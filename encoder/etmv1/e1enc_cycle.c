@@ -204,12 +204,30 @@ static void drain(struct e1e *e, uint8_t *pkt, int *sync)
 	}
 }
 
-/* Writes one cycle's record with PIPESTAT ps; drains unless ps is TD. */
-static void put_cycle(struct e1e *e, int ps)
+/* §5.1.1 (L7986), ETMC-F8: whether this cycle, of status ps, is the trigger's (the first cycle from
+ * trigger_at that is not TD); then its `trigger` item, before the replaced status's own. */
+int e1e_trigger_now(struct e1e *e, int ps, int apo)
+{
+	if (e->triggered || e->cycles < e->trigger_at || ps == tc_etmv1_ps_td)
+		return 0;
+	e->triggered = 1;
+	if (new_record(e, tc_etmv1_trigger, tc_etmv1_ps_tr) >= 0)
+		e1e_hit(e, "trigger on %s", apo ? "apo" : ps == tc_etmv1_ps_wt ? "wt" : ps == tc_etmv1_ps_be ? "be" :
+					     ps == tc_etmv1_ps_ie ? "ie" : ps == tc_etmv1_ps_in ? "in" : "apo");
+	l3_simple(e, tc_l3_trigger, e1e_offset(e));
+	return 1;
+}
+
+/* Writes one cycle's record with PIPESTAT ps; drains unless ps is TD. trig: the cycle is the
+ * trigger's (e1e_trigger_now): TR with ps on TRACEPKT[2:0], and the FIFO stops (L7986). */
+static void put_cycle_as(struct e1e *e, int ps, int trig)
 {
 	uint8_t b[3] = { 0 }, pkt[2] = { 0, 0 };
 	int sync = 0;
-	if (ps == tc_etmv1_ps_td) {
+	if (trig) {
+		pkt[0] = (uint8_t)ps;
+		ps = tc_etmv1_ps_tr;
+	} else if (ps == tc_etmv1_ps_td) {
 		/* §5.10 (L8420): TRACEPKT[0] high on TD while tracing in cycle-accurate mode */
 		pkt[0] = e->cfg.cycle_accurate ? 1 : 0;
 	} else {
@@ -222,6 +240,13 @@ static void put_cycle(struct e1e *e, int ps)
 		e1e_hit(e, "tracesync port%u", e->cfg.port_width);
 	enc_buf_put(&e->trace, b, record_size(e));
 	e->since_full++;
+	e->cycles++;
+}
+
+/* A cycle that is not an instruction's: the trigger may fall on it. */
+static void put_cycle(struct e1e *e, int ps)
+{
+	put_cycle_as(e, ps, e1e_trigger_now(e, ps, 0));
 }
 
 /* Whether a WT cycle cannot carry what the FIFO holds: empty, or on 16 bits fewer than two packets
@@ -297,8 +322,8 @@ static void push_address(struct e1e *e, int owner, uint32_t addr, int n, int rea
 /* The two APO cycles after a BE (§5.6.1 L8231, ETM1-S1: PIPESTAT[1:0], low bits first). */
 static void apo_cycles(struct e1e *e, int apo)
 {
-	put_cycle(e, apo & 3);
-	put_cycle(e, (apo >> 2) & 3);
+	put_cycle_as(e, apo & 3, e1e_trigger_now(e, apo & 3, 1));
+	put_cycle_as(e, (apo >> 2) & 3, e1e_trigger_now(e, (apo >> 2) & 3, 1));
 	e1e_hit(e, "apo %s", apo == 0 ? "0" : apo < 15 ? "1-14" : "15");
 }
 
@@ -313,7 +338,7 @@ void e1e_trace_on(struct e1e *e, uint32_t addr)
 	int apo = apo_now(e);
 	e->rec[at].apo = (uint8_t)apo;
 	push_address(e, at, addr, 5, 1);
-	put_cycle(e, tc_etmv1_ps_be);
+	put_cycle_as(e, tc_etmv1_ps_be, 0);
 	e1e_hit(e, "pipestat be");
 	apo_cycles(e, apo);
 }
@@ -340,12 +365,13 @@ void e1e_instruction(struct e1e *e, int ps, uint32_t addr, int type, int execute
 		e1e_hit(e, "periodic direct branch as be");
 	}
 	int kind = ps == tc_etmv1_ps_ie ? tc_etmv1_ie : ps == tc_etmv1_ps_in ? tc_etmv1_in : tc_etmv1_be;
+	int trig = e1e_trigger_now(e, ps, 0);
 	int at = new_record(e, kind, ps);
 	if (at < 0)
 		return;
 	l3_instruction(e, e->rec[at].h.offset, addr, type, executed);
 	if (ps != tc_etmv1_ps_be) {
-		put_cycle(e, ps);
+		put_cycle_as(e, ps, trig);
 		e1e_hit(e, "pipestat %s", ps == tc_etmv1_ps_ie ? "ie" : "in");
 		for (int i = 0; i < refill; i++)
 			wait_cycle(e);
@@ -363,7 +389,7 @@ void e1e_instruction(struct e1e *e, int ps, uint32_t addr, int type, int execute
 	}
 	e->rec[at].apo = (uint8_t)apo;
 	push_address(e, at, target, n, reason);
-	put_cycle(e, tc_etmv1_ps_be);
+	put_cycle_as(e, tc_etmv1_ps_be, trig);
 	e1e_hit(e, "pipestat be");
 	apo_cycles(e, apo);
 }

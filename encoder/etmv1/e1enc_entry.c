@@ -148,6 +148,7 @@ static int generate(const struct tc_enc_request *rq, struct tc_enc_result *r, ch
 		}
 	}
 	e->fifo_depth = 6 + enc_below(&e->rng, 27);
+	e->trigger_at = enc_chance(&e->rng, 50) ? 1 + enc_below(&e->rng, 20 * rq->steps) : UINT64_MAX;
 	e->variants = calloc((size_t)enc_etmv1_variant_total + 1, sizeof *e->variants);
 	struct enc_buf t = { 0 };
 	if (!e->variants || run(e, rq)) {

@@ -49,6 +49,9 @@ struct e1e {
 	int half;
 	uint32_t last_addr;      /* the last branch address put in the FIFO (§5.5.4 L8171) */
 	uint64_t since_full;     /* cycles since the last five-packet address (§5.6.2) */
+	uint64_t cycles;         /* records written */
+	uint64_t trigger_at;     /* the trigger: the first cycle from this one that is not TD */
+	int triggered;
 	/* output */
 	struct enc_buf trace;
 	struct tc_etmv1_record *rec;   /* the L1 truth, in cycle order */
@@ -69,6 +72,7 @@ int e1e_block_at(const struct e1e_program *p, uint32_t at);
 
 /* e1enc_cycle.c */
 void e1e_hit(struct e1e *e, const char *fmt, ...);
+int e1e_trigger_now(struct e1e *e, int ps, int apo);
 uint64_t e1e_offset(const struct e1e *e);
 void e1e_header(struct e1e *e);
 /* One instruction: waits, then its functional cycle (IE, IN, BE); a BE's address and its two APO
