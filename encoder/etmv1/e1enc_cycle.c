@@ -394,6 +394,32 @@ void e1e_instruction(struct e1e *e, int ps, uint32_t addr, int type, int execute
 	apo_cycles(e, apo);
 }
 
+/* §4.5.3 (L7398-7412), ETM1-P17: an interrupt taken before the instruction at ret: a BE to the
+ * vector on that instruction's PIPESTAT, which cancels it; L3 `exception` with `ret` its address. */
+void e1e_exception(struct e1e *e, uint32_t ret, uint32_t vector, int type)
+{
+	int trig = e1e_trigger_now(e, tc_etmv1_ps_be, 0);
+	int at = new_record(e, tc_etmv1_be, tc_etmv1_ps_be);
+	if (at < 0)
+		return;
+	struct tc_l3 x;
+	e1e_l3_flush(e);
+	memset(&x, 0, sizeof x);
+	x.h.size = sizeof x;
+	x.h.protocol = tc_proto_etmv1;
+	x.h.kind = tc_l3_exception;
+	x.h.offset = e->rec[at].h.offset;
+	x.type = (uint16_t)type;
+	x.address = ret;
+	l3_item(e, &x);
+	int apo = apo_now(e);
+	e->rec[at].apo = (uint8_t)apo;
+	push_address(e, at, vector, packets_needed(vector, e->last_addr), 0);
+	put_cycle_as(e, tc_etmv1_ps_be, trig);
+	e1e_hit(e, "pipestat be");
+	apo_cycles(e, apo);
+}
+
 /* The end of the run: WT cycles while packets are owed. */
 void e1e_drain(struct e1e *e)
 {

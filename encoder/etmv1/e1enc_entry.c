@@ -34,6 +34,15 @@ static int execute_one(struct e1e *e, struct e1e_exec *x)
 {
 	const struct e1e_block *k = &e->prog.block[x->block];
 	uint32_t at = k->start + 4 * (uint32_t)x->next;
+	if (e->irq_percent && enc_chance(&e->rng, e->irq_percent)) {
+		/* an IRQ or FIQ before this instruction: the handler's return comes back to it */
+		int fiq = enc_chance(&e->rng, 30);
+		uint32_t vector = e->prog.vector_base + (fiq ? 0x1c : 0x18);
+		e1e_exception(e, at, vector, fiq ? 0xf : 0xe);
+		e1e_hit(e, "exception %s hivecs%u", fiq ? "fiq" : "irq", e->cfg.hivecs);
+		e1e_instruction(e, tc_etmv1_ps_be, vector, tc_insn_branch_indir, 1, 1, at, 0);
+		return 0;
+	}
 	if (at < k->term_addr) {
 		uint32_t cond = e1e_word(&e->prog, at) >> 28;
 		int executed = cond == 14 || enc_chance(&e->rng, 60);
@@ -148,6 +157,7 @@ static int generate(const struct tc_enc_request *rq, struct tc_enc_result *r, ch
 		}
 	}
 	e->fifo_depth = 6 + enc_below(&e->rng, 27);
+	e->irq_percent = enc_chance(&e->rng, 50) ? 0 : 1 + enc_below(&e->rng, 3);
 	e->trigger_at = enc_chance(&e->rng, 50) ? 1 + enc_below(&e->rng, 20 * rq->steps) : UINT64_MAX;
 	e->variants = calloc((size_t)enc_etmv1_variant_total + 1, sizeof *e->variants);
 	struct enc_buf t = { 0 };
@@ -172,6 +182,13 @@ static int generate(const struct tc_enc_request *rq, struct tc_enc_result *r, ch
 	r->region[0].bytes = e->prog.code;
 	r->region[0].len = e->prog.size;
 	r->nregions = 1;
+	r->region[1].base = e->prog.vector_base;
+	r->region[1].bytes = malloc(sizeof e->prog.vectors);
+	r->region[1].len = sizeof e->prog.vectors;
+	if (r->region[1].bytes) {
+		memcpy(r->region[1].bytes, e->prog.vectors, sizeof e->prog.vectors);
+		r->nregions = 2;
+	}
 	if (r->cfg)
 		memcpy(r->cfg, &e->cfg, sizeof e->cfg);
 	e->prog.code = NULL;
@@ -180,7 +197,7 @@ static int generate(const struct tc_enc_request *rq, struct tc_enc_result *r, ch
 	e->l3.p = NULL;
 	release(e);
 	free(e);
-	if (!r->cfg || !r->l1 || !r->l3 || !r->tags) {
+	if (!r->cfg || !r->l1 || !r->l3 || !r->tags || r->nregions != 2) {
 		tc_enc_result_free(r);
 		snprintf(err, errlen, "out of memory");
 		return -1;

@@ -22,6 +22,8 @@ struct e1e_block {
 };
 
 struct e1e_program {
+	uint8_t vectors[32];     /* the vector page at 0 or 0xFFFF0000 (hivecs): IRQ and FIQ handlers */
+	uint32_t vector_base;
 	uint32_t base;
 	uint8_t *code;           /* little-endian A32 words */
 	size_t size;
@@ -52,6 +54,7 @@ struct e1e {
 	uint64_t cycles;         /* records written */
 	uint64_t trigger_at;     /* the trigger: the first cycle from this one that is not TD */
 	int triggered;
+	unsigned irq_percent;    /* the chance of an interrupt before each instruction, per run */
 	/* output */
 	struct enc_buf trace;
 	struct tc_etmv1_record *rec;   /* the L1 truth, in cycle order */
@@ -80,6 +83,7 @@ void e1e_header(struct e1e *e);
 void e1e_instruction(struct e1e *e, int ps, uint32_t addr, int type, int executed, int branch_to_trace,
 		     uint32_t target, int refill);
 void e1e_trace_on(struct e1e *e, uint32_t addr);
+void e1e_exception(struct e1e *e, uint32_t ret, uint32_t vector, int type);
 void e1e_drain(struct e1e *e);
 int e1e_fifo_stuck(const struct e1e *e);
 void e1e_l3_flush(struct e1e *e);

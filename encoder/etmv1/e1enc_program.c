@@ -100,6 +100,14 @@ int e1e_program_make(struct e1e *e, unsigned nblocks)
 		put32(p, k->term_addr, terminator(&e->rng, k->term, k->term_addr, p->block[k->target].start));
 	}
 	free(nother);
+	/* the vector page (ARMv4T/ARMv5TE: IRQ at +0x18, FIQ at +0x1c, ETM1-P17): each handler one
+	 * MOV pc, Rm back to the interrupted instruction (a return as the model's indirect branch) */
+	p->vector_base = e->cfg.hivecs ? 0xffff0000u : 0;
+	for (int i = 0; i < 8; i++) {
+		uint32_t w = i >= 6 ? 0xe1a0f000u | enc_below(&e->rng, 13) : 0xe1a00000u;
+		for (int k = 0; k < 4; k++)
+			p->vectors[4 * i + k] = (uint8_t)(w >> (8 * k));
+	}
 	return 0;
 }
 
