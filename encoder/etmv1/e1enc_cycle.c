@@ -67,10 +67,31 @@ static int new_record(struct e1e *e, int kind, int status)
 	return (int)e->nrec++;
 }
 
+/* The records in cycle order: an ID's record, made before its wait cycles, may precede a trigger's
+ * on one of them; the order of records at one offset stays (a trigger before its status's). */
+static int record_after(const struct tc_etmv1_record *a, const struct tc_etmv1_record *b)
+{
+	if (a->h.offset != b->h.offset)
+		return a->h.offset > b->h.offset;
+	return b->h.kind == tc_etmv1_trigger && a->h.kind != tc_etmv1_trigger;   /* ETMC-F8 */
+}
+
+static void order_records(struct e1e *e)
+{
+	for (size_t i = 1; i < e->nrec; i++) {
+		struct tc_etmv1_record r = e->rec[i];
+		size_t j = i;
+		for (; j > 0 && record_after(&e->rec[j - 1], &r); j--)
+			e->rec[j] = e->rec[j - 1];
+		e->rec[j] = r;
+	}
+}
+
 char *e1e_l1_text(struct e1e *e)
 {
 	struct enc_buf b = { 0 };
 	char line[512];
+	order_records(e);
 	for (size_t i = 0; i < e->nrec; i++) {
 		tc_etmv1_format(line, sizeof line, &e->rec[i]);
 		enc_buf_printf(&b, "%s\n", line);
@@ -418,6 +439,74 @@ void e1e_exception(struct e1e *e, uint32_t ret, uint32_t vector, int type)
 	put_cycle_as(e, tc_etmv1_ps_be, trig);
 	e1e_hit(e, "pipestat be");
 	apo_cycles(e, apo);
+}
+
+/* §5.7.5 (L8358-8367), ETM1-P13: a data address compressed against the last one, a full one (five
+ * packets, the fifth's reason bits b000, L8332) first after trace is enabled. */
+static void push_daddr(struct e1e *e, int owner, uint32_t a)
+{
+	int n = e->daddr_full_done ? packets_needed(a, e->last_daddr) : 5;
+	if (n < 5 && enc_chance(&e->rng, 10))
+		n += 1 + (int)enc_below(&e->rng, (unsigned)(5 - n));
+	for (int k = 0; k < n; k++) {
+		uint8_t byte = k < 4 ? (uint8_t)(((a >> (7 * k)) & 0x7f) | (k < n - 1 ? 0x80 : 0)) : (uint8_t)((a >> 28) & 0xf);
+		push(e, byte, 0, owner);
+	}
+	e->rec[owner].has_daddr = 1;
+	e->rec[owner].daddr = a;
+	e->last_daddr = a;
+	e->daddr_full_done = 1;
+	e1e_hit(e, "data address %d packets", n);
+}
+
+/* The data packets of an ID (Table 5-2 L8128-8135, §5.7.3 L8328-8346): the address, then each
+ * transfer's value, least significant byte first (ETM1-P12). */
+static void push_data(struct e1e *e, int owner, int ntransfers, int size)
+{
+	struct tc_etmv1_record *r = &e->rec[owner];
+	uint32_t a = (enc_chance(&e->rng, 70) ? (e->last_daddr & ~UINT32_C(0xfff)) | enc_below(&e->rng, 0x1000)
+					     : (uint32_t)enc_next(&e->rng)) & ~(uint32_t)(size - 1);
+	if (e->cfg.data_address)
+		push_daddr(e, owner, a);
+	if (!e->cfg.data_value)
+		return;
+	for (int i = 0; i < ntransfers && i < TC_ETMV1_MAX_VALUES; i++) {
+		uint64_t v = enc_next(&e->rng) & (size == 4 ? 0xffffffffu : size == 2 ? 0xffffu : 0xffu);
+		for (int k = 0; k < size; k++)
+			push(e, (uint8_t)(v >> (8 * k)), 0, owner);
+		r->value[r->nvalues] = v;
+		r->vsize[r->nvalues++] = (uint8_t)size;
+	}
+	e1e_hit(e, "data value %s", ntransfers > 1 ? "ldm/stm" : size == 1 ? "byte" : size == 2 ? "halfword" : "word");
+}
+
+/* An executed load or store with data tracing on: ID (Table 5-1 L7959). Its packets enter the FIFO
+ * at its functional cycle, or, when the FIFO is empty at its first wait cycle, from there as early
+ * packets (L8026, ETM1-P3). */
+void e1e_data_instruction(struct e1e *e, uint32_t addr, int ntransfers, int size)
+{
+	while (fifo_count(e) + 5 > e->fifo_depth && !e1e_fifo_stuck(e)) {
+		e1e_hit(e, "fifofull stall");
+		wait_cycle(e);
+	}
+	unsigned waits = enc_chance(&e->rng, 40) ? 1 + enc_below(&e->rng, 3) : 0;
+	int early = waits && !fifo_count(e) && e->cfg.port_width != 16 && enc_chance(&e->rng, 50);
+	int at = new_record(e, tc_etmv1_id, tc_etmv1_ps_id);
+	if (at < 0)
+		return;
+	if (early) {
+		push_data(e, at, ntransfers, size);
+		e1e_hit(e, "early packets port%u", e->cfg.port_width);
+	}
+	for (unsigned i = 0; i < waits; i++)
+		wait_cycle(e);
+	int trig = e1e_trigger_now(e, tc_etmv1_ps_id, 0);
+	e->rec[at].h.offset = e1e_offset(e);
+	if (!early)
+		push_data(e, at, ntransfers, size);
+	l3_instruction(e, e->rec[at].h.offset, addr, tc_insn_other, 1);
+	put_cycle_as(e, tc_etmv1_ps_id, trig);
+	e1e_hit(e, "pipestat id");
 }
 
 /* The end of the run: WT cycles while packets are owed. */

@@ -44,8 +44,15 @@ static int execute_one(struct e1e *e, struct e1e_exec *x)
 		return 0;
 	}
 	if (at < k->term_addr) {
-		uint32_t cond = e1e_word(&e->prog, at) >> 28;
-		int executed = cond == 14 || enc_chance(&e->rng, 60);
+		uint32_t w = e1e_word(&e->prog, at), cond = w >> 28;
+		int executed = cond == 14 || enc_chance(&e->rng, 60), size = 0;
+		int n = e1e_transfers(w, &size);
+		x->next++;
+		if (executed && n && (e->cfg.data_value || e->cfg.data_address)) {
+			e1e_data_instruction(e, at, n, size);
+			return 0;
+		}
+		x->next--;
 		e1e_instruction(e, executed ? tc_etmv1_ps_ie : tc_etmv1_ps_in, at, tc_insn_other, executed, 0, 0, 0);
 		x->next++;
 		return 0;
@@ -82,16 +89,18 @@ static void random_config(struct e1e *e)
 	e->cfg.cycle_accurate = (uint8_t)enc_chance(&e->rng, 40);
 	e->cfg.branch_output = (uint8_t)enc_chance(&e->rng, 30);
 	e->cfg.hivecs = (uint8_t)enc_chance(&e->rng, 50);
+	e->cfg.data_value = (uint8_t)enc_chance(&e->rng, 50);
+	e->cfg.data_address = (uint8_t)enc_chance(&e->rng, 40);
 }
 
 /* The configurations the model does not make yet (README.md "Not done"). */
 static int refused(const void *cfg, char *err, size_t errlen)
 {
 	const struct tc_etmv1_config *c = cfg;
-	if (c->data_address || c->data_value || c->cprt || c->contextid_size) {
+	if (c->cprt || c->contextid_size) {
 		if (err && errlen)
-			snprintf(err, errlen, "etmv1 encoder: data trace, CPRT and Context ID are not modelled yet "
-					      "(data_address, data_value, cprt, contextid_size must be 0)");
+			snprintf(err, errlen, "etmv1 encoder: CPRT and Context ID are not modelled yet "
+					      "(cprt, contextid_size must be 0)");
 		return 1;
 	}
 	return 0;

@@ -50,6 +50,8 @@ struct e1e {
 	unsigned head, tail;
 	int half;
 	uint32_t last_addr;      /* the last branch address put in the FIFO (§5.5.4 L8171) */
+	uint32_t last_daddr;     /* the last data address put in the FIFO (§5.7.5 L8358) */
+	int daddr_full_done;     /* a full data address has been output since trace was enabled */
 	uint64_t since_full;     /* cycles since the last five-packet address (§5.6.2) */
 	uint64_t cycles;         /* records written */
 	uint64_t trigger_at;     /* the trigger: the first cycle from this one that is not TD */
@@ -72,6 +74,7 @@ int e1e_program_make(struct e1e *e, unsigned nblocks);
 void e1e_program_free(struct e1e_program *p);
 uint32_t e1e_word(const struct e1e_program *p, uint32_t at);
 int e1e_block_at(const struct e1e_program *p, uint32_t at);
+int e1e_transfers(uint32_t w, int *size);
 
 /* e1enc_cycle.c */
 void e1e_hit(struct e1e *e, const char *fmt, ...);
@@ -84,6 +87,7 @@ void e1e_instruction(struct e1e *e, int ps, uint32_t addr, int type, int execute
 		     uint32_t target, int refill);
 void e1e_trace_on(struct e1e *e, uint32_t addr);
 void e1e_exception(struct e1e *e, uint32_t ret, uint32_t vector, int type);
+void e1e_data_instruction(struct e1e *e, uint32_t addr, int ntransfers, int size);
 void e1e_drain(struct e1e *e);
 int e1e_fifo_stuck(const struct e1e *e);
 void e1e_l3_flush(struct e1e *e);

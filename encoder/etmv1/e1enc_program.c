@@ -39,11 +39,56 @@ int e1e_block_at(const struct e1e_program *p, uint32_t at)
 	return -1;
 }
 
-/* An ordinary instruction (ARM ARM A5.1 data processing, immediate): never writes the PC. */
+/* A load or store (ARM ARM A5.2, A5.3, A5.4 addressing modes with an immediate offset; Rd and Rn
+ * below r13, never the PC): LDR, STR, LDRB, STRB, LDRH, STRH, LDRSB, LDRSH, LDMIA, STMIA. */
+static uint32_t transfer(struct enc_rng *r, uint32_t cond)
+{
+	uint32_t rd = enc_below(r, 13), rn = enc_below(r, 13), imm = enc_below(r, 256);
+	uint32_t misc = (imm >> 4) << 8 | (imm & 0xf);
+	switch (enc_below(r, 10)) {
+	case 0: return cond << 28 | 0x05900000u | rn << 16 | rd << 12 | imm;   /* LDR */
+	case 1: return cond << 28 | 0x05800000u | rn << 16 | rd << 12 | imm;   /* STR */
+	case 2: return cond << 28 | 0x05d00000u | rn << 16 | rd << 12 | imm;   /* LDRB */
+	case 3: return cond << 28 | 0x05c00000u | rn << 16 | rd << 12 | imm;   /* STRB */
+	case 4: return cond << 28 | 0x01d000b0u | rn << 16 | rd << 12 | misc;  /* LDRH */
+	case 5: return cond << 28 | 0x01c000b0u | rn << 16 | rd << 12 | misc;  /* STRH */
+	case 6: return cond << 28 | 0x01d000d0u | rn << 16 | rd << 12 | misc;  /* LDRSB */
+	case 7: return cond << 28 | 0x01d000f0u | rn << 16 | rd << 12 | misc;  /* LDRSH */
+	case 8: return cond << 28 | 0x08900000u | rn << 16 | (1 + enc_below(r, 0x1fff));   /* LDMIA */
+	default: return cond << 28 | 0x08800000u | rn << 16 | (1 + enc_below(r, 0x1fff)); /* STMIA */
+	}
+}
+
+/* The transfers of an instruction transfer() wrote: how many, of how many bytes each (Table 5-2
+ * L8133-8135: 1, 2 or 4 bytes; n x 4 for LDM and STM); 0 for any other instruction. */
+int e1e_transfers(uint32_t w, int *size)
+{
+	if ((w & 0x0e000000u) == 0x04000000u) {
+		*size = w & (1u << 22) ? 1 : 4;
+		return 1;
+	}
+	if ((w & 0x0e000090u) == 0x00000090u && (w & 0x60u)) {
+		*size = (w & 0x60u) == 0x40u ? 1 : 2;   /* SB 1; H, SH 2 */
+		return 1;
+	}
+	if ((w & 0x0e000000u) == 0x08000000u) {
+		int n = 0;
+		for (uint32_t list = w & 0xffffu; list; list &= list - 1)
+			n++;
+		*size = 4;
+		return n;
+	}
+	return 0;
+}
+
+/* An ordinary instruction (ARM ARM A5.1 data processing, immediate, or a load or store): never
+ * writes the PC. */
 static uint32_t other(struct enc_rng *r)
 {
 	uint32_t cond = enc_chance(r, 20) ? enc_below(r, 14) : 14;
 	uint32_t rd = enc_below(r, 13), rn = enc_below(r, 13), imm = enc_below(r, 256);
+	if (enc_chance(r, 35))
+		return transfer(r, cond);
 	switch (enc_below(r, 5)) {
 	case 0: return cond << 28 | 0x02800000u | rn << 16 | rd << 12 | imm;   /* ADD Rd, Rn, #imm */
 	case 1: return cond << 28 | 0x02400000u | rn << 16 | rd << 12 | imm;   /* SUB Rd, Rn, #imm */
