@@ -249,8 +249,9 @@ static void put_cycle_as(struct e1e *e, int ps, int trig)
 		pkt[0] = (uint8_t)ps;
 		ps = tc_etmv1_ps_tr;
 	} else if (ps == tc_etmv1_ps_td) {
-		/* §5.10 (L8420): TRACEPKT[0] high on TD while tracing in cycle-accurate mode */
-		pkt[0] = e->cfg.cycle_accurate ? 1 : 0;
+		/* §5.10 (L8420): TRACEPKT[0] high on TD while tracing in cycle-accurate mode; low when
+		 * TraceEnable is inactive (Table 5-2 TD, L8141) */
+		pkt[0] = e->cfg.cycle_accurate && !e->disabled ? 1 : 0;
 	} else {
 		drain(e, pkt, &sync);
 	}
@@ -507,6 +508,46 @@ void e1e_data_instruction(struct e1e *e, uint32_t addr, int ntransfers, int size
 	l3_instruction(e, e->rec[at].h.offset, addr, tc_insn_other, 1);
 	put_cycle_as(e, tc_etmv1_ps_id, trig);
 	e1e_hit(e, "pipestat id");
+}
+
+/* §5.8.2 (L8381-8386): trace disabled: the FIFO drains on WT cycles (on 16 bits a last lone packet
+ * with an empty byte, L8045: the next packet is the restart's, with TRACESYNC), then TD with
+ * TRACEPKT[0] = 0 for the cycles given; in cycle-accurate mode the first is a `trace-disabled`
+ * item (ETM1-P21). The restart is e1e_trace_on's. */
+void e1e_trace_off(struct e1e *e, unsigned cycles)
+{
+	while (fifo_count(e)) {
+		if (!e1e_fifo_stuck(e)) {
+			wait_cycle(e);
+			continue;
+		}
+		/* 16 bits: one packet on [7:0] and the empty byte (UNKNOWN, L8006) on [15:8] */
+		uint8_t b[3] = { tc_etmv1_ps_wt, 0, (uint8_t)enc_below(&e->rng, 256) };
+		const struct e1e_packet *p = fifo_at(e, 0);
+		if (e1e_trigger_now(e, tc_etmv1_ps_wt, 0)) {
+			b[0] = tc_etmv1_ps_tr;
+			b[1] = tc_etmv1_ps_wt;
+			b[2] = 0;
+		} else {
+			first_out(e, p, e1e_offset(e));
+			b[0] = (uint8_t)(tc_etmv1_ps_wt | (p->sync ? 0x10 : 0));
+			b[1] = p->byte;
+			e->head++;
+			e1e_hit(e, "port16 empty byte");
+		}
+		enc_buf_put(&e->trace, b, record_size(e));
+		e->since_full++;
+		e->cycles++;
+	}
+	e->disabled = 1;
+	for (unsigned i = 0; i < cycles; i++) {
+		if (i == 0 && e->cfg.cycle_accurate)
+			new_record(e, tc_etmv1_trace_disabled, tc_etmv1_ps_td);
+		put_cycle(e, tc_etmv1_ps_td);
+	}
+	e->disabled = 0;
+	e->daddr_full_done = 0;   /* ETM1-P13: an interruption */
+	e1e_hit(e, "trace disabled%s", e->cfg.cycle_accurate ? " cycle-accurate" : "");
 }
 
 /* The end of the run: WT cycles while packets are owed. */

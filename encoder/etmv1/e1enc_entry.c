@@ -120,8 +120,18 @@ static int run(struct e1e *e, const struct tc_enc_request *rq)
 	e1e_header(e);
 	x.block = (int)enc_below(&e->rng, (unsigned)e->prog.nblocks);
 	e1e_trace_on(e, e->prog.block[x.block].start);
-	for (unsigned s = 0; s < rq->steps && !e->failed;)
-		s += (unsigned)execute_one(e, &x);
+	for (unsigned s = 0; s < rq->steps && !e->failed;) {
+		int ended = execute_one(e, &x);
+		s += (unsigned)ended;
+		if (ended && s < rq->steps && e->off_percent && enc_chance(&e->rng, e->off_percent)) {
+			/* TraceEnable off for a while (§5.8): the code run meanwhile is not traced; tracing
+			 * resumes at a block with a b001 address (§5.8.1 L8375) */
+			e1e_trace_off(e, 1 + enc_below(&e->rng, 20));
+			x.block = (int)enc_below(&e->rng, (unsigned)e->prog.nblocks);
+			x.next = 0;
+			e1e_trace_on(e, e->prog.block[x.block].start);
+		}
+	}
 	/* §5.3.1 (L8038): a lone packet on 16 bits leaves only with a functional PIPESTAT */
 	for (int guard = 0; e->cfg.port_width == 16 && guard < 100000 && !e->failed; guard++) {
 		e1e_drain(e);
@@ -166,6 +176,7 @@ static int generate(const struct tc_enc_request *rq, struct tc_enc_result *r, ch
 		}
 	}
 	e->fifo_depth = 6 + enc_below(&e->rng, 27);
+	e->off_percent = enc_chance(&e->rng, 50) ? 0 : 1 + enc_below(&e->rng, 4);
 	e->irq_percent = enc_chance(&e->rng, 50) ? 0 : 1 + enc_below(&e->rng, 3);
 	e->trigger_at = enc_chance(&e->rng, 50) ? 1 + enc_below(&e->rng, 20 * rq->steps) : UINT64_MAX;
 	e->variants = calloc((size_t)enc_etmv1_variant_total + 1, sizeof *e->variants);

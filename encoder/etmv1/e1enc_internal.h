@@ -56,6 +56,8 @@ struct e1e {
 	uint64_t cycles;         /* records written */
 	uint64_t trigger_at;     /* the trigger: the first cycle from this one that is not TD */
 	int triggered;
+	unsigned off_percent;    /* the chance of trace being disabled after each block, per run */
+	int disabled;            /* TraceEnable inactive: TD with TRACEPKT[0] = 0 */
 	unsigned irq_percent;    /* the chance of an interrupt before each instruction, per run */
 	/* output */
 	struct enc_buf trace;
@@ -89,6 +91,7 @@ void e1e_trace_on(struct e1e *e, uint32_t addr);
 void e1e_exception(struct e1e *e, uint32_t ret, uint32_t vector, int type);
 void e1e_data_instruction(struct e1e *e, uint32_t addr, int ntransfers, int size);
 void e1e_drain(struct e1e *e);
+void e1e_trace_off(struct e1e *e, unsigned cycles);
 int e1e_fifo_stuck(const struct e1e *e);
 void e1e_l3_flush(struct e1e *e);
 char *e1e_l1_text(struct e1e *e);
