@@ -314,6 +314,32 @@ static int apo_now(const struct e1e *e)
 	return n > 15 ? 15 : n;
 }
 
+/* §5.6.3 (L8262-8268), ETM1-P16: the Context ID after a five-packet address whose reason is not
+ * b000, from ETMv1.2, contextid_size bytes least significant first, contiguous with the address;
+ * L3 `context` when it differs from the last one traced. */
+static void push_ctxid(struct e1e *e, int owner)
+{
+	struct tc_etmv1_record *r = &e->rec[owner];
+	for (unsigned k = 0; k < e->cfg.contextid_size; k++)
+		push(e, (uint8_t)(e->ctxid >> (8 * k)), 0, owner);
+	r->has_ctxid = 1;
+	r->ctxid = e->ctxid;
+	e1e_hit(e, "context id %u bytes", e->cfg.contextid_size);
+	if (!e->ctx_valid || e->ctx_shown != e->ctxid) {
+		struct tc_l3 x;
+		e1e_l3_flush(e);
+		memset(&x, 0, sizeof x);
+		x.h.size = sizeof x;
+		x.h.protocol = tc_proto_etmv1;
+		x.h.kind = tc_l3_context;
+		x.h.offset = r->h.offset;
+		x.ctx.context_id = e->ctxid;
+		l3_item(e, &x);
+		e->ctx_shown = e->ctxid;
+		e->ctx_valid = 1;
+	}
+}
+
 /* Puts the branch address of record owner in the FIFO: n packets, the fifth with reason. */
 static void push_address(struct e1e *e, int owner, uint32_t addr, int n, int reason)
 {
@@ -339,6 +365,8 @@ static void push_address(struct e1e *e, int owner, uint32_t addr, int n, int rea
 	}
 	e->last_addr = addr;
 	e1e_hit(e, "address %d packets", n);
+	if (n == 5 && reason != 0 && e->cfg.version >= 2 && e->cfg.contextid_size)
+		push_ctxid(e, owner);
 }
 
 /* The two APO cycles after a BE (§5.6.1 L8231, ETM1-S1: PIPESTAT[1:0], low bits first). */

@@ -80,6 +80,12 @@ static int execute_one(struct e1e *e, struct e1e_exec *x)
 	return 1;
 }
 
+static uint32_t random_ctxid(struct e1e *e)
+{
+	uint32_t v = (uint32_t)enc_next(&e->rng);
+	return e->cfg.contextid_size >= 4 ? v : v & ((UINT32_C(1) << (8 * e->cfg.contextid_size)) - 1);
+}
+
 static void random_config(struct e1e *e)
 {
 	static const uint8_t widths[3] = { 4, 8, 16 };
@@ -91,16 +97,19 @@ static void random_config(struct e1e *e)
 	e->cfg.hivecs = (uint8_t)enc_chance(&e->rng, 50);
 	e->cfg.data_value = (uint8_t)enc_chance(&e->rng, 50);
 	e->cfg.data_address = (uint8_t)enc_chance(&e->rng, 40);
+	if (e->cfg.version >= 2) {
+		static const uint8_t sizes[4] = { 0, 1, 2, 4 };
+		e->cfg.contextid_size = sizes[enc_below(&e->rng, 4)];
+	}
 }
 
 /* The configurations the model does not make yet (README.md "Not done"). */
 static int refused(const void *cfg, char *err, size_t errlen)
 {
 	const struct tc_etmv1_config *c = cfg;
-	if (c->cprt || c->contextid_size) {
+	if (c->cprt) {
 		if (err && errlen)
-			snprintf(err, errlen, "etmv1 encoder: CPRT and Context ID are not modelled yet "
-					      "(cprt, contextid_size must be 0)");
+			snprintf(err, errlen, "etmv1 encoder: CPRT is not modelled yet (cprt must be 0)");
 		return 1;
 	}
 	return 0;
@@ -127,6 +136,8 @@ static int run(struct e1e *e, const struct tc_enc_request *rq)
 			/* TraceEnable off for a while (§5.8): the code run meanwhile is not traced; tracing
 			 * resumes at a block with a b001 address (§5.8.1 L8375) */
 			e1e_trace_off(e, 1 + enc_below(&e->rng, 20));
+			if (enc_chance(&e->rng, 50))   /* another process ran meanwhile */
+				e->ctxid = random_ctxid(e);
 			x.block = (int)enc_below(&e->rng, (unsigned)e->prog.nblocks);
 			x.next = 0;
 			e1e_trace_on(e, e->prog.block[x.block].start);
@@ -176,6 +187,7 @@ static int generate(const struct tc_enc_request *rq, struct tc_enc_result *r, ch
 		}
 	}
 	e->fifo_depth = 6 + enc_below(&e->rng, 27);
+	e->ctxid = random_ctxid(e);
 	e->off_percent = enc_chance(&e->rng, 50) ? 0 : 1 + enc_below(&e->rng, 4);
 	e->irq_percent = enc_chance(&e->rng, 50) ? 0 : 1 + enc_below(&e->rng, 3);
 	e->trigger_at = enc_chance(&e->rng, 50) ? 1 + enc_below(&e->rng, 20 * rq->steps) : UINT64_MAX;

@@ -57,7 +57,10 @@ struct e1e {
 	uint64_t trigger_at;     /* the trigger: the first cycle from this one that is not TD */
 	int triggered;
 	unsigned off_percent;    /* the chance of trace being disabled after each block, per run */
-	int disabled;            /* TraceEnable inactive: TD with TRACEPKT[0] = 0 */
+	int disabled;
+	uint32_t ctxid;          /* the current Context ID (contextid_size bytes) */
+	uint32_t ctx_shown;      /* the last one traced, and whether one was (L3 `context` on a change) */
+	int ctx_valid;            /* TraceEnable inactive: TD with TRACEPKT[0] = 0 */
 	unsigned irq_percent;    /* the chance of an interrupt before each instruction, per run */
 	/* output */
 	struct enc_buf trace;
