@@ -40,6 +40,7 @@ void e1e_header(struct e1e *e)
 	h[7] = e->cfg.port_width;
 	h[8] = e->cfg.port_mode;
 	h[9] = e->cfg.half_rate;
+	h[10] = (uint8_t)(e->drop_td ? 1 : 0);   /* FORMAT.md "Header" byte 10 bit 0 */
 	enc_buf_put(&e->trace, h, sizeof h);
 }
 
@@ -260,6 +261,13 @@ static void put_cycle_as(struct e1e *e, int ps, int trig)
 	b[2] = pkt[1];
 	if (sync)
 		e1e_hit(e, "tracesync port%u", e->cfg.port_width);
+	if (ps == tc_etmv1_ps_td && !pkt[0] && e->drop_td) {
+		/* §4.4.2 (L7316-7324), ETMC-F3: a cycle the capture device need not keep */
+		e1e_hit(e, "capture without td cycles");
+		e->since_full++;
+		e->cycles++;
+		return;
+	}
 	enc_buf_put(&e->trace, b, record_size(e));
 	e->since_full++;
 	e->cycles++;
@@ -569,7 +577,7 @@ void e1e_trace_off(struct e1e *e, unsigned cycles)
 	}
 	e->disabled = 1;
 	for (unsigned i = 0; i < cycles; i++) {
-		if (i == 0 && e->cfg.cycle_accurate)
+		if (i == 0 && e->cfg.cycle_accurate && !e->drop_td)
 			new_record(e, tc_etmv1_trace_disabled, tc_etmv1_ps_td);
 		put_cycle(e, tc_etmv1_ps_td);
 	}

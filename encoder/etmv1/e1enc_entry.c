@@ -138,6 +138,7 @@ static int run(struct e1e *e, const struct tc_enc_request *rq)
 			e1e_trace_off(e, 1 + enc_below(&e->rng, 20));
 			if (enc_chance(&e->rng, 50))   /* another process ran meanwhile */
 				e->ctxid = random_ctxid(e);
+	e->drop_td = enc_chance(&e->rng, 25);
 			x.block = (int)enc_below(&e->rng, (unsigned)e->prog.nblocks);
 			x.next = 0;
 			e1e_trace_on(e, e->prog.block[x.block].start);

@@ -58,6 +58,7 @@ struct e1e {
 	int triggered;
 	unsigned off_percent;    /* the chance of trace being disabled after each block, per run */
 	int disabled;
+	int drop_td;             /* the capture leaves out TD cycles with TRACEPKT[0] = 0 (ETMC-F3) */
 	uint32_t ctxid;          /* the current Context ID (contextid_size bytes) */
 	uint32_t ctx_shown;      /* the last one traced, and whether one was (L3 `context` on a change) */
 	int ctx_valid;            /* TraceEnable inactive: TD with TRACEPKT[0] = 0 */
