@@ -3,6 +3,7 @@
 
 # make fuzz-smoke: seconds under libFuzzer and AFL++ (HARNESS:LF:AFL), twice the protocol's share of
 # each engine (FUZZ_SMOKE_PROTO); the decoder on records (parse) and through the descriptor with the
-# image walk and L3 (decode) get the most.
+# image walk and L3 (decode) get the most; the encoder's round trip (the shared fuzz/roundtrip.c) as
+# rvtrace's.
 FUZZ_SMOKE_TIMES += etmv1_parse:5:20 etmv1_decode:5:20 etmv1_diff:5:15 etmv1_stream:5:15 \
-                    etmv1_l1text:5:10
+                    etmv1_l1text:5:10 etmv1_roundtrip:5:10

@@ -66,6 +66,12 @@ static int addresses_ahead(struct tc_etmv1_decoder *d)
 		if (it->need_addr && !it->addr_started)
 			n++;
 	}
+	/* ETM1-P50: a 4-bit port's low nibble held with TRACESYNC is the first packet of the first
+	 * address not started: its TRACESYNC came before this cycle, so the APO does not count it */
+	if (d->half && d->half_sync && n > 0) {
+		TC_CLAUSE("ETM1-P50");
+		n--;
+	}
 	return n;
 }
 

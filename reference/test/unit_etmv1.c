@@ -491,6 +491,18 @@ static void test_ports(void)
 	snprintf(s, sizeof s, "%s14 05", sync4);
 	expect(&c, s, 0, "@16 4 be pkt=16 addr=0x1000 isa=arm n=5 reason=1 apo=0\n@36 4 error class=truncated\n",
 	       "ETM1-P22: the end inside a nibble pair is truncated at the branch");
+	/* ETM1-P50: @36 BE0|TRACESYNC, a five-packet address 0x80 0xa0 0x80 0x80 0x00 (0x1000, reason
+	 * b000) as nibbles 0 8 0 a 0 8 0 8 0 0 on @36-@54; @38 @40 its APO b000 b000; @42 BE1 (BE0's
+	 * address started at @36: APO 0, @44 @46 b000 b000); @48-@56 IE; @56 IE|TRACESYNC: BE1's 0x04,
+	 * low nibble; @58 BE2 with its high nibble: BE1's TRACESYNC came at @56, before BE2's cycle, so
+	 * BE2's own address is the next: APO 0 (@60 b000|TRACESYNC with BE2's 0x08, @62 b000) */
+	snprintf(s, sizeof s, "%s14 00 00 08 00 00 04 0a 00 00 00 08 00 00 00 08 00 00 00 00 10 04 04 00 10 08 00 00",
+		 sync4);
+	expect(&c, s, 0,
+	       "@16 4 be pkt=16 addr=0x1000 isa=arm n=5 reason=1 apo=0\n@36 4 be pkt=36 addr=0x1000 isa=arm n=5 reason=0 apo=0\n"
+	       "@42 4 be pkt=56 addr=0x1004 isa=arm n=1 apo=0\n@48 0 ie\n@50 0 ie\n@52 0 ie\n@54 0 ie\n@56 0 ie\n"
+	       "@58 4 be pkt=60 addr=0x1008 isa=arm n=1 apo=0\n",
+	       "ETM1-P50: 4-bit: a TRACESYNC nibble before the branch's cycle is not counted in its APO");
 	c.port_width = 16;
 	c.data_value = 1;
 	/* @16 BE|TRACESYNC 0x80 0xa0; @19 APO 0x80 0x80; @22 APO 0x10 (fifth; [15:8] not read); @25, @28 IE

@@ -1,0 +1,103 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* e1enc_internal.h — the ETMv1 encoder's state: the program, the cycle model's FIFO, the truth (encoder/etmv1/README.md). */
+#ifndef E1ENC_INTERNAL_H
+#define E1ENC_INTERNAL_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "../enc_common.h"
+#include "tracecert/encoder.h"
+#include "tracecert/etmv1.h"
+#include "tracecert/trace.h"
+
+/* The terminators of an ARMv4T/ARMv5TE A32 block (e1enc_program.c). */
+enum e1e_term { e1e_b, e1e_bl, e1e_bcond, e1e_bx, e1e_mov_pc, e1e_term_count };
+
+struct e1e_block {
+	uint32_t start;          /* first instruction */
+	uint32_t term_addr;      /* the terminator */
+	int term;                /* enum e1e_term */
+	int target;              /* direct branches: the target block */
+};
+
+struct e1e_program {
+	uint8_t vectors[32];     /* the vector page at 0 or 0xFFFF0000 (hivecs): IRQ and FIQ handlers */
+	uint32_t vector_base;
+	uint32_t base;
+	uint8_t *code;           /* little-endian A32 words */
+	size_t size;
+	struct e1e_block *block;
+	int nblocks;
+};
+
+/* One packet in the FIFO (§5.3, §5.5.4). */
+struct e1e_packet {
+	uint8_t byte;
+	uint8_t sync;            /* the first packet of a branch address: TRACESYNC (L8010) */
+	int owner;               /* the truth record it belongs to */
+};
+
+#define E1E_FIFO_MAX 4096
+
+struct e1e {
+	struct enc_rng rng;
+	struct tc_etmv1_config cfg;
+	unsigned fifo_depth;     /* packets before the core is stalled (FIFOFULL) */
+	struct e1e_program prog;
+	/* the FIFO: packets [head, tail) of ring[], the head's low nibble out on a 4-bit port */
+	struct e1e_packet ring[E1E_FIFO_MAX];
+	unsigned head, tail;
+	int half;
+	uint32_t last_addr;      /* the last branch address put in the FIFO (§5.5.4 L8171) */
+	uint32_t last_daddr;     /* the last data address put in the FIFO (§5.7.5 L8358) */
+	int daddr_full_done;     /* a full data address has been output since trace was enabled */
+	uint64_t since_full;     /* cycles since the last five-packet address (§5.6.2) */
+	uint64_t cycles;         /* records written */
+	uint64_t trigger_at;     /* the trigger: the first cycle from this one that is not TD */
+	int triggered;
+	unsigned off_percent;    /* the chance of trace being disabled after each block, per run */
+	int disabled;
+	int drop_td;             /* the capture leaves out TD cycles with TRACEPKT[0] = 0 (ETMC-F3) */
+	uint32_t ctxid;          /* the current Context ID (contextid_size bytes) */
+	uint32_t ctx_shown;      /* the last one traced, and whether one was (L3 `context` on a change) */
+	int ctx_valid;            /* TraceEnable inactive: TD with TRACEPKT[0] = 0 */
+	unsigned irq_percent;    /* the chance of an interrupt before each instruction, per run */
+	/* output */
+	struct enc_buf trace;
+	struct tc_etmv1_record *rec;   /* the L1 truth, in cycle order */
+	size_t nrec, caprec;
+	struct enc_buf l3;
+	struct tc_l3 range;
+	int range_open;
+	uint32_t range_next;
+	uint32_t *variants;
+	int failed;              /* out of memory */
+};
+
+/* e1enc_program.c */
+int e1e_program_make(struct e1e *e, unsigned nblocks);
+void e1e_program_free(struct e1e_program *p);
+uint32_t e1e_word(const struct e1e_program *p, uint32_t at);
+int e1e_block_at(const struct e1e_program *p, uint32_t at);
+int e1e_transfers(uint32_t w, int *size);
+
+/* e1enc_cycle.c */
+void e1e_hit(struct e1e *e, const char *fmt, ...);
+int e1e_trigger_now(struct e1e *e, int ps, int apo);
+uint64_t e1e_offset(const struct e1e *e);
+void e1e_header(struct e1e *e);
+/* One instruction: waits, then its functional cycle (IE, IN, BE); a BE's address and its two APO
+ * cycles; refill is the pipeline's cycles after a taken branch that gives no BE. */
+void e1e_instruction(struct e1e *e, int ps, uint32_t addr, int type, int executed, int branch_to_trace,
+		     uint32_t target, int refill);
+void e1e_trace_on(struct e1e *e, uint32_t addr);
+void e1e_exception(struct e1e *e, uint32_t ret, uint32_t vector, int type);
+void e1e_data_instruction(struct e1e *e, uint32_t addr, int ntransfers, int size);
+void e1e_drain(struct e1e *e);
+void e1e_trace_off(struct e1e *e, unsigned cycles);
+int e1e_fifo_stuck(const struct e1e *e);
+void e1e_l3_flush(struct e1e *e);
+char *e1e_l1_text(struct e1e *e);
+
+#endif
