@@ -35,7 +35,8 @@ _start:
 	c.beqz	s1, .Lcbz\d		# not taken (s1 = 1), backward target
 	c.bnez	s0, .Lcbn\d		# not taken (s0 = 0), backward target
 	.endr
-	# the six 32-bit branches taken forward over 2^k bytes (B offset bit k, k = 1..11)
+	# beq and bne taken forward over 2^k bytes (B offset bit k, k = 2..11); then blt, bge, bltu and
+	# bgeu taken, and all six not taken
 	.option	push
 	.option	norvc
 	.irp	d, 4, 8, 16, 32, 64, 128, 256, 512, 1024, 2048

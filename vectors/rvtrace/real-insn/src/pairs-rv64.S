@@ -74,7 +74,7 @@ _start:					# 0x10000: block 0
 	lui	ra, 0x1c		# ra = 0x1c000
 	jalr	ra, 0x40(ra)		# pair through x1, linking x1: to 0x1c040
 	.org	0x1c040 - 0x10000
-	jal	zero, far1		# 0xe4040 bytes forward (offset bit 19 set)
+	jal	zero, far1		# 0xe3fc0 bytes forward (offset bit 19 set)
 
 	.org	0x1d000 - 0x10000	# block 14
 	li	a0, 0
