@@ -24,6 +24,10 @@ _start:					# 0x10000: block 0
 	lui	t0, 0x15		# t0 = 0x15000 (upper bit 0 set: word bit 12)
 	jalr	zero, 1(t0)		# pair, odd offset: to (0x15000 + 1) & ~1 = 0x15000
 
+	.org	0x10400 - 0x10000	# block 9
+	C c.lui	t0, 0x1c		# t0 = 0x1c000
+	C c.jalr	t0			# pair, a call (ra = 0x10404): to 0x1c000
+
 	.org	0x15000 - 0x10000	# block 1
 	auipc	t1, 0x1			# t1 = 0x15000 + 0x1000 = 0x16000
 	jalr	zero, 0x404(t1)		# pair, offset 0x404 (bit 10 set): to 0x16404
@@ -55,10 +59,10 @@ _start:					# 0x10000: block 0
 	.org	0x1b000 - 0x10000	# block 8
 	C c.mv	a0, ra			# c.mv and c.add with rs2 = x1 (not c.jr, c.jalr)
 	C c.add	a1, ra
-	C c.lui	t0, 0x1c		# t0 = 0x1c000
-	C c.jalr	t0			# pair, a call (ra = 0x1b00a): to 0x1c000
+	C c.lui	t0, 0x10		# t0 = 0x10000 (nzimm[16] alone)
+	jalr	zero, 0x400(t0)		# pair: to 0x10400
 
-	.org	0x1c000 - 0x10000	# block 9: jumps that are not pairs
+	.org	0x1c000 - 0x10000	# block 10: jumps that are not pairs
 	auipc	t0, 0			# t0 = 0x1c000
 	addi	t1, t1, 1		# another instruction between: not a pair
 	jalr	zero, 0x10(t0)		# uninferable: to 0x1c010
@@ -76,7 +80,7 @@ _start:					# 0x10000: block 0
 	.org	0x1c040 - 0x10000
 	jal	zero, far1		# 0xe3fc0 bytes forward (offset bit 19 set)
 
-	.org	0x1d000 - 0x10000	# block 14
+	.org	0x1d000 - 0x10000	# block 15
 	li	a0, 0
 	li	a7, 93
 	ecall				# exit(0)
@@ -85,20 +89,20 @@ _start:					# 0x10000: block 0
 	.section .far1, "ax"
 	.globl	far1
 	.type	far1, @function
-far1:					# 0x100000: block 10
+far1:					# 0x100000: block 11
 	auipc	t0, 0x40000		# t0 = 0x100000 + 0x40000000 (offset bit 30 set)
 	jalr	zero, 0(t0)		# pair: to 0x40100000
-	.org	0x1000			# block 13
+	.org	0x1000			# block 14
 	jal	zero, 0x1d000		# 0x101000: 0xe4000 bytes backward
 	.size	far1, . - far1
 
 	.section .far2, "ax"
 	.globl	far2
 	.type	far2, @function
-far2:					# 0x40100000: block 11
+far2:					# 0x40100000: block 12
 	lui	t1, 0x40110		# t1 = 0x40110000 (bit 30 set)
 	jalr	zero, 0(t1)		# pair: to 0x40110000
-	.org	0x10000			# block 12
+	.org	0x10000			# block 13
 	lui	t0, 0x101		# t0 = 0x101000
 	jalr	zero, 0(t0)		# pair: to 0x101000
 	.size	far2, . - far2
