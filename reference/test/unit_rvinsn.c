@@ -235,6 +235,8 @@ static void reserved_cases(void)
 	expect(32, 1, 0x00003063, 4, tc_rvinsn_reserved, 4, "BRANCH with funct3 011");
 	expect(64, 1, 0x00001067, 4, tc_rvinsn_reserved, 4, "JALR with funct3 001");
 	expect(32, 1, 0x00007067, 4, tc_rvinsn_reserved, 4, "JALR with funct3 111");
+	expect(64, 1, 0x8400, 2, tc_rvinsn_reserved, 2, "quadrant 0 funct3 100 with bit 10 set (Zcb's c.lbu space)");
+	expect(32, 1, 0x0010, 2, tc_rvinsn_reserved, 2, "c.addi4spn x12,sp with nzuimm = 0 (000 00000000 100 00)");
 }
 
 static void other_cases(void)
@@ -247,6 +249,31 @@ static void other_cases(void)
 	expect(32, 0, 0x2001, 2, tc_rvinsn_other, 2, "c.jal with c_ext=0");
 	expect(64, 0, 0x00008067, 4, tc_rvinsn_indirect, 4, "jalr x0,0(x1) with c_ext=0");
 	expect(64, 1, 0x2465, 2, tc_rvinsn_other, 2, "c.jal 0x2a8's bits in RV64: c.addiw x8,25");
+	expect(64, 1, 0x9441, 2, tc_rvinsn_other, 2, "c.srai x8,48 in RV64 (100 1 01 000 10000 01)");
+	expect(64, 1, 0x9c81, 2, tc_rvinsn_other, 2, "c.subw x9,x8 in RV64 (rd' odd: 100 1 11 001 00 000 01)");
+	expect(64, 1, 0x1000, 2, tc_rvinsn_other, 2, "c.addi4spn x8,sp,32 (nzuimm[5] alone: bit 12)");
+	expect(64, 1, 0x0020, 2, tc_rvinsn_other, 2, "c.addi4spn x8,sp,8 (nzuimm[3] alone: bit 5)");
+}
+
+/* raw holds the instruction's own bytes only (rvinsn.h: a 16-bit one in bits 15:0, and never a byte
+ * beyond avail): the bytes after them in the buffer are set, so a read past either shows. */
+static void raw_case(uint32_t first, size_t avail, uint32_t want, const char *what)
+{
+	uint8_t b[8] = { (uint8_t)first, (uint8_t)(first >> 8), (uint8_t)(first >> 16), (uint8_t)(first >> 24),
+			 0x5a, 0x5a, 0x5a, 0x5a };
+	struct tc_rvinsn in;
+	tc_rvinsn_decode(64, 1, 0x1000, b, avail, &in);
+	if (in.raw != want)
+		note("got raw 0x%x", (unsigned)in.raw);
+	ok(in.raw == want, "raw of %s: 0x%x", what, (unsigned)want);
+}
+
+static void raw_cases(void)
+{
+	raw_case(0xa5a50001, 4, 0x0001, "c.nop with 4 bytes available");
+	raw_case(0x00000013, 4, 0x00000013, "addi x0,x0,0 with 4 bytes available");
+	raw_case(0xa5a55013, 3, 0x5013, "a 32-bit encoding with 3 bytes available (truncated)");
+	raw_case(0xa5a55013, 2, 0x5013, "a 32-bit encoding with 2 bytes available (truncated)");
 }
 
 /* §1.5's length encoding: 48-bit xx011111, 64-bit x0111111, (80+16·nnn)-bit xnnnxxxxx1111111. */
@@ -323,6 +350,7 @@ int main(int argc, char **argv)
 	reserved_cases();
 	other_cases();
 	length_cases();
+	raw_cases();
 	pair_cases();
 	return tap_finish();
 }
