@@ -886,7 +886,8 @@ static void test_descriptor(void)
 static void test_guards(void)
 {
 	struct tc_rvtrace_config cfg = config(), short_frames = config(), narrow = config();
-	struct tc_rvtrace_decoder *d = tc_rvtrace_alloc(&cfg, NULL);
+	struct tc_rvtrace_decoder *d = tc_rvtrace_alloc(&cfg, NULL), *one = tc_rvtrace_alloc(&cfg, NULL);
+	struct tc_rvtrace_packet rec[TC_RVTRACE_MAX_RECORDS];
 	int good = 0;
 	short_frames.long_frames = 0;
 	narrow.nocontext_p = 1;
@@ -899,7 +900,15 @@ static void test_guards(void)
 	good += d && tc_rvtrace_set_image(d, NULL) == tc_rvtrace_invalid;
 	good += d && tc_rvtrace_set_l3_sink(d, NULL) == tc_rvtrace_invalid;
 	tc_rvtrace_free(d);
-	ok(good == 6, "API: frame size with no configuration, set_image and set_l3_sink after finish (%d/6)", good);
+	/* a feed of one byte fixes the image as a longer one does */
+	good += one && tc_rvtrace_feed(one, (const uint8_t *)"\x20", 1) == tc_rvtrace_ok &&
+		tc_rvtrace_set_image(one, NULL) == tc_rvtrace_invalid;
+	tc_rvtrace_free(one);
+	/* no bytes at all: truncated, with byte 0 given as 00 (there is none) */
+	good += tc_rvtrace_parse_frame(&cfg, (const uint8_t *)"", 0, 3, rec) == 1 && rec[0].h.kind == tc_rvtrace_pkt_error &&
+		rec[0].error == tc_rvtrace_err_truncated && rec[0].byte0 == 0 && rec[0].h.offset == 3;
+	ok(good == 8, "API: frame size with no configuration, set_image and set_l3_sink after finish, set_image after a "
+	   "one-byte feed, no bytes to parse_frame (%d/8)", good);
 	/* e0 with long_frames=0: te_inst, N = 0, one byte: format 11 in p0 p1, the 2-bit subformat cut */
 	expect_l1("short-frame: e0 (long_frames=0), a sync's subformat cut", &short_frames, (const uint8_t *)"\xe0", 1,
 		  "@0 e0 error class=short-frame\n");
