@@ -21,6 +21,22 @@ struct tc_etmcr_keys {
 	int port_mode;        /* [17:16] (L3655) */
 };
 
+/* The struct of a key table whose rows are indexed by PREFIX##name (a protocol's enum of its rows:
+ * TC_ETMCR_KEYS(k_) for k_cprt, k_data_value …). */
+#define TC_ETMCR_KEYS(prefix) \
+	{ \
+		.cprt = prefix##cprt, .data_value = prefix##data_value, .data_address = prefix##data_address, \
+		.port_width = prefix##port_width, .branch_output = prefix##branch_output, \
+		.cycle_accurate = prefix##cycle_accurate, .half_rate = prefix##half_rate, \
+		.contextid_size = prefix##contextid_size, .port_mode = prefix##port_mode, \
+	}
+
+/* The fields of ETMCR that tc_etmcr_derive reads: the doc of its row in a protocol's register table
+ * (struct tc_config_reg, the row of offset 0x000). */
+#define TC_ETMCR_DOC \
+	"[1] MonitorCPRT, [3:2] data access, [6:4] port size, [8] branch output, [12] cycle-accurate, " \
+	"[13] half-rate, [15:14] ContextIDsize, [17:16] port mode"
+
 /* value[k] and bit k of *derived for each key of k from the register cr. A reserved port size or port
  * mode is refused: -1 with err naming the field, nothing written. */
 int tc_etmcr_derive(uint32_t cr, const struct tc_etmcr_keys *k, uint64_t *value, uint32_t *derived, char *err,

@@ -90,8 +90,7 @@ _Static_assert(ETMV2_KEYS(KEY_BYTES) 0 == sizeof(struct tc_etmv2_config),
 /* CONFIG.md "Registers": ETMv2 registers are numbered (Table 3-3 L3359-3421); the offsets are
  * 4 × the number (L5070). */
 const struct tc_config_reg tc_etmv2_regs[tc_etmv2_reg_count] = {
-	{ "ETMCR", 0x000, "[1] MonitorCPRT, [3:2] data access, [6:4] port size, [8] branch output, [12] cycle-accurate, "
-			  "[13] half-rate, [15:14] ContextIDsize, [17:16] port mode" },
+	{ "ETMCR", 0x000, TC_ETMCR_DOC },
 	{ "ETMCCR", 0x004, "[31] ETM ID Register present (1 for ETMv2)" },
 	{ "ETMIDR", 0x1e4, "[11:8] major version (b0001 for ETMv2), [7:4] minor version" },
 };
@@ -104,17 +103,7 @@ static void put(uint64_t *value, uint32_t *derived, int k, uint64_t v)
 
 /* ETMCR (Table 3-5, Table 3-6), the layout shared with the chapter's other protocols (etmcr.h): a
  * reserved port size or port mode is refused. */
-static const struct tc_etmcr_keys etmcr_keys = {
-	.cprt = k_cprt,
-	.data_value = k_data_value,
-	.data_address = k_data_address,
-	.port_width = k_port_width,
-	.branch_output = k_branch_output,
-	.cycle_accurate = k_cycle_accurate,
-	.half_rate = k_half_rate,
-	.contextid_size = k_contextid_size,
-	.port_mode = k_port_mode,
-};
+static const struct tc_etmcr_keys etmcr_keys = TC_ETMCR_KEYS(k_);
 
 /* ETMIDR (Table 3-46 L5183-5198): [11:8] must be b0001 (ETMv2); [7:4] the minor version 0 or 1. */
 static int derive_etmidr(uint32_t id, uint64_t *value, uint32_t *derived, char *err, size_t errlen)
