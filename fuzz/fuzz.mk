@@ -62,8 +62,11 @@ FUZZ_ARGS       ?=
 
 # Every protocol's reference decoder and the protocol list GNUmakefile generates (PROTOCOLS).
 FUZZ_REF_SRC  := $(REF_SRC) $(BUILD)/gen/protocols.c
-# Helpers every harness links: fuzz/fuzz_common.c and every protocol's helpers.
-FUZZ_COMMON_SRC := fuzz/fuzz_common.c $(FUZZ_PROTO_HELPERS)
+# The shared bodies of protocol harnesses: a protocol's fuzz/P/NAME.c gives its values and calls one
+# (fuzz/cyclecap_decode.c: P_decode of a per-cycle sample file protocol).
+FUZZ_BODY_SRC   := fuzz/cyclecap_decode.c
+# Helpers every harness links: fuzz/fuzz_common.c, the shared harness bodies and every protocol's helpers.
+FUZZ_COMMON_SRC := fuzz/fuzz_common.c $(FUZZ_BODY_SRC) $(FUZZ_PROTO_HELPERS)
 # P_roundtrip also links P's encoder (the encoder's shared sources, encoder/P/ and the variant list
 # GNUmakefile generates) and the line lists and L3 normalisation of conformance/.
 fuzz_rt_src   = $(sort $(wildcard encoder/*.c encoder/$1/*.c)) $(filter $(BUILD)/gen/enc_$1_variants.c,$(ENC_VARIANTS)) \
@@ -116,13 +119,15 @@ FUZZ_LF_OBJ   := $(FUZZ_REF_SRC:%.c=$(FUZZ_LF)/obj/%.o) $(FUZZ_COMMON_SRC:%.c=$(
 
 FUZZ_LF_COV   := -fsanitize=fuzzer-no-link
 # The harness helpers (hashing, input layout) give no useful coverage feedback: not instrumented
-# (a protocol's fuzz/P/fuzz.mk may instrument one of its own, as FUZZ_LF_HARNESS_COV).
-$(FUZZ_COMMON_SRC:%.c=$(FUZZ_LF)/obj/%.o) $(FUZZ_LF)/obj/conformance/vector.o $(FUZZ_LF)/obj/conformance/l3norm.o \
+# (a protocol's fuzz/P/fuzz.mk may instrument one of its own, as FUZZ_LF_HARNESS_COV; the shared
+# harness bodies are instrumented as the harnesses are, below).
+$(filter-out $(FUZZ_BODY_SRC:%.c=$(FUZZ_LF)/obj/%.o),$(FUZZ_COMMON_SRC:%.c=$(FUZZ_LF)/obj/%.o)) $(FUZZ_LF)/obj/conformance/vector.o $(FUZZ_LF)/obj/conformance/l3norm.o \
 $(FUZZ_LF)/obj/conformance/vecwrite.o $(FUZZ_LF)/obj/conformance/outfile.o $(FUZZ_LF)/obj/fuzz/difflines.o $(FUZZ_DIFF_RULES:%.c=$(FUZZ_LF)/obj/%.o): FUZZ_LF_COV :=
 # The harnesses' own checks are edges worth seeing but not comparisons worth solving: no
 # comparison hooks there (they were a fifth of the parse harness's hook calls).
 FUZZ_LF_HARNESS_COV := -fsanitize=fuzzer-no-link -fno-sanitize-coverage=trace-cmp
-$(FUZZ_HARNESSES:%=$(FUZZ_LF)/obj/fuzz/%.o) $(FUZZ_PROTO_HARNESSES:%=$(FUZZ_LF)/obj/fuzz/harness/%.o): FUZZ_LF_COV := $(FUZZ_LF_HARNESS_COV)
+$(FUZZ_HARNESSES:%=$(FUZZ_LF)/obj/fuzz/%.o) $(FUZZ_PROTO_HARNESSES:%=$(FUZZ_LF)/obj/fuzz/harness/%.o) \
+$(FUZZ_BODY_SRC:%.c=$(FUZZ_LF)/obj/%.o): FUZZ_LF_COV := $(FUZZ_LF_HARNESS_COV)
 
 $(FUZZ_LF)/obj/%.o: %.c $(FUZZ_LF)/obj/%.d
 	@mkdir -p $(dir $@)

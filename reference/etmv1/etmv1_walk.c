@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "armvec.h"
 #include "armxfer.h"
 #include "clause.h"
 #include "etmv1_internal.h"
@@ -50,16 +51,12 @@ static void stop(struct e1_walk *w)
  * (Table 7-12's numbers) and whether it cancels the instruction it struck. 0 for no vector. */
 static int vector(const struct e1_walk *w, const struct tc_etmv1_record *r, uint16_t *type, int *cancels)
 {
-	static const uint16_t types[8] = { 0x8, 0x9, 0xa, 0xb, 0xc, 0, 0xe, 0xf };
 	static const uint8_t cancel[8] = { 1, 0, 0, 1, 0, 0, 1, 1 };
-	uint32_t base = w->cfg.hivecs ? 0xffff0000u : 0;
-	if (r->isa != tc_etmv1_isa_arm || r->addr < base || r->addr - base > 0x1c || (r->addr & 3))
-		return 0;
-	unsigned k = (r->addr - base) >> 2;
-	if (!types[k])
+	int k = tc_armvec_slot(r->addr, w->cfg.hivecs);
+	if (r->isa != tc_etmv1_isa_arm || k < 0 || !tc_armvec_type(k))
 		return 0;
 	TC_CLAUSE_CASE(k, "ETM1-P17/Vector");
-	*type = types[k];
+	*type = tc_armvec_type(k);
 	*cancels = cancel[k];
 	return 1;
 }

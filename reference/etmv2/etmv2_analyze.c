@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "armvec.h"
 #include "clause.h"
 #include "insn.h"
 #include "tracecert/etmv2.h"
@@ -215,12 +216,11 @@ static void instruction(struct tc_etmv2_analyzer *a, const struct tc_etmv2_recor
  * Table 7-12's numbers (ETM1-P17's); 0 for no vector. */
 static uint16_t vector_type(const struct tc_etmv2_analyzer *a, uint32_t addr, int isa)
 {
-	static const uint16_t types[8] = { 0x8, 0x9, 0xa, 0xb, 0xc, 0, 0xe, 0xf };
-	uint32_t base = a->cfg.hivecs ? 0xffff0000u : 0;
-	if (isa != tc_etmv2_isa_arm || addr < base || addr - base > 0x1c || (addr & 3))
+	int k = tc_armvec_slot(addr, a->cfg.hivecs);
+	if (isa != tc_etmv2_isa_arm || k < 0)
 		return 0;
-	TC_CLAUSE_CASE((addr - base) >> 2, "ETM2-P15/Vector");
-	return types[(addr - base) >> 2];
+	TC_CLAUSE_CASE(k, "ETM2-P15/Vector");
+	return tc_armvec_type(k);
 }
 
 static void exception(struct tc_etmv2_analyzer *a, uint16_t type, uint32_t ret, int unknown)

@@ -4,6 +4,7 @@
 #include <stdio.h>
 
 #include "clause.h"
+#include "etmcr.h"
 #include "tracecert/etmv2_config.h"
 #include "tracecert/protocol.h"
 
@@ -89,8 +90,7 @@ _Static_assert(ETMV2_KEYS(KEY_BYTES) 0 == sizeof(struct tc_etmv2_config),
 /* CONFIG.md "Registers": ETMv2 registers are numbered (Table 3-3 L3359-3421); the offsets are
  * 4 × the number (L5070). */
 const struct tc_config_reg tc_etmv2_regs[tc_etmv2_reg_count] = {
-	{ "ETMCR", 0x000, "[1] MonitorCPRT, [3:2] data access, [6:4] port size, [8] branch output, [12] cycle-accurate, "
-			  "[13] half-rate, [15:14] ContextIDsize, [17:16] port mode" },
+	{ "ETMCR", 0x000, TC_ETMCR_DOC },
 	{ "ETMCCR", 0x004, "[31] ETM ID Register present (1 for ETMv2)" },
 	{ "ETMIDR", 0x1e4, "[11:8] major version (b0001 for ETMv2), [7:4] minor version" },
 };
@@ -101,27 +101,13 @@ static void put(uint64_t *value, uint32_t *derived, int k, uint64_t v)
 	*derived |= UINT32_C(1) << k;
 }
 
-/* ETMCR (Table 3-5, Table 3-6): a reserved port size or port mode is refused. */
-static int derive_etmcr(uint32_t cr, uint64_t *value, uint32_t *derived, char *err, size_t errlen)
-{
-	static const uint8_t width[3] = { 4, 8, 16 };
-	static const uint8_t ctx[4] = { 0, 1, 2, 4 };
-	unsigned size = (cr >> 4) & 7, mode = (cr >> 16) & 3;
-	if (size > 2)
-		return fail(err, errlen, "ETMCR[6:4] port size: b011 … b111 are reserved before ETMv3.0 (L3757)");
-	if (mode == 3)
-		return fail(err, errlen, "ETMCR[17:16] port mode b11 is in no table (Table 3-5)");
-	put(value, derived, k_cprt, (cr >> 1) & 1);
-	put(value, derived, k_data_value, (cr >> 2) & 1);
-	put(value, derived, k_data_address, (cr >> 3) & 1);
-	put(value, derived, k_port_width, width[size]);
-	put(value, derived, k_branch_output, (cr >> 8) & 1);
-	put(value, derived, k_cycle_accurate, (cr >> 12) & 1);
-	put(value, derived, k_half_rate, (cr >> 13) & 1);
-	put(value, derived, k_contextid_size, ctx[(cr >> 14) & 3]);
-	put(value, derived, k_port_mode, mode);
-	return 0;
-}
+/* ETMCR (Table 3-5, Table 3-6), the layout shared with the chapter's other protocols (etmcr.h): a
+ * reserved port size or port mode is refused. */
+static const struct tc_etmcr_keys etmcr_keys = {
+	.cprt = k_cprt, .data_value = k_data_value, .data_address = k_data_address, .port_width = k_port_width,
+	.branch_output = k_branch_output, .cycle_accurate = k_cycle_accurate, .half_rate = k_half_rate,
+	.contextid_size = k_contextid_size, .port_mode = k_port_mode,
+};
 
 /* ETMIDR (Table 3-46 L5183-5198): [11:8] must be b0001 (ETMv2); [7:4] the minor version 0 or 1. */
 static int derive_etmidr(uint32_t id, uint64_t *value, uint32_t *derived, char *err, size_t errlen)
@@ -143,7 +129,8 @@ int tc_etmv2_config_derive(const uint32_t *regs, uint32_t given, uint64_t *value
 	*derived = 0;
 	if ((given >> tc_etmv2_reg_etmccr) & 1 && !(regs[tc_etmv2_reg_etmccr] >> 31))
 		return fail(err, errlen, "ETMCCR[31] = 0: the ETM has no ID register: ETMv1 (--protocol etmv1)");
-	if ((given >> tc_etmv2_reg_etmcr) & 1 && derive_etmcr(regs[tc_etmv2_reg_etmcr], value, derived, err, errlen))
+	if ((given >> tc_etmv2_reg_etmcr) & 1 &&
+	    tc_etmcr_derive(regs[tc_etmv2_reg_etmcr], &etmcr_keys, value, derived, err, errlen))
 		return -1;
 	if ((given >> tc_etmv2_reg_etmidr) & 1 && derive_etmidr(regs[tc_etmv2_reg_etmidr], value, derived, err, errlen))
 		return -1;
