@@ -382,7 +382,7 @@ static void apo_cycles(struct e1e *e, int apo)
 {
 	put_cycle_as(e, apo & 3, e1e_trigger_now(e, apo & 3, 1));
 	put_cycle_as(e, (apo >> 2) & 3, e1e_trigger_now(e, (apo >> 2) & 3, 1));
-	e1e_hit(e, "apo %s", apo == 0 ? "0" : apo < 15 ? "1-14" : "15");
+	e1e_hit(e, "apo %s", apo == 0 ? "0" : "1-15");   /* 15, the cap (ETM1-P7): variants.txt */
 }
 
 /* §5.8.1 (L8375): trace enabled: a BE with a five-packet address, reason b001, standing for no
