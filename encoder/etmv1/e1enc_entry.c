@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "e1enc_internal.h"
+#include "tracecert/execlog.h"
 #include "tracecert/protocol.h"
 
 extern const char *const enc_etmv1_variant_names[];
@@ -256,4 +257,6 @@ const struct tc_encoder tc_encoder_etmv1 = {
 	.variant_name = variant_name,
 	.bench_config = "",
 	.config_refused = refused,
+	.from_exec = e1e_from_exec,
+	.exec_family = tc_exec_family_aarch32,
 };

@@ -100,4 +100,10 @@ int e1e_fifo_stuck(const struct e1e *e);
 void e1e_l3_flush(struct e1e *e);
 char *e1e_l1_text(struct e1e *e);
 
+/* e1enc_exec.c: a logged real execution (tc_encoder.from_exec) */
+struct tc_exec;
+struct tc_exec_marks;
+int e1e_from_exec(const struct tc_exec *x, struct tc_enc_result *r, struct tc_exec_marks *m, char *err,
+		  size_t errlen);
+
 #endif
