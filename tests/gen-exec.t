@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: BSD-3-Clause
 # tracecert gen --from-exec LOG --elf PROG: its usage errors, a log line that is not one (named with its
 # line number and byte offset), a log or a program of another instruction-set family than the
-# protocol's (the exact messages), and hand-made executions end to end (AArch32 for etmv3, RV64GC for rvtrace): a tiny ELF (the GNU assembler and
+# protocol's (the exact messages), and hand-made executions end to end (AArch32 for etmv3, PTM and ETMv1, RV64GC for rvtrace): a tiny ELF (the GNU assembler and
 # linker of Debian's cross binutils, when installed) and a log written by hand; the vector passes the
 # reference (vectest), its image pages are beside it, its [expect.l3] is the hand-written L3.
 T="${TC_BUILD:-build}/tracecert"
@@ -65,6 +65,30 @@ check "gen --from-exec --steps 6: a vector and its image pages, one run of two p
   check "ete: an AArch32 program (--elf) refused (exit 2)" sh -c "'$T' gen --protocol ete --from-exec '$tmp/a1' --elf '$tmp/prog' > '$tmp/e.out' 2>&1; test \$? -eq 2 && printf '%s\\n' \"tracecert gen: $tmp/prog: ELF e_machine 40 (32-bit) is AArch32, where the ete model traces A64 (--elf: the program the log is of)\" | diff - '$tmp/e.out'"
   { arm 0x1000 main; arm 0x1010 main; } > "$tmp/jump"
   check "a log the image contradicts: named with its line" sh -c "'$T' gen --protocol etmv3 --from-exec '$tmp/jump' --elf '$tmp/prog' 2>&1 | grep -q 'jump:1: the instruction at 0x1000 is not a branch'"
+  # ETMv1 (A32 only): the same program, its second bx lr back to 0x1000 in ARM state; the svc in the
+  # middle of the window (tracing on again after it)
+  { arm 0x1000 main; arm 0x1004 main; arm 0x1010 f; arm 0x1008 main; arm 0x100c main; arm 0x1000 main; } > "$tmp/e1log"
+  check "etmv1: gen --from-exec: a vector that passes the reference" sh -c "'$T' gen --protocol etmv1 --from-exec '$tmp/e1log' --elf '$tmp/prog' --steps 6 --out '$tmp/e1' --name p && '$V' '$tmp/e1/p.tcv' && grep -q '^real-exec a32\$' '$tmp/e1/p.tcv'"
+  # by hand (L3FORMAT.md over the log): as etmv3's, the context ETMv1's (a Context ID, no security
+  # state); the svc alone, exception 0xa returning to 0x100c, tracing on again there
+  printf '%s\n' 'trace-on' 'context el=0 ns=0 sf=0 ctxid=0x0 vmid=0x0' \
+    'range first=0x1000 last=0x1004 n=2 isa=a32 type=dir taken=E' 'range first=0x1010 last=0x1010 n=1 isa=a32 type=indir taken=E' \
+    'range first=0x1008 last=0x1008 n=1 isa=a32 type=other taken=-' 'exception type=0xa ret=0x100c' 'trace-on' \
+    'range first=0x100c last=0x100c n=1 isa=a32 type=indir taken=E' 'range first=0x1000 last=0x1000 n=1 isa=a32 type=other taken=-' > "$tmp/e1want"
+  check "etmv1: its [expect.l3] is the hand-written L3" sh -c "sed -n '/^\\[expect.l3\\]/,/^\\[/p' '$tmp/e1/p.tcv' | grep '^@' | sed 's/^@[0-9]* //' | diff - '$tmp/e1want'"
+  # the cycles by hand (IHI 0014 Table 5-1, encoder/etmv1/e1enc_exec.c), without the offsets, APOs and
+  # address lengths the wait states decide: trace on at 0x1000 (BE, b001, the Context ID), the mov
+  # IE, the bl IE (a direct branch), f's bx lr BE to 0x1008, the svc BE to the SWI vector of the high
+  # vectors, trace disabled (cycle accurate: its first TD), on again at 0x100c (b001), its bx lr BE to
+  # 0x1000, the mov IE
+  printf '%s\n' 'be addr=0x1000 isa=arm reason=1 j=0 ctxid=0x0' ie ie 'be addr=0x1008 isa=arm' 'be addr=0xffff0008 isa=arm' \
+    trace-disabled 'be addr=0x100c isa=arm reason=1 j=0 ctxid=0x0' 'be addr=0x1000 isa=arm' ie > "$tmp/e1l1"
+  check "etmv1: its [expect.l1] is the hand-reasoned cycle sequence" sh -c "sed -n '/^\\[expect.l1\\]/,/^\\[/p' '$tmp/e1/p.tcv' | grep '^@' | sed 's/^@[0-9]* [0-9] //; s/pkt=[0-9]* //; s/ apo=[0-9]*//; s/ n=[0-9]*\\( reason=0 j=0\\)\\{0,1\\}//' | diff - '$tmp/e1l1'"
+  check "etmv1: the same log gives the same vector" sh -c "'$T' gen --protocol etmv1 --from-exec '$tmp/e1log' --elf '$tmp/prog' --steps 6 --name p | cmp - '$tmp/e1/p.tcv'"
+  # Thumb: not modelled (encoder/etmv1/README.md): the bx lr into T32 refused, then the T32 line itself
+  check "etmv1: a branch to T32 refused (exit 2)" sh -c "'$T' gen --protocol etmv1 --from-exec '$tmp/log' --elf '$tmp/prog' --steps 5 > '$tmp/e.out' 2>&1; test \$? -eq 2 && printf '%s\\n' \"tracecert gen: $tmp/log: line 5: a branch to T32: the etmv1 model traces A32 only (Thumb is not modelled yet)\" | diff - '$tmp/e.out'"
+  { thumb 0x2000 main; } > "$tmp/e1t"
+  check "etmv1: a T32 instruction refused (exit 2)" sh -c "'$T' gen --protocol etmv1 --from-exec '$tmp/e1t' --elf '$tmp/prog' > '$tmp/e.out' 2>&1; test \$? -eq 2 && printf '%s\\n' \"tracecert gen: $tmp/e1t: line 1: T32: the etmv1 model traces A32 only (Thumb is not modelled yet)\" | diff - '$tmp/e.out'"
 fi
 # A64 (qemu-aarch64's 16-digit fields): mov, bl f, svc, ret (to 0x400000); f: ret (to the svc)
 { a64 0x400000 main; a64 0x400004 main; a64 0x400010 f; a64 0x400008 main; a64 0x40000c main; a64 0x400000 main; } > "$tmp/log64"
@@ -132,6 +156,10 @@ check "etmv3: real-build.sh --check names the missing packages when the tools ar
 check "ptm: real-build.sh --check names the missing packages too (exit 1)" nopath vectors/ptm/real/build.conf gcc-arm-linux-gnueabihf
 check "ete: real-build.sh --check names the missing packages (exit 1)" nopath vectors/ete/real/build.conf gcc-aarch64-linux-gnu
 check "rvtrace: real-build.sh --check names the missing packages when the tools are not on PATH (exit 1)" nopath vectors/rvtrace/real/build.conf gcc-riscv64-linux-gnu
+# a folder's own build.sh (vectors/etmv1/real-insn): the same message, exact
+nopath_own() { PATH="$tmp/bin" /bin/sh "$1" --check > "$tmp/np.out" 2>&1; test $? -eq 1 && printf '%s\n' "$2" | diff - "$tmp/np.out"; }
+check "etmv1: real-insn/build.sh --check names the missing packages when the tools are not on PATH (exit 1)" nopath_own vectors/etmv1/real-insn/build.sh \
+  'vectors-real: missing Debian packages: gcc-arm-linux-gnueabihf qemu-user (apt-get install gcc-arm-linux-gnueabihf qemu-user)'
 # a target whose compiler, C library and emulator are nowhere: the whole message, exact
 printf '%s\n' protocol=etmv3 src=. triplet=tc-none-linux gcc_package=gcc-tc-none-linux libc_package=libc6-dev-tc-none-cross qemu=qemu-tc-none steps=8 note_src=src > "$tmp/none.conf"
 exactmsg() { /bin/sh vectors/real-build.sh "$tmp/none.conf" --check > "$tmp/none.out" 2>&1; test $? -eq 1 && printf '%s\n' 'vectors-real: missing Debian packages: gcc-tc-none-linux libc6-dev-tc-none-cross qemu-user (apt-get install gcc-tc-none-linux libc6-dev-tc-none-cross qemu-user)' | diff - "$tmp/none.out"; }

@@ -60,15 +60,19 @@ static void exec_config(struct e1e *e)
 	e->ctxid = 0;
 }
 
-/* The first instruction that is not A32; 0 when none. */
+/* The first instruction that is not A32, or a branch to T32 (its address would be a Thumb one,
+ * §5.5.4); 0 when none. */
 static int thumb_refused(const struct tc_exec *x, char *err, size_t errlen)
 {
-	for (size_t k = 0; k < x->n; k++)
-		if (x->insn[k].isa != tc_isa_a32) {
-			snprintf(err, errlen, "line %zu: T32: the etmv1 model traces A32 only (Thumb is not modelled yet)",
-				 x->insn[k].line);
+	for (size_t k = 0; k < x->n; k++) {
+		const struct tc_exec_insn *i = &x->insn[k];
+		const char *what = i->isa != tc_isa_a32 ? "T32" : i->has_next && i->next_isa != tc_isa_a32 ? "a branch to T32" : NULL;
+		if (what) {
+			snprintf(err, errlen, "line %zu: %s: the etmv1 model traces A32 only (Thumb is not modelled yet)",
+				 i->line, what);
 			return -1;
 		}
+	}
 	return 0;
 }
 
