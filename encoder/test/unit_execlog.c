@@ -544,7 +544,7 @@ static int listed(const char *list, const char *name)
 	return 0;
 }
 
-/* Each model's family (its protocol's instruction sets: ETMv3 and PTM trace
+/* Each model's family (its protocol's instruction sets: ETMv3, PTM and ETMv1 trace
  * AArch32, A32 and T32; ETE A64; rvtrace RV64GC) and its refusal of an
  * execution whose first instruction is of another. */
 static const struct {
@@ -556,7 +556,17 @@ static const struct {
 	{ "ptm", tc_exec_family_aarch32, "line 1: not AArch32: the ptm model traces A32 and T32 (a qemu-arm log)" },
 	{ "ete", tc_exec_family_a64, "line 1: not A64: the ete model traces A64 (a qemu-aarch64 log)" },
 	{ "rvtrace", tc_exec_family_rv64, "line 1: not RV64: the rvtrace model traces RV64GC (a qemu-riscv64 log)" },
+	{ "etmv1", tc_exec_family_aarch32, "line 1: not AArch32: the etmv1 model traces A32 and T32 (a qemu-arm log)" },
 };
+
+/* A model of the execution's family that refuses it on its own ground: ETMv1's traces A32 only
+ * (encoder/etmv1/e1enc_exec.c), and the AArch32 execution's fifth instruction, bx lr, goes to T32. */
+static const char *own_refusal(const char *protocol, const char *what)
+{
+	if (!strcmp(protocol, "etmv1") && !strcmp(what, "AArch32"))
+		return "line 5: a branch to T32: the etmv1 model traces A32 only (Thumb is not modelled yet)";
+	return NULL;
+}
 
 static const char *refusal_of(const char *protocol)
 {
@@ -598,7 +608,8 @@ static void from_exec_one(const struct tc_encoder *enc, const struct hand *h, ch
 		return;
 	}
 	if (!mine) {
-		const char *refusal = refusal_of(enc->protocol);
+		const char *refusal = own_refusal(enc->protocol, h->what) ? own_refusal(enc->protocol, h->what) :
+				      refusal_of(enc->protocol);
 		ok(refusal && enc->from_exec(&x, &r, &m, err, sizeof err) == -1 && !strcmp(err, refusal),
 		   "%s: the %s execution refused: '%s'", enc->protocol, h->what, err);
 	} else {
@@ -643,6 +654,39 @@ static void test_from_exec(void)
 			}
 		ok(traced == want, "the %s execution: each encoder of '%s' has a from_exec", hands[k].what, hands[k].protocol);
 	}
+}
+
+/* The first four instructions of the hand-made execution (mov, bl, f's bx lr, svc: A32 only) as
+ * ETMv1's model traces them: the L3 by hand as exec_l3's first lines, the context ETMv1's (a
+ * Context ID, no security state), the svc the window's last: no trace-on after its exception. */
+static const char etmv1_a32_l3[] =
+	"trace-on\n"
+	"context el=0 ns=0 sf=0 ctxid=0x0 vmid=0x0\n"
+	"range first=0x1000 last=0x1004 n=2 isa=a32 type=dir taken=E\n"
+	"range first=0x1010 last=0x1010 n=1 isa=a32 type=indir taken=E\n"
+	"range first=0x1008 last=0x1008 n=1 isa=a32 type=other taken=-\n"
+	"exception type=0xa ret=0x100c\n";
+
+static int hand_exec_a32(struct tc_exec *x, struct tc_execlog_entry **e, struct tc_image *img)
+{
+	size_t n = 0;
+	char err[300];
+	*e = NULL;
+	return image(img) || parse(exec_log, tc_exec_family_aarch32, e, &n, err, sizeof err) ||
+	       tc_exec_classify(*e, n, 0, 4, img, "log", x, err, sizeof err);
+}
+
+static const struct tc_encoder *encoder(const char *name);
+
+static void test_etmv1_a32(void)
+{
+	const struct tc_encoder *enc = encoder("etmv1");
+	const struct hand h = { "A32", hand_exec_a32, etmv1_a32_l3, "etmv1 " };
+	if (!enc || !enc->from_exec) {
+		ok(0, "etmv1: an encoder with from_exec");
+		return;
+	}
+	from_exec_one(enc, &h, (char *)h.l3);
 }
 
 /* An encoder of this build by protocol name, or NULL. */
@@ -873,6 +917,7 @@ int main(void)
 	test_l3_rv();
 	test_from_exec();
 	test_families();
+	test_etmv1_a32();
 	test_ptm_packets();
 	test_isb();
 	test_ete_exec();
