@@ -42,7 +42,9 @@ for file in "$src"/*.S; do
 		< /dev/null > "$name.out")
 	"$tool" gen --protocol etmv1 --from-exec "$work/$name.log" --elf "$work/$name" --name "$name" \
 		--exec-start _start --steps "$steps" --out "$work/new" \
-		--note "etmv1/real-insn/src/$name.S built by $ccver: $cc $flags $ldflags; run by $qver -cpu arm926"
+		--note "etmv1/real-insn/src/$name.S built by $ccver: $cc $flags $ldflags; run by $qver -cpu arm926.
+Data trace off (the log holds no data address or value); every instruction that is not a branch
+is IE, a conditional one too (the log does not say whether it passed; L3 shows no outcome for it)."
 done
 rm -f "$out"/*.tcv "$out"/*.bin
 mv "$work"/new/* "$out"/
