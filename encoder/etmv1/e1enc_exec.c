@@ -22,7 +22,7 @@
  *   (L7958) with its two pipeline-refill cycles and a taken indirect one BE
  *   with its target (L7962) and its two APO cycles (§5.6.1 L8231);
  * - a SWI is BE with the address of the SWI vector, 0xFFFF0008 (§4.5.3
- *   L7398-7412: an exception that follows the instruction, ETM1-P17); the
+ *   L7426, L7444: a branch to the SVC vector, the SWI executed, ETM1-P17); the
  *   handler is not traced (a trace filter on the program: qemu-user runs
  *   the kernel's part itself), so trace is disabled (§5.8.2 L8381-8386) and
  *   enabled again at the return address, the instruction after the SWI,
