@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: BSD-3-Clause
 # first-byte-gen.py — writes first-bytes-traced.tcv, first-bytes-untraced.tcv and tfo-headers.tcv:
 # every byte 00-FF as the first byte of a FIFO group (IHI 0014 Table 6-2, L8670-8688, and its Note
-# L8690: branch addresses `cxxxxxx1` have no header), with data addresses, data values and a 4-byte
+# L8692: branch addresses `cxxxxxx1` have no header), with data addresses, data values and a 4-byte
 # Context ID traced and with none of them; and every byte 00-FF as a TFO packet's header (Tables 6-6
 # and 6-7, L8972-9016). The records and the expected L1 lines are stated here from the text, not
 # from a decoder:
@@ -16,12 +16,12 @@
 #   - then a DE (PIPESTAT b0001: one group, §6.1.3, ERRATA ETM2-P3) with the byte under test on its
 #     own TRACEPKT (8-bit port, a byte a cycle, §6.2) and the rest of the group on WT cycles;
 #   - the byte is matched against every pattern of Table 6-2 and the Note (0 and 1 fixed, letters any
-#     bit); exactly one matches. C (bit 7) = 1 says another packet of the cycle follows (L8699): a
+#     bit); exactly one matches. C (bit 7) = 1 says another packet of the cycle follows (L8696): a
 #     Normal data packet 0x02 (bC0A0SS10 with C = 0, A = 0, SS = b00: value 0, no bytes) ends the
-#     group. A branch address ends its group whatever its bit 7 (L8701): bit 7 = 1 is the address
+#     group. A branch address ends its group whatever its bit 7 (L8698): bit 7 = 1 is the address
 #     continue bit, then one more byte 0x00 (§6.7.1 L9112-9140);
 #   - Normal data bC0A0SS10 and Load Miss occurred bC1A1TT00 are followed by a data address when A = 1
-#     and data_address=1 (L8704, §6.4.2 L8719-8744): here five bytes f8 ac d1 91 01, 7 bits each least
+#     and data_address=1 (L8701, §6.4.2 L8719-8744): here five bytes f8 ac d1 91 01, 7 bits each least
 #     significant first with bit 7 set on all but the last, the fifth A[31:28] in bits 3:0 (§6.4.2
 #     L8736, ERRATA ETM2-P5): 0x12345678; then, for Normal data and Load Miss data bCTT0SS00, the SS
 #     bytes of Table 6-3 (L8708-8715) when data_value=1, least significant first (ERRATA ETM2-P4):
@@ -197,7 +197,7 @@ def first_bytes(name, cfg, what):
     v = Vec(c)
     for b in range(256):
         first_byte(v, b)
-    v.write(name, ['Every byte 00-FF as the first byte of a group (IHI 0014 Table 6-2 L8670-8688, the Note L8690),',
+    v.write(name, ['Every byte 00-FF as the first byte of a group (IHI 0014 Table 6-2 L8670-8688, the Note L8692),',
                    what + '; the rules: first-byte-gen.py.'], 'hdr table-6-2 L8670')
 
 
