@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: BSD-3-Clause
-# neg-gen.py — writes this folder's vectors: each error class ETMv2's L1 gives (reference/etmv1/
+# neg-gen.py — writes eleven of this folder's vectors (the truncated-* ones but truncated-gap are by hand,
+# too-many-pending-queue.tcv by queue-gen.py): each error class ETMv2's L1 gives (reference/etmv1/
 # FORMAT.md "Error classes", those marked etmv2 or both), after a synchronising TFO and followed by a
 # TFO that shows decoding resuming (ERRATA ETM2-P10: after an error the decoder is unsynchronised
 # until the next TFO; ETM2-P23, ETM1-P33: the error is at the record of the cycle whose group it is,
