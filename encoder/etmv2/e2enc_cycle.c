@@ -377,6 +377,8 @@ void e2e_cycle(struct e2e *e, struct e2e_cyc *c)
 	uint8_t pkt[2] = { 0, 0 };
 	uint64_t offset = e->trace.len;
 	int st = cycle_status(e, c);
+	if (c->kind == tc_etmv2_tfo && e->trigger_near_tfo && e->trigger_at == UINT64_MAX)
+		e->trigger_at = e->cycles + enc_below(&e->rng, 3);   /* on the TFO or a cycle of its value */
 	int trig = !e->triggered && e->cycles >= e->trigger_at;
 	unsigned tfo_value = e2e_fifo_count(e);
 	if (trig) {

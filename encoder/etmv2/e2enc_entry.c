@@ -523,6 +523,7 @@ static void random_run(struct e2e *e, const struct tc_enc_request *rq, int rando
 	e->wait_percent = enc_below(&e->rng, 40);
 	e->drop_td = enc_chance(&e->rng, 25);
 	e->trigger_at = enc_chance(&e->rng, 50) ? 1 + enc_below(&e->rng, 20 * rq->steps) : UINT64_MAX;
+	e->trigger_near_tfo = e->trigger_at == UINT64_MAX && enc_chance(&e->rng, 40);
 }
 
 static int result(struct e2e *e, struct tc_enc_result *r)

@@ -79,6 +79,7 @@ struct e2e {
 	uint64_t since_sync;     /* cycles since the last TFO (§6.5.1 L8850) */
 	unsigned sync_period;
 	uint64_t trigger_at;
+	int trigger_near_tfo;    /* the trigger is drawn at the first TFO: on it or on a cycle of its value */
 	int triggered;
 	int tracing;             /* TraceEnable active: TD has TRACEPKT[0] = 1 in cycle-accurate mode */
 	int prev_td0;            /* the last record was a TD with TRACEPKT[0] = 0 (ETM2-P26) */
