@@ -205,7 +205,7 @@ static void first_out(struct e2e *e, uint64_t offset)
 
 /* ETM2-P2: a cycle that is not TD or TR outputs FIFO data while the FIFO holds any: a nibble, low
  * first (4-bit), a byte (8-bit), or two bytes with 0x66 in [15:8] when only one is left (16-bit,
- * L8586). */
+ * L8586); [15:8] is 0 on the other cycles (ETM2-E11). */
 static void drain(struct e2e *e, uint8_t *pkt)
 {
 	uint64_t off = e->trace.len;
@@ -419,7 +419,8 @@ void e2e_cycle(struct e2e *e, struct e2e_cyc *c)
 	put_record(e, shown, pkt);
 }
 
-/* A cycle with no instruction and no packets: WT while the FIFO holds bytes, else TD (Table 6-1). */
+/* A cycle with no instruction and no packets: WT while the FIFO holds bytes, else TD (Table 6-1); a
+ * cycle of a TFO value's second nibble or gap nibble is WT, the TFO packet being in the FIFO (ETM2-E5). */
 void e2e_wait(struct e2e *e)
 {
 	struct e2e_cyc c;

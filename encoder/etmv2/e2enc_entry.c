@@ -55,7 +55,8 @@ struct e2e_op {
 			     * branch_output (ETMCR[8], L3675) */
 };
 
-/* Load misses outstanding (§6.4.3 L8748-8802): tags 0-3, their data due later, out of order. */
+/* Load misses outstanding (§6.4.3 L8748-8802): tags 0-3, their data due later, out of order
+ * (ETM2-E7). */
 struct e2e_miss {
 	int used;
 	uint32_t value;
@@ -87,6 +88,7 @@ static void decide(struct e2e *e, struct e2e_exec *x, struct e2e_op *op)
 	int indirect = k->term == e1e_bx || k->term == e1e_mov_pc;
 	int taken = k->term != e1e_bcond || enc_chance(&e->rng, 50);
 	int to = indirect ? (int)enc_below(&e->rng, (unsigned)e->prog.nblocks) : k->target;
+	/* ETM2-E12: with branch_output every taken branch has its address */
 	if (!taken && x->block + 1 == e->prog.nblocks)
 		taken = 1;   /* the last block's B<cond> would fall off the program: taken */
 	op->in.type = indirect ? tc_insn_branch_indir : tc_insn_branch_dir;
@@ -170,7 +172,7 @@ static int try_miss(struct e2e *e, struct e2e_run *r, struct e2e_group *g, uint3
 }
 
 /* Which transfers of an LSM are traced (§6.4.4 L8806-8813): all, or a random part (ViewData per
- * transfer); 1 when any is. */
+ * transfer); 1 when any is (ETM2-E6). */
 static int lsm_view(struct e2e *e, int n, int *traced)
 {
 	int partial = enc_chance(&e->rng, 30), any = 0;
@@ -226,7 +228,7 @@ static int tfo_packet_bytes(const struct e2e *e)
 	return 1 + e->cfg.contextid_size + 4;
 }
 
-/* §6.5.1 (L8850, L8858): the periodic TFO replaces an IE once the period has passed: when its value
+/* §6.5.1 (L8851, L8858): the periodic TFO replaces an IE once the period has passed: when its value
  * and packet fit (ETM2-E2) and no TFO nibble is still owed. */
 static int periodic_tfo_now(const struct e2e *e, const struct e2e_cyc *c)
 {
@@ -286,7 +288,7 @@ static void run_op(struct e2e *e, struct e2e_run *r, const struct e2e_op *op, co
 	if (branch)
 		e2e_hit(e, "phantom %s %s", branch->in.executed ? "taken" : "not taken", op->in.type == tc_insn_other ? "other" : "branch");
 	for (int i = 1; i < op->ntransfers && data_traced(e); i++) {
-		/* ETM2-P7: the later transfers of an LSM on DW cycles, one or two a cycle */
+		/* ETM2-P7, ETM2-E6: the later transfers of an LSM on DW cycles, one or two a cycle */
 		struct e2e_cyc d;
 		cycle_init(&d, tc_etmv2_dw);
 		if (lsm_any) {
@@ -307,7 +309,8 @@ static void run_op(struct e2e *e, struct e2e_run *r, const struct e2e_op *op, co
 
 /* §4.5.3 (L7398-7412), §6.1.5 (L8527-8542), §6.7.1 (L9174-9197), ETM2-P15: an IRQ or FIQ taken
  * before the instruction at ret: that instruction traced as IE or IN with a full branch address to
- * the vector, E = 1 (it is cancelled); the handler's MOV pc, Rm a DE with its address back. */
+ * the vector, E = 1 (it is cancelled); the handler's MOV pc, Rm a DE with its address back
+ * (ETM2-E8). */
 static void interrupt(struct e2e *e, struct e2e_run *r, uint32_t ret)
 {
 	int fiq = enc_chance(&e->rng, 30);
@@ -333,7 +336,8 @@ static void interrupt(struct e2e *e, struct e2e_run *r, uint32_t ret)
 	run_op(e, r, &back, NULL);
 }
 
-/* §6.4.5 (L8822-8832), §6.5.7: a new Context ID (another process), its packet on a DW cycle. */
+/* §6.4.5 (L8822-8832), §6.5.7: a new Context ID (another process), its packet on a DW cycle
+ * (ETM2-E10). */
 static void context_change(struct e2e *e)
 {
 	struct e2e_cyc c;
@@ -382,7 +386,7 @@ static int execute_one(struct e2e *e, struct e2e_run *r)
 	return op.in.type != tc_insn_other;
 }
 
-/* The misses still outstanding come back on DW cycles (L8764: with trace disabled too). */
+/* The misses still outstanding come back on DW cycles (L8774: with trace disabled too). */
 static void misses_home(struct e2e *e, struct e2e_run *r)
 {
 	while (misses_outstanding(r)) {
@@ -401,7 +405,7 @@ static void drain_all(struct e2e *e)
 		e2e_wait(e);
 }
 
-/* §6.9.1 (L9244-9252), Table 6-7 b01: trace enabled: a TFO whose packet gives the first
+/* §6.9.1 (L9253-9261), Table 6-7 b01: trace enabled: a TFO whose packet gives the first
  * instruction's address, no instruction implied (L8858). */
 static void trace_on(struct e2e *e, uint32_t addr)
 {
@@ -417,7 +421,7 @@ static void trace_on(struct e2e *e, uint32_t addr)
 	e2e_hit(e, "tfo trace enabled");
 }
 
-/* §6.9.2 (L9256-9260): trace disabled: WT while the FIFO drains, then TD with TRACEPKT[0] = 0. */
+/* §6.9.2 (L9263-9269): trace disabled: WT while the FIFO drains, then TD with TRACEPKT[0] = 0. */
 static void trace_off(struct e2e *e, struct e2e_run *r, unsigned cycles)
 {
 	misses_home(e, r);
@@ -512,7 +516,7 @@ static void random_run(struct e2e *e, const struct tc_enc_request *rq, int rando
 {
 	e->depth = 40 + enc_below(&e->rng, E2E_DEPTH_MAX - 40 + 1);
 	if (random_cfg && enc_chance(&e->rng, 50))
-		e->cfg.fifo_depth = (uint16_t)(e->depth + enc_below(&e->rng, 16));   /* ETM2-P10: a known size */
+		e->cfg.fifo_depth = (uint16_t)(e->depth + enc_below(&e->rng, 16));   /* ETM2-P10, ETM2-E1 */
 	e->tfo_limit = e->cfg.fifo_depth && e->cfg.fifo_depth < 95 ? e->cfg.fifo_depth : 95;
 	e->sync_period = 64 + enc_below(&e->rng, 400);
 	e->ctxid = random_ctxid(e);
@@ -523,7 +527,7 @@ static void random_run(struct e2e *e, const struct tc_enc_request *rq, int rando
 	e->wait_percent = enc_below(&e->rng, 40);
 	e->drop_td = enc_chance(&e->rng, 25);
 	e->trigger_at = enc_chance(&e->rng, 50) ? 1 + enc_below(&e->rng, 20 * rq->steps) : UINT64_MAX;
-	e->trigger_near_tfo = e->trigger_at == UINT64_MAX && enc_chance(&e->rng, 40);
+	e->trigger_near_tfo = e->trigger_at == UINT64_MAX && enc_chance(&e->rng, 40);   /* ETM2-E14 */
 }
 
 static int result(struct e2e *e, struct tc_enc_result *r)

@@ -15,7 +15,7 @@
 #include "tracecert/trace.h"
 
 #define E2E_FIFO_MAX 256    /* the ring; the model's depth is at most E2E_DEPTH_MAX */
-#define E2E_DEPTH_MAX 95    /* bytes: every TFO value stays below 96 (Table 6-4, ETM2-S3) */
+#define E2E_DEPTH_MAX 95    /* bytes: every TFO value stays below 96 (Table 6-4, ETM2-S3, ETM2-E1) */
 #define E2E_GROUP_BYTES 64
 #define E2E_GROUP_PACKETS 8 /* ETM2-P21: a ninth packet in one group is an error */
 
@@ -74,9 +74,9 @@ struct e2e {
 	uint32_t last_addr;      /* the last branch or TFO address (§6.7.1 L9114) */
 	uint32_t last_daddr;
 	int daddr_full_done;     /* a full data address since trace was enabled and in this period */
-	uint64_t daddr_full_at;  /* the cycle of the last full data address (§6.5.6 L9072) */
+	uint64_t daddr_full_at;  /* the cycle of the last full data address (§6.5.6 L9073) */
 	uint64_t cycles;         /* cycles, written or left out by the capture */
-	uint64_t since_sync;     /* cycles since the last TFO (§6.5.1 L8850) */
+	uint64_t since_sync;     /* cycles since the last TFO (§6.5.1 L8851) */
 	unsigned sync_period;
 	uint64_t trigger_at;
 	int trigger_near_tfo;    /* the trigger is drawn at the first TFO: on it or on a cycle of its value */

@@ -98,7 +98,7 @@ static int daddr_bytes(uint32_t a, uint32_t last)
 }
 
 /* §6.8.3 (L9238-9247), ETM2-P5: 1-5 bytes compressed against the last data address; a full one
- * first after trace is enabled and once each synchronisation period (§6.5.6 L9072). */
+ * first after trace is enabled and once each synchronisation period (§6.5.6 L9073, ETM2-E13). */
 static void data_address(struct e2e *e, struct e2e_group *g, struct tc_etmv2_record *pk, uint32_t a)
 {
 	int full = !e->daddr_full_done || e->cycles - e->daddr_full_at >= e->sync_period;
@@ -119,7 +119,7 @@ static void data_address(struct e2e *e, struct e2e_group *g, struct tc_etmv2_rec
 	e2e_hit(e, "data address %d bytes", n);
 }
 
-/* Table 6-3 (L8708-8715): the fewest bytes that hold the value. */
+/* Table 6-3 (L8708-8715): the fewest bytes that hold the value (ETM2-E9). */
 static int ss_of(uint32_t v)
 {
 	return v == 0 ? 0 : v < 256 ? 1 : v < 65536 ? 2 : 3;
@@ -189,7 +189,7 @@ void e2e_group_miss(struct e2e *e, struct e2e_group *g, int tag, uint32_t addr)
 	e2e_hit(e, "load miss occurred");
 }
 
-/* Load Miss Data (bCTT0SS00, §6.4.3 L8762-8770): the tag and the value, no address. */
+/* Load Miss Data (bCTT0SS00, §6.4.3 L8764-8774): the tag and the value, no address. */
 void e2e_group_miss_data(struct e2e *e, struct e2e_group *g, int tag, uint32_t value, int size)
 {
 	struct tc_etmv2_record *pk = packet(e, g, tc_etmv2_miss_data);
