@@ -406,14 +406,30 @@ static void drain_all(struct e2e *e)
 }
 
 /* §6.9.1 (L9253-9261), Table 6-7 b01: trace enabled: a TFO whose packet gives the first
- * instruction's address, no instruction implied (L8858). */
-static void trace_on(struct e2e *e, uint32_t addr)
+ * instruction's address, no instruction implied (L8858); its value the bytes still in the FIFO
+ * (ETM2-E15). lsm: the address of an LSM executing when trace turns on with the instruction at
+ * addr under it: an LSM in progress TFO, the LSM executed (§6.5.5, ETM2-P13, ETM2-E16). */
+static void trace_on(struct e2e *e, uint32_t addr, int lsm, uint32_t lsm_addr)
 {
 	struct e2e_cyc c;
+	while (!e2e_idle(e) && (e->nspecial || e2e_fifo_count(e) > e->tfo_limit ||
+				 e2e_fifo_count(e) + (unsigned)tfo_packet_bytes(e) + 5 > e->depth))
+		e2e_wait(e);
+	if (e2e_fifo_count(e))
+		e2e_hit(e, "tfo trace enabled fifo not empty");
 	cycle_init(&c, tc_etmv2_tfo);
 	c.tfo_reason = 1;
-	c.tfo_addr = addr;
-	e2e_group_tfo(e, &c.g, 1, addr);
+	c.tfo_addr = lsm ? lsm_addr : addr;
+	e->lsip = lsm;
+	e->lsip_cur = addr;
+	e2e_group_tfo(e, &c.g, 1, c.tfo_addr);
+	e->lsip = 0;
+	if (lsm) {
+		c.ins[0].addr = lsm_addr;
+		c.ins[0].type = tc_insn_other;
+		c.ins[0].executed = 1;
+		c.nins = 1;
+	}
 	e->tracing = 1;
 	e->daddr_full_done = 0;   /* ETM2-P26: an interruption */
 	e->since_sync = 0;
@@ -421,11 +437,42 @@ static void trace_on(struct e2e *e, uint32_t addr)
 	e2e_hit(e, "tfo trace enabled");
 }
 
+/* The first LSM of block b that always executes (AL), if any: trace turning on while it runs
+ * (ETM2-E16); -1 for none. */
+static int lsm_in_block(const struct e2e *e, int b)
+{
+	const struct e1e_block *k = &e->prog.block[b];
+	for (uint32_t at = k->start; at < k->term_addr; at += 4) {
+		uint32_t w = e1e_word(&e->prog, at);
+		int size = 0;
+		if (w >> 28 == 14 && e1e_transfers(w, &size) > 1)
+			return (int)((at - k->start) / 4);
+	}
+	return -1;
+}
+
+/* Tracing starts at a random block: at its start, or, in a quarter of the restarts whose block has
+ * an LSM, under that LSM (LSM in progress). */
+static void trace_start(struct e2e *e, struct e2e_run *r)
+{
+	r->x.block = (int)enc_below(&e->rng, (unsigned)e->prog.nblocks);
+	r->x.next = 0;
+	int j = lsm_in_block(e, r->x.block);
+	const struct e1e_block *k = &e->prog.block[r->x.block];
+	if (j >= 0 && enc_chance(&e->rng, 25)) {
+		r->x.next = j + 1;
+		trace_on(e, k->start + 4 * (uint32_t)r->x.next, 1, k->start + 4 * (uint32_t)j);
+		return;
+	}
+	trace_on(e, k->start, 0, 0);
+}
+
 /* §6.9.2 (L9263-9269): trace disabled: WT while the FIFO drains, then TD with TRACEPKT[0] = 0. */
 static void trace_off(struct e2e *e, struct e2e_run *r, unsigned cycles)
 {
 	misses_home(e, r);
-	drain_all(e);
+	if (enc_chance(&e->rng, 70))
+		drain_all(e);   /* else enabled again while the FIFO may still drain (ETM2-E15) */
 	e->tracing = 0;
 	for (unsigned i = 0; i < cycles; i++)
 		e2e_wait(e);
@@ -480,8 +527,7 @@ static int run(struct e2e *e, const struct tc_enc_request *rq)
 	e2e_header(e);
 	for (unsigned i = enc_below(&e->rng, 4); i > 0; i--)
 		e2e_wait(e);   /* TraceEnable not yet active: TD (ETM2-E4) */
-	r.x.block = (int)enc_below(&e->rng, (unsigned)e->prog.nblocks);
-	trace_on(e, e->prog.block[r.x.block].start);
+	trace_start(e, &r);
 	for (unsigned s = 0; s < rq->steps && !e->failed;) {
 		int ended = execute_one(e, &r);
 		s += (unsigned)ended;
@@ -491,9 +537,7 @@ static int run(struct e2e *e, const struct tc_enc_request *rq)
 			trace_off(e, &r, 1 + enc_below(&e->rng, 20));
 			if (e->cfg.contextid_size && enc_chance(&e->rng, 50))   /* another process ran meanwhile */
 				e->ctxid = random_ctxid(e);
-			r.x.block = (int)enc_below(&e->rng, (unsigned)e->prog.nblocks);
-			r.x.next = 0;
-			trace_on(e, e->prog.block[r.x.block].start);
+			trace_start(e, &r);
 		}
 	}
 	misses_home(e, &r);

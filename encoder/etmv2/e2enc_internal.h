@@ -85,6 +85,8 @@ struct e2e {
 	int prev_td0;            /* the last record was a TD with TRACEPKT[0] = 0 (ETM2-P26) */
 	int synced;              /* a TFO has been written: the decoder gives items */
 	int drop_td;             /* the capture leaves out TD cycles with TRACEPKT[0] = 0 (ETMC-F3) */
+	int lsip;                /* the TFO packet being made is an LSM in progress one (§6.5.5) */
+	uint32_t lsip_cur;       /* its current instruction */
 	uint32_t ctxid;
 	uint32_t ctx_shown;
 	int ctx_valid;

@@ -211,7 +211,7 @@ void e2e_group_tfo(struct e2e *e, struct e2e_group *g, int reason, uint32_t addr
 	struct tc_etmv2_record *pk = packet(e, g, tc_etmv2_tfo_packet);
 	if (!pk)
 		return;
-	put(e, g, (uint8_t)(reason << 5));
+	put(e, g, (uint8_t)(reason << 5 | (e->lsip ? 0x80 : 0)));
 	g->last_header = -1;
 	little_endian(e, g, e->ctxid, e->cfg.contextid_size);
 	little_endian(e, g, addr, 4);
@@ -224,4 +224,21 @@ void e2e_group_tfo(struct e2e *e, struct e2e_group *g, int reason, uint32_t addr
 	e->last_addr = addr;
 	if (e->cfg.contextid_size)
 		e2e_hit(e, "tfo packet context id %u bytes", e->cfg.contextid_size);
+	if (!e->lsip)
+		return;
+	/* §6.5.5 (L9018-9041), ETM2-S6, ETM2-P25: LSM in progress: after the LSM's address the current
+	 * instruction's, 1-5 bytes compressed against it as a branch address */
+	uint32_t cur = e->lsip_cur;
+	int n = branch_bytes(cur, addr);
+	uint64_t raw = (uint64_t)(cur >> 2) << 1 | 1;
+	for (int i = 0; i < n; i++) {
+		uint8_t b = i < 4 ? (uint8_t)((raw >> (7 * i)) & 0x7f) : (uint8_t)(((cur >> 29) & 7) | 0x08);
+		put(e, g, (uint8_t)(b | (i < n - 1 ? 0x80 : 0)));
+	}
+	pk->lsip = 1;
+	pk->has_cur = 1;
+	pk->cur = cur;
+	pk->cur_isa = tc_etmv2_isa_arm;
+	e->last_addr = cur;
+	e2e_hit(e, "tfo lsm in progress");
 }
