@@ -246,6 +246,32 @@ static void waits(struct e2e *e, int refill)
 		e2e_wait(e);
 }
 
+static void run_op(struct e2e *e, struct e2e_run *r, const struct e2e_op *op, const struct e2e_op *branch);
+
+/* The handler at entry of the vector page (e1enc_program.c): MOV r0, r0 up to the MOV pc, Rm at
+ * +0x18 (+0x1C for FIQ's), a DE with its address back to ret. */
+static void handler(struct e2e *e, struct e2e_run *r, uint32_t entry, uint32_t ret)
+{
+	uint32_t mov = e->prog.vector_base + 0x18;
+	struct e2e_op op;
+	for (uint32_t at = entry; at < mov; at += 4) {
+		memset(&op, 0, sizeof op);
+		op.in.addr = at;
+		op.in.type = tc_insn_other;
+		op.in.executed = 1;
+		op.next = at + 4;
+		run_op(e, r, &op, NULL);
+	}
+	memset(&op, 0, sizeof op);
+	op.in.addr = entry > mov ? entry : mov;
+	op.in.type = tc_insn_branch_indir;
+	op.in.executed = 1;
+	op.next = ret;
+	op.refill = 2;
+	op.traced_target = 1;
+	run_op(e, r, &op, NULL);
+}
+
 /* One instruction (and the one folded with it: phantom): its cycle, the later transfers of an LSM
  * on DW cycles, waits and refill. */
 static void run_op(struct e2e *e, struct e2e_run *r, const struct e2e_op *op, const struct e2e_op *branch)
@@ -253,6 +279,9 @@ static void run_op(struct e2e *e, struct e2e_run *r, const struct e2e_op *op, co
 	struct e2e_cyc c;
 	int traced[16] = { 0 }, lsm_any = 0, first_done = 0;
 	uint32_t a = 0;
+	/* §6.8.1 (L9210-9216), ETM2-E17: a single load or store that aborts (precise): its data, then
+	 * the branch to the data abort vector, E = 0, in its group */
+	int abort = op->ntransfers == 1 && e->abort_percent && enc_chance(&e->rng, e->abort_percent);
 	cycle_init(&c, op->in.executed ? tc_etmv2_ie : tc_etmv2_in);
 	if (branch) {
 		c.phantom = branch->in.executed ? tc_etmv2_phantom_taken : tc_etmv2_phantom_not_taken;
@@ -264,7 +293,7 @@ static void run_op(struct e2e *e, struct e2e_run *r, const struct e2e_op *op, co
 		a = random_data_address(e, op->size);
 		data_hit(e, op);
 		if (op->ntransfers == 1) {
-			if (!(op->load && try_miss(e, r, &c.g, a, op->size)))
+			if (!(op->load && !abort && try_miss(e, r, &c.g, a, op->size)))
 				e2e_group_data(e, &c.g, 1, a, random_value(e, op->size), op->size);
 		} else {
 			lsm_any = lsm_view(e, op->ntransfers, traced);
@@ -274,6 +303,11 @@ static void run_op(struct e2e *e, struct e2e_run *r, const struct e2e_op *op, co
 	}
 	if (op->traced_target)
 		e2e_group_branch(e, &c.g, op->next, 0);
+	if (abort) {
+		e2e_group_branch(e, &c.g, e->prog.vector_base + 0x10, 0);
+		c.exc_type = 0xc;   /* Table 7-12's data abort (ETM1-P17) */
+		c.exc_ret = op->next;
+	}
 	if (c.g.n)
 		room_for(e, c.g.n);
 	if (periodic_tfo_now(e, &c)) {
@@ -305,35 +339,34 @@ static void run_op(struct e2e *e, struct e2e_run *r, const struct e2e_op *op, co
 		e2e_hit(e, "pipestat dw lsm");
 	}
 	waits(e, op->refill);
+	if (abort) {
+		e2e_hit(e, "exception data abort hivecs%u", e->cfg.hivecs);
+		waits(e, 2);
+		handler(e, r, e->prog.vector_base + 0x10, op->next);
+	}
 }
 
 /* §4.5.3 (L7398-7412), §6.1.5 (L8527-8542), §6.7.1 (L9174-9197), ETM2-P15: an IRQ or FIQ taken
  * before the instruction at ret: that instruction traced as IE or IN with a full branch address to
  * the vector, E = 1 (it is cancelled); the handler's MOV pc, Rm a DE with its address back
- * (ETM2-E8). */
+ * (ETM2-E8). In ETMv2.1 an imprecise data abort is traced so too, at the data abort vector
+ * (§6.8.1 L9218-9226, ETM2-E18). */
 static void interrupt(struct e2e *e, struct e2e_run *r, uint32_t ret)
 {
-	int fiq = enc_chance(&e->rng, 30);
-	uint32_t vector = e->prog.vector_base + (fiq ? 0x1c : 0x18);
+	int imprecise = e->cfg.version >= 1 && enc_chance(&e->rng, 25);
+	int fiq = !imprecise && enc_chance(&e->rng, 30);
+	uint32_t vector = e->prog.vector_base + (imprecise ? 0x10 : fiq ? 0x1c : 0x18);
 	struct e2e_cyc c;
 	cycle_init(&c, enc_chance(&e->rng, 50) ? tc_etmv2_ie : tc_etmv2_in);
 	miss_returns(e, r, &c.g, 0);
 	e2e_group_branch(e, &c.g, vector, 1);
 	room_for(e, c.g.n);
-	c.exc_type = fiq ? 0xf : 0xe;
+	c.exc_type = imprecise ? 0xc : fiq ? 0xf : 0xe;   /* Table 7-12's numbers (ETM1-P17) */
 	c.exc_ret = ret;
 	e2e_cycle(e, &c);
-	e2e_hit(e, "exception %s hivecs%u", fiq ? "fiq" : "irq", e->cfg.hivecs);
+	e2e_hit(e, "exception %s hivecs%u", imprecise ? "imprecise abort" : fiq ? "fiq" : "irq", e->cfg.hivecs);
 	waits(e, 2);
-	struct e2e_op back;
-	memset(&back, 0, sizeof back);
-	back.in.addr = vector;
-	back.in.type = tc_insn_branch_indir;
-	back.in.executed = 1;
-	back.next = ret;
-	back.refill = 2;
-	back.traced_target = 1;
-	run_op(e, r, &back, NULL);
+	handler(e, r, vector, ret);
 }
 
 /* §6.4.5 (L8822-8832), §6.5.7: a new Context ID (another process), its packet on a DW cycle
@@ -566,6 +599,7 @@ static void random_run(struct e2e *e, const struct tc_enc_request *rq, int rando
 	e->ctxid = random_ctxid(e);
 	e->off_percent = enc_chance(&e->rng, 50) ? 0 : 1 + enc_below(&e->rng, 4);
 	e->irq_percent = enc_chance(&e->rng, 50) ? 0 : 1 + enc_below(&e->rng, 3);
+	e->abort_percent = enc_chance(&e->rng, 60) ? 0 : 1 + enc_below(&e->rng, 5);
 	e->ctx_percent = e->cfg.contextid_size && enc_chance(&e->rng, 50) ? 1 : 0;
 	e->phantom_percent = enc_chance(&e->rng, 60) ? 20 + enc_below(&e->rng, 60) : 0;
 	e->wait_percent = enc_below(&e->rng, 40);

@@ -90,7 +90,7 @@ struct e2e {
 	uint32_t ctxid;
 	uint32_t ctx_shown;
 	int ctx_valid;
-	unsigned irq_percent, off_percent, phantom_percent, ctx_percent, wait_percent;
+	unsigned irq_percent, abort_percent, off_percent, phantom_percent, ctx_percent, wait_percent;
 	/* output */
 	struct enc_buf trace;
 	struct tc_etmv2_record *rec;
