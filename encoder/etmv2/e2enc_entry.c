@@ -248,6 +248,29 @@ static void waits(struct e2e *e, int refill)
 
 static void run_op(struct e2e *e, struct e2e_run *r, const struct e2e_op *op, const struct e2e_op *branch);
 
+/* Whether an exception's branch address comes on a DW cycle right after its instruction's cycle
+ * instead of in its group (ETM2-P7, ETM2-E19). */
+static int branch_on_dw(struct e2e *e)
+{
+	return enc_chance(&e->rng, 30);
+}
+
+/* The cycle of an instruction c and, when d has a group, the DW cycle after it: both groups fit
+ * first; the trigger never falls on the DW (the analyzer ends the held instruction at a trigger,
+ * ETM2-P27): when it is due there, a wait cycle before takes it (ETM2-E19). */
+static void cycle_and_dw(struct e2e *e, struct e2e_cyc *c, struct e2e_cyc *d)
+{
+	if (c->g.n + d->g.n)
+		room_for(e, c->g.n + d->g.n);
+	if (d->g.n && !e->triggered && e->trigger_at == e->cycles + 1)
+		e2e_wait(e);
+	e2e_cycle(e, c);
+	if (!d->g.n)
+		return;
+	e2e_cycle(e, d);
+	e2e_hit(e, "exception branch on dw");
+}
+
 /* The handler at entry of the vector page (e1enc_program.c): MOV r0, r0 up to the MOV pc, Rm at
  * +0x18 (+0x1C for FIQ's), a DE with its address back to ret. */
 static void handler(struct e2e *e, struct e2e_run *r, uint32_t entry, uint32_t ret)
@@ -276,13 +299,14 @@ static void handler(struct e2e *e, struct e2e_run *r, uint32_t entry, uint32_t r
  * on DW cycles, waits and refill. */
 static void run_op(struct e2e *e, struct e2e_run *r, const struct e2e_op *op, const struct e2e_op *branch)
 {
-	struct e2e_cyc c;
+	struct e2e_cyc c, dw;
 	int traced[16] = { 0 }, lsm_any = 0, first_done = 0;
 	uint32_t a = 0;
 	/* §6.8.1 (L9210-9216), ETM2-E17: a single load or store that aborts (precise): its data, then
 	 * the branch to the data abort vector, E = 0, in its group */
 	int abort = op->ntransfers == 1 && e->abort_percent && enc_chance(&e->rng, e->abort_percent);
 	cycle_init(&c, op->in.executed ? tc_etmv2_ie : tc_etmv2_in);
+	cycle_init(&dw, tc_etmv2_dw);
 	if (branch) {
 		c.phantom = branch->in.executed ? tc_etmv2_phantom_taken : tc_etmv2_phantom_not_taken;
 		c.ins[c.nins++] = branch->in;
@@ -304,13 +328,14 @@ static void run_op(struct e2e *e, struct e2e_run *r, const struct e2e_op *op, co
 	if (op->traced_target)
 		e2e_group_branch(e, &c.g, op->next, 0);
 	if (abort) {
-		e2e_group_branch(e, &c.g, e->prog.vector_base + 0x10, 0);
-		c.exc_type = 0xc;   /* Table 7-12's data abort (ETM1-P17) */
-		c.exc_ret = op->next;
+		struct e2e_cyc *b = branch_on_dw(e) ? &dw : &c;
+		e2e_group_branch(e, &b->g, e->prog.vector_base + 0x10, 0);
+		b->exc_type = 0xc;   /* Table 7-12's data abort (ETM1-P17) */
+		b->exc_ret = op->next;
 	}
 	if (c.g.n)
 		room_for(e, c.g.n);
-	if (periodic_tfo_now(e, &c)) {
+	if (!abort && periodic_tfo_now(e, &c)) {
 		c.kind = tc_etmv2_tfo;
 		c.tfo_reason = 0;
 		c.tfo_addr = op->in.addr;
@@ -318,7 +343,7 @@ static void run_op(struct e2e *e, struct e2e_run *r, const struct e2e_op *op, co
 		e->since_sync = 0;
 		e2e_hit(e, "tfo periodic");
 	}
-	e2e_cycle(e, &c);
+	cycle_and_dw(e, &c, &dw);
 	if (branch)
 		e2e_hit(e, "phantom %s %s", branch->in.executed ? "taken" : "not taken", op->in.type == tc_insn_other ? "other" : "branch");
 	for (int i = 1; i < op->ntransfers && data_traced(e); i++) {
@@ -356,14 +381,15 @@ static void interrupt(struct e2e *e, struct e2e_run *r, uint32_t ret)
 	int imprecise = e->cfg.version >= 1 && enc_chance(&e->rng, 25);
 	int fiq = !imprecise && enc_chance(&e->rng, 30);
 	uint32_t vector = e->prog.vector_base + (imprecise ? 0x10 : fiq ? 0x1c : 0x18);
-	struct e2e_cyc c;
+	struct e2e_cyc c, d;
 	cycle_init(&c, enc_chance(&e->rng, 50) ? tc_etmv2_ie : tc_etmv2_in);
+	cycle_init(&d, tc_etmv2_dw);
+	struct e2e_cyc *b = branch_on_dw(e) ? &d : &c;
 	miss_returns(e, r, &c.g, 0);
-	e2e_group_branch(e, &c.g, vector, 1);
-	room_for(e, c.g.n);
-	c.exc_type = imprecise ? 0xc : fiq ? 0xf : 0xe;   /* Table 7-12's numbers (ETM1-P17) */
-	c.exc_ret = ret;
-	e2e_cycle(e, &c);
+	e2e_group_branch(e, &b->g, vector, 1);
+	b->exc_type = imprecise ? 0xc : fiq ? 0xf : 0xe;   /* Table 7-12's numbers (ETM1-P17) */
+	b->exc_ret = ret;
+	cycle_and_dw(e, &c, &d);
 	e2e_hit(e, "exception %s hivecs%u", imprecise ? "imprecise abort" : fiq ? "fiq" : "irq", e->cfg.hivecs);
 	waits(e, 2);
 	handler(e, r, vector, ret);
