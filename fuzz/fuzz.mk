@@ -67,9 +67,11 @@ FUZZ_REF_SRC  := $(REF_SRC) $(BUILD)/gen/protocols.c
 FUZZ_BODY_SRC   := fuzz/cyclecap_decode.c
 # Helpers every harness links: fuzz/fuzz_common.c, the shared harness bodies and every protocol's helpers.
 FUZZ_COMMON_SRC := fuzz/fuzz_common.c $(FUZZ_BODY_SRC) $(FUZZ_PROTO_HELPERS)
-# P_roundtrip also links P's encoder (the encoder's shared sources, encoder/P/ and the variant list
-# GNUmakefile generates) and the line lists and L3 normalisation of conformance/.
-fuzz_rt_src   = $(sort $(wildcard encoder/*.c encoder/$1/*.c)) $(filter $(BUILD)/gen/enc_$1_variants.c,$(ENC_VARIANTS)) \
+# P_roundtrip also links the encoders (the encoder's shared sources, every protocol's encoder/P/ and the
+# variant lists GNUmakefile generates: an encoder may use another's parts through its header, as the
+# library libtcenc.a holds them all; the harness runs P's alone) and the line lists and L3
+# normalisation of conformance/.
+fuzz_rt_src   = $(sort $(wildcard encoder/*.c) $(ENC_PROTO_SRC)) $(ENC_VARIANTS) \
 		conformance/vector.c conformance/vecwrite.c conformance/outfile.c conformance/l3norm.c
 FUZZ_RT_SRC   := $(sort $(foreach h,$(filter %_roundtrip,$(FUZZ_PROTO_HARNESSES)),$(call fuzz_rt_src,$(call fuzz_proto,$h))))
 FUZZ_GEN      := $(FUZZ_OUT)/gen

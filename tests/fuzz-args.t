@@ -20,7 +20,7 @@ for p in $(sed -n 's/^PROTOCOLS := //p' GNUmakefile); do
   harnesses="$harnesses $(printf '%s\n' $own | sort | tr '\n' ' ')${p}_stream ${p}_diff ${p}_l1text"
 done
 check "the rule gives this build's known harnesses" sh -c "for h in ete_decode ete_format ete_parse ete_roundtrip ete_stream ete_diff ete_l1text ptm_decode ptm_parse ptm_roundtrip ptm_stream ptm_diff ptm_l1text etmv3_decode etmv3_parse etmv3_roundtrip etmv3_stream etmv3_diff etmv3_l1text; do case ' $harnesses ' in *\" \$h \"*) ;; *) echo \"missing \$h\"; exit 1 ;; esac; done"
-check "the shared round-trip harness is that of PTM, ETMv3, rvtrace and ETMv1, not ETE's (fuzz/ete/roundtrip.c is its own)" test "$shared_rt" = " ptm_roundtrip etmv3_roundtrip rvtrace_roundtrip etmv1_roundtrip"
+check "the shared round-trip harness is that of PTM, ETMv3, rvtrace, ETMv1 and ETMv2, not ETE's (fuzz/ete/roundtrip.c is its own)" test "$shared_rt" = " ptm_roundtrip etmv3_roundtrip rvtrace_roundtrip etmv1_roundtrip etmv2_roundtrip"
 # Which source each round-trip harness compiles, with which protocol and encoder (make -n: nothing built).
 rt_compile() { make -n -B --no-print-directory FUZZ_OUT="$tmp/fz" "$tmp/fz/regress-obj/fuzz/harness/$1.o" 2>&1; }
 for h in $shared_rt; do

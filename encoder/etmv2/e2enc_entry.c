@@ -1,0 +1,731 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* e2enc_entry.c — the ETMv2 encoder: the execution of a random program (the ETMv1 encoder's, through
+ * e1e_program_make) through the cycle model, the data it transfers, and its entry in the table of
+ * encoders (tracecert/encoder.h): what `tracecert gen --protocol etmv2` calls. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "e2enc_internal.h"
+#include "tracecert/protocol.h"
+
+extern const char *const enc_etmv2_variant_names[];
+extern const int enc_etmv2_variant_total;
+
+static int variant_count(void)
+{
+	return enc_etmv2_variant_total;
+}
+
+static const char *variant_name(int i)
+{
+	return (i >= 0 && i < enc_etmv2_variant_total) ? enc_etmv2_variant_names[i] : NULL;
+}
+
+/* ---- The program: the ETMv1 encoder's generator (ARMv4T/ARMv5TE A32, e1enc_program.c) ------ */
+
+static int make_program(struct e2e *e, unsigned nblocks)
+{
+	struct e1e *g = calloc(1, sizeof *g);
+	if (!g)
+		return -1;
+	g->rng = e->rng;
+	g->cfg.hivecs = e->cfg.hivecs;
+	int rc = e1e_program_make(g, nblocks);
+	e->rng = g->rng;
+	e->prog = g->prog;
+	free(g);
+	return rc;
+}
+
+/* ---- The execution: one instruction at a time --------------------------------------------- */
+
+struct e2e_exec {
+	int block;          /* the block being run */
+	int next;           /* its next instruction: 0..nother-1, or the terminator */
+};
+
+/* One instruction's outcome. */
+struct e2e_op {
+	struct e2e_insn in;
+	uint32_t next;      /* where the program goes after it */
+	int ntransfers, size, load;
+	int refill;         /* pipeline refill cycles after a taken branch */
+	int traced_target;  /* its branch address is traced: an indirect branch, or any taken one with
+			     * branch_output (ETMCR[8], L3675) */
+};
+
+/* Load misses outstanding (§6.4.3 L8748-8802): tags 0-3, their data due later, out of order
+ * (ETM2-E7). */
+struct e2e_miss {
+	int used;
+	uint32_t value;
+	int size;
+	uint64_t due;       /* the cycle from which its data may come back */
+};
+
+struct e2e_run {
+	struct e2e_exec x;
+	struct e2e_miss miss[4];
+};
+
+static void decide(struct e2e *e, struct e2e_exec *x, struct e2e_op *op)
+{
+	const struct e1e_block *k = &e->prog.block[x->block];
+	uint32_t at = k->start + 4 * (uint32_t)x->next;
+	memset(op, 0, sizeof *op);
+	op->in.addr = at;
+	if (at < k->term_addr) {
+		uint32_t w = e1e_word(&e->prog, at), cond = w >> 28;
+		op->in.type = tc_insn_other;
+		op->in.executed = cond == 14 || enc_chance(&e->rng, 60);
+		op->ntransfers = op->in.executed ? e1e_transfers(w, &op->size) : 0;
+		op->load = (int)(w >> 20 & 1);   /* the L bit of every transfer e1e_transfers knows */
+		op->next = at + 4;
+		x->next++;
+		return;
+	}
+	int indirect = k->term == e1e_bx || k->term == e1e_mov_pc;
+	int taken = k->term != e1e_bcond || enc_chance(&e->rng, 50);
+	int to = indirect ? (int)enc_below(&e->rng, (unsigned)e->prog.nblocks) : k->target;
+	/* ETM2-E12: with branch_output every taken branch has its address */
+	if (!taken && x->block + 1 == e->prog.nblocks)
+		taken = 1;   /* the last block's B<cond> would fall off the program: taken */
+	op->in.type = indirect ? tc_insn_branch_indir : tc_insn_branch_dir;
+	op->in.executed = taken;
+	if (taken) {
+		op->next = e->prog.block[to].start;
+		op->refill = 2;
+		op->traced_target = indirect || e->cfg.branch_output;
+		x->block = to;
+	} else {
+		op->next = at + 4;
+		x->block++;
+	}
+	x->next = 0;
+}
+
+static uint32_t random_data_address(struct e2e *e, int size)
+{
+	uint32_t a = enc_chance(&e->rng, 70) ? (e->last_daddr & ~UINT32_C(0xfff)) | enc_below(&e->rng, 0x1000)
+					     : (uint32_t)enc_next(&e->rng);
+	return a & ~(uint32_t)(size - 1);
+}
+
+static uint32_t random_value(struct e2e *e, int size)
+{
+	uint32_t v = (uint32_t)enc_next(&e->rng);
+	switch (enc_below(&e->rng, 4)) {   /* every SS of Table 6-3 */
+	case 0: v = 0; break;
+	case 1: v &= 0xff; break;
+	case 2: v &= 0xffff; break;
+	default: break;
+	}
+	return size == 4 ? v : v & ((UINT32_C(1) << (8 * size)) - 1);
+}
+
+static int data_traced(const struct e2e *e)
+{
+	return e->cfg.data_value || e->cfg.data_address;
+}
+
+/* Load Miss Data of misses whose data have come back (at most two a cycle), in any order. */
+static void miss_returns(struct e2e *e, struct e2e_run *r, struct e2e_group *g, int all)
+{
+	int n = 0;
+	for (int t = 0; t < 4 && n < 2; t++) {
+		struct e2e_miss *m = &r->miss[(t + (int)(e->cycles % 4)) % 4];
+		if (!m->used || (!all && e->cycles < m->due))
+			continue;
+		e2e_group_miss_data(e, g, (int)(m - r->miss), m->value, m->size);
+		m->used = 0;
+		n++;
+	}
+}
+
+static int misses_outstanding(const struct e2e_run *r)
+{
+	int n = 0;
+	for (int t = 0; t < 4; t++)
+		n += r->miss[t].used;
+	return n;
+}
+
+/* A single load that misses (§6.4.3): Load Miss Occurred now, its data later. */
+static int try_miss(struct e2e *e, struct e2e_run *r, struct e2e_group *g, uint32_t a, int size)
+{
+	if (!e->cfg.data_value || !enc_chance(&e->rng, 30))
+		return 0;
+	for (int t = 0; t < 4; t++) {
+		if (r->miss[t].used)
+			continue;
+		r->miss[t].used = 1;
+		r->miss[t].value = random_value(e, size);
+		r->miss[t].size = size;
+		r->miss[t].due = e->cycles + 1 + enc_below(&e->rng, 12);
+		e2e_group_miss(e, g, t, a);
+		if (misses_outstanding(r) > 1)
+			e2e_hit(e, "load misses outstanding 2-4");
+		return 1;
+	}
+	return 0;
+}
+
+/* Which transfers of an LSM are traced (§6.4.4 L8806-8813): all, or a random part (ViewData per
+ * transfer); 1 when any is (ETM2-E6). */
+static int lsm_view(struct e2e *e, int n, int *traced)
+{
+	int partial = enc_chance(&e->rng, 30), any = 0;
+	for (int i = 0; i < n; i++) {
+		traced[i] = !partial || enc_chance(&e->rng, 50);
+		any |= traced[i];
+	}
+	if (partial && any)
+		e2e_hit(e, "lsm partly traced");
+	return any;
+}
+
+/* The packet of LSM transfer i (§6.4.4): nothing before the first traced one; the first traced a
+ * Normal data packet with A = 1 and the address; later ones Normal data (A = 0) or Value Not Traced. */
+static void lsm_packet(struct e2e *e, struct e2e_group *g, const int *traced, int i, int *first_done, uint32_t a, int size)
+{
+	if (!*first_done && !traced[i])
+		return;
+	if (!*first_done) {
+		e2e_group_data(e, g, 1, a + 4 * (uint32_t)i, random_value(e, size), size);
+		*first_done = 1;
+	} else if (traced[i]) {
+		e2e_group_data(e, g, 0, 0, random_value(e, size), size);
+	} else {
+		e2e_group_not_traced(e, g);
+	}
+}
+
+static void data_hit(struct e2e *e, const struct e2e_op *op)
+{
+	e2e_hit(e, "data %s %s", op->load ? "load" : "store",
+		op->ntransfers > 1 ? "lsm" : op->size == 1 ? "byte" : op->size == 2 ? "halfword" : "word");
+}
+
+/* The FIFO stalls the core until a group of n bytes fits (FIFOFULL; all or nothing, §6.10 L9282). */
+static void room_for(struct e2e *e, int n)
+{
+	while (e2e_fifo_count(e) + (unsigned)n > e->depth) {
+		e2e_hit(e, "fifofull stall");
+		e2e_wait(e);
+	}
+}
+
+static void cycle_init(struct e2e_cyc *c, int kind)
+{
+	memset(c, 0, sizeof *c);
+	c->kind = kind;
+}
+
+/* The bytes of a TFO packet (§6.5.4). */
+static int tfo_packet_bytes(const struct e2e *e)
+{
+	return 1 + e->cfg.contextid_size + 4;
+}
+
+/* §6.5.1 (L8851, L8858): the periodic TFO replaces an IE once the period has passed: when its value
+ * and packet fit (ETM2-E2) and no TFO nibble is still owed. */
+static int periodic_tfo_now(const struct e2e *e, const struct e2e_cyc *c)
+{
+	return e->since_sync >= e->sync_period && c->kind == tc_etmv2_ie && c->g.n == 0 && !c->phantom &&
+	       e->nspecial == 0 && e2e_fifo_count(e) <= e->tfo_limit &&
+	       e2e_fifo_count(e) + (unsigned)tfo_packet_bytes(e) <= e->depth;
+}
+
+static void waits(struct e2e *e, int refill)
+{
+	unsigned n = (unsigned)refill;
+	if (enc_chance(&e->rng, e->wait_percent))
+		n += 1 + enc_below(&e->rng, 3);
+	for (unsigned i = 0; i < n; i++)
+		e2e_wait(e);
+}
+
+static void run_op(struct e2e *e, struct e2e_run *r, const struct e2e_op *op, const struct e2e_op *branch);
+
+/* Whether an exception's branch address comes on a DW cycle right after its instruction's cycle
+ * instead of in its group (ETM2-P7, ETM2-E19). */
+static int branch_on_dw(struct e2e *e)
+{
+	return enc_chance(&e->rng, 30);
+}
+
+/* The cycle of an instruction c and, when d has a group, the DW cycle after it: both groups fit
+ * first; the trigger never falls on the DW (the analyzer ends the held instruction at a trigger,
+ * ETM2-P27): when it is due there, a wait cycle before takes it (ETM2-E19). */
+static void cycle_and_dw(struct e2e *e, struct e2e_cyc *c, struct e2e_cyc *d)
+{
+	if (c->g.n + d->g.n)
+		room_for(e, c->g.n + d->g.n);
+	if (d->g.n && !e->triggered && e->trigger_at == e->cycles + 1)
+		e2e_wait(e);
+	e2e_cycle(e, c);
+	if (!d->g.n)
+		return;
+	e2e_cycle(e, d);
+	e2e_hit(e, "exception branch on dw");
+}
+
+/* The handler at entry of the vector page (e1enc_program.c): MOV r0, r0 up to the MOV pc, Rm at
+ * +0x18 (+0x1C for FIQ's), a DE with its address back to ret. */
+static void handler(struct e2e *e, struct e2e_run *r, uint32_t entry, uint32_t ret)
+{
+	uint32_t mov = e->prog.vector_base + 0x18;
+	struct e2e_op op;
+	for (uint32_t at = entry; at < mov; at += 4) {
+		memset(&op, 0, sizeof op);
+		op.in.addr = at;
+		op.in.type = tc_insn_other;
+		op.in.executed = 1;
+		op.next = at + 4;
+		run_op(e, r, &op, NULL);
+	}
+	memset(&op, 0, sizeof op);
+	op.in.addr = entry > mov ? entry : mov;
+	op.in.type = tc_insn_branch_indir;
+	op.in.executed = 1;
+	op.next = ret;
+	op.refill = 2;
+	op.traced_target = 1;
+	run_op(e, r, &op, NULL);
+}
+
+/* One instruction (and the one folded with it: phantom): its cycle, the later transfers of an LSM
+ * on DW cycles, waits and refill. */
+static void run_op(struct e2e *e, struct e2e_run *r, const struct e2e_op *op, const struct e2e_op *branch)
+{
+	struct e2e_cyc c, dw;
+	int traced[16] = { 0 }, lsm_any = 0, first_done = 0;
+	uint32_t a = 0;
+	/* §6.8.1 (L9210-9216), ETM2-E17: a single load or store that aborts (precise): its data, then
+	 * the branch to the data abort vector, E = 0, in its group */
+	int abort = op->ntransfers == 1 && e->abort_percent && enc_chance(&e->rng, e->abort_percent);
+	cycle_init(&c, op->in.executed ? tc_etmv2_ie : tc_etmv2_in);
+	cycle_init(&dw, tc_etmv2_dw);
+	if (branch) {
+		c.phantom = branch->in.executed ? tc_etmv2_phantom_taken : tc_etmv2_phantom_not_taken;
+		c.ins[c.nins++] = branch->in;
+	}
+	c.ins[c.nins++] = op->in;
+	miss_returns(e, r, &c.g, 0);
+	if (op->ntransfers && data_traced(e)) {
+		a = random_data_address(e, op->size);
+		data_hit(e, op);
+		if (op->ntransfers == 1) {
+			if (!(op->load && !abort && try_miss(e, r, &c.g, a, op->size)))
+				e2e_group_data(e, &c.g, 1, a, random_value(e, op->size), op->size);
+		} else {
+			lsm_any = lsm_view(e, op->ntransfers, traced);
+			if (lsm_any)
+				lsm_packet(e, &c.g, traced, 0, &first_done, a, 4);
+		}
+	}
+	if (op->traced_target)
+		e2e_group_branch(e, &c.g, op->next, 0);
+	if (abort) {
+		struct e2e_cyc *b = branch_on_dw(e) ? &dw : &c;
+		e2e_group_branch(e, &b->g, e->prog.vector_base + 0x10, 0);
+		b->exc_type = 0xc;   /* Table 7-12's data abort (ETM1-P17) */
+		b->exc_ret = op->next;
+	}
+	if (c.g.n)
+		room_for(e, c.g.n);
+	if (!abort && periodic_tfo_now(e, &c)) {
+		c.kind = tc_etmv2_tfo;
+		c.tfo_reason = 0;
+		c.tfo_addr = op->in.addr;
+		e2e_group_tfo(e, &c.g, 0, op->in.addr);
+		e->since_sync = 0;
+		e2e_hit(e, "tfo periodic");
+	}
+	cycle_and_dw(e, &c, &dw);
+	if (branch)
+		e2e_hit(e, "phantom %s %s", branch->in.executed ? "taken" : "not taken", op->in.type == tc_insn_other ? "other" : "branch");
+	for (int i = 1; i < op->ntransfers && data_traced(e); i++) {
+		/* ETM2-P7, ETM2-E6: the later transfers of an LSM on DW cycles, one or two a cycle */
+		struct e2e_cyc d;
+		cycle_init(&d, tc_etmv2_dw);
+		if (lsm_any) {
+			lsm_packet(e, &d.g, traced, i, &first_done, a, 4);
+			if (i + 1 < op->ntransfers && enc_chance(&e->rng, 30))
+				lsm_packet(e, &d.g, traced, ++i, &first_done, a, 4);
+		}
+		if (!d.g.n) {
+			e2e_wait(e);
+			continue;
+		}
+		room_for(e, d.g.n);
+		e2e_cycle(e, &d);
+		e2e_hit(e, "pipestat dw lsm");
+	}
+	waits(e, op->refill);
+	if (abort) {
+		e2e_hit(e, "exception data abort hivecs%u", e->cfg.hivecs);
+		waits(e, 2);
+		handler(e, r, e->prog.vector_base + 0x10, op->next);
+	}
+}
+
+/* §4.5.3 (L7398-7412), §6.1.5 (L8527-8542), §6.7.1 (L9174-9197), ETM2-P15: an IRQ or FIQ taken
+ * before the instruction at ret: that instruction traced as IE or IN with a full branch address to
+ * the vector, E = 1 (it is cancelled); the handler's MOV pc, Rm a DE with its address back
+ * (ETM2-E8). In ETMv2.1 an imprecise data abort is traced so too, at the data abort vector
+ * (§6.8.1 L9218-9226, ETM2-E18). */
+static void interrupt(struct e2e *e, struct e2e_run *r, uint32_t ret)
+{
+	int imprecise = e->cfg.version >= 1 && enc_chance(&e->rng, 25);
+	int fiq = !imprecise && enc_chance(&e->rng, 30);
+	uint32_t vector = e->prog.vector_base + (imprecise ? 0x10 : fiq ? 0x1c : 0x18);
+	struct e2e_cyc c, d;
+	cycle_init(&c, enc_chance(&e->rng, 50) ? tc_etmv2_ie : tc_etmv2_in);
+	cycle_init(&d, tc_etmv2_dw);
+	struct e2e_cyc *b = branch_on_dw(e) ? &d : &c;
+	miss_returns(e, r, &c.g, 0);
+	e2e_group_branch(e, &b->g, vector, 1);
+	b->exc_type = imprecise ? 0xc : fiq ? 0xf : 0xe;   /* Table 7-12's numbers (ETM1-P17) */
+	b->exc_ret = ret;
+	cycle_and_dw(e, &c, &d);
+	e2e_hit(e, "exception %s hivecs%u", imprecise ? "imprecise abort" : fiq ? "fiq" : "irq", e->cfg.hivecs);
+	waits(e, 2);
+	handler(e, r, vector, ret);
+}
+
+/* §6.4.5 (L8822-8832), §6.5.7: a new Context ID (another process), its packet on a DW cycle
+ * (ETM2-E10). */
+static void context_change(struct e2e *e)
+{
+	struct e2e_cyc c;
+	uint32_t v = (uint32_t)enc_next(&e->rng);
+	e->ctxid = e->cfg.contextid_size >= 4 ? v : v & ((UINT32_C(1) << (8 * e->cfg.contextid_size)) - 1);
+	cycle_init(&c, tc_etmv2_dw);
+	e2e_group_ctxid(e, &c.g);
+	c.ctx_packet = 1;
+	room_for(e, c.g.n);
+	e2e_cycle(e, &c);
+}
+
+/* Whether the next instruction is a direct branch to fold with the one after it (§6.1.2
+ * L8509-8513): predicted correctly, no address traced (ETM2-E3). */
+static int foldable(const struct e2e *e, const struct e2e_exec *x)
+{
+	const struct e1e_block *k = &e->prog.block[x->block];
+	uint32_t at = k->start + 4 * (uint32_t)x->next;
+	return at == k->term_addr && (k->term == e1e_b || k->term == e1e_bl || k->term == e1e_bcond) &&
+	       !e->cfg.branch_output;
+}
+
+/* Runs one instruction through the cycle model; returns 1 when it ended its block. */
+static int execute_one(struct e2e *e, struct e2e_run *r)
+{
+	struct e2e_exec *x = &r->x;
+	const struct e1e_block *k = &e->prog.block[x->block];
+	uint32_t at = k->start + 4 * (uint32_t)x->next;
+	if (e->irq_percent && enc_chance(&e->rng, e->irq_percent)) {
+		interrupt(e, r, at);
+		return 0;
+	}
+	if (e->ctx_percent && enc_chance(&e->rng, e->ctx_percent)) {
+		context_change(e);
+		return 0;
+	}
+	struct e2e_op op, second;
+	int fold = foldable(e, x) && enc_chance(&e->rng, e->phantom_percent);
+	decide(e, x, &op);
+	if (fold) {
+		decide(e, x, &second);
+		run_op(e, r, &second, &op);
+		return 1;
+	}
+	run_op(e, r, &op, NULL);
+	return op.in.type != tc_insn_other;
+}
+
+/* The misses still outstanding come back on DW cycles (L8774: with trace disabled too). */
+static void misses_home(struct e2e *e, struct e2e_run *r)
+{
+	while (misses_outstanding(r)) {
+		struct e2e_cyc c;
+		cycle_init(&c, tc_etmv2_dw);
+		miss_returns(e, r, &c.g, 1);
+		room_for(e, c.g.n);
+		e2e_cycle(e, &c);
+		e2e_hit(e, "load miss data on dw");
+	}
+}
+
+static void drain_all(struct e2e *e)
+{
+	while (!e2e_idle(e))
+		e2e_wait(e);
+}
+
+/* §6.9.1 (L9253-9261), Table 6-7 b01: trace enabled: a TFO whose packet gives the first
+ * instruction's address, no instruction implied (L8858); its value the bytes still in the FIFO
+ * (ETM2-E15). lsm: the address of an LSM executing when trace turns on with the instruction at
+ * addr under it: an LSM in progress TFO, the LSM executed (§6.5.5, ETM2-P13, ETM2-E16). */
+static void trace_on(struct e2e *e, uint32_t addr, int lsm, uint32_t lsm_addr)
+{
+	struct e2e_cyc c;
+	while (!e2e_idle(e) && (e->nspecial || e2e_fifo_count(e) > e->tfo_limit ||
+				 e2e_fifo_count(e) + (unsigned)tfo_packet_bytes(e) + 5 > e->depth))
+		e2e_wait(e);
+	if (e2e_fifo_count(e))
+		e2e_hit(e, "tfo trace enabled fifo not empty");
+	cycle_init(&c, tc_etmv2_tfo);
+	c.tfo_reason = 1;
+	c.tfo_addr = lsm ? lsm_addr : addr;
+	e->lsip = lsm;
+	e->lsip_cur = addr;
+	e2e_group_tfo(e, &c.g, 1, c.tfo_addr);
+	e->lsip = 0;
+	if (lsm) {
+		c.ins[0].addr = lsm_addr;
+		c.ins[0].type = tc_insn_other;
+		c.ins[0].executed = 1;
+		c.nins = 1;
+	}
+	e->tracing = 1;
+	e->daddr_full_done = 0;   /* ETM2-P26: an interruption */
+	e->since_sync = 0;
+	e2e_cycle(e, &c);
+	e2e_hit(e, "tfo trace enabled");
+}
+
+/* The first LSM of block b that always executes (AL), if any: trace turning on while it runs
+ * (ETM2-E16); -1 for none. */
+static int lsm_in_block(const struct e2e *e, int b)
+{
+	const struct e1e_block *k = &e->prog.block[b];
+	for (uint32_t at = k->start; at < k->term_addr; at += 4) {
+		uint32_t w = e1e_word(&e->prog, at);
+		int size = 0;
+		if (w >> 28 == 14 && e1e_transfers(w, &size) > 1)
+			return (int)((at - k->start) / 4);
+	}
+	return -1;
+}
+
+/* Tracing starts at a random block: at its start, or, in a quarter of the restarts whose block has
+ * an LSM, under that LSM (LSM in progress). */
+static void trace_start(struct e2e *e, struct e2e_run *r)
+{
+	r->x.block = (int)enc_below(&e->rng, (unsigned)e->prog.nblocks);
+	r->x.next = 0;
+	int j = lsm_in_block(e, r->x.block);
+	const struct e1e_block *k = &e->prog.block[r->x.block];
+	if (j >= 0 && enc_chance(&e->rng, 25)) {
+		r->x.next = j + 1;
+		trace_on(e, k->start + 4 * (uint32_t)r->x.next, 1, k->start + 4 * (uint32_t)j);
+		return;
+	}
+	trace_on(e, k->start, 0, 0);
+}
+
+/* §6.9.2 (L9263-9269): trace disabled: WT while the FIFO drains, then TD with TRACEPKT[0] = 0. */
+static void trace_off(struct e2e *e, struct e2e_run *r, unsigned cycles)
+{
+	misses_home(e, r);
+	if (enc_chance(&e->rng, 70))
+		drain_all(e);   /* else enabled again while the FIFO may still drain (ETM2-E15) */
+	e->tracing = 0;
+	for (unsigned i = 0; i < cycles; i++)
+		e2e_wait(e);
+	e2e_hit(e, "trace disabled");
+}
+
+static uint32_t random_ctxid(struct e2e *e)
+{
+	uint32_t v = (uint32_t)enc_next(&e->rng);
+	return e->cfg.contextid_size >= 4 ? v : v & ((UINT32_C(1) << (8 * e->cfg.contextid_size)) - 1);
+}
+
+static void random_config(struct e2e *e)
+{
+	static const uint8_t widths[3] = { 4, 8, 16 };
+	static const uint8_t sizes[4] = { 0, 1, 2, 4 };
+	tc_etmv2_config_default(&e->cfg);
+	e->cfg.version = (uint8_t)enc_below(&e->rng, 2);
+	e->cfg.port_width = widths[enc_below(&e->rng, 3)];
+	e->cfg.cycle_accurate = (uint8_t)enc_chance(&e->rng, 40);
+	e->cfg.branch_output = (uint8_t)enc_chance(&e->rng, 30);
+	e->cfg.hivecs = (uint8_t)enc_chance(&e->rng, 50);
+	e->cfg.data_value = (uint8_t)enc_chance(&e->rng, 50);
+	e->cfg.data_address = (uint8_t)enc_chance(&e->rng, 40);
+	e->cfg.contextid_size = sizes[enc_below(&e->rng, 4)];
+}
+
+/* The configurations the model does not make yet (README.md "What is not"). */
+static int refused(const void *cfg, char *err, size_t errlen)
+{
+	const struct tc_etmv2_config *c = cfg;
+	if (c->cprt) {
+		if (err && errlen)
+			snprintf(err, errlen, "etmv2 encoder: CPRT is not modelled yet (cprt must be 0)");
+		return 1;
+	}
+	return 0;
+}
+
+static void tags(struct e2e *e, struct enc_buf *t)
+{
+	enc_buf_printf(t, "etmv2 v2.%u port%u%s%s", e->cfg.version, e->cfg.port_width,
+		       e->cfg.cycle_accurate ? " cycle-accurate" : "", e->cfg.branch_output ? " branch-output" : "");
+}
+
+static int run(struct e2e *e, const struct tc_enc_request *rq)
+{
+	struct e2e_run r;
+	memset(&r, 0, sizeof r);
+	if (make_program(e, rq->blocks))
+		return -1;
+	e2e_header(e);
+	for (unsigned i = enc_below(&e->rng, 4); i > 0; i--)
+		e2e_wait(e);   /* TraceEnable not yet active: TD (ETM2-E4) */
+	trace_start(e, &r);
+	for (unsigned s = 0; s < rq->steps && !e->failed;) {
+		int ended = execute_one(e, &r);
+		s += (unsigned)ended;
+		if (ended && s < rq->steps && e->off_percent && enc_chance(&e->rng, e->off_percent)) {
+			/* TraceEnable off for a while (§6.9): the code run meanwhile is not traced; tracing
+			 * resumes at a block with a TFO of reason b01 (§6.9.1) */
+			trace_off(e, &r, 1 + enc_below(&e->rng, 20));
+			if (e->cfg.contextid_size && enc_chance(&e->rng, 50))   /* another process ran meanwhile */
+				e->ctxid = random_ctxid(e);
+			trace_start(e, &r);
+		}
+	}
+	misses_home(e, &r);
+	drain_all(e);
+	e2e_l3_flush(e);
+	return e->failed ? -1 : 0;
+}
+
+static void release(struct e2e *e)
+{
+	e1e_program_free(&e->prog);
+	free(e->trace.p);
+	free(e->rec);
+	free(e->l3.p);
+	free(e->variants);
+}
+
+/* The run's draws after the configuration: the FIFO, the synchronisation period, the events. */
+static void random_run(struct e2e *e, const struct tc_enc_request *rq, int random_cfg)
+{
+	e->depth = 40 + enc_below(&e->rng, E2E_DEPTH_MAX - 40 + 1);
+	if (random_cfg && enc_chance(&e->rng, 50))
+		e->cfg.fifo_depth = (uint16_t)(e->depth + enc_below(&e->rng, 16));   /* ETM2-P10, ETM2-E1 */
+	e->tfo_limit = e->cfg.fifo_depth && e->cfg.fifo_depth < 95 ? e->cfg.fifo_depth : 95;
+	e->sync_period = 64 + enc_below(&e->rng, 400);
+	e->ctxid = random_ctxid(e);
+	e->off_percent = enc_chance(&e->rng, 50) ? 0 : 1 + enc_below(&e->rng, 4);
+	e->irq_percent = enc_chance(&e->rng, 50) ? 0 : 1 + enc_below(&e->rng, 3);
+	e->abort_percent = enc_chance(&e->rng, 60) ? 0 : 1 + enc_below(&e->rng, 5);
+	e->ctx_percent = e->cfg.contextid_size && enc_chance(&e->rng, 50) ? 1 : 0;
+	e->phantom_percent = enc_chance(&e->rng, 60) ? 20 + enc_below(&e->rng, 60) : 0;
+	e->wait_percent = enc_below(&e->rng, 40);
+	e->drop_td = enc_chance(&e->rng, 25);
+	e->trigger_at = enc_chance(&e->rng, 50) ? 1 + enc_below(&e->rng, 20 * rq->steps) : UINT64_MAX;
+	e->trigger_near_tfo = e->trigger_at == UINT64_MAX && enc_chance(&e->rng, 40);   /* ETM2-E14 */
+}
+
+static int result(struct e2e *e, struct tc_enc_result *r)
+{
+	struct enc_buf t = { 0 };
+	e2e_hit(e, "port%u", e->cfg.port_width);
+	e2e_hit(e, "version 2.%u", e->cfg.version);
+	if (e->cfg.fifo_depth)
+		e2e_hit(e, "fifo depth known");
+	tags(e, &t);
+	r->protocol = "etmv2";
+	r->cfg = malloc(sizeof e->cfg);
+	r->l1 = e2e_l1_text(e);
+	r->l3 = e->l3.p ? e->l3.p : calloc(1, 1);
+	r->tags = t.p;
+	r->variants = e->variants;
+	r->trace = (uint8_t *)e->trace.p;
+	r->trace_len = e->trace.len;
+	r->region[0].base = e->prog.base;
+	r->region[0].bytes = e->prog.code;
+	r->region[0].len = e->prog.size;
+	r->nregions = 1;
+	r->region[1].base = e->prog.vector_base;
+	r->region[1].bytes = malloc(sizeof e->prog.vectors);
+	r->region[1].len = sizeof e->prog.vectors;
+	if (r->region[1].bytes) {
+		memcpy(r->region[1].bytes, e->prog.vectors, sizeof e->prog.vectors);
+		r->nregions = 2;
+	}
+	if (r->cfg)
+		memcpy(r->cfg, &e->cfg, sizeof e->cfg);
+	e->prog.code = NULL;
+	e->variants = NULL;
+	e->trace.p = NULL;
+	e->l3.p = NULL;
+	if (!r->cfg || !r->l1 || !r->l3 || !r->tags || r->nregions != 2) {
+		tc_enc_result_free(r);
+		return -1;
+	}
+	return 0;
+}
+
+static int generate(const struct tc_enc_request *rq, struct tc_enc_result *r, char *err, size_t errlen)
+{
+	memset(r, 0, sizeof *r);
+	if (!rq || rq->steps < 1 || rq->steps > 100000 || rq->blocks < 4 || rq->blocks > 4096) {
+		snprintf(err, errlen, "etmv2 encoder: --steps must be 1..100000 and --blocks 4..4096");
+		return -1;
+	}
+	struct e2e *e = calloc(1, sizeof *e);
+	if (!e) {
+		snprintf(err, errlen, "out of memory");
+		return -1;
+	}
+	enc_rng_init(&e->rng, rq->seed, rq->entropy, rq->entropy_len);
+	int random_cfg = rq->random_config || !rq->cfg;
+	if (random_cfg) {
+		random_config(e);
+	} else {
+		e->cfg = *(const struct tc_etmv2_config *)rq->cfg;
+		if (tc_etmv2_config_check(&e->cfg, err, errlen) || refused(&e->cfg, err, errlen)) {
+			free(e);
+			return -1;
+		}
+	}
+	random_run(e, rq, random_cfg);
+	e->variants = calloc((size_t)enc_etmv2_variant_total + 1, sizeof *e->variants);
+	int rc = !e->variants || run(e, rq) ? -1 : result(e, r);
+	release(e);
+	free(e);
+	if (rc) {
+		snprintf(err, errlen, "out of memory");
+		return -1;
+	}
+	return 0;
+}
+
+const struct tc_encoder tc_encoder_etmv2 = {
+	.protocol = "etmv2",
+	.doc = "A random ARMv4T/ARMv5TE A32 program (the ETMv1 encoder's: data processing, loads and\n"
+	       "stores, LDM/STM; B, BL, B<cond>, BX, MOV pc), an execution of it with wait states, and\n"
+	       "the ETMv2.0..2.1 cycle model: PIPESTAT on each instruction's first cycle with D for a\n"
+	       "group, branch phantoms, a FIFO that stalls the core when full, drained at 4, 8 or 16\n"
+	       "bits, branch addresses of 1-5 bytes with E, data packets, load misses, TFOs (trace\n"
+	       "enabled, periodic, the gap nibble), Context ID, the trigger; the per-cycle sample\n"
+	       "file and the ground truth at L1 and L3 (encoder/etmv2/).\n",
+	.variants_file = "encoder/etmv2/variants.txt",
+	.default_steps = 200,
+	.default_blocks = 64,
+	.select_candidates = 2000,
+	.select_extra = 4,
+	.generate = generate,
+	.variant_count = variant_count,
+	.variant_name = variant_name,
+	.bench_config = "",
+	.config_refused = refused,
+};
