@@ -117,3 +117,21 @@ void enc_variant_hit(const char *const *names, int n, uint32_t *counts, const ch
 	}
 	counts[i]++;
 }
+
+long enc_asm_packet_out(const struct enc_buf *b, unsigned header, size_t len, uint8_t *out, size_t cap, char *err,
+			size_t errlen)
+{
+	size_t n = b->len;
+	if (n && (uint8_t)b->p[0] != header) {
+		snprintf(err, errlen, "the packet's header is %02x, not %02x", (unsigned)(uint8_t)b->p[0], header);
+		return -1;
+	}
+	if (len && n != len)
+		return -2;
+	if (n > cap) {
+		snprintf(err, errlen, "a packet of %zu bytes, more than %zu", n, cap);
+		return -1;
+	}
+	memcpy(out, b->p, n);
+	return (long)n;
+}

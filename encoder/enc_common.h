@@ -42,6 +42,16 @@ struct enc_buf {
 void enc_buf_put(struct enc_buf *b, const void *data, size_t n);
 void enc_buf_printf(struct enc_buf *b, const char *fmt, ...);
 
+/* ---- The assemblers (tc_encoder.asm_write) ------------------------------ */
+/* The one packet an assembler's writers put in b, handed out to out (cap
+ * bytes): its first byte must be header and, when len is not 0, its length
+ * len (the distance to the next item's offset). Returns its length; -1 with
+ * err when its first byte is not header or it is longer than cap; -2 (err
+ * untouched) when its length is not len, which the caller says in its
+ * protocol's words. */
+long enc_asm_packet_out(const struct enc_buf *b, unsigned header, size_t len, uint8_t *out, size_t cap, char *err,
+			size_t errlen);
+
 /* ---- Program: basic blocks in one or more image regions, each region of
  * one instruction set (A64, A32 or T32) ----------------------------------- */
 enum enc_isa { enc_a64, enc_a32, enc_t32 };

@@ -26,11 +26,17 @@ static int header_valid(const struct tc_cyclecap *c, const uint8_t *b)
 	return 1;
 }
 
+/* FORMAT.md "Records": 2 bytes a record for a 4- or 8-bit port, 3 for a 16-bit port. */
+static size_t record_size_of(uint8_t port_width)
+{
+	return port_width == 16 ? 3 : 2;
+}
+
 static void header_take(struct tc_cyclecap *c)
 {
 	const uint8_t *b = c->buf;
 	c->header = (struct tc_cyclecap_header){ b[4], b[5], b[6], b[7], b[8], b[9], b[10] };
-	c->record_size = b[7] == 16 ? 3 : 2;
+	c->record_size = record_size_of(b[7]);
 	c->header_ok = 1;
 	c->offset = TC_CYCLECAP_HEADER;
 	c->have = 0;
@@ -169,4 +175,11 @@ int tc_cyclecap_drive_finish(struct tc_cyclecap *c, const struct tc_cyclecap_dri
 	if (!gave && cut < 0)
 		drv->record_error(drv->ctx, err, off);
 	return 0;
+}
+
+long long tc_cyclecap_record_count(const uint8_t *file, size_t len)
+{
+	if (len < TC_CYCLECAP_HEADER || memcmp(file, "ETMC", 4) != 0 || (file[7] != 4 && file[7] != 8 && file[7] != 16))
+		return -1;
+	return (long long)((len - TC_CYCLECAP_HEADER) / record_size_of(file[7]));
 }

@@ -63,6 +63,12 @@ int tc_cyclecap_next(struct tc_cyclecap *c, const uint8_t **data, size_t *len, s
  * partial record, at its offset); else 0. */
 int tc_cyclecap_finish(struct tc_cyclecap *c, int *err, uint64_t *err_offset);
 
+/* The whole records of a sample file of len bytes (their size from its header's port width): one
+ * per captured core cycle, and each gap record one. -1 when it has no header of that shape
+ * (shorter than 16 bytes, no magic, a port width other than 4, 8 or 16); the other header fields
+ * and the records are not checked. */
+long long tc_cyclecap_record_count(const uint8_t *file, size_t len);
+
 /* The driver of a decoder over the reader: the feed and finish loop, the decoder's calls as
  * callbacks. header_agrees: 1 when the header's fields equal the decoder's keys (ETMC-F5), else the
  * header is fatal; bad_header: the fatal bad-header item (nothing more is read); record: one good

@@ -8,6 +8,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "tracecert/protocol.h"
+
 /* The index of each key ETMCR gives in the caller's key table. */
 struct tc_etmcr_keys {
 	int cprt;             /* [1] MonitorCPRT (Table 3-5 L3689) */
@@ -31,5 +33,17 @@ struct tc_etmcr_keys {
  * mode is refused: -1 with err naming the field, nothing written. */
 int tc_etmcr_derive(uint32_t cr, const struct tc_etmcr_keys *k, uint64_t *value, uint32_t *derived, char *err,
 		    size_t errlen);
+
+/* The keys ETMCR holds in cfg, read through the protocol's key table (keys, the indices of k): the
+ * port width 4, 8 or 16 (Table 3-6 L3731-3745), the port mode 0..2 (Table 2-17 L2806-2814), the
+ * Context ID size 0, 1, 2 or 4 (L3663), the single-bit fields 0 or 1, and no half-rate clocking of a
+ * multiplexed port (no such row in Table 2-17, L2802). 0, or -1 with err naming the first key out of
+ * place (by its table's name). */
+int tc_etmcr_check(const struct tc_config_key *keys, const struct tc_etmcr_keys *k, const void *cfg, char *err,
+		   size_t errlen);
+
+/* The ETMCR value whose fields are those keys' values in cfg (what tc_etmcr_derive turns back into
+ * them; the other bits 0). */
+uint32_t tc_etmcr_value(const struct tc_config_key *keys, const struct tc_etmcr_keys *k, const void *cfg);
 
 #endif

@@ -39,7 +39,7 @@ check "bench --reference of a missing file: its name and why, exit 1" sh -c "'$T
 check "bench --opencsd of a missing file: its name and why, exit 1" sh -c "'$T' bench --reference '$R' --opencsd '$tmp/none.so' --only l1 > '$tmp/o' 2> '$tmp/e'; test \$? -eq 1 && grep -qF \"tracecert bench: --opencsd '$tmp/none.so': No such file or directory\" '$tmp/e'"
 check "bench --reference of a file that is no adapter: exit 1" sh -c "printf x > '$tmp/x.so'; '$T' bench --reference '$tmp/x.so' --only l1 2> '$tmp/e'; test \$? -eq 1 && grep -q 'cannot load adapter' '$tmp/e'"
 check "tracecert help bench prints what bench --help prints" sh -c "'$T' help bench > '$tmp/h1' && '$T' bench --help > '$tmp/h2' && test -s '$tmp/h1' && cmp '$tmp/h1' '$tmp/h2'"
-check "bench --help names every protocol with an encoder and the sections" sh -c "h=\$('$T' bench --help) && for p in $protocols; do echo \"\$h\" | grep -Eq \"^  \$p +([a-z_]+=[0-9]|the defaults\$)\" || exit 1; done && echo \"\$h\" | grep -q 'throughput,l1,text,memory,compression,encoder,runner,fuzz'"
+check "bench --help names every protocol with an encoder and the sections" sh -c "h=\$('$T' bench --help) && for p in $protocols; do echo \"\$h\" | grep -Eq \"^  \$p +([a-z_]+=[0-9]|the defaults\$)\" || exit 1; done && echo \"\$h\" | grep -q 'throughput,l1,text,memory,cycles,compression,encoder,runner,fuzz'"
 check "bench --version prints tracecert's version" sh -c "test \"\$('$T' bench --version)\" = \"\$('$T' --version)\""
 
 # A tiny run of every protocol: the workload line, L1 and L3 rows (MB/s), the text row (instructions/s);
@@ -92,6 +92,33 @@ check "a --reference that crashes in its constructor: the memory row says so, ex
 check "bench --memory-sizes 1 --size 2: the second size is 8 times the first" sh -c "'$T' bench --reference '$R' --protocol ptm --only memory --size 2 --memory-sizes 1 | grep -Eq '^ptm reference peak RSS [(]L3[)] +1 MiB: [0-9]+ KiB, 8 MiB: '"
 check "bench --only memory: each protocol's peak RSS at the two sizes" sh -c "out=\$('$T' bench --reference '$R' --only memory --memory-sizes 1,2) && for p in $protocols; do echo \"\$out\" | grep -Eq \"^\$p reference peak RSS [(]L3[)] +1 MiB: [0-9]+ KiB, 2 MiB: [0-9]+ KiB [(][-+][0-9]+[.][0-9]%[)]\\\$\" || exit 1; done"
 check "bench --only encoder: each protocol's encoder, no workload" sh -c "out=\$('$T' bench --reference '$R' --only encoder) && for p in $protocols; do echo \"\$out\" | grep -Eq \"^\$p encoder +[0-9]+ vectors/s, [0-9.]+ MB/s of trace [(]2000 vectors of [0-9]+ steps[)]\\\$\" || exit 1; done && ! echo \"\$out\" | grep -q '^workload'"
+# The cycles section: every protocol with an encoder whose descriptor names its port width key (a
+# per-cycle sample protocol: .cycle_port_width_key of reference/P/P_protocol.c), at 4, 8 and 16 bits,
+# L1 and L3, millions of cycles (the sample file's records) per second; an adapter that does not list
+# the protocol (bad_adapter.c, kind wrong: ETE at L1 only) has "no P decoder" in its column. No speed is
+# checked, only that the figures are there and above 0.
+cyc=$(for p in $protocols; do grep -q '^[[:space:]]*[.]cycle_port_width_key = "' reference/$p/${p}_protocol.c && printf '%s ' "$p"; done)
+cyc=${cyc% }
+check "a protocol with an encoder is a per-cycle sample protocol ($cyc)" test -n "$cyc"
+"$T" bench --reference "$R" --opencsd "$B/adapters/bad/libtc_bad_wrong.so" --size 1 --runs 1 --only cycles > "$tmp/cyc" 2> "$tmp/cyc.err"
+check "bench --only cycles exits 0, nothing on standard error" sh -c "test $? -eq 0 && test ! -s '$tmp/cyc.err'"
+check "the cycles header says what a cycle is and that each file is decoded whole" sh -c "grep -q 'the cycles are the records decoded' '$tmp/cyc' && grep -q 'decoded whole again and again' '$tmp/cyc' && grep -Eq '^M cycles/s [(]median [[]min[.][.]max[]][)] +reference +OpenCSD +ratio, run by run' '$tmp/cyc'"
+# positive FILE: every figure of the one line of FILE (its label cut off) is above 0.
+positive() { sed 's/^.*-bit port *//; s/[][]/ /g; s/[.][.]/ /g' "$1" | awk 'NR == 1 && NF >= 3 { ok = $1 > 0 && $2 > 0 && $3 > 0 } END { exit !(NR == 1 && ok) }'; }
+for p in $cyc; do
+  for w in 4 8 16; do
+    check "$p, $w-bit port: its workload line, a whole number of files of records" grep -Eq "^cycles workload $p, $w-bit port: [0-9]+-byte trace, [1-9][0-9]* cycles, files decoded per run: [1-9][0-9]*\$" "$tmp/cyc"
+    for l in 1 3; do
+      grep -E "^$p L$l cycles, $w-bit port +$fig +no $p decoder\$" "$tmp/cyc" > "$tmp/cycrow"
+      check "$p L$l cycles, $w-bit port: the reference's figure, above 0; the other adapter has no $p decoder" positive "$tmp/cycrow"
+    done
+  done
+done
+check "no cycles row of a byte-stream protocol" sh -c "test \$(grep -Ec '^[a-z0-9]+ L[13] cycles, ' '$tmp/cyc') -eq \$((6 * $(echo $cyc | wc -w)))"
+first=${cyc%% *}
+"$T" bench --reference "$R" --opencsd "$R" --protocol "$first" --size 1 --runs 2 --only cycles > "$tmp/cyc2"
+check "$first: the reference as both adapters: both figures above 0 and the run-by-run ratio, every row" sh -c "test \$(grep -Ec '^$first L[13] cycles, (4|8|16)-bit port +$fig +$fig +[0-9]+[.][0-9]{2}x [[][0-9]+[.][0-9]{2}[.][.][0-9]+[.][0-9]{2}[]]\$' '$tmp/cyc2') -eq 6 && ! grep -Eq ' 0[.]0 [[]' '$tmp/cyc2'"
+check "bench --only cycles --protocol of a byte-stream protocol: no cycles table" sh -c "out=\$('$T' bench --reference '$R' --only cycles --protocol ptm) && test -z \"\$out\""
 # The compression section: every protocol's trace with the steps that bring the instruction count of
 # its encoder's L3 truth within 1% of the fewest any has at 100000 steps (the header names that count);
 # per protocol: steps, ISA, instructions, trace bytes, bits per instruction (8 * bytes / instructions),

@@ -36,8 +36,8 @@ struct bench_adapters {
 	int bad;
 };
 
-static const char *const sections[] = { "throughput", "l1", "text", "memory", "compression", "encoder", "runner",
-					"fuzz", NULL };
+static const char *const sections[] = { "throughput", "l1", "text", "memory", "cycles", "compression", "encoder",
+					"runner", "fuzz", NULL };
 
 static double now_s(void)
 {
@@ -74,10 +74,10 @@ static void report(struct bench_adapters *d, const struct tc_bench_adapter *ad, 
 	fprintf(stderr, "tracecert bench: --%s '%s': %s: %s\n", ad->option, ad->path, label, text);
 }
 
-/* One table row: "PROTOCOL WHAT", a's figure, b's, the ratio; a side
- * without a figure says why (and report() says it on standard error). */
-static void row(struct bench_adapters *d, const struct tc_bench_side *sa, const struct tc_bench_side *sb,
-		const char *protocol, const char *what, const struct tc_bench_pair *p)
+/* A table row whose b column says b_unsupported (when not NULL) for a
+ * protocol the b side does not list. */
+static void row_saying(struct bench_adapters *d, const struct tc_bench_side *sa, const struct tc_bench_side *sb,
+		       const char *protocol, const char *what, const struct tc_bench_pair *p, const char *b_unsupported)
 {
 	char label[64], cell[64];
 	snprintf(label, sizeof label, "%s %s", protocol, what);
@@ -94,10 +94,20 @@ static void row(struct bench_adapters *d, const struct tc_bench_side *sa, const 
 		printf(" %10.1f [%7.1f..%7.1f]\n", p->b[0], p->b[1], p->b[2]);
 	else {
 		tc_bench_outcome_cell(&p->ob, protocol, cell, sizeof cell);
+		if (b_unsupported && p->ob.status == tc_bench_not_supported)
+			snprintf(cell, sizeof cell, "%s", b_unsupported);
 		printf(" %30s\n", cell);
 	}
 	report(d, sa->ad, label, &p->oa);
 	report(d, sb->ad, label, &p->ob);
+}
+
+/* One table row: "PROTOCOL WHAT", a's figure, b's, the ratio; a side
+ * without a figure says why (and report() says it on standard error). */
+static void row(struct bench_adapters *d, const struct tc_bench_side *sa, const struct tc_bench_side *sb,
+		const char *protocol, const char *what, const struct tc_bench_pair *p)
+{
+	row_saying(d, sa, sb, protocol, what, p, NULL);
 }
 
 /* OpenCSD crashed on the L3 workload: measure both decoders again on the
@@ -178,6 +188,67 @@ static void memory(struct bench_adapters *d, const struct tc_bench_workload *w, 
 	}
 	printf("%-34s %lu MiB: %ld KiB, %lu MiB: %ld KiB (%+.1f%%)\n", label, small_mb, small, big_mb, big,
 	       small > 0 ? 100.0 * (double)(big - small) / (double)small : 0.0);
+}
+
+/* ---- Cycles: the per-cycle sample protocols, per port width ------------------------ */
+
+/* The widths a sample file's header may give (reference/cyclecap.h), in bits. */
+static const unsigned port_widths[] = { 4, 8, 16 };
+
+static void cycles_header(unsigned long mb)
+{
+	printf("cycles: the per-cycle sample protocols (a trace of one record per captured core cycle),\n"
+	       "each at every port width: its encoder's trace (seed %d, %d steps, %d blocks, its bench\n"
+	       "configuration with the port width set), decoded whole again and again, a new decoder for each\n"
+	       "time, until at least %lu MiB went in; the cycles are the records decoded.\n",
+	       TC_BENCH_SEED, TC_BENCH_STEPS, TC_BENCH_BLOCKS, mb);
+	printf("%-34s %10s %19s %10s %19s %s\n", "M cycles/s (median [min..max])", "reference", "", "OpenCSD", "",
+	       "ratio, run by run");
+}
+
+/* The L1 and L3 rows of one protocol at one port width. */
+static void cycles_rows(struct bench_adapters *d, const struct tc_bench_workload *w, int runs)
+{
+	static const unsigned levels[] = { tc_level_l1, tc_level_l3 };
+	struct tc_bench_side ref = { &d->ref, 0 }, oc = { &d->oc, 0 };
+	struct tc_bench_pair p;
+	char what[64], none[64];
+	snprintf(none, sizeof none, "no %s decoder", w->proto->name);
+	for (int i = 0; i < 2; i++) {
+		tc_bench_measure_pair(&ref, &oc, w, levels[i], tc_bench_mcps, runs, &p);
+		snprintf(what, sizeof what, "L%d cycles, %u-bit port", levels[i] == tc_level_l1 ? 1 : 3, w->port_width);
+		row_saying(d, &ref, &oc, w->proto->name, what, &p, none);
+	}
+}
+
+/* The cycles table of every per-cycle sample protocol measured; 0, or 1
+ * when a workload was not generated. */
+static int cycles(const struct bench_opts *o, struct bench_adapters *d)
+{
+	int header = 0;
+	for (int i = 0; i < o->nenc; i++) {
+		const struct tc_protocol *p = tc_protocol_find(o->enc[i]->protocol);
+		if (!p || !p->cycle_port_width_key)
+			continue;
+		for (size_t k = 0; k < sizeof port_widths / sizeof port_widths[0]; k++) {
+			struct tc_bench_workload w;
+			char err[300];
+			if (tc_bench_workload_make_port(&w, o->enc[i], port_widths[k], o->mb, err, sizeof err)) {
+				fprintf(stderr, "tracecert bench: %s %u-bit port workload: %s\n", o->enc[i]->protocol,
+					port_widths[k], err);
+				return 1;
+			}
+			w.timeout_s = o->timeout;
+			if (!header++)
+				cycles_header(o->mb);
+			printf("cycles workload %s, %u-bit port: %zu-byte trace, %llu cycles, files decoded per run: %zu\n",
+			       w.proto->name, w.port_width, w.trace_len,
+			       (unsigned long long)(w.cycles / (w.total / w.trace_len)), w.total / w.trace_len);
+			cycles_rows(d, &w, o->runs);
+			tc_bench_workload_free(&w);
+		}
+	}
+	return 0;
 }
 
 /* ---- Compression: every protocol's trace of the same instruction count ------------ */
@@ -439,7 +510,7 @@ static const struct tc_cli_option bench_options[] = {
 	{ "runs", "N", opt_runs, "runs per figure, 1..16 (default 3)" },
 	{ "timeout", "S", opt_timeout, "wall-clock seconds each child (one run, or loading\nan adapter) may take, 1..86400 (default: 60, and\n4 more per MiB the run feeds)" },
 	{ "memory-sizes", "MB[,MB]", opt_memory_sizes, "the two trace sizes of the memory figure, 1..65536\n(default: --size, and 8 times the first)" },
-	{ "only", "SECTION[,...]", opt_only, "the sections to run: throughput, l1 (the L1 rows of\nthroughput alone), text, memory, compression,\nencoder, runner, fuzz (default: all)" },
+	{ "only", "SECTION[,...]", opt_only, "the sections to run: throughput, l1 (the L1 rows of\nthroughput alone), text, memory, cycles,\ncompression, encoder, runner, fuzz (default: all)" },
 	{ "tool", "PATH", opt_tool, "tracecert, for the runner section (default\nbuild/tracecert)" },
 	{ "fuzz-dir", "DIR", opt_fuzz_dir, "the libFuzzer harnesses with sanitizers, each\nprotocol's DIR/P_parse (default build/fuzz/libfuzzer)" },
 	{ "fuzz-dir-fast", "DIR", opt_fuzz_dir_fast, "the ones without (default\nbuild/fuzz/libfuzzer-nosan)" },
@@ -453,7 +524,7 @@ static void help_bench(FILE *f, const struct tc_cli *c)
 		"                       [--size MB] [--runs N] [--timeout S] [--memory-sizes MB,MB]\n"
 		"                       [--tool PATH]\n"
 		"                       [--fuzz-dir DIR] [--fuzz-dir-fast DIR]\n"
-		"                       [--only throughput,l1,text,memory,compression,encoder,runner,fuzz]\n"
+		"                       [--only throughput,l1,text,memory,cycles,compression,encoder,runner,fuzz]\n"
 		"\n"
 		"Throughput of the reference decoder and OpenCSD, both through their adapters, on\n"
 		"the same encoder-generated trace per protocol (the protocol's encoder: seed %d,\n"
@@ -462,7 +533,9 @@ static void help_bench(FILE *f, const struct tc_cli *c)
 		"of trace; decode with text output (the reference's L3 items written by the one\n"
 		"L3 text writer into a buffer, against the same without text), millions of\n"
 		"instructions per second; peak resident memory of the reference at two trace\n"
-		"sizes; compression: every protocol's trace of the same instruction count (its\n"
+		"sizes; cycles: each per-cycle sample protocol's core cycles per second at L1\n"
+		"and L3, at every port width (4, 8, 16 bits), its trace decoded whole again\n"
+		"and again; compression: every protocol's trace of the same instruction count (its\n"
 		"encoder's steps chosen for it), its bytes, trace bits per instruction and the\n"
 		"reference's L3 instructions per second; encoder, runner and fuzz harness\n"
 		"speed. Median of N runs with\n"
@@ -540,8 +613,8 @@ static int add_protocols(struct bench_opts *o, const struct tc_cli *c)
 static int check_sections(const struct tc_cli *c)
 {
 	if (!*c->value) {
-		tc_cli_usage_error(c, "--only: no section given (throughput, l1, text, memory, compression, encoder, "
-				      "runner, fuzz)");
+		tc_cli_usage_error(c, "--only: no section given (throughput, l1, text, memory, cycles, compression, "
+				      "encoder, runner, fuzz)");
 		return -1;
 	}
 	for (const char *p = c->value; *p;) {
@@ -550,8 +623,8 @@ static int check_sections(const struct tc_cli *c)
 		for (int k = 0; sections[k]; k++)
 			ok |= strlen(sections[k]) == n && !strncmp(p, sections[k], n);
 		if (!ok) {
-			tc_cli_usage_error(c, "--only: unknown section '%.*s' (throughput, l1, text, memory, compression, encoder, "
-					      "runner, fuzz)", (int)n, p);
+			tc_cli_usage_error(c, "--only: unknown section '%.*s' (throughput, l1, text, memory, cycles, "
+					      "compression, encoder, runner, fuzz)", (int)n, p);
 			return -1;
 		}
 		p += n + (p[n] == ',');
@@ -722,6 +795,8 @@ static int run(const struct bench_opts *o, struct bench_adapters *d)
 		per_workload(o, d, w, nw);
 	for (int i = 0; i < nw; i++)
 		tc_bench_workload_free(&w[i]);
+	if (rc == 0 && wanted(o, "cycles"))
+		rc = cycles(o, d);
 	if (rc == 0 && wanted(o, "compression"))
 		rc = compression(o, d);
 	if (rc == 0 && wanted(o, "encoder"))

@@ -14,19 +14,18 @@
 #include <unistd.h>
 
 #include "bench_measure.h"
+#include "cyclecap.h"
 
 #define TEXT_BUFFER 65536       /* the L3 text goes here, from the start again when full */
 
 /* ---- The workload ----------------------------------------------------------- */
 
-/* The encoder's bench_config ("NAME=VALUE ...") over the protocol's defaults into cfg. */
-static int bench_config(const struct tc_encoder *enc, const struct tc_protocol *p, void *cfg, char *err,
-			size_t errlen)
+/* Keys "NAME=VALUE NAME=VALUE" (an encoder's bench_config, or bench's own) into b. */
+static int set_keys(struct tc_config_builder *b, const struct tc_encoder *enc, const char *keys, char *err,
+		    size_t errlen)
 {
-	struct tc_config_builder b;
 	char name[64], value[64];
-	tc_config_builder_init(&b, p);
-	for (const char *s = enc->bench_config ? enc->bench_config : ""; *s;) {
+	for (const char *s = keys; *s;) {
 		size_t n = strcspn(s, " "), eq = strcspn(s, "=");
 		if (n == 0) {
 			s++;
@@ -38,10 +37,23 @@ static int bench_config(const struct tc_encoder *enc, const struct tc_protocol *
 		}
 		snprintf(name, sizeof name, "%.*s", (int)eq, s);
 		snprintf(value, sizeof value, "%.*s", (int)(n - eq - 1), s + eq + 1);
-		if (tc_config_builder_set(&b, name, value, err, errlen))
+		if (tc_config_builder_set(b, name, value, err, errlen))
 			return -1;
 		s += n;
 	}
+	return 0;
+}
+
+/* The encoder's bench_config, then the keys of more ("" for none; they win), over the
+ * protocol's defaults into cfg. */
+static int bench_config(const struct tc_encoder *enc, const struct tc_protocol *p, const char *more, void *cfg,
+			char *err, size_t errlen)
+{
+	struct tc_config_builder b;
+	tc_config_builder_init(&b, p);
+	if (set_keys(&b, enc, enc->bench_config ? enc->bench_config : "", err, errlen) ||
+	    set_keys(&b, enc, more, err, errlen))
+		return -1;
 	tc_config_default(p, cfg);
 	return tc_config_builder_apply(&b, cfg, NULL, err, errlen);
 }
@@ -52,8 +64,9 @@ int tc_bench_workload_make(struct tc_bench_workload *w, const struct tc_encoder 
 	return tc_bench_workload_make_steps(w, enc, TC_BENCH_STEPS, mb, err, errlen);
 }
 
-int tc_bench_workload_make_steps(struct tc_bench_workload *w, const struct tc_encoder *enc, unsigned steps,
-				 unsigned long mb, char *err, size_t errlen)
+/* The workload of enc at steps with the keys of more over its bench configuration. */
+static int workload_make(struct tc_bench_workload *w, const struct tc_encoder *enc, unsigned steps, const char *more,
+			 unsigned long mb, char *err, size_t errlen)
 {
 	struct tc_enc_request rq;
 	void *cfg;
@@ -75,7 +88,7 @@ int tc_bench_workload_make_steps(struct tc_bench_workload *w, const struct tc_en
 	rq.cfg = cfg;
 	rq.steps = steps;
 	rq.blocks = TC_BENCH_BLOCKS;
-	rc = bench_config(enc, w->proto, cfg, err, errlen);
+	rc = bench_config(enc, w->proto, more, cfg, err, errlen);
 	if (rc == 0)
 		rc = enc->generate(&rq, &w->v, err, errlen);
 	free(cfg);
@@ -84,6 +97,41 @@ int tc_bench_workload_make_steps(struct tc_bench_workload *w, const struct tc_en
 	w->trace = w->v.trace;
 	w->trace_len = w->v.trace_len;
 	w->total = (size_t)mb << 20;
+	w->whole_files = w->proto->cycle_port_width_key != NULL;
+	return 0;
+}
+
+int tc_bench_workload_make_steps(struct tc_bench_workload *w, const struct tc_encoder *enc, unsigned steps,
+				 unsigned long mb, char *err, size_t errlen)
+{
+	return workload_make(w, enc, steps, "", mb, err, errlen);
+}
+
+int tc_bench_workload_make_port(struct tc_bench_workload *w, const struct tc_encoder *enc, unsigned port_width,
+				unsigned long mb, char *err, size_t errlen)
+{
+	const struct tc_protocol *p = tc_protocol_find(enc->protocol);
+	char keys[96];
+	long long records;
+	size_t files;
+	if (!p || !p->cycle_port_width_key) {
+		snprintf(err, errlen, "%s is not a per-cycle sample protocol", enc->protocol);
+		return -1;
+	}
+	snprintf(keys, sizeof keys, "%s=%u", p->cycle_port_width_key, port_width);
+	if (workload_make(w, enc, TC_BENCH_STEPS, keys, mb, err, errlen))
+		return -1;
+	records = tc_cyclecap_record_count(w->trace, w->trace_len);
+	if (records <= 0) {
+		snprintf(err, errlen, "encoder %s: its %zu-byte trace is not a sample file with records", enc->protocol,
+			 w->trace_len);
+		tc_bench_workload_free(w);
+		return -1;
+	}
+	files = (w->total + w->trace_len - 1) / w->trace_len;
+	w->port_width = port_width;
+	w->total = files * w->trace_len;
+	w->cycles = (uint64_t)records * files;
 	return 0;
 }
 
@@ -267,6 +315,17 @@ static void *open_adapter(const struct tc_adapter *ad, const struct tc_bench_wor
 	return h;
 }
 
+/* A workload of whole files: the decoder of the file fed so far finished
+ * and closed, and a new one opened for the next (NULL with err when it
+ * does not open). */
+static void *reopen(const struct tc_adapter *ad, void *h, const struct tc_bench_workload *w, unsigned level,
+		    struct counter *k, char *err, size_t errlen)
+{
+	ad->finish(h);
+	ad->close(h);
+	return open_adapter(ad, w, level, k, err, errlen);
+}
+
 /* What one run measured. */
 struct run_result {
 	double seconds;
@@ -293,14 +352,21 @@ static int run_side(const struct tc_adapter *ad, int text, const struct tc_bench
 		free(k);
 		return -1;
 	}
-	while (fed < w->total) {
+	while (h && fed < w->total) {
 		size_t at = fed % w->trace_len, n = w->trace_len - at;
 		if (n > TC_BENCH_CHUNK)
 			n = TC_BENCH_CHUNK;
 		if (n > w->total - fed)
 			n = w->total - fed;
-		ad->feed(h, w->trace + at, n);
+		if (at == 0 && fed > 0 && w->whole_files)
+			h = reopen(ad, h, w, level, k, err, errlen);
+		if (h)
+			ad->feed(h, w->trace + at, n);
 		fed += n;
+	}
+	if (!h) {
+		free(k);
+		return -1;
 	}
 	ad->finish(h);
 	ad->close(h);
@@ -367,6 +433,8 @@ static double figure(const struct run_result *r, const struct tc_bench_workload 
 {
 	if (unit == tc_bench_mips)
 		return r->insns / r->seconds / 1e6;
+	if (unit == tc_bench_mcps)
+		return w->cycles / r->seconds / 1e6;
 	return w->total / r->seconds / 1e6;
 }
 

@@ -27,6 +27,14 @@ struct tc_bench_workload {
 	size_t trace_len;
 	size_t total;               /* bytes to feed */
 	unsigned timeout_s;         /* wall-clock seconds a child feeding it may take; 0: 60 + 4 per MiB fed */
+	/* A per-cycle sample protocol's trace (tc_protocol.cycle_port_width_key):
+	 * a file with a header, not a stream that can go on from its end to its
+	 * start; each time the trace is fed from its start again, the decoder
+	 * of the one before is finished and closed and a new one opened (a
+	 * run times them all). 0 for a byte stream. */
+	int whole_files;
+	unsigned port_width;        /* tc_bench_workload_make_port's: the port width, and */
+	uint64_t cycles;            /* the sample records (core cycles) of the `total` bytes fed */
 };
 
 /* The workload of enc: seed TC_BENCH_SEED, TC_BENCH_STEPS steps,
@@ -38,6 +46,14 @@ int tc_bench_workload_make(struct tc_bench_workload *w, const struct tc_encoder 
  * differs between the encoders (a retired instruction, a basic block). */
 int tc_bench_workload_make_steps(struct tc_bench_workload *w, const struct tc_encoder *enc, unsigned steps,
 				 unsigned long mb, char *err, size_t errlen);
+/* A per-cycle sample protocol's workload at one port width: the workload of
+ * tc_bench_workload_make with the protocol's port width key set to
+ * port_width over the encoder's bench_config, `total` a whole number of
+ * traces (at least mb MiB) and `cycles` their records
+ * (tc_cyclecap_record_count). 0, or -1 with err (also for a protocol whose
+ * trace is a byte stream). */
+int tc_bench_workload_make_port(struct tc_bench_workload *w, const struct tc_encoder *enc, unsigned port_width,
+				unsigned long mb, char *err, size_t errlen);
 void tc_bench_workload_free(struct tc_bench_workload *w);
 
 /* What the encoder's own L3 (its ground truth, v.l3, read by the one L3
@@ -81,9 +97,10 @@ struct tc_bench_side {
 	int text;
 };
 
-/* What a figure counts: MB/s of trace, or millions of instructions per
- * second (the L3 ranges' counts). */
-enum tc_bench_unit { tc_bench_mbs, tc_bench_mips };
+/* What a figure counts: MB/s of trace, millions of instructions per
+ * second (the L3 ranges' counts), or millions of core cycles per second
+ * (a per-cycle sample workload's records, tc_bench_workload_make_port). */
+enum tc_bench_unit { tc_bench_mbs, tc_bench_mips, tc_bench_mcps };
 
 /* Both sides' median, min and max, and of the run-by-run ratios a / b. */
 struct tc_bench_pair {

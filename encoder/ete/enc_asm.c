@@ -591,22 +591,10 @@ long enc_asm_write(void *wp, const struct tc_item *item, size_t len, uint8_t *ou
 {
 	struct enc_asm *w = wp;
 	struct asm_call a = { &w->e, (const struct tc_ete_packet *)item, (long)len, err, errlen };
-	size_t n;
+	long n;
 	w->e.trace.len = 0;
 	if (write_packet(&a))
 		return -1;
-	n = w->e.trace.len;
-	if (n && (uint8_t)w->e.trace.p[0] != a.p->header) {
-		snprintf(err, errlen, "the packet's header is %02x, not %02x", (unsigned)(uint8_t)w->e.trace.p[0],
-			 (unsigned)a.p->header);
-		return -1;
-	}
-	if (len && n != len)
-		return refuse_len(&a);
-	if (n > cap) {
-		snprintf(err, errlen, "a packet of %zu bytes, more than %zu", n, cap);
-		return -1;
-	}
-	memcpy(out, w->e.trace.p, n);
-	return (long)n;
+	n = enc_asm_packet_out(&w->e.trace, a.p->header, len, out, cap, err, errlen);
+	return n == -2 ? refuse_len(&a) : n;
 }

@@ -7,44 +7,23 @@
 
 #include "clause.h"
 #include "etmv1_internal.h"
+#include "l3range.h"
 
 struct tc_etmv1_analyzer {
 	struct e1_walk walk;
-	void (*l3)(void *ctx, const struct tc_l3 *x);
-	void *ctx;
 	uint64_t offset;          /* the record of the item being analysed */
-	struct tc_l3 range;       /* the range being built */
-	int range_open, range_ended;
-	uint32_t range_next;
+	struct tc_l3range ranges; /* the range being built, and where the items go */
 };
 
 static void blank_item(struct tc_etmv1_analyzer *a, struct tc_l3 *x, int kind)
 {
-	memset(x, 0, sizeof *x);
-	x->h.size = sizeof *x;
-	x->h.protocol = tc_proto_etmv1;
-	x->h.kind = (uint16_t)kind;
-	x->h.offset = a->offset;
-}
-
-static void deliver_range(struct tc_etmv1_analyzer *a)
-{
-	if (!a->range_open)
-		return;
-	if (!a->range_ended) {
-		a->range.last_type = tc_insn_other;
-		a->range.taken = tc_taken_none;
-	}
-	a->l3(a->ctx, &a->range);
-	a->range_open = 0;
-	a->range_ended = 0;
+	tc_l3range_blank(&a->ranges, x, kind, a->offset);
 }
 
 /* An item that is not an instruction: the range being built goes first. */
 static void emit(struct tc_etmv1_analyzer *a, const struct tc_l3 *x)
 {
-	deliver_range(a);
-	a->l3(a->ctx, x);
+	tc_l3range_emit(&a->ranges, x);
 }
 
 static void emit_simple(struct tc_etmv1_analyzer *a, int kind)
@@ -62,27 +41,11 @@ static void emit_error(struct tc_etmv1_analyzer *a, int error)
 	emit(a, &x);
 }
 
-/* The instruction joins the range being built (a new one when it does not follow the last, the last
- * ended its range, or the instruction set changed); a range's offset is its first instruction's. */
+/* The instruction joins the range being built (l3range.h: a new one when it does not follow the
+ * last, the last ended its range, or the instruction set changed). */
 static void output_instruction(struct tc_etmv1_analyzer *a, const struct e1_step *s)
 {
-	if (a->range_open && (a->range_ended || a->range.isa != s->isa || s->at != a->range_next))
-		deliver_range(a);
-	if (!a->range_open) {
-		blank_item(a, &a->range, tc_l3_range);
-		a->range.first = s->at;
-		a->range.isa = s->isa;
-		a->range_open = 1;
-	}
-	a->range.last = s->at;
-	a->range.count++;
-	a->range_next = s->at + s->in.size;
-	if (s->ends) {
-		int branch = s->in.type == tc_insn_branch_dir || s->in.type == tc_insn_branch_indir;
-		a->range.last_type = s->in.type;
-		a->range.taken = (uint8_t)(!branch ? tc_taken_none : s->executed ? tc_taken_e : tc_taken_n);
-		a->range_ended = 1;
-	}
+	tc_l3range_add(&a->ranges, a->offset, s->at, s->isa, s->in.size, s->in.type, s->ends, s->executed);
 }
 
 static void no_image(struct tc_etmv1_analyzer *a, const struct e1_step *s)
@@ -153,7 +116,7 @@ void tc_etmv1_analyze(struct tc_etmv1_analyzer *a, const struct tc_etmv1_record 
 void tc_etmv1_analyze_flush(struct tc_etmv1_analyzer *a)
 {
 	if (a)
-		deliver_range(a);
+		tc_l3range_deliver(&a->ranges);
 }
 
 struct tc_etmv1_analyzer *tc_etmv1_analyzer_alloc(const struct tc_etmv1_config *cfg,
@@ -165,8 +128,7 @@ struct tc_etmv1_analyzer *tc_etmv1_analyzer_alloc(const struct tc_etmv1_config *
 	if (!a)
 		return NULL;
 	e1_walk_init(&a->walk, cfg);
-	a->l3 = l3;
-	a->ctx = ctx;
+	tc_l3range_init(&a->ranges, tc_proto_etmv1, 32, l3, ctx);
 	return a;
 }
 

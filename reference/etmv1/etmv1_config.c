@@ -19,31 +19,6 @@ static int fail(char *err, size_t errlen, const char *why)
 	return -1;
 }
 
-/* CONFIG.md "Keys": each key's range, then the refused combinations (ETM1-P1; Table 3-5's
- * ETMv1.2 fields, Table 2-17 L2802-2814). */
-int tc_etmv1_config_check(const struct tc_etmv1_config *c, char *err, size_t errlen)
-{
-	TC_CLAUSE("ETM1-P1");
-	if (!c)
-		return fail(err, errlen, "no configuration");
-	if (c->version > 3)
-		return fail(err, errlen, "version: 0..3");
-	if (c->port_width != 4 && c->port_width != 8 && c->port_width != 16)
-		return fail(err, errlen, "port_width: 4, 8 or 16");
-	if (c->port_mode > 2)
-		return fail(err, errlen, "port_mode: 0..2");
-	if (c->contextid_size != 0 && c->contextid_size != 1 && c->contextid_size != 2 && c->contextid_size != 4)
-		return fail(err, errlen, "contextid_size: 0, 1, 2 or 4");
-	if (c->half_rate > 1 || c->data_address > 1 || c->data_value > 1 || c->cprt > 1 || c->cycle_accurate > 1 ||
-	    c->branch_output > 1 || c->hivecs > 1 || c->abandoned_discard > 1)
-		return fail(err, errlen, "a boolean key is not 0 or 1");
-	if (c->version < 2 && (c->contextid_size || c->port_mode || c->half_rate))
-		return fail(err, errlen, "contextid_size, port_mode and half_rate are ETMv1.2 fields (Table 3-5)");
-	if (c->half_rate && c->port_mode == 1)
-		return fail(err, errlen, "half_rate=1 with port_mode=1: no such row in Table 2-17 (L2802)");
-	return 0;
-}
-
 /* ---- The key table (CONFIG.md "Keys", etmv1), its registers and what they derive ---------- */
 
 /* The one list of keys, in CONFIG.md's order; each row names its field of struct tc_etmv1_config.
@@ -108,6 +83,24 @@ static const struct tc_etmcr_keys etmcr_keys = {
 	.contextid_size = k_contextid_size, .port_mode = k_port_mode,
 };
 
+/* CONFIG.md "Keys": each key's range, then the refused combinations (ETM1-P1; Table 3-5's
+ * ETMv1.2 fields, Table 2-17 L2802-2814). */
+int tc_etmv1_config_check(const struct tc_etmv1_config *c, char *err, size_t errlen)
+{
+	TC_CLAUSE("ETM1-P1");
+	if (!c)
+		return fail(err, errlen, "no configuration");
+	if (c->version > 3)
+		return fail(err, errlen, "version: 0..3");
+	if (tc_etmcr_check(tc_etmv1_keys, &etmcr_keys, c, err, errlen))
+		return -1;
+	if (c->hivecs > 1 || c->abandoned_discard > 1)
+		return fail(err, errlen, "a boolean key is not 0 or 1");
+	if (c->version < 2 && (c->contextid_size || c->port_mode || c->half_rate))
+		return fail(err, errlen, "contextid_size, port_mode and half_rate are ETMv1.2 fields (Table 3-5)");
+	return 0;
+}
+
 /* ETMCCR: [31] = 1 is an ETMv2 or later; [30:28] by Table 1-1 (L897-929, CONFIG.md). */
 static int derive_etmccr(uint32_t ccr, uint64_t *value, uint32_t *derived, char *err, size_t errlen)
 {
@@ -137,10 +130,6 @@ int tc_etmv1_config_derive(const uint32_t *regs, uint32_t given, uint64_t *value
 
 void tc_etmv1_config_to_regs(const struct tc_etmv1_config *c, uint32_t *regs)
 {
-	uint32_t size = c->port_width == 4 ? 0 : c->port_width == 8 ? 1 : 2;
-	uint32_t ctx = c->contextid_size == 4 ? 3 : c->contextid_size;
-	regs[tc_etmv1_reg_etmcr] = (uint32_t)c->cprt << 1 | (uint32_t)c->data_value << 2 | (uint32_t)c->data_address << 3 |
-				   size << 4 | (uint32_t)c->branch_output << 8 | (uint32_t)c->cycle_accurate << 12 |
-				   (uint32_t)c->half_rate << 13 | ctx << 14 | (uint32_t)c->port_mode << 16;
+	regs[tc_etmv1_reg_etmcr] = tc_etmcr_value(tc_etmv1_keys, &etmcr_keys, c);
 	regs[tc_etmv1_reg_etmccr] = (uint32_t)c->version << 28;
 }

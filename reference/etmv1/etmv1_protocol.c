@@ -174,5 +174,6 @@ const struct tc_protocol tc_protocol_etmv1 = {
 	.trace_id_reg = -1,
 	.snapshot_required_regs = 1u << tc_etmv1_reg_etmcr | 1u << tc_etmv1_reg_etmccr,
 	.snapshot_core_type = "ARM9TDMI",
+	.cycle_port_width_key = "port_width",
 	.clause_value = NULL,
 };

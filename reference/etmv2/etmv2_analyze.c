@@ -10,6 +10,7 @@
 #include "armvec.h"
 #include "clause.h"
 #include "insn.h"
+#include "l3range.h"
 #include "tracecert/etmv2.h"
 #include "tracecert/image.h"
 
@@ -27,8 +28,6 @@ struct e2_pending {
 struct tc_etmv2_analyzer {
 	struct tc_etmv2_config cfg;
 	const struct tc_image *img;
-	void (*l3)(void *ctx, const struct tc_l3 *x);
-	void *ctx;
 	uint64_t offset;          /* the record of the item being analysed */
 	/* the walk */
 	int valid;                /* the walk knows where the next instruction is */
@@ -38,10 +37,7 @@ struct tc_etmv2_analyzer {
 	uint32_t ctxid;
 	int ctx_valid;
 	struct e2_pending pend;
-	/* the range being built */
-	struct tc_l3 range;
-	int range_open, range_ended;
-	uint32_t range_next;
+	struct tc_l3range ranges; /* the range being built, and where the items go */
 };
 
 static int l3_isa(int isa)
@@ -51,32 +47,13 @@ static int l3_isa(int isa)
 
 static void blank_item(struct tc_etmv2_analyzer *a, struct tc_l3 *x, int kind, uint64_t offset)
 {
-	memset(x, 0, sizeof *x);
-	x->h.size = sizeof *x;
-	x->h.protocol = tc_proto_etmv2;
-	x->h.kind = (uint16_t)kind;
-	x->h.offset = offset;
-	(void)a;
-}
-
-static void deliver_range(struct tc_etmv2_analyzer *a)
-{
-	if (!a->range_open)
-		return;
-	if (!a->range_ended) {
-		a->range.last_type = tc_insn_other;
-		a->range.taken = tc_taken_none;
-	}
-	a->l3(a->ctx, &a->range);
-	a->range_open = 0;
-	a->range_ended = 0;
+	tc_l3range_blank(&a->ranges, x, kind, offset);
 }
 
 /* An item that is not an instruction: the range being built goes first. */
 static void emit(struct tc_etmv2_analyzer *a, const struct tc_l3 *x)
 {
-	deliver_range(a);
-	a->l3(a->ctx, x);
+	tc_l3range_emit(&a->ranges, x);
 }
 
 static void emit_simple(struct tc_etmv2_analyzer *a, int kind)
@@ -91,26 +68,12 @@ static int is_branch(const struct tc_insn *in)
 	return in->type == tc_insn_branch_dir || in->type == tc_insn_branch_indir;
 }
 
-/* The instruction joins the range being built (a new one when it does not follow the last, the last
- * ended its range, or the instruction set changed); a range's offset is its first instruction's. */
+/* The instruction joins the range being built (l3range.h: a new one when it does not follow the
+ * last, the last ended its range, or the instruction set changed); a branch ends its range. */
 static void output_instruction(struct tc_etmv2_analyzer *a, const struct e2_pending *p, int ends)
 {
-	if (a->range_open && (a->range_ended || a->range.isa != p->isa || p->at != a->range_next))
-		deliver_range(a);
-	if (!a->range_open) {
-		blank_item(a, &a->range, tc_l3_range, p->offset);
-		a->range.first = p->at;
-		a->range.isa = p->isa;
-		a->range_open = 1;
-	}
-	a->range.last = p->at;
-	a->range.count++;
-	a->range_next = p->at + p->in.size;
-	if (ends || is_branch(&p->in)) {
-		a->range.last_type = p->in.type;
-		a->range.taken = (uint8_t)(!is_branch(&p->in) ? tc_taken_none : p->executed ? tc_taken_e : tc_taken_n);
-		a->range_ended = 1;
-	}
+	tc_l3range_add(&a->ranges, p->offset, p->at, p->isa, p->in.size, p->in.type, ends || is_branch(&p->in),
+		       p->executed);
 }
 
 /* The most recent instruction is no longer one a branch address can cancel: it joins the range. */
@@ -253,8 +216,7 @@ static void branch(struct tc_etmv2_analyzer *a, const struct tc_etmv2_record *r)
 			exception(a, type, a->pend.at + a->pend.in.size, 0);
 	} else {
 		TC_CLAUSE("ETM2-P27/NoInstruction");
-		if (a->range_open)
-			a->range_ended = 1;
+		tc_l3range_end(&a->ranges);
 		if (type || e)
 			exception(a, type, 0, 1);
 	}
@@ -342,7 +304,7 @@ void tc_etmv2_analyze_flush(struct tc_etmv2_analyzer *a)
 	if (!a)
 		return;
 	commit(a);
-	deliver_range(a);
+	tc_l3range_deliver(&a->ranges);
 }
 
 struct tc_etmv2_analyzer *tc_etmv2_analyzer_alloc(const struct tc_etmv2_config *cfg,
@@ -354,8 +316,7 @@ struct tc_etmv2_analyzer *tc_etmv2_analyzer_alloc(const struct tc_etmv2_config *
 	if (!a)
 		return NULL;
 	a->cfg = *cfg;
-	a->l3 = l3;
-	a->ctx = ctx;
+	tc_l3range_init(&a->ranges, tc_proto_etmv2, 32, l3, ctx);
 	return a;
 }
 

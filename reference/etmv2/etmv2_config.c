@@ -20,30 +20,6 @@ static int fail(char *err, size_t errlen, const char *why)
 	return -1;
 }
 
-/* CONFIG.md "Keys", etmv2: each key's range, then the refused combination of Table 2-17 (L2802). */
-int tc_etmv2_config_check(const struct tc_etmv2_config *c, char *err, size_t errlen)
-{
-	TC_CLAUSE("ETM2-P1");
-	if (!c)
-		return fail(err, errlen, "no configuration");
-	if (c->version > 1)
-		return fail(err, errlen, "version: 0..1");
-	if (c->port_width != 4 && c->port_width != 8 && c->port_width != 16)
-		return fail(err, errlen, "port_width: 4, 8 or 16");
-	if (c->port_mode > 2)
-		return fail(err, errlen, "port_mode: 0..2");
-	if (c->contextid_size != 0 && c->contextid_size != 1 && c->contextid_size != 2 && c->contextid_size != 4)
-		return fail(err, errlen, "contextid_size: 0, 1, 2 or 4");
-	if (c->half_rate > 1 || c->data_address > 1 || c->data_value > 1 || c->cprt > 1 || c->cycle_accurate > 1 ||
-	    c->branch_output > 1 || c->hivecs > 1)
-		return fail(err, errlen, "a boolean key is not 0 or 1");
-	if (c->fifo_depth > 4096)
-		return fail(err, errlen, "fifo_depth: 0..4096");
-	if (c->half_rate && c->port_mode == 1)
-		return fail(err, errlen, "half_rate=1 with port_mode=1: no such row in Table 2-17 (L2802)");
-	return 0;
-}
-
 /* ---- The key table (CONFIG.md "Keys", etmv2), its registers and what they derive ---------- */
 
 /* The one list of keys, in CONFIG.md's order; each row names its field of struct tc_etmv2_config.
@@ -109,6 +85,23 @@ static const struct tc_etmcr_keys etmcr_keys = {
 	.contextid_size = k_contextid_size, .port_mode = k_port_mode,
 };
 
+/* CONFIG.md "Keys", etmv2: each key's range, then the refused combination of Table 2-17 (L2802). */
+int tc_etmv2_config_check(const struct tc_etmv2_config *c, char *err, size_t errlen)
+{
+	TC_CLAUSE("ETM2-P1");
+	if (!c)
+		return fail(err, errlen, "no configuration");
+	if (c->version > 1)
+		return fail(err, errlen, "version: 0..1");
+	if (tc_etmcr_check(tc_etmv2_keys, &etmcr_keys, c, err, errlen))
+		return -1;
+	if (c->hivecs > 1)
+		return fail(err, errlen, "a boolean key is not 0 or 1");
+	if (c->fifo_depth > 4096)
+		return fail(err, errlen, "fifo_depth: 0..4096");
+	return 0;
+}
+
 /* ETMIDR (Table 3-46 L5183-5198): [11:8] must be b0001 (ETMv2); [7:4] the minor version 0 or 1. */
 static int derive_etmidr(uint32_t id, uint64_t *value, uint32_t *derived, char *err, size_t errlen)
 {
@@ -139,11 +132,7 @@ int tc_etmv2_config_derive(const uint32_t *regs, uint32_t given, uint64_t *value
 
 void tc_etmv2_config_to_regs(const struct tc_etmv2_config *c, uint32_t *regs)
 {
-	uint32_t size = c->port_width == 4 ? 0 : c->port_width == 8 ? 1 : 2;
-	uint32_t ctx = c->contextid_size == 4 ? 3 : c->contextid_size;
-	regs[tc_etmv2_reg_etmcr] = (uint32_t)c->cprt << 1 | (uint32_t)c->data_value << 2 | (uint32_t)c->data_address << 3 |
-				   size << 4 | (uint32_t)c->branch_output << 8 | (uint32_t)c->cycle_accurate << 12 |
-				   (uint32_t)c->half_rate << 13 | ctx << 14 | (uint32_t)c->port_mode << 16;
+	regs[tc_etmv2_reg_etmcr] = tc_etmcr_value(tc_etmv2_keys, &etmcr_keys, c);
 	regs[tc_etmv2_reg_etmccr] = UINT32_C(1) << 31;
 	regs[tc_etmv2_reg_etmidr] = UINT32_C(0x41002000) | 1u << 8 | (uint32_t)c->version << 4;
 }

@@ -169,5 +169,6 @@ const struct tc_protocol tc_protocol_etmv2 = {
 	.trace_id_reg = -1,
 	.snapshot_required_regs = 1u << tc_etmv2_reg_etmcr | 1u << tc_etmv2_reg_etmidr,
 	.snapshot_core_type = "ARM1020E",
+	.cycle_port_width_key = "port_width",
 	.clause_value = NULL,
 };

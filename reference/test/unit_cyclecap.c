@@ -222,8 +222,29 @@ static void truncation(void)
 	ok(o.nrec == 0 && o.nerr == 0, "a header and no record is no error");
 }
 
+/* tc_cyclecap_record_count: whole records of the header's port width's size (FORMAT.md "Records":
+ * 2 bytes for a 4- or 8-bit port, 3 for a 16-bit port), a partial record not counted. */
+static void record_count(void)
+{
+	uint8_t f[16 + 7] = { 0 };
+	header(f, 1, 8);
+	ok(tc_cyclecap_record_count(f, sizeof f) == 3, "8-bit port, 7 bytes after the header: 3 records");
+	header(f, 2, 4);
+	ok(tc_cyclecap_record_count(f, sizeof f) == 3, "4-bit port: 2 bytes a record, 3 records");
+	header(f, 1, 16);
+	ok(tc_cyclecap_record_count(f, sizeof f) == 2, "16-bit port: 3 bytes a record, 2 records");
+	ok(tc_cyclecap_record_count(f, 16) == 0, "a header alone: 0 records");
+	ok(tc_cyclecap_record_count(f, 15) == -1, "15 bytes: no header, -1");
+	header(f, 1, 12);
+	ok(tc_cyclecap_record_count(f, sizeof f) == -1, "port width 12: -1");
+	header(f, 1, 8);
+	f[0] = 0x46;
+	ok(tc_cyclecap_record_count(f, sizeof f) == -1, "no ETMC magic: -1");
+}
+
 int main(void)
 {
+	record_count();
 	records_8bit();
 	records_16bit();
 	records_4bit_v2();

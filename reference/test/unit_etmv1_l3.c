@@ -3,8 +3,8 @@
  * etmv1_analyze.c; reference/etmv1/FORMAT.md "L3", ERRATA ETM1-P10, P15, P17, P19, P23, P25, P26,
  * P36, P37, P38); prints TAP.
  *
- * The image is assembled by arm-linux-gnueabihf-as 2.40 (-march=armv5te, .syntax unified) from the
- * listing below and read back with objdump -d; its bytes are objcopy -O binary's. Most cases feed
+ * The image is reference/test/l3case.c's (assembled by arm-linux-gnueabihf-as 2.40, -march=armv5te,
+ * read back with objdump -d: the listing there). Most cases feed
  * the analyzer L1 lines (tc_etmv1_parse_text) and compare its L3 text with the hand reasoning
  * beside each case; Example 5-1 (IHI 0014 L8053-8122) runs whole: sample file, decoder, the image
  * walk, the analyzer. */
@@ -13,45 +13,12 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "l3case.h"
 #include "tap.h"
 
 #include "tracecert/etmv1.h"
 #include "tracecert/etmv1_config.h"
 #include "tracecert/image.h"
-
-/* 0x1000, ARM:
- *   1000 e3a00001 mov r0, #1           1004 e5d21000 ldrb r1, [r2]     1008 e1d210b0 ldrh r1, [r2]
- *   100c e5921000 ldr r1, [r2]         1010 e1a00000 nop               1014 eafffff9 b 1000
- *   1018 e8920038 ldm r2, {r3, r4, r5} 101c 0afffff7 beq 1000          1020 e12fff1e bx lr
- *   1024 ef000000 svc 0                1028 e592f000 ldr pc, [r2]      102c ee070f15 mcr p15, 0, r0, c7, c5, 0
- *   1030 ed925e00 ldc p14, c5, [r2]    1034 e1020091 swp r0, r1, [r2]  1038 fa000000 blx 1040
- *   103c e1a00000 nop
- * 0x1040, Thumb:
- *   1040 2001 movs r0, #1   1042 f000 f803 bl 104c   1046 b510 push {r4, lr}   1048 4770 bx lr
- *   104a 46c0 nop           104c 4770 bx lr          104e 46c0 nop
- * 0x0 and 0xffff0000: eight nops (e1a00000), the vectors. */
-static const uint8_t program[] = {
-	0x01, 0x00, 0xa0, 0xe3, 0x00, 0x10, 0xd2, 0xe5, 0xb0, 0x10, 0xd2, 0xe1, 0x00, 0x10, 0x92, 0xe5,
-	0x00, 0x00, 0xa0, 0xe1, 0xf9, 0xff, 0xff, 0xea, 0x38, 0x00, 0x92, 0xe8, 0xf7, 0xff, 0xff, 0x0a,
-	0x1e, 0xff, 0x2f, 0xe1, 0x00, 0x00, 0x00, 0xef, 0x00, 0xf0, 0x92, 0xe5, 0x15, 0x0f, 0x07, 0xee,
-	0x00, 0x5e, 0x92, 0xed, 0x91, 0x00, 0x02, 0xe1, 0x00, 0x00, 0x00, 0xfa, 0x00, 0x00, 0xa0, 0xe1,
-	0x01, 0x20, 0x00, 0xf0, 0x03, 0xf8, 0x10, 0xb5, 0x70, 0x47, 0xc0, 0x46, 0x70, 0x47, 0xc0, 0x46,
-};
-
-static const uint8_t vectors[] = {
-	0x00, 0x00, 0xa0, 0xe1, 0x00, 0x00, 0xa0, 0xe1, 0x00, 0x00, 0xa0, 0xe1, 0x00, 0x00, 0xa0, 0xe1,
-	0x00, 0x00, 0xa0, 0xe1, 0x00, 0x00, 0xa0, 0xe1, 0x00, 0x00, 0xa0, 0xe1, 0x00, 0x00, 0xa0, 0xe1,
-};
-
-static void load_image(struct tc_image *img)
-{
-	memset(img, 0, sizeof *img);
-	int e = tc_image_add(img, 0x1000, program, sizeof program);
-	e |= tc_image_add(img, 0x0, vectors, sizeof vectors);
-	e |= tc_image_add(img, 0xffff0000u, vectors, sizeof vectors);
-	if (e)
-		fprintf(stderr, "image: %s\n", tc_image_strerror(e));
-}
 
 static struct tc_etmv1_config base_cfg(void)
 {
@@ -62,26 +29,18 @@ static struct tc_etmv1_config base_cfg(void)
 
 /* ---- L3 from L1 lines ---------------------------------------------------------------- */
 
-struct out {
-	char text[8192];
-};
-
 static void on_l3(void *ctx, const struct tc_l3 *x)
 {
-	struct out *o = ctx;
-	char buf[256];
-	size_t len = strlen(o->text);
-	tc_etmv1_format_l3(buf, sizeof buf, x);
-	snprintf(o->text + len, sizeof o->text - len, "%s\n", buf);
+	l3case_append(ctx, tc_etmv1_format_l3, x);
 }
 
 /* The L3 of L1 lines (one a line of l1), over the image. */
-static void analyze(const struct tc_etmv1_config *c, const char *l1, struct out *o)
+static void analyze(const struct tc_etmv1_config *c, const char *l1, struct l3case_out *o)
 {
 	struct tc_image img;
 	char copy[4096], *save = NULL;
 	memset(o, 0, sizeof *o);
-	load_image(&img);
+	l3case_load_image(&img);
 	struct tc_etmv1_analyzer *a = tc_etmv1_analyzer_alloc(c, on_l3, o);
 	if (!a) {
 		snprintf(o->text, sizeof o->text, "(alloc failed)\n");
@@ -108,14 +67,9 @@ static void analyze(const struct tc_etmv1_config *c, const char *l1, struct out 
 
 static void expect_l3(const struct tc_etmv1_config *c, const char *l1, const char *want, const char *what)
 {
-	struct out o;
+	struct l3case_out o;
 	analyze(c, l1, &o);
-	int good = strcmp(o.text, want) == 0;
-	if (!good) {
-		note("want:\n%s", want);
-		note("got:\n%s", o.text);
-	}
-	ok(good, "%s", what);
+	l3case_expect(&o, want, what);
 }
 
 /* A trace-on at addr (reason b001), the start of most cases. */
@@ -361,7 +315,7 @@ static void transfers_at(const struct tc_etmv1_config *c, const char *addr, cons
 	struct tc_image img;
 	char line[128];
 	struct tc_etmv1_record r;
-	load_image(&img);
+	l3case_load_image(&img);
 	struct tc_etmv1_imagewalk *w = tc_etmv1_imagewalk_alloc(c);
 	struct tc_etmv1_walk k = tc_etmv1_imagewalk_callbacks(w);
 	tc_etmv1_imagewalk_set_image(w, &img);
@@ -444,9 +398,9 @@ static void test_example_5_1(void)
 	for (const char *p = hex; *p && n < sizeof buf;)
 		buf[n++] = (uint8_t)strtoul(p, (char **)&p, 16);
 	struct tc_image img;
-	struct out o;
+	struct l3case_out o;
 	struct e2e e;
-	load_image(&img);
+	l3case_load_image(&img);
 	memset(&o, 0, sizeof o);
 	memset(&e, 0, sizeof e);
 	e.a = tc_etmv1_analyzer_alloc(&c, on_l3, &o);

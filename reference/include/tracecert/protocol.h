@@ -166,6 +166,13 @@ struct tc_protocol {
 	 * protocol traces ("ARM-AA64"); readers take any. */
 	const char *snapshot_core_type;
 
+	/* A per-cycle sample protocol (its trace is a sample file of one record
+	 * per captured core cycle, not a byte stream: the "Sample file" of its
+	 * FORMAT.md): the configuration key that holds the trace port's width in
+	 * bits (4, 8 or 16; tracecert bench measures cycles per second at each).
+	 * NULL: the trace is a byte stream. */
+	const char *cycle_port_width_key;
+
 	/* Spec-clause coverage (coverage/README.md): the value of a name that an
 	 * arm of coverage/clauses/<name>.txt gives for a TC_CLAUSE_CASE selector
 	 * of this protocol (an element kind, a state). Returns 1 and sets *value,
