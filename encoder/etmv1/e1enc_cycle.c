@@ -128,11 +128,12 @@ static void l3_simple(struct e1e *e, int kind, uint64_t offset)
 	l3_item(e, &x);
 }
 
-/* FORMAT.md "L3": the instruction joins the range (a new one after a branch, or when it does not
- * follow the last); a branch, executed or not, ends it (ETM1-P26). */
-static void l3_instruction(struct e1e *e, uint64_t offset, uint32_t addr, int type, int executed)
+/* FORMAT.md "L3": the instruction joins the range (a new one after a branch, when it does not
+ * follow the last, or in the other instruction set); a branch, executed or not, ends it (ETM1-P26). */
+static void l3_insn(struct e1e *e, uint64_t offset, const struct e1e_insn *in)
 {
-	if (e->range_open && addr != e->range_next)
+	int isa = in->thumb ? tc_isa_t32 : tc_isa_a32;
+	if (e->range_open && (in->addr != e->range_next || e->range.isa != isa))
 		e1e_l3_flush(e);
 	if (!e->range_open) {
 		memset(&e->range, 0, sizeof e->range);
@@ -140,18 +141,18 @@ static void l3_instruction(struct e1e *e, uint64_t offset, uint32_t addr, int ty
 		e->range.h.protocol = tc_proto_etmv1;
 		e->range.h.kind = tc_l3_range;
 		e->range.h.offset = offset;
-		e->range.first = addr;
-		e->range.isa = tc_isa_a32;
+		e->range.first = in->addr;
+		e->range.isa = (uint8_t)isa;
 		e->range.last_type = tc_insn_other;
 		e->range.taken = tc_taken_none;
 		e->range_open = 1;
 	}
-	e->range.last = addr;
+	e->range.last = in->addr;
 	e->range.count++;
-	e->range_next = addr + 4;
-	if (type == tc_insn_branch_dir || type == tc_insn_branch_indir) {
-		e->range.last_type = (uint8_t)type;
-		e->range.taken = executed ? tc_taken_e : tc_taken_n;
+	e->range_next = in->addr + (uint32_t)in->size;
+	if (in->type == tc_insn_branch_dir || in->type == tc_insn_branch_indir) {
+		e->range.last_type = (uint8_t)in->type;
+		e->range.taken = in->executed ? tc_taken_e : tc_taken_n;
 		e1e_l3_flush(e);
 	}
 }
@@ -361,8 +362,12 @@ static void push_address(struct e1e *e, int owner, uint32_t addr, int n, int rea
 		push(e, byte, k == 0, owner);
 	}
 	r->has_addr = 1;
-	r->addr = addr & ~UINT32_C(3);
-	r->isa = tc_etmv1_isa_arm;
+	r->addr = addr & 1 ? addr & ~UINT32_C(1) : addr & ~UINT32_C(3);   /* §5.5.2 (L8155-8157) */
+	r->isa = addr & 1 ? tc_etmv1_isa_thumb : tc_etmv1_isa_arm;
+	if (addr & 1 && n < 3)
+		e1e_hit(e, "thumb address %d packets", n);
+	else if (addr & 1)
+		e1e_hit(e, "thumb address 3-5 packets");
 	r->npkts = (uint8_t)n;
 	if (n == 5) {
 		r->has_reason = 1;
@@ -393,6 +398,8 @@ void e1e_trace_on(struct e1e *e, uint32_t addr)
 	if (at < 0)
 		return;
 	l3_simple(e, tc_l3_trace_on, e->rec[at].h.offset);
+	if (addr & 1)
+		e1e_hit(e, "trace on thumb");
 	int apo = apo_now(e);
 	e->rec[at].apo = (uint8_t)apo;
 	push_address(e, at, addr, 5, 1);
@@ -411,6 +418,13 @@ static int periodic_due(const struct e1e *e, int indirect)
 void e1e_instruction(struct e1e *e, int ps, uint32_t addr, int type, int executed, int indirect,
 		     uint32_t target, int refill)
 {
+	struct e1e_insn in = { ps, addr, 0, 4, type, executed, indirect, target, refill, 0 };
+	e1e_step(e, &in);
+}
+
+void e1e_step(struct e1e *e, const struct e1e_insn *in)
+{
+	int ps = in->ps;
 	while (fifo_count(e) + 5 > e->fifo_depth && !e1e_fifo_stuck(e)) {
 		e1e_hit(e, "fifofull stall");
 		wait_cycle(e);
@@ -418,7 +432,7 @@ void e1e_instruction(struct e1e *e, int ps, uint32_t addr, int type, int execute
 	unsigned waits = enc_chance(&e->rng, 25) ? 1 + enc_below(&e->rng, 3) : 0;
 	for (unsigned i = 0; i < waits; i++)
 		wait_cycle(e);
-	if (executed && type == tc_insn_branch_dir && !indirect && periodic_due(e, 0)) {
+	if (in->executed && in->type == tc_insn_branch_dir && !in->indirect && periodic_due(e, 0)) {
 		ps = tc_etmv1_ps_be;
 		e1e_hit(e, "periodic direct branch as be");
 	}
@@ -427,16 +441,17 @@ void e1e_instruction(struct e1e *e, int ps, uint32_t addr, int type, int execute
 	int at = new_record(e, kind, ps);
 	if (at < 0)
 		return;
-	l3_instruction(e, e->rec[at].h.offset, addr, type, executed);
+	if (!in->first_half)
+		l3_insn(e, e->rec[at].h.offset, in);
 	if (ps != tc_etmv1_ps_be) {
 		put_cycle_as(e, ps, trig);
 		e1e_hit(e, "pipestat %s", ps == tc_etmv1_ps_ie ? "ie" : "in");
-		for (int i = 0; i < refill; i++)
+		for (int i = 0; i < in->refill; i++)
 			wait_cycle(e);
 		return;
 	}
 	int apo = apo_now(e);
-	int n = packets_needed(target, e->last_addr), reason = 0;
+	int n = packets_needed(in->target, e->last_addr), reason = 0;
 	if (periodic_due(e, 1)) {
 		n = 5;
 		reason = e->cfg.version >= 2 ? 4 : 0;   /* Table 5-3: b100 from ETMv1.2, b000 before (L8258) */
@@ -446,7 +461,7 @@ void e1e_instruction(struct e1e *e, int ps, uint32_t addr, int type, int execute
 		e1e_hit(e, "address longer than needed");
 	}
 	e->rec[at].apo = (uint8_t)apo;
-	push_address(e, at, target, n, reason);
+	push_address(e, at, in->target, n, reason);
 	put_cycle_as(e, tc_etmv1_ps_be, trig);
 	e1e_hit(e, "pipestat be");
 	apo_cycles(e, apo);
@@ -522,6 +537,12 @@ static void push_data(struct e1e *e, int owner, int ntransfers, int size)
  * packets (L8026, ETM1-P3). */
 void e1e_data_instruction(struct e1e *e, uint32_t addr, int ntransfers, int size)
 {
+	e1e_data_step(e, addr, 0, ntransfers, size);
+}
+
+void e1e_data_step(struct e1e *e, uint32_t addr, int thumb, int ntransfers, int size)
+{
+	struct e1e_insn in = { tc_etmv1_ps_id, addr, thumb, thumb ? 2 : 4, tc_insn_other, 1, 0, 0, 0, 0 };
 	while (fifo_count(e) + 5 > e->fifo_depth && !e1e_fifo_stuck(e)) {
 		e1e_hit(e, "fifofull stall");
 		wait_cycle(e);
@@ -541,7 +562,7 @@ void e1e_data_instruction(struct e1e *e, uint32_t addr, int ntransfers, int size
 	e->rec[at].h.offset = e1e_offset(e);
 	if (!early)
 		push_data(e, at, ntransfers, size);
-	l3_instruction(e, e->rec[at].h.offset, addr, tc_insn_other, 1);
+	l3_insn(e, e->rec[at].h.offset, &in);
 	put_cycle_as(e, tc_etmv1_ps_id, trig);
 	e1e_hit(e, "pipestat id");
 }

@@ -29,53 +29,92 @@ struct e1e_exec {
 	int next;           /* its next instruction: 0..nother-1, or the terminator */
 };
 
+static const char *const term_names[e1e_term_interwork_count] = { "b", "bl", "bcond", "bx", "mov pc", "blx imm",
+								   "blx rm" };
+
+/* The terminator at at of block k: its PIPESTATs (a Thumb BL or BLX pair two, ETM1-P25) and where
+ * the execution goes; returns the next block. */
+static int execute_term(struct e1e *e, const struct e1e_exec *x, const struct e1e_block *k, uint32_t at)
+{
+	int indirect = k->term == e1e_bx || k->term == e1e_mov_pc || k->term == e1e_blx_reg;
+	int taken = k->term != e1e_bcond || enc_chance(&e->rng, 50);
+	int to = indirect ? (int)enc_below(&e->rng, (unsigned)e->prog.nblocks) : k->target;
+	if (k->term == e1e_mov_pc)
+		to = e1e_block_of_isa(&e->prog, to, k->thumb);   /* MOV pc does not change the set (ARMv5T) */
+	int pair = k->thumb && (k->term == e1e_bl || k->term == e1e_blx_imm);
+	struct e1e_insn in = { tc_etmv1_ps_be, at, k->thumb, pair || !k->thumb ? 4 : 2,
+			       indirect ? tc_insn_branch_indir : tc_insn_branch_dir, 1, indirect,
+			       e1e_code_addr(&e->prog, to), 0, 0 };
+	if (!taken && x->block + 1 == e->prog.nblocks)
+		taken = 1;   /* the last block's B<cond> would fall off the program: taken */
+	e1e_hit(e, "term %s %s%s", k->thumb ? "thumb" : "arm", term_names[k->term],
+		k->term != e1e_bcond ? "" : taken ? " taken" : " not taken");
+	if (pair) {
+		struct e1e_insn first = { tc_etmv1_ps_ie, at, 1, 2, tc_insn_other, 1, 0, 0, 0, 1 };
+		e1e_step(e, &first);   /* ETM1-P25: the first half's IE walks nothing */
+	}
+	if (!taken) {
+		in.ps = tc_etmv1_ps_in;   /* ETM1-P26: not executed */
+		in.executed = 0;
+		e1e_step(e, &in);
+		return x->block + 1;
+	}
+	if (e->prog.block[to].thumb != k->thumb)
+		e1e_hit(e, "interworking %s", k->thumb ? "thumb to arm" : "arm to thumb");
+	if (indirect || e->cfg.branch_output) {
+		/* Table 5-1 BE (L7962); branch_output (ETMCR[8], L3675): every branch with its address */
+		e1e_step(e, &in);
+		if (!indirect)
+			e1e_hit(e, "direct branch as be (branch_output)");
+	} else {
+		in.ps = tc_etmv1_ps_ie;   /* a direct branch: IE (L7958) */
+		in.refill = 2;
+		e1e_step(e, &in);
+	}
+	return to;
+}
+
+/* An instruction that is not its block's terminator: IE, IN (A32 only: Thumb has no condition
+ * but B<cond>'s) or, a load or store with data tracing on, ID. */
+static void execute_other(struct e1e *e, const struct e1e_block *k, uint32_t at)
+{
+	uint32_t w = k->thumb ? e1e_half(&e->prog, at) : e1e_word(&e->prog, at);
+	int executed = k->thumb || w >> 28 == 14 || enc_chance(&e->rng, 60), size = 0;
+	int n = k->thumb ? e1e_transfers_t16(w, &size) : e1e_transfers(w, &size);
+	if (k->thumb)
+		e1e_hit(e, "thumb %s", n && (e->cfg.data_value || e->cfg.data_address) ? "id" : "ie");
+	if (executed && n && (e->cfg.data_value || e->cfg.data_address)) {
+		e1e_data_step(e, at, k->thumb, n, size);
+		return;
+	}
+	struct e1e_insn in = { executed ? tc_etmv1_ps_ie : tc_etmv1_ps_in, at, k->thumb, k->thumb ? 2 : 4,
+			       tc_insn_other, executed, 0, 0, 0, 0 };
+	e1e_step(e, &in);
+}
+
 /* Runs one instruction through the cycle model; returns 1 when it ended its block. */
 static int execute_one(struct e1e *e, struct e1e_exec *x)
 {
 	const struct e1e_block *k = &e->prog.block[x->block];
-	uint32_t at = k->start + 4 * (uint32_t)x->next;
+	uint32_t at = k->start + (k->thumb ? 2u : 4u) * (uint32_t)x->next;
 	if (e->irq_percent && enc_chance(&e->rng, e->irq_percent)) {
-		/* an IRQ or FIQ before this instruction: the handler's return comes back to it */
+		/* an IRQ or FIQ before this instruction (never between a BL pair's halves, ETM1-E1):
+		 * the handler's return comes back to it */
 		int fiq = enc_chance(&e->rng, 30);
 		uint32_t vector = e->prog.vector_base + (fiq ? 0x1c : 0x18);
 		e1e_exception(e, at, vector, fiq ? 0xf : 0xe);
 		e1e_hit(e, "exception %s hivecs%u", fiq ? "fiq" : "irq", e->cfg.hivecs);
-		e1e_instruction(e, tc_etmv1_ps_be, vector, tc_insn_branch_indir, 1, 1, at, 0);
+		if (k->thumb)
+			e1e_hit(e, "exception from thumb");
+		e1e_instruction(e, tc_etmv1_ps_be, vector, tc_insn_branch_indir, 1, 1, at | (k->thumb ? 1u : 0u), 0);
 		return 0;
 	}
 	if (at < k->term_addr) {
-		uint32_t w = e1e_word(&e->prog, at), cond = w >> 28;
-		int executed = cond == 14 || enc_chance(&e->rng, 60), size = 0;
-		int n = e1e_transfers(w, &size);
-		x->next++;
-		if (executed && n && (e->cfg.data_value || e->cfg.data_address)) {
-			e1e_data_instruction(e, at, n, size);
-			return 0;
-		}
-		x->next--;
-		e1e_instruction(e, executed ? tc_etmv1_ps_ie : tc_etmv1_ps_in, at, tc_insn_other, executed, 0, 0, 0);
+		execute_other(e, k, at);
 		x->next++;
 		return 0;
 	}
-	int indirect = k->term == e1e_bx || k->term == e1e_mov_pc;
-	int taken = k->term != e1e_bcond || enc_chance(&e->rng, 50);
-	int to = indirect ? (int)enc_below(&e->rng, (unsigned)e->prog.nblocks) : k->target;
-	uint32_t target = e->prog.block[to].start;
-	int type = indirect ? tc_insn_branch_indir : tc_insn_branch_dir;
-	if (!taken && x->block + 1 == e->prog.nblocks)
-		taken = 1;   /* the last block's B<cond> would fall off the program: taken */
-	if (!taken) {
-		e1e_instruction(e, tc_etmv1_ps_in, at, type, 0, 0, 0, 0);   /* ETM1-P26: not executed */
-		to = x->block + 1;
-	} else if (indirect || e->cfg.branch_output) {
-		/* Table 5-1 BE (L7962); branch_output (ETMCR[8], L3675): every branch with its address */
-		e1e_instruction(e, tc_etmv1_ps_be, at, type, 1, indirect, target, 0);
-		if (!indirect)
-			e1e_hit(e, "direct branch as be (branch_output)");
-	} else {
-		e1e_instruction(e, tc_etmv1_ps_ie, at, type, 1, 0, target, 2);   /* a direct branch: IE (L7958) */
-	}
-	x->block = to;
+	x->block = execute_term(e, x, k, at);
 	x->next = 0;
 	return 1;
 }
@@ -128,7 +167,7 @@ static int run(struct e1e *e, const struct tc_enc_request *rq)
 		return -1;
 	e1e_header(e);
 	x.block = (int)enc_below(&e->rng, (unsigned)e->prog.nblocks);
-	e1e_trace_on(e, e->prog.block[x.block].start);
+	e1e_trace_on(e, e1e_code_addr(&e->prog, x.block));
 	for (unsigned s = 0; s < rq->steps && !e->failed;) {
 		int ended = execute_one(e, &x);
 		s += (unsigned)ended;
@@ -141,7 +180,7 @@ static int run(struct e1e *e, const struct tc_enc_request *rq)
 	e->drop_td = enc_chance(&e->rng, 25);
 			x.block = (int)enc_below(&e->rng, (unsigned)e->prog.nblocks);
 			x.next = 0;
-			e1e_trace_on(e, e->prog.block[x.block].start);
+			e1e_trace_on(e, e1e_code_addr(&e->prog, x.block));
 		}
 	}
 	/* §5.3.1 (L8038): a lone packet on 16 bits leaves only with a functional PIPESTAT */
@@ -188,6 +227,7 @@ static int generate(const struct tc_enc_request *rq, struct tc_enc_result *r, ch
 		}
 	}
 	e->fifo_depth = 6 + enc_below(&e->rng, 27);
+	e->thumb_percent = enc_chance(&e->rng, 50) ? 0 : 20 + enc_below(&e->rng, 60);
 	e->ctxid = random_ctxid(e);
 	e->off_percent = enc_chance(&e->rng, 50) ? 0 : 1 + enc_below(&e->rng, 4);
 	e->irq_percent = enc_chance(&e->rng, 50) ? 0 : 1 + enc_below(&e->rng, 3);
@@ -240,8 +280,9 @@ static int generate(const struct tc_enc_request *rq, struct tc_enc_result *r, ch
 
 const struct tc_encoder tc_encoder_etmv1 = {
 	.protocol = "etmv1",
-	.doc = "A random ARMv4T/ARMv5TE A32 program (data processing, some conditional; B, BL,\n"
-	       "B<cond>, BX, MOV pc), an execution of it with memory wait states, and the\n"
+	.doc = "A random ARMv4T/ARMv5TE A32 and Thumb program (data processing, some conditional;\n"
+	       "loads and stores; B, BL, the Thumb BL pair, B<cond>, BX, BLX, MOV pc), an\n"
+	       "execution of it with memory wait states, and the\n"
 	       "ETMv1.0..1.3 cycle model: PIPESTAT per cycle, a FIFO that stalls the core when\n"
 	       "full, drained at 4, 8 or 16 bits (16-bit rules of §5.3.1), TRACESYNC, branch\n"
 	       "addresses of 1-5 packets with reason codes, the APO, periodic full addresses;\n"

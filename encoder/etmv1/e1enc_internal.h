@@ -11,19 +11,24 @@
 #include "tracecert/etmv1.h"
 #include "tracecert/trace.h"
 
-/* The terminators of an ARMv4T/ARMv5TE A32 block (e1enc_program.c). */
-enum e1e_term { e1e_b, e1e_bl, e1e_bcond, e1e_bx, e1e_mov_pc, e1e_term_count };
+/* The terminators of an ARMv4T/ARMv5TE block (e1enc_program.c): the first e1e_term_count in both
+ * instruction sets (B, BL: in Thumb the BL pair; B<cond>, BX Rm, MOV pc, Rm), then the ARMv5T ones
+ * a program with Thumb code also has (BLX to the other set, BLX Rm). */
+enum e1e_term { e1e_b, e1e_bl, e1e_bcond, e1e_bx, e1e_mov_pc, e1e_term_count,
+		e1e_blx_imm = e1e_term_count, e1e_blx_reg, e1e_term_interwork_count };
 
 struct e1e_block {
 	uint32_t start;          /* first instruction */
 	uint32_t term_addr;      /* the terminator */
 	int term;                /* enum e1e_term */
 	int target;              /* direct branches: the target block */
+	int thumb;               /* Thumb code (16-bit instructions; the BL and BLX pairs 32) */
 };
 
 struct e1e_program {
 	uint8_t vectors[32];     /* the vector page at 0 or 0xFFFF0000 (hivecs): IRQ and FIQ handlers */
 	uint32_t vector_base;
+	int thumb;               /* the program has Thumb blocks (the vector page's handlers are BX Rm) */
 	uint32_t base;
 	uint8_t *code;           /* little-endian A32 words */
 	size_t size;
@@ -44,6 +49,7 @@ struct e1e {
 	struct enc_rng rng;
 	struct tc_etmv1_config cfg;
 	unsigned fifo_depth;     /* packets before the core is stalled (FIFOFULL) */
+	unsigned thumb_percent;  /* runs of Thumb blocks (e1e_program_make); 0: A32 only */
 	struct e1e_program prog;
 	/* the FIFO: packets [head, tail) of ring[], the head's low nibble out on a 4-bit port */
 	struct e1e_packet ring[E1E_FIFO_MAX];
@@ -79,8 +85,12 @@ struct e1e {
 int e1e_program_make(struct e1e *e, unsigned nblocks);
 void e1e_program_free(struct e1e_program *p);
 uint32_t e1e_word(const struct e1e_program *p, uint32_t at);
+uint32_t e1e_half(const struct e1e_program *p, uint32_t at);
 int e1e_block_at(const struct e1e_program *p, uint32_t at);
 int e1e_transfers(uint32_t w, int *size);
+int e1e_transfers_t16(uint32_t hw, int *size);
+uint32_t e1e_code_addr(const struct e1e_program *p, int block);
+int e1e_block_of_isa(const struct e1e_program *p, int from, int thumb);
 
 /* e1enc_cycle.c */
 void e1e_hit(struct e1e *e, const char *fmt, ...);
@@ -91,6 +101,21 @@ void e1e_header(struct e1e *e);
  * cycles; refill is the pipeline's cycles after a taken branch that gives no BE. */
 void e1e_instruction(struct e1e *e, int ps, uint32_t addr, int type, int executed, int branch_to_trace,
 		     uint32_t target, int refill);
+/* One instruction of either instruction set (e1e_instruction is one A32 instruction of these). */
+struct e1e_insn {
+	int ps;                  /* its functional PIPESTAT: IE, IN or BE */
+	uint32_t addr;
+	int thumb;               /* a T32 instruction */
+	int size;                /* 2 or 4 bytes */
+	int type;                /* enum tc_insn_type */
+	int executed;
+	int indirect;            /* BE: an indirect branch (the periodic full address may come on it) */
+	uint32_t target;         /* BE: the branch address, bit 0 set for Thumb (§5.5.2 L8155) */
+	int refill;              /* pipeline cycles after it that give no BE */
+	int first_half;          /* the first half of a Thumb BL or BLX pair: no L3 (ETM1-P25) */
+};
+void e1e_step(struct e1e *e, const struct e1e_insn *in);
+void e1e_data_step(struct e1e *e, uint32_t addr, int thumb, int ntransfers, int size);
 void e1e_trace_on(struct e1e *e, uint32_t addr);
 void e1e_exception(struct e1e *e, uint32_t ret, uint32_t vector, int type);
 void e1e_data_instruction(struct e1e *e, uint32_t addr, int ntransfers, int size);
