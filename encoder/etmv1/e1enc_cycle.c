@@ -418,17 +418,44 @@ static int periodic_due(const struct e1e *e, int indirect)
 void e1e_instruction(struct e1e *e, int ps, uint32_t addr, int type, int executed, int indirect,
 		     uint32_t target, int refill)
 {
-	struct e1e_insn in = { ps, addr, 0, 4, type, executed, indirect, target, refill, 0 };
+	struct e1e_insn in = { ps, addr, 0, 4, type, executed, indirect, target, refill, 0, 0 };
 	e1e_step(e, &in);
+}
+
+/* The core stalls while the FIFO could not take an instruction's packets (FIFOFULL). */
+static void stall_while_full(struct e1e *e)
+{
+	while (fifo_count(e) + 5 > e->fifo_depth && !e1e_fifo_stuck(e)) {
+		e1e_hit(e, "fifofull stall");
+		wait_cycle(e);
+	}
+}
+
+/* The branch address of a BE or BD (record at, status ps), its cycle and its two APO cycles: the
+ * periodic full address when due, sometimes more packets than needed. */
+static void branch_cycle(struct e1e *e, int at, const struct e1e_insn *in, int ps, int trig)
+{
+	int apo = apo_now(e);
+	int n = packets_needed(in->target, e->last_addr), reason = 0;
+	if (periodic_due(e, 1)) {
+		n = 5;
+		reason = e->cfg.version >= 2 ? 4 : 0;   /* Table 5-3: b100 from ETMv1.2, b000 before (L8258) */
+		e1e_hit(e, "periodic full address");
+	} else if (n < 5 && enc_chance(&e->rng, 10)) {
+		n += 1 + (int)enc_below(&e->rng, (unsigned)(5 - n));   /* a longer address is as valid */
+		e1e_hit(e, "address longer than needed");
+	}
+	e->rec[at].apo = (uint8_t)apo;
+	push_address(e, at, in->target, n, reason);
+	put_cycle_as(e, ps, trig);
+	e1e_hit(e, "pipestat %s", ps == tc_etmv1_ps_bd ? "bd" : "be");
+	apo_cycles(e, apo);
 }
 
 void e1e_step(struct e1e *e, const struct e1e_insn *in)
 {
 	int ps = in->ps;
-	while (fifo_count(e) + 5 > e->fifo_depth && !e1e_fifo_stuck(e)) {
-		e1e_hit(e, "fifofull stall");
-		wait_cycle(e);
-	}
+	stall_while_full(e);
 	unsigned waits = enc_chance(&e->rng, 25) ? 1 + enc_below(&e->rng, 3) : 0;
 	for (unsigned i = 0; i < waits; i++)
 		wait_cycle(e);
@@ -450,21 +477,7 @@ void e1e_step(struct e1e *e, const struct e1e_insn *in)
 			wait_cycle(e);
 		return;
 	}
-	int apo = apo_now(e);
-	int n = packets_needed(in->target, e->last_addr), reason = 0;
-	if (periodic_due(e, 1)) {
-		n = 5;
-		reason = e->cfg.version >= 2 ? 4 : 0;   /* Table 5-3: b100 from ETMv1.2, b000 before (L8258) */
-		e1e_hit(e, "periodic full address");
-	} else if (n < 5 && enc_chance(&e->rng, 10)) {
-		n += 1 + (int)enc_below(&e->rng, (unsigned)(5 - n));   /* a longer address is as valid */
-		e1e_hit(e, "address longer than needed");
-	}
-	e->rec[at].apo = (uint8_t)apo;
-	push_address(e, at, in->target, n, reason);
-	put_cycle_as(e, tc_etmv1_ps_be, trig);
-	e1e_hit(e, "pipestat be");
-	apo_cycles(e, apo);
+	branch_cycle(e, at, in, ps, trig);
 }
 
 /* §4.5.3 (L7398-7412), ETM1-P17: an interrupt taken before the instruction at ret: a BE to the
@@ -493,11 +506,15 @@ void e1e_exception(struct e1e *e, uint32_t ret, uint32_t vector, int type)
 	apo_cycles(e, apo);
 }
 
-/* §5.7.5 (L8358-8367), ETM1-P13: a data address compressed against the last one, a full one (five
- * packets, the fifth's reason bits b000, L8332) first after trace is enabled. */
+/* §5.7.5 (L8358-8367), ETM1-P13: a data address compressed against the last one; a full one (five
+ * packets, the fifth's reason bits b000, L8332) first after trace is enabled and when none was
+ * output in the synchronisation period that ends with this cycle (1024 cycles, ETM1-S6). */
 static void push_daddr(struct e1e *e, int owner, uint32_t a)
 {
-	int n = e->daddr_full_done ? packets_needed(a, e->last_daddr) : 5;
+	int sync = e->daddr_full_done && e->cycles - e->daddr_full_at >= 1024;
+	int n = e->daddr_full_done && !sync ? packets_needed(a, e->last_daddr) : 5;
+	if (sync)
+		e1e_hit(e, "data address sync period");
 	if (n < 5 && enc_chance(&e->rng, 10))
 		n += 1 + (int)enc_below(&e->rng, (unsigned)(5 - n));
 	for (int k = 0; k < n; k++) {
@@ -508,61 +525,80 @@ static void push_daddr(struct e1e *e, int owner, uint32_t a)
 	e->rec[owner].daddr = a;
 	e->last_daddr = a;
 	e->daddr_full_done = 1;
+	if (n == 5)
+		e->daddr_full_at = e->cycles;
 	e1e_hit(e, "data address %d packets", n);
 }
 
-/* The data packets of an ID (Table 5-2 L8128-8135, §5.7.3 L8328-8346): the address, then each
- * transfer's value, least significant byte first (ETM1-P12). */
-static void push_data(struct e1e *e, int owner, int ntransfers, int size)
+/* Each transfer's value, least significant byte first (ETM1-P12); a load to the PC's last word is
+ * the branch address (pc, ETM1-E3). */
+static void push_values(struct e1e *e, int owner, int ntransfers, int size, const uint32_t *pc)
 {
 	struct tc_etmv1_record *r = &e->rec[owner];
+	for (int i = 0; i < ntransfers && i < TC_ETMV1_MAX_VALUES; i++) {
+		uint64_t v = enc_next(&e->rng) & (size == 4 ? 0xffffffffu : size == 2 ? 0xffffu : 0xffu);
+		if (pc && i == ntransfers - 1)
+			v = *pc;
+		for (int k = 0; k < size; k++)
+			push(e, (uint8_t)(v >> (8 * k)), 0, owner);
+		r->value[r->nvalues] = v;
+		r->vsize[r->nvalues++] = (uint8_t)size;
+	}
+}
+
+/* The data packets of an ID or BD (Table 5-2 L8128-8139, §5.7.3 L8328-8346): the address, then
+ * the values; a CPRT's values alone, whatever data_value says (§4.11.3 L7903, ETM1-P31). */
+static void push_data(struct e1e *e, int owner, const struct e1e_insn *in, int ntransfers, int size)
+{
+	if (in->cprt) {
+		push_values(e, owner, ntransfers, size, NULL);
+		e1e_hit(e, "cprt %d words", ntransfers);
+		return;
+	}
 	uint32_t a = (enc_chance(&e->rng, 70) ? (e->last_daddr & ~UINT32_C(0xfff)) | enc_below(&e->rng, 0x1000)
 					     : (uint32_t)enc_next(&e->rng)) & ~(uint32_t)(size - 1);
 	if (e->cfg.data_address)
 		push_daddr(e, owner, a);
 	if (!e->cfg.data_value)
 		return;
-	for (int i = 0; i < ntransfers && i < TC_ETMV1_MAX_VALUES; i++) {
-		uint64_t v = enc_next(&e->rng) & (size == 4 ? 0xffffffffu : size == 2 ? 0xffffu : 0xffu);
-		for (int k = 0; k < size; k++)
-			push(e, (uint8_t)(v >> (8 * k)), 0, owner);
-		r->value[r->nvalues] = v;
-		r->vsize[r->nvalues++] = (uint8_t)size;
-	}
+	push_values(e, owner, ntransfers, size, in->ps == tc_etmv1_ps_bd ? &in->target : NULL);
 	e1e_hit(e, "data value %s", ntransfers > 1 ? "ldm/stm" : size == 1 ? "byte" : size == 2 ? "halfword" : "word");
 }
 
-/* An executed load or store with data tracing on: ID (Table 5-1 L7959). Its packets enter the FIFO
- * at its functional cycle, or, when the FIFO is empty at its first wait cycle, from there as early
- * packets (L8026, ETM1-P3). */
 void e1e_data_instruction(struct e1e *e, uint32_t addr, int ntransfers, int size)
 {
-	e1e_data_step(e, addr, 0, ntransfers, size);
+	struct e1e_insn in = { tc_etmv1_ps_id, addr, 0, 4, tc_insn_other, 1, 0, 0, 0, 0, 0 };
+	e1e_data_step(e, &in, ntransfers, size);
 }
 
-void e1e_data_step(struct e1e *e, uint32_t addr, int thumb, int ntransfers, int size)
+/* An executed load or store with data tracing on, or a CPRT with cprt=1: ID (Table 5-1 L7959); a
+ * load to the PC: BD, its data then its branch address (L7970, §5.7.3 L8344). Its data packets
+ * enter the FIFO at its functional cycle, or, when the FIFO is empty at its first wait cycle, from
+ * there as early packets (L8026, ETM1-P3). */
+void e1e_data_step(struct e1e *e, const struct e1e_insn *in, int ntransfers, int size)
 {
-	struct e1e_insn in = { tc_etmv1_ps_id, addr, thumb, thumb ? 2 : 4, tc_insn_other, 1, 0, 0, 0, 0 };
-	while (fifo_count(e) + 5 > e->fifo_depth && !e1e_fifo_stuck(e)) {
-		e1e_hit(e, "fifofull stall");
-		wait_cycle(e);
-	}
+	int bd = in->ps == tc_etmv1_ps_bd;
+	stall_while_full(e);
 	unsigned waits = enc_chance(&e->rng, 40) ? 1 + enc_below(&e->rng, 3) : 0;
 	int early = waits && !fifo_count(e) && e->cfg.port_width != 16 && enc_chance(&e->rng, 50);
-	int at = new_record(e, tc_etmv1_id, tc_etmv1_ps_id);
+	int at = new_record(e, bd ? tc_etmv1_bd : tc_etmv1_id, in->ps);
 	if (at < 0)
 		return;
 	if (early) {
-		push_data(e, at, ntransfers, size);
-		e1e_hit(e, "early packets port%u", e->cfg.port_width);
+		push_data(e, at, in, ntransfers, size);
+		e1e_hit(e, "early packets port%u%s", e->cfg.port_width, bd ? " bd" : "");
 	}
 	for (unsigned i = 0; i < waits; i++)
 		wait_cycle(e);
-	int trig = e1e_trigger_now(e, tc_etmv1_ps_id, 0);
+	int trig = e1e_trigger_now(e, in->ps, 0);
 	e->rec[at].h.offset = e1e_offset(e);
 	if (!early)
-		push_data(e, at, ntransfers, size);
-	l3_insn(e, e->rec[at].h.offset, &in);
+		push_data(e, at, in, ntransfers, size);
+	l3_insn(e, e->rec[at].h.offset, in);
+	if (bd) {
+		branch_cycle(e, at, in, in->ps, trig);
+		return;
+	}
 	put_cycle_as(e, tc_etmv1_ps_id, trig);
 	e1e_hit(e, "pipestat id");
 }

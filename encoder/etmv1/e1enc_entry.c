@@ -29,14 +29,31 @@ struct e1e_exec {
 	int next;           /* its next instruction: 0..nother-1, or the terminator */
 };
 
-static const char *const term_names[e1e_term_interwork_count] = { "b", "bl", "bcond", "bx", "mov pc", "blx imm",
-								   "blx rm" };
+static const char *const term_names[e1e_term_all] = { "b", "bl", "bcond", "bx", "mov pc", "blx imm", "blx rm",
+						       "ldr pc", "pop pc" };
+
+/* A load to the PC (ETM1-E3: it interworks, ARMv5T; the loaded word is the branch address): with
+ * data tracing on BD with its data, else BE (§5.7.1 L8295-8312). */
+static void load_pc(struct e1e *e, const struct e1e_block *k, struct e1e_insn *in)
+{
+	int size = 0;
+	int n = k->thumb ? e1e_transfers_t16(e1e_half(&e->prog, in->addr), &size)
+			 : e1e_transfers(e1e_word(&e->prog, in->addr), &size);
+	if (e->cfg.data_value || e->cfg.data_address) {
+		in->ps = tc_etmv1_ps_bd;
+		e1e_data_step(e, in, n, size);
+		e1e_hit(e, "bd %s%s", term_names[k->term], k->thumb ? " thumb" : "");
+		return;
+	}
+	e1e_step(e, in);
+}
 
 /* The terminator at at of block k: its PIPESTATs (a Thumb BL or BLX pair two, ETM1-P25) and where
  * the execution goes; returns the next block. */
 static int execute_term(struct e1e *e, const struct e1e_exec *x, const struct e1e_block *k, uint32_t at)
 {
-	int indirect = k->term == e1e_bx || k->term == e1e_mov_pc || k->term == e1e_blx_reg;
+	int load = k->term == e1e_ldr_pc || k->term == e1e_pop_pc;
+	int indirect = k->term == e1e_bx || k->term == e1e_mov_pc || k->term == e1e_blx_reg || load;
 	int taken = k->term != e1e_bcond || enc_chance(&e->rng, 50);
 	int to = indirect ? (int)enc_below(&e->rng, (unsigned)e->prog.nblocks) : k->target;
 	if (k->term == e1e_mov_pc)
@@ -44,13 +61,13 @@ static int execute_term(struct e1e *e, const struct e1e_exec *x, const struct e1
 	int pair = k->thumb && (k->term == e1e_bl || k->term == e1e_blx_imm);
 	struct e1e_insn in = { tc_etmv1_ps_be, at, k->thumb, pair || !k->thumb ? 4 : 2,
 			       indirect ? tc_insn_branch_indir : tc_insn_branch_dir, 1, indirect,
-			       e1e_code_addr(&e->prog, to), 0, 0 };
+			       e1e_code_addr(&e->prog, to), 0, 0, 0 };
 	if (!taken && x->block + 1 == e->prog.nblocks)
 		taken = 1;   /* the last block's B<cond> would fall off the program: taken */
 	e1e_hit(e, "term %s %s%s", k->thumb ? "thumb" : "arm", term_names[k->term],
 		k->term != e1e_bcond ? "" : taken ? " taken" : " not taken");
 	if (pair) {
-		struct e1e_insn first = { tc_etmv1_ps_ie, at, 1, 2, tc_insn_other, 1, 0, 0, 0, 1 };
+		struct e1e_insn first = { tc_etmv1_ps_ie, at, 1, 2, tc_insn_other, 1, 0, 0, 0, 1, 0 };
 		e1e_step(e, &first);   /* ETM1-P25: the first half's IE walks nothing */
 	}
 	if (!taken) {
@@ -61,7 +78,9 @@ static int execute_term(struct e1e *e, const struct e1e_exec *x, const struct e1
 	}
 	if (e->prog.block[to].thumb != k->thumb)
 		e1e_hit(e, "interworking %s", k->thumb ? "thumb to arm" : "arm to thumb");
-	if (indirect || e->cfg.branch_output) {
+	if (load) {
+		load_pc(e, k, &in);
+	} else if (indirect || e->cfg.branch_output) {
 		/* Table 5-1 BE (L7962); branch_output (ETMCR[8], L3675): every branch with its address */
 		e1e_step(e, &in);
 		if (!indirect)
@@ -81,14 +100,25 @@ static void execute_other(struct e1e *e, const struct e1e_block *k, uint32_t at)
 	uint32_t w = k->thumb ? e1e_half(&e->prog, at) : e1e_word(&e->prog, at);
 	int executed = k->thumb || w >> 28 == 14 || enc_chance(&e->rng, 60), size = 0;
 	int n = k->thumb ? e1e_transfers_t16(w, &size) : e1e_transfers(w, &size);
+	int words = k->thumb ? 0 : e1e_cprt_words(w);
+	struct e1e_insn in = { executed ? tc_etmv1_ps_ie : tc_etmv1_ps_in, at, k->thumb, k->thumb ? 2 : 4,
+			       tc_insn_other, executed, 0, 0, 0, 0, 0 };
 	if (k->thumb)
 		e1e_hit(e, "thumb %s", n && (e->cfg.data_value || e->cfg.data_address) ? "id" : "ie");
 	if (executed && n && (e->cfg.data_value || e->cfg.data_address)) {
-		e1e_data_step(e, at, k->thumb, n, size);
+		const char *name = e1e_transfer_name(w, k->thumb);
+		if (name)
+			e1e_hit(e, "id %s", name);
+		in.ps = tc_etmv1_ps_id;
+		e1e_data_step(e, &in, n, size);
 		return;
 	}
-	struct e1e_insn in = { executed ? tc_etmv1_ps_ie : tc_etmv1_ps_in, at, k->thumb, k->thumb ? 2 : 4,
-			       tc_insn_other, executed, 0, 0, 0, 0 };
+	if (executed && words && e->cfg.cprt) {
+		in.ps = tc_etmv1_ps_id;   /* §4.11.3 (L7903): a CPRT's values, no address */
+		in.cprt = 1;
+		e1e_data_step(e, &in, words, 4);
+		return;
+	}
 	e1e_step(e, &in);
 }
 
@@ -136,19 +166,21 @@ static void random_config(struct e1e *e)
 	e->cfg.hivecs = (uint8_t)enc_chance(&e->rng, 50);
 	e->cfg.data_value = (uint8_t)enc_chance(&e->rng, 50);
 	e->cfg.data_address = (uint8_t)enc_chance(&e->rng, 40);
+	e->cfg.cprt = (uint8_t)enc_chance(&e->rng, 30);
 	if (e->cfg.version >= 2) {
 		static const uint8_t sizes[4] = { 0, 1, 2, 4 };
 		e->cfg.contextid_size = sizes[enc_below(&e->rng, 4)];
 	}
 }
 
-/* The configurations the model does not make yet (README.md "Not done"). */
+/* The configurations the model does not make yet (README.md "What is not"): port modes other
+ * than normal and half-rate clocking. */
 static int refused(const void *cfg, char *err, size_t errlen)
 {
 	const struct tc_etmv1_config *c = cfg;
-	if (c->cprt) {
+	if (c->port_mode || c->half_rate) {
 		if (err && errlen)
-			snprintf(err, errlen, "etmv1 encoder: CPRT is not modelled yet (cprt must be 0)");
+			snprintf(err, errlen, "etmv1 encoder: only the normal port mode at full rate is modelled (port_mode and half_rate must be 0)");
 		return 1;
 	}
 	return 0;

@@ -13,9 +13,10 @@
 
 /* The terminators of an ARMv4T/ARMv5TE block (e1enc_program.c): the first e1e_term_count in both
  * instruction sets (B, BL: in Thumb the BL pair; B<cond>, BX Rm, MOV pc, Rm), then the ARMv5T ones
- * a program with Thumb code also has (BLX to the other set, BLX Rm). */
+ * a program with Thumb code also has (BLX to the other set, BLX Rm), then the loads to the PC of
+ * every program (LDR pc, LDMIA Rn or POP with the PC; in Thumb both POP {..., pc}). */
 enum e1e_term { e1e_b, e1e_bl, e1e_bcond, e1e_bx, e1e_mov_pc, e1e_term_count,
-		e1e_blx_imm = e1e_term_count, e1e_blx_reg, e1e_term_interwork_count };
+		e1e_blx_imm = e1e_term_count, e1e_blx_reg, e1e_ldr_pc, e1e_pop_pc, e1e_term_all };
 
 struct e1e_block {
 	uint32_t start;          /* first instruction */
@@ -58,6 +59,7 @@ struct e1e {
 	uint32_t last_addr;      /* the last branch address put in the FIFO (§5.5.4 L8171) */
 	uint32_t last_daddr;     /* the last data address put in the FIFO (§5.7.5 L8358) */
 	int daddr_full_done;     /* a full data address has been output since trace was enabled */
+	uint64_t daddr_full_at;  /* the cycle of the last one (§5.7.5 L8364: the sync period) */
 	uint64_t since_full;     /* cycles since the last five-packet address (§5.6.2) */
 	uint64_t cycles;         /* records written */
 	uint64_t trigger_at;     /* the trigger: the first cycle from this one that is not TD */
@@ -89,6 +91,8 @@ uint32_t e1e_half(const struct e1e_program *p, uint32_t at);
 int e1e_block_at(const struct e1e_program *p, uint32_t at);
 int e1e_transfers(uint32_t w, int *size);
 int e1e_transfers_t16(uint32_t hw, int *size);
+int e1e_cprt_words(uint32_t w);
+const char *e1e_transfer_name(uint32_t w, int thumb);
 uint32_t e1e_code_addr(const struct e1e_program *p, int block);
 int e1e_block_of_isa(const struct e1e_program *p, int from, int thumb);
 
@@ -113,9 +117,10 @@ struct e1e_insn {
 	uint32_t target;         /* BE: the branch address, bit 0 set for Thumb (§5.5.2 L8155) */
 	int refill;              /* pipeline cycles after it that give no BE */
 	int first_half;          /* the first half of a Thumb BL or BLX pair: no L3 (ETM1-P25) */
+	int cprt;                /* an ID: a coprocessor register transfer (values, no address) */
 };
 void e1e_step(struct e1e *e, const struct e1e_insn *in);
-void e1e_data_step(struct e1e *e, uint32_t addr, int thumb, int ntransfers, int size);
+void e1e_data_step(struct e1e *e, const struct e1e_insn *in, int ntransfers, int size);
 void e1e_trace_on(struct e1e *e, uint32_t addr);
 void e1e_exception(struct e1e *e, uint32_t ret, uint32_t vector, int type);
 void e1e_data_instruction(struct e1e *e, uint32_t addr, int ntransfers, int size);

@@ -40,13 +40,15 @@ int e1e_block_at(const struct e1e_program *p, uint32_t at)
 	return -1;
 }
 
-/* A load or store (ARM ARM A5.2, A5.3, A5.4 addressing modes with an immediate offset; Rd and Rn
- * below r13, never the PC): LDR, STR, LDRB, STRB, LDRH, STRH, LDRSB, LDRSH, LDMIA, STMIA. */
+/* A load or store (ARM ARM A5.2, A5.3, A5.4, A5.5 addressing modes with an immediate offset; Rd
+ * and Rn below r13, never the PC): LDR, STR, LDRB, STRB, LDRH, STRH, LDRSB, LDRSH, LDMIA, STMIA,
+ * SWP, SWPB, LDRD, STRD (ARMv5TE: Rd even, below r12), PUSH and POP (STMDB, LDMIA sp! of r0-r12
+ * and, PUSH only, lr). */
 static uint32_t transfer(struct enc_rng *r, uint32_t cond)
 {
 	uint32_t rd = enc_below(r, 13), rn = enc_below(r, 13), imm = enc_below(r, 256);
-	uint32_t misc = (imm >> 4) << 8 | (imm & 0xf);
-	switch (enc_below(r, 10)) {
+	uint32_t misc = (imm >> 4) << 8 | (imm & 0xf), even = 2 * enc_below(r, 6);
+	switch (enc_below(r, 15)) {
 	case 0: return cond << 28 | 0x05900000u | rn << 16 | rd << 12 | imm;   /* LDR */
 	case 1: return cond << 28 | 0x05800000u | rn << 16 | rd << 12 | imm;   /* STR */
 	case 2: return cond << 28 | 0x05d00000u | rn << 16 | rd << 12 | imm;   /* LDRB */
@@ -56,19 +58,33 @@ static uint32_t transfer(struct enc_rng *r, uint32_t cond)
 	case 6: return cond << 28 | 0x01d000d0u | rn << 16 | rd << 12 | misc;  /* LDRSB */
 	case 7: return cond << 28 | 0x01d000f0u | rn << 16 | rd << 12 | misc;  /* LDRSH */
 	case 8: return cond << 28 | 0x08900000u | rn << 16 | (1 + enc_below(r, 0x1fff));   /* LDMIA */
-	default: return cond << 28 | 0x08800000u | rn << 16 | (1 + enc_below(r, 0x1fff)); /* STMIA */
+	case 9: return cond << 28 | 0x08800000u | rn << 16 | (1 + enc_below(r, 0x1fff)); /* STMIA */
+	case 10: return cond << 28 | 0x01000090u | enc_below(r, 2) << 22 | rn << 16 | rd << 12 | enc_below(r, 13); /* SWP(B) */
+	case 11: return cond << 28 | 0x01c000d0u | rn << 16 | even << 12 | misc;  /* LDRD */
+	case 12: return cond << 28 | 0x01c000f0u | rn << 16 | even << 12 | misc;  /* STRD */
+	case 13: return cond << 28 | 0x092d0000u | (1 + enc_below(r, 0x1fff)) | enc_below(r, 2) << 14; /* PUSH */
+	default: return cond << 28 | 0x08bd0000u | (1 + enc_below(r, 0x1fff));   /* POP, no PC */
 	}
 }
 
 /* The transfers of an instruction transfer() wrote: how many, of how many bytes each (Table 5-2
- * L8133-8135: 1, 2 or 4 bytes; n x 4 for LDM and STM); 0 for any other instruction. */
+ * L8133-8135: 1, 2 or 4 bytes; n x 4 for LDM and STM; ETM1-P10: SWP a load and a store, LDRD and
+ * STRD two words); 0 for any other instruction. */
 int e1e_transfers(uint32_t w, int *size)
 {
 	if ((w & 0x0e000000u) == 0x04000000u) {
 		*size = w & (1u << 22) ? 1 : 4;
 		return 1;
 	}
+	if ((w & 0x0fb00ff0u) == 0x01000090u) {
+		*size = w & (1u << 22) ? 1 : 4;   /* SWPB, SWP */
+		return 2;
+	}
 	if ((w & 0x0e000090u) == 0x00000090u && (w & 0x60u)) {
+		if (!(w & (1u << 20)) && (w & 0x40u)) {
+			*size = 4;   /* LDRD, STRD (L = 0, SH = 1x) */
+			return 2;
+		}
 		*size = (w & 0x60u) == 0x40u ? 1 : 2;   /* SB 1; H, SH 2 */
 		return 1;
 	}
@@ -82,14 +98,56 @@ int e1e_transfers(uint32_t w, int *size)
 	return 0;
 }
 
-/* An ordinary instruction (ARM ARM A5.1 data processing, immediate, or a load or store): never
- * writes the PC. */
+/* The name of the ARMv5TE transfers a variant counts (SWP, LDRD/STRD, PUSH/POP), else NULL. */
+const char *e1e_transfer_name(uint32_t w, int thumb)
+{
+	if (thumb)
+		return (w & 0xf600u) == 0xb400u ? "thumb push/pop" : NULL;
+	if ((w & 0x0fb00ff0u) == 0x01000090u)
+		return "swp";
+	if ((w & 0x0e1000d0u) == 0x000000d0u)
+		return "ldrd/strd";
+	if ((w & 0x0fff0000u) == 0x092d0000u || (w & 0x0fff0000u) == 0x08bd0000u)
+		return "push/pop";
+	return NULL;
+}
+
+/* A coprocessor register transfer (ARM ARM A4.1.32, A4.1.35, ARMv5TE MCRR, MRRC; never to or from
+ * the PC or SP): MCR, MRC, MCRR, MRRC to a coprocessor other than 10 and 11. */
+static uint32_t cprt(struct enc_rng *r, uint32_t cond)
+{
+	uint32_t cp = enc_below(r, 14), rd = enc_below(r, 13), rn = enc_below(r, 13);
+	uint32_t crn = enc_below(r, 16), crm = enc_below(r, 16), op = enc_below(r, 8);
+	cp = cp >= 10 ? cp + 2 : cp;
+	switch (enc_below(r, 4)) {
+	case 0: return cond << 28 | 0x0e000010u | op << 21 | crn << 16 | rd << 12 | cp << 8 | (op & 7) << 5 | crm; /* MCR */
+	case 1: return cond << 28 | 0x0e100010u | op << 21 | crn << 16 | rd << 12 | cp << 8 | (op & 7) << 5 | crm; /* MRC */
+	case 2: return cond << 28 | 0x0c400000u | rn << 16 | rd << 12 | cp << 8 | (op & 7) << 4 | crm;  /* MCRR */
+	default: return cond << 28 | 0x0c500000u | rn << 16 | rd << 12 | cp << 8 | (op & 7) << 4 | crm; /* MRRC */
+	}
+}
+
+/* The words a coprocessor register transfer cprt() wrote moves (L7903: MCR, MRC 32 bits, MCRR,
+ * MRRC 64); 0 for any other instruction. */
+int e1e_cprt_words(uint32_t w)
+{
+	if ((w & 0x0f000010u) == 0x0e000010u)
+		return 1;
+	if ((w & 0x0fe00000u) == 0x0c400000u)
+		return 2;
+	return 0;
+}
+
+/* An ordinary instruction (ARM ARM A5.1 data processing, immediate, a load or store, a coprocessor
+ * register transfer): never writes the PC. */
 static uint32_t other(struct enc_rng *r)
 {
 	uint32_t cond = enc_chance(r, 20) ? enc_below(r, 14) : 14;
 	uint32_t rd = enc_below(r, 13), rn = enc_below(r, 13), imm = enc_below(r, 256);
 	if (enc_chance(r, 35))
 		return transfer(r, cond);
+	if (enc_chance(r, 8))
+		return cprt(r, cond);
 	switch (enc_below(r, 5)) {
 	case 0: return cond << 28 | 0x02800000u | rn << 16 | rd << 12 | imm;   /* ADD Rd, Rn, #imm */
 	case 1: return cond << 28 | 0x02400000u | rn << 16 | rd << 12 | imm;   /* SUB Rd, Rn, #imm */
@@ -109,6 +167,11 @@ static uint32_t terminator(struct enc_rng *r, int term, uint32_t at, uint32_t to
 	case e1e_bx: return 0xe12fff10u | enc_below(r, 13);
 	case e1e_blx_imm: return 0xfa000000u | (((to - (at + 8)) >> 1) & 1) << 24 | off;   /* ARMv5T, to Thumb */
 	case e1e_blx_reg: return 0xe12fff30u | enc_below(r, 13);                          /* ARMv5T */
+	case e1e_ldr_pc: return 0xe590f000u | enc_below(r, 13) << 16 | enc_below(r, 0x1000);   /* LDR pc, [Rn, #imm] */
+	case e1e_pop_pc:
+		if (enc_chance(r, 50))
+			return 0xe8bd8000u | enc_below(r, 0x2000);             /* POP {..., pc} */
+		return 0xe8908000u | enc_below(r, 13) << 16 | enc_below(r, 0x2000);   /* LDMIA Rn, {..., pc} */
 	default: return 0xe1a0f000u | enc_below(r, 13);   /* MOV pc, Rm */
 	}
 }
@@ -129,12 +192,12 @@ uint32_t e1e_half(const struct e1e_program *p, uint32_t at)
 }
 
 /* A Thumb load or store: LDR, STR, LDRB, STRB, LDRH, STRH (immediate offset), LDRSB, LDRSH
- * (register offset), LDMIA, STMIA of r0-r7 (never the PC). */
+ * (register offset), LDMIA, STMIA of r0-r7, PUSH (with lr or not), POP (never the PC). */
 static uint32_t transfer_t16(struct enc_rng *r)
 {
 	uint32_t rd = enc_below(r, 8), rn = enc_below(r, 8), rm = enc_below(r, 8), imm = enc_below(r, 32);
 	uint32_t list = 1 + enc_below(r, 0xff);
-	switch (enc_below(r, 10)) {
+	switch (enc_below(r, 12)) {
 	case 0: return 0x6800u | imm << 6 | rn << 3 | rd;   /* LDR Rd, [Rn, #imm*4] */
 	case 1: return 0x6000u | imm << 6 | rn << 3 | rd;   /* STR */
 	case 2: return 0x7800u | imm << 6 | rn << 3 | rd;   /* LDRB */
@@ -144,6 +207,8 @@ static uint32_t transfer_t16(struct enc_rng *r)
 	case 6: return 0x5600u | rm << 6 | rn << 3 | rd;    /* LDRSB Rd, [Rn, Rm] */
 	case 7: return 0x5e00u | rm << 6 | rn << 3 | rd;    /* LDRSH */
 	case 8: return 0xc800u | rn << 8 | list;            /* LDMIA Rn!, {list} */
+	case 9: return 0xb400u | enc_below(r, 2) << 8 | list;   /* PUSH {list[, lr]} */
+	case 10: return 0xbc00u | list;                     /* POP {list}, no PC */
 	default: return 0xc000u | rn << 8 | list;           /* STMIA */
 	}
 }
@@ -160,8 +225,8 @@ int e1e_transfers_t16(uint32_t hw, int *size)
 		*size = (hw & 0xfe00u) == 0x5600u ? 1 : 2;
 		return 1;
 	}
-	if (top == 0xc000u) {
-		int n = 0;
+	if (top == 0xc000u || (hw & 0xf600u) == 0xb400u) {
+		int n = top == 0xb000u && (hw & 0x100u);   /* PUSH's lr, POP's pc */
 		for (uint32_t list = hw & 0xffu; list; list &= list - 1)
 			n++;
 		*size = 4;
@@ -199,6 +264,8 @@ static uint32_t terminator_t16(struct enc_rng *r, int term, uint32_t at, uint32_
 		return (0xf000u | ((off >> 12) & 0x7ffu)) << 16 | 0xe800u | ((off >> 1) & 0x7feu);
 	case e1e_bx: return 0x4700u | enc_below(r, 8) << 3;
 	case e1e_blx_reg: return 0x4780u | enc_below(r, 8) << 3;   /* ARMv5T */
+	case e1e_ldr_pc:
+	case e1e_pop_pc: return 0xbd00u | enc_below(r, 0x100);     /* POP {..., pc} */
 	default: return 0x4687u | enc_below(r, 8) << 3;             /* MOV pc, Rm: stays in Thumb */
 	}
 }
@@ -273,9 +340,12 @@ static void draw_target(struct e1e *e, struct e1e_program *p, int i)
  * B<cond> not taken falls through to it); then the direct branches' targets. */
 static void draw_terms(struct e1e *e, struct e1e_program *p)
 {
-	unsigned kinds = p->thumb ? e1e_term_interwork_count : e1e_term_count;
+	static const int arm_only[] = { e1e_b, e1e_bl, e1e_bcond, e1e_bx, e1e_mov_pc, e1e_ldr_pc, e1e_pop_pc };
 	for (int i = 0; i < p->nblocks; i++)
-		p->block[i].term = (int)enc_below(&e->rng, kinds);
+		p->block[i].term = p->thumb ? (int)enc_below(&e->rng, e1e_term_all) : arm_only[enc_below(&e->rng, 7)];
+	for (int i = 0; i < p->nblocks; i++)
+		if (p->block[i].thumb && p->block[i].term == e1e_ldr_pc)
+			p->block[i].term = e1e_pop_pc;   /* Thumb has no 16-bit LDR pc */
 	for (int i = 0; i + 1 < p->nblocks; i++)
 		if (p->block[i].term == e1e_bcond && p->block[i + 1].thumb != p->block[i].thumb)
 			p->block[i].term = e1e_b;
