@@ -333,6 +333,7 @@ static void push_ctxid(struct e1e *e, int owner)
 		push(e, (uint8_t)(e->ctxid >> (8 * k)), 0, owner);
 	r->has_ctxid = 1;
 	r->ctxid = e->ctxid;
+	e->ctx_pending = 0;
 	e1e_hit(e, "context id %u bytes", e->cfg.contextid_size);
 	if (!e->ctx_valid || e->ctx_shown != e->ctxid) {
 		struct tc_l3 x;
@@ -408,6 +409,16 @@ void e1e_trace_on(struct e1e *e, uint32_t addr)
 	apo_cycles(e, apo);
 }
 
+/* §5.6.3 (L8266): the Context ID changes while tracing (the program wrote it, ETM1-E4); the next
+ * taken branch carries the new one after a five-packet address with reason b100. */
+void e1e_context_change(struct e1e *e, uint32_t ctxid)
+{
+	if (ctxid == e->ctxid)
+		return;
+	e->ctxid = ctxid;
+	e->ctx_pending = 1;
+}
+
 /* §5.6.2 (L8249-8254): whether this branch's address is the periodic full one; a direct branch
  * becomes a BE for it after 512 more cycles. */
 static int periodic_due(const struct e1e *e, int indirect)
@@ -437,7 +448,11 @@ static void branch_cycle(struct e1e *e, int at, const struct e1e_insn *in, int p
 {
 	int apo = apo_now(e);
 	int n = packets_needed(in->target, e->last_addr), reason = 0;
-	if (periodic_due(e, 1)) {
+	if (e->ctx_pending) {
+		n = 5;   /* §5.6.3 (L8266), ETM1-E4: the new Context ID after a b100 address */
+		reason = 4;
+		e1e_hit(e, "context id change on %s branch", in->indirect ? "indirect" : "direct");
+	} else if (periodic_due(e, 1)) {
 		n = 5;
 		reason = e->cfg.version >= 2 ? 4 : 0;   /* Table 5-3: b100 from ETMv1.2, b000 before (L8258) */
 		e1e_hit(e, "periodic full address");
@@ -459,7 +474,9 @@ void e1e_step(struct e1e *e, const struct e1e_insn *in)
 	unsigned waits = enc_chance(&e->rng, 25) ? 1 + enc_below(&e->rng, 3) : 0;
 	for (unsigned i = 0; i < waits; i++)
 		wait_cycle(e);
-	if (in->executed && in->type == tc_insn_branch_dir && !in->indirect && periodic_due(e, 0)) {
+	if (in->executed && in->type == tc_insn_branch_dir && !in->indirect && e->ctx_pending) {
+		ps = tc_etmv1_ps_be;   /* L8266: "the next branch … (whether direct or indirect)" */
+	} else if (in->executed && in->type == tc_insn_branch_dir && !in->indirect && periodic_due(e, 0)) {
 		ps = tc_etmv1_ps_be;
 		e1e_hit(e, "periodic direct branch as be");
 	}
@@ -500,7 +517,12 @@ void e1e_exception(struct e1e *e, uint32_t ret, uint32_t vector, int type)
 	l3_item(e, &x);
 	int apo = apo_now(e);
 	e->rec[at].apo = (uint8_t)apo;
-	push_address(e, at, vector, packets_needed(vector, e->last_addr), 0);
+	if (e->ctx_pending) {
+		push_address(e, at, vector, 5, 4);   /* L8266, ETM1-E4 */
+		e1e_hit(e, "context id change on exception");
+	} else {
+		push_address(e, at, vector, packets_needed(vector, e->last_addr), 0);
+	}
 	put_cycle_as(e, tc_etmv1_ps_be, trig);
 	e1e_hit(e, "pipestat be");
 	apo_cycles(e, apo);
@@ -580,16 +602,17 @@ void e1e_data_step(struct e1e *e, const struct e1e_insn *in, int ntransfers, int
 	int bd = in->ps == tc_etmv1_ps_bd;
 	stall_while_full(e);
 	unsigned waits = enc_chance(&e->rng, 40) ? 1 + enc_below(&e->rng, 3) : 0;
-	int early = waits && !fifo_count(e) && e->cfg.port_width != 16 && enc_chance(&e->rng, 50);
+	int early = waits && !fifo_count(e) && enc_chance(&e->rng, 50);
 	int at = new_record(e, bd ? tc_etmv1_bd : tc_etmv1_id, in->ps);
 	if (at < 0)
 		return;
-	if (early) {
+	if (early)
 		push_data(e, at, in, ntransfers, size);
-		e1e_hit(e, "early packets port%u%s", e->cfg.port_width, bd ? " bd" : "");
-	}
 	for (unsigned i = 0; i < waits; i++)
 		wait_cycle(e);
+	/* on 16 bits a WT carries two packets or none (L8038): the early ones left in pairs */
+	if (early && e->rec[at].has_pkt)
+		e1e_hit(e, "early packets port%u%s", e->cfg.port_width, bd ? " bd" : "");
 	int trig = e1e_trigger_now(e, in->ps, 0);
 	e->rec[at].h.offset = e1e_offset(e);
 	if (!early)

@@ -29,6 +29,8 @@ struct e1e_exec {
 	int next;           /* its next instruction: 0..nother-1, or the terminator */
 };
 
+static uint32_t random_ctxid(struct e1e *e);
+
 static const char *const term_names[e1e_term_all] = { "b", "bl", "bcond", "bx", "mov pc", "blx imm", "blx rm",
 						       "ldr pc", "pop pc" };
 
@@ -127,6 +129,8 @@ static int execute_one(struct e1e *e, struct e1e_exec *x)
 {
 	const struct e1e_block *k = &e->prog.block[x->block];
 	uint32_t at = k->start + (k->thumb ? 2u : 4u) * (uint32_t)x->next;
+	if (e->ctx_change_percent && enc_chance(&e->rng, e->ctx_change_percent))
+		e1e_context_change(e, random_ctxid(e));   /* §5.6.3 (L8266) */
 	if (e->irq_percent && enc_chance(&e->rng, e->irq_percent)) {
 		/* an IRQ or FIQ before this instruction (never between a BL pair's halves, ETM1-E1):
 		 * the handler's return comes back to it */
@@ -263,6 +267,7 @@ static int generate(const struct tc_enc_request *rq, struct tc_enc_result *r, ch
 	e->ctxid = random_ctxid(e);
 	e->off_percent = enc_chance(&e->rng, 50) ? 0 : 1 + enc_below(&e->rng, 4);
 	e->irq_percent = enc_chance(&e->rng, 50) ? 0 : 1 + enc_below(&e->rng, 3);
+	e->ctx_change_percent = e->cfg.contextid_size && enc_chance(&e->rng, 50) ? 1 : 0;
 	e->trigger_at = enc_chance(&e->rng, 50) ? 1 + enc_below(&e->rng, 20 * rq->steps) : UINT64_MAX;
 	e->variants = calloc((size_t)enc_etmv1_variant_total + 1, sizeof *e->variants);
 	struct enc_buf t = { 0 };

@@ -70,6 +70,8 @@ struct e1e {
 	uint32_t ctxid;          /* the current Context ID (contextid_size bytes) */
 	uint32_t ctx_shown;      /* the last one traced, and whether one was (L3 `context` on a change) */
 	int ctx_valid;            /* TraceEnable inactive: TD with TRACEPKT[0] = 0 */
+	int ctx_pending;          /* the Context ID changed while tracing: the next branch carries it */
+	unsigned ctx_change_percent; /* the chance of a change before each instruction, per run */
 	unsigned irq_percent;    /* the chance of an interrupt before each instruction, per run */
 	/* output */
 	struct enc_buf trace;
@@ -122,6 +124,7 @@ struct e1e_insn {
 void e1e_step(struct e1e *e, const struct e1e_insn *in);
 void e1e_data_step(struct e1e *e, const struct e1e_insn *in, int ntransfers, int size);
 void e1e_trace_on(struct e1e *e, uint32_t addr);
+void e1e_context_change(struct e1e *e, uint32_t ctxid);
 void e1e_exception(struct e1e *e, uint32_t ret, uint32_t vector, int type);
 void e1e_data_instruction(struct e1e *e, uint32_t addr, int ntransfers, int size);
 void e1e_drain(struct e1e *e);

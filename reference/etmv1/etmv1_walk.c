@@ -271,12 +271,12 @@ void e1_walk_transfers(const struct e1_walk *w, struct tc_etmv1_transfers *t)
 		t->status = 2;
 		return;
 	}
-	t->no_address = cprt;   /* L7903 (ETM1-P52) */
 	if ((memory && w->cfg.data_value) || (cprt && w->cfg.cprt)) {
 		t->n = x.count > TC_ETMV1_MAX_VALUES ? TC_ETMV1_MAX_VALUES : x.count;
 		for (unsigned i = 0; i < t->n; i++)
 			t->size[i] = x.bytes;
 	}
+	t->no_address = cprt;   /* L7903 (ETM1-P52) */
 }
 
 /* ---- The walk L1 is given (tracecert/etmv1.h) ---------------------------------------- */
