@@ -157,6 +157,21 @@ static void l3_insn(struct e1e *e, uint64_t offset, const struct e1e_insn *in)
 	}
 }
 
+/* L3 `exception` (FORMAT.md "L3", ETM1-P17): its type and return address. */
+static void l3_exception(struct e1e *e, uint64_t offset, int type, uint32_t ret)
+{
+	struct tc_l3 x;
+	e1e_l3_flush(e);
+	memset(&x, 0, sizeof x);
+	x.h.size = sizeof x;
+	x.h.protocol = tc_proto_etmv1;
+	x.h.kind = tc_l3_exception;
+	x.h.offset = offset;
+	x.type = (uint16_t)type;
+	x.address = ret;
+	l3_item(e, &x);
+}
+
 /* ---- The FIFO and the port (§5.2 L7996-8008, §5.3 L8016-8028, §5.3.1 L8036-8049) --------------- */
 
 static unsigned fifo_count(const struct e1e *e)
@@ -391,6 +406,48 @@ static void apo_cycles(struct e1e *e, int apo)
 	e1e_hit(e, "apo %s", apo == 0 ? "0" : "1-15");   /* 15, the cap (ETM1-P7): variants.txt */
 }
 
+/* §5.6.1 (L8239), §4.5.3 (L7406-7408), ETM1-P19: an IRQ or FIQ strikes a branch's target before it
+ * runs, in the branch's APO cycle k (0 or 1): a BE to the vector there abandons the branch (its
+ * item `abandoned=1 apo=-`); L3 `exception` whose return is the branch's target (the default
+ * reading of ETM1-P19); the handler's return is the execution's (e1e_handler_pending). */
+static void abandon(struct e1e *e, int at, const struct e1e_insn *in, int k)
+{
+	int fiq = enc_chance(&e->rng, 30);
+	uint32_t vector = e->prog.vector_base + (fiq ? 0x1c : 0x18);
+	e->rec[at].abandoned = 1;
+	e->rec[at].apo = TC_ETMV1_APO_NONE;
+	int be = new_record(e, tc_etmv1_be, tc_etmv1_ps_be);
+	if (be < 0)
+		return;
+	l3_exception(e, e->rec[be].h.offset, fiq ? 0xf : 0xe, in->target & ~UINT32_C(1));
+	int apo = apo_now(e);
+	e->rec[be].apo = (uint8_t)apo;
+	if (e->ctx_pending)
+		push_address(e, be, vector, 5, 4);   /* L8266, ETM1-E4 */
+	else
+		push_address(e, be, vector, packets_needed(vector, e->last_addr), 0);
+	put_cycle_as(e, tc_etmv1_ps_be, 0);   /* no trigger here: a TR in an APO cycle holds APO bits (L8243) */
+	e1e_hit(e, "pipestat be");
+	e1e_hit(e, "be abandoned in apo cycle %d", k + 1);
+	apo_cycles(e, apo);
+	e->handler_pending = 1;
+	e->handler_vector = vector;
+	e->handler_ret = in->target;
+}
+
+/* The APO cycles of a BE or BD, or the BE that abandons it in one of them (ETM1-P19). */
+static void branch_apo(struct e1e *e, int at, const struct e1e_insn *in, int apo)
+{
+	if (!in->may_abandon || !e->abandon_percent || !enc_chance(&e->rng, e->abandon_percent)) {
+		apo_cycles(e, apo);
+		return;
+	}
+	int k = (int)enc_below(&e->rng, 2);
+	if (k == 1)
+		put_cycle_as(e, apo & 3, e1e_trigger_now(e, apo & 3, 1));
+	abandon(e, at, in, k);
+}
+
 /* §5.8.1 (L8375): trace enabled: a BE with a five-packet address, reason b001, standing for no
  * instruction (ETM1-P15). */
 void e1e_trace_on(struct e1e *e, uint32_t addr)
@@ -429,7 +486,8 @@ static int periodic_due(const struct e1e *e, int indirect)
 void e1e_instruction(struct e1e *e, int ps, uint32_t addr, int type, int executed, int indirect,
 		     uint32_t target, int refill)
 {
-	struct e1e_insn in = { ps, addr, 0, 4, type, executed, indirect, target, refill, 0, 0 };
+	struct e1e_insn in = { .ps = ps, .addr = addr, .size = 4, .type = type, .executed = executed,
+			       .indirect = indirect, .target = target, .refill = refill };
 	e1e_step(e, &in);
 }
 
@@ -441,6 +499,8 @@ static void stall_while_full(struct e1e *e)
 		wait_cycle(e);
 	}
 }
+
+static void branch_apo(struct e1e *e, int at, const struct e1e_insn *in, int apo);
 
 /* The branch address of a BE or BD (record at, status ps), its cycle and its two APO cycles: the
  * periodic full address when due, sometimes more packets than needed. */
@@ -464,7 +524,7 @@ static void branch_cycle(struct e1e *e, int at, const struct e1e_insn *in, int p
 	push_address(e, at, in->target, n, reason);
 	put_cycle_as(e, ps, trig);
 	e1e_hit(e, "pipestat %s", ps == tc_etmv1_ps_bd ? "bd" : "be");
-	apo_cycles(e, apo);
+	branch_apo(e, at, in, apo);
 }
 
 void e1e_step(struct e1e *e, const struct e1e_insn *in)
@@ -487,6 +547,8 @@ void e1e_step(struct e1e *e, const struct e1e_insn *in)
 		return;
 	if (!in->first_half)
 		l3_insn(e, e->rec[at].h.offset, in);
+	if (in->exc_type)
+		l3_exception(e, e->rec[at].h.offset, in->exc_type, in->exc_ret);
 	if (ps != tc_etmv1_ps_be) {
 		put_cycle_as(e, ps, trig);
 		e1e_hit(e, "pipestat %s", ps == tc_etmv1_ps_ie ? "ie" : "in");
@@ -505,16 +567,7 @@ void e1e_exception(struct e1e *e, uint32_t ret, uint32_t vector, int type)
 	int at = new_record(e, tc_etmv1_be, tc_etmv1_ps_be);
 	if (at < 0)
 		return;
-	struct tc_l3 x;
-	e1e_l3_flush(e);
-	memset(&x, 0, sizeof x);
-	x.h.size = sizeof x;
-	x.h.protocol = tc_proto_etmv1;
-	x.h.kind = tc_l3_exception;
-	x.h.offset = e->rec[at].h.offset;
-	x.type = (uint16_t)type;
-	x.address = ret;
-	l3_item(e, &x);
+	l3_exception(e, e->rec[at].h.offset, type, ret);
 	int apo = apo_now(e);
 	e->rec[at].apo = (uint8_t)apo;
 	if (e->ctx_pending) {
@@ -537,8 +590,8 @@ static void push_daddr(struct e1e *e, int owner, uint32_t a)
 	int n = e->daddr_full_done && !sync ? packets_needed(a, e->last_daddr) : 5;
 	if (sync)
 		e1e_hit(e, "data address sync period");
-	if (n < 5 && enc_chance(&e->rng, 10))
-		n += 1 + (int)enc_below(&e->rng, (unsigned)(5 - n));
+	if (n < 4 && enc_chance(&e->rng, 10))   /* longer, at most 4: a full one comes by the rules above */
+		n += 1 + (int)enc_below(&e->rng, (unsigned)(4 - n));
 	for (int k = 0; k < n; k++) {
 		uint8_t byte = k < 4 ? (uint8_t)(((a >> (7 * k)) & 0x7f) | (k < n - 1 ? 0x80 : 0)) : (uint8_t)((a >> 28) & 0xf);
 		push(e, byte, 0, owner);
@@ -577,19 +630,21 @@ static void push_data(struct e1e *e, int owner, const struct e1e_insn *in, int n
 		e1e_hit(e, "cprt %d words", ntransfers);
 		return;
 	}
-	uint32_t a = (enc_chance(&e->rng, 70) ? (e->last_daddr & ~UINT32_C(0xfff)) | enc_below(&e->rng, 0x1000)
+	uint32_t a = (enc_chance(&e->rng, 90) ? (e->last_daddr & ~UINT32_C(0xfff)) | enc_below(&e->rng, 0x1000)
 					     : (uint32_t)enc_next(&e->rng)) & ~(uint32_t)(size - 1);
 	if (e->cfg.data_address)
 		push_daddr(e, owner, a);
 	if (!e->cfg.data_value)
 		return;
-	push_values(e, owner, ntransfers, size, in->ps == tc_etmv1_ps_bd ? &in->target : NULL);
+	/* a load to the PC's last word is its branch address; an aborted access's values are random */
+	push_values(e, owner, ntransfers, size,
+		    in->ps == tc_etmv1_ps_bd && in->type == tc_insn_branch_indir ? &in->target : NULL);
 	e1e_hit(e, "data value %s", ntransfers > 1 ? "ldm/stm" : size == 1 ? "byte" : size == 2 ? "halfword" : "word");
 }
 
 void e1e_data_instruction(struct e1e *e, uint32_t addr, int ntransfers, int size)
 {
-	struct e1e_insn in = { tc_etmv1_ps_id, addr, 0, 4, tc_insn_other, 1, 0, 0, 0, 0, 0 };
+	struct e1e_insn in = { .ps = tc_etmv1_ps_id, .addr = addr, .size = 4, .type = tc_insn_other, .executed = 1 };
 	e1e_data_step(e, &in, ntransfers, size);
 }
 
@@ -618,6 +673,8 @@ void e1e_data_step(struct e1e *e, const struct e1e_insn *in, int ntransfers, int
 	if (!early)
 		push_data(e, at, in, ntransfers, size);
 	l3_insn(e, e->rec[at].h.offset, in);
+	if (in->exc_type)
+		l3_exception(e, e->rec[at].h.offset, in->exc_type, in->exc_ret);
 	if (bd) {
 		branch_cycle(e, at, in, in->ps, trig);
 		return;

@@ -31,6 +31,22 @@ struct e1e_exec {
 
 static uint32_t random_ctxid(struct e1e *e);
 
+/* The handler's return, at the vector, to ret (bit 0 for Thumb): one BX Rm or MOV pc, Rm. */
+static void handler_return(struct e1e *e, uint32_t vector, uint32_t ret)
+{
+	e1e_instruction(e, tc_etmv1_ps_be, vector, tc_insn_branch_indir, 1, 1, ret, 0);
+}
+
+/* An exception in a branch's APO cycle (ETM1-P19): its handler returns to the branch's target. */
+static void pending_handler(struct e1e *e)
+{
+	if (!e->handler_pending)
+		return;
+	e->handler_pending = 0;
+	handler_return(e, e->handler_vector, e->handler_ret);
+}
+
+
 static const char *const term_names[e1e_term_all] = { "b", "bl", "bcond", "bx", "mov pc", "blx imm", "blx rm",
 						       "ldr pc", "pop pc" };
 
@@ -61,15 +77,16 @@ static int execute_term(struct e1e *e, const struct e1e_exec *x, const struct e1
 	if (k->term == e1e_mov_pc)
 		to = e1e_block_of_isa(&e->prog, to, k->thumb);   /* MOV pc does not change the set (ARMv5T) */
 	int pair = k->thumb && (k->term == e1e_bl || k->term == e1e_blx_imm);
-	struct e1e_insn in = { tc_etmv1_ps_be, at, k->thumb, pair || !k->thumb ? 4 : 2,
-			       indirect ? tc_insn_branch_indir : tc_insn_branch_dir, 1, indirect,
-			       e1e_code_addr(&e->prog, to), 0, 0, 0 };
+	struct e1e_insn in = { .ps = tc_etmv1_ps_be, .addr = at, .thumb = k->thumb, .size = pair || !k->thumb ? 4 : 2,
+			       .type = indirect ? tc_insn_branch_indir : tc_insn_branch_dir, .executed = 1,
+			       .indirect = indirect, .target = e1e_code_addr(&e->prog, to), .may_abandon = 1 };
 	if (!taken && x->block + 1 == e->prog.nblocks)
 		taken = 1;   /* the last block's B<cond> would fall off the program: taken */
 	e1e_hit(e, "term %s %s%s", k->thumb ? "thumb" : "arm", term_names[k->term],
 		k->term != e1e_bcond ? "" : taken ? " taken" : " not taken");
 	if (pair) {
-		struct e1e_insn first = { tc_etmv1_ps_ie, at, 1, 2, tc_insn_other, 1, 0, 0, 0, 1, 0 };
+		struct e1e_insn first = { .ps = tc_etmv1_ps_ie, .addr = at, .thumb = 1, .size = 2, .type = tc_insn_other,
+					  .executed = 1, .first_half = 1 };
 		e1e_step(e, &first);   /* ETM1-P25: the first half's IE walks nothing */
 	}
 	if (!taken) {
@@ -82,17 +99,48 @@ static int execute_term(struct e1e *e, const struct e1e_exec *x, const struct e1
 		e1e_hit(e, "interworking %s", k->thumb ? "thumb to arm" : "arm to thumb");
 	if (load) {
 		load_pc(e, k, &in);
+		pending_handler(e);
 	} else if (indirect || e->cfg.branch_output) {
 		/* Table 5-1 BE (L7962); branch_output (ETMCR[8], L3675): every branch with its address */
 		e1e_step(e, &in);
+		pending_handler(e);
 		if (!indirect)
 			e1e_hit(e, "direct branch as be (branch_output)");
 	} else {
 		in.ps = tc_etmv1_ps_ie;   /* a direct branch: IE (L7958) */
 		in.refill = 2;
 		e1e_step(e, &in);
+		pending_handler(e);   /* made BE for a full address or a Context ID (e1e_step) */
 	}
 	return to;
+}
+
+/* §4.5.3 (L7420-7446), ETM1-P17: the exceptions that do not cancel their instruction: an undefined
+ * instruction (0x04), SVC (0x08), a data abort (0x10): its PIPESTAT is the BE to the vector (BD
+ * when an aborted access's data is traced, §5.7.4 L8350-8354); L3 the instruction, then
+ * `exception` returning to the next one. Returns 0 when the instruction takes none. */
+static int trap(struct e1e *e, struct e1e_insn *in, uint32_t w, int ntransfers, int size)
+{
+	int kind = e1e_trap_kind(w, in->thumb);
+	int traced = e->cfg.data_value || e->cfg.data_address;
+	if (!kind && ntransfers && e->dabort_percent && enc_chance(&e->rng, e->dabort_percent))
+		kind = 0xc;
+	if (!kind || !in->executed)
+		return 0;
+	static const uint32_t offsets[] = { [0x9] = 0x04, [0xa] = 0x08, [0xc] = 0x10 };
+	in->ps = kind == 0xc && traced ? tc_etmv1_ps_bd : tc_etmv1_ps_be;
+	in->indirect = 1;
+	in->target = e->prog.vector_base + offsets[kind];
+	in->exc_type = kind;
+	in->exc_ret = in->addr + (uint32_t)in->size;
+	if (in->ps == tc_etmv1_ps_bd)
+		e1e_data_step(e, in, ntransfers, size);
+	else
+		e1e_step(e, in);
+	e1e_hit(e, "exception %s%s%s", kind == 0x9 ? "undefined" : kind == 0xa ? "svc" : "data abort",
+		kind == 0xc ? (in->ps == tc_etmv1_ps_bd ? " bd" : " be") : "", in->thumb ? " thumb" : "");
+	handler_return(e, in->target, in->exc_ret | (in->thumb ? 1u : 0u));
+	return 1;
 }
 
 /* An instruction that is not its block's terminator: IE, IN (A32 only: Thumb has no condition
@@ -103,8 +151,10 @@ static void execute_other(struct e1e *e, const struct e1e_block *k, uint32_t at)
 	int executed = k->thumb || w >> 28 == 14 || enc_chance(&e->rng, 60), size = 0;
 	int n = k->thumb ? e1e_transfers_t16(w, &size) : e1e_transfers(w, &size);
 	int words = k->thumb ? 0 : e1e_cprt_words(w);
-	struct e1e_insn in = { executed ? tc_etmv1_ps_ie : tc_etmv1_ps_in, at, k->thumb, k->thumb ? 2 : 4,
-			       tc_insn_other, executed, 0, 0, 0, 0, 0 };
+	struct e1e_insn in = { .ps = executed ? tc_etmv1_ps_ie : tc_etmv1_ps_in, .addr = at, .thumb = k->thumb,
+			       .size = k->thumb ? 2 : 4, .type = tc_insn_other, .executed = executed };
+	if (trap(e, &in, w, n, size))
+		return;
 	if (k->thumb)
 		e1e_hit(e, "thumb %s", n && (e->cfg.data_value || e->cfg.data_address) ? "id" : "ie");
 	if (executed && n && (e->cfg.data_value || e->cfg.data_address)) {
@@ -124,6 +174,34 @@ static void execute_other(struct e1e *e, const struct e1e_block *k, uint32_t at)
 	e1e_step(e, &in);
 }
 
+/* §4.5.3 (L7398-7446), ETM1-P17: an IRQ, FIQ, prefetch abort or reset before the instruction at at
+ * (never between a BL pair's halves, ETM1-E1): a BE to the vector on its PIPESTAT, which cancels
+ * it. The handler returns to it; after a reset (ETM1-E5) it goes to a random block. Returns 1 when
+ * the block was left. */
+static int cancelling_exception(struct e1e *e, struct e1e_exec *x, const struct e1e_block *k, uint32_t at)
+{
+	static const uint8_t offsets[] = { [0x8] = 0x00, [0xb] = 0x0c, [0xe] = 0x18, [0xf] = 0x1c };
+	static const char *const names[] = { [0x8] = "reset", [0xb] = "prefetch abort", [0xe] = "irq", [0xf] = "fiq" };
+	int fiq = enc_chance(&e->rng, 30);
+	int type = fiq ? 0xf : 0xe;
+	if (enc_chance(&e->rng, 15))
+		type = enc_chance(&e->rng, 70) ? 0xb : 0x8;
+	uint32_t vector = e->prog.vector_base + offsets[type];
+	uint32_t ret = at | (k->thumb ? 1u : 0u);
+	e1e_exception(e, at, vector, type);
+	e1e_hit(e, "exception %s hivecs%u", names[type], e->cfg.hivecs);
+	if (k->thumb)
+		e1e_hit(e, "exception from thumb");
+	if (type != 0x8) {
+		handler_return(e, vector, ret);
+		return 0;
+	}
+	x->block = (int)enc_below(&e->rng, (unsigned)e->prog.nblocks);
+	x->next = 0;
+	handler_return(e, vector, e1e_code_addr(&e->prog, x->block));
+	return 1;
+}
+
 /* Runs one instruction through the cycle model; returns 1 when it ended its block. */
 static int execute_one(struct e1e *e, struct e1e_exec *x)
 {
@@ -131,18 +209,8 @@ static int execute_one(struct e1e *e, struct e1e_exec *x)
 	uint32_t at = k->start + (k->thumb ? 2u : 4u) * (uint32_t)x->next;
 	if (e->ctx_change_percent && enc_chance(&e->rng, e->ctx_change_percent))
 		e1e_context_change(e, random_ctxid(e));   /* §5.6.3 (L8266) */
-	if (e->irq_percent && enc_chance(&e->rng, e->irq_percent)) {
-		/* an IRQ or FIQ before this instruction (never between a BL pair's halves, ETM1-E1):
-		 * the handler's return comes back to it */
-		int fiq = enc_chance(&e->rng, 30);
-		uint32_t vector = e->prog.vector_base + (fiq ? 0x1c : 0x18);
-		e1e_exception(e, at, vector, fiq ? 0xf : 0xe);
-		e1e_hit(e, "exception %s hivecs%u", fiq ? "fiq" : "irq", e->cfg.hivecs);
-		if (k->thumb)
-			e1e_hit(e, "exception from thumb");
-		e1e_instruction(e, tc_etmv1_ps_be, vector, tc_insn_branch_indir, 1, 1, at | (k->thumb ? 1u : 0u), 0);
-		return 0;
-	}
+	if (e->irq_percent && enc_chance(&e->rng, e->irq_percent))
+		return cancelling_exception(e, x, k, at);
 	if (at < k->term_addr) {
 		execute_other(e, k, at);
 		x->next++;
@@ -268,6 +336,8 @@ static int generate(const struct tc_enc_request *rq, struct tc_enc_result *r, ch
 	e->off_percent = enc_chance(&e->rng, 50) ? 0 : 1 + enc_below(&e->rng, 4);
 	e->irq_percent = enc_chance(&e->rng, 50) ? 0 : 1 + enc_below(&e->rng, 3);
 	e->ctx_change_percent = e->cfg.contextid_size && enc_chance(&e->rng, 50) ? 1 : 0;
+	e->abandon_percent = e->irq_percent ? 5 : 0;
+	e->dabort_percent = enc_chance(&e->rng, 50) ? 0 : 3;
 	e->trigger_at = enc_chance(&e->rng, 50) ? 1 + enc_below(&e->rng, 20 * rq->steps) : UINT64_MAX;
 	e->variants = calloc((size_t)enc_etmv1_variant_total + 1, sizeof *e->variants);
 	struct enc_buf t = { 0 };

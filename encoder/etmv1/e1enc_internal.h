@@ -73,6 +73,10 @@ struct e1e {
 	int ctx_pending;          /* the Context ID changed while tracing: the next branch carries it */
 	unsigned ctx_change_percent; /* the chance of a change before each instruction, per run */
 	unsigned irq_percent;    /* the chance of an interrupt before each instruction, per run */
+	unsigned abandon_percent; /* the chance of one in a taken branch's APO cycles (ETM1-P19) */
+	unsigned dabort_percent; /* the chance of a data abort on a load or store, per run */
+	int handler_pending;     /* an exception in an APO cycle: its handler returns to handler_ret */
+	uint32_t handler_vector, handler_ret;
 	/* output */
 	struct enc_buf trace;
 	struct tc_etmv1_record *rec;   /* the L1 truth, in cycle order */
@@ -94,6 +98,7 @@ int e1e_block_at(const struct e1e_program *p, uint32_t at);
 int e1e_transfers(uint32_t w, int *size);
 int e1e_transfers_t16(uint32_t hw, int *size);
 int e1e_cprt_words(uint32_t w);
+int e1e_trap_kind(uint32_t w, int thumb);
 const char *e1e_transfer_name(uint32_t w, int thumb);
 uint32_t e1e_code_addr(const struct e1e_program *p, int block);
 int e1e_block_of_isa(const struct e1e_program *p, int from, int thumb);
@@ -120,6 +125,9 @@ struct e1e_insn {
 	int refill;              /* pipeline cycles after it that give no BE */
 	int first_half;          /* the first half of a Thumb BL or BLX pair: no L3 (ETM1-P25) */
 	int cprt;                /* an ID: a coprocessor register transfer (values, no address) */
+	int may_abandon;         /* BE, BD: an interrupt may strike in its APO cycles (ETM1-P19) */
+	int exc_type;            /* an exception that does not cancel it (Table 7-12's numbers), or 0 */
+	uint32_t exc_ret;        /* its return address: the next instruction's */
 };
 void e1e_step(struct e1e *e, const struct e1e_insn *in);
 void e1e_data_step(struct e1e *e, const struct e1e_insn *in, int ntransfers, int size);

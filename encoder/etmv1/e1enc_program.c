@@ -98,6 +98,17 @@ int e1e_transfers(uint32_t w, int *size)
 	return 0;
 }
 
+/* The exception an instruction other() or other_t16() wrote takes when executed (Table 7-12's
+ * numbers, ETM1-P17): 0x9 undefined, 0xa SVC; 0 for none. */
+int e1e_trap_kind(uint32_t w, int thumb)
+{
+	if (thumb)
+		return (w & 0xff00u) == 0xde00u ? 0x9 : (w & 0xff00u) == 0xdf00u ? 0xa : 0;
+	if ((w & 0xfff000f0u) == 0xe7f000f0u)
+		return 0x9;
+	return (w & 0x0f000000u) == 0x0f000000u && w >> 28 != 15 ? 0xa : 0;
+}
+
 /* The name of the ARMv5TE transfers a variant counts (SWP, LDRD/STRD, PUSH/POP), else NULL. */
 const char *e1e_transfer_name(uint32_t w, int thumb)
 {
@@ -148,6 +159,9 @@ static uint32_t other(struct enc_rng *r)
 		return transfer(r, cond);
 	if (enc_chance(r, 8))
 		return cprt(r, cond);
+	if (enc_chance(r, 3))   /* SWI #imm24, or an undefined instruction (cond 0111 1111 ... 1111) */
+		return enc_chance(r, 50) ? cond << 28 | 0x0f000000u | enc_below(r, 0x1000000)
+					 : 0xe7f000f0u | enc_below(r, 0x1000) << 8 | enc_below(r, 16);
 	switch (enc_below(r, 5)) {
 	case 0: return cond << 28 | 0x02800000u | rn << 16 | rd << 12 | imm;   /* ADD Rd, Rn, #imm */
 	case 1: return cond << 28 | 0x02400000u | rn << 16 | rd << 12 | imm;   /* SUB Rd, Rn, #imm */
@@ -242,6 +256,8 @@ static uint32_t other_t16(struct enc_rng *r)
 	uint32_t rd = enc_below(r, 8), imm = enc_below(r, 256);
 	if (enc_chance(r, 35))
 		return transfer_t16(r);
+	if (enc_chance(r, 3))   /* SWI #imm8, or an undefined instruction (B<cond> with cond 1110) */
+		return (enc_chance(r, 50) ? 0xdf00u : 0xde00u) | enc_below(r, 256);
 	switch (enc_below(r, 5)) {
 	case 0: return 0x2000u | rd << 8 | imm;   /* MOVS Rd, #imm */
 	case 1: return 0x2800u | rd << 8 | imm;   /* CMP Rn, #imm */
@@ -422,13 +438,14 @@ int e1e_program_make(struct e1e *e, unsigned nblocks)
 		if (p->block[i + 1].start != p->block[i].term_addr + (uint32_t)term_size(&p->block[i]))
 			put16(p, p->block[i + 1].start - 2, 0x46c0u);   /* the padding: MOV r8, r8 */
 	free(nother);
-	/* the vector page (ARMv4T/ARMv5TE: IRQ at +0x18, FIQ at +0x1c, ETM1-P17): each handler one
+	/* the vector page (ARMv4T/ARMv5TE: reset +0x00, undefined +0x04, SVC +0x08, prefetch abort +0x0c,
+	 * data abort +0x10, IRQ +0x18, FIQ +0x1c, ETM1-P17): each handler one
 	 * MOV pc, Rm back to the interrupted instruction (a return as the model's indirect branch);
 	 * BX Rm when the program has Thumb code (the return to Thumb state) */
 	p->vector_base = e->cfg.hivecs ? 0xffff0000u : 0;
 	for (int i = 0; i < 8; i++) {
 		uint32_t ret = p->thumb ? 0xe12fff10u : 0xe1a0f000u;
-		uint32_t w = i >= 6 ? ret | enc_below(&e->rng, 13) : 0xe1a00000u;
+		uint32_t w = i != 5 ? ret | enc_below(&e->rng, 13) : 0xe1a00000u;   /* +0x14: no exception */
 		for (int k = 0; k < 4; k++)
 			p->vectors[4 * i + k] = (uint8_t)(w >> (8 * k));
 	}
