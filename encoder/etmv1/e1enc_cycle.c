@@ -449,21 +449,26 @@ static void branch_apo(struct e1e *e, int at, const struct e1e_insn *in, int apo
 }
 
 /* §5.8.1 (L8375): trace enabled: a BE with a five-packet address, reason b001, standing for no
- * instruction (ETM1-P15). */
-void e1e_trace_on(struct e1e *e, uint32_t addr)
+ * instruction (ETM1-P15); after an overflow the same with b010 (§5.9 L8398-8403). */
+static void restart(struct e1e *e, uint32_t addr, int reason)
 {
 	int at = new_record(e, tc_etmv1_be, tc_etmv1_ps_be);
 	if (at < 0)
 		return;
-	l3_simple(e, tc_l3_trace_on, e->rec[at].h.offset);
+	l3_simple(e, reason == 2 ? tc_l3_overflow : tc_l3_trace_on, e->rec[at].h.offset);
 	if (addr & 1)
 		e1e_hit(e, "trace on thumb");
 	int apo = apo_now(e);
 	e->rec[at].apo = (uint8_t)apo;
-	push_address(e, at, addr, 5, 1);
+	push_address(e, at, addr, 5, reason);
 	put_cycle_as(e, tc_etmv1_ps_be, 0);
 	e1e_hit(e, "pipestat be");
 	apo_cycles(e, apo);
+}
+
+void e1e_trace_on(struct e1e *e, uint32_t addr)
+{
+	restart(e, addr, 1);
 }
 
 /* §5.6.3 (L8266): the Context ID changes while tracing (the program wrote it, ETM1-E4); the next
@@ -599,6 +604,7 @@ static void push_daddr(struct e1e *e, int owner, uint32_t a)
 	e->rec[owner].has_daddr = 1;
 	e->rec[owner].daddr = a;
 	e->last_daddr = a;
+	e->last_daddr_pkts = n;
 	e->daddr_full_done = 1;
 	if (n == 5)
 		e->daddr_full_at = e->cycles;
@@ -652,10 +658,60 @@ void e1e_data_instruction(struct e1e *e, uint32_t addr, int ntransfers, int size
  * load to the PC: BD, its data then its branch address (L7970, §5.7.3 L8344). Its data packets
  * enter the FIFO at its functional cycle, or, when the FIFO is empty at its first wait cycle, from
  * there as early packets (L8026, ETM1-P3). */
+/* The ID's record after only its first k packets entered the FIFO (ETM1-P18: `lost=1` with what
+ * came of it): a data address cut short is none, and its values are not sized; value bytes past
+ * the k-th are not known. */
+static void cut_record(struct e1e *e, int at, unsigned k)
+{
+	struct tc_etmv1_record *r = &e->rec[at];
+	unsigned nd = e->cfg.data_address ? (unsigned)e->last_daddr_pkts : 0, b = 0;
+	r->lost = 1;
+	if (k < nd) {
+		r->has_daddr = 0;
+		r->daddr = 0;
+		r->nvalues = 0;
+		memset(r->value, 0, sizeof r->value);
+		e1e_hit(e, "overflow data address cut");
+		return;
+	}
+	for (unsigned i = 0; i < r->nvalues; i++)
+		for (unsigned j = 0; j < r->vsize[i]; j++, b++)
+			if (b >= k - nd)
+				r->value[i] &= ~((uint64_t)0xff << (8 * j));
+	e1e_hit(e, "overflow value cut");
+}
+
+/* §5.9 (L8398-8410): the ID's packets do not fit: of the `start + total` packets the FIFO would
+ * hold, those past its depth are lost (at least one of the ID's goes in, on 16 bits an even number
+ * into an empty FIFO, so that no lone byte is left to a WT, ETM1-E6); the ID's PIPESTAT, WT while
+ * the FIFO drains, then the restart with a b010 address at the next instruction. 0: it fits. */
+static int overflow(struct e1e *e, int at, const struct e1e_insn *in, unsigned start, int trig)
+{
+	unsigned total = fifo_count(e) - start, k;
+	if (!e->overflow_mode || in->cprt || fifo_count(e) <= e->fifo_depth || total < 2)
+		return 0;
+	k = e->fifo_depth > start ? e->fifo_depth - start : 1;
+	if (k >= total)
+		k = total - 1;
+	if (e->cfg.port_width == 16 && (start || (k &= ~1u) < 2))
+		return 0;
+	e->tail -= total - k;
+	cut_record(e, at, k);
+	put_cycle_as(e, tc_etmv1_ps_id, trig);
+	e1e_hit(e, "pipestat id");
+	while (fifo_count(e) && !e1e_fifo_stuck(e))
+		wait_cycle(e);
+	restart(e, (in->addr + (uint32_t)in->size) | (in->thumb ? 1u : 0u), 2);
+	e->daddr_full_done = 0;   /* ETM1-P13: an interruption */
+	e1e_hit(e, "overflow port%u", e->cfg.port_width);
+	return 1;
+}
+
 void e1e_data_step(struct e1e *e, const struct e1e_insn *in, int ntransfers, int size)
 {
 	int bd = in->ps == tc_etmv1_ps_bd;
-	stall_while_full(e);
+	if (!e->overflow_mode || bd || in->cprt)
+		stall_while_full(e);
 	unsigned waits = enc_chance(&e->rng, 40) ? 1 + enc_below(&e->rng, 3) : 0;
 	int early = waits && !fifo_count(e) && enc_chance(&e->rng, 50);
 	int at = new_record(e, bd ? tc_etmv1_bd : tc_etmv1_id, in->ps);
@@ -669,10 +725,13 @@ void e1e_data_step(struct e1e *e, const struct e1e_insn *in, int ntransfers, int
 	if (early && e->rec[at].has_pkt)
 		e1e_hit(e, "early packets port%u%s", e->cfg.port_width, bd ? " bd" : "");
 	int trig = e1e_trigger_now(e, in->ps, 0);
+	unsigned start = fifo_count(e);
 	e->rec[at].h.offset = e1e_offset(e);
 	if (!early)
 		push_data(e, at, in, ntransfers, size);
 	l3_insn(e, e->rec[at].h.offset, in);
+	if (!bd && !early && overflow(e, at, in, start, trig))
+		return;
 	if (in->exc_type)
 		l3_exception(e, e->rec[at].h.offset, in->exc_type, in->exc_ret);
 	if (bd) {

@@ -75,6 +75,8 @@ struct e1e {
 	unsigned irq_percent;    /* the chance of an interrupt before each instruction, per run */
 	unsigned abandon_percent; /* the chance of one in a taken branch's APO cycles (ETM1-P19) */
 	unsigned dabort_percent; /* the chance of a data abort on a load or store, per run */
+	int overflow_mode;       /* an ID whose packets do not fit overflows the FIFO (§5.9), no stall */
+	int last_daddr_pkts;     /* the packets of the last data address put in the FIFO */
 	int handler_pending;     /* an exception in an APO cycle: its handler returns to handler_ret */
 	uint32_t handler_vector, handler_ret;
 	/* output */
