@@ -46,7 +46,6 @@ static void pending_handler(struct e1e *e)
 	handler_return(e, e->handler_vector, e->handler_ret);
 }
 
-
 static const char *const term_names[e1e_term_all] = { "b", "bl", "bcond", "bx", "mov pc", "blx imm", "blx rm",
 						       "ldr pc", "pop pc" };
 
