@@ -335,7 +335,7 @@ static int generate(const struct tc_enc_request *rq, struct tc_enc_result *r, ch
 	e->off_percent = enc_chance(&e->rng, 50) ? 0 : 1 + enc_below(&e->rng, 4);
 	e->irq_percent = enc_chance(&e->rng, 50) ? 0 : 1 + enc_below(&e->rng, 3);
 	e->ctx_change_percent = e->cfg.contextid_size && enc_chance(&e->rng, 50) ? 1 : 0;
-	e->abandon_percent = e->irq_percent ? 5 : 0;
+	e->abandon_percent = e->irq_percent && !e->cfg.abandoned_discard ? 5 : 0;   /* ETM1-E5: the default reading */
 	e->dabort_percent = enc_chance(&e->rng, 50) ? 0 : 3;
 	e->overflow_mode = enc_chance(&e->rng, 25);
 	e->trigger_at = enc_chance(&e->rng, 50) ? 1 + enc_below(&e->rng, 20 * rq->steps) : UINT64_MAX;
