@@ -330,6 +330,7 @@ static int generate(const struct tc_enc_request *rq, struct tc_enc_result *r, ch
 		}
 	}
 	e->fifo_depth = 6 + enc_below(&e->rng, 27);
+	e->full_program = 1;
 	e->thumb_percent = enc_chance(&e->rng, 50) ? 0 : 20 + enc_below(&e->rng, 60);
 	e->ctxid = random_ctxid(e);
 	e->off_percent = enc_chance(&e->rng, 50) ? 0 : 1 + enc_below(&e->rng, 4);

@@ -50,7 +50,10 @@ struct e1e {
 	struct enc_rng rng;
 	struct tc_etmv1_config cfg;
 	unsigned fifo_depth;     /* packets before the core is stalled (FIFOFULL) */
-	unsigned thumb_percent;  /* runs of Thumb blocks (e1e_program_make); 0: A32 only */
+	int full_program;        /* e1e_program_make: the ETMv1 encoder's program (below); 0: the A32 one
+				  * of data processing, loads and stores (LDR/STR/H/B/SB/SH, LDM/STM) and
+				  * the five terminators of e1e_term_count, as the ETMv2 encoder uses */
+	unsigned thumb_percent;  /* full_program: runs of Thumb blocks; 0: A32 only */
 	struct e1e_program prog;
 	/* the FIFO: packets [head, tail) of ring[], the head's low nibble out on a 4-bit port */
 	struct e1e_packet ring[E1E_FIFO_MAX];

@@ -44,11 +44,11 @@ int e1e_block_at(const struct e1e_program *p, uint32_t at)
  * and Rn below r13, never the PC): LDR, STR, LDRB, STRB, LDRH, STRH, LDRSB, LDRSH, LDMIA, STMIA,
  * SWP, SWPB, LDRD, STRD (ARMv5TE: Rd even, below r12), PUSH and POP (STMDB, LDMIA sp! of r0-r12
  * and, PUSH only, lr). */
-static uint32_t transfer(struct enc_rng *r, uint32_t cond)
+static uint32_t transfer(struct enc_rng *r, uint32_t cond, int full)
 {
 	uint32_t rd = enc_below(r, 13), rn = enc_below(r, 13), imm = enc_below(r, 256);
-	uint32_t misc = (imm >> 4) << 8 | (imm & 0xf), even = 2 * enc_below(r, 6);
-	switch (enc_below(r, 15)) {
+	uint32_t misc = (imm >> 4) << 8 | (imm & 0xf), even = full ? 2 * enc_below(r, 6) : 0;
+	switch (enc_below(r, full ? 15 : 10)) {
 	case 0: return cond << 28 | 0x05900000u | rn << 16 | rd << 12 | imm;   /* LDR */
 	case 1: return cond << 28 | 0x05800000u | rn << 16 | rd << 12 | imm;   /* STR */
 	case 2: return cond << 28 | 0x05d00000u | rn << 16 | rd << 12 | imm;   /* LDRB */
@@ -149,17 +149,18 @@ int e1e_cprt_words(uint32_t w)
 	return 0;
 }
 
-/* An ordinary instruction (ARM ARM A5.1 data processing, immediate, a load or store, a coprocessor
- * register transfer): never writes the PC. */
-static uint32_t other(struct enc_rng *r)
+/* An ordinary instruction (ARM ARM A5.1 data processing, immediate, a load or store; in the full
+ * program also a coprocessor register transfer, SWI, an undefined instruction): never writes the
+ * PC. */
+static uint32_t other(struct enc_rng *r, int full)
 {
 	uint32_t cond = enc_chance(r, 20) ? enc_below(r, 14) : 14;
 	uint32_t rd = enc_below(r, 13), rn = enc_below(r, 13), imm = enc_below(r, 256);
 	if (enc_chance(r, 35))
-		return transfer(r, cond);
-	if (enc_chance(r, 8))
+		return transfer(r, cond, full);
+	if (full && enc_chance(r, 8))
 		return cprt(r, cond);
-	if (enc_chance(r, 3))   /* SWI #imm24, or an undefined instruction (cond 0111 1111 ... 1111) */
+	if (full && enc_chance(r, 3))   /* SWI #imm24, or an undefined instruction (cond 0111 1111 ... 1111) */
 		return enc_chance(r, 50) ? cond << 28 | 0x0f000000u | enc_below(r, 0x1000000)
 					 : 0xe7f000f0u | enc_below(r, 0x1000) << 8 | enc_below(r, 16);
 	switch (enc_below(r, 5)) {
@@ -313,6 +314,8 @@ uint32_t e1e_code_addr(const struct e1e_program *p, int block)
 /* Runs of 1-8 blocks of one instruction set, Thumb by thumb_percent; both sets when it is not 0. */
 static void draw_isas(struct e1e *e, struct e1e_program *p)
 {
+	if (!e->thumb_percent)
+		return;
 	for (int i = 0; i < p->nblocks;) {
 		int thumb = e->thumb_percent && enc_chance(&e->rng, e->thumb_percent);
 		for (int n = 1 + (int)enc_below(&e->rng, 8); n > 0 && i < p->nblocks; n--)
@@ -394,7 +397,7 @@ static void write_block(struct e1e *e, struct e1e_program *p, int i, int nother)
 	uint32_t to = p->block[k->target].start;
 	if (!k->thumb) {
 		for (int j = 0; j < nother; j++)
-			put32(p, k->start + 4 * (uint32_t)j, other(&e->rng));
+			put32(p, k->start + 4 * (uint32_t)j, other(&e->rng, e->full_program));
 		put32(p, k->term_addr, terminator(&e->rng, k->term, k->term_addr, to));
 		return;
 	}
@@ -406,6 +409,27 @@ static void write_block(struct e1e *e, struct e1e_program *p, int i, int nother)
 		put16(p, k->term_addr + 2, t & 0xffffu);
 	} else {
 		put16(p, k->term_addr, t);
+	}
+}
+
+/* The A32 program of five terminators (full_program 0, the ETMv2 encoder's): per block its
+ * instruction count, terminator and target, in that order of draws. */
+static void draw_blocks_a32(struct e1e *e, struct e1e_program *p, int *nother)
+{
+	for (int i = 0; i < p->nblocks; i++) {
+		nother[i] = (int)enc_below(&e->rng, 6);
+		p->block[i].term = (int)enc_below(&e->rng, e1e_term_count);
+		p->block[i].target = (int)enc_below(&e->rng, (unsigned)p->nblocks);
+	}
+}
+
+/* The vector page of the A32 program: handlers at IRQ and FIQ only. */
+static void vectors_a32(struct e1e *e, struct e1e_program *p)
+{
+	for (int i = 0; i < 8; i++) {
+		uint32_t w = i >= 6 ? 0xe1a0f000u | enc_below(&e->rng, 13) : 0xe1a00000u;
+		for (int k = 0; k < 4; k++)
+			p->vectors[4 * i + k] = (uint8_t)(w >> (8 * k));
 	}
 }
 
@@ -422,10 +446,14 @@ int e1e_program_make(struct e1e *e, unsigned nblocks)
 	int *nother = calloc(nblocks, sizeof *nother);
 	if (!nother)
 		return -1;
-	draw_isas(e, p);
-	for (int i = 0; i < p->nblocks; i++)
-		nother[i] = (int)enc_below(&e->rng, 6);
-	draw_terms(e, p);
+	if (e->full_program) {
+		draw_isas(e, p);
+		for (int i = 0; i < p->nblocks; i++)
+			nother[i] = (int)enc_below(&e->rng, 6);
+		draw_terms(e, p);
+	} else {
+		draw_blocks_a32(e, p, nother);
+	}
 	p->size = lay_out(p, nother);
 	p->code = calloc(1, p->size);
 	if (!p->code) {
@@ -443,6 +471,10 @@ int e1e_program_make(struct e1e *e, unsigned nblocks)
 	 * MOV pc, Rm back to the interrupted instruction (a return as the model's indirect branch);
 	 * BX Rm when the program has Thumb code (the return to Thumb state) */
 	p->vector_base = e->cfg.hivecs ? 0xffff0000u : 0;
+	if (!e->full_program) {
+		vectors_a32(e, p);
+		return 0;
+	}
 	for (int i = 0; i < 8; i++) {
 		uint32_t ret = p->thumb ? 0xe12fff10u : 0xe1a0f000u;
 		uint32_t w = i != 5 ? ret | enc_below(&e->rng, 13) : 0xe1a00000u;   /* +0x14: no exception */
