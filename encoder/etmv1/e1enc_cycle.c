@@ -128,11 +128,12 @@ static void l3_simple(struct e1e *e, int kind, uint64_t offset)
 	l3_item(e, &x);
 }
 
-/* FORMAT.md "L3": the instruction joins the range (a new one after a branch, or when it does not
- * follow the last); a branch, executed or not, ends it (ETM1-P26). */
-static void l3_instruction(struct e1e *e, uint64_t offset, uint32_t addr, int type, int executed)
+/* FORMAT.md "L3": the instruction joins the range (a new one after a branch, when it does not
+ * follow the last, or in the other instruction set); a branch, executed or not, ends it (ETM1-P26). */
+static void l3_insn(struct e1e *e, uint64_t offset, const struct e1e_insn *in)
 {
-	if (e->range_open && addr != e->range_next)
+	int isa = in->thumb ? tc_isa_t32 : tc_isa_a32;
+	if (e->range_open && (in->addr != e->range_next || e->range.isa != isa))
 		e1e_l3_flush(e);
 	if (!e->range_open) {
 		memset(&e->range, 0, sizeof e->range);
@@ -140,20 +141,35 @@ static void l3_instruction(struct e1e *e, uint64_t offset, uint32_t addr, int ty
 		e->range.h.protocol = tc_proto_etmv1;
 		e->range.h.kind = tc_l3_range;
 		e->range.h.offset = offset;
-		e->range.first = addr;
-		e->range.isa = tc_isa_a32;
+		e->range.first = in->addr;
+		e->range.isa = (uint8_t)isa;
 		e->range.last_type = tc_insn_other;
 		e->range.taken = tc_taken_none;
 		e->range_open = 1;
 	}
-	e->range.last = addr;
+	e->range.last = in->addr;
 	e->range.count++;
-	e->range_next = addr + 4;
-	if (type == tc_insn_branch_dir || type == tc_insn_branch_indir) {
-		e->range.last_type = (uint8_t)type;
-		e->range.taken = executed ? tc_taken_e : tc_taken_n;
+	e->range_next = in->addr + (uint32_t)in->size;
+	if (in->type == tc_insn_branch_dir || in->type == tc_insn_branch_indir) {
+		e->range.last_type = (uint8_t)in->type;
+		e->range.taken = in->executed ? tc_taken_e : tc_taken_n;
 		e1e_l3_flush(e);
 	}
+}
+
+/* L3 `exception` (FORMAT.md "L3", ETM1-P17): its type and return address. */
+static void l3_exception(struct e1e *e, uint64_t offset, int type, uint32_t ret)
+{
+	struct tc_l3 x;
+	e1e_l3_flush(e);
+	memset(&x, 0, sizeof x);
+	x.h.size = sizeof x;
+	x.h.protocol = tc_proto_etmv1;
+	x.h.kind = tc_l3_exception;
+	x.h.offset = offset;
+	x.type = (uint16_t)type;
+	x.address = ret;
+	l3_item(e, &x);
 }
 
 /* ---- The FIFO and the port (§5.2 L7996-8008, §5.3 L8016-8028, §5.3.1 L8036-8049) --------------- */
@@ -332,6 +348,7 @@ static void push_ctxid(struct e1e *e, int owner)
 		push(e, (uint8_t)(e->ctxid >> (8 * k)), 0, owner);
 	r->has_ctxid = 1;
 	r->ctxid = e->ctxid;
+	e->ctx_pending = 0;
 	e1e_hit(e, "context id %u bytes", e->cfg.contextid_size);
 	if (!e->ctx_valid || e->ctx_shown != e->ctxid) {
 		struct tc_l3 x;
@@ -361,8 +378,12 @@ static void push_address(struct e1e *e, int owner, uint32_t addr, int n, int rea
 		push(e, byte, k == 0, owner);
 	}
 	r->has_addr = 1;
-	r->addr = addr & ~UINT32_C(3);
-	r->isa = tc_etmv1_isa_arm;
+	r->addr = addr & 1 ? addr & ~UINT32_C(1) : addr & ~UINT32_C(3);   /* §5.5.2 (L8155-8157) */
+	r->isa = addr & 1 ? tc_etmv1_isa_thumb : tc_etmv1_isa_arm;
+	if (addr & 1 && n < 3)
+		e1e_hit(e, "thumb address %d packets", n);
+	else if (addr & 1)
+		e1e_hit(e, "thumb address 3-5 packets");
 	r->npkts = (uint8_t)n;
 	if (n == 5) {
 		r->has_reason = 1;
@@ -385,20 +406,79 @@ static void apo_cycles(struct e1e *e, int apo)
 	e1e_hit(e, "apo %s", apo == 0 ? "0" : "1-15");   /* 15, the cap (ETM1-P7): variants.txt */
 }
 
+/* §5.6.1 (L8239), §4.5.3 (L7406-7408), ETM1-P19: an IRQ or FIQ strikes a branch's target before it
+ * runs, in the branch's APO cycle k (0 or 1): a BE to the vector there abandons the branch (its
+ * item `abandoned=1 apo=-`); L3 `exception` whose return is the branch's target (the default
+ * reading of ETM1-P19); the handler's return is the execution's (e1e_handler_pending). */
+static void abandon(struct e1e *e, int at, const struct e1e_insn *in, int k)
+{
+	int fiq = enc_chance(&e->rng, 30);
+	uint32_t vector = e->prog.vector_base + (fiq ? 0x1c : 0x18);
+	e->rec[at].abandoned = 1;
+	e->rec[at].apo = TC_ETMV1_APO_NONE;
+	int be = new_record(e, tc_etmv1_be, tc_etmv1_ps_be);
+	if (be < 0)
+		return;
+	l3_exception(e, e->rec[be].h.offset, fiq ? 0xf : 0xe, in->target & ~UINT32_C(1));
+	int apo = apo_now(e);
+	e->rec[be].apo = (uint8_t)apo;
+	if (e->ctx_pending)
+		push_address(e, be, vector, 5, 4);   /* L8266, ETM1-E4 */
+	else
+		push_address(e, be, vector, packets_needed(vector, e->last_addr), 0);
+	put_cycle_as(e, tc_etmv1_ps_be, 0);   /* no trigger here: a TR in an APO cycle holds APO bits (L8243) */
+	e1e_hit(e, "pipestat be");
+	e1e_hit(e, "be abandoned in apo cycle %d", k + 1);
+	apo_cycles(e, apo);
+	e->handler_pending = 1;
+	e->handler_vector = vector;
+	e->handler_ret = in->target;
+}
+
+/* The APO cycles of a BE or BD, or the BE that abandons it in one of them (ETM1-P19). */
+static void branch_apo(struct e1e *e, int at, const struct e1e_insn *in, int apo)
+{
+	if (!in->may_abandon || !e->abandon_percent || !enc_chance(&e->rng, e->abandon_percent)) {
+		apo_cycles(e, apo);
+		return;
+	}
+	int k = (int)enc_below(&e->rng, 2);
+	if (k == 1)
+		put_cycle_as(e, apo & 3, e1e_trigger_now(e, apo & 3, 1));
+	abandon(e, at, in, k);
+}
+
 /* §5.8.1 (L8375): trace enabled: a BE with a five-packet address, reason b001, standing for no
- * instruction (ETM1-P15). */
-void e1e_trace_on(struct e1e *e, uint32_t addr)
+ * instruction (ETM1-P15); after an overflow the same with b010 (§5.9 L8398-8403). */
+static void restart(struct e1e *e, uint32_t addr, int reason)
 {
 	int at = new_record(e, tc_etmv1_be, tc_etmv1_ps_be);
 	if (at < 0)
 		return;
-	l3_simple(e, tc_l3_trace_on, e->rec[at].h.offset);
+	l3_simple(e, reason == 2 ? tc_l3_overflow : tc_l3_trace_on, e->rec[at].h.offset);
+	if (addr & 1)
+		e1e_hit(e, "trace on thumb");
 	int apo = apo_now(e);
 	e->rec[at].apo = (uint8_t)apo;
-	push_address(e, at, addr, 5, 1);
+	push_address(e, at, addr, 5, reason);
 	put_cycle_as(e, tc_etmv1_ps_be, 0);
 	e1e_hit(e, "pipestat be");
 	apo_cycles(e, apo);
+}
+
+void e1e_trace_on(struct e1e *e, uint32_t addr)
+{
+	restart(e, addr, 1);
+}
+
+/* §5.6.3 (L8266): the Context ID changes while tracing (the program wrote it, ETM1-E4); the next
+ * taken branch carries the new one after a five-packet address with reason b100. */
+void e1e_context_change(struct e1e *e, uint32_t ctxid)
+{
+	if (ctxid == e->ctxid)
+		return;
+	e->ctxid = ctxid;
+	e->ctx_pending = 1;
 }
 
 /* §5.6.2 (L8249-8254): whether this branch's address is the periodic full one; a direct branch
@@ -411,33 +491,33 @@ static int periodic_due(const struct e1e *e, int indirect)
 void e1e_instruction(struct e1e *e, int ps, uint32_t addr, int type, int executed, int indirect,
 		     uint32_t target, int refill)
 {
+	struct e1e_insn in = { .ps = ps, .addr = addr, .size = 4, .type = type, .executed = executed,
+			       .indirect = indirect, .target = target, .refill = refill };
+	e1e_step(e, &in);
+}
+
+/* The core stalls while the FIFO could not take an instruction's packets (FIFOFULL). */
+static void stall_while_full(struct e1e *e)
+{
 	while (fifo_count(e) + 5 > e->fifo_depth && !e1e_fifo_stuck(e)) {
 		e1e_hit(e, "fifofull stall");
 		wait_cycle(e);
 	}
-	unsigned waits = enc_chance(&e->rng, 25) ? 1 + enc_below(&e->rng, 3) : 0;
-	for (unsigned i = 0; i < waits; i++)
-		wait_cycle(e);
-	if (executed && type == tc_insn_branch_dir && !indirect && periodic_due(e, 0)) {
-		ps = tc_etmv1_ps_be;
-		e1e_hit(e, "periodic direct branch as be");
-	}
-	int kind = ps == tc_etmv1_ps_ie ? tc_etmv1_ie : ps == tc_etmv1_ps_in ? tc_etmv1_in : tc_etmv1_be;
-	int trig = e1e_trigger_now(e, ps, 0);
-	int at = new_record(e, kind, ps);
-	if (at < 0)
-		return;
-	l3_instruction(e, e->rec[at].h.offset, addr, type, executed);
-	if (ps != tc_etmv1_ps_be) {
-		put_cycle_as(e, ps, trig);
-		e1e_hit(e, "pipestat %s", ps == tc_etmv1_ps_ie ? "ie" : "in");
-		for (int i = 0; i < refill; i++)
-			wait_cycle(e);
-		return;
-	}
+}
+
+static void branch_apo(struct e1e *e, int at, const struct e1e_insn *in, int apo);
+
+/* The branch address of a BE or BD (record at, status ps), its cycle and its two APO cycles: the
+ * periodic full address when due, sometimes more packets than needed. */
+static void branch_cycle(struct e1e *e, int at, const struct e1e_insn *in, int ps, int trig)
+{
 	int apo = apo_now(e);
-	int n = packets_needed(target, e->last_addr), reason = 0;
-	if (periodic_due(e, 1)) {
+	int n = packets_needed(in->target, e->last_addr), reason = 0;
+	if (e->ctx_pending) {
+		n = 5;   /* §5.6.3 (L8266), ETM1-E4: the new Context ID after a b100 address */
+		reason = 4;
+		e1e_hit(e, "context id change on %s branch", in->indirect ? "indirect" : "direct");
+	} else if (periodic_due(e, 1)) {
 		n = 5;
 		reason = e->cfg.version >= 2 ? 4 : 0;   /* Table 5-3: b100 from ETMv1.2, b000 before (L8258) */
 		e1e_hit(e, "periodic full address");
@@ -446,10 +526,42 @@ void e1e_instruction(struct e1e *e, int ps, uint32_t addr, int type, int execute
 		e1e_hit(e, "address longer than needed");
 	}
 	e->rec[at].apo = (uint8_t)apo;
-	push_address(e, at, target, n, reason);
-	put_cycle_as(e, tc_etmv1_ps_be, trig);
-	e1e_hit(e, "pipestat be");
-	apo_cycles(e, apo);
+	push_address(e, at, in->target, n, reason);
+	put_cycle_as(e, ps, trig);
+	e1e_hit(e, "pipestat %s", ps == tc_etmv1_ps_bd ? "bd" : "be");
+	branch_apo(e, at, in, apo);
+}
+
+void e1e_step(struct e1e *e, const struct e1e_insn *in)
+{
+	int ps = in->ps;
+	stall_while_full(e);
+	unsigned waits = enc_chance(&e->rng, 25) ? 1 + enc_below(&e->rng, 3) : 0;
+	for (unsigned i = 0; i < waits; i++)
+		wait_cycle(e);
+	if (in->executed && in->type == tc_insn_branch_dir && !in->indirect && e->ctx_pending) {
+		ps = tc_etmv1_ps_be;   /* L8266: "the next branch … (whether direct or indirect)" */
+	} else if (in->executed && in->type == tc_insn_branch_dir && !in->indirect && periodic_due(e, 0)) {
+		ps = tc_etmv1_ps_be;
+		e1e_hit(e, "periodic direct branch as be");
+	}
+	int kind = ps == tc_etmv1_ps_ie ? tc_etmv1_ie : ps == tc_etmv1_ps_in ? tc_etmv1_in : tc_etmv1_be;
+	int trig = e1e_trigger_now(e, ps, 0);
+	int at = new_record(e, kind, ps);
+	if (at < 0)
+		return;
+	if (!in->first_half)
+		l3_insn(e, e->rec[at].h.offset, in);
+	if (in->exc_type)
+		l3_exception(e, e->rec[at].h.offset, in->exc_type, in->exc_ret);
+	if (ps != tc_etmv1_ps_be) {
+		put_cycle_as(e, ps, trig);
+		e1e_hit(e, "pipestat %s", ps == tc_etmv1_ps_ie ? "ie" : "in");
+		for (int i = 0; i < in->refill; i++)
+			wait_cycle(e);
+		return;
+	}
+	branch_cycle(e, at, in, ps, trig);
 }
 
 /* §4.5.3 (L7398-7412), ETM1-P17: an interrupt taken before the instruction at ret: a BE to the
@@ -460,31 +572,31 @@ void e1e_exception(struct e1e *e, uint32_t ret, uint32_t vector, int type)
 	int at = new_record(e, tc_etmv1_be, tc_etmv1_ps_be);
 	if (at < 0)
 		return;
-	struct tc_l3 x;
-	e1e_l3_flush(e);
-	memset(&x, 0, sizeof x);
-	x.h.size = sizeof x;
-	x.h.protocol = tc_proto_etmv1;
-	x.h.kind = tc_l3_exception;
-	x.h.offset = e->rec[at].h.offset;
-	x.type = (uint16_t)type;
-	x.address = ret;
-	l3_item(e, &x);
+	l3_exception(e, e->rec[at].h.offset, type, ret);
 	int apo = apo_now(e);
 	e->rec[at].apo = (uint8_t)apo;
-	push_address(e, at, vector, packets_needed(vector, e->last_addr), 0);
+	if (e->ctx_pending) {
+		push_address(e, at, vector, 5, 4);   /* L8266, ETM1-E4 */
+		e1e_hit(e, "context id change on exception");
+	} else {
+		push_address(e, at, vector, packets_needed(vector, e->last_addr), 0);
+	}
 	put_cycle_as(e, tc_etmv1_ps_be, trig);
 	e1e_hit(e, "pipestat be");
 	apo_cycles(e, apo);
 }
 
-/* §5.7.5 (L8358-8367), ETM1-P13: a data address compressed against the last one, a full one (five
- * packets, the fifth's reason bits b000, L8332) first after trace is enabled. */
+/* §5.7.5 (L8358-8367), ETM1-P13: a data address compressed against the last one; a full one (five
+ * packets, the fifth's reason bits b000, L8332) first after trace is enabled and when none was
+ * output in the synchronisation period that ends with this cycle (1024 cycles, ETM1-S6). */
 static void push_daddr(struct e1e *e, int owner, uint32_t a)
 {
-	int n = e->daddr_full_done ? packets_needed(a, e->last_daddr) : 5;
-	if (n < 5 && enc_chance(&e->rng, 10))
-		n += 1 + (int)enc_below(&e->rng, (unsigned)(5 - n));
+	int sync = e->daddr_full_done && e->cycles - e->daddr_full_at >= 1024;
+	int n = e->daddr_full_done && !sync ? packets_needed(a, e->last_daddr) : 5;
+	if (sync)
+		e1e_hit(e, "data address sync period");
+	if (n < 4 && enc_chance(&e->rng, 10))   /* longer, at most 4: a full one comes by the rules above */
+		n += 1 + (int)enc_below(&e->rng, (unsigned)(4 - n));
 	for (int k = 0; k < n; k++) {
 		uint8_t byte = k < 4 ? (uint8_t)(((a >> (7 * k)) & 0x7f) | (k < n - 1 ? 0x80 : 0)) : (uint8_t)((a >> 28) & 0xf);
 		push(e, byte, 0, owner);
@@ -492,56 +604,140 @@ static void push_daddr(struct e1e *e, int owner, uint32_t a)
 	e->rec[owner].has_daddr = 1;
 	e->rec[owner].daddr = a;
 	e->last_daddr = a;
+	e->last_daddr_pkts = n;
 	e->daddr_full_done = 1;
+	if (n == 5)
+		e->daddr_full_at = e->cycles;
 	e1e_hit(e, "data address %d packets", n);
 }
 
-/* The data packets of an ID (Table 5-2 L8128-8135, §5.7.3 L8328-8346): the address, then each
- * transfer's value, least significant byte first (ETM1-P12). */
-static void push_data(struct e1e *e, int owner, int ntransfers, int size)
+/* Each transfer's value, least significant byte first (ETM1-P12); a load to the PC's last word is
+ * the branch address (pc, ETM1-E3). */
+static void push_values(struct e1e *e, int owner, int ntransfers, int size, const uint32_t *pc)
 {
 	struct tc_etmv1_record *r = &e->rec[owner];
-	uint32_t a = (enc_chance(&e->rng, 70) ? (e->last_daddr & ~UINT32_C(0xfff)) | enc_below(&e->rng, 0x1000)
-					     : (uint32_t)enc_next(&e->rng)) & ~(uint32_t)(size - 1);
-	if (e->cfg.data_address)
-		push_daddr(e, owner, a);
-	if (!e->cfg.data_value)
-		return;
 	for (int i = 0; i < ntransfers && i < TC_ETMV1_MAX_VALUES; i++) {
 		uint64_t v = enc_next(&e->rng) & (size == 4 ? 0xffffffffu : size == 2 ? 0xffffu : 0xffu);
+		if (pc && i == ntransfers - 1)
+			v = *pc;
 		for (int k = 0; k < size; k++)
 			push(e, (uint8_t)(v >> (8 * k)), 0, owner);
 		r->value[r->nvalues] = v;
 		r->vsize[r->nvalues++] = (uint8_t)size;
 	}
+}
+
+/* The data packets of an ID or BD (Table 5-2 L8128-8139, §5.7.3 L8328-8346): the address, then
+ * the values; a CPRT's values alone, whatever data_value says (§4.11.3 L7903, ETM1-P31). */
+static void push_data(struct e1e *e, int owner, const struct e1e_insn *in, int ntransfers, int size)
+{
+	if (in->cprt) {
+		push_values(e, owner, ntransfers, size, NULL);
+		e1e_hit(e, "cprt %d words", ntransfers);
+		return;
+	}
+	uint32_t a = (enc_chance(&e->rng, 90) ? (e->last_daddr & ~UINT32_C(0xfff)) | enc_below(&e->rng, 0x1000)
+					     : (uint32_t)enc_next(&e->rng)) & ~(uint32_t)(size - 1);
+	if (e->cfg.data_address)
+		push_daddr(e, owner, a);
+	if (!e->cfg.data_value)
+		return;
+	/* a load to the PC's last word is its branch address; an aborted access's values are random */
+	push_values(e, owner, ntransfers, size,
+		    in->ps == tc_etmv1_ps_bd && in->type == tc_insn_branch_indir ? &in->target : NULL);
 	e1e_hit(e, "data value %s", ntransfers > 1 ? "ldm/stm" : size == 1 ? "byte" : size == 2 ? "halfword" : "word");
 }
 
-/* An executed load or store with data tracing on: ID (Table 5-1 L7959). Its packets enter the FIFO
- * at its functional cycle, or, when the FIFO is empty at its first wait cycle, from there as early
- * packets (L8026, ETM1-P3). */
 void e1e_data_instruction(struct e1e *e, uint32_t addr, int ntransfers, int size)
 {
-	while (fifo_count(e) + 5 > e->fifo_depth && !e1e_fifo_stuck(e)) {
-		e1e_hit(e, "fifofull stall");
-		wait_cycle(e);
+	struct e1e_insn in = { .ps = tc_etmv1_ps_id, .addr = addr, .size = 4, .type = tc_insn_other, .executed = 1 };
+	e1e_data_step(e, &in, ntransfers, size);
+}
+
+/* An executed load or store with data tracing on, or a CPRT with cprt=1: ID (Table 5-1 L7959); a
+ * load to the PC: BD, its data then its branch address (L7970, §5.7.3 L8344). Its data packets
+ * enter the FIFO at its functional cycle, or, when the FIFO is empty at its first wait cycle, from
+ * there as early packets (L8026, ETM1-P3). */
+/* The ID's record after only its first k packets entered the FIFO (ETM1-P18: `lost=1` with what
+ * came of it): a data address cut short is none, and its values are not sized; value bytes past
+ * the k-th are not known. */
+static void cut_record(struct e1e *e, int at, unsigned k)
+{
+	struct tc_etmv1_record *r = &e->rec[at];
+	unsigned nd = e->cfg.data_address ? (unsigned)e->last_daddr_pkts : 0, b = 0;
+	r->lost = 1;
+	if (k < nd) {
+		r->has_daddr = 0;
+		r->daddr = 0;
+		r->nvalues = 0;
+		memset(r->value, 0, sizeof r->value);
+		e1e_hit(e, "overflow data address cut");
+		return;
 	}
+	for (unsigned i = 0; i < r->nvalues; i++)
+		for (unsigned j = 0; j < r->vsize[i]; j++, b++)
+			if (b >= k - nd)
+				r->value[i] &= ~((uint64_t)0xff << (8 * j));
+	e1e_hit(e, "overflow value cut");
+}
+
+/* §5.9 (L8398-8410): the ID's packets do not fit: of the `start + total` packets the FIFO would
+ * hold, those past its depth are lost (at least one of the ID's goes in, on 16 bits an even number
+ * into an empty FIFO, so that no lone byte is left to a WT, ETM1-E6); the ID's PIPESTAT, WT while
+ * the FIFO drains, then the restart with a b010 address at the next instruction. 0: it fits. */
+static int overflow(struct e1e *e, int at, const struct e1e_insn *in, unsigned start, int trig)
+{
+	unsigned total = fifo_count(e) - start, k;
+	if (!e->overflow_mode || in->cprt || fifo_count(e) <= e->fifo_depth || total < 2)
+		return 0;
+	k = e->fifo_depth > start ? e->fifo_depth - start : 1;
+	if (k >= total)
+		k = total - 1;
+	if (e->cfg.port_width == 16 && (start || (k &= ~1u) < 2))
+		return 0;
+	e->tail -= total - k;
+	cut_record(e, at, k);
+	put_cycle_as(e, tc_etmv1_ps_id, trig);
+	e1e_hit(e, "pipestat id");
+	while (fifo_count(e) && !e1e_fifo_stuck(e))
+		wait_cycle(e);
+	restart(e, (in->addr + (uint32_t)in->size) | (in->thumb ? 1u : 0u), 2);
+	e->daddr_full_done = 0;   /* ETM1-P13: an interruption */
+	e1e_hit(e, "overflow port%u", e->cfg.port_width);
+	return 1;
+}
+
+void e1e_data_step(struct e1e *e, const struct e1e_insn *in, int ntransfers, int size)
+{
+	int bd = in->ps == tc_etmv1_ps_bd;
+	if (!e->overflow_mode || bd || in->cprt)
+		stall_while_full(e);
 	unsigned waits = enc_chance(&e->rng, 40) ? 1 + enc_below(&e->rng, 3) : 0;
-	int early = waits && !fifo_count(e) && e->cfg.port_width != 16 && enc_chance(&e->rng, 50);
-	int at = new_record(e, tc_etmv1_id, tc_etmv1_ps_id);
+	int early = waits && !fifo_count(e) && enc_chance(&e->rng, 50);
+	int at = new_record(e, bd ? tc_etmv1_bd : tc_etmv1_id, in->ps);
 	if (at < 0)
 		return;
-	if (early) {
-		push_data(e, at, ntransfers, size);
-		e1e_hit(e, "early packets port%u", e->cfg.port_width);
-	}
+	if (early)
+		push_data(e, at, in, ntransfers, size);
 	for (unsigned i = 0; i < waits; i++)
 		wait_cycle(e);
-	int trig = e1e_trigger_now(e, tc_etmv1_ps_id, 0);
+	/* on 16 bits a WT carries two packets or none (L8038): the early ones left in pairs */
+	if (early && e->rec[at].has_pkt)
+		e1e_hit(e, "early packets port%u%s", e->cfg.port_width, bd ? " bd" : "");
+	int trig = e1e_trigger_now(e, in->ps, 0);
+	unsigned start = fifo_count(e);
 	e->rec[at].h.offset = e1e_offset(e);
 	if (!early)
-		push_data(e, at, ntransfers, size);
-	l3_instruction(e, e->rec[at].h.offset, addr, tc_insn_other, 1);
+		push_data(e, at, in, ntransfers, size);
+	l3_insn(e, e->rec[at].h.offset, in);
+	if (!bd && !early && overflow(e, at, in, start, trig))
+		return;
+	if (in->exc_type)
+		l3_exception(e, e->rec[at].h.offset, in->exc_type, in->exc_ret);
+	if (bd) {
+		branch_cycle(e, at, in, in->ps, trig);
+		return;
+	}
 	put_cycle_as(e, tc_etmv1_ps_id, trig);
 	e1e_hit(e, "pipestat id");
 }

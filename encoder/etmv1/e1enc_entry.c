@@ -30,53 +30,193 @@ struct e1e_exec {
 	int next;           /* its next instruction: 0..nother-1, or the terminator */
 };
 
+static uint32_t random_ctxid(struct e1e *e);
+
+/* The handler's return, at the vector, to ret (bit 0 for Thumb): one BX Rm or MOV pc, Rm. */
+static void handler_return(struct e1e *e, uint32_t vector, uint32_t ret)
+{
+	e1e_instruction(e, tc_etmv1_ps_be, vector, tc_insn_branch_indir, 1, 1, ret, 0);
+}
+
+/* An exception in a branch's APO cycle (ETM1-P19): its handler returns to the branch's target. */
+static void pending_handler(struct e1e *e)
+{
+	if (!e->handler_pending)
+		return;
+	e->handler_pending = 0;
+	handler_return(e, e->handler_vector, e->handler_ret);
+}
+
+static const char *const term_names[e1e_term_all] = { "b", "bl", "bcond", "bx", "mov pc", "blx imm", "blx rm",
+						       "ldr pc", "pop pc" };
+
+/* A load to the PC (ETM1-E3: it interworks, ARMv5T; the loaded word is the branch address): with
+ * data tracing on BD with its data, else BE (§5.7.1 L8295-8312). */
+static void load_pc(struct e1e *e, const struct e1e_block *k, struct e1e_insn *in)
+{
+	int size = 0;
+	int n = k->thumb ? e1e_transfers_t16(e1e_half(&e->prog, in->addr), &size)
+			 : e1e_transfers(e1e_word(&e->prog, in->addr), &size);
+	if (e->cfg.data_value || e->cfg.data_address) {
+		in->ps = tc_etmv1_ps_bd;
+		e1e_data_step(e, in, n, size);
+		e1e_hit(e, "bd %s%s", term_names[k->term], k->thumb ? " thumb" : "");
+		return;
+	}
+	e1e_step(e, in);
+}
+
+/* The terminator at at of block k: its PIPESTATs (a Thumb BL or BLX pair two, ETM1-P25) and where
+ * the execution goes; returns the next block. */
+static int execute_term(struct e1e *e, const struct e1e_exec *x, const struct e1e_block *k, uint32_t at)
+{
+	int load = k->term == e1e_ldr_pc || k->term == e1e_pop_pc;
+	int indirect = k->term == e1e_bx || k->term == e1e_mov_pc || k->term == e1e_blx_reg || load;
+	int taken = k->term != e1e_bcond || enc_chance(&e->rng, 50);
+	int to = indirect ? (int)enc_below(&e->rng, (unsigned)e->prog.nblocks) : k->target;
+	if (k->term == e1e_mov_pc)
+		to = e1e_block_of_isa(&e->prog, to, k->thumb);   /* MOV pc does not change the set (ARMv5T) */
+	int pair = k->thumb && (k->term == e1e_bl || k->term == e1e_blx_imm);
+	struct e1e_insn in = { .ps = tc_etmv1_ps_be, .addr = at, .thumb = k->thumb, .size = pair || !k->thumb ? 4 : 2,
+			       .type = indirect ? tc_insn_branch_indir : tc_insn_branch_dir, .executed = 1,
+			       .indirect = indirect, .target = e1e_code_addr(&e->prog, to), .may_abandon = 1 };
+	if (!taken && x->block + 1 == e->prog.nblocks)
+		taken = 1;   /* the last block's B<cond> would fall off the program: taken */
+	e1e_hit(e, "term %s %s%s", k->thumb ? "thumb" : "arm", term_names[k->term],
+		k->term != e1e_bcond ? "" : taken ? " taken" : " not taken");
+	if (pair) {
+		struct e1e_insn first = { .ps = tc_etmv1_ps_ie, .addr = at, .thumb = 1, .size = 2, .type = tc_insn_other,
+					  .executed = 1, .first_half = 1 };
+		e1e_step(e, &first);   /* ETM1-P25: the first half's IE walks nothing */
+	}
+	if (!taken) {
+		in.ps = tc_etmv1_ps_in;   /* ETM1-P26: not executed */
+		in.executed = 0;
+		e1e_step(e, &in);
+		return x->block + 1;
+	}
+	if (e->prog.block[to].thumb != k->thumb)
+		e1e_hit(e, "interworking %s", k->thumb ? "thumb to arm" : "arm to thumb");
+	if (load) {
+		load_pc(e, k, &in);
+		pending_handler(e);
+	} else if (indirect || e->cfg.branch_output) {
+		/* Table 5-1 BE (L7962); branch_output (ETMCR[8], L3675): every branch with its address */
+		e1e_step(e, &in);
+		pending_handler(e);
+		if (!indirect)
+			e1e_hit(e, "direct branch as be (branch_output)");
+	} else {
+		in.ps = tc_etmv1_ps_ie;   /* a direct branch: IE (L7958) */
+		in.refill = 2;
+		e1e_step(e, &in);
+		pending_handler(e);   /* made BE for a full address or a Context ID (e1e_step) */
+	}
+	return to;
+}
+
+/* §4.5.3 (L7420-7446), ETM1-P17: the exceptions that do not cancel their instruction: an undefined
+ * instruction (0x04), SVC (0x08), a data abort (0x10): its PIPESTAT is the BE to the vector (BD
+ * when an aborted access's data is traced, §5.7.4 L8350-8354); L3 the instruction, then
+ * `exception` returning to the next one. Returns 0 when the instruction takes none. */
+static int trap(struct e1e *e, struct e1e_insn *in, uint32_t w, int ntransfers, int size)
+{
+	int kind = e1e_trap_kind(w, in->thumb);
+	int traced = e->cfg.data_value || e->cfg.data_address;
+	if (!kind && ntransfers && e->dabort_percent && enc_chance(&e->rng, e->dabort_percent))
+		kind = 0xc;
+	if (!kind || !in->executed)
+		return 0;
+	static const uint32_t offsets[] = { [0x9] = 0x04, [0xa] = 0x08, [0xc] = 0x10 };
+	in->ps = kind == 0xc && traced ? tc_etmv1_ps_bd : tc_etmv1_ps_be;
+	in->indirect = 1;
+	in->target = e->prog.vector_base + offsets[kind];
+	in->exc_type = kind;
+	in->exc_ret = in->addr + (uint32_t)in->size;
+	if (in->ps == tc_etmv1_ps_bd)
+		e1e_data_step(e, in, ntransfers, size);
+	else
+		e1e_step(e, in);
+	e1e_hit(e, "exception %s%s%s", kind == 0x9 ? "undefined" : kind == 0xa ? "svc" : "data abort",
+		kind == 0xc ? (in->ps == tc_etmv1_ps_bd ? " bd" : " be") : "", in->thumb ? " thumb" : "");
+	handler_return(e, in->target, in->exc_ret | (in->thumb ? 1u : 0u));
+	return 1;
+}
+
+/* An instruction that is not its block's terminator: IE, IN (A32 only: Thumb has no condition
+ * but B<cond>'s) or, a load or store with data tracing on, ID. */
+static void execute_other(struct e1e *e, const struct e1e_block *k, uint32_t at)
+{
+	uint32_t w = k->thumb ? e1e_half(&e->prog, at) : e1e_word(&e->prog, at);
+	int executed = k->thumb || w >> 28 == 14 || enc_chance(&e->rng, 60), size = 0;
+	int n = k->thumb ? e1e_transfers_t16(w, &size) : e1e_transfers(w, &size);
+	int words = k->thumb ? 0 : e1e_cprt_words(w);
+	struct e1e_insn in = { .ps = executed ? tc_etmv1_ps_ie : tc_etmv1_ps_in, .addr = at, .thumb = k->thumb,
+			       .size = k->thumb ? 2 : 4, .type = tc_insn_other, .executed = executed };
+	if (trap(e, &in, w, n, size))
+		return;
+	if (k->thumb)
+		e1e_hit(e, "thumb %s", n && (e->cfg.data_value || e->cfg.data_address) ? "id" : "ie");
+	if (executed && n && (e->cfg.data_value || e->cfg.data_address)) {
+		const char *name = e1e_transfer_name(w, k->thumb);
+		if (name)
+			e1e_hit(e, "id %s", name);
+		in.ps = tc_etmv1_ps_id;
+		e1e_data_step(e, &in, n, size);
+		return;
+	}
+	if (executed && words && e->cfg.cprt) {
+		in.ps = tc_etmv1_ps_id;   /* §4.11.3 (L7903): a CPRT's values, no address */
+		in.cprt = 1;
+		e1e_data_step(e, &in, words, 4);
+		return;
+	}
+	e1e_step(e, &in);
+}
+
+/* §4.5.3 (L7398-7446), ETM1-P17: an IRQ, FIQ, prefetch abort or reset before the instruction at at
+ * (never between a BL pair's halves, ETM1-E1): a BE to the vector on its PIPESTAT, which cancels
+ * it. The handler returns to it; after a reset (ETM1-E5) it goes to a random block. Returns 1 when
+ * the block was left. */
+static int cancelling_exception(struct e1e *e, struct e1e_exec *x, const struct e1e_block *k, uint32_t at)
+{
+	static const uint8_t offsets[] = { [0x8] = 0x00, [0xb] = 0x0c, [0xe] = 0x18, [0xf] = 0x1c };
+	static const char *const names[] = { [0x8] = "reset", [0xb] = "prefetch abort", [0xe] = "irq", [0xf] = "fiq" };
+	int fiq = enc_chance(&e->rng, 30);
+	int type = fiq ? 0xf : 0xe;
+	if (enc_chance(&e->rng, 15))
+		type = enc_chance(&e->rng, 70) ? 0xb : 0x8;
+	uint32_t vector = e->prog.vector_base + offsets[type];
+	uint32_t ret = at | (k->thumb ? 1u : 0u);
+	e1e_exception(e, at, vector, type);
+	e1e_hit(e, "exception %s hivecs%u", names[type], e->cfg.hivecs);
+	if (k->thumb)
+		e1e_hit(e, "exception from thumb");
+	if (type != 0x8) {
+		handler_return(e, vector, ret);
+		return 0;
+	}
+	x->block = (int)enc_below(&e->rng, (unsigned)e->prog.nblocks);
+	x->next = 0;
+	handler_return(e, vector, e1e_code_addr(&e->prog, x->block));
+	return 1;
+}
+
 /* Runs one instruction through the cycle model; returns 1 when it ended its block. */
 static int execute_one(struct e1e *e, struct e1e_exec *x)
 {
 	const struct e1e_block *k = &e->prog.block[x->block];
-	uint32_t at = k->start + 4 * (uint32_t)x->next;
-	if (e->irq_percent && enc_chance(&e->rng, e->irq_percent)) {
-		/* an IRQ or FIQ before this instruction: the handler's return comes back to it */
-		int fiq = enc_chance(&e->rng, 30);
-		uint32_t vector = e->prog.vector_base + (fiq ? 0x1c : 0x18);
-		e1e_exception(e, at, vector, fiq ? 0xf : 0xe);
-		e1e_hit(e, "exception %s hivecs%u", fiq ? "fiq" : "irq", e->cfg.hivecs);
-		e1e_instruction(e, tc_etmv1_ps_be, vector, tc_insn_branch_indir, 1, 1, at, 0);
-		return 0;
-	}
+	uint32_t at = k->start + (k->thumb ? 2u : 4u) * (uint32_t)x->next;
+	if (e->ctx_change_percent && enc_chance(&e->rng, e->ctx_change_percent))
+		e1e_context_change(e, random_ctxid(e));   /* §5.6.3 (L8266) */
+	if (e->irq_percent && enc_chance(&e->rng, e->irq_percent))
+		return cancelling_exception(e, x, k, at);
 	if (at < k->term_addr) {
-		uint32_t w = e1e_word(&e->prog, at), cond = w >> 28;
-		int executed = cond == 14 || enc_chance(&e->rng, 60), size = 0;
-		int n = e1e_transfers(w, &size);
-		x->next++;
-		if (executed && n && (e->cfg.data_value || e->cfg.data_address)) {
-			e1e_data_instruction(e, at, n, size);
-			return 0;
-		}
-		x->next--;
-		e1e_instruction(e, executed ? tc_etmv1_ps_ie : tc_etmv1_ps_in, at, tc_insn_other, executed, 0, 0, 0);
+		execute_other(e, k, at);
 		x->next++;
 		return 0;
 	}
-	int indirect = k->term == e1e_bx || k->term == e1e_mov_pc;
-	int taken = k->term != e1e_bcond || enc_chance(&e->rng, 50);
-	int to = indirect ? (int)enc_below(&e->rng, (unsigned)e->prog.nblocks) : k->target;
-	uint32_t target = e->prog.block[to].start;
-	int type = indirect ? tc_insn_branch_indir : tc_insn_branch_dir;
-	if (!taken && x->block + 1 == e->prog.nblocks)
-		taken = 1;   /* the last block's B<cond> would fall off the program: taken */
-	if (!taken) {
-		e1e_instruction(e, tc_etmv1_ps_in, at, type, 0, 0, 0, 0);   /* ETM1-P26: not executed */
-		to = x->block + 1;
-	} else if (indirect || e->cfg.branch_output) {
-		/* Table 5-1 BE (L7962); branch_output (ETMCR[8], L3675): every branch with its address */
-		e1e_instruction(e, tc_etmv1_ps_be, at, type, 1, indirect, target, 0);
-		if (!indirect)
-			e1e_hit(e, "direct branch as be (branch_output)");
-	} else {
-		e1e_instruction(e, tc_etmv1_ps_ie, at, type, 1, 0, target, 2);   /* a direct branch: IE (L7958) */
-	}
-	x->block = to;
+	x->block = execute_term(e, x, k, at);
 	x->next = 0;
 	return 1;
 }
@@ -98,19 +238,21 @@ static void random_config(struct e1e *e)
 	e->cfg.hivecs = (uint8_t)enc_chance(&e->rng, 50);
 	e->cfg.data_value = (uint8_t)enc_chance(&e->rng, 50);
 	e->cfg.data_address = (uint8_t)enc_chance(&e->rng, 40);
+	e->cfg.cprt = (uint8_t)enc_chance(&e->rng, 30);
 	if (e->cfg.version >= 2) {
 		static const uint8_t sizes[4] = { 0, 1, 2, 4 };
 		e->cfg.contextid_size = sizes[enc_below(&e->rng, 4)];
 	}
 }
 
-/* The configurations the model does not make yet (README.md "Not done"). */
+/* The configurations the model does not make yet (README.md "What is not"): port modes other
+ * than normal and half-rate clocking. */
 static int refused(const void *cfg, char *err, size_t errlen)
 {
 	const struct tc_etmv1_config *c = cfg;
-	if (c->cprt) {
+	if (c->port_mode || c->half_rate) {
 		if (err && errlen)
-			snprintf(err, errlen, "etmv1 encoder: CPRT is not modelled yet (cprt must be 0)");
+			snprintf(err, errlen, "etmv1 encoder: only the normal port mode at full rate is modelled (port_mode and half_rate must be 0)");
 		return 1;
 	}
 	return 0;
@@ -129,7 +271,7 @@ static int run(struct e1e *e, const struct tc_enc_request *rq)
 		return -1;
 	e1e_header(e);
 	x.block = (int)enc_below(&e->rng, (unsigned)e->prog.nblocks);
-	e1e_trace_on(e, e->prog.block[x.block].start);
+	e1e_trace_on(e, e1e_code_addr(&e->prog, x.block));
 	for (unsigned s = 0; s < rq->steps && !e->failed;) {
 		int ended = execute_one(e, &x);
 		s += (unsigned)ended;
@@ -142,7 +284,7 @@ static int run(struct e1e *e, const struct tc_enc_request *rq)
 	e->drop_td = enc_chance(&e->rng, 25);
 			x.block = (int)enc_below(&e->rng, (unsigned)e->prog.nblocks);
 			x.next = 0;
-			e1e_trace_on(e, e->prog.block[x.block].start);
+			e1e_trace_on(e, e1e_code_addr(&e->prog, x.block));
 		}
 	}
 	/* §5.3.1 (L8038): a lone packet on 16 bits leaves only with a functional PIPESTAT */
@@ -189,9 +331,15 @@ static int generate(const struct tc_enc_request *rq, struct tc_enc_result *r, ch
 		}
 	}
 	e->fifo_depth = 6 + enc_below(&e->rng, 27);
+	e->full_program = 1;
+	e->thumb_percent = enc_chance(&e->rng, 50) ? 0 : 20 + enc_below(&e->rng, 60);
 	e->ctxid = random_ctxid(e);
 	e->off_percent = enc_chance(&e->rng, 50) ? 0 : 1 + enc_below(&e->rng, 4);
 	e->irq_percent = enc_chance(&e->rng, 50) ? 0 : 1 + enc_below(&e->rng, 3);
+	e->ctx_change_percent = e->cfg.contextid_size && enc_chance(&e->rng, 50) ? 1 : 0;
+	e->abandon_percent = e->irq_percent && !e->cfg.abandoned_discard ? 5 : 0;   /* ETM1-E5: the default reading */
+	e->dabort_percent = enc_chance(&e->rng, 50) ? 0 : 3;
+	e->overflow_mode = enc_chance(&e->rng, 25);
 	e->trigger_at = enc_chance(&e->rng, 50) ? 1 + enc_below(&e->rng, 20 * rq->steps) : UINT64_MAX;
 	e->variants = calloc((size_t)enc_etmv1_variant_total + 1, sizeof *e->variants);
 	struct enc_buf t = { 0 };
@@ -241,8 +389,9 @@ static int generate(const struct tc_enc_request *rq, struct tc_enc_result *r, ch
 
 const struct tc_encoder tc_encoder_etmv1 = {
 	.protocol = "etmv1",
-	.doc = "A random ARMv4T/ARMv5TE A32 program (data processing, some conditional; B, BL,\n"
-	       "B<cond>, BX, MOV pc), an execution of it with memory wait states, and the\n"
+	.doc = "A random ARMv4T/ARMv5TE A32 and Thumb program (data processing, some conditional;\n"
+	       "loads and stores; B, BL, the Thumb BL pair, B<cond>, BX, BLX, MOV pc), an\n"
+	       "execution of it with memory wait states, and the\n"
 	       "ETMv1.0..1.3 cycle model: PIPESTAT per cycle, a FIFO that stalls the core when\n"
 	       "full, drained at 4, 8 or 16 bits (16-bit rules of §5.3.1), TRACESYNC, branch\n"
 	       "addresses of 1-5 packets with reason codes, the APO, periodic full addresses;\n"

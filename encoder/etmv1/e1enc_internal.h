@@ -11,19 +11,25 @@
 #include "tracecert/etmv1.h"
 #include "tracecert/trace.h"
 
-/* The terminators of an ARMv4T/ARMv5TE A32 block (e1enc_program.c). */
-enum e1e_term { e1e_b, e1e_bl, e1e_bcond, e1e_bx, e1e_mov_pc, e1e_term_count };
+/* The terminators of an ARMv4T/ARMv5TE block (e1enc_program.c): the first e1e_term_count in both
+ * instruction sets (B, BL: in Thumb the BL pair; B<cond>, BX Rm, MOV pc, Rm), then the ARMv5T ones
+ * a program with Thumb code also has (BLX to the other set, BLX Rm), then the loads to the PC of
+ * every program (LDR pc, LDMIA Rn or POP with the PC; in Thumb both POP {..., pc}). */
+enum e1e_term { e1e_b, e1e_bl, e1e_bcond, e1e_bx, e1e_mov_pc, e1e_term_count,
+		e1e_blx_imm = e1e_term_count, e1e_blx_reg, e1e_ldr_pc, e1e_pop_pc, e1e_term_all };
 
 struct e1e_block {
 	uint32_t start;          /* first instruction */
 	uint32_t term_addr;      /* the terminator */
 	int term;                /* enum e1e_term */
 	int target;              /* direct branches: the target block */
+	int thumb;               /* Thumb code (16-bit instructions; the BL and BLX pairs 32) */
 };
 
 struct e1e_program {
 	uint8_t vectors[32];     /* the vector page at 0 or 0xFFFF0000 (hivecs): IRQ and FIQ handlers */
 	uint32_t vector_base;
+	int thumb;               /* the program has Thumb blocks (the vector page's handlers are BX Rm) */
 	uint32_t base;
 	uint8_t *code;           /* little-endian A32 words */
 	size_t size;
@@ -44,6 +50,10 @@ struct e1e {
 	struct enc_rng rng;
 	struct tc_etmv1_config cfg;
 	unsigned fifo_depth;     /* packets before the core is stalled (FIFOFULL) */
+	int full_program;        /* e1e_program_make: the ETMv1 encoder's program (below); 0: the A32 one
+				  * of data processing, loads and stores (LDR/STR/H/B/SB/SH, LDM/STM) and
+				  * the five terminators of e1e_term_count, as the ETMv2 encoder uses */
+	unsigned thumb_percent;  /* full_program: runs of Thumb blocks; 0: A32 only */
 	struct e1e_program prog;
 	/* the FIFO: packets [head, tail) of ring[], the head's low nibble out on a 4-bit port */
 	struct e1e_packet ring[E1E_FIFO_MAX];
@@ -52,6 +62,7 @@ struct e1e {
 	uint32_t last_addr;      /* the last branch address put in the FIFO (§5.5.4 L8171) */
 	uint32_t last_daddr;     /* the last data address put in the FIFO (§5.7.5 L8358) */
 	int daddr_full_done;     /* a full data address has been output since trace was enabled */
+	uint64_t daddr_full_at;  /* the cycle of the last one (§5.7.5 L8364: the sync period) */
 	uint64_t since_full;     /* cycles since the last five-packet address (§5.6.2) */
 	uint64_t cycles;         /* records written */
 	uint64_t trigger_at;     /* the trigger: the first cycle from this one that is not TD */
@@ -62,7 +73,15 @@ struct e1e {
 	uint32_t ctxid;          /* the current Context ID (contextid_size bytes) */
 	uint32_t ctx_shown;      /* the last one traced, and whether one was (L3 `context` on a change) */
 	int ctx_valid;            /* TraceEnable inactive: TD with TRACEPKT[0] = 0 */
+	int ctx_pending;          /* the Context ID changed while tracing: the next branch carries it */
+	unsigned ctx_change_percent; /* the chance of a change before each instruction, per run */
 	unsigned irq_percent;    /* the chance of an interrupt before each instruction, per run */
+	unsigned abandon_percent; /* the chance of one in a taken branch's APO cycles (ETM1-P19) */
+	unsigned dabort_percent; /* the chance of a data abort on a load or store, per run */
+	int overflow_mode;       /* an ID whose packets do not fit overflows the FIFO (§5.9), no stall */
+	int last_daddr_pkts;     /* the packets of the last data address put in the FIFO */
+	int handler_pending;     /* an exception in an APO cycle: its handler returns to handler_ret */
+	uint32_t handler_vector, handler_ret;
 	/* output */
 	struct enc_buf trace;
 	struct tc_etmv1_record *rec;   /* the L1 truth, in cycle order */
@@ -79,8 +98,15 @@ struct e1e {
 int e1e_program_make(struct e1e *e, unsigned nblocks);
 void e1e_program_free(struct e1e_program *p);
 uint32_t e1e_word(const struct e1e_program *p, uint32_t at);
+uint32_t e1e_half(const struct e1e_program *p, uint32_t at);
 int e1e_block_at(const struct e1e_program *p, uint32_t at);
 int e1e_transfers(uint32_t w, int *size);
+int e1e_transfers_t16(uint32_t hw, int *size);
+int e1e_cprt_words(uint32_t w);
+int e1e_trap_kind(uint32_t w, int thumb);
+const char *e1e_transfer_name(uint32_t w, int thumb);
+uint32_t e1e_code_addr(const struct e1e_program *p, int block);
+int e1e_block_of_isa(const struct e1e_program *p, int from, int thumb);
 
 /* e1enc_cycle.c */
 void e1e_hit(struct e1e *e, const char *fmt, ...);
@@ -91,7 +117,27 @@ void e1e_header(struct e1e *e);
  * cycles; refill is the pipeline's cycles after a taken branch that gives no BE. */
 void e1e_instruction(struct e1e *e, int ps, uint32_t addr, int type, int executed, int branch_to_trace,
 		     uint32_t target, int refill);
+/* One instruction of either instruction set (e1e_instruction is one A32 instruction of these). */
+struct e1e_insn {
+	int ps;                  /* its functional PIPESTAT: IE, IN or BE */
+	uint32_t addr;
+	int thumb;               /* a T32 instruction */
+	int size;                /* 2 or 4 bytes */
+	int type;                /* enum tc_insn_type */
+	int executed;
+	int indirect;            /* BE: an indirect branch (the periodic full address may come on it) */
+	uint32_t target;         /* BE: the branch address, bit 0 set for Thumb (§5.5.2 L8155) */
+	int refill;              /* pipeline cycles after it that give no BE */
+	int first_half;          /* the first half of a Thumb BL or BLX pair: no L3 (ETM1-P25) */
+	int cprt;                /* an ID: a coprocessor register transfer (values, no address) */
+	int may_abandon;         /* BE, BD: an interrupt may strike in its APO cycles (ETM1-P19) */
+	int exc_type;            /* an exception that does not cancel it (Table 7-12's numbers), or 0 */
+	uint32_t exc_ret;        /* its return address: the next instruction's */
+};
+void e1e_step(struct e1e *e, const struct e1e_insn *in);
+void e1e_data_step(struct e1e *e, const struct e1e_insn *in, int ntransfers, int size);
 void e1e_trace_on(struct e1e *e, uint32_t addr);
+void e1e_context_change(struct e1e *e, uint32_t ctxid);
 void e1e_exception(struct e1e *e, uint32_t ret, uint32_t vector, int type);
 void e1e_data_instruction(struct e1e *e, uint32_t addr, int ntransfers, int size);
 void e1e_drain(struct e1e *e);

@@ -161,6 +161,26 @@ void e1_advance(struct tc_etmv1_decoder *d)
 	}
 }
 
+/* ETM1-P52: with cprt=1 an ID may be a CPRT, which has no data address (§4.11.3 L7903): before its
+ * data address would be read, the walk says whether the instruction is one; if so the address is
+ * not owed. */
+static void cprt_address(struct tc_etmv1_decoder *d, struct e1_item *it)
+{
+	struct tc_etmv1_transfers t;
+	if (!d->cfg.cprt || it->cprt_checked || !d->has_walk || !d->walk.transfers)
+		return;
+	it->cprt_checked = 1;
+	e1_advance(d);
+	memset(&t, 0, sizeof t);
+	t.status = 1;
+	d->walk.transfers(d->walk.ctx, &it->r, &t);
+	if (t.status != 0 || !t.no_address)
+		return;
+	TC_CLAUSE("ETM1-P52");
+	it->need_daddr = 0;
+	it->seg = it->need_value ? e1_seg_value : it->need_addr ? e1_seg_addr : e1_seg_done;
+}
+
 /* The first instruction still owed packets, with its values sized when they come next; NULL when
  * none (or after an error). */
 struct e1_item *e1_head_demand(struct tc_etmv1_decoder *d)
@@ -168,6 +188,10 @@ struct e1_item *e1_head_demand(struct tc_etmv1_decoder *d)
 	for (uint64_t s = d->head; s < d->tail; s++) {
 		struct e1_item *it = at(d, s);
 		if (it->r.h.kind > tc_etmv1_bd || it->seg == e1_seg_done)
+			continue;
+		if (it->seg == e1_seg_daddr && it->daddr_pkts == 0)
+			cprt_address(d, it);
+		if (it->seg == e1_seg_done)
 			continue;
 		if (it->seg == e1_seg_value && !it->sized) {
 			e1_advance(d);
@@ -190,16 +214,48 @@ struct e1_item *e1_head_demand(struct tc_etmv1_decoder *d)
 	return NULL;
 }
 
+/* ETM1-P51: the head's values are sized (and a CPRT's address dropped, ETM1-P52) before the answer:
+ * a value of no bytes is no packet to come. Without an image the error comes here, and the
+ * cycle's packets are read as unassigned (ETM1-P32). */
+/* Whether the first instruction still owed packets is one e1_head_demand settles without an error:
+ * its CPRT address to ask about (ETM1-P52) or its values, which the walk can size. */
+static int head_settles(struct tc_etmv1_decoder *d)
+{
+	for (uint64_t s = d->head; s < d->tail; s++) {
+		struct e1_item *it = at(d, s);
+		if (it->r.h.kind > tc_etmv1_bd || it->seg == e1_seg_done)
+			continue;
+		if (it->seg == e1_seg_daddr)
+			return it->daddr_pkts == 0 && d->cfg.cprt && !it->cprt_checked;
+		if (it->seg != e1_seg_value || it->sized)
+			return 0;
+		struct tc_etmv1_transfers t;
+		memset(&t, 0, sizeof t);
+		t.status = 1;
+		e1_advance(d);
+		if (d->has_walk && d->walk.transfers)
+			d->walk.transfers(d->walk.ctx, &it->r, &t);
+		return t.status == 0;
+	}
+	return 0;
+}
+
+/* ETM1-P51 at the end of the capture: the demands the walk settles are settled (a value of no bytes
+ * completes its instruction); one whose length is unknown stays open (ETM1-P22: truncated). */
+void e1_settle_at_end(struct tc_etmv1_decoder *d)
+{
+	while (d->synced && !d->half && !d->cur_addr && head_settles(d) && e1_head_demand(d))
+		;
+}
+
 int e1_demand_open(struct tc_etmv1_decoder *d)
 {
 	if (d->half || d->cur_addr)
 		return 1;
-	for (uint64_t s = d->head; s < d->tail; s++) {
-		struct e1_item *it = at(d, s);
-		if (it->r.h.kind <= tc_etmv1_bd && it->seg != e1_seg_done)
-			return 1;
-	}
-	return 0;
+	TC_CLAUSE("ETM1-P51");
+	if (e1_head_demand(d))
+		return 1;
+	return !d->synced;
 }
 
 /* ETM1-P4: whether the next packet owed is the first of a branch address. */

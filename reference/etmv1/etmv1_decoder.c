@@ -187,6 +187,7 @@ static int end_checks(struct tc_etmv1_decoder *d)
 {
 	if (!d->synced)
 		return 0;
+	e1_settle_at_end(d);   /* ETM1-P51: a last value of no bytes is no packet to come */
 	for (uint64_t s = d->head; s < d->tail; s++) {
 		struct e1_item *it = at(d, s);
 		if (!complete(it)) {

@@ -22,6 +22,7 @@ struct e1_item {
 	uint8_t seg;              /* enum e1_seg: the next segment owed */
 	uint8_t need_daddr, need_value, need_addr;
 	uint8_t sized;            /* values sized by the walk */
+	uint8_t cprt_checked;     /* the walk asked whether it is a CPRT, which has no address (ETM1-P52) */
 	uint8_t vidx, vbyte;      /* the value being read, its next byte */
 	uint8_t daddr_pkts;
 	uint32_t daddr_raw;
@@ -87,6 +88,7 @@ void e1_cycle_packets(struct tc_etmv1_decoder *d, const struct tc_cyclecap_recor
 struct e1_item *e1_push(struct tc_etmv1_decoder *d, int kind, const struct tc_cyclecap_record *rec, int status);
 struct e1_item *e1_add_insn(struct tc_etmv1_decoder *d, int st, const struct tc_cyclecap_record *rec);
 int e1_demand_open(struct tc_etmv1_decoder *d);
+void e1_settle_at_end(struct tc_etmv1_decoder *d);
 struct e1_item *e1_head_demand(struct tc_etmv1_decoder *d);
 int e1_next_is_addr_start(struct tc_etmv1_decoder *d);
 void e1_packet(struct tc_etmv1_decoder *d, uint8_t byte, int sync, uint64_t off);

@@ -276,6 +276,7 @@ void e1_walk_transfers(const struct e1_walk *w, struct tc_etmv1_transfers *t)
 		for (unsigned i = 0; i < t->n; i++)
 			t->size[i] = x.bytes;
 	}
+	t->no_address = cprt;   /* L7903 (ETM1-P52) */
 }
 
 /* ---- The walk L1 is given (tracecert/etmv1.h) ---------------------------------------- */

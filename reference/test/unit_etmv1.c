@@ -26,7 +26,9 @@
 /* ---- The walk of Example 5-1's program (FORMAT.md "Worked files"), by hand: the PC follows each
  * retired instruction (+4, ARM) and each branch address; the value sizes are the loads' at
  * 0x1004 LDRB (1), 0x1008 LDRH (2), 0x100c LDR (4); 0x2000 is an LDC here (unknown length),
- * 0x3000 an LDM of three registers (3 x 4), 0x4000 has no image. */
+ * 0x3000 an LDM of three registers (3 x 4), 0x4000 has no image, 0x5000 an MCR (one word, no data
+ * address: L7903), 0x6000 an instruction whose traced values have no bytes (a load with
+ * data_value=0 and cprt=1, ETM1-P37). */
 struct walk {
 	uint32_t pc;
 };
@@ -53,6 +55,8 @@ static void w_transfers(void *ctx, const struct tc_etmv1_record *r, struct tc_et
 	case 0x2000: t->status = 2; break;
 	case 0x3000: t->n = 3; t->size[0] = t->size[1] = t->size[2] = 4; break;
 	case 0x4000: t->status = 1; break;
+	case 0x5000: t->size[0] = 4; t->no_address = 1; break;
+	case 0x6000: t->n = 0; break;
 	default: t->size[0] = 4; break;
 	}
 }
@@ -360,6 +364,37 @@ static void test_data(void)
 	       "ETM1-P10: an LDM's values, one per transfer");
 }
 
+/* ---- Values of no bytes and a CPRT's missing address (ETM1-P51, ETM1-P52) ---------------- */
+
+static void test_empty_values_cprt(void)
+{
+	struct tc_etmv1_config c = base_cfg();
+	c.data_address = 1;
+	c.cprt = 1;
+	/* trace on at 0x5000 (A[13:7] = 0x20, A[20:14] = 1); @26 ID on the MCR there: no data address
+	 * (L7903), its word 0x44332211 on @26-@32 (ETM1-P12) */
+	expect(&c, "14 80 00 a0 00 81 03 80 03 10 01 11 03 22 03 33 03 44", 1,
+	       "@16 4 be pkt=16 addr=0x5000 isa=arm n=5 reason=1 apo=0\n@26 1 id pkt=26 value=0x44332211 size=4\n",
+	       "ETM1-P52: with cprt=1 and data_address=1 a CPRT's ID has its value and no data address");
+	/* trace on at 0x6000 (A[13:7] = 0x40): @26 ID, data address 0x05 (compressed before a full one:
+	 * unknown, ETM1-P13), no value bytes owed; @28 IE carries nothing; @30 BE|TRACESYNC 0x00: 0x6000 */
+	expect(&c, "14 80 00 c0 00 81 03 80 03 10 01 05 00 00 14 00 00 00 00 00", 1,
+	       "@16 4 be pkt=16 addr=0x6000 isa=arm n=5 reason=1 apo=0\n@26 1 id pkt=26 daddr=unknown\n@28 0 ie\n"
+	       "@30 4 be pkt=30 addr=0x6000 isa=arm n=1 apo=0\n",
+	       "ETM1-P51: a value of no bytes is no demand: the IE after it carries no packet");
+	expect(&c, "14 80 00 c0 00 81 03 80 03 10 01 05", 1,
+	       "@16 4 be pkt=16 addr=0x6000 isa=arm n=5 reason=1 apo=0\n@26 1 id pkt=26 daddr=unknown\n",
+	       "ETM1-P51: the end after a data address whose value has no bytes is not truncated");
+	c.port_width = 16;
+	/* 16-bit: @16 BE|TRACESYNC 0x80 0xc0; @19 APO 0x81 0x80; @22 APO 0x10; @25 BD at 0x6000: its data
+	 * address 0x05 on [7:0], [15:8] 0xee not read (the next packet owed is the branch address's first,
+	 * L8041); @28 APO|TRACESYNC 0x00: 0x6000, one packet; @31 APO */
+	expect(&c, "14 80 c0 00 81 80 00 10 00 05 05 ee 10 00 00 00 00 00", 1,
+	       "@16 4 be pkt=16 addr=0x6000 isa=arm n=5 reason=1 apo=0\n"
+	       "@25 5 bd pkt=25 daddr=unknown addr=0x6000 isa=arm n=1 apo=0\n",
+	       "ETM1-P51: 16-bit: after a BD's data address with no value bytes [15:8] is not read");
+}
+
 /* ---- Association (§5.3 L8016-8028, ETM1-P2, P3) and its errors ----------------------- */
 
 static void test_association(void)
@@ -624,6 +659,7 @@ int main(void)
 	test_context_id();
 	test_data();
 	test_association();
+	test_empty_values_cprt();
 	test_apo();
 	test_sync();
 	test_ports();

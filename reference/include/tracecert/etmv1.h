@@ -93,6 +93,7 @@ struct tc_etmv1_transfers {
 	int status;                /* 0 known; 1 no image at the address (or Jazelle); 2 length unknown (LDC, STC) */
 	unsigned n;
 	uint8_t size[TC_ETMV1_MAX_VALUES];
+	int no_address;            /* a CPRT (MCR, MRC, MCRR, MRRC): no data address (L7903, ETM1-P52) */
 };
 
 /* The walk (etmv1_walk.c at L3, or a caller's). retire is called for every instruction item
