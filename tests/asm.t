@@ -43,18 +43,15 @@ vectors/rvtrace/l3/privilege-trace-off-rv32.tcv	the payload bits past what its f
 vectors/rvtrace/l3/traps-interrupt-exception-rv32.tcv	the payload bits past what its fields need (the sign copies of a compressed field, RV-F5, and padding, RV-F6) are zeros where the last field's last bit is 1: the decoder reads zeros and copies alike, the text does not say which, and the encoder writes copies
 vectors/rvtrace/l3/traps-notval-rv32.tcv	the payload bits past what its fields need (the sign copies of a compressed field, RV-F5, and padding, RV-F6) are zeros where the last field's last bit is 1: the decoder reads zeros and copies alike, the text does not say which, and the encoder writes copies
 vectors/rvtrace/mut/m-diff-wrap-rv32.tcv	the payload bits past what its fields need (the sign copies of a compressed field, RV-F5, and padding, RV-F6) are zeros where the last field's last bit is 1: the decoder reads zeros and copies alike, the text does not say which, and the encoder writes copies
-vectors/rvtrace/mut2/m2-message-software-rv64.tcv	software messages (message type 3): the encoder writes te_inst and te_support frames only (asm refuses)
+vectors/rvtrace/mut2/m2-message-software-rv64.tcv	the payload bits past what its fields need (the sign copies of a compressed field, RV-F5, and padding, RV-F6) are zeros where the last field's last bit is 1: the decoder reads zeros and copies alike, the text does not say which, and the encoder writes copies
+vectors/rvtrace/spec/rv64-long-form.tcv	the payload bits past what its fields need (the sign copies of a compressed field, RV-F5, and padding, RV-F6) are zeros where the last field's last bit is 1: the decoder reads zeros and copies alike, the text does not say which, and the encoder writes copies
 vectors/rvtrace/mut2/m2-wrap-at-2e63-rv64.tcv	the payload bits past what its fields need (the sign copies of a compressed field, RV-F5, and padding, RV-F6) are zeros where the last field's last bit is 1: the decoder reads zeros and copies alike, the text does not say which, and the encoder writes copies
 vectors/rvtrace/spec/framing-examples.tcv	the payload bits past what its fields need (the sign copies of a compressed field, RV-F5, and padding, RV-F6) are zeros where the last field's last bit is 1: the decoder reads zeros and copies alike, the text does not say which, and the encoder writes copies
 vectors/rvtrace/spec/table-6.1-formats-0-1.tcv	the payload bits past what its fields need (the sign copies of a compressed field, RV-F5, and padding, RV-F6) are zeros where the last field's last bit is 1: the decoder reads zeros and copies alike, the text does not say which, and the encoder writes copies
 vectors/rvtrace/spec/table-6.3-exception-tval.tcv	the payload bits past what its fields need (the sign copies of a compressed field, RV-F5, and padding, RV-F6) are zeros where the last field's last bit is 1: the decoder reads zeros and copies alike, the text does not say which, and the encoder writes copies
 vectors/rvtrace/spec/table-6.3-exception.tcv	the payload bits past what its fields need (the sign copies of a compressed field, RV-F5, and padding, RV-F6) are zeros where the last field's last bit is 1: the decoder reads zeros and copies alike, the text does not say which, and the encoder writes copies
 vectors/rvtrace/spec/table-6.3-sync-context-field.tcv	the payload bits past what its fields need (the sign copies of a compressed field, RV-F5, and padding, RV-F6) are zeros where the last field's last bit is 1: the decoder reads zeros and copies alike, the text does not say which, and the encoder writes copies
-vectors/rvtrace/spec/table-6.4-support.tcv	the payload bits past what its fields need (the sign copies of a compressed field, RV-F5, and padding, RV-F6) are zeros where the last field's last bit is 1: the decoder reads zeros and copies alike, the text does not say which, and the encoder writes copies
-vectors/rvtrace/hdr/type1-timer-every-n.tcv	timer messages (message type 1): the encoder writes te_inst and te_support frames only (asm refuses)
-vectors/rvtrace/hdr/type3-software-every-n.tcv	software messages (message type 3): the encoder writes te_inst and te_support frames only (asm refuses, message checked below)
-vectors/rvtrace/spec/rv64-long-form.tcv	a software message (message type 3): the encoder writes te_inst and te_support frames only (asm refuses)
-vectors/rvtrace/spec/timer.tcv	timer messages (message type 1): the encoder writes te_inst and te_support frames only (asm refuses)"
+vectors/rvtrace/spec/table-6.4-support.tcv	the payload bits past what its fields need (the sign copies of a compressed field, RV-F5, and padding, RV-F6) are zeros where the last field's last bit is 1: the decoder reads zeros and copies alike, the text does not say which, and the encoder writes copies"
 protocols=$("$T" asm --help | sed -n "s/^Protocols with an assembler: //p")
 check "asm --help names the protocols with an assembler" test -n "$protocols"
 # config_args V: the vector's [config] as --config options (protocol= apart).
@@ -165,8 +162,22 @@ printf '@0 e5 sync-start priv=3 branch=1 addr=0x1000\n' > "$tmp/rv.txt"
 check "rvtrace: asm writes the frame the line means" sh -c "'$T' asm --protocol rvtrace --config rv32=1 --config iaddress_width_p=32 --config iaddress_lsb_p=1 --config nocontext_p=1 --config privilege_width_p=2 '$tmp/rv.txt' | od -An -tx1 -v | tr -s ' \n' '  ' | grep -qx ' e5 1c 00 01 00 00 '"
 printf '@0 e4 sync-start priv=3 branch=1 addr=0x1000\n' > "$tmp/rv-n.txt"
 check "rvtrace: a byte 0 whose N cannot hold the payload is refused" rejects "tracecert asm: $tmp/rv-n.txt:1: the frame's byte 0 is e5, not e4 (the payload needs 5 bytes)" --protocol rvtrace --config rv32=1 --config iaddress_width_p=32 --config iaddress_lsb_p=1 --config nocontext_p=1 --config privilege_width_p=2 "$tmp/rv-n.txt"
-printf '@0 e5 sync-start priv=3 branch=1 addr=0x1000\n@6 31 software value=0x1\n' > "$tmp/rv-sw.txt"
-check "rvtrace: a message the encoder does not write is refused" rejects "tracecert asm: $tmp/rv-sw.txt:2: a software message: the encoder writes te_inst and te_support frames only" --protocol rvtrace --config rv32=1 --config iaddress_width_p=32 --config iaddress_lsb_p=1 --config nocontext_p=1 --config privilege_width_p=2 "$tmp/rv-sw.txt"
+# A software message (trdb, RV-X3; ERRATA RV-P26), RV32: XLEN = 32 bits from payload bit 0, kept to the
+# fewest whose copies restore it: 0x12345678 has bits 31 and 30 both 0, bit 29 1: 31 bits, 2 in byte
+# 0 (bits 1:0 = 00), 29 in N = 4 bytes (32 bits: value bits 2-31, then padding, copies of bit 31, 0).
+# Byte 0: N 4 | type 3 << 4 = 34; bytes 1-4: 0x12345678 >> 2 = 0x048d159e little-endian: 9e 15 8d 04.
+printf '@0 34 software value=0x12345678\n' > "$tmp/rv-sw.txt"
+check "rvtrace: asm writes a software message's frame" sh -c "'$T' asm --protocol rvtrace --config rv32=1 --config iaddress_width_p=32 '$tmp/rv-sw.txt' | od -An -tx1 -v | tr -s ' \n' '  ' | grep -qx ' 34 9e 15 8d 04 '"
+# A timer message of timer_width 8: 0x80 sign-extends from bit 7, all 8 bits kept: 2 in byte 0 (00),
+# 6 in N = 1 byte, then 2 padding bits, copies of bit 7 (1): byte 1 = 0x80 >> 2 | 11 << 6 = e0; byte 0 = 01 | 1 << 4 = 11.
+printf '@0 11 timer time=0x80\n' > "$tmp/rv-timer.txt"
+check "rvtrace: asm writes a timer message's frame (padding: copies of the value's last bit)" sh -c "'$T' asm --protocol rvtrace --config rv32=1 --config iaddress_width_p=32 --config timer_width=8 '$tmp/rv-timer.txt' | od -An -tx1 -v | tr -s ' \n' '  ' | grep -qx ' 11 e0 '"
+printf '@0 35 software value=0x100000000\n' > "$tmp/rv-sw-wide.txt"
+check "rvtrace: a value wider than its message's field is refused" rejects "tracecert asm: $tmp/rv-sw-wide.txt:1: the software message's value has more than its 32 bits" --protocol rvtrace --config rv32=1 --config iaddress_width_p=32 "$tmp/rv-sw-wide.txt"
+# A message of type 0 that is no itrace_status (RV-F3): control_code 0x05 and support_type 2 fill the
+# 10 bits of N = 1 (byte 0 bits 7:6 the control's bits 1:0, 01: 41; byte 1 its bits 5:2 0001 | 2 << 4: 21).
+printf '@0 41 message control=0x5 type=2\n' > "$tmp/rv-msg.txt"
+check "rvtrace: asm writes a message's control_code and support_type" sh -c "'$T' asm --protocol rvtrace '$tmp/rv-msg.txt' | od -An -tx1 -v | tr -s ' \n' '  ' | grep -qx ' 41 21 '"
 printf '@0 00 async\n@6 0c ignore\n' > "$tmp/e3-kind.txt"
 check "etmv3: a one-byte packet whose header is another kind's is refused (0c is a trigger)" rejects "tracecert asm: $tmp/e3-kind.txt:2: the header is not the packet kind's" --protocol etmv3 "$tmp/e3-kind.txt"
 check "--output writes the file" sh -c "'$T' asm --protocol ptm --output '$tmp/ok.bin' '$tmp/ok.txt' && test \$(wc -c < '$tmp/ok.bin') -eq 13"
