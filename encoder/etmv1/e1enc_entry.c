@@ -256,4 +256,8 @@ const struct tc_encoder tc_encoder_etmv1 = {
 	.variant_name = variant_name,
 	.bench_config = "",
 	.config_refused = refused,
+	.asm_open = e1e_asm_open,
+	.asm_write = e1e_asm_write,
+	.asm_close = e1e_asm_close,
+	.asm_cycle = e1e_asm_cycle,
 };

@@ -100,4 +100,11 @@ int e1e_fifo_stuck(const struct e1e *e);
 void e1e_l3_flush(struct e1e *e);
 char *e1e_l1_text(struct e1e *e);
 
+/* e1enc_asm.c: tc_encoder.asm_open, asm_write, asm_close, asm_cycle (tracecert asm). */
+struct tc_cyclecap_line;
+void *e1e_asm_open(const void *cfg);
+long e1e_asm_write(void *w, const struct tc_item *item, size_t len, uint8_t *out, size_t cap, char *err, size_t errlen);
+void e1e_asm_close(void *w);
+long e1e_asm_cycle(void *w, const struct tc_cyclecap_line *line, uint8_t *out, size_t cap, char *err, size_t errlen);
+
 #endif
