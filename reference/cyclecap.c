@@ -355,3 +355,67 @@ long tc_cyclecap_writer_line(struct tc_cyclecap_writer *w, const struct tc_cycle
 		return -1;
 	return (long)tc_cyclecap_put_record(&l->r, w->port_width, out);
 }
+
+/* ---- The cycle lines of a file as it is read ---------------------------------------- */
+
+void tc_cyclecap_echo_init(struct tc_cyclecap_echo *e, const struct tc_cyclecap_params *p,
+			   void (*line)(void *ctx, const struct tc_cyclecap_line *l), void *ctx)
+{
+	memset(e, 0, sizeof *e);
+	tc_cyclecap_init(&e->cc, p);
+	e->line = line;
+	e->ctx = ctx;
+}
+
+/* Bytes the reader takes no header or record of, as bytes lines of 16 at most. */
+static void echo_bytes(struct tc_cyclecap_echo *e, uint64_t offset, const uint8_t *b, size_t n)
+{
+	for (size_t i = 0; i < n; i += TC_CYCLECAP_LINE_BYTES) {
+		struct tc_cyclecap_line l;
+		memset(&l, 0, sizeof l);
+		l.is_bytes = 1;
+		l.r.offset = offset + i;
+		l.nbytes = n - i < TC_CYCLECAP_LINE_BYTES ? n - i : TC_CYCLECAP_LINE_BYTES;
+		memcpy(l.bytes, b + i, l.nbytes);
+		e->line(e->ctx, &l);
+	}
+}
+
+size_t tc_cyclecap_echo_step(struct tc_cyclecap_echo *e, const uint8_t *b, size_t len)
+{
+	struct tc_cyclecap_line l;
+	const uint8_t *at = b;
+	size_t left = len, took;
+	int err = 0, k;
+	uint64_t off = 0;
+	memset(&l, 0, sizeof l);
+	k = tc_cyclecap_next(&e->cc, &at, &left, &l.r, &err, &off);
+	took = (size_t)(at - b);
+	if (e->dead) {
+		echo_bytes(e, e->pos, b, took);
+	} else {
+		if (e->cc.header_ok && !e->header_shown) {
+			struct tc_cyclecap_line h;
+			memset(&h, 0, sizeof h);
+			h.is_header = 1;
+			h.h = e->cc.header;
+			e->line(e->ctx, &h);
+			e->header_shown = 1;
+		}
+		if (k == 1)
+			e->line(e->ctx, &l);
+		else if (k < 0 && err == tc_cyclecap_bad_header)
+			echo_bytes(e, 0, e->cc.buf, TC_CYCLECAP_HEADER);
+		else if (k < 0)
+			echo_bytes(e, off, e->cc.buf, e->cc.record_size);
+		e->dead = e->cc.dead;
+	}
+	e->pos += took;
+	return took;
+}
+
+void tc_cyclecap_echo_finish(struct tc_cyclecap_echo *e)
+{
+	if (!e->cc.dead && e->cc.have > 0)
+		echo_bytes(e, e->cc.header_ok ? e->cc.offset : 0, e->cc.buf, e->cc.have);
+}

@@ -136,4 +136,22 @@ void tc_cyclecap_writer_init(struct tc_cyclecap_writer *w, const struct tc_cycle
 long tc_cyclecap_writer_line(struct tc_cyclecap_writer *w, const struct tc_cyclecap_line *l, uint8_t *out, size_t cap,
 			     char *err, size_t errlen);
 
+/* The cycle lines of a file as it is read (dump --cycles): the reader beside a decoder. step takes
+ * the bytes up to the end of the next header, record or unread piece, gives their lines to line(),
+ * and returns how many it took (the caller feeds those to the decoder, whose items then follow
+ * their record's line); finish gives a partial header's or record's bytes. */
+struct tc_cyclecap_echo {
+	struct tc_cyclecap cc;
+	int header_shown;
+	int dead;                 /* the reader refused the header: every later byte is a bytes line */
+	uint64_t pos;             /* bytes taken */
+	void (*line)(void *ctx, const struct tc_cyclecap_line *l);
+	void *ctx;
+};
+
+void tc_cyclecap_echo_init(struct tc_cyclecap_echo *e, const struct tc_cyclecap_params *p,
+			   void (*line)(void *ctx, const struct tc_cyclecap_line *l), void *ctx);
+size_t tc_cyclecap_echo_step(struct tc_cyclecap_echo *e, const uint8_t *b, size_t len);
+void tc_cyclecap_echo_finish(struct tc_cyclecap_echo *e);
+
 #endif

@@ -8,11 +8,9 @@
 
 #include "asm.h"
 #include "cli.h"
-#include "cyclecap.h"
 #include "outfile.h"
+#include "tracecert/asmtext.h"
 #include "tracecert/encoder.h"
-
-#define ASM_PACKET_MAX 4096
 
 enum asm_option { opt_protocol = 1, opt_config, opt_output };
 
@@ -30,56 +28,6 @@ struct asm_opts {
 	const char *file;
 	const char *output;
 };
-
-/* The lines of the text, each with its line number: an L1 item, or (a per-cycle protocol) a cycle
- * line, the header or one record of the sample file (reference/cyclecap.h). */
-struct asm_items {
-	unsigned char *rec;       /* n records of proto->l1_size bytes */
-	struct tc_cyclecap_line *cycle;   /* n entries: cycle[i] is line i's when is_cycle[i] */
-	unsigned char *is_cycle;
-	unsigned *line;
-	size_t n, cap;
-};
-
-/* How the bytes are written: the encoder's assembler, or for a per-cycle protocol whose encoder has
- * none (no encoder yet) the sample file's own writer (reference/cyclecap.c). */
-struct asm_writer {
-	const struct tc_encoder *enc;
-	void *w;
-	struct tc_cyclecap_writer file;
-	uint64_t *starts;         /* per-cycle: the offsets of the cycle lines written, ascending */
-	size_t nstarts, capstarts;
-};
-
-/* Whether a cycle line written so far starts at off. */
-static int line_started(const struct asm_writer *aw, uint64_t off)
-{
-	size_t lo = 0, hi = aw->nstarts;
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-		if (aw->starts[mid] == off)
-			return 1;
-		if (aw->starts[mid] < off)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return 0;
-}
-
-static int line_start_add(struct asm_writer *aw, uint64_t off)
-{
-	if (aw->nstarts == aw->capstarts) {
-		size_t cap = aw->capstarts ? 2 * aw->capstarts : 256;
-		uint64_t *p = realloc(aw->starts, cap * sizeof *p);
-		if (!p)
-			return -1;
-		aw->starts = p;
-		aw->capstarts = cap;
-	}
-	aw->starts[aw->nstarts++] = off;
-	return 0;
-}
 
 static const struct tc_encoder *asm_encoder(const struct tc_protocol *p)
 {
@@ -202,239 +150,6 @@ static int make_config(const struct asm_opts *o, void *cfg)
 	return 0;
 }
 
-/* The line without its comment and trailing blanks (in place); its columns stay those of the file. */
-static void strip_line(char *s)
-{
-	size_t n;
-	char *hash = strchr(s, '#');
-	if (hash)
-		*hash = 0;
-	n = strlen(s);
-	while (n && (s[n - 1] == ' ' || s[n - 1] == '\t' || s[n - 1] == '\n' || s[n - 1] == '\r'))
-		s[--n] = 0;
-}
-
-static int items_grow(struct asm_items *it, size_t size)
-{
-	size_t cap = it->cap ? it->cap * 2 : 256;
-	unsigned char *rec = realloc(it->rec, cap * size);
-	struct tc_cyclecap_line *cycle;
-	unsigned char *is_cycle;
-	unsigned *lines;
-	if (!rec)
-		return -1;
-	it->rec = rec;
-	cycle = realloc(it->cycle, cap * sizeof *cycle);
-	if (!cycle)
-		return -1;
-	it->cycle = cycle;
-	is_cycle = realloc(it->is_cycle, cap);
-	if (!is_cycle)
-		return -1;
-	it->is_cycle = is_cycle;
-	lines = realloc(it->line, cap * sizeof *lines);
-	if (!lines)
-		return -1;
-	it->line = lines;
-	it->cap = cap;
-	return 0;
-}
-
-static void *items_add(struct asm_items *it, size_t size, unsigned line)
-{
-	if (it->n == it->cap && items_grow(it, size))
-		return NULL;
-	it->line[it->n] = line;
-	it->is_cycle[it->n] = 0;
-	memset(&it->cycle[it->n], 0, sizeof it->cycle[it->n]);
-	memset(it->rec + it->n * size, 0, size);
-	return it->rec + it->n++ * size;
-}
-
-/* One line into the item just added: a cycle line (a per-cycle protocol) or an L1 item; 0, or -1
- * with err. */
-static int parse_line(const struct tc_protocol *p, struct asm_items *it, const char *s, void *rec, char *err,
-		      size_t errlen)
-{
-	if (p->sample) {
-		int k = tc_cyclecap_parse_line(s, &it->cycle[it->n - 1], err, errlen);
-		if (k <= 0) {
-			it->is_cycle[it->n - 1] = k == 0;
-			return k;
-		}
-	}
-	return p->parse_l1(s, rec, err, errlen);
-}
-
-/* Every line of f into items; 0, or -1 after a message. */
-static int read_items(const struct tc_protocol *p, const char *path, FILE *f, struct asm_items *it)
-{
-	char *buf = NULL, err[300];
-	size_t bufcap = 0;
-	unsigned line = 0;
-	int rc = 0;
-	while (rc == 0 && getline(&buf, &bufcap, f) >= 0) {
-		void *rec;
-		line++;
-		strip_line(buf);
-		if (!buf[0])
-			continue;
-		rec = items_add(it, p->l1_size, line);
-		if (!rec) {
-			fprintf(stderr, "tracecert asm: out of memory\n");
-			rc = -1;
-		} else if (parse_line(p, it, buf, rec, err, sizeof err)) {
-			fprintf(stderr, "tracecert asm: %s:%u: %s\n", path, line, err);
-			rc = -1;
-		}
-	}
-	if (rc == 0 && ferror(f)) {
-		fprintf(stderr, "tracecert asm: cannot read '%s': %s\n", path, strerror(errno));
-		rc = -1;
-	}
-	free(buf);
-	return rc;
-}
-
-/* Whether item i is a packet; 0, or -1 after a message. */
-static int check_packet(const struct tc_protocol *p, const char *path, const struct asm_items *it, size_t i)
-{
-	const struct tc_item *item = (const void *)(it->rec + i * p->l1_size);
-	if (p->item_error(tc_level_l1, item) || p->item_is_warning(tc_level_l1, item)) {
-		fprintf(stderr, "tracecert asm: %s:%u: an %s item is no packet: its bytes are not in the text (asm writes packets only)\n",
-			path, it->line[i], p->item_error(tc_level_l1, item) ? "error" : "warning");
-		return -1;
-	}
-	return 0;
-}
-
-/* Whether line i stands where it must: a packet or a cycle line where the bytes written so far
- * end; a per-cycle protocol's L1 item on a record written before it. 0, or -1 after a message. */
-static int check_offset(const struct tc_protocol *p, const struct asm_writer *aw, const char *path,
-			const struct asm_items *it, size_t i, uint64_t end)
-{
-	const struct tc_item *item = (const void *)(it->rec + i * p->l1_size);
-	uint64_t off = it->is_cycle[i] ? it->cycle[i].r.offset : item->offset;
-	if (p->sample && !it->is_cycle[i]) {
-		if (line_started(aw, off))
-			return 0;
-		fprintf(stderr, "tracecert asm: %s:%u: the item is at byte offset %llu, where no line before it starts "
-			"(a per-cycle protocol's items stand on their records' lines)\n", path, it->line[i],
-			(unsigned long long)off);
-		return -1;
-	}
-	if (off != end) {
-		fprintf(stderr, "tracecert asm: %s:%u: the %s is at byte offset %llu, but the %s before end at %llu%s\n",
-			path, it->line[i], p->sample ? "line" : "packet", (unsigned long long)off,
-			p->sample ? "records" : "packets", (unsigned long long)end,
-			off > end && !p->sample ? ": the bytes between are no packets (asm writes packets only)" : "");
-		return -1;
-	}
-	return 0;
-}
-
-/* The writer for cfg; 0, or -1 after a message. */
-static int writer_open(const struct tc_protocol *p, const void *cfg, struct asm_writer *aw)
-{
-	memset(aw, 0, sizeof *aw);
-	aw->enc = asm_encoder(p);
-	if (aw->enc) {
-		aw->w = aw->enc->asm_open(cfg);
-		if (!aw->w) {
-			fprintf(stderr, "tracecert asm: the configuration has no assembler\n");
-			return -1;
-		}
-	} else {
-		const struct tc_sample_format *f = p->sample;
-		struct tc_cyclecap_params params = { f->major, f->max_minor, f->status_bits, f->has_sync };
-		tc_cyclecap_writer_init(&aw->file, &params);
-	}
-	return 0;
-}
-
-static void writer_close(struct asm_writer *aw)
-{
-	free(aw->starts);
-	if (aw->enc && aw->enc->asm_close && aw->w)
-		aw->enc->asm_close(aw->w);
-}
-
-/* The bytes of line i (len: the distance to the next line's offset, 0 for the last). */
-static long write_line(struct asm_writer *aw, const struct tc_protocol *p, const struct asm_items *it, size_t i,
-		       size_t len, uint8_t *out, size_t cap, char *err, size_t errlen)
-{
-	const struct tc_item *item = (const void *)(it->rec + i * p->l1_size);
-	long got;
-	if (!it->is_cycle[i])
-		return aw->enc ? aw->enc->asm_write(aw->w, item, len, out, cap, err, errlen) : 0;
-	if (aw->enc && aw->enc->asm_cycle)
-		got = aw->enc->asm_cycle(aw->w, &it->cycle[i], out, cap, err, errlen);
-	else if (aw->enc)
-		return snprintf(err, errlen, "the encoder writes no cycle lines"), -1;
-	else
-		got = tc_cyclecap_writer_line(&aw->file, &it->cycle[i], out, cap, err, errlen);
-	if (got > 0 && line_start_add(aw, it->cycle[i].r.offset))
-		return snprintf(err, errlen, "out of memory"), -1;
-	return got;
-}
-
-/* The distance from line i's offset to the next line's of its kind (packets; 0 for the last). */
-static size_t next_distance(const struct tc_protocol *p, const struct asm_items *it, size_t i)
-{
-	const struct tc_item *item = (const void *)(it->rec + i * p->l1_size);
-	const struct tc_item *next = i + 1 < it->n ? (const void *)(it->rec + (i + 1) * p->l1_size) : NULL;
-	if (p->sample)
-		return 0;
-	return next && next->offset > item->offset ? (size_t)(next->offset - item->offset) : 0;
-}
-
-/* The bytes of every item into *out; 0, or -1 after a message. */
-static int assemble(const struct tc_protocol *p, const void *cfg, const char *path, const struct asm_items *it,
-		    unsigned char **out, size_t *outlen)
-{
-	struct asm_writer aw;
-	unsigned char *bytes = malloc(ASM_PACKET_MAX);
-	size_t n = 0, cap = ASM_PACKET_MAX;
-	char err[300];
-	int rc = writer_open(p, cfg, &aw);
-	if (rc == 0 && !bytes) {
-		fprintf(stderr, "tracecert asm: out of memory\n");
-		rc = -1;
-	}
-	for (size_t i = 0; rc == 0 && i < it->n; i++) {
-		size_t len = next_distance(p, it, i);
-		long got;
-		if ((!it->is_cycle[i] && !p->sample && check_packet(p, path, it, i)) ||
-		    check_offset(p, &aw, path, it, i, n)) {
-			rc = -1;
-			break;
-		}
-		if (cap - n < ASM_PACKET_MAX || cap - n < len) {
-			size_t c2 = cap * 2 + len;
-			unsigned char *b2 = realloc(bytes, c2);
-			if (!b2) {
-				fprintf(stderr, "tracecert asm: out of memory\n");
-				rc = -1;
-				break;
-			}
-			bytes = b2, cap = c2;
-		}
-		got = write_line(&aw, p, it, i, len, bytes + n, cap - n, err, sizeof err);
-		if (got < 0) {
-			fprintf(stderr, "tracecert asm: %s:%u: %s\n", path, it->line[i], err);
-			rc = -1;
-		} else {
-			n += (size_t)got;
-		}
-	}
-	writer_close(&aw);
-	if (rc)
-		free(bytes), bytes = NULL;
-	*out = bytes;
-	*outlen = n;
-	return rc;
-}
-
 static int write_out(const char *output, const unsigned char *bytes, size_t n)
 {
 	char err[400];
@@ -452,27 +167,66 @@ static int write_out(const char *output, const unsigned char *bytes, size_t n)
 	return 0;
 }
 
+/* The whole of f into *text; 0, or -1 after a message. */
+static int read_text(const char *path, FILE *f, char **text, size_t *len)
+{
+	size_t cap = 65536, n = 0, got;
+	char *t = malloc(cap);
+	while (t && (got = fread(t + n, 1, cap - n, f)) > 0) {
+		n += got;
+		if (n == cap) {
+			char *t2 = realloc(t, cap * 2);
+			if (!t2)
+				free(t);
+			t = t2;
+			cap *= 2;
+		}
+	}
+	if (!t) {
+		fprintf(stderr, "tracecert asm: out of memory\n");
+		return -1;
+	}
+	if (ferror(f)) {
+		fprintf(stderr, "tracecert asm: cannot read '%s': %s\n", path, strerror(errno));
+		free(t);
+		return -1;
+	}
+	*text = t;
+	*len = n;
+	return 0;
+}
+
+static int assemble(const struct asm_opts *o, const void *cfg, const char *text, size_t len, uint8_t **bytes,
+		    size_t *n)
+{
+	char msg[400];
+	unsigned line;
+	if (tc_asm_text(o->proto, asm_encoder(o->proto), cfg, text, len, bytes, n, &line, msg, sizeof msg) == 0)
+		return 0;
+	if (line)
+		fprintf(stderr, "tracecert asm: %s:%u: %s\n", o->file, line, msg);
+	else
+		fprintf(stderr, "tracecert asm: %s\n", msg);
+	return -1;
+}
+
 static int run(const struct asm_opts *o)
 {
-	struct asm_items it = { 0 };
-	unsigned char *bytes = NULL;
-	size_t n = 0;
+	uint8_t *bytes = NULL;
+	char *text = NULL;
+	size_t n = 0, len = 0;
 	void *cfg = malloc(o->proto->config_size);
 	FILE *f = !strcmp(o->file, "-") ? stdin : fopen(o->file, "r");
 	int rc = 2;
 	if (!f)
 		fprintf(stderr, "tracecert asm: cannot read '%s': %s\n", o->file, strerror(errno));
-	if (f && cfg && make_config(o, cfg) == 0 && read_items(o->proto, o->file, f, &it) == 0 &&
-	    assemble(o->proto, cfg, o->file, &it, &bytes, &n) == 0 &&
-	    write_out(o->output, bytes, n) == 0)
+	if (f && cfg && make_config(o, cfg) == 0 && read_text(o->file, f, &text, &len) == 0 &&
+	    assemble(o, cfg, text, len, &bytes, &n) == 0 && write_out(o->output, bytes, n) == 0)
 		rc = 0;
 	if (f && f != stdin)
 		fclose(f);
 	free(bytes);
-	free(it.rec);
-	free(it.cycle);
-	free(it.is_cycle);
-	free(it.line);
+	free(text);
 	free(cfg);
 	return rc;
 }

@@ -511,62 +511,19 @@ static int hex_precheck(struct input *in)
 
 /* ---- Decoding ------------------------------------------------------------------------ */
 
-/* --cycles: the sample file's reader beside the decoder, whose records are printed as cycle lines
- * (reference/cyclecap.h), each before the bytes that complete it go to the decoder, so each L1 item
- * follows the line of its record. */
+/* --cycles: the sample file's cycle lines (reference/cyclecap.h), each before the bytes that complete
+ * its record go to the decoder, so each L1 item follows the line of its record. */
 struct cycle_echo {
 	int on;
-	int header_shown;
-	int dead_at_start;        /* the reader refused the header: every later byte is a bytes line */
-	uint64_t pos;             /* bytes fed */
-	struct tc_cyclecap cc;
+	struct tc_cyclecap_echo e;
 };
 
-static void echo_line(const struct tc_cyclecap_line *l)
+static void echo_line(void *ctx, const struct tc_cyclecap_line *l)
 {
 	char buf[200];
+	(void)ctx;
 	tc_cyclecap_format_line(buf, sizeof buf, l);
 	puts(buf);
-}
-
-/* Bytes the reader takes no header or record of, as bytes lines of 16 at most. */
-static void echo_bytes(uint64_t offset, const uint8_t *b, size_t n)
-{
-	for (size_t i = 0; i < n; i += TC_CYCLECAP_LINE_BYTES) {
-		struct tc_cyclecap_line l;
-		memset(&l, 0, sizeof l);
-		l.is_bytes = 1;
-		l.r.offset = offset + i;
-		l.nbytes = n - i < TC_CYCLECAP_LINE_BYTES ? n - i : TC_CYCLECAP_LINE_BYTES;
-		memcpy(l.bytes, b + i, l.nbytes);
-		echo_line(&l);
-	}
-}
-
-/* The lines of what one call of the reader took: the header's when it was just read, the
- * record's, or the bytes of a refused header or record, or those after a refused header. */
-static void echo_step(struct cycle_echo *e, int k, int err, const struct tc_cyclecap_line *rec, const uint8_t *b,
-		      size_t n)
-{
-	if (e->dead_at_start) {
-		echo_bytes(e->pos, b, n);
-		return;
-	}
-	if (e->cc.header_ok && !e->header_shown) {
-		struct tc_cyclecap_line h;
-		memset(&h, 0, sizeof h);
-		h.is_header = 1;
-		h.h = e->cc.header;
-		echo_line(&h);
-		e->header_shown = 1;
-	}
-	if (k == 1)
-		echo_line(rec);
-	else if (k < 0 && err == tc_cyclecap_bad_header)
-		echo_bytes(0, e->cc.buf, TC_CYCLECAP_HEADER);
-	else if (k < 0)
-		echo_bytes(rec->r.offset, e->cc.buf, e->cc.record_size);
-	e->dead_at_start = e->cc.dead;
 }
 
 /* Feeds b to the decoder, with --cycles record by record after each one's line. */
@@ -577,29 +534,18 @@ static void feed(const struct tc_protocol *p, void *d, struct cycle_echo *e, con
 		return;
 	}
 	while (len > 0) {
-		struct tc_cyclecap_line l;
-		const uint8_t *at = b;
-		size_t left = len;
-		int err = 0;
-		uint64_t off = 0;
-		int k;
-		memset(&l, 0, sizeof l);
-		k = tc_cyclecap_next(&e->cc, &at, &left, &l.r, &err, &off);
-		if (k < 0)
-			l.r.offset = off;
-		echo_step(e, k, err, &l, b, (size_t)(at - b));
-		e->pos += (uint64_t)(at - b);
-		p->feed(d, b, (size_t)(at - b));
-		b = at;
-		len = left;
+		size_t n = tc_cyclecap_echo_step(&e->e, b, len);
+		p->feed(d, b, n);
+		b += n;
+		len -= n;
 	}
 }
 
 /* The end of the input: a partial header or record's bytes. */
 static void echo_finish(struct cycle_echo *e)
 {
-	if (e->on && !e->cc.dead && e->cc.have > 0)
-		echo_bytes(e->cc.header_ok ? e->cc.offset : 0, e->cc.buf, e->cc.have);
+	if (e->on)
+		tc_cyclecap_echo_finish(&e->e);
 }
 
 static int feed_file(const struct tc_protocol *p, void *d, struct cycle_echo *e, struct input *in)
@@ -630,7 +576,7 @@ static int echo_init(const struct dump_opts *o, struct cycle_echo *e)
 		return -1;
 	}
 	struct tc_cyclecap_params params = { f->major, f->max_minor, f->status_bits, f->has_sync };
-	tc_cyclecap_init(&e->cc, &params);
+	tc_cyclecap_echo_init(&e->e, &params, echo_line, NULL);
 	e->on = 1;
 	return 0;
 }
