@@ -288,8 +288,13 @@ int tc_asm_text(const struct tc_protocol *p, const struct tc_encoder *enc, const
 					rc = -1;
 					break;
 				}
-				if (cap - n < ASM_PACKET_MAX || cap - n < l) {
-					size_t c2 = cap * 2 + l;
+				if (l >= ASM_PACKET_MAX) {   /* no packet of any protocol is that long */
+					snprintf(msg, msglen, "no packet is %zu bytes long (the distance to the next item's offset)", l);
+					rc = -1;
+					break;
+				}
+				if (cap - n < ASM_PACKET_MAX) {
+					size_t c2 = cap * 2;
 					unsigned char *b2 = realloc(bytes, c2);
 					if (!b2) {
 						*msg_line = 0;
