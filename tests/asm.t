@@ -12,6 +12,10 @@
 #     second exception byte, a longer cycle count): there the L1 text does not say which, and the
 #     count of byte-identical ones is only reported;
 #   - listed exceptions, each with its reason (EXCEPT below).
+# A protocol whose input is a per-cycle sample file (ETMv1, ETMv2) takes dump --cycles's text, whose
+# cycle lines hold every byte of the file (reference/etmv1/FORMAT.md "Cycle lines", ERRATA
+# ETM1-P66): its vectors with error or warning items are assembled too, and each must give back its
+# [trace] byte for byte.
 # Then the error cases, with their exact messages.
 T="${TC_BUILD:-build}/tracecert"
 . tests/lib/tap.sh
@@ -219,6 +223,8 @@ printf '@0 41 message control=0x5 type=2\n' > "$tmp/rv-msg.txt"
 check "rvtrace: asm writes a message's control_code and support_type" sh -c "'$T' asm --protocol rvtrace '$tmp/rv-msg.txt' | od -An -tx1 -v | tr -s ' \n' '  ' | grep -qx ' 41 21 '"
 printf '@0 00 async\n@6 0c ignore\n' > "$tmp/e3-kind.txt"
 check "etmv3: a one-byte packet whose header is another kind's is refused (0c is a trigger)" rejects "tracecert asm: $tmp/e3-kind.txt:2: the header is not the packet kind's" --protocol etmv3 "$tmp/e3-kind.txt"
+printf '@0 00 async\n@6 08 isync addr=0x8000 isa=arm reason=1 ns=0 hyp=0\n@12 80 atom atoms=E\n@5000 80 atom atoms=E\n' > "$tmp/far.txt"
+check "a packet of 4096 bytes or more is refused before it is written" rejects "tracecert asm: $tmp/far.txt:3: no packet is 4988 bytes long (the distance to the next item's offset)" --protocol ptm "$tmp/far.txt"
 check "--output writes the file" sh -c "'$T' asm --protocol ptm --output '$tmp/ok.bin' '$tmp/ok.txt' && test \$(wc -c < '$tmp/ok.bin') -eq 13"
 check "dump --cycles of a byte-stream protocol is refused" sh -c "'$T' dump --protocol ptm --cycles '$tmp/ok.bin' 2>&1 >/dev/null | grep -qx \"tracecert dump: --cycles: the input of protocol 'ptm' is a byte stream, not a sample file\""
 tap_done
