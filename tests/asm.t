@@ -225,6 +225,13 @@ printf '@0 00 async\n@6 0c ignore\n' > "$tmp/e3-kind.txt"
 check "etmv3: a one-byte packet whose header is another kind's is refused (0c is a trigger)" rejects "tracecert asm: $tmp/e3-kind.txt:2: the header is not the packet kind's" --protocol etmv3 "$tmp/e3-kind.txt"
 printf '@0 00 async\n@6 08 isync addr=0x8000 isa=arm reason=1 ns=0 hyp=0\n@12 80 atom atoms=E\n@5000 80 atom atoms=E\n' > "$tmp/far.txt"
 check "a packet of 4096 bytes or more is refused before it is written" rejects "tracecert asm: $tmp/far.txt:3: no packet is 4988 bytes long (the distance to the next item's offset)" --protocol ptm "$tmp/far.txt"
+# Found by the P_asm fuzz harnesses: fields the decoder cannot read back as the line says are refused
+# (they would be written and read as another line). Without ts64 a timestamp has 48 bits (PTM-P9,
+# ETM3-X1); an LSiP I-sync's data instruction address has bit 0 clear (its byte holds the T bit, §7.7.3).
+printf '@0 00 async\n@6 42 timestamp ts=0x1000000000000\n' > "$tmp/ts49.txt"
+check "ptm: a timestamp of more than 48 bits without ts64 is refused" rejects "tracecert asm: $tmp/ts49.txt:2: ts=0x1000000000000: the timestamp has 48 bits (ts64=0)" --protocol ptm --config timestamps=1 "$tmp/ts49.txt"
+printf '@0 00 async\n@6 42 timestamp ts=0x1000000000000 r=0\n' > "$tmp/e3ts49.txt"
+check "etmv3: a timestamp of more than 48 bits without ts64 is refused" rejects "tracecert asm: $tmp/e3ts49.txt:2: the timestamp has 48 bits (ts64=0)" --protocol etmv3 --config timestamps=1 "$tmp/e3ts49.txt"
 check "--output writes the file" sh -c "'$T' asm --protocol ptm --output '$tmp/ok.bin' '$tmp/ok.txt' && test \$(wc -c < '$tmp/ok.bin') -eq 13"
 check "dump --cycles of a byte-stream protocol is refused" sh -c "'$T' dump --protocol ptm --cycles '$tmp/ok.bin' 2>&1 >/dev/null | grep -qx \"tracecert dump: --cycles: the input of protocol 'ptm' is a byte stream, not a sample file\""
 tap_done
