@@ -232,6 +232,9 @@ printf '@0 00 async\n@6 42 timestamp ts=0x1000000000000\n' > "$tmp/ts49.txt"
 check "ptm: a timestamp of more than 48 bits without ts64 is refused" rejects "tracecert asm: $tmp/ts49.txt:2: ts=0x1000000000000: the timestamp has 48 bits (ts64=0)" --protocol ptm --config timestamps=1 "$tmp/ts49.txt"
 printf '@0 00 async\n@6 42 timestamp ts=0x1000000000000 r=0\n' > "$tmp/e3ts49.txt"
 check "etmv3: a timestamp of more than 48 bits without ts64 is refused" rejects "tracecert asm: $tmp/e3ts49.txt:2: the timestamp has 48 bits (ts64=0)" --protocol etmv3 --config timestamps=1 "$tmp/e3ts49.txt"
+# A long form's M is one byte (RV-F4): no frame is longer than 2 + 255 bytes (found by rvtrace_asm).
+printf '@0 e0 sync-start priv=3 branch=1 addr=0x1000\n@300 e0 sync-start priv=3 branch=1 addr=0x1000\n' > "$tmp/rv-long.txt"
+check "rvtrace: a long form longer than M can say is refused" rejects "tracecert asm: $tmp/rv-long.txt:1: no sync-start frame is 300 bytes long (the distance to the next item's offset)" --protocol rvtrace --config long_frames=1 "$tmp/rv-long.txt"
 check "--output writes the file" sh -c "'$T' asm --protocol ptm --output '$tmp/ok.bin' '$tmp/ok.txt' && test \$(wc -c < '$tmp/ok.bin') -eq 13"
 check "dump --cycles of a byte-stream protocol is refused" sh -c "'$T' dump --protocol ptm --cycles '$tmp/ok.bin' 2>&1 >/dev/null | grep -qx \"tracecert dump: --cycles: the input of protocol 'ptm' is a byte stream, not a sample file\""
 tap_done

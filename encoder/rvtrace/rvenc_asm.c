@@ -123,6 +123,11 @@ long rvenc_asm_write(void *wp, const struct tc_item *item, size_t len, uint8_t *
 	if (f.bytes == 0 && ((p->byte0 >> 4) & 3) == tc_rvtrace_msg_inst && w->cfg.long_frames) {
 		f.long_form = 1;   /* RV-F4: byte 1 is M, the length less two */
 		f.bytes = len >= 2 ? (unsigned)(len - 2) : 0;
+		if (len > TC_RVTRACE_MAX_FRAME) {   /* M is one byte: no frame is longer */
+			snprintf(err, errlen, "no %s frame is %zu bytes long (the distance to the next item's offset)",
+				 tc_rvtrace_pkt_kind_name(p->h.kind), len);
+			return -1;
+		}
 	}
 	w->bytes.len = 0;
 	rvenc_packet_frame(&w->c, &k, &w->base, force, &f, &w->bytes);
