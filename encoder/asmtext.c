@@ -201,8 +201,8 @@ static int check_offset(const struct tc_protocol *p, const struct asm_writer *aw
 	return 0;
 }
 
-/* The writer for cfg: the encoder's assembler, or a per-cycle protocol's sample file writer (ERRATA
- * ETM2-P46 of reference/etmv1/ERRATA.md: no encoder yet); 0, or -1 after a message. */
+/* The writer for cfg: the encoder's assembler, or a per-cycle protocol's sample file writer (a
+ * protocol with no encoder yet); 0, or -1 after a message. */
 static int writer_open(const struct tc_protocol *p, const struct tc_encoder *enc, const void *cfg,
 		       struct asm_writer *aw, char *msg, size_t msglen)
 {
