@@ -40,12 +40,12 @@ FUZZ_PROTO_FILES := $(sort $(wildcard $(PROTOCOLS:%=fuzz/%/*.c)))
 FUZZ_PROTO_HARNESS_SRC := $(if $(FUZZ_PROTO_FILES),$(shell grep -l LLVMFuzzerTestOneInput $(FUZZ_PROTO_FILES)))
 FUZZ_RT_SHARED := $(foreach p,$(ENC_PROTOCOLS),$(if $(wildcard fuzz/$(p)/roundtrip.c),,$(p)_roundtrip))
 FUZZ_PROTO_HARNESSES := $(foreach p,$(PROTOCOLS),$(sort $(patsubst fuzz/$(p)/%.c,$(p)_%,$(filter fuzz/$(p)/%,$(FUZZ_PROTO_HARNESS_SRC))) \
-			  $(filter $(p)_roundtrip,$(FUZZ_RT_SHARED))) $(p)_stream $(p)_diff $(p)_l1text)
+			  $(filter $(p)_roundtrip,$(FUZZ_RT_SHARED))) $(p)_stream $(p)_diff $(p)_l1text $(p)_asm)
 FUZZ_PROTO_HELPERS := $(filter-out $(FUZZ_PROTO_HARNESS_SRC) %/seedgen.c %/diffrules.c,$(FUZZ_PROTO_FILES))
 FUZZ_ALL        := $(FUZZ_HARNESSES) $(FUZZ_PROTO_HARNESSES)
 # The protocol of harness P_NAME, and its source (fuzz/NAME.c for the shared ones).
 fuzz_proto = $(firstword $(subst _, ,$1))
-fuzz_src   = $(if $(filter %_stream %_diff %_l1text $(FUZZ_RT_SHARED),$1),fuzz/$(lastword $(subst _, ,$1)).c,fuzz/$(subst _,/,$1).c)
+fuzz_src   = $(if $(filter %_stream %_diff %_l1text %_asm $(FUZZ_RT_SHARED),$1),fuzz/$(lastword $(subst _, ,$1)).c,fuzz/$(subst _,/,$1).c)
 # make fuzz-smoke: seconds under libFuzzer and AFL++ (HARNESS:LF:AFL) of the harnesses that have their own
 # (a protocol's fuzz/P/fuzz.mk adds its own); each protocol's other harnesses share FUZZ_SMOKE_PROTO seconds
 # under each engine (fuzz/run.sh).
@@ -73,7 +73,7 @@ FUZZ_COMMON_SRC := fuzz/fuzz_common.c $(FUZZ_BODY_SRC) $(FUZZ_PROTO_HELPERS)
 # normalisation of conformance/.
 fuzz_rt_src   = $(sort $(wildcard encoder/*.c) $(ENC_PROTO_SRC)) $(ENC_VARIANTS) \
 		conformance/vector.c conformance/vecwrite.c conformance/outfile.c conformance/l3norm.c
-FUZZ_RT_SRC   := $(sort $(foreach h,$(filter %_roundtrip,$(FUZZ_PROTO_HARNESSES)),$(call fuzz_rt_src,$(call fuzz_proto,$h))))
+FUZZ_RT_SRC   := $(sort $(foreach h,$(filter %_roundtrip %_asm,$(FUZZ_PROTO_HARNESSES)),$(call fuzz_rt_src,$(call fuzz_proto,$h))))
 FUZZ_GEN      := $(FUZZ_OUT)/gen
 # P_diff: the vector writer (its candidate files) and every protocol's differential rules
 # (fuzz/P/diffrules.c, optional) in the table $(FUZZ_GEN)/diffrules.c.
@@ -84,7 +84,7 @@ FUZZ_CPPFLAGS := -Ireference/include -Ireference -Iconformance/include -Iconform
 FUZZ_CFLAGS_W := -std=c11 -Wall -Wextra -Werror -D_POSIX_C_SOURCE=200809L
 # What a protocol harness links beyond the reference and the helpers: its encoder (P_roundtrip),
 # the differential parts (P_diff).
-fuzz_links = $(if $(filter %_roundtrip,$1),$(call fuzz_rt_src,$(call fuzz_proto,$1)))$(if $(filter %_diff,$1), $(FUZZ_DIFF_SRC))
+fuzz_links = $(if $(filter %_roundtrip %_asm,$1),$(call fuzz_rt_src,$(call fuzz_proto,$1)))$(if $(filter %_diff,$1), $(FUZZ_DIFF_SRC))
 # Header dependencies: the compiler writes them (-MMD -MP) next to each object (FUZZ_DEP_FILES, at the end).
 # clang writes the .d file after the object, so the libFuzzer and AFL++ rules touch the object last:
 # an object older than its .d file (a prerequisite) would be built again by every make.
@@ -92,7 +92,7 @@ FUZZ_DEPFLAGS := -MMD -MP
 # What a protocol harness's object is compiled with: the protocol's name (the shared harnesses read it) and,
 # for the shared P_roundtrip, its encoder's descriptor (tracecert/encoder.h: tc_encoder_P, the name
 # tools/gen-protocols.sh --encoders gives it).
-fuzz_proto_def = -DTC_FUZZ_PROTOCOL='"$(call fuzz_proto,$1)"'$(if $(filter $1,$(FUZZ_RT_SHARED)), \
+fuzz_proto_def = -DTC_FUZZ_PROTOCOL='"$(call fuzz_proto,$1)"'$(if $(filter $1,$(FUZZ_RT_SHARED) $(ENC_PROTOCOLS:%=%_asm)), \
 		 -DTC_FUZZ_ENCODER=tc_encoder_$(call fuzz_proto,$1))
 # An instrumented adapter .so (TC_FUZZ_ADAPTER) resolves the coverage runtime from the harness
 # executable: export those symbols only (-rdynamic would also export the harness's copy of the
@@ -239,7 +239,7 @@ $(FUZZ_PROTO_SEEDGENS): $(FUZZ_OUT)/%/seedgen: $(FUZZ_SG)/fuzz/%/seedgen.o $(FUZ
 # The writer of harness P_NAME's seeds: the protocol's own (fuzz/P/seedgen.c) when it has one, but for
 # P_stream, whose input is the shared layout of fuzz.h whatever the protocol, and P_l1text, whose seeds are
 # the vectors' L1 lines (the shared writer).
-fuzz_seedgen = $(if $(and $(filter-out %_stream %_l1text,$1),$(wildcard fuzz/$(call fuzz_proto,$1)/seedgen.c)),$(FUZZ_OUT)/$(call fuzz_proto,$1)/seedgen,$(FUZZ_SEEDGEN))
+fuzz_seedgen = $(if $(and $(filter-out %_stream %_l1text %_asm,$1),$(wildcard fuzz/$(call fuzz_proto,$1)/seedgen.c)),$(FUZZ_OUT)/$(call fuzz_proto,$1)/seedgen,$(FUZZ_SEEDGEN))
 
 # adapter: every vector of every protocol; csframe: synthetic frames; snapini: the .ini files of
 # the hand-written snapshot in tests/data.

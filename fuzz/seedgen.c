@@ -10,7 +10,8 @@
  *
  * A protocol's harnesses P_stream, P_parse, P_decode, P_diff (fuzz/fuzz.mk
  * FUZZ_PROTO_HARNESSES): PATH is vectors/P; one seed per vector of protocol
- * P in the layout of fuzz.h "A protocol's harnesses". P_l1text: one seed per
+ * P in the layout of fuzz.h "A protocol's harnesses". P_asm: the vector's configuration, then the
+ * text asm takes (its cycle lines, then its L1 lines). P_l1text: one seed per
  * vector of P, its L1 lines (the text fuzz/l1text.c parses). P_roundtrip: one seed
  * per line of PATH/gen/seeds.txt (seeds 1-64 when there is none) with no
  * entropy, plus synthetic headers with entropy. adapter: every vector of
@@ -24,6 +25,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "cyclecap.h"
 #include "seeds.h"
 #include "vector.h"
 
@@ -43,6 +45,28 @@ static void put_l1_lines(const struct tc_vector *v, struct tc_seed_buf *b)
 	}
 }
 
+/* P_asm: a per-cycle protocol's cycle lines of the trace (reference/cyclecap.h, as dump --cycles
+ * writes them), before its L1 lines; each line ended by '\n'. */
+static void put_cycle_line(void *ctx, const struct tc_cyclecap_line *l)
+{
+	char line[200];
+	int n = tc_cyclecap_format_line(line, sizeof line, l);
+	tc_seed_put(ctx, line, (size_t)n);
+	tc_seed_put8(ctx, '\n');
+}
+
+static void put_cycle_lines(const struct tc_vector *v, struct tc_seed_buf *b)
+{
+	const struct tc_sample_format *f = v->proto->sample;
+	struct tc_cyclecap_params params = { f->major, f->max_minor, f->status_bits, f->has_sync };
+	struct tc_cyclecap_echo e;
+	size_t at = 0;
+	tc_cyclecap_echo_init(&e, &params, put_cycle_line, b);
+	while (at < v->trace_len)
+		at += tc_cyclecap_echo_step(&e, v->trace + at, v->trace_len - at);
+	tc_cyclecap_echo_finish(&e);
+}
+
 /* P_stream, P_diff, P_decode, P_parse: the vector's configuration, then per
  * kind the chunking byte; the adapter's chunking (0: whole); flags,
  * chunking and image regions; nothing. P_l1text: the L1 lines alone. */
@@ -56,6 +80,12 @@ static int proto_from_vector(const char *kind, const char *path, const struct tc
 	}
 	approx = tc_fuzz_proto_config_encode(v->proto, v->config, keys) != 0;
 	tc_seed_put(b, keys, (size_t)v->proto->nkeys);
+	if (!strcmp(kind, "asm")) {   /* the text asm takes: the L1 lines, after a sample file's cycle lines */
+		if (v->proto->sample)
+			put_cycle_lines(v, b);
+		put_l1_lines(v, b);
+		return approx;
+	}
 	if (!strcmp(kind, "stream")) {
 		tc_seed_put8(b, tc_seed_name_byte(path));
 	} else if (!strcmp(kind, "diff")) {

@@ -92,4 +92,72 @@ int tc_cyclecap_drive(struct tc_cyclecap *c, const struct tc_cyclecap_driver *dr
  * truncated). Returns 0, or -1 when called twice. */
 int tc_cyclecap_drive_finish(struct tc_cyclecap *c, const struct tc_cyclecap_driver *drv);
 
+/* ---- The writer (the one writer of the format, beside the one reader above) ---- */
+
+/* The 16 header bytes of h (revision, major, minor, port width, mode, half-rate, flags). */
+void tc_cyclecap_put_header(const struct tc_cyclecap_header *h, uint8_t out[TC_CYCLECAP_HEADER]);
+
+/* The bytes of record r on a port of port_width pins (4, 8, 16): 2 or 3, returned. A gap record is
+ * 0x80 and TRACEPKT 0. */
+size_t tc_cyclecap_put_record(const struct tc_cyclecap_record *r, unsigned port_width, uint8_t out[3]);
+
+/* ---- The cycle text (`dump --cycles`, `asm`: the per-cycle protocols' FORMAT.md "Cycle lines") ---- */
+
+/* One line: the header (at offset 0), one record, or bytes the reader takes no header or record of
+ * (a header it refuses and all after it, a record it refuses, a partial record or header at the end):
+ * 1 to 16 of them. */
+#define TC_CYCLECAP_LINE_BYTES 16
+struct tc_cyclecap_line {
+	int is_header;
+	int is_bytes;
+	struct tc_cyclecap_header h;      /* is_header: revision and major are not in the text */
+	struct tc_cyclecap_record r;      /* else (its offset the line's, also for is_bytes) */
+	uint8_t bytes[TC_CYCLECAP_LINE_BYTES];
+	size_t nbytes;
+};
+
+/* "@0 sample-header version=V port_width=W port_mode=M half_rate=H flags=F", "@OFF cycle S[ sync]
+ * pkt=0xV", "@OFF cycle gap", "@OFF bytes HH HH ...". Like snprintf. */
+int tc_cyclecap_format_line(char *buf, size_t size, const struct tc_cyclecap_line *l);
+
+/* The parser of those lines (exactly as written): 0 with *l; 1 when the line is no cycle line (its
+ * second word is neither "sample-header" nor "cycle": an item's line); -1 with err ("column C:
+ * expected ..."). */
+int tc_cyclecap_parse_line(const char *line, struct tc_cyclecap_line *l, char *err, size_t errlen);
+
+/* The assembler of cycle lines for a file of the protocol whose reader takes params (major: header
+ * byte 5): each line's bytes in order. A header is written as its line says, whether or not the
+ * decoder's keys agree with it (a decoder reports bad-header then: the text says so). */
+struct tc_cyclecap_writer {
+	struct tc_cyclecap_params params;
+	int header_done;
+	unsigned port_width;      /* the header's: the records' size */
+};
+
+void tc_cyclecap_writer_init(struct tc_cyclecap_writer *w, const struct tc_cyclecap_params *p);
+
+/* The bytes of line l into out (cap bytes, at least 16): their count, or -1 with err (a second
+ * header, a record before the header, a status, sync pin or TRACEPKT value the header's record
+ * cannot hold). */
+long tc_cyclecap_writer_line(struct tc_cyclecap_writer *w, const struct tc_cyclecap_line *l, uint8_t *out, size_t cap,
+			     char *err, size_t errlen);
+
+/* The cycle lines of a file as it is read (dump --cycles): the reader beside a decoder. step takes
+ * the bytes up to the end of the next header, record or unread piece, gives their lines to line(),
+ * and returns how many it took (the caller feeds those to the decoder, whose items then follow
+ * their record's line); finish gives a partial header's or record's bytes. */
+struct tc_cyclecap_echo {
+	struct tc_cyclecap cc;
+	int header_shown;
+	int dead;                 /* the reader refused the header: every later byte is a bytes line */
+	uint64_t pos;             /* bytes taken */
+	void (*line)(void *ctx, const struct tc_cyclecap_line *l);
+	void *ctx;
+};
+
+void tc_cyclecap_echo_init(struct tc_cyclecap_echo *e, const struct tc_cyclecap_params *p,
+			   void (*line)(void *ctx, const struct tc_cyclecap_line *l), void *ctx);
+size_t tc_cyclecap_echo_step(struct tc_cyclecap_echo *e, const uint8_t *b, size_t len);
+void tc_cyclecap_echo_finish(struct tc_cyclecap_echo *e);
+
 #endif

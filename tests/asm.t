@@ -12,6 +12,10 @@
 #     second exception byte, a longer cycle count): there the L1 text does not say which, and the
 #     count of byte-identical ones is only reported;
 #   - listed exceptions, each with its reason (EXCEPT below).
+# A protocol whose input is a per-cycle sample file (ETMv1, ETMv2) takes dump --cycles's text, whose
+# cycle lines hold every byte of the file (reference/etmv1/FORMAT.md "Cycle lines", ERRATA
+# ETM1-P66): its vectors with error or warning items are assembled too, and each must give back its
+# [trace] byte for byte.
 # Then the error cases, with their exact messages.
 T="${TC_BUILD:-build}/tracecert"
 . tests/lib/tap.sh
@@ -43,30 +47,39 @@ vectors/rvtrace/l3/privilege-trace-off-rv32.tcv	the payload bits past what its f
 vectors/rvtrace/l3/traps-interrupt-exception-rv32.tcv	the payload bits past what its fields need (the sign copies of a compressed field, RV-F5, and padding, RV-F6) are zeros where the last field's last bit is 1: the decoder reads zeros and copies alike, the text does not say which, and the encoder writes copies
 vectors/rvtrace/l3/traps-notval-rv32.tcv	the payload bits past what its fields need (the sign copies of a compressed field, RV-F5, and padding, RV-F6) are zeros where the last field's last bit is 1: the decoder reads zeros and copies alike, the text does not say which, and the encoder writes copies
 vectors/rvtrace/mut/m-diff-wrap-rv32.tcv	the payload bits past what its fields need (the sign copies of a compressed field, RV-F5, and padding, RV-F6) are zeros where the last field's last bit is 1: the decoder reads zeros and copies alike, the text does not say which, and the encoder writes copies
-vectors/rvtrace/mut2/m2-message-software-rv64.tcv	software messages (message type 3): the encoder writes te_inst and te_support frames only (asm refuses)
+vectors/rvtrace/mut2/m2-message-software-rv64.tcv	the payload bits past what its fields need (the sign copies of a compressed field, RV-F5, and padding, RV-F6) are zeros where the last field's last bit is 1: the decoder reads zeros and copies alike, the text does not say which, and the encoder writes copies
+vectors/rvtrace/spec/rv64-long-form.tcv	the payload bits past what its fields need (the sign copies of a compressed field, RV-F5, and padding, RV-F6) are zeros where the last field's last bit is 1: the decoder reads zeros and copies alike, the text does not say which, and the encoder writes copies
 vectors/rvtrace/mut2/m2-wrap-at-2e63-rv64.tcv	the payload bits past what its fields need (the sign copies of a compressed field, RV-F5, and padding, RV-F6) are zeros where the last field's last bit is 1: the decoder reads zeros and copies alike, the text does not say which, and the encoder writes copies
 vectors/rvtrace/spec/framing-examples.tcv	the payload bits past what its fields need (the sign copies of a compressed field, RV-F5, and padding, RV-F6) are zeros where the last field's last bit is 1: the decoder reads zeros and copies alike, the text does not say which, and the encoder writes copies
 vectors/rvtrace/spec/table-6.1-formats-0-1.tcv	the payload bits past what its fields need (the sign copies of a compressed field, RV-F5, and padding, RV-F6) are zeros where the last field's last bit is 1: the decoder reads zeros and copies alike, the text does not say which, and the encoder writes copies
 vectors/rvtrace/spec/table-6.3-exception-tval.tcv	the payload bits past what its fields need (the sign copies of a compressed field, RV-F5, and padding, RV-F6) are zeros where the last field's last bit is 1: the decoder reads zeros and copies alike, the text does not say which, and the encoder writes copies
 vectors/rvtrace/spec/table-6.3-exception.tcv	the payload bits past what its fields need (the sign copies of a compressed field, RV-F5, and padding, RV-F6) are zeros where the last field's last bit is 1: the decoder reads zeros and copies alike, the text does not say which, and the encoder writes copies
 vectors/rvtrace/spec/table-6.3-sync-context-field.tcv	the payload bits past what its fields need (the sign copies of a compressed field, RV-F5, and padding, RV-F6) are zeros where the last field's last bit is 1: the decoder reads zeros and copies alike, the text does not say which, and the encoder writes copies
-vectors/rvtrace/spec/table-6.4-support.tcv	the payload bits past what its fields need (the sign copies of a compressed field, RV-F5, and padding, RV-F6) are zeros where the last field's last bit is 1: the decoder reads zeros and copies alike, the text does not say which, and the encoder writes copies
-vectors/rvtrace/hdr/type1-timer-every-n.tcv	timer messages (message type 1): the encoder writes te_inst and te_support frames only (asm refuses)
-vectors/rvtrace/hdr/type3-software-every-n.tcv	software messages (message type 3): the encoder writes te_inst and te_support frames only (asm refuses, message checked below)
-vectors/rvtrace/spec/rv64-long-form.tcv	a software message (message type 3): the encoder writes te_inst and te_support frames only (asm refuses)
-vectors/rvtrace/spec/timer.tcv	timer messages (message type 1): the encoder writes te_inst and te_support frames only (asm refuses)"
+vectors/rvtrace/spec/table-6.4-support.tcv	the payload bits past what its fields need (the sign copies of a compressed field, RV-F5, and padding, RV-F6) are zeros where the last field's last bit is 1: the decoder reads zeros and copies alike, the text does not say which, and the encoder writes copies"
 protocols=$("$T" asm --help | sed -n "s/^Protocols with an assembler: //p")
 check "asm --help names the protocols with an assembler" test -n "$protocols"
 # config_args V: the vector's [config] as --config options (protocol= apart).
 config_args() { sed -n '/^\[config\]/,/^\[/{/^\[/d;s/#.*//;s/[[:space:]]*$//;/^protocol=/d;/=/s/^/--config /p}' "$1"; }
 # trace_hex V: the vector's [trace] bytes, one lower-case hex pair a line.
 trace_hex() { sed -n '/^\[trace\]/,/^\[/{/^\[/d;s/#.*//;p}' "$1" | tr 'A-F \t' 'a-f\n\n' | grep .; }
+# dump_l1 V: the vector's L1 text as asm takes it: with the cycle lines of a protocol whose input is a
+# sample file (dump --cycles; exit 2 for a byte-stream protocol, which takes the L1 text alone).
+# Sets cycles=1 for the former. A sample file's cycle lines hold every byte, so its vectors with error
+# or warning items are assembled too (the items stand on their records' lines and hold no bytes).
+dump_l1() {
+  cycles=1
+  "$T" dump --vector "$1" --level 1 --cycles > "$tmp/l1" 2>/dev/null
+  [ $? -eq 2 ] && { cycles=0; "$T" dump --vector "$1" --level 1 > "$tmp/l1" 2>/dev/null; }
+  return 0
+}
 # roundtrip P: every vector of vectors/P; prints what failed, then a summary line "RESULT ok excluded gen-exact gen".
+# The same bytes are the same L1 (the decoder's output is a function of its input); other bytes
+# must give dump's L1 again, line for line.
 roundtrip() {
   p=$1; ok=0; excl=0; gen=0; genx=0; bad=0
   for v in $(find vectors/$p -name '*.tcv' | sort); do
-    "$T" dump --vector "$v" --level 1 > "$tmp/l1" 2>/dev/null
-    if grep -q ' error class=\| warning class=\|^# skipped' "$tmp/l1"; then
+    dump_l1 "$v"
+    if [ $cycles -eq 0 ] && grep -q ' error class=\| warning class=\|^# skipped' "$tmp/l1"; then
       excl=$((excl+1)); echo "$v: its L1 has an error or warning item or skipped bytes" >> "$tmp/excluded.$p"; continue
     fi
     reason=$(printf '%s\n' "$EXCEPT" | awk -F'\t' -v v="$v" '$1 == v { print $2 }')
@@ -75,18 +88,21 @@ roundtrip() {
       [ -n "$reason" ] && { excl=$((excl+1)); echo "$v: $reason" >> "$tmp/excluded.$p"; continue; }
       echo "asm refuses $v: $(cat "$tmp/err")"; bad=$((bad+1)); continue
     fi
+    od -An -tx1 -v "$tmp/out.bin" | tr ' ' '\n' | grep . > "$tmp/got"
+    trace_hex "$v" > "$tmp/want"
+    if cmp -s "$tmp/want" "$tmp/got"; then
+      case $v in */gen/*|*/real/*) gen=$((gen+1)); genx=$((genx+1)) ;; *) ok=$((ok+1)) ;; esac
+      continue
+    fi
     "$T" dump --protocol "$p" $cfg --level 1 "$tmp/out.bin" > "$tmp/l1again" 2>&1
+    "$T" dump --vector "$v" --level 1 > "$tmp/l1" 2>/dev/null
     if ! cmp -s "$tmp/l1" "$tmp/l1again"; then
       echo "dump of asm of dump differs: $v"; diff "$tmp/l1" "$tmp/l1again" | head -4; bad=$((bad+1)); continue
     fi
-    od -An -tx1 -v "$tmp/out.bin" | tr ' ' '\n' | grep . > "$tmp/got"
-    trace_hex "$v" > "$tmp/want"
     case $v in
     */gen/*|*/real/*) gen=$((gen+1))
-       if cmp -s "$tmp/want" "$tmp/got"; then genx=$((genx+1))
-       else echo "$v: from bytes: the encoder's random choice among encodings of the same L1 (L1 identical)" >> "$tmp/excluded.$p"; fi ;;
-    *) if cmp -s "$tmp/want" "$tmp/got"; then ok=$((ok+1));
-       elif [ -n "$reason" ]; then excl=$((excl+1)); echo "$v: $reason" >> "$tmp/excluded.$p";
+       echo "$v: from bytes: the encoder's random choice among encodings of the same L1 (L1 identical)" >> "$tmp/excluded.$p" ;;
+    *) if [ -n "$reason" ]; then excl=$((excl+1)); echo "$v: $reason" >> "$tmp/excluded.$p";
        else echo "bytes differ: $v"; diff "$tmp/want" "$tmp/got" | head -4; bad=$((bad+1)); fi ;;
     esac
   done
@@ -121,7 +137,31 @@ printf '@0 00 async\n@6 0c trigger\n@8 0c trigger\n' > "$tmp/len.txt"
 check "a packet the next offset makes too long is refused" rejects "tracecert asm: $tmp/len.txt:2: no trigger packet is 2 bytes long (the distance to the next item's offset)" --protocol ptm "$tmp/len.txt"
 printf '@0 00 async\n@6 08 isync addr=0x8000 isa=jazelle reason=1 ns=0 hyp=0\n' > "$tmp/jaz.txt"
 check "Jazelle state is refused" rejects "tracecert asm: $tmp/jaz.txt:2: isa=jazelle: the encoder writes no Jazelle state" --protocol ptm "$tmp/jaz.txt"
-check "a protocol without an assembler is a usage error naming those with one" rejects "tracecert asm: protocol 'etmv1' has no assembler (these have one: $(echo $protocols | sed 's/ /, /g')) (see tracecert help asm)" --protocol etmv1 "$tmp/ok.txt"
+# Per-cycle sample files (reference/etmv1/FORMAT.md "Sample file" and "Cycle lines"), by hand: the
+# header is ETMC, revision 1, the major version (1 ETMv1, 2 ETMv2), version, port width, mode,
+# half-rate, flags, five zeros; a record is the status byte (PIPESTAT in bits 3:0, TRACESYNC in bit
+# 4) then TRACEPKT; the gap record 80 00. ETMv1, 8-bit port: a BE with TRACESYNC and packet 0x80
+# (14 80), a gap, a TD with TRACEPKT 0x01 (07 01); the item between them is read and writes nothing.
+printf '@0 sample-header version=1 port_width=8 port_mode=0 half_rate=0 flags=0\n@16 cycle 4 sync pkt=0x80\n@18 cycle gap\n@18 - gap\n@20 cycle 7 pkt=0x1\n' > "$tmp/e1.txt"
+check "etmv1: asm writes the header and records the cycle lines give" sh -c "'$T' asm --protocol etmv1 --config port_width=8 '$tmp/e1.txt' | od -An -tx1 -v | tr -s ' \n' '  ' | grep -qx ' 45 54 4d 43 01 01 01 08 00 00 00 00 00 00 00 00 14 80 80 00 07 01 '"
+# ETMv2 (major 2), ETMv2.0, 4-bit port: a TD with TRACEPKT[3:0] 9 (07 09), a 16-bit port's record of
+# three bytes: 05 6a 66 (DW, TRACEPKT[7:0] 0x6a, [15:8] 0x66).
+printf '@0 sample-header version=0 port_width=4 port_mode=0 half_rate=0 flags=1\n@16 cycle 7 pkt=0x9\n' > "$tmp/e2.txt"
+check "etmv2: asm writes a 4-bit port's file (major 2, flags 1)" sh -c "'$T' asm --protocol etmv2 '$tmp/e2.txt' | od -An -tx1 -v | tr -s ' \n' '  ' | grep -qx ' 45 54 4d 43 01 02 00 04 00 00 01 00 00 00 00 00 07 09 '"
+printf '@0 sample-header version=0 port_width=16 port_mode=0 half_rate=0 flags=0\n@16 cycle 5 pkt=0x666a\n@19 bytes 01 02\n' > "$tmp/e2-16.txt"
+check "etmv2: a 16-bit record is three bytes, TRACEPKT[7:0] first; a bytes line is written as it is" sh -c "'$T' asm --protocol etmv2 '$tmp/e2-16.txt' | od -An -tx1 -v | tr -s ' \n' '  ' | grep -qx ' 45 54 4d 43 01 02 00 10 00 00 00 00 00 00 00 00 05 6a 66 01 02 '"
+printf '@16 cycle 4 pkt=0x0\n' > "$tmp/e1-nohdr.txt"
+check "etmv1: a record before the header is refused" rejects "tracecert asm: $tmp/e1-nohdr.txt:1: the line is at byte offset 16, but the records before end at 0" --protocol etmv1 "$tmp/e1-nohdr.txt"
+printf '@0 sample-header version=1 port_width=8 port_mode=0 half_rate=0 flags=0\n@16 cycle 8 pkt=0x0\n' > "$tmp/e1-st.txt"
+check "etmv1: a status of 4 bits is refused (ETMv1's PIPESTAT has 3)" rejects "tracecert asm: $tmp/e1-st.txt:2: status 8: this protocol's status has 3 bits" --protocol etmv1 "$tmp/e1-st.txt"
+printf '@0 sample-header version=0 port_width=8 port_mode=0 half_rate=0 flags=0\n@16 cycle 4 sync pkt=0x0\n' > "$tmp/e2-sync.txt"
+check "etmv2: a sync pin is refused (ETMv2 has none)" rejects "tracecert asm: $tmp/e2-sync.txt:2: sync: this protocol has no sync pin" --protocol etmv2 "$tmp/e2-sync.txt"
+printf '@0 sample-header version=1 port_width=4 port_mode=0 half_rate=0 flags=0\n@16 cycle 0 pkt=0x10\n' > "$tmp/e1-pkt.txt"
+check "etmv1: a TRACEPKT value wider than the port is refused" rejects "tracecert asm: $tmp/e1-pkt.txt:2: pkt=0x10: a record of a 4-bit port holds at most 0xf" --protocol etmv1 "$tmp/e1-pkt.txt"
+printf '@0 sample-header version=1 port_width=8 port_mode=0 half_rate=0 flags=0\n@16 cycle 0 pkt=0x1\n@17 0 ie\n' > "$tmp/e1-item.txt"
+check "etmv1: an item that stands on no record's line is refused" rejects "tracecert asm: $tmp/e1-item.txt:3: the item is at byte offset 17, where no line before it starts (a per-cycle protocol's items stand on their records' lines)" --protocol etmv1 "$tmp/e1-item.txt"
+printf '@0 sample-header version=1 port_width=8 port_mode=0 half_rate=0 flags=0\n@16 cycle 0 pkt=0x1 x\n' > "$tmp/e1-col.txt"
+check "etmv1: a cycle line the parser refuses names its column" rejects "tracecert asm: $tmp/e1-col.txt:2: column 20: expected the end of the line, found ' x'" --protocol etmv1 "$tmp/e1-col.txt"
 check "no FILE is a usage error" rejects "tracecert asm: no FILE given (see tracecert help asm)" --protocol ptm
 check "a missing file is named" rejects "tracecert asm: cannot read '$tmp/none.txt': No such file or directory" --protocol ptm "$tmp/none.txt"
 # A small program written by hand: the bytes each line means (IHI 0035B §4.5: A-sync 00×5 80, I-sync 08 +
@@ -165,9 +205,36 @@ printf '@0 e5 sync-start priv=3 branch=1 addr=0x1000\n' > "$tmp/rv.txt"
 check "rvtrace: asm writes the frame the line means" sh -c "'$T' asm --protocol rvtrace --config rv32=1 --config iaddress_width_p=32 --config iaddress_lsb_p=1 --config nocontext_p=1 --config privilege_width_p=2 '$tmp/rv.txt' | od -An -tx1 -v | tr -s ' \n' '  ' | grep -qx ' e5 1c 00 01 00 00 '"
 printf '@0 e4 sync-start priv=3 branch=1 addr=0x1000\n' > "$tmp/rv-n.txt"
 check "rvtrace: a byte 0 whose N cannot hold the payload is refused" rejects "tracecert asm: $tmp/rv-n.txt:1: the frame's byte 0 is e5, not e4 (the payload needs 5 bytes)" --protocol rvtrace --config rv32=1 --config iaddress_width_p=32 --config iaddress_lsb_p=1 --config nocontext_p=1 --config privilege_width_p=2 "$tmp/rv-n.txt"
-printf '@0 e5 sync-start priv=3 branch=1 addr=0x1000\n@6 31 software value=0x1\n' > "$tmp/rv-sw.txt"
-check "rvtrace: a message the encoder does not write is refused" rejects "tracecert asm: $tmp/rv-sw.txt:2: a software message: the encoder writes te_inst and te_support frames only" --protocol rvtrace --config rv32=1 --config iaddress_width_p=32 --config iaddress_lsb_p=1 --config nocontext_p=1 --config privilege_width_p=2 "$tmp/rv-sw.txt"
+# A software message (trdb, RV-X3; ERRATA RV-P26), RV32: XLEN = 32 bits from payload bit 0, kept to the
+# fewest whose copies restore it: 0x12345678 has bits 31 and 30 both 0, bit 29 1: 31 bits, 2 in byte
+# 0 (bits 1:0 = 00), 29 in N = 4 bytes (32 bits: value bits 2-31, then padding, copies of bit 31, 0).
+# Byte 0: N 4 | type 3 << 4 = 34; bytes 1-4: 0x12345678 >> 2 = 0x048d159e little-endian: 9e 15 8d 04.
+printf '@0 34 software value=0x12345678\n' > "$tmp/rv-sw.txt"
+check "rvtrace: asm writes a software message's frame" sh -c "'$T' asm --protocol rvtrace --config rv32=1 --config iaddress_width_p=32 '$tmp/rv-sw.txt' | od -An -tx1 -v | tr -s ' \n' '  ' | grep -qx ' 34 9e 15 8d 04 '"
+# A timer message of timer_width 8: 0x80 sign-extends from bit 7, all 8 bits kept: 2 in byte 0 (00),
+# 6 in N = 1 byte, then 2 padding bits, copies of bit 7 (1): byte 1 = 0x80 >> 2 | 11 << 6 = e0; byte 0 = 01 | 1 << 4 = 11.
+printf '@0 11 timer time=0x80\n' > "$tmp/rv-timer.txt"
+check "rvtrace: asm writes a timer message's frame (padding: copies of the value's last bit)" sh -c "'$T' asm --protocol rvtrace --config rv32=1 --config iaddress_width_p=32 --config timer_width=8 '$tmp/rv-timer.txt' | od -An -tx1 -v | tr -s ' \n' '  ' | grep -qx ' 11 e0 '"
+printf '@0 35 software value=0x100000000\n' > "$tmp/rv-sw-wide.txt"
+check "rvtrace: a value wider than its message's field is refused" rejects "tracecert asm: $tmp/rv-sw-wide.txt:1: the software message's value has more than its 32 bits" --protocol rvtrace --config rv32=1 --config iaddress_width_p=32 "$tmp/rv-sw-wide.txt"
+# A message of type 0 that is no itrace_status (RV-F3): control_code 0x05 and support_type 2 fill the
+# 10 bits of N = 1 (byte 0 bits 7:6 the control's bits 1:0, 01: 41; byte 1 its bits 5:2 0001 | 2 << 4: 21).
+printf '@0 41 message control=0x5 type=2\n' > "$tmp/rv-msg.txt"
+check "rvtrace: asm writes a message's control_code and support_type" sh -c "'$T' asm --protocol rvtrace '$tmp/rv-msg.txt' | od -An -tx1 -v | tr -s ' \n' '  ' | grep -qx ' 41 21 '"
 printf '@0 00 async\n@6 0c ignore\n' > "$tmp/e3-kind.txt"
 check "etmv3: a one-byte packet whose header is another kind's is refused (0c is a trigger)" rejects "tracecert asm: $tmp/e3-kind.txt:2: the header is not the packet kind's" --protocol etmv3 "$tmp/e3-kind.txt"
+printf '@0 00 async\n@6 08 isync addr=0x8000 isa=arm reason=1 ns=0 hyp=0\n@12 80 atom atoms=E\n@5000 80 atom atoms=E\n' > "$tmp/far.txt"
+check "a packet of 4096 bytes or more is refused before it is written" rejects "tracecert asm: $tmp/far.txt:3: no packet is 4988 bytes long (the distance to the next item's offset)" --protocol ptm "$tmp/far.txt"
+# Found by the P_asm fuzz harnesses: fields the decoder cannot read back as the line says are refused
+# (they would be written and read as another line). Without ts64 a timestamp has 48 bits (PTM-P9,
+# ETM3-X1); an LSiP I-sync's data instruction address has bit 0 clear (its byte holds the T bit, §7.7.3).
+printf '@0 00 async\n@6 42 timestamp ts=0x1000000000000\n' > "$tmp/ts49.txt"
+check "ptm: a timestamp of more than 48 bits without ts64 is refused" rejects "tracecert asm: $tmp/ts49.txt:2: ts=0x1000000000000: the timestamp has 48 bits (ts64=0)" --protocol ptm --config timestamps=1 "$tmp/ts49.txt"
+printf '@0 00 async\n@6 42 timestamp ts=0x1000000000000 r=0\n' > "$tmp/e3ts49.txt"
+check "etmv3: a timestamp of more than 48 bits without ts64 is refused" rejects "tracecert asm: $tmp/e3ts49.txt:2: the timestamp has 48 bits (ts64=0)" --protocol etmv3 --config timestamps=1 "$tmp/e3ts49.txt"
+# A long form's M is one byte (RV-F4): no frame is longer than 2 + 255 bytes (found by rvtrace_asm).
+printf '@0 e0 sync-start priv=3 branch=1 addr=0x1000\n@300 e0 sync-start priv=3 branch=1 addr=0x1000\n' > "$tmp/rv-long.txt"
+check "rvtrace: a long form longer than M can say is refused" rejects "tracecert asm: $tmp/rv-long.txt:1: no sync-start frame is 300 bytes long (the distance to the next item's offset)" --protocol rvtrace --config long_frames=1 "$tmp/rv-long.txt"
 check "--output writes the file" sh -c "'$T' asm --protocol ptm --output '$tmp/ok.bin' '$tmp/ok.txt' && test \$(wc -c < '$tmp/ok.bin') -eq 13"
+check "dump --cycles of a byte-stream protocol is refused" sh -c "'$T' dump --protocol ptm --cycles '$tmp/ok.bin' 2>&1 >/dev/null | grep -qx \"tracecert dump: --cycles: the input of protocol 'ptm' is a byte stream, not a sample file\""
 tap_done

@@ -6,7 +6,7 @@ R="sh fuzz/run.sh"
 # The harnesses by fuzz/README.md's rule: those naming no protocol, then for each protocol of PROTOCOLS
 # every fuzz/P/NAME.c that defines LLVMFuzzerTestOneInput (P_NAME) and, for a protocol with an encoder
 # (encoder/P/*.c) and no fuzz/P/roundtrip.c, the shared P_roundtrip, in name order; then P_stream,
-# P_diff and P_l1text.
+# P_diff, P_l1text and P_asm.
 export LC_ALL=C
 harnesses="adapter csframe snapini"
 shared_rt=
@@ -17,7 +17,7 @@ for p in $(sed -n 's/^PROTOCOLS := //p' GNUmakefile); do
     own="$own ${p}_roundtrip"
     shared_rt="$shared_rt ${p}_roundtrip"
   fi
-  harnesses="$harnesses $(printf '%s\n' $own | sort | tr '\n' ' ')${p}_stream ${p}_diff ${p}_l1text"
+  harnesses="$harnesses $(printf '%s\n' $own | sort | tr '\n' ' ')${p}_stream ${p}_diff ${p}_l1text ${p}_asm"
 done
 check "the rule gives this build's known harnesses" sh -c "for h in ete_decode ete_format ete_parse ete_roundtrip ete_stream ete_diff ete_l1text ptm_decode ptm_parse ptm_roundtrip ptm_stream ptm_diff ptm_l1text etmv3_decode etmv3_parse etmv3_roundtrip etmv3_stream etmv3_diff etmv3_l1text; do case ' $harnesses ' in *\" \$h \"*) ;; *) echo \"missing \$h\"; exit 1 ;; esac; done"
 check "the shared round-trip harness is that of PTM, ETMv3, rvtrace, ETMv1 and ETMv2, not ETE's (fuzz/ete/roundtrip.c is its own)" test "$shared_rt" = " ptm_roundtrip etmv3_roundtrip rvtrace_roundtrip etmv1_roundtrip etmv2_roundtrip"
@@ -32,9 +32,19 @@ done
 out=$(rt_compile ete_roundtrip)
 check "ete_roundtrip compiles fuzz/ete/roundtrip.c, with no encoder named" sh -c \
   "printf '%s\n' \"\$1\" | grep -q -- ' -c fuzz/ete/roundtrip.c ' && ! printf '%s\n' \"\$1\" | grep -q TC_FUZZ_ENCODER" sh "$out"
+# P_asm compiles fuzz/asm.c for every protocol, with its encoder when it has one (ENC_PROTOCOLS).
+for p in $(sed -n 's/^PROTOCOLS := //p' GNUmakefile); do
+  out=$(rt_compile "${p}_asm")
+  case " $(tc_enc_protocols) " in
+  *" $p "*) check "${p}_asm compiles fuzz/asm.c for $p with tc_encoder_$p" sh -c \
+    "printf '%s\n' \"\$1\" | grep -qF -- \"-DTC_FUZZ_PROTOCOL='\\\"$p\\\"' -DTC_FUZZ_ENCODER=tc_encoder_$p\" && printf '%s\n' \"\$1\" | grep -q -- ' -c fuzz/asm.c '" sh "$out" ;;
+  *) check "${p}_asm compiles fuzz/asm.c for $p, with no encoder named" sh -c \
+    "printf '%s\n' \"\$1\" | grep -q -- ' -c fuzz/asm.c ' && ! printf '%s\n' \"\$1\" | grep -q TC_FUZZ_ENCODER" sh "$out" ;;
+  esac
+done
 check "every harness is accepted" sh -c "for h in $harnesses; do $R check-args \$h 60 || exit 1; done"
 check "an unknown harness is named with the list" sh -c "$R check-args bogus 60 2>&1 | grep -qF \"unknown HARNESS 'bogus' (one of: $harnesses)\" && { $R check-args bogus 60 2>/dev/null; test \$? -eq 2; }"
-check "the list is fuzz.mk's (make fuzz-harnesses): for each protocol, every fuzz/P/NAME.c defining LLVMFuzzerTestOneInput and the shared P_roundtrip, then P_stream, P_diff and P_l1text" sh -c "test \"\$(make -s --no-print-directory fuzz-harnesses)\" = '$harnesses'"
+check "the list is fuzz.mk's (make fuzz-harnesses): for each protocol, every fuzz/P/NAME.c defining LLVMFuzzerTestOneInput and the shared P_roundtrip, then P_stream, P_diff, P_l1text and P_asm" sh -c "test \"\$(make -s --no-print-directory fuzz-harnesses)\" = '$harnesses'"
 check "dictionaries: fuzz/P/NAME.dict, P_stream and P_diff fall back to fuzz/P/parse.dict, roundtrip none" sh -c "test \"\$($R dict ete_parse) \$($R dict ete_diff) \$($R dict ptm_parse) \$($R dict ptm_decode) \$($R dict ptm_stream) \$($R dict ptm_diff) \$($R dict ete_stream) [\$($R dict ptm_roundtrip)\$($R dict ete_roundtrip)]\" = 'fuzz/ete/parse.dict fuzz/ete/parse.dict fuzz/ptm/parse.dict fuzz/ptm/decode.dict fuzz/ptm/parse.dict fuzz/ptm/parse.dict fuzz/ete/parse.dict []'"
 check "the adapter harness's dictionary is every protocol's parse.dict" sh -c "d=\$(FUZZ_OUT='$tmp' $R dict adapter) && test \"\$d\" = '$tmp/adapter.dict' && cat fuzz/*/parse.dict | cmp -s - \"\$d\""
 # Smoke seconds: fuzz.mk's own entries (HARNESS:LF:AFL), else the protocol's FUZZ_SMOKE_PROTO seconds

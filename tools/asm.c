@@ -9,9 +9,8 @@
 #include "asm.h"
 #include "cli.h"
 #include "outfile.h"
+#include "tracecert/asmtext.h"
 #include "tracecert/encoder.h"
-
-#define ASM_PACKET_MAX 4096
 
 enum asm_option { opt_protocol = 1, opt_config, opt_output };
 
@@ -30,21 +29,28 @@ struct asm_opts {
 	const char *output;
 };
 
-/* The L1 items of the text, each with its line. */
-struct asm_items {
-	unsigned char *rec;       /* n records of proto->l1_size bytes */
-	unsigned *line;
-	size_t n, cap;
-};
+static const struct tc_encoder *asm_encoder(const struct tc_protocol *p)
+{
+	for (int i = 0; tc_encoders[i]; i++)
+		if (!strcmp(tc_encoders[i]->protocol, p->name) && tc_encoders[i]->asm_write)
+			return tc_encoders[i];
+	return NULL;
+}
 
-/* The protocols whose encoder has an assembler, joined by sep. */
+/* Whether asm writes p: its encoder's assembler, or its sample file's writer. */
+static int has_assembler(const struct tc_protocol *p)
+{
+	return asm_encoder(p) != NULL || p->sample != NULL;
+}
+
+/* The protocols with an assembler, joined by sep. */
 static void assembler_list(char *buf, size_t n, const char *sep)
 {
 	size_t used = 0;
 	buf[0] = 0;
-	for (int i = 0; tc_encoders[i] && used < n; i++)
-		if (tc_encoders[i]->asm_write)
-			used += (size_t)snprintf(buf + used, n - used, "%s%s", used ? sep : "", tc_encoders[i]->protocol);
+	for (int i = 0; tc_protocols[i] && used < n; i++)
+		if (has_assembler(tc_protocols[i]))
+			used += (size_t)snprintf(buf + used, n - used, "%s%s", used ? sep : "", tc_protocols[i]->name);
 }
 
 static void help_asm(FILE *f, const struct tc_cli *c, const struct tc_protocol *proto)
@@ -64,19 +70,18 @@ static void help_asm(FILE *f, const struct tc_cli *c, const struct tc_protocol *
 		"the text. An error names FILE:LINE, then the column and what was expected there;\n"
 		"exit status 2, nothing written.\n"
 		"\n"
+		"A protocol whose input is a per-cycle sample file takes the text\n"
+		"`tracecert dump --cycles` prints: a sample-header line and one cycle line\n"
+		"per record (\"@18 cycle 0 pkt=0xa0\"), and \"@OFF bytes HH ...\" lines for bytes\n"
+		"the reader takes no record of, which hold the bytes; the L1 items between them\n"
+		"(errors and warnings too) hold none and must stand on a line written before\n"
+		"them (the L1 text alone does not hold the records: the protocol's FORMAT.md).\n"
+		"\n"
 		"Options:\n");
 	tc_cli_print_options(f, c);
 	assembler_list(list, sizeof list, " ");
 	fprintf(f, "\nProtocols with an assembler: %s\n", list);
 	tc_cli_print_config_help(f, proto, TC_CLI_KEYS_PACKETS);
-}
-
-static const struct tc_encoder *asm_encoder(const struct tc_protocol *p)
-{
-	for (int i = 0; tc_encoders[i]; i++)
-		if (!strcmp(tc_encoders[i]->protocol, p->name) && tc_encoders[i]->asm_write)
-			return tc_encoders[i];
-	return NULL;
 }
 
 static int take_argument(struct asm_opts *o, const struct tc_cli *c, int id)
@@ -120,7 +125,7 @@ static int parse_args(int argc, char **argv, struct asm_opts *o)
 		tc_cli_usage_error(&c, "no FILE given");
 		return -1;
 	}
-	if (!asm_encoder(o->proto)) {
+	if (!has_assembler(o->proto)) {
 		char list[200];
 		assembler_list(list, sizeof list, ", ");
 		tc_cli_usage_error(&c, "protocol '%s' has no assembler (these have one: %s)", o->proto->name, list);
@@ -145,134 +150,6 @@ static int make_config(const struct asm_opts *o, void *cfg)
 	return 0;
 }
 
-/* The line without its comment and trailing blanks (in place); its columns stay those of the file. */
-static void strip_line(char *s)
-{
-	size_t n;
-	char *hash = strchr(s, '#');
-	if (hash)
-		*hash = 0;
-	n = strlen(s);
-	while (n && (s[n - 1] == ' ' || s[n - 1] == '\t' || s[n - 1] == '\n' || s[n - 1] == '\r'))
-		s[--n] = 0;
-}
-
-static void *items_add(struct asm_items *it, size_t size, unsigned line)
-{
-	if (it->n == it->cap) {
-		size_t cap = it->cap ? it->cap * 2 : 256;
-		unsigned char *rec = realloc(it->rec, cap * size);
-		unsigned *lines = rec ? realloc(it->line, cap * sizeof *lines) : NULL;
-		if (rec)
-			it->rec = rec;
-		if (!lines)
-			return NULL;
-		it->line = lines;
-		it->cap = cap;
-	}
-	it->line[it->n] = line;
-	memset(it->rec + it->n * size, 0, size);
-	return it->rec + it->n++ * size;
-}
-
-/* Every line of f into items; 0, or -1 after a message. */
-static int read_items(const struct tc_protocol *p, const char *path, FILE *f, struct asm_items *it)
-{
-	char *buf = NULL, err[300];
-	size_t bufcap = 0;
-	unsigned line = 0;
-	int rc = 0;
-	while (rc == 0 && getline(&buf, &bufcap, f) >= 0) {
-		void *rec;
-		line++;
-		strip_line(buf);
-		if (!buf[0])
-			continue;
-		rec = items_add(it, p->l1_size, line);
-		if (!rec) {
-			fprintf(stderr, "tracecert asm: out of memory\n");
-			rc = -1;
-		} else if (p->parse_l1(buf, rec, err, sizeof err)) {
-			fprintf(stderr, "tracecert asm: %s:%u: %s\n", path, line, err);
-			rc = -1;
-		}
-	}
-	if (rc == 0 && ferror(f)) {
-		fprintf(stderr, "tracecert asm: cannot read '%s': %s\n", path, strerror(errno));
-		rc = -1;
-	}
-	free(buf);
-	return rc;
-}
-
-/* Whether item i is a packet at the offset where the bytes written so far end; 0, or -1 after a message. */
-static int check_item(const struct tc_protocol *p, const char *path, const struct asm_items *it, size_t i,
-		      uint64_t end)
-{
-	const struct tc_item *item = (const void *)(it->rec + i * p->l1_size);
-	if (p->item_error(tc_level_l1, item) || p->item_is_warning(tc_level_l1, item)) {
-		fprintf(stderr, "tracecert asm: %s:%u: an %s item is no packet: its bytes are not in the text (asm writes packets only)\n",
-			path, it->line[i], p->item_error(tc_level_l1, item) ? "error" : "warning");
-		return -1;
-	}
-	if (item->offset != end) {
-		fprintf(stderr, "tracecert asm: %s:%u: the packet is at byte offset %llu, but the packets before end at %llu%s\n",
-			path, it->line[i], (unsigned long long)item->offset, (unsigned long long)end,
-			item->offset > end ? ": the bytes between are no packets (asm writes packets only)" : "");
-		return -1;
-	}
-	return 0;
-}
-
-/* The bytes of every item into *out; 0, or -1 after a message. */
-static int assemble(const struct tc_encoder *enc, const struct tc_protocol *p, const void *cfg, const char *path,
-		    const struct asm_items *it, unsigned char **out, size_t *outlen)
-{
-	void *w = enc->asm_open(cfg);
-	unsigned char *bytes = malloc(ASM_PACKET_MAX);
-	size_t n = 0, cap = ASM_PACKET_MAX;
-	char err[300];
-	int rc = 0;
-	if (!w || !bytes) {
-		fprintf(stderr, "tracecert asm: %s\n", w ? "out of memory" : "the configuration has no assembler");
-		rc = -1;
-	}
-	for (size_t i = 0; rc == 0 && i < it->n; i++) {
-		const struct tc_item *item = (const void *)(it->rec + i * p->l1_size);
-		const struct tc_item *next = i + 1 < it->n ? (const void *)(it->rec + (i + 1) * p->l1_size) : NULL;
-		size_t len = next && next->offset > item->offset ? (size_t)(next->offset - item->offset) : 0;
-		long got;
-		if (check_item(p, path, it, i, n)) {
-			rc = -1;
-			break;
-		}
-		if (cap - n < ASM_PACKET_MAX || cap - n < len) {
-			size_t c2 = cap * 2 + len;
-			unsigned char *b2 = realloc(bytes, c2);
-			if (!b2) {
-				fprintf(stderr, "tracecert asm: out of memory\n");
-				rc = -1;
-				break;
-			}
-			bytes = b2, cap = c2;
-		}
-		got = enc->asm_write(w, item, len, bytes + n, cap - n, err, sizeof err);
-		if (got < 0) {
-			fprintf(stderr, "tracecert asm: %s:%u: %s\n", path, it->line[i], err);
-			rc = -1;
-		} else {
-			n += (size_t)got;
-		}
-	}
-	if (enc->asm_close && w)
-		enc->asm_close(w);
-	if (rc)
-		free(bytes), bytes = NULL;
-	*out = bytes;
-	*outlen = n;
-	return rc;
-}
-
 static int write_out(const char *output, const unsigned char *bytes, size_t n)
 {
 	char err[400];
@@ -290,25 +167,66 @@ static int write_out(const char *output, const unsigned char *bytes, size_t n)
 	return 0;
 }
 
+/* The whole of f into *text; 0, or -1 after a message. */
+static int read_text(const char *path, FILE *f, char **text, size_t *len)
+{
+	size_t cap = 65536, n = 0, got;
+	char *t = malloc(cap);
+	while (t && (got = fread(t + n, 1, cap - n, f)) > 0) {
+		n += got;
+		if (n == cap) {
+			char *t2 = realloc(t, cap * 2);
+			if (!t2)
+				free(t);
+			t = t2;
+			cap *= 2;
+		}
+	}
+	if (!t) {
+		fprintf(stderr, "tracecert asm: out of memory\n");
+		return -1;
+	}
+	if (ferror(f)) {
+		fprintf(stderr, "tracecert asm: cannot read '%s': %s\n", path, strerror(errno));
+		free(t);
+		return -1;
+	}
+	*text = t;
+	*len = n;
+	return 0;
+}
+
+static int assemble(const struct asm_opts *o, const void *cfg, const char *text, size_t len, uint8_t **bytes,
+		    size_t *n)
+{
+	char msg[400];
+	unsigned line;
+	if (tc_asm_text(o->proto, asm_encoder(o->proto), cfg, text, len, bytes, n, &line, msg, sizeof msg) == 0)
+		return 0;
+	if (line)
+		fprintf(stderr, "tracecert asm: %s:%u: %s\n", o->file, line, msg);
+	else
+		fprintf(stderr, "tracecert asm: %s\n", msg);
+	return -1;
+}
+
 static int run(const struct asm_opts *o)
 {
-	struct asm_items it = { 0 };
-	unsigned char *bytes = NULL;
-	size_t n = 0;
+	uint8_t *bytes = NULL;
+	char *text = NULL;
+	size_t n = 0, len = 0;
 	void *cfg = malloc(o->proto->config_size);
 	FILE *f = !strcmp(o->file, "-") ? stdin : fopen(o->file, "r");
 	int rc = 2;
 	if (!f)
 		fprintf(stderr, "tracecert asm: cannot read '%s': %s\n", o->file, strerror(errno));
-	if (f && cfg && make_config(o, cfg) == 0 && read_items(o->proto, o->file, f, &it) == 0 &&
-	    assemble(asm_encoder(o->proto), o->proto, cfg, o->file, &it, &bytes, &n) == 0 &&
-	    write_out(o->output, bytes, n) == 0)
+	if (f && cfg && make_config(o, cfg) == 0 && read_text(o->file, f, &text, &len) == 0 &&
+	    assemble(o, cfg, text, len, &bytes, &n) == 0 && write_out(o->output, bytes, n) == 0)
 		rc = 0;
 	if (f && f != stdin)
 		fclose(f);
 	free(bytes);
-	free(it.rec);
-	free(it.line);
+	free(text);
 	free(cfg);
 	return rc;
 }

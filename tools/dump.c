@@ -7,6 +7,7 @@
 #include <sys/stat.h>
 
 #include "cli.h"
+#include "cyclecap.h"
 #include "dump.h"
 #include "snaprun.h"
 #include "tracecert/image.h"
@@ -26,6 +27,7 @@ struct dump_opts {
 	int nimage;
 	int hex;
 	int vector;
+	int cycles;                      /* --cycles: the sample file's cycle lines among the L1 items */
 	const char *file;
 	const char *snapshot;
 	struct tc_max_bytes max_bytes;   /* --max-bytes */
@@ -103,7 +105,8 @@ void tc_max_bytes_report(const char *cmd, const char *path, unsigned long long l
 
 /* ---- Help -------------------------------------------------------------------- */
 
-enum dump_option { opt_protocol = 1, opt_config, opt_level, opt_hex, opt_vector, opt_snapshot, opt_image, opt_max_bytes };
+enum dump_option { opt_protocol = 1, opt_config, opt_level, opt_hex, opt_vector, opt_snapshot, opt_image, opt_max_bytes,
+		   opt_cycles };
 
 /* The help of the options dump and decode share. */
 static const char protocol_doc[] = "the trace protocol (default: the first of the build,\nlisted below); with --vector the vector's own, which P\nmust then name";
@@ -124,6 +127,10 @@ static const struct tc_cli_option dump_options[] = {
 	{ "hex", NULL, opt_hex, hex_doc },
 	{ "vector", NULL, opt_vector, vector_doc },
 	{ "max-bytes", "N", opt_max_bytes, max_bytes_doc },
+	{ "cycles", NULL, opt_cycles,
+	  "a protocol whose input is a per-cycle sample file, at\nL1: before the items, a line for\n"
+	  "the header and one per record (\"@18 cycle 0 pkt=0xa0\"),\nwhich the L1 text does not hold; `tracecert asm`\n"
+	  "writes the file back from them" },
 	{ "snapshot", "DIR", opt_snapshot,
 	  "a trace snapshot directory (snapshot.ini, device .ini\nfiles with registers, trace.ini and its buffers, raw or\n"
 	  "CoreSight formatted): every source of a protocol of this\nbuild (by its device type) is decoded with its registers\n"
@@ -249,6 +256,9 @@ static int take_argument(struct dump_opts *o, const struct tc_cli *c, int id)
 	case opt_vector:
 		o->vector = 1;
 		return 0;
+	case opt_cycles:
+		o->cycles = 1;
+		return 0;
 	case opt_max_bytes:
 		if (tc_cli_number(v, ~0ull, &o->max_bytes.n) == 0) {
 			o->max_bytes.given = 1;
@@ -292,6 +302,10 @@ static int check_combination(const struct dump_opts *o, const struct tc_cli *c)
 	}
 	if (!o->snapshot && !o->file) {
 		tc_cli_usage_error(c, "no FILE given");
+		return -1;
+	}
+	if (o->cycles && (o->snapshot || o->out.level_mask != tc_level_l1)) {
+		tc_cli_usage_error(c, "--cycles goes with a FILE at --level 1 only");
 		return -1;
 	}
 	if (o->hex && o->vector) {
@@ -497,19 +511,74 @@ static int hex_precheck(struct input *in)
 
 /* ---- Decoding ------------------------------------------------------------------------ */
 
-static int feed_file(const struct tc_protocol *p, void *d, struct input *in)
+/* --cycles: the sample file's cycle lines (reference/cyclecap.h), each before the bytes that complete
+ * its record go to the decoder, so each L1 item follows the line of its record. */
+struct cycle_echo {
+	int on;
+	struct tc_cyclecap_echo e;
+};
+
+static void echo_line(void *ctx, const struct tc_cyclecap_line *l)
+{
+	char buf[200];
+	(void)ctx;
+	tc_cyclecap_format_line(buf, sizeof buf, l);
+	puts(buf);
+}
+
+/* Feeds b to the decoder, with --cycles record by record after each one's line. */
+static void feed(const struct tc_protocol *p, void *d, struct cycle_echo *e, const uint8_t *b, size_t len)
+{
+	if (!e->on) {
+		p->feed(d, b, len);
+		return;
+	}
+	while (len > 0) {
+		size_t n = tc_cyclecap_echo_step(&e->e, b, len);
+		p->feed(d, b, n);
+		b += n;
+		len -= n;
+	}
+}
+
+/* The end of the input: a partial header or record's bytes. */
+static void echo_finish(struct cycle_echo *e)
+{
+	if (e->on)
+		tc_cyclecap_echo_finish(&e->e);
+}
+
+static int feed_file(const struct tc_protocol *p, void *d, struct cycle_echo *e, struct input *in)
 {
 	static uint8_t buf[CHUNK];
 	long n;
 	while ((n = input_read(in, buf)) > 0)
-		p->feed(d, buf, (size_t)n);
+		feed(p, d, e, buf, (size_t)n);
 	return n < 0 ? -1 : 0;
 }
 
-static void feed_memory(const struct tc_protocol *p, void *d, const uint8_t *b, size_t len)
+static void feed_memory(const struct tc_protocol *p, void *d, struct cycle_echo *e, const uint8_t *b, size_t len)
 {
 	for (size_t i = 0; i < len; i += CHUNK)
-		p->feed(d, b + i, len - i < CHUNK ? len - i : CHUNK);
+		feed(p, d, e, b + i, len - i < CHUNK ? len - i : CHUNK);
+}
+
+/* --cycles for o->proto: 0, or -1 after a message when its input is no sample file. */
+static int echo_init(const struct dump_opts *o, struct cycle_echo *e)
+{
+	const struct tc_sample_format *f = o->proto->sample;
+	memset(e, 0, sizeof *e);
+	if (!o->cycles)
+		return 0;
+	if (!f) {
+		fprintf(stderr, "tracecert %s: --cycles: the input of protocol '%s' is a byte stream, not a sample file\n",
+			o->cmd, o->proto->name);
+		return -1;
+	}
+	struct tc_cyclecap_params params = { f->major, f->max_minor, f->status_bits, f->has_sync };
+	tc_cyclecap_echo_init(&e->e, &params, echo_line, NULL);
+	e->on = 1;
+	return 0;
 }
 
 /* The vector's protocol, configuration, trace and (without --image) image. */
@@ -554,7 +623,8 @@ static int run_decoder(struct dump_opts *o, void *cfg, struct tc_image *img, str
 	char err[300];
 	void *d;
 	int rc = 0;
-	if (build_config(o, &b))
+	struct cycle_echo echo;
+	if (build_config(o, &b) || echo_init(o, &echo))
 		return 2;
 	if (tc_config_builder_apply(&b, cfg, &notes, err, sizeof err)) {
 		fprintf(stderr, "tracecert %s: %s\n", o->cmd, err);
@@ -570,9 +640,10 @@ static int run_decoder(struct dump_opts *o, void *cfg, struct tc_image *img, str
 	}
 	p->set_image(d, img);
 	if (o->vector)
-		feed_memory(p, d, v->trace, v->trace_len);
-	else if (feed_file(p, d, in))
+		feed_memory(p, d, &echo, v->trace, v->trace_len);
+	else if (feed_file(p, d, &echo, in))
 		rc = 2;
+	echo_finish(&echo);
 	p->finish(d);
 	if (p->skipped(d))
 		printf("# skipped %llu bytes outside A-sync\n", (unsigned long long)p->skipped(d));

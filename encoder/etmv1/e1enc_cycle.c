@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cyclecap.h"
 #include "e1enc_internal.h"
 
 extern const char *const enc_etmv1_variant_names[];
@@ -35,12 +36,10 @@ uint64_t e1e_offset(const struct e1e *e)
 
 void e1e_header(struct e1e *e)
 {
-	uint8_t h[16] = { 0x45, 0x54, 0x4d, 0x43, 1, 1 };
-	h[6] = e->cfg.version;
-	h[7] = e->cfg.port_width;
-	h[8] = e->cfg.port_mode;
-	h[9] = e->cfg.half_rate;
-	h[10] = (uint8_t)(e->drop_td ? 1 : 0);   /* FORMAT.md "Header" byte 10 bit 0 */
+	struct tc_cyclecap_header hd = { 1, 1, e->cfg.version, e->cfg.port_width, e->cfg.port_mode, e->cfg.half_rate,
+					 (uint8_t)(e->drop_td ? 1 : 0) };   /* FORMAT.md "Header" byte 10 bit 0 */
+	uint8_t h[TC_CYCLECAP_HEADER];
+	tc_cyclecap_put_header(&hd, h);   /* the sample file's one writer (reference/cyclecap.c) */
 	enc_buf_put(&e->trace, h, sizeof h);
 }
 
@@ -261,6 +260,7 @@ int e1e_trigger_now(struct e1e *e, int ps, int apo)
 static void put_cycle_as(struct e1e *e, int ps, int trig)
 {
 	uint8_t b[3] = { 0 }, pkt[2] = { 0, 0 };
+	struct tc_cyclecap_record rec;
 	int sync = 0;
 	if (trig) {
 		pkt[0] = (uint8_t)ps;
@@ -272,9 +272,11 @@ static void put_cycle_as(struct e1e *e, int ps, int trig)
 	} else {
 		drain(e, pkt, &sync);
 	}
-	b[0] = (uint8_t)(ps | (sync ? 0x10 : 0));
-	b[1] = pkt[0];
-	b[2] = pkt[1];
+	memset(&rec, 0, sizeof rec);
+	rec.status = (uint8_t)ps;
+	rec.sync = (uint8_t)sync;
+	rec.pkt = (uint16_t)(pkt[0] | pkt[1] << 8);
+	tc_cyclecap_put_record(&rec, e->cfg.port_width, b);   /* the sample file's one writer */
 	if (sync)
 		e1e_hit(e, "tracesync port%u", e->cfg.port_width);
 	if (ps == tc_etmv1_ps_td && !pkt[0] && e->drop_td) {

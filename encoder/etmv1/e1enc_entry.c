@@ -408,4 +408,8 @@ const struct tc_encoder tc_encoder_etmv1 = {
 	.config_refused = refused,
 	.from_exec = e1e_from_exec,
 	.exec_family = tc_exec_family_aarch32,
+	.asm_open = e1e_asm_open,
+	.asm_write = e1e_asm_write,
+	.asm_close = e1e_asm_close,
+	.asm_cycle = e1e_asm_cycle,
 };

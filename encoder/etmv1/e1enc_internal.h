@@ -152,4 +152,11 @@ struct tc_exec_marks;
 int e1e_from_exec(const struct tc_exec *x, struct tc_enc_result *r, struct tc_exec_marks *m, char *err,
 		  size_t errlen);
 
+/* e1enc_asm.c: tc_encoder.asm_open, asm_write, asm_close, asm_cycle (tracecert asm). */
+struct tc_cyclecap_line;
+void *e1e_asm_open(const void *cfg);
+long e1e_asm_write(void *w, const struct tc_item *item, size_t len, uint8_t *out, size_t cap, char *err, size_t errlen);
+void e1e_asm_close(void *w);
+long e1e_asm_cycle(void *w, const struct tc_cyclecap_line *line, uint8_t *out, size_t cap, char *err, size_t errlen);
+
 #endif

@@ -177,6 +177,8 @@ static int write_isync(const struct asm_call *a)
 	if (p->header != (p->has_cc ? 0x70 : 0x08) || p->has_address == e->cfg.data_only ||
 	    p->has_ctxid != (e->cfg.contextid_size > 0))
 		return refuse(a, "the header is not the item's (08, 70 with a cycle count) or the configuration gives another I-sync");
+	if (p->lsip && (p->data_insn & 1))   /* the decoder clears it: bit 0 of the address byte is the T bit (§7.7.3) */
+		return refuse(a, "bit 0 of the LSiP data instruction's address is set: the address byte holds the T bit there");
 	e->ns = p->ns;
 	e->hyp = p->hyp;
 	e->ctxid = p->context_id;
@@ -197,6 +199,8 @@ static int write_timestamp(const struct asm_call *a)
 			  a->len != 0);
 	if (a->p->header != (a->p->ts_r ? 0x46 : 0x42))
 		return refuse(a, "the header is not the item's (42, 46 with r=1)");
+	if (!e->cfg.ts64 && a->p->ts >> 48)   /* 48 bits without ts64 (ETM3-X1): the decoder reads no more */
+		return refuse(a, "the timestamp has 48 bits (ts64=0)");
 	if (k < 0)
 		return refuse_len(a);
 	e3e_put_timestamp(e, a->p->ts, a->p->ts_r, k);

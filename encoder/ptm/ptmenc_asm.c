@@ -157,6 +157,10 @@ static int write_timestamp(struct pe *e, const struct tc_ptm_packet *p, size_t l
 	uint64_t g = pe_ts_code(e, p->value);
 	int k = pe_ts_min_bytes(g, pe_ts_code(e, e->last.ts), maxb);
 	long rest = len ? (long)len - 1 - k - cck : 0;
+	if (!e->cfg.ts64 && p->value >> 48) {   /* 48 bits without ts64 (PTM-P9): the decoder reads no more */
+		snprintf(err, errlen, "ts=0x%llx: the timestamp has 48 bits (ts64=0)", (unsigned long long)p->value);
+		return -1;
+	}
 	while (rest > 0 && p->has_cc && cck < 5)
 		cck++, rest--;
 	if (rest < 0 || k + rest > maxb)

@@ -10,7 +10,9 @@
  * (RV-P5, RV-X1). The payload bits past what the fields need are their sign
  * copies, then padding with copies of the last field's last bit (RV-F5,
  * RV-F6): the encoder writes no other (reference/rvtrace/FORMAT.md
- * "Assembling"). */
+ * "Assembling"). A message of type 0 that is no itrace_status holds its
+ * control_code and support_type, then padding; a timer or software message
+ * its value, compressed as a field is (RV-P26). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -83,7 +85,18 @@ static int packet_of(struct rvenc_asm *w, const struct tc_rvtrace_packet *p, str
 	case tc_rvtrace_pkt_sync_start:
 	case tc_rvtrace_pkt_sync_exception:
 	case tc_rvtrace_pkt_sync_context:
+	case tc_rvtrace_pkt_timer:
+	case tc_rvtrace_pkt_software: {
+		unsigned width = p->h.kind == tc_rvtrace_pkt_timer ? (unsigned)w->cfg.timer_width : w->cfg.rv32 ? 32u : 64u;
+		if (p->value & ~width_mask(width)) {
+			snprintf(err, errlen, "the %s message's value has more than its %u bits", tc_rvtrace_pkt_kind_name(p->h.kind),
+				 width);
+			return -1;
+		}
+		return 0;
+	}
 	case tc_rvtrace_pkt_support:
+	case tc_rvtrace_pkt_message:
 		return 0;
 	case tc_rvtrace_pkt_error:
 	case tc_rvtrace_pkt_warning:
@@ -91,8 +104,7 @@ static int packet_of(struct rvenc_asm *w, const struct tc_rvtrace_packet *p, str
 			 p->h.kind == tc_rvtrace_pkt_error ? "error" : "warning");
 		return -1;
 	default:
-		snprintf(err, errlen, "a %s message: the encoder writes te_inst and te_support frames only",
-			 tc_rvtrace_pkt_kind_name(p->h.kind));
+		snprintf(err, errlen, "an item of kind %d is no packet", (int)p->h.kind);
 		return -1;
 	}
 }
@@ -111,6 +123,11 @@ long rvenc_asm_write(void *wp, const struct tc_item *item, size_t len, uint8_t *
 	if (f.bytes == 0 && ((p->byte0 >> 4) & 3) == tc_rvtrace_msg_inst && w->cfg.long_frames) {
 		f.long_form = 1;   /* RV-F4: byte 1 is M, the length less two */
 		f.bytes = len >= 2 ? (unsigned)(len - 2) : 0;
+		if (len > TC_RVTRACE_MAX_FRAME) {   /* M is one byte: no frame is longer */
+			snprintf(err, errlen, "no %s frame is %zu bytes long (the distance to the next item's offset)",
+				 tc_rvtrace_pkt_kind_name(p->h.kind), len);
+			return -1;
+		}
 	}
 	w->bytes.len = 0;
 	rvenc_packet_frame(&w->c, &k, &w->base, force, &f, &w->bytes);

@@ -196,15 +196,41 @@ static void write_inst(struct rvenc_ctx *c, struct bitw *w, struct rvenc_pkt *k,
 	rvenc_hit(c, "packet-%s", tc_rvtrace_pkt_kind_name(k->p.h.kind));
 }
 
-/* The frame of one packet (a support packet, or a te_inst of formats 0–3) into bytes; k->p's
- * kind, address fields and byte 0 become those written. */
+/* The payload of a message that is no itrace_status (RV-F3): its control_code and support_type; the
+ * rest of it is the message's own, which the L1 text does not hold: padding (RV-P26). */
+static void write_message(struct bitw *w, const struct rvenc_pkt *k)
+{
+	put(w, k->p.control, 6);
+	put(w, k->p.type, 4);
+}
+
+/* trdb's timer (timer_width bits) and software (XLEN bits) messages (RV-X3): the value from payload
+ * bit 0, kept to the fewest bits whose copies restore it past the frame's end (T6, RV-P26). Only the
+ * assembler writes these three kinds: the random encoder counts no variant of them. */
+static void write_value(struct rvenc_ctx *c, struct bitw *w, const struct rvenc_pkt *k)
+{
+	unsigned width = k->p.h.kind == tc_rvtrace_pkt_timer ? (unsigned)c->cfg->timer_width : c->cfg->rv32 ? 32u : 64u;
+	unsigned kept;
+	put_compressed(w, k->p.value, width, &kept);
+}
+
+/* The frame of one packet (a support packet or another message of type 0, a te_inst of formats 0–3,
+ * a timer or a software message) into bytes; k->p's kind, address fields and byte 0 become those
+ * written. */
 void rvenc_packet_frame(struct rvenc_ctx *c, struct rvenc_pkt *k, struct rvenc_base *b, int force,
 			const struct rvenc_frame *f, struct enc_buf *bytes)
 {
 	struct bitw w;
 	w.n = w.keep = 0;
 	k->p.h.offset = bytes->len;
-	if (k->p.h.kind == tc_rvtrace_pkt_support) {
+	if (k->p.h.kind == tc_rvtrace_pkt_message) {
+		write_message(&w, k);
+		k->p.byte0 = frame(c, &w, tc_rvtrace_msg_support, f, bytes);
+	} else if (k->p.h.kind == tc_rvtrace_pkt_timer || k->p.h.kind == tc_rvtrace_pkt_software) {
+		write_value(c, &w, k);
+		k->p.byte0 = frame(c, &w, k->p.h.kind == tc_rvtrace_pkt_timer ? tc_rvtrace_msg_timer : tc_rvtrace_msg_software,
+				   f, bytes);
+	} else if (k->p.h.kind == tc_rvtrace_pkt_support) {
 		put(&w, 0x34, 6);
 		put(&w, 0, 4);
 		put(&w, k->p.enable, 1);

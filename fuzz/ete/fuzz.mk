@@ -18,3 +18,6 @@ FUZZ_SMOKE_TIMES += ete_parse:30:15 ete_decode:30:15 ete_diff:15:10 ete_format:1
 # solve opcode masks and magic values.
 $(FUZZ_LF)/obj/reference/ete/ete_parse.o $(FUZZ_LF)/obj/reference/ete/ete_decoder.o $(FUZZ_LF)/obj/reference/ete/ete_resolve.o: \
 	FUZZ_LF_COV := -fsanitize=fuzzer-no-link -fno-sanitize-coverage=trace-cmp,indirect-calls
+
+# P_asm (the shared fuzz/asm.c): the assembler on text, 5 s under each engine.
+FUZZ_SMOKE_TIMES += ete_asm:5:5

@@ -7,3 +7,6 @@
 # rvtrace's.
 FUZZ_SMOKE_TIMES += etmv1_parse:5:20 etmv1_decode:5:20 etmv1_diff:5:15 etmv1_stream:5:15 \
                     etmv1_l1text:5:10 etmv1_roundtrip:5:10
+
+# P_asm (the shared fuzz/asm.c): the assembler on text, 5 s under each engine.
+FUZZ_SMOKE_TIMES += etmv1_asm:5:5

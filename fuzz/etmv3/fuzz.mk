@@ -11,3 +11,6 @@ FUZZ_SMOKE_TIMES += etmv3_parse:5:20 etmv3_decode:5:20 etmv3_roundtrip:5:15 etmv
 # The L1 model (l1model.c, etmv3_parse's independent reading of the stream) is instrumented as the
 # harnesses are: its edges are worth seeing, its comparisons not worth solving.
 $(FUZZ_LF)/obj/fuzz/etmv3/l1model.o: FUZZ_LF_COV := $(FUZZ_LF_HARNESS_COV)
+
+# P_asm (the shared fuzz/asm.c): the assembler on text, 5 s under each engine.
+FUZZ_SMOKE_TIMES += etmv3_asm:5:5

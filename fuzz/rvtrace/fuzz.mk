@@ -5,3 +5,6 @@
 # each engine (FUZZ_SMOKE_PROTO); the frame parser and the stream's framing get the most.
 FUZZ_SMOKE_TIMES += rvtrace_parse:5:20 rvtrace_decode:5:20 rvtrace_diff:5:15 rvtrace_stream:5:15 \
                     rvtrace_l1text:5:10 rvtrace_roundtrip:5:10
+
+# P_asm (the shared fuzz/asm.c): the assembler on text, 5 s under each engine.
+FUZZ_SMOKE_TIMES += rvtrace_asm:5:5

@@ -141,6 +141,9 @@ static void config_to_regs(const void *cfg, unsigned trace_id, uint32_t *regs)
 /* No snapshot layout holds a per-cycle sample file (FORMAT.md "Sample file"): no device type. */
 static const char *const snapshot_types[] = { NULL };
 
+/* As the decoder's reader takes it (etmv1_decoder.c): major, minor at most, status bits, sync pin. */
+static const struct tc_sample_format sample_format = { 1, 3, 3, 1 };
+
 const struct tc_protocol tc_protocol_etmv1 = {
 	.id = tc_proto_etmv1,
 	.name = "etmv1",
@@ -176,4 +179,5 @@ const struct tc_protocol tc_protocol_etmv1 = {
 	.snapshot_core_type = "ARM9TDMI",
 	.cycle_port_width_key = "port_width",
 	.clause_value = NULL,
+	.sample = &sample_format,
 };

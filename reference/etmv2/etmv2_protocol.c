@@ -136,6 +136,9 @@ static void config_to_regs(const void *cfg, unsigned trace_id, uint32_t *regs)
 /* No snapshot layout holds a per-cycle sample file (FORMAT.md "Sample file"): no device type. */
 static const char *const snapshot_types[] = { NULL };
 
+/* As the decoder's reader takes it (etmv2_decoder.c): major, minor at most, status bits, sync pin. */
+static const struct tc_sample_format sample_format = { 2, 1, 4, 0 };
+
 const struct tc_protocol tc_protocol_etmv2 = {
 	.id = tc_proto_etmv2,
 	.name = "etmv2",
@@ -171,4 +174,5 @@ const struct tc_protocol tc_protocol_etmv2 = {
 	.snapshot_core_type = "ARM1020E",
 	.cycle_port_width_key = "port_width",
 	.clause_value = NULL,
+	.sample = &sample_format,
 };

@@ -69,6 +69,7 @@ struct tc_enc_kind {
 struct tc_exec;           /* tracecert/execlog.h */
 struct tc_item;           /* tracecert/trace.h */
 struct tc_exec_marks;
+struct tc_cyclecap_line;   /* reference/cyclecap.h */
 
 /* A protocol's encoder: what `tracecert gen` reaches it through. */
 struct tc_encoder {
@@ -142,6 +143,14 @@ struct tc_encoder {
 	long (*asm_write)(void *w, const struct tc_item *item, size_t len, uint8_t *out, size_t cap, char *err,
 			  size_t errlen);
 	void (*asm_close)(void *w);
+	/* A per-cycle protocol's assembler (tc_protocol.sample not NULL: its
+	 * input is a sample file): the bytes of one cycle line of the text (the
+	 * header or one record, reference/cyclecap.h's cycle text, which `dump
+	 * --cycles` prints) into out, or -1 with err; asm_write then takes the
+	 * L1 items of the text, which hold no bytes of their own (it returns 0:
+	 * their cycles' lines hold them). NULL for a byte-stream protocol. */
+	long (*asm_cycle)(void *w, const struct tc_cyclecap_line *line, uint8_t *out, size_t cap, char *err,
+			  size_t errlen);
 };
 
 /* A sync_points for a protocol whose synchronisation sequence is at least

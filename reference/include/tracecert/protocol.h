@@ -83,6 +83,14 @@ struct tc_config_notes {
 	char note[TC_CONFIG_NOTES][200];
 };
 
+/* The sample file of a per-cycle protocol (struct tc_protocol.sample). */
+struct tc_sample_format {
+	uint8_t major;            /* header byte 5 */
+	uint8_t max_minor;        /* header byte 6 at most this */
+	uint8_t status_bits;      /* 3: a status byte's bit 3 is no status bit; 4: bits 3:0 are the status */
+	uint8_t has_sync;         /* 1: bit 4 is a sync pin */
+};
+
 struct tc_protocol {
 	int id;                   /* enum tc_protocol_id */
 	const char *name;         /* its word of PROTOCOLS: [config] protocol=, --protocol */
@@ -179,6 +187,11 @@ struct tc_protocol {
 	 * or 0 for a name it does not have. NULL: the arms use bit patterns and
 	 * the shared names only (instruction types, L3 kinds). */
 	int (*clause_value)(const char *name, long *value);
+	/* A protocol whose input is a per-cycle sample file (the per-cycle
+	 * protocols' FORMAT.md "Sample file"; reference/cyclecap.h reads and
+	 * writes it): what its header and records allow, read by `dump
+	 * --cycles` and `asm`. NULL: the input is a byte stream. */
+	const struct tc_sample_format *sample;
 };
 
 /* The protocols of this build (PROTOCOLS in GNUmakefile), NULL-terminated. */
