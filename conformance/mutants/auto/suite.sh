@@ -16,7 +16,8 @@
 suite_run() {
 	sp=$1 sd=$2/suite sobjs=$3
 	mkdir -p "$sd" || return 1
-	tapo=$build/obj/reference/test/tap.o
+	# the unit tests' shared helpers (tap.c, l3case.c), linked into every unit test as the GNUmakefile does
+	tapo="$build/obj/reference/test/tap.o $build/obj/reference/test/l3case.o"
 	units=
 	for u in reference/test/unit_*.c; do
 		u=$(basename "$u" .c)
