@@ -176,16 +176,16 @@ def other_vector(isa, rows):
     desc = """The %s table of reference/test/insn (%s.tsv) as ETMv1 L3: every row that is not a branch
 (other, wfx, isb: %d rows), in table order from 0x%x, then the direct branch %s. The trace:
 BE | TRACESYNC with a five-packet address to 0x%x, reason b001 (Table 5-3 L8206-8217: trace-on,
-ERRATA ETM1-P15), then one IE per instruction (Table 5-1 L7956: executed; ETMv1 gives every
+ERRATA ETM1-P15), then one IE per instruction (Table 5-1 L7958: executed; ETMv1 gives every
 instruction a PIPESTAT, L7950-7952), two for a 32-bit T32 one (ERRATA ETM1-P25: the first walks
 nothing). L3 (reference/etmv1/FORMAT.md "L3"): a range ends at a branch only (ERRATA ETM1-P38),
 so the rows and the branch are one range of %d instructions ending type=dir taken=E, its offset its
 first instruction's cycle; each row's size (the table's) places the next, so a wrong size or a row
 taken for a branch changes the range. An IE after the branch (a direct branch executed goes to its
-target, Table 5-1 L7956) finds no image at the target: no-image there, in the target's instruction
+target, Table 5-1 L7958) finds no image at the target: no-image there, in the target's instruction
 set (the table's next_isa column), and the walk waits (ETM1-P38).""" % (
         isa.upper(), isa, len(body), base, tail["source"], base, len(body) + 1)
-    v.write("m-insn-%s-other.tcv" % isa, desc, "l3 insn %s L7956 table-5-1" % isa)
+    v.write("m-insn-%s-other.tcv" % isa, desc, "l3 insn %s L7958 table-5-1" % isa)
 
 
 def branch_vector(isa, rows, kind, part, body):
@@ -247,7 +247,7 @@ def branch_vector(isa, rows, kind, part, body):
 table offset modulo 4: a T32 BLX's target depends on it); the walk is at R by a BE | TRACESYNC with
 a five-packet address (the first reason b001: trace-on, Table 5-3; the others b000, normal), whose
 two APO cycles (b000 b000: APO 0) and two WT cycles carry packets 2-5 (ERRATA ETM1-P2, ETM1-P9).
-R executed: an IE (Table 5-1 L7956: "also used for direct branches"; a 32-bit T32 row two, the
+R executed: an IE (Table 5-1 L7958: "also used for direct branches"; a 32-bit T32 row two, the
 first walking nothing, ERRATA ETM1-P25): range A n=1 type=dir taken=E, and the walk goes to the
 target (A + the table's target, 32 bits) in the next_isa column's instruction set. The next BE
 (ERRATA ETM1-P38: a BE with a valid walk is the branch of the instruction at the walk's address)
@@ -271,7 +271,7 @@ does not hold, and an IE there gives no-image.""" % (base, space, park)
     desc = """The %s rows of the %s table of reference/test/insn (%s.tsv) as ETMv1 L3, part %d: %d rows
 (at most 60 a vector: a vector gives at most 64 image regions, one a row).
 %s""" % (kind, isa.upper(), isa, part, len(keep), rule)
-    v.write("m-insn-%s-%s-%d.tcv" % (isa, kind, part), desc, "l3 insn %s %s L7956 L7962 table-5-1" % (isa, kind))
+    v.write("m-insn-%s-%s-%d.tcv" % (isa, kind, part), desc, "l3 insn %s %s L7958 L7962 table-5-1" % (isa, kind))
 
 
 def load_xfer(name):
@@ -349,14 +349,14 @@ def xfer_vector(isa, rows, part):
 part %d: %d rows, each where the table puts it from 0x%x, in table order. BE | TRACESYNC with a
 five-packet address to the first, reason b001 (Table 5-3 L8206-8217), its two APO cycles (b000
 b000: APO 0, §5.6.1 L8231-8235) and two WT cycles carrying packets 2-5 (ERRATA ETM1-P2). Then each
-row (a 32-bit T32 row after an IE that walks nothing, ERRATA ETM1-P25): an ID (Table 5-1 L7957),
+row (a 32-bit T32 row after an IE that walks nothing, ERRATA ETM1-P25): an ID (Table 5-1 L7959),
 whose values (loads, stores, SWP/SWPB, and with cprt=1 MRC, MCR, MCRR, MRRC: ERRATA ETM1-P31,
 ETM1-P37) are the table's count of transfers of its bytes each (Table 5-2 L8133-8135, ERRATA
 ETM1-P10, ETM1-P36), their bytes least significant first (ERRATA ETM1-P12) on the ID's own cycle
 and WT cycles after it (ERRATA ETM1-P2); a row of no value (none, preload, an empty register list:
-ETM1-P36, ETM1-P37) an IE (Table 5-1 L7956: "load or store instructions that did not have their
+ETM1-P36, ETM1-P37) an IE (Table 5-1 L7958: "load or store instructions that did not have their
 data traced"). A row that writes the PC (the writes_pc column) or is a branch (b, bl, blx, bx, cbz,
-cbnz, mov pc) is a BD (Table 5-1 L7963: a load to the PC) with its values, then a five-packet
+cbnz, mov pc) is a BD (Table 5-1 L7970: a load to the PC) with its values, then a five-packet
 address (reason b000) to the next row, its first packet with TRACESYNC, on the BD's cycle, its two
 APO cycles (b000: APO 0) and WT cycles: the BD's item has its values and the address (ERRATA
 ETM1-P11: values before the branch address). LDC and STC (kind ldc, stc) with data_value=1:
