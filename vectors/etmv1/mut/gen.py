@@ -116,7 +116,7 @@ class Vec:
             out.append("[expect.l3]")
             out += self.l3
         if self.errors:
-            out.append("[error]")
+            out.append("[error strict=resync]")
             out += self.errors
         out.append("[end]")
         with open(os.path.join(HERE, name), "w") as f:
