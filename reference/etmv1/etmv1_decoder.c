@@ -216,6 +216,8 @@ void e1_cycle(struct tc_etmv1_decoder *d, const struct tc_cyclecap_record *rec)
 		end_checks(d);
 		e1_unsync(d);
 		e1_hunt_flush(d);
+		if (d->unassigned_open)
+			e1_unassigned_report(d, 0);   /* ETM1-P39: the run's packets so far, before the gap */
 		d->unassigned_open = 0;
 		e1_emit_simple(d, tc_etmv1_gap, rec->offset, TC_ETMV1_STATUS_GAP);
 		return;

@@ -607,6 +607,24 @@ static void test_file_errors(void)
 	ok(tc_etmv1_config_check(&bad, NULL, 0) == 0, "half_rate=1 with port_mode=2 is allowed (ETMv1.2)");
 	bad.port_width = 12;
 	ok(tc_etmv1_config_check(&bad, NULL, 0) == -1, "port_width 12 is refused");
+
+	/* A caller's walk without callbacks (tracecert/etmv1.h: retire and transfers may be NULL) is
+	 * no walk: an IE and an ID with data_value=1 give what they give with none (the ID's value
+	 * has no length: ETM1-P10's no-image case), and nothing is called. */
+	struct tc_etmv1_config dv = c;
+	dv.data_value = 1;
+	const char *ie_id = SYNC8 "00 00 01 11 03 22 13 80";
+	struct out none, nulls;
+	decode(&dv, ie_id, 0, 0, &none);
+	n = build(&dv, ie_id, buf, sizeof buf);
+	struct tc_etmv1_walk empty = { NULL, NULL, NULL };
+	memset(&nulls, 0, sizeof nulls);
+	sink.ctx = &nulls;
+	d = tc_etmv1_alloc(&dv, &sink, &empty);
+	tc_etmv1_feed(d, buf, n);
+	tc_etmv1_finish(d);
+	tc_etmv1_free(d);
+	ok(none.l1[0] && strcmp(none.l1, nulls.l1) == 0, "a walk with NULL callbacks decodes as no walk");
 }
 
 /* ---- The registers (CONFIG.md "Registers", "Worked values") ---------------------------- */

@@ -451,6 +451,31 @@ static void test_api(void)
 	k.transfers(k.ctx, &r, &t);
 	ok(t.status == 1, "a walk with no image: every value is the no-image case");
 	tc_etmv1_imagewalk_free(w);
+
+	/* The analyzer's guards: a NULL analyzer or record is ignored (no L3, no crash). */
+	struct out o;
+	memset(&o, 0, sizeof o);
+	struct tc_etmv1_analyzer *a = tc_etmv1_analyzer_alloc(&c, on_l3, &o);
+	tc_etmv1_analyze(a, NULL);
+	tc_etmv1_analyze(NULL, &r);
+	tc_etmv1_analyze_flush(a);
+	tc_etmv1_analyzer_free(a);
+	ok(a && o.text[0] == '\0', "tc_etmv1_analyze ignores a NULL record and a NULL analyzer");
+
+	/* tc_etmv1_format_l3: no item is "" (the buffer cleared, of any size but 0) and 0; a size of 0
+	 * writes nothing (the buffer may be NULL). */
+	char buf[8] = "zzzzzzz", one[1] = { 'z' };
+	int n = tc_etmv1_format_l3(buf, sizeof buf, NULL);
+	ok(n == 0 && buf[0] == '\0' && buf[1] == 'z', "format_l3 of no item: \"\", returns 0");
+	ok(tc_etmv1_format_l3(one, 1, NULL) == 0 && one[0] == '\0', "format_l3 of no item, a buffer of 1 byte: cleared");
+	struct tc_l3 x;
+	memset(&x, 0, sizeof x);
+	x.h.size = sizeof x;
+	x.h.protocol = tc_proto_etmv1;
+	x.h.kind = tc_l3_trigger;
+	char line[64];
+	int len = tc_etmv1_format_l3(line, sizeof line, &x);
+	ok(tc_etmv1_format_l3(NULL, 0, &x) == len && len > 0, "format_l3 with size 0 writes nothing and returns the length (%d)", len);
 }
 
 int main(void)
