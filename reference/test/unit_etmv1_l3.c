@@ -453,7 +453,7 @@ static void test_api(void)
 	tc_etmv1_imagewalk_free(w);
 
 	/* The analyzer's guards: a NULL analyzer or record is ignored (no L3, no crash). */
-	struct out o;
+	struct l3case_out o;
 	memset(&o, 0, sizeof o);
 	struct tc_etmv1_analyzer *a = tc_etmv1_analyzer_alloc(&c, on_l3, &o);
 	tc_etmv1_analyze(a, NULL);
