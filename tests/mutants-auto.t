@@ -35,7 +35,7 @@ check "the same seed draws the same 25 sites" sh -c "test \$(wc -l <'$tmp/a.tsv'
 check "another seed draws others" sh -c "! cmp -s '$tmp/a.tsv' '$tmp/c.tsv'"
 
 # Every protocol's parts, as run.sh takes them.
-files="reference/insn.c reference/rvinsn.c reference/armxfer.c reference/cyclecap.c reference/image.c reference/retstack.c reference/pktstream.c"
+files="reference/insn.c reference/rvinsn.c reference/armxfer.c reference/cyclecap.c reference/image.c reference/retstack.c reference/pktstream.c reference/l3range.c"
 for d in reference/*/; do
 	for f in "$d"*.c; do
 		case $f in reference/test/* | *_text.c | *_config.c | *_protocol.c) ;; *) [ -f "$f" ] && files="$files $f" ;; esac

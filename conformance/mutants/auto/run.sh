@@ -113,7 +113,7 @@ parts() {
 		echo "${b#"$1"_} $f"
 	done
 	# The shared parts the protocol's decoder uses (includes their header).
-	for s in insn rvinsn armxfer cyclecap image retstack pktstream; do
+	for s in insn rvinsn armxfer cyclecap image retstack pktstream l3range; do
 		if grep -qE "#include \"(tracecert/)?$s\.h\"" reference/"$1"/*.c reference/"$1"/*.h 2>/dev/null; then
 			echo "$s reference/$s.c"
 		fi
