@@ -96,6 +96,7 @@ struct e1e {
 
 /* e1enc_program.c */
 int e1e_program_make(struct e1e *e, unsigned nblocks);
+void e1e_program_regions(struct e1e_program *p, struct tc_enc_result *r);
 void e1e_program_free(struct e1e_program *p);
 uint32_t e1e_word(const struct e1e_program *p, uint32_t at);
 uint32_t e1e_half(const struct e1e_program *p, uint32_t at);

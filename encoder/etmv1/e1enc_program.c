@@ -484,6 +484,24 @@ int e1e_program_make(struct e1e *e, unsigned nblocks)
 	return 0;
 }
 
+/* The program's two regions into r: its code (handed over: p's code is NULL after) and a copy of
+ * its vector page. r->nregions is 2, or 1 when the copy could not be allocated. */
+void e1e_program_regions(struct e1e_program *p, struct tc_enc_result *r)
+{
+	r->region[0].base = p->base;
+	r->region[0].bytes = p->code;
+	r->region[0].len = p->size;
+	r->nregions = 1;
+	p->code = NULL;
+	r->region[1].base = p->vector_base;
+	r->region[1].bytes = malloc(sizeof p->vectors);
+	r->region[1].len = sizeof p->vectors;
+	if (r->region[1].bytes) {
+		memcpy(r->region[1].bytes, p->vectors, sizeof p->vectors);
+		r->nregions = 2;
+	}
+}
+
 void e1e_program_free(struct e1e_program *p)
 {
 	free(p->code);

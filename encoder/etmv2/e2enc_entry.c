@@ -650,20 +650,9 @@ static int result(struct e2e *e, struct tc_enc_result *r)
 	r->variants = e->variants;
 	r->trace = (uint8_t *)e->trace.p;
 	r->trace_len = e->trace.len;
-	r->region[0].base = e->prog.base;
-	r->region[0].bytes = e->prog.code;
-	r->region[0].len = e->prog.size;
-	r->nregions = 1;
-	r->region[1].base = e->prog.vector_base;
-	r->region[1].bytes = malloc(sizeof e->prog.vectors);
-	r->region[1].len = sizeof e->prog.vectors;
-	if (r->region[1].bytes) {
-		memcpy(r->region[1].bytes, e->prog.vectors, sizeof e->prog.vectors);
-		r->nregions = 2;
-	}
+	e1e_program_regions(&e->prog, r);
 	if (r->cfg)
 		memcpy(r->cfg, &e->cfg, sizeof e->cfg);
-	e->prog.code = NULL;
 	e->variants = NULL;
 	e->trace.p = NULL;
 	e->l3.p = NULL;
