@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: BSD-3-Clause
 # tracecert gen --from-exec LOG --elf PROG: its usage errors, a log line that is not one (named with its
 # line number and byte offset), a log or a program of another instruction-set family than the
-# protocol's (the exact messages), and hand-made executions end to end (AArch32 for etmv3, PTM and ETMv1, RV64GC for rvtrace): a tiny ELF (the GNU assembler and
+# protocol's (the exact messages), and hand-made executions end to end (AArch32 for etmv3, PTM, ETMv1 and ETMv2, RV64GC for rvtrace): a tiny ELF (the GNU assembler and
 # linker of Debian's cross binutils, when installed) and a log written by hand; the vector passes the
 # reference (vectest), its image pages are beside it, its [expect.l3] is the hand-written L3.
 T="${TC_BUILD:-build}/tracecert"
@@ -89,6 +89,23 @@ check "gen --from-exec --steps 6: a vector and its image pages, one run of two p
   check "etmv1: a branch to T32 refused (exit 2)" sh -c "'$T' gen --protocol etmv1 --from-exec '$tmp/log' --elf '$tmp/prog' --steps 5 > '$tmp/e.out' 2>&1; test \$? -eq 2 && printf '%s\\n' \"tracecert gen: $tmp/log: line 5: a branch to T32: the etmv1 model traces A32 only (Thumb is not modelled yet)\" | diff - '$tmp/e.out'"
   { thumb 0x2000 main; } > "$tmp/e1t"
   check "etmv1: a T32 instruction refused (exit 2)" sh -c "'$T' gen --protocol etmv1 --from-exec '$tmp/e1t' --elf '$tmp/prog' > '$tmp/e.out' 2>&1; test \$? -eq 2 && printf '%s\\n' \"tracecert gen: $tmp/e1t: line 1: T32: the etmv1 model traces A32 only (Thumb is not modelled yet)\" | diff - '$tmp/e.out'"
+  # ETMv2 (A32 only, encoder/etmv2/e2enc_exec.c): the same log as ETMv1's, the same L3 by hand (the
+  # context ETMv2's: a Context ID, no security state)
+  check "etmv2: gen --from-exec: a vector that passes the reference" sh -c "'$T' gen --protocol etmv2 --from-exec '$tmp/e1log' --elf '$tmp/prog' --steps 6 --out '$tmp/e2' --name p && '$V' '$tmp/e2/p.tcv' && grep -q '^real-exec a32\$' '$tmp/e2/p.tcv'"
+  check "etmv2: its [expect.l3] is the hand-written L3" sh -c "sed -n '/^\\[expect.l3\\]/,/^\\[/p' '$tmp/e2/p.tcv' | grep '^@' | sed 's/^@[0-9]* //' | diff - '$tmp/e1want'"
+  # the cycles by hand (IHI 0014 chapter 6), without offsets, PIPESTAT digits, pkt= and address
+  # lengths: trace enabled at 0x1000 (a TFO of reason b01 with the Context ID, §6.9.1), the mov IE,
+  # the bl IE (a direct branch, no address), f's bx lr with its branch address to 0x1008 (DE), the svc
+  # DE with a five-byte branch address to the SWI vector of the high vectors, E = 0 (a non-cancelling
+  # exception, §6.7.1), trace disabled (cycle accurate: its first TD), enabled again at 0x100c (TFO
+  # b01), its bx lr DE to 0x1000, the mov IE
+  printf '%s\n' 'tfo value=0' '+tfo-packet reason=1 lsip=0 ctxid=0x0 addr=0x1000 isa=arm' ie ie de '+branch addr=0x1008 isa=arm' \
+    de '+branch addr=0xffff0008 isa=arm e=0' trace-disabled 'tfo value=0' '+tfo-packet reason=1 lsip=0 ctxid=0x0 addr=0x100c isa=arm' \
+    de '+branch addr=0x1000 isa=arm' ie > "$tmp/e2l1"
+  check "etmv2: its [expect.l1] is the hand-reasoned cycle sequence" sh -c "sed -n '/^\\[expect.l1\\]/,/^\\[/p' '$tmp/e2/p.tcv' | grep '^@' | sed 's/^@[0-9]* [0-9] //; s/ *pkt=[0-9]*//; s/ n=[0-9]*//' | diff - '$tmp/e2l1'"
+  check "etmv2: the same log gives the same vector" sh -c "'$T' gen --protocol etmv2 --from-exec '$tmp/e1log' --elf '$tmp/prog' --steps 6 --name p | cmp - '$tmp/e2/p.tcv'"
+  check "etmv2: a branch to T32 refused (exit 2)" sh -c "'$T' gen --protocol etmv2 --from-exec '$tmp/log' --elf '$tmp/prog' --steps 5 > '$tmp/e.out' 2>&1; test \$? -eq 2 && printf '%s\\n' \"tracecert gen: $tmp/log: line 5: a branch to T32: the etmv2 model traces A32 only (Thumb is not modelled yet)\" | diff - '$tmp/e.out'"
+  check "etmv2: a T32 instruction refused (exit 2)" sh -c "'$T' gen --protocol etmv2 --from-exec '$tmp/e1t' --elf '$tmp/prog' > '$tmp/e.out' 2>&1; test \$? -eq 2 && printf '%s\\n' \"tracecert gen: $tmp/e1t: line 1: T32: the etmv2 model traces A32 only (Thumb is not modelled yet)\" | diff - '$tmp/e.out'"
 fi
 # A64 (qemu-aarch64's 16-digit fields): mov, bl f, svc, ret (to 0x400000); f: ret (to the svc)
 { a64 0x400000 main; a64 0x400004 main; a64 0x400010 f; a64 0x400008 main; a64 0x40000c main; a64 0x400000 main; } > "$tmp/log64"
@@ -156,9 +173,11 @@ check "etmv3: real-build.sh --check names the missing packages when the tools ar
 check "ptm: real-build.sh --check names the missing packages too (exit 1)" nopath vectors/ptm/real/build.conf gcc-arm-linux-gnueabihf
 check "ete: real-build.sh --check names the missing packages (exit 1)" nopath vectors/ete/real/build.conf gcc-aarch64-linux-gnu
 check "rvtrace: real-build.sh --check names the missing packages when the tools are not on PATH (exit 1)" nopath vectors/rvtrace/real/build.conf gcc-riscv64-linux-gnu
-# a folder's own build.sh (vectors/etmv1/real-insn): the same message, exact
+# a folder's own build.sh (vectors/etmv1/real-insn, vectors/etmv2/real-insn): the same message, exact
 nopath_own() { PATH="$tmp/bin" /bin/sh "$1" --check > "$tmp/np.out" 2>&1; test $? -eq 1 && printf '%s\n' "$2" | diff - "$tmp/np.out"; }
 check "etmv1: real-insn/build.sh --check names the missing packages when the tools are not on PATH (exit 1)" nopath_own vectors/etmv1/real-insn/build.sh \
+  'vectors-real: missing Debian packages: gcc-arm-linux-gnueabihf qemu-user (apt-get install gcc-arm-linux-gnueabihf qemu-user)'
+check "etmv2: real-insn/build.sh --check names the missing packages too (exit 1)" nopath_own vectors/etmv2/real-insn/build.sh \
   'vectors-real: missing Debian packages: gcc-arm-linux-gnueabihf qemu-user (apt-get install gcc-arm-linux-gnueabihf qemu-user)'
 # a target whose compiler, C library and emulator are nowhere: the whole message, exact
 printf '%s\n' protocol=etmv3 src=. triplet=tc-none-linux gcc_package=gcc-tc-none-linux libc_package=libc6-dev-tc-none-cross qemu=qemu-tc-none steps=8 note_src=src > "$tmp/none.conf"

@@ -61,15 +61,15 @@ static void exec_config(struct e1e *e)
 }
 
 /* The first instruction that is not A32, or a branch to T32 (its address would be a Thumb one,
- * §5.5.4); 0 when none. */
-static int thumb_refused(const struct tc_exec *x, char *err, size_t errlen)
+ * §5.5.4), said in err as model's refusal: -1; 0 when none. The ETMv2 model's too (e2enc_exec.c). */
+int e1e_exec_a32_only(const struct tc_exec *x, const char *model, char *err, size_t errlen)
 {
 	for (size_t k = 0; k < x->n; k++) {
 		const struct tc_exec_insn *i = &x->insn[k];
 		const char *what = i->isa != tc_isa_a32 ? "T32" : i->has_next && i->next_isa != tc_isa_a32 ? "a branch to T32" : NULL;
 		if (what) {
-			snprintf(err, errlen, "line %zu: %s: the etmv1 model traces A32 only (Thumb is not modelled yet)",
-				 i->line, what);
+			snprintf(err, errlen, "line %zu: %s: the %s model traces A32 only (Thumb is not modelled yet)",
+				 i->line, what, model);
 			return -1;
 		}
 	}
@@ -161,7 +161,7 @@ int e1e_from_exec(const struct tc_exec *x, struct tc_enc_result *r, struct tc_ex
 			  sizeof *e, err, errlen))
 		return -1;
 	e = state;
-	if (thumb_refused(x, err, errlen)) {
+	if (e1e_exec_a32_only(x, "etmv1", err, errlen)) {
 		tc_exec_abandon(r, state);
 		return -1;
 	}

@@ -152,6 +152,7 @@ struct tc_exec;
 struct tc_exec_marks;
 int e1e_from_exec(const struct tc_exec *x, struct tc_enc_result *r, struct tc_exec_marks *m, char *err,
 		  size_t errlen);
+int e1e_exec_a32_only(const struct tc_exec *x, const char *model, char *err, size_t errlen);
 
 /* e1enc_asm.c: tc_encoder.asm_open, asm_write, asm_close, asm_cycle (tracecert asm). */
 struct tc_cyclecap_line;

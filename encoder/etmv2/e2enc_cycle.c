@@ -388,8 +388,12 @@ void e2e_cycle(struct e2e *e, struct e2e_cyc *c)
 		e2e_hit(e, "trigger on %s", trigger_place(e, c, st));
 	}
 	int owner = cycle_records(e, c, st, tfo_value);
-	if (c->kind == tc_etmv2_tfo)
+	if (c->kind == tc_etmv2_tfo) {
 		e->synced = 1;
+		e->tfo_at = offset;
+	}
+	if (c->nins)
+		e->insn_at = offset;
 	l3_cycle(e, c, offset);
 	for (int i = 0; i < c->g.n && owner >= 0; i++)
 		push(e, c->g.b[i], owner);

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "e2enc_internal.h"
+#include "tracecert/execlog.h"
 #include "tracecert/protocol.h"
 
 extern const char *const enc_etmv2_variant_names[];
@@ -38,36 +39,7 @@ static int make_program(struct e2e *e, unsigned nblocks)
 	return rc;
 }
 
-/* ---- The execution: one instruction at a time --------------------------------------------- */
-
-struct e2e_exec {
-	int block;          /* the block being run */
-	int next;           /* its next instruction: 0..nother-1, or the terminator */
-};
-
-/* One instruction's outcome. */
-struct e2e_op {
-	struct e2e_insn in;
-	uint32_t next;      /* where the program goes after it */
-	int ntransfers, size, load;
-	int refill;         /* pipeline refill cycles after a taken branch */
-	int traced_target;  /* its branch address is traced: an indirect branch, or any taken one with
-			     * branch_output (ETMCR[8], L3675) */
-};
-
-/* Load misses outstanding (§6.4.3 L8748-8802): tags 0-3, their data due later, out of order
- * (ETM2-E7). */
-struct e2e_miss {
-	int used;
-	uint32_t value;
-	int size;
-	uint64_t due;       /* the cycle from which its data may come back */
-};
-
-struct e2e_run {
-	struct e2e_exec x;
-	struct e2e_miss miss[4];
-};
+/* ---- The execution: one instruction at a time (struct e2e_op, e2e_run: e2enc_internal.h) --- */
 
 static void decide(struct e2e *e, struct e2e_exec *x, struct e2e_op *op)
 {
@@ -246,7 +218,6 @@ static void waits(struct e2e *e, int refill)
 		e2e_wait(e);
 }
 
-static void run_op(struct e2e *e, struct e2e_run *r, const struct e2e_op *op, const struct e2e_op *branch);
 
 /* Whether an exception's branch address comes on a DW cycle right after its instruction's cycle
  * instead of in its group (ETM2-P7, ETM2-E19). */
@@ -283,7 +254,7 @@ static void handler(struct e2e *e, struct e2e_run *r, uint32_t entry, uint32_t r
 		op.in.type = tc_insn_other;
 		op.in.executed = 1;
 		op.next = at + 4;
-		run_op(e, r, &op, NULL);
+		e2e_run_op(e, r, &op, NULL);
 	}
 	memset(&op, 0, sizeof op);
 	op.in.addr = entry > mov ? entry : mov;
@@ -292,12 +263,12 @@ static void handler(struct e2e *e, struct e2e_run *r, uint32_t entry, uint32_t r
 	op.next = ret;
 	op.refill = 2;
 	op.traced_target = 1;
-	run_op(e, r, &op, NULL);
+	e2e_run_op(e, r, &op, NULL);
 }
 
 /* One instruction (and the one folded with it: phantom): its cycle, the later transfers of an LSM
  * on DW cycles, waits and refill. */
-static void run_op(struct e2e *e, struct e2e_run *r, const struct e2e_op *op, const struct e2e_op *branch)
+void e2e_run_op(struct e2e *e, struct e2e_run *r, const struct e2e_op *op, const struct e2e_op *branch)
 {
 	struct e2e_cyc c, dw;
 	int traced[16] = { 0 }, lsm_any = 0, first_done = 0;
@@ -327,6 +298,10 @@ static void run_op(struct e2e *e, struct e2e_run *r, const struct e2e_op *op, co
 	}
 	if (op->traced_target)
 		e2e_group_branch(e, &c.g, op->next, 0);
+	if (op->exc_type) {   /* a non-cancelling exception of the instruction: its branch is traced_target */
+		c.exc_type = op->exc_type;
+		c.exc_ret = op->exc_ret;
+	}
 	if (abort) {
 		struct e2e_cyc *b = branch_on_dw(e) ? &dw : &c;
 		e2e_group_branch(e, &b->g, e->prog.vector_base + 0x10, 0);
@@ -438,15 +413,15 @@ static int execute_one(struct e2e *e, struct e2e_run *r)
 	decide(e, x, &op);
 	if (fold) {
 		decide(e, x, &second);
-		run_op(e, r, &second, &op);
+		e2e_run_op(e, r, &second, &op);
 		return 1;
 	}
-	run_op(e, r, &op, NULL);
+	e2e_run_op(e, r, &op, NULL);
 	return op.in.type != tc_insn_other;
 }
 
 /* The misses still outstanding come back on DW cycles (L8774: with trace disabled too). */
-static void misses_home(struct e2e *e, struct e2e_run *r)
+void e2e_misses_home(struct e2e *e, struct e2e_run *r)
 {
 	while (misses_outstanding(r)) {
 		struct e2e_cyc c;
@@ -458,7 +433,7 @@ static void misses_home(struct e2e *e, struct e2e_run *r)
 	}
 }
 
-static void drain_all(struct e2e *e)
+void e2e_drain_all(struct e2e *e)
 {
 	while (!e2e_idle(e))
 		e2e_wait(e);
@@ -468,7 +443,7 @@ static void drain_all(struct e2e *e)
  * instruction's address, no instruction implied (L8858); its value the bytes still in the FIFO
  * (ETM2-E15). lsm: the address of an LSM executing when trace turns on with the instruction at
  * addr under it: an LSM in progress TFO, the LSM executed (§6.5.5, ETM2-P13, ETM2-E16). */
-static void trace_on(struct e2e *e, uint32_t addr, int lsm, uint32_t lsm_addr)
+void e2e_trace_on(struct e2e *e, uint32_t addr, int lsm, uint32_t lsm_addr)
 {
 	struct e2e_cyc c;
 	while (!e2e_idle(e) && (e->nspecial || e2e_fifo_count(e) > e->tfo_limit ||
@@ -520,18 +495,18 @@ static void trace_start(struct e2e *e, struct e2e_run *r)
 	const struct e1e_block *k = &e->prog.block[r->x.block];
 	if (j >= 0 && enc_chance(&e->rng, 25)) {
 		r->x.next = j + 1;
-		trace_on(e, k->start + 4 * (uint32_t)r->x.next, 1, k->start + 4 * (uint32_t)j);
+		e2e_trace_on(e, k->start + 4 * (uint32_t)r->x.next, 1, k->start + 4 * (uint32_t)j);
 		return;
 	}
-	trace_on(e, k->start, 0, 0);
+	e2e_trace_on(e, k->start, 0, 0);
 }
 
 /* §6.9.2 (L9263-9269): trace disabled: WT while the FIFO drains, then TD with TRACEPKT[0] = 0. */
-static void trace_off(struct e2e *e, struct e2e_run *r, unsigned cycles)
+void e2e_trace_off(struct e2e *e, struct e2e_run *r, unsigned cycles)
 {
-	misses_home(e, r);
+	e2e_misses_home(e, r);
 	if (enc_chance(&e->rng, 70))
-		drain_all(e);   /* else enabled again while the FIFO may still drain (ETM2-E15) */
+		e2e_drain_all(e);   /* else enabled again while the FIFO may still drain (ETM2-E15) */
 	e->tracing = 0;
 	for (unsigned i = 0; i < cycles; i++)
 		e2e_wait(e);
@@ -593,14 +568,14 @@ static int run(struct e2e *e, const struct tc_enc_request *rq)
 		if (ended && s < rq->steps && e->off_percent && enc_chance(&e->rng, e->off_percent)) {
 			/* TraceEnable off for a while (§6.9): the code run meanwhile is not traced; tracing
 			 * resumes at a block with a TFO of reason b01 (§6.9.1) */
-			trace_off(e, &r, 1 + enc_below(&e->rng, 20));
+			e2e_trace_off(e, &r, 1 + enc_below(&e->rng, 20));
 			if (e->cfg.contextid_size && enc_chance(&e->rng, 50))   /* another process ran meanwhile */
 				e->ctxid = random_ctxid(e);
 			trace_start(e, &r);
 		}
 	}
-	misses_home(e, &r);
-	drain_all(e);
+	e2e_misses_home(e, &r);
+	e2e_drain_all(e);
 	e2e_l3_flush(e);
 	return e->failed ? -1 : 0;
 }
@@ -717,4 +692,6 @@ const struct tc_encoder tc_encoder_etmv2 = {
 	.variant_name = variant_name,
 	.bench_config = "",
 	.config_refused = refused,
+	.from_exec = e2e_from_exec,
+	.exec_family = tc_exec_family_aarch32,
 };

@@ -52,6 +52,39 @@ struct e2e_cyc {
 	int ctx_packet;
 };
 
+/* The execution (e2enc_entry.c) */
+struct e2e_exec {
+	int block;          /* the block being run */
+	int next;           /* its next instruction: 0..nother-1, or the terminator */
+};
+
+/* One instruction's outcome. */
+struct e2e_op {
+	struct e2e_insn in;
+	uint32_t next;      /* where the program goes after it */
+	int ntransfers, size, load;
+	int refill;         /* pipeline refill cycles after a taken branch */
+	int traced_target;  /* its branch address is traced: an indirect branch, or any taken one with
+			     * branch_output (ETMCR[8], L3675) */
+	int exc_type;       /* a non-cancelling exception it makes (Table 7-12's number; its branch to the
+			     * vector is next, traced_target), returning to exc_ret; 0: none */
+	uint32_t exc_ret;
+};
+
+/* Load misses outstanding (§6.4.3 L8748-8802): tags 0-3, their data due later, out of order
+ * (ETM2-E7). */
+struct e2e_miss {
+	int used;
+	uint32_t value;
+	int size;
+	uint64_t due;       /* the cycle from which its data may come back */
+};
+
+struct e2e_run {
+	struct e2e_exec x;
+	struct e2e_miss miss[4];
+};
+
 struct e2e_byte {
 	uint8_t byte;
 	int owner;               /* the truth record whose group it is */
@@ -101,6 +134,8 @@ struct e2e {
 	uint32_t range_next;
 	uint32_t *variants;
 	int failed;
+	uint64_t insn_at;        /* the record of the last cycle that traced an instruction */
+	uint64_t tfo_at;         /* the record of the last TFO cycle */
 };
 
 /* e2enc_cycle.c */
@@ -112,6 +147,19 @@ void e2e_cycle(struct e2e *e, struct e2e_cyc *c);
 void e2e_wait(struct e2e *e);
 void e2e_l3_flush(struct e2e *e);
 char *e2e_l1_text(struct e2e *e);
+
+/* e2enc_entry.c: the execution's steps, shared with e2enc_exec.c */
+void e2e_run_op(struct e2e *e, struct e2e_run *r, const struct e2e_op *op, const struct e2e_op *branch);
+void e2e_misses_home(struct e2e *e, struct e2e_run *r);
+void e2e_drain_all(struct e2e *e);
+void e2e_trace_on(struct e2e *e, uint32_t addr, int lsm, uint32_t lsm_addr);
+void e2e_trace_off(struct e2e *e, struct e2e_run *r, unsigned cycles);
+
+/* e2enc_exec.c: a logged real execution (tc_encoder.from_exec) */
+struct tc_exec;
+struct tc_exec_marks;
+int e2e_from_exec(const struct tc_exec *x, struct tc_enc_result *r, struct tc_exec_marks *m, char *err,
+		  size_t errlen);
 
 /* e2enc_packet.c */
 void e2e_group_branch(struct e2e *e, struct e2e_group *g, uint32_t addr, int exception);

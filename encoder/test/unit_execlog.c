@@ -544,7 +544,7 @@ static int listed(const char *list, const char *name)
 	return 0;
 }
 
-/* Each model's family (its protocol's instruction sets: ETMv3, PTM and ETMv1 trace
+/* Each model's family (its protocol's instruction sets: ETMv3, PTM, ETMv1 and ETMv2 trace
  * AArch32, A32 and T32; ETE A64; rvtrace RV64GC) and its refusal of an
  * execution whose first instruction is of another. */
 static const struct {
@@ -557,14 +557,18 @@ static const struct {
 	{ "ete", tc_exec_family_a64, "line 1: not A64: the ete model traces A64 (a qemu-aarch64 log)" },
 	{ "rvtrace", tc_exec_family_rv64, "line 1: not RV64: the rvtrace model traces RV64GC (a qemu-riscv64 log)" },
 	{ "etmv1", tc_exec_family_aarch32, "line 1: not AArch32: the etmv1 model traces A32 and T32 (a qemu-arm log)" },
+	{ "etmv2", tc_exec_family_aarch32, "line 1: not AArch32: the etmv2 model traces A32 and T32 (a qemu-arm log)" },
 };
 
-/* A model of the execution's family that refuses it on its own ground: ETMv1's traces A32 only
- * (encoder/etmv1/e1enc_exec.c), and the AArch32 execution's fifth instruction, bx lr, goes to T32. */
+/* A model of the execution's family that refuses it on its own ground: ETMv1's and ETMv2's trace
+ * A32 only (encoder/etmv1/e1enc_exec.c, encoder/etmv2/e2enc_exec.c), and the AArch32 execution's
+ * fifth instruction, bx lr, goes to T32. */
 static const char *own_refusal(const char *protocol, const char *what)
 {
 	if (!strcmp(protocol, "etmv1") && !strcmp(what, "AArch32"))
 		return "line 5: a branch to T32: the etmv1 model traces A32 only (Thumb is not modelled yet)";
+	if (!strcmp(protocol, "etmv2") && !strcmp(what, "AArch32"))
+		return "line 5: a branch to T32: the etmv2 model traces A32 only (Thumb is not modelled yet)";
 	return NULL;
 }
 
@@ -678,15 +682,21 @@ static int hand_exec_a32(struct tc_exec *x, struct tc_execlog_entry **e, struct 
 
 static const struct tc_encoder *encoder(const char *name);
 
+/* ETMv1's model and ETMv2's (the same context: a Context ID, no security state). */
 static void test_etmv1_a32(void)
 {
-	const struct tc_encoder *enc = encoder("etmv1");
-	const struct hand h = { "A32", hand_exec_a32, etmv1_a32_l3, "etmv1 " };
-	if (!enc || !enc->from_exec) {
-		ok(0, "etmv1: an encoder with from_exec");
-		return;
+	static const char *const names[] = { "etmv1", "etmv2" };
+	for (size_t k = 0; k < sizeof names / sizeof names[0]; k++) {
+		const struct tc_encoder *enc = encoder(names[k]);
+		char mine[16];
+		snprintf(mine, sizeof mine, "%s ", names[k]);
+		const struct hand h = { "A32", hand_exec_a32, etmv1_a32_l3, mine };
+		if (!enc || !enc->from_exec) {
+			ok(0, "%s: an encoder with from_exec", names[k]);
+			continue;
+		}
+		from_exec_one(enc, &h, (char *)h.l3);
 	}
-	from_exec_one(enc, &h, (char *)h.l3);
 }
 
 /* An encoder of this build by protocol name, or NULL. */
