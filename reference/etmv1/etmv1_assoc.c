@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* etmv1_assoc.c — which instruction a packet belongs to: the demands of ID, BD and BE in PIPESTAT
  * order, early packets on WT, the value lengths from the walk (IHI 0014 §5.3 L8016-8028, §5.3.2,
- * §5.4 Table 5-2 L8128-8143; ERRATA ETM1-P2, P3, P10, P11, P18, P28, P29, P31). */
+ * §5.4 Table 5-2 L8128-8143; ERRATA ETM1-P2, P3, P10, P11, P18, P28, P29, P31, P53). */
 #include <string.h>
 
 #include "clause.h"
@@ -85,8 +85,20 @@ static void feed_early(struct tc_etmv1_decoder *d)
 	memcpy(o, d->early_off, (size_t)n * sizeof o[0]);
 	d->nearly = 0;
 	d->early_lone = 0;
-	for (int i = 0; i < n && d->synced; i++)
+	for (int i = 0; i < n; i++) {
+		/* ETM1-P53: an early packet found the owner's value without an image (ETM1-P10): the
+		 * packets held after it are the run's too, up to one with TRACESYNC (ETM1-P32) */
+		if (!d->synced) {
+			if (!d->unassigned_open)
+				break;
+			if (s[i]) {
+				e1_unassigned_report(d, 1);
+				break;
+			}
+			TC_CLAUSE("ETM1-P53/Held");
+		}
 		e1_packet(d, b[i], s[i], o[i]);
+	}
 }
 
 /* An IE, IN, ID, BE or BD: its item, its demand, the early packets it takes (ETM1-P3). */

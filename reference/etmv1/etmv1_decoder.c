@@ -123,6 +123,13 @@ void e1_error(struct tc_etmv1_decoder *d, int error, uint64_t off)
 void e1_functional(struct tc_etmv1_decoder *d, int st, const struct tc_cyclecap_record *rec)
 {
 	struct e1_item *it = e1_add_insn(d, st, rec);
+	if (it && !d->synced && d->unassigned_open) {
+		/* ETM1-P53: its early packets began a run with no image (ETM1-P32): its own cycle is
+		 * counted, as when the run begins on it */
+		TC_CLAUSE("ETM1-P53");
+		e1_cycle_packets(d, rec, st);
+		return;
+	}
 	if (!it || !d->synced)
 		return;
 	if (it->need_addr) {

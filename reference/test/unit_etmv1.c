@@ -427,6 +427,21 @@ static void test_association(void)
 	       "@16 4 be pkt=16 addr=0x4000 isa=arm n=5 reason=1 apo=0\n@26 1 id\n@26 1 unassigned n=2\n"
 	       "@30 0 error class=bad-record\n@32 3 unassigned n=1\n",
 	       "ETM1-P39: an error inside an unassigned run ends its first part");
+	/* ETM1-P53: @26 WT 0x11 is early (no demand open), @28 the ID at 0x4000 (no image) takes it: the
+	 * run counts from @26 every cycle neither TD nor TR up to the TRACESYNC at @32 (@26, @28, @30:
+	 * ETM1-P32), at the ID's record, the last item written (ETM1-P39) */
+	expect(&c, "14 80 00 80 00 81 03 80 03 10 03 11 01 22 03 33 13 05", 1,
+	       "@16 4 be pkt=16 addr=0x4000 isa=arm n=5 reason=1 apo=0\n@28 1 id\n@28 1 unassigned n=3\n",
+	       "ETM1-P53: a run begun by an early packet counts its ID's own cycle");
+	/* two early packets (@26, @28), the ID at @30, WT @32, TRACESYNC @34: n=4, both held ones counted */
+	expect(&c, "14 80 00 80 00 81 03 80 03 10 03 11 03 22 01 33 03 44 13 05", 1,
+	       "@16 4 be pkt=16 addr=0x4000 isa=arm n=5 reason=1 apo=0\n@30 1 id\n@30 1 unassigned n=4\n",
+	       "ETM1-P53: every early packet held is counted in the run");
+	/* a held packet with TRACESYNC (@28 WT | TRACESYNC) ends the run there: @26 alone, n=1, at the ID's
+	 * record; the ID's cycle (@30) and the WT after it (@32) are not counted (ETM1-P32) */
+	expect(&c, "14 80 00 80 00 81 03 80 03 10 03 11 13 22 01 33 03 44", 1,
+	       "@16 4 be pkt=16 addr=0x4000 isa=arm n=5 reason=1 apo=0\n@30 1 id\n@30 1 unassigned n=1\n",
+	       "ETM1-P53: a held packet with TRACESYNC ends the run");
 	expect(&c, SYNC8 "01 11", 0, SYNC8_L1 "@26 1 id\n",
 	       "ETM1-P10: no walk at all: the ID without values (the end comes before any TRACESYNC)");
 	/* 1025 early packets: the 1025th is too-many-pending (ETM1-P29), at @26 + 1024 x 2 */
