@@ -70,6 +70,14 @@ void enc_buf_put(struct enc_buf *b, const void *data, size_t n)
 	b->p[b->len] = '\0';
 }
 
+char *enc_buf_take(struct enc_buf *b)
+{
+	char *p = b->p ? b->p : calloc(1, 1);
+	b->p = NULL;
+	b->len = b->cap = 0;
+	return p;
+}
+
 void enc_buf_printf(struct enc_buf *b, const char *fmt, ...)
 {
 	va_list ap;

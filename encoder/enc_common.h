@@ -41,6 +41,8 @@ struct enc_buf {
 };
 void enc_buf_put(struct enc_buf *b, const void *data, size_t n);
 void enc_buf_printf(struct enc_buf *b, const char *fmt, ...);
+/* b's bytes handed to the caller (to free), or an empty string when it holds none; b is empty after. */
+char *enc_buf_take(struct enc_buf *b);
 
 /* ---- The assemblers (tc_encoder.asm_write) ------------------------------ */
 /* The one packet an assembler's writers put in b, handed out to out (cap

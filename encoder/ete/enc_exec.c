@@ -134,13 +134,6 @@ static void run(struct enc *e, const struct tc_exec *x, struct tc_exec_marks *m)
 	enc_flush_atoms(e);
 }
 
-static char *take(struct enc_buf *b)
-{
-	char *p = b->p ? b->p : calloc(1, 1);
-	b->p = NULL;
-	return p;
-}
-
 static void discard(struct enc *e)
 {
 	free(e->trace.p);
@@ -191,9 +184,9 @@ int enc_ete_from_exec(const struct tc_exec *x, struct tc_enc_result *r, struct t
 	memcpy(r->cfg, &e->cfg, sizeof e->cfg);
 	r->protocol = "ete";
 	r->trace_len = e->trace.len;
-	r->trace = (uint8_t *)take(&e->trace);
-	r->l1 = take(&e->l1);
-	r->l3 = take(&e->l3);
+	r->trace = (uint8_t *)enc_buf_take(&e->trace);
+	r->l1 = enc_buf_take(&e->l1);
+	r->l3 = enc_buf_take(&e->l3);
 	e->variants = NULL;   /* r->variants holds them */
 	r->tags = NULL;
 	discard(e);

@@ -801,14 +801,6 @@ static void start(struct enc *e)
 	restart(e, random_block_start(e, -1));
 }
 
-static char *take(struct enc_buf *b)
-{
-	char *p = b->p ? b->p : calloc(1, 1);
-	b->p = NULL;
-	b->len = b->cap = 0;
-	return p;
-}
-
 static void describe(struct enc *e, struct tc_enc_vector *v)
 {
 	struct enc_buf t = { NULL, 0, 0 };
@@ -827,7 +819,7 @@ static void describe(struct enc *e, struct tc_enc_vector *v)
 	enc_buf_printf(&t, " regions-%d", v->nregions);
 	if (v->nregions > e->prog.nregions)
 		enc_buf_printf(&t, " wrap address-mask");
-	v->tags = take(&t);
+	v->tags = enc_buf_take(&t);
 }
 
 void tc_enc_options_default(struct tc_enc_options *o)
@@ -898,14 +890,14 @@ int enc_generate_packets(const struct tc_enc_options *o, struct tc_enc_vector *v
 	v->cfg = e->cfg;
 	take_regions(e, v);
 	v->trace_len = e->trace.len;
-	v->trace = (uint8_t *)take(&e->trace);
-	v->l1 = take(&e->l1);
-	v->l3 = take(&e->l3);
+	v->trace = (uint8_t *)enc_buf_take(&e->trace);
+	v->l1 = enc_buf_take(&e->l1);
+	v->l3 = enc_buf_take(&e->l3);
 	v->variants = e->variants;
 	describe(e, v);
 	if (pkts) {
 		*npkts = e->packets.len / sizeof **pkts;
-		*pkts = (struct tc_ete_packet *)(void *)take(&e->packets);
+		*pkts = (struct tc_ete_packet *)(void *)enc_buf_take(&e->packets);
 	}
 	free(e->l3_tx.p);
 	free(e->l3_tx_events.p);

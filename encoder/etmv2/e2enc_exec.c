@@ -136,13 +136,6 @@ static void run(struct e2e *e, const struct tc_exec *x, struct tc_exec_marks *m)
 	e2e_l3_flush(e);
 }
 
-static char *take(struct enc_buf *b)
-{
-	char *p = b->p ? b->p : calloc(1, 1);
-	b->p = NULL;
-	return p;
-}
-
 int e2e_from_exec(const struct tc_exec *x, struct tc_enc_result *r, struct tc_exec_marks *m, char *err,
 		  size_t errlen)
 {
@@ -166,9 +159,9 @@ int e2e_from_exec(const struct tc_exec *x, struct tc_enc_result *r, struct tc_ex
 	memcpy(r->cfg, &e->cfg, sizeof e->cfg);
 	r->protocol = "etmv2";
 	r->l1 = e->failed ? NULL : e2e_l1_text(e);
-	r->l3 = take(&e->l3);
+	r->l3 = enc_buf_take(&e->l3);
 	r->trace_len = e->trace.len;
-	r->trace = (uint8_t *)take(&e->trace);
+	r->trace = (uint8_t *)enc_buf_take(&e->trace);
 	r->tags = NULL;
 	free(e->rec);
 	free(e);   /* its buffers taken, its variants r's */

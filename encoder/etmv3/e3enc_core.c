@@ -148,14 +148,6 @@ static void config_variants(struct e3e *e)
 
 /* ---- Generation -------------------------------------------------------------------- */
 
-static char *take(struct enc_buf *b)
-{
-	char *p = b->p ? b->p : calloc(1, 1);
-	b->p = NULL;
-	b->len = b->cap = 0;
-	return p;
-}
-
 static void describe(struct e3e *e, struct tc_enc_etmv3_vector *v)
 {
 	const struct tc_etmv3_config *c = &e->cfg;
@@ -192,7 +184,7 @@ static void describe(struct e3e *e, struct tc_enc_etmv3_vector *v)
 		enc_buf_printf(&t, " thumbee-l3");
 	if (e->traced_isa[tc_etmv3_isa_jazelle])
 		enc_buf_printf(&t, " jazelle-l3");
-	v->tags = take(&t);
+	v->tags = enc_buf_take(&t);
 }
 
 static void e3e_free(struct e3e *e)
@@ -237,9 +229,9 @@ static void take_result(struct e3e *e, struct tc_enc_etmv3_vector *v)
 	e3e_hit(e, "regions-%d", v->nregions);
 	describe(e, v);
 	v->trace_len = e->trace.len;
-	v->trace = (uint8_t *)take(&e->trace);
-	v->l1 = take(&e->l1);
-	v->l3 = take(&e->l3);
+	v->trace = (uint8_t *)enc_buf_take(&e->trace);
+	v->l1 = enc_buf_take(&e->l1);
+	v->l3 = enc_buf_take(&e->l3);
 	v->variants = e->variants;
 	e->variants = NULL;
 }

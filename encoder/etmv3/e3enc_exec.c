@@ -119,13 +119,6 @@ static void run(struct e3e *e, const struct tc_exec *x, struct tc_exec_marks *m)
 	e3e_l3_deliver(e);
 }
 
-static char *take(struct enc_buf *b)
-{
-	char *p = b->p ? b->p : calloc(1, 1);
-	b->p = NULL;
-	return p;
-}
-
 int e3e_from_exec(const struct tc_exec *x, struct tc_enc_result *r, struct tc_exec_marks *m, char *err,
 		  size_t errlen)
 {
@@ -149,9 +142,9 @@ int e3e_from_exec(const struct tc_exec *x, struct tc_enc_result *r, struct tc_ex
 	memcpy(r->cfg, &e->cfg, sizeof e->cfg);
 	r->protocol = "etmv3";
 	r->trace_len = e->trace.len;
-	r->trace = (uint8_t *)take(&e->trace);
-	r->l1 = take(&e->l1);
-	r->l3 = take(&e->l3);
+	r->trace = (uint8_t *)enc_buf_take(&e->trace);
+	r->l1 = enc_buf_take(&e->l1);
+	r->l3 = enc_buf_take(&e->l3);
 	r->tags = NULL;
 	free(e);   /* its buffers taken, its variants r's */
 	return 0;

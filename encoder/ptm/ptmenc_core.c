@@ -92,14 +92,6 @@ static void config_variants(struct pe *e)
 
 /* ---- Generation -------------------------------------------------------------------- */
 
-static char *take(struct enc_buf *b)
-{
-	char *p = b->p ? b->p : calloc(1, 1);
-	b->p = NULL;
-	b->len = b->cap = 0;
-	return p;
-}
-
 static void describe(struct pe *e, struct tc_enc_ptm_vector *v)
 {
 	const struct tc_ptm_config *c = &e->cfg;
@@ -122,7 +114,7 @@ static void describe(struct pe *e, struct tc_enc_ptm_vector *v)
 	enc_buf_printf(&t, "%s%s regions-%d", isa[0] ? " a32" : "", isa[1] ? " t32" : "", v->nregions);
 	if (v->nregions > e->prog.nregions)
 		enc_buf_printf(&t, " wrap");
-	v->tags = take(&t);
+	v->tags = enc_buf_take(&t);
 }
 
 static void pe_free(struct pe *e)
@@ -167,9 +159,9 @@ static void take_result(struct pe *e, struct tc_enc_ptm_vector *v)
 	pe_hit(e, "regions-%d", v->nregions);
 	describe(e, v);
 	v->trace_len = e->trace.len;
-	v->trace = (uint8_t *)take(&e->trace);
-	v->l1 = take(&e->l1);
-	v->l3 = take(&e->l3);
+	v->trace = (uint8_t *)enc_buf_take(&e->trace);
+	v->l1 = enc_buf_take(&e->l1);
+	v->l3 = enc_buf_take(&e->l3);
 	v->variants = e->variants;
 	e->variants = NULL;
 }

@@ -139,9 +139,7 @@ static void exec_config(struct tc_rvtrace_config *cfg)
 static char *take(struct enc_buf *b)
 {
 	enc_buf_put(b, "", 1);
-	char *p = b->p ? b->p : calloc(1, 1);
-	b->p = NULL;
-	return p;
+	return enc_buf_take(b);
 }
 
 static int encode(struct rvenc_ctx *c, const struct tc_exec *x, struct tc_enc_result *r, struct tc_exec_marks *m,
