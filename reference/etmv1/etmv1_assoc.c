@@ -195,9 +195,26 @@ static void cprt_address(struct tc_etmv1_decoder *d, struct e1_item *it)
 
 /* The first instruction still owed packets, with its values sized when they come next; NULL when
  * none (or after an error). */
+/* The first item that may still owe packets. The items before it owe none: they are not IE/ID/BE/BD,
+ * or they are done, and an item never leaves that state (demand() sets what an item owes right after
+ * e1_push), so the searches below start there, not at the queue's head: without it a queue held by
+ * its head item (up to E1_QUEUE) is searched whole for every packet. */
+static uint64_t first_open(struct tc_etmv1_decoder *d)
+{
+	if (d->open_from < d->head || d->open_from > d->tail)
+		d->open_from = d->head;
+	while (d->open_from < d->tail) {
+		const struct e1_item *it = at(d, d->open_from);
+		if (it->r.h.kind <= tc_etmv1_bd && it->seg != e1_seg_done)
+			break;
+		d->open_from++;
+	}
+	return d->open_from;
+}
+
 struct e1_item *e1_head_demand(struct tc_etmv1_decoder *d)
 {
-	for (uint64_t s = d->head; s < d->tail; s++) {
+	for (uint64_t s = first_open(d); s < d->tail; s++) {
 		struct e1_item *it = at(d, s);
 		if (it->r.h.kind > tc_etmv1_bd || it->seg == e1_seg_done)
 			continue;
@@ -233,7 +250,7 @@ struct e1_item *e1_head_demand(struct tc_etmv1_decoder *d)
  * its CPRT address to ask about (ETM1-P52) or its values, which the walk can size. */
 static int head_settles(struct tc_etmv1_decoder *d)
 {
-	for (uint64_t s = d->head; s < d->tail; s++) {
+	for (uint64_t s = first_open(d); s < d->tail; s++) {
 		struct e1_item *it = at(d, s);
 		if (it->r.h.kind > tc_etmv1_bd || it->seg == e1_seg_done)
 			continue;

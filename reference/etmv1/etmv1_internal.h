@@ -49,6 +49,7 @@ struct tc_etmv1_decoder {
 	/* the items, oldest first: seq numbers head (next to write) .. tail */
 	struct e1_item q[E1_QUEUE];
 	uint64_t head, tail;
+	uint64_t open_from;        /* no item before it owes a packet (e1_head_demand starts there) */
 	struct e1_item *cur_addr; /* the branch whose address is being read */
 	uint32_t last_addr;       /* the last branch address (ETM1-P14) */
 	int jazelle_state;        /* ETMv1.3: the last five-packet address had J = 1 (ETM1-P40) */
