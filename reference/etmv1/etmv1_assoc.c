@@ -176,10 +176,16 @@ void e1_advance(struct tc_etmv1_decoder *d)
 /* ETM1-P52: with cprt=1 an ID may be a CPRT, which has no data address (§4.11.3 L7903): before its
  * data address would be read, the walk says whether the instruction is one; if so the address is
  * not owed. */
+/* Whether cprt_address may still ask the walk about this item. */
+static int cprt_askable(const struct tc_etmv1_decoder *d, const struct e1_item *it)
+{
+	return d->cfg.cprt && !it->cprt_checked && it->daddr_pkts == 0 && d->has_walk && d->walk.transfers;
+}
+
 static void cprt_address(struct tc_etmv1_decoder *d, struct e1_item *it)
 {
 	struct tc_etmv1_transfers t;
-	if (!d->cfg.cprt || it->cprt_checked || !d->has_walk || !d->walk.transfers)
+	if (!cprt_askable(d, it))
 		return;
 	it->cprt_checked = 1;
 	e1_advance(d);
@@ -255,7 +261,7 @@ static int head_settles(struct tc_etmv1_decoder *d)
 		if (it->r.h.kind > tc_etmv1_bd || it->seg == e1_seg_done)
 			continue;
 		if (it->seg == e1_seg_daddr)
-			return it->daddr_pkts == 0 && d->cfg.cprt && !it->cprt_checked;
+			return cprt_askable(d, it);
 		if (it->seg != e1_seg_value || it->sized)
 			return 0;
 		struct tc_etmv1_transfers t;
@@ -273,8 +279,16 @@ static int head_settles(struct tc_etmv1_decoder *d)
  * completes its instruction); one whose length is unknown stays open (ETM1-P22: truncated). */
 void e1_settle_at_end(struct tc_etmv1_decoder *d)
 {
-	while (d->synced && !d->half && !d->cur_addr && head_settles(d) && e1_head_demand(d))
-		;
+	const struct e1_item *last = NULL;
+	int last_seg = -1;
+	while (d->synced && !d->half && !d->cur_addr && head_settles(d)) {
+		const struct e1_item *it = e1_head_demand(d);
+		/* each round settles the head or stops: the same item at the same segment is no progress */
+		if (!it || (it == last && (int)it->seg == last_seg))
+			return;
+		last = it;
+		last_seg = it->seg;
+	}
 }
 
 int e1_demand_open(struct tc_etmv1_decoder *d)
