@@ -5,7 +5,9 @@
 # reference's L1 text (tracecert dump --vector: the header column, the byte at each line's offset);
 # the reference only locates the headers here, the vectors' expected sections are checked elsewhere
 # (tests/vectors.t). A protocol whose L1 record is a per-cycle status declares its own alphabet in
-# vectors/P/hdr/headers.txt (below): then every value of it at every value of a configuration key.
+# vectors/P/hdr/headers.txt (below): then every value of it at every value of a configuration key,
+# and, when the file lists them, every packet class its L1 text names (ETMv2: each first byte of a
+# group, TFO value row and TFO header, by the fields the header byte sets).
 . tests/lib/tap.sh
 T="${TC_BUILD:-build}/tracecert"
 protocols=$(sed -n 's/^PROTOCOLS := //p' GNUmakefile)
@@ -18,6 +20,8 @@ check "PROTOCOLS is read from GNUmakefile" test -n "$protocols"
 #   mask 0xM                     a header value is the record's first byte AND M
 #   values H ...                 the header alphabet (lower-case hex as printf %x gives it); each must
 #                                be a header at every V of KEY
+#   packets CLASS ...            (any number of lines) packet classes that must each come in some
+#                                vector's L1 text, as packet_classes (below) names its lines
 # The records are read from the vector's [trace] bytes: with fixed-size records every record starts
 # with its header, so no decoder is needed to locate them (the vector must still decode: exit status
 # 0 or 1). Without the file a header is the two-hex-digit second token of an L1 line, 00-ff.
@@ -47,6 +51,32 @@ record_headers() {
 	}' "$1"
 }
 
+# packet_classes L1: the packet class of each L1 line of a per-cycle protocol whose packets start
+# with a header byte (ETMv2, reference/etmv1/FORMAT.md "ETMv2 kinds" and "ETMv2 headers"): the kind
+# with the fields its header byte sets (Table 6-2 L8670-8688 but the C bit, Table 6-3's SS as the
+# value's size, Table 6-6 L8972-8981's RR and LSiP bit), the row of Table 6-4 (L8869-8881) of a TFO
+# value, and the reserved encodings by their errors: a reserved-header error on a TFO cycle (status
+# 7, ERRATA ETM2-P23) is a TFO header's, on any other a group's. The lines are the reference's
+# reading; the vectors' expected sections, which tests/vectors.t holds it to, are the hand-reasoned
+# ones.
+packet_classes() {
+	awk '
+	function f(name,   i) { for (i = 4; i <= NF; i++) if (index($i, name "=") == 1) return substr($i, length(name) + 2)
+		return "" }
+	function sz() { return f("size") == "" ? "" : ":size=" f("size") }
+	$3 == "+branch" { print "branch" }
+	$3 == "+data" { print "data:a=" f("a") sz() }
+	$3 == "+miss" { print "miss:tag=" f("tag") ":a=" f("a") }
+	$3 == "+miss-data" { print "miss-data:tag=" f("tag") sz() }
+	$3 == "+not-traced" { print "not-traced" }
+	$3 == "+context-id" { print "context-id" }
+	$3 == "+tfo-packet" { print "tfo-header:reason=" f("reason") ":lsip=" f("lsip") }
+	$3 == "tfo" { print "tfo-value:row=" int(f("value") / 16) }
+	$3 == "error" && $4 == "class=reserved-header" { print ($2 == "7" ? "tfo-header" : "group-header") ":reserved" }
+	$3 == "error" && $4 == "class=reserved-tfo" { print "tfo-value:reserved" }
+	' "$1"
+}
+
 # headers DIR: the header values of every vector in DIR (the L1 lines' header column, or the records
 # of headers.txt), one a line, sorted and unique; fails when a vector does not decode (exit status 2)
 # or DIR holds none.
@@ -59,6 +89,7 @@ headers() {
 		if [ $rc -gt 1 ]; then echo "$f: tracecert dump exit $rc: $(cat "$tmp/l1.err")" >&2; return 1; fi
 		if [ -f "$decl_file" ]; then
 			record_headers "$f" >> "$tmp/hh" || return 1
+			[ -z "$(decl packets)" ] || packet_classes "$tmp/l1" >> "$tmp/hh"
 		else
 			sed -n 's/^@[0-9][0-9]* \([0-9a-f][0-9a-f]\) .*/\1/p' "$tmp/l1" >> "$tmp/hh"
 		fi
@@ -72,7 +103,9 @@ alphabet() {
 		key=$(decl records | awk '{print $2}')
 		for kv in $(decl records | cut -d' ' -f3-); do
 			for h in $(decl values); do echo "$key=${kv%%=*}:$h"; done
-		done | sort
+		done > "$tmp/ab"
+		for c in $(decl packets); do echo "$c"; done >> "$tmp/ab"
+		sort "$tmp/ab"
 	else
 		i=0
 		while [ $i -lt 256 ]; do printf '%02x\n' $i; i=$((i + 1)); done
@@ -129,4 +162,18 @@ check_rec() {
 	  ! grep -q 'port_width=8' "$tmp/rec.out"
 }
 check "a folder with headers.txt and only pipestat-port8.tcv is 16 values short, at port_width=4 and 16" check_rec
+
+# And its packet classes: vectors/etmv2/hdr without tfo-headers.tcv has every PIPESTAT at every
+# width and every group header, but of Table 6-6's TFO headers only the normal one of reason b01
+# (every other vector synchronises with it): 8 values short, all TFO headers.
+mkdir "$tmp/pkt"
+cp vectors/etmv2/hdr/headers.txt vectors/etmv2/hdr/*.tcv "$tmp/pkt/"
+rm "$tmp/pkt/tfo-headers.tcv"
+check_pkt() {
+	! covers "$tmp/pkt" > "$tmp/pkt.out" || return 1
+	cat "$tmp/pkt.out"
+	grep -q ': 8 header values never a header: tfo-header:reason=0:lsip=0 tfo-header:reason=0:lsip=1 tfo-header:reason=1:lsip=1 .* tfo-header:reserved$' "$tmp/pkt.out" &&
+	  ! grep -qE 'port_width|tfo-header:reason=1:lsip=0' "$tmp/pkt.out"
+}
+check "etmv2's hdr folder without tfo-headers.tcv is 8 TFO headers short, not reason b01's normal one" check_pkt
 tap_done
