@@ -53,27 +53,40 @@ record_headers() {
 
 # packet_classes L1: the packet class of each L1 line of a per-cycle protocol whose packets start
 # with a header byte (ETMv2, reference/etmv1/FORMAT.md "ETMv2 kinds" and "ETMv2 headers"): the kind
-# with the fields its header byte sets (Table 6-2 L8670-8688 but the C bit, Table 6-3's SS as the
+# with the fields its header byte sets (Table 6-2 L8670-8688 with the C bit, whether another packet
+# of the item follows; a branch address's continue bit, more than one byte; Table 6-3's SS as the
 # value's size, Table 6-6 L8972-8981's RR and LSiP bit), the row of Table 6-4 (L8869-8881) of a TFO
-# value, and the reserved encodings by their errors: a reserved-header error on a TFO cycle (status
-# 7, ERRATA ETM2-P23) is a TFO header's, on any other a group's. The lines are the reference's
+# value (no size: data values not traced), and the reserved encodings by their errors: a
+# reserved-header error on a TFO cycle (status 7, ERRATA ETM2-P23) is a TFO header's, on any other
+# a group's; bad-mode a Context ID header with no Context ID traced (L8828). The lines are the reference's
 # reading; the vectors' expected sections, which tests/vectors.t holds it to, are the hand-reasoned
 # ones.
 packet_classes() {
 	awk '
-	function f(name,   i) { for (i = 4; i <= NF; i++) if (index($i, name "=") == 1) return substr($i, length(name) + 2)
+	function f(line, name,   n, t, i) { n = split(line, t, " ")
+		for (i = 4; i <= n; i++) if (index(t[i], name "=") == 1) return substr(t[i], length(name) + 2)
 		return "" }
-	function sz() { return f("size") == "" ? "" : ":size=" f("size") }
-	$3 == "+branch" { print "branch" }
-	$3 == "+data" { print "data:a=" f("a") sz() }
-	$3 == "+miss" { print "miss:tag=" f("tag") ":a=" f("a") }
-	$3 == "+miss-data" { print "miss-data:tag=" f("tag") sz() }
-	$3 == "+not-traced" { print "not-traced" }
-	$3 == "+context-id" { print "context-id" }
-	$3 == "+tfo-packet" { print "tfo-header:reason=" f("reason") ":lsip=" f("lsip") }
-	$3 == "tfo" { print "tfo-value:row=" int(f("value") / 16) }
-	$3 == "error" && $4 == "class=reserved-header" { print ($2 == "7" ? "tfo-header" : "group-header") ":reserved" }
-	$3 == "error" && $4 == "class=reserved-tfo" { print "tfo-value:reserved" }
+	function sz(line) { return f(line, "size") == "" ? "" : ":size=" f(line, "size") }
+	# the C bit of a group packet: 1 when the next line is a packet of the same item (ETM2-P3)
+	function c(line, next_line,   a, b) { split(line, a, " "); split(next_line, b, " ")
+		return ":c=" (b[1] == a[1] && b[3] ~ /^\+/ && b[3] != "+tfo-packet") }
+	function classify(line, next_line,   t) { split(line, t, " ")
+		if (t[3] == "+branch") print "branch:c=" (f(line, "n") > 1)
+		if (t[3] == "+data") print "data" c(line, next_line) ":a=" f(line, "a") sz(line)
+		if (t[3] == "+miss") print "miss" c(line, next_line) ":tag=" f(line, "tag") ":a=" f(line, "a")
+		if (t[3] == "+miss-data") print "miss-data" c(line, next_line) ":tag=" f(line, "tag") sz(line)
+		if (t[3] == "+not-traced") print "not-traced" c(line, next_line)
+		if (t[3] == "+context-id") print "context-id" c(line, next_line)
+		if (t[3] == "+tfo-packet") print "tfo-header:reason=" f(line, "reason") ":lsip=" f(line, "lsip")
+		if (t[3] == "tfo") print "tfo-value:row=" int(f(line, "value") / 16)
+		if (t[3] == "error" && t[4] == "class=reserved-header")
+			print (t[2] == "7" ? "tfo-header" : "group-header") ":reserved"
+		if (t[3] == "error" && t[4] == "class=reserved-tfo") print "tfo-value:reserved"
+		if (t[3] == "error" && t[4] == "class=bad-mode") print "context-id:bad-mode"
+	}
+	NR > 1 { classify(prev, $0) }
+	{ prev = $0 }
+	END { if (NR) classify(prev, "") }
 	' "$1"
 }
 
