@@ -24,7 +24,7 @@ struct asm_items {
 };
 
 /* How the bytes are written: the encoder's assembler, or for a per-cycle protocol whose encoder has
- * none (no encoder yet) the sample file's own writer (reference/cyclecap.c). */
+ * none (ETMv2's) the sample file's own writer (reference/cyclecap.c). */
 struct asm_writer {
 	const struct tc_encoder *enc;
 	void *w;
@@ -202,7 +202,7 @@ static int check_offset(const struct tc_protocol *p, const struct asm_writer *aw
 }
 
 /* The writer for cfg: the encoder's assembler, or a per-cycle protocol's sample file writer (a
- * protocol with no encoder yet); 0, or -1 after a message. */
+ * protocol whose encoder has no assembler, ETMv2); 0, or -1 after a message. */
 static int writer_open(const struct tc_protocol *p, const struct tc_encoder *enc, const void *cfg,
 		       struct asm_writer *aw, char *msg, size_t msglen)
 {
