@@ -75,9 +75,14 @@ dump_l1() {
 # roundtrip P: every vector of vectors/P; prints what failed, then a summary line "RESULT ok excluded gen-exact gen".
 # The same bytes are the same L1 (the decoder's output is a function of its input); other bytes
 # must give dump's L1 again, line for line.
+# The ASan+UBSan pass of make check takes one vector in ASM_EVERY of each protocol (the first, the
+# fifth, …, in name order): it looks for undefined behaviour on the paths of asm and dump (each
+# vector three runs of the tool), and the round trip of every vector is the plain pass's.
+ASM_EVERY=1
+case "${TC_BUILD:-build}" in *asan*) ASM_EVERY=4 ;; esac
 roundtrip() {
   p=$1; ok=0; excl=0; gen=0; genx=0; bad=0
-  for v in $(find vectors/$p -name '*.tcv' | sort); do
+  for v in $(find vectors/$p -name '*.tcv' | sort | awk -v n=$ASM_EVERY '(NR - 1) % n == 0'); do
     dump_l1 "$v"
     if [ $cycles -eq 0 ] && grep -q ' error class=\| warning class=\|^# skipped' "$tmp/l1"; then
       excl=$((excl+1)); echo "$v: its L1 has an error or warning item or skipped bytes" >> "$tmp/excluded.$p"; continue
@@ -110,7 +115,8 @@ roundtrip() {
   test $bad -eq 0 && test $ok -gt 0
 }
 for p in $protocols; do
-  check "$p: asm of dump gives back every vector's bytes (its L1 for gen/ and real/)" roundtrip "$p"
+  which="every vector's"; [ $ASM_EVERY -gt 1 ] && which="one vector in $ASM_EVERY's"
+  check "$p: asm of dump gives back $which bytes (its L1 for gen/ and real/)" roundtrip "$p"
   sed -n 's/^RESULT \(.*\) \(.*\) \(.*\) \(.*\)$/# '"$p"': \1 vectors byte for byte, \2 excluded (error, warning or skipped bytes; EXCEPT), gen\/ and real\/: \3 of \4 byte for byte, all L1-identical/p' "$tmp/.check.out"
   # the excluded vectors, each with why
   [ -f "$tmp/excluded.$p" ] && sed 's/^/#   excluded: /' "$tmp/excluded.$p"
