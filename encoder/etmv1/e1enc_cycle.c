@@ -331,7 +331,8 @@ static int packets_needed(uint32_t addr, uint32_t last)
 	return 5;
 }
 
-/* The TRACESYNCs still to come before a branch put in the FIFO now: the APO (L8233), capped at 15. */
+/* The TRACESYNCs still to come before a branch put in the FIFO now: the APO (L8233); 15 when there
+ * are 15 or more ("reserved to indicate that the offset is too large to be encoded", ETM1-P7). */
 static int apo_now(const struct e1e *e)
 {
 	int n = 0;
@@ -405,7 +406,7 @@ static void apo_cycles(struct e1e *e, int apo)
 {
 	put_cycle_as(e, apo & 3, e1e_trigger_now(e, apo & 3, 1));
 	put_cycle_as(e, (apo >> 2) & 3, e1e_trigger_now(e, (apo >> 2) & 3, 1));
-	e1e_hit(e, "apo %s", apo == 0 ? "0" : "1-15");   /* 15, the cap (ETM1-P7): variants.txt */
+	e1e_hit(e, "apo %s", apo == 0 ? "0" : apo < 15 ? "1-14" : "15");   /* 15: too large to encode (L8233) */
 }
 
 /* §5.6.1 (L8239), §4.5.3 (L7406-7408), ETM1-P19: an IRQ or FIQ strikes a branch's target before it

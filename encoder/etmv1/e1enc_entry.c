@@ -330,7 +330,10 @@ static int generate(const struct tc_enc_request *rq, struct tc_enc_result *r, ch
 			return -1;
 		}
 	}
-	e->fifo_depth = 6 + enc_below(&e->rng, 27);
+	/* Tables 2-19, 2-20: the FIFOs of ETM7 and ETM9 hold 9-45 bytes; the size is not fixed by the
+	 * architecture (L4246), and in an eighth of the runs it is 96-256 packets (ERRATA ETM1-E7), where
+	 * an APO of 15 comes about (§5.6.1 L8233) */
+	e->fifo_depth = enc_chance(&e->rng, 12) ? 96 + enc_below(&e->rng, 161) : 6 + enc_below(&e->rng, 40);
 	e->full_program = 1;
 	e->thumb_percent = enc_chance(&e->rng, 50) ? 0 : 20 + enc_below(&e->rng, 60);
 	e->ctxid = random_ctxid(e);
