@@ -459,7 +459,7 @@ static void restart(struct e1e *e, uint32_t addr, int reason)
 	if (at < 0)
 		return;
 	l3_simple(e, reason == 2 ? tc_l3_overflow : tc_l3_trace_on, e->rec[at].h.offset);
-	if (addr & 1)
+	if (addr & 1 && reason == 1)
 		e1e_hit(e, "trace on thumb");
 	int apo = apo_now(e);
 	e->rec[at].apo = (uint8_t)apo;
@@ -472,6 +472,28 @@ static void restart(struct e1e *e, uint32_t addr, int reason)
 void e1e_trace_on(struct e1e *e, uint32_t addr)
 {
 	restart(e, addr, 1);
+}
+
+/* §5.9 (L8404-8408), ETM1-P19, ERRATA ETM1-E8: the b010 BE after an overflow is speculative; a
+ * second b010 BE, to the same address, in its first or second APO cycle overwrites its APO: the
+ * first is abandoned (`abandoned=1 apo=-`), both are `overflow` at L3 (ETM1-P15), the trace goes
+ * on from the second's address. */
+static void speculative_restart(struct e1e *e, uint32_t addr)
+{
+	int at = new_record(e, tc_etmv1_be, tc_etmv1_ps_be);
+	if (at < 0)
+		return;
+	l3_simple(e, tc_l3_overflow, e->rec[at].h.offset);
+	int apo = apo_now(e);
+	push_address(e, at, addr, 5, 2);
+	put_cycle_as(e, tc_etmv1_ps_be, 0);
+	int k = (int)enc_below(&e->rng, 2);
+	if (k == 1)
+		put_cycle_as(e, apo & 3, e1e_trigger_now(e, apo & 3, 1));
+	e->rec[at].abandoned = 1;
+	e->rec[at].apo = TC_ETMV1_APO_NONE;
+	e1e_hit(e, "overflow speculative be apo cycle %d", k + 1);
+	restart(e, addr, 2);
 }
 
 /* §5.6.3 (L8266): the Context ID changes while tracing (the program wrote it, ETM1-E4); the next
@@ -704,7 +726,11 @@ static int overflow(struct e1e *e, int at, const struct e1e_insn *in, unsigned s
 	e1e_hit(e, "pipestat id");
 	while (fifo_count(e) && !e1e_fifo_stuck(e))
 		wait_cycle(e);
-	restart(e, (in->addr + (uint32_t)in->size) | (in->thumb ? 1u : 0u), 2);
+	uint32_t next = (in->addr + (uint32_t)in->size) | (in->thumb ? 1u : 0u);
+	if (enc_chance(&e->rng, 30))
+		speculative_restart(e, next);
+	else
+		restart(e, next, 2);
 	e->daddr_full_done = 0;   /* ETM1-P13: an interruption */
 	e1e_hit(e, "overflow port%u", e->cfg.port_width);
 	return 1;
