@@ -774,8 +774,8 @@ void e1e_data_step(struct e1e *e, const struct e1e_insn *in, int ntransfers, int
 /* §5.8.2 (L8381-8386): trace disabled: the FIFO drains on WT cycles (on 16 bits a last lone packet
  * with an empty byte, L8045: the next packet is the restart's, with TRACESYNC), then TD with
  * TRACEPKT[0] = 0 for the cycles given; in cycle-accurate mode the first is a `trace-disabled`
- * item (ETM1-P21). The restart is e1e_trace_on's. */
-void e1e_trace_off(struct e1e *e, unsigned cycles)
+ * item (ETM1-P21). The restart is e1e_trace_on's (after debug state e1e_debug_state's). */
+static void stop_tracing(struct e1e *e, unsigned cycles)
 {
 	while (fifo_count(e)) {
 		if (!e1e_fifo_stuck(e)) {
@@ -808,7 +808,24 @@ void e1e_trace_off(struct e1e *e, unsigned cycles)
 	}
 	e->disabled = 0;
 	e->daddr_full_done = 0;   /* ETM1-P13: an interruption */
+}
+
+void e1e_trace_off(struct e1e *e, unsigned cycles)
+{
+	stop_tracing(e, cycles);
 	e1e_hit(e, "trace disabled%s", e->cfg.cycle_accurate ? " cycle-accurate" : "");
+}
+
+/* §4.8 (L7634-7638), ERRATA ETM1-E9: the core enters debug state: tracing stops and the FIFO drains
+ * until empty (on 16 bits with the empty byte of L8048), then TD cycles with TRACEPKT[0] = 0
+ * (cycle-accurate tracing is disabled, §5.10 L8426: in cycle-accurate mode the first is a
+ * `trace-disabled` item, ETM1-P21); at the exit tracing restarts at addr with reason b011 (Table 5-3
+ * L8213; L3 `trace-on`, ETM1-P15). */
+void e1e_debug_state(struct e1e *e, unsigned cycles, uint32_t addr)
+{
+	stop_tracing(e, cycles);
+	e1e_hit(e, "debug state%s", e->cfg.cycle_accurate ? " cycle-accurate" : "");
+	restart(e, addr, 3);
 }
 
 /* The end of the run: WT cycles while packets are owed. */

@@ -258,6 +258,20 @@ static int refused(const void *cfg, char *err, size_t errlen)
 	return 0;
 }
 
+/* §4.8 (L7632-7638), ERRATA ETM1-E9: the core halts in debug state before the block x is at; the
+ * instructions the debugger runs there are not traced; it resumes there, or, in three of ten, at
+ * a random block (the debugger wrote the PC). */
+static void debug_state(struct e1e *e, struct e1e_exec *x)
+{
+	unsigned cycles = 1 + enc_below(&e->rng, 20);
+	if (enc_chance(&e->rng, 30)) {
+		x->block = (int)enc_below(&e->rng, (unsigned)e->prog.nblocks);
+		e1e_hit(e, "debug state resumes elsewhere");
+	}
+	x->next = 0;
+	e1e_debug_state(e, cycles, e1e_code_addr(&e->prog, x->block));
+}
+
 static void tags(struct e1e *e, struct enc_buf *t)
 {
 	enc_buf_printf(t, "etmv1 v1.%u port%u%s%s", e->cfg.version, e->cfg.port_width,
@@ -285,6 +299,8 @@ static int run(struct e1e *e, const struct tc_enc_request *rq)
 			x.block = (int)enc_below(&e->rng, (unsigned)e->prog.nblocks);
 			x.next = 0;
 			e1e_trace_on(e, e1e_code_addr(&e->prog, x.block));
+		} else if (ended && s < rq->steps && e->debug_percent && enc_chance(&e->rng, e->debug_percent)) {
+			debug_state(e, &x);
 		}
 	}
 	/* §5.3.1 (L8038): a lone packet on 16 bits leaves only with a functional PIPESTAT */
@@ -339,6 +355,7 @@ static int generate(const struct tc_enc_request *rq, struct tc_enc_result *r, ch
 	e->ctxid = random_ctxid(e);
 	e->off_percent = enc_chance(&e->rng, 50) ? 0 : 1 + enc_below(&e->rng, 4);
 	e->irq_percent = enc_chance(&e->rng, 50) ? 0 : 1 + enc_below(&e->rng, 3);
+	e->debug_percent = enc_chance(&e->rng, 75) ? 0 : 1 + enc_below(&e->rng, 3);
 	e->ctx_change_percent = e->cfg.contextid_size && enc_chance(&e->rng, 50) ? 1 : 0;
 	e->abandon_percent = e->irq_percent && !e->cfg.abandoned_discard ? 5 : 0;   /* ETM1-E5: the default reading */
 	e->dabort_percent = enc_chance(&e->rng, 50) ? 0 : 3;

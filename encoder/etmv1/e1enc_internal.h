@@ -68,6 +68,7 @@ struct e1e {
 	uint64_t trigger_at;     /* the trigger: the first cycle from this one that is not TD */
 	int triggered;
 	unsigned off_percent;    /* the chance of trace being disabled after each block, per run */
+	unsigned debug_percent;  /* the chance of debug state after each block, per run (ETM1-E9) */
 	int disabled;
 	int drop_td;             /* the capture leaves out TD cycles with TRACEPKT[0] = 0 (ETMC-F3) */
 	uint32_t ctxid;          /* the current Context ID (contextid_size bytes) */
@@ -143,6 +144,7 @@ void e1e_exception(struct e1e *e, uint32_t ret, uint32_t vector, int type);
 void e1e_data_instruction(struct e1e *e, uint32_t addr, int ntransfers, int size);
 void e1e_drain(struct e1e *e);
 void e1e_trace_off(struct e1e *e, unsigned cycles);
+void e1e_debug_state(struct e1e *e, unsigned cycles, uint32_t addr);
 int e1e_fifo_stuck(const struct e1e *e);
 void e1e_l3_flush(struct e1e *e);
 char *e1e_l1_text(struct e1e *e);
