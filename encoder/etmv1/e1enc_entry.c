@@ -227,6 +227,16 @@ static uint32_t random_ctxid(struct e1e *e)
 	return e->cfg.contextid_size >= 4 ? v : v & ((UINT32_C(1) << (8 * e->cfg.contextid_size)) - 1);
 }
 
+/* Table 2-17 (L2806-2814), ETMv1.2 and later (ETMCR[17:16], [13], Table 3-5 L3655, L3664): normal,
+ * multiplexed or demultiplexed, half-rate clocking with normal or demultiplexed; the records are
+ * core cycles whatever the mode (ERRATA ETMC-F2: the capture device reconstructs them), so the
+ * cycle model is the same; the header names the mode. */
+static void port_clocking(struct e1e *e)
+{
+	e->cfg.port_mode = (uint8_t)(enc_chance(&e->rng, 50) ? 0 : 1 + enc_below(&e->rng, 2));
+	e->cfg.half_rate = (uint8_t)(e->cfg.port_mode != 1 && enc_chance(&e->rng, 30));
+}
+
 static void random_config(struct e1e *e)
 {
 	static const uint8_t widths[3] = { 4, 8, 16 };
@@ -242,20 +252,8 @@ static void random_config(struct e1e *e)
 	if (e->cfg.version >= 2) {
 		static const uint8_t sizes[4] = { 0, 1, 2, 4 };
 		e->cfg.contextid_size = sizes[enc_below(&e->rng, 4)];
+		port_clocking(e);
 	}
-}
-
-/* The configurations the model does not make yet (README.md "What is not"): port modes other
- * than normal and half-rate clocking. */
-static int refused(const void *cfg, char *err, size_t errlen)
-{
-	const struct tc_etmv1_config *c = cfg;
-	if (c->port_mode || c->half_rate) {
-		if (err && errlen)
-			snprintf(err, errlen, "etmv1 encoder: only the normal port mode at full rate is modelled (port_mode and half_rate must be 0)");
-		return 1;
-	}
-	return 0;
 }
 
 /* §4.8 (L7632-7638), ERRATA ETM1-E9: the core halts in debug state before the block x is at; the
@@ -341,7 +339,7 @@ static int generate(const struct tc_enc_request *rq, struct tc_enc_result *r, ch
 		random_config(e);
 	} else {
 		e->cfg = *(const struct tc_etmv1_config *)rq->cfg;
-		if (tc_etmv1_config_check(&e->cfg, err, errlen) || refused(&e->cfg, err, errlen)) {
+		if (tc_etmv1_config_check(&e->cfg, err, errlen)) {
 			free(e);
 			return -1;
 		}
@@ -371,6 +369,12 @@ static int generate(const struct tc_enc_request *rq, struct tc_enc_result *r, ch
 	}
 	e1e_hit(e, "port%u", e->cfg.port_width);
 	e1e_hit(e, "version 1.%u", e->cfg.version);
+	if (e->cfg.version >= 2) {
+		static const char *const modes[3] = { "normal", "multiplexed", "demultiplexed" };
+		e1e_hit(e, "port mode %s%s", modes[e->cfg.port_mode], e->cfg.half_rate ? " half-rate" : "");
+		if (e->cfg.half_rate && e->cfg.port_width == 4)
+			e1e_hit(e, "port mode half-rate port4");
+	}
 	tags(e, &t);
 	r->protocol = "etmv1";
 	r->cfg = malloc(sizeof e->cfg);
@@ -414,7 +418,6 @@ const struct tc_encoder tc_encoder_etmv1 = {
 	.variant_count = variant_count,
 	.variant_name = variant_name,
 	.bench_config = "",
-	.config_refused = refused,
 	.from_exec = e1e_from_exec,
 	.exec_family = tc_exec_family_aarch32,
 	.asm_open = e1e_asm_open,
