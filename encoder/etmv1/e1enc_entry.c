@@ -293,7 +293,6 @@ static int run(struct e1e *e, const struct tc_enc_request *rq)
 			e1e_trace_off(e, 1 + enc_below(&e->rng, 20));
 			if (enc_chance(&e->rng, 50))   /* another process ran meanwhile */
 				e->ctxid = random_ctxid(e);
-	e->drop_td = enc_chance(&e->rng, 25);
 			x.block = (int)enc_below(&e->rng, (unsigned)e->prog.nblocks);
 			x.next = 0;
 			e1e_trace_on(e, e1e_code_addr(&e->prog, x.block));
@@ -358,6 +357,7 @@ static int generate(const struct tc_enc_request *rq, struct tc_enc_result *r, ch
 	e->abandon_percent = e->irq_percent && !e->cfg.abandoned_discard ? 5 : 0;   /* ETM1-E5: the default reading */
 	e->dabort_percent = enc_chance(&e->rng, 50) ? 0 : 3;
 	e->overflow_mode = enc_chance(&e->rng, 25);
+	e->drop_td = enc_chance(&e->rng, 25);   /* ETMC-F3: before the header, whose flag bit 0 says it */
 	e->trigger_at = enc_chance(&e->rng, 50) ? 1 + enc_below(&e->rng, 20 * rq->steps) : UINT64_MAX;
 	e->variants = calloc((size_t)enc_etmv1_variant_total + 1, sizeof *e->variants);
 	struct enc_buf t = { 0 };
