@@ -247,6 +247,8 @@ int e1e_trigger_now(struct e1e *e, int ps, int apo)
 {
 	if (e->triggered || e->cycles < e->trigger_at || ps == tc_etmv1_ps_td)
 		return 0;
+	if (e->trigger_on_in && (apo || ps != tc_etmv1_ps_in))
+		return 0;   /* a trigger condition met by an instruction that failed its condition */
 	e->triggered = 1;
 	if (new_record(e, tc_etmv1_trigger, tc_etmv1_ps_tr) >= 0)
 		e1e_hit(e, "trigger on %s", apo ? "apo" : ps == tc_etmv1_ps_wt ? "wt" : ps == tc_etmv1_ps_be ? "be" :
@@ -775,8 +777,25 @@ void e1e_data_step(struct e1e *e, const struct e1e_insn *in, int ntransfers, int
  * with an empty byte, L8045: the next packet is the restart's, with TRACESYNC), then TD with
  * TRACEPKT[0] = 0 for the cycles given; in cycle-accurate mode the first is a `trace-disabled`
  * item (ETM1-P21). The restart is e1e_trace_on's (after debug state e1e_debug_state's). */
+/* FORMAT.md "Sample file", ETMC-F4, ERRATA ETM1-E10: the capture lost cycles here (a gap record,
+ * status byte 0x80), placed only among the TD cycles after the FIFO drained, where nothing is
+ * incomplete (ETM1-P22: no `truncated`); L1 `gap`, nothing at L3; the decoder is unsynchronised
+ * until the restart's five-packet address, and the TD cycles between give nothing. */
+static void gap_record(struct e1e *e)
+{
+	uint8_t b[3] = { 0x80, 0, 0 };
+	int at = new_record(e, tc_etmv1_gap, TC_ETMV1_STATUS_GAP);
+	if (at < 0)
+		return;
+	enc_buf_put(&e->trace, b, record_size(e));
+	e->since_full++;
+	e->cycles++;
+	e1e_hit(e, "gap record%s", e->cfg.cycle_accurate ? " cycle-accurate" : "");
+}
+
 static void stop_tracing(struct e1e *e, unsigned cycles)
 {
+	int empty_byte = 0;
 	while (fifo_count(e)) {
 		if (!e1e_fifo_stuck(e)) {
 			wait_cycle(e);
@@ -794,6 +813,7 @@ static void stop_tracing(struct e1e *e, unsigned cycles)
 			b[0] = (uint8_t)(tc_etmv1_ps_wt | (p->sync ? 0x10 : 0));
 			b[1] = p->byte;
 			e->head++;
+			empty_byte = 1;
 			e1e_hit(e, "port16 empty byte");
 		}
 		enc_buf_put(&e->trace, b, record_size(e));
@@ -801,10 +821,16 @@ static void stop_tracing(struct e1e *e, unsigned cycles)
 		e->cycles++;
 	}
 	e->disabled = 1;
+	/* no gap after an empty byte: the decoder holds it as early until a TRACESYNC (ETM1-P4) */
+	unsigned gap_at = cycles >= 2 && !empty_byte && e->gap_percent && enc_chance(&e->rng, e->gap_percent)
+				  ? 1 + enc_below(&e->rng, cycles - 1) : cycles;
 	for (unsigned i = 0; i < cycles; i++) {
 		if (i == 0 && e->cfg.cycle_accurate && !e->drop_td)
 			new_record(e, tc_etmv1_trace_disabled, tc_etmv1_ps_td);
-		put_cycle(e, tc_etmv1_ps_td);
+		if (i == gap_at)
+			gap_record(e);
+		else
+			put_cycle(e, tc_etmv1_ps_td);
 	}
 	e->disabled = 0;
 	e->daddr_full_done = 0;   /* ETM1-P13: an interruption */

@@ -357,8 +357,10 @@ static int generate(const struct tc_enc_request *rq, struct tc_enc_result *r, ch
 	e->abandon_percent = e->irq_percent && !e->cfg.abandoned_discard ? 5 : 0;   /* ETM1-E5: the default reading */
 	e->dabort_percent = enc_chance(&e->rng, 50) ? 0 : 3;
 	e->overflow_mode = enc_chance(&e->rng, 25);
+	e->gap_percent = enc_chance(&e->rng, 20) ? 50 : 0;
 	e->drop_td = enc_chance(&e->rng, 25);   /* ETMC-F3: before the header, whose flag bit 0 says it */
 	e->trigger_at = enc_chance(&e->rng, 50) ? 1 + enc_below(&e->rng, 20 * rq->steps) : UINT64_MAX;
+	e->trigger_on_in = e->trigger_at != UINT64_MAX && enc_chance(&e->rng, 20);
 	e->variants = calloc((size_t)enc_etmv1_variant_total + 1, sizeof *e->variants);
 	struct enc_buf t = { 0 };
 	if (!e->variants || run(e, rq)) {

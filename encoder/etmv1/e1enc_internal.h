@@ -67,9 +67,11 @@ struct e1e {
 	uint64_t cycles;         /* records written */
 	uint64_t trigger_at;     /* the trigger: the first cycle from this one that is not TD */
 	int triggered;
+	int trigger_on_in;       /* the trigger waits for the first IN cycle from trigger_at */
 	unsigned off_percent;    /* the chance of trace being disabled after each block, per run */
 	unsigned debug_percent;  /* the chance of debug state after each block, per run (ETM1-E9) */
 	int disabled;
+	unsigned gap_percent;    /* the chance of a gap record among a trace-off's TD cycles (ETMC-F4) */
 	int drop_td;             /* the capture leaves out TD cycles with TRACEPKT[0] = 0 (ETMC-F3) */
 	uint32_t ctxid;          /* the current Context ID (contextid_size bytes) */
 	uint32_t ctx_shown;      /* the last one traced, and whether one was (L3 `context` on a change) */
