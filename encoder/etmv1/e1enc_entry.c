@@ -420,6 +420,11 @@ const struct tc_encoder tc_encoder_etmv1 = {
 	.variant_count = variant_count,
 	.variant_name = variant_name,
 	.bench_config = "",
+	.negative = e1e_negative,
+	.negative_doc = "every item of the vector, then the error at the record after its last\n"
+			"one: a record cut short (truncated) or one outside the table (bad-record)\n",
+	.negative_kinds = e1e_negative_kinds,
+	.nnegative_kinds = 3,
 	.from_exec = e1e_from_exec,
 	.exec_family = tc_exec_family_aarch32,
 	.asm_open = e1e_asm_open,

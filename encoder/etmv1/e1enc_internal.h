@@ -158,6 +158,11 @@ int e1e_from_exec(const struct tc_exec *x, struct tc_enc_result *r, struct tc_ex
 		  size_t errlen);
 int e1e_exec_a32_only(const struct tc_exec *x, const char *model, char *err, size_t errlen);
 
+/* e1enc_negative.c: tc_encoder.negative and its kinds (tracecert gen --negative) */
+int e1e_negative(const struct tc_enc_request *rq, int kind, struct tc_enc_result *r, char *err, size_t errlen);
+extern const struct tc_enc_kind e1e_negative_kinds[];
+extern const int e1e_negative_nkinds;
+
 /* e1enc_asm.c: tc_encoder.asm_open, asm_write, asm_close, asm_cycle (tracecert asm). */
 struct tc_cyclecap_line;
 void *e1e_asm_open(const void *cfg);

@@ -1,0 +1,113 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* e1enc_negative.c — ETMv1 negative vectors (tracecert gen --negative --protocol etmv1): the vector
+ * of a seed with one deliberate corruption after its last record, where the truth of every cycle
+ * before it stands: a record cut short (`truncated`) or one outside the record table (`bad-record`)
+ * (reference/etmv1/FORMAT.md "Sample file", ERRATA ETM1-P22, ETM1-P33, ETMC-F5, ETM1-E11). */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "e1enc_internal.h"
+
+extern const struct tc_encoder tc_encoder_etmv1;
+
+enum { neg_any, neg_truncated, neg_bad_record, neg_count };
+
+static const char *const neg_class[neg_count] = { "any", "truncated", "bad-record" };
+
+const struct tc_enc_kind e1e_negative_kinds[neg_count] = {
+	{ "any", "chosen by the seed (the default)" },
+	{ "truncated", "the capture ends inside a record after the last one" },
+	{ "bad-record", "a record outside the table after the last one (ETMC-F5)" },
+};
+const int e1e_negative_nkinds = neg_count;
+
+/* A status byte that no record has: bits 7:5 not 0 (but the gap record's 0x80), or bit 3 set. */
+static uint8_t bad_status(struct enc_rng *r)
+{
+	if (enc_chance(r, 50))
+		return (uint8_t)(0x08 | enc_below(r, 8) | (enc_below(r, 2) << 4));
+	uint8_t b = (uint8_t)((1 + enc_below(r, 7)) << 5 | enc_below(r, 32));
+	return b == 0x80 ? 0xa0 : b;
+}
+
+/* The corruption's bytes after the trace: n of them into out; returns n. */
+static size_t corruption(struct enc_rng *r, int kind, unsigned size, uint8_t *out)
+{
+	if (kind == neg_truncated) {
+		size_t n = 1 + enc_below(r, size - 1);   /* 1 .. size-1 bytes of a record */
+		out[0] = (uint8_t)tc_etmv1_ps_td;
+		for (size_t i = 1; i < n; i++)
+			out[i] = 0;
+		return n;
+	}
+	out[0] = bad_status(r);
+	for (unsigned i = 1; i < size; i++)
+		out[i] = (uint8_t)enc_below(r, size == 2 && i == 1 ? 16 : 256);
+	return size;
+}
+
+static int append(char **text, const char *line)
+{
+	size_t a = *text ? strlen(*text) : 0, b = strlen(line);
+	char *p = realloc(*text, a + b + 2);
+	if (!p)
+		return -1;
+	memcpy(p + a, line, b);
+	p[a + b] = '\n';
+	p[a + b + 1] = 0;
+	*text = p;
+	return 0;
+}
+
+int e1e_negative(const struct tc_enc_request *rq, int kind, struct tc_enc_result *r, char *err, size_t errlen)
+{
+	struct enc_rng rng;
+	uint8_t extra[3];
+	char line[256], note[512];
+	if (kind < 0 || kind >= neg_count) {
+		snprintf(err, errlen, "unknown negative kind %d", kind);
+		return -1;
+	}
+	if (tc_encoder_etmv1.generate(rq, r, err, errlen))   /* the vector itself (e1enc_entry.c) */
+		return -1;
+	enc_rng_init(&rng, rq->seed ^ UINT64_C(0x6e65676174697665), NULL, 0);   /* "negative": a stream of its own */
+	if (kind == neg_any)
+		kind = 1 + (int)enc_below(&rng, neg_count - 1);
+	unsigned size = ((const struct tc_etmv1_config *)r->cfg)->port_width == 16 ? 3 : 2;
+	uint64_t at = r->trace_len;
+	size_t n = corruption(&rng, kind, size, extra);
+	uint8_t *t = realloc(r->trace, r->trace_len + n);
+	struct tc_etmv1_record e;
+	memset(&e, 0, sizeof e);
+	e.h.size = sizeof e;
+	e.h.protocol = tc_proto_etmv1;
+	e.h.kind = tc_etmv1_error;
+	e.h.offset = at;
+	e.status = 0;   /* ETM1-P33: S is 0 for a bad-record and a partial record */
+	e.error = (uint8_t)(kind == neg_truncated ? tc_etmv1_err_truncated : tc_etmv1_err_bad_record);
+	tc_etmv1_format(line, sizeof line, &e);
+	if (t) {
+		memcpy(t + r->trace_len, extra, n);
+		r->trace = t;
+		r->trace_len += n;
+	}
+	snprintf(note, sizeof note,
+		 "Negative vector (tracecert gen --negative) from the vector of encoder seed %llu,\n"
+		 "%s, %zu byte%s after its last record, @%llu (status byte %02x).\n"
+		 "Expected (the encoder's truth, never a decoder's output): every item of the vector,\n"
+		 "then the error at that record (ERRATA ETM1-P22, ETM1-P33, ETMC-F5, ETM1-E11).",
+		 (unsigned long long)rq->seed, kind == neg_truncated ? "truncated: a record cut short" : "bad-record: a record outside the table",
+		 n, n == 1 ? "" : "s", (unsigned long long)at, extra[0]);
+	free(r->l3);
+	r->l3 = NULL;
+	char cls[64];
+	snprintf(cls, sizeof cls, "%s %llu", neg_class[kind], (unsigned long long)at);
+	r->note = strdup(note);
+	if (!t || !r->note || append(&r->l1, line) || append(&r->error, cls)) {
+		tc_enc_result_free(r);
+		snprintf(err, errlen, "out of memory");
+		return -1;
+	}
+	return 0;
+}
