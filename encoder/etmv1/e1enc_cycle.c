@@ -50,13 +50,17 @@ static int new_record(struct e1e *e, int kind, int status)
 	if (e->nrec == e->caprec) {
 		size_t cap = e->caprec ? 2 * e->caprec : 256;
 		struct tc_etmv1_record *p = realloc(e->rec, cap * sizeof *p);
-		if (!p) {
+		uint64_t *d = p ? realloc(e->done, cap * sizeof *d) : NULL;
+		if (p)
+			e->rec = p;
+		if (!d) {
 			e->failed = 1;
 			return -1;
 		}
-		e->rec = p;
+		e->done = d;
 		e->caprec = cap;
 	}
+	e->done[e->nrec] = e1e_offset(e);
 	struct tc_etmv1_record *r = &e->rec[e->nrec];
 	memset(r, 0, sizeof *r);
 	r->h.size = sizeof *r;
@@ -76,14 +80,18 @@ static int record_after(const struct tc_etmv1_record *a, const struct tc_etmv1_r
 	return b->h.kind == tc_etmv1_trigger && a->h.kind != tc_etmv1_trigger;   /* ETMC-F8 */
 }
 
-static void order_records(struct e1e *e)
+void e1e_order_records(struct e1e *e)
 {
 	for (size_t i = 1; i < e->nrec; i++) {
 		struct tc_etmv1_record r = e->rec[i];
+		uint64_t d = e->done[i];
 		size_t j = i;
-		for (; j > 0 && record_after(&e->rec[j - 1], &r); j--)
+		for (; j > 0 && record_after(&e->rec[j - 1], &r); j--) {
 			e->rec[j] = e->rec[j - 1];
+			e->done[j] = e->done[j - 1];
+		}
 		e->rec[j] = r;
+		e->done[j] = d;
 	}
 }
 
@@ -91,7 +99,7 @@ char *e1e_l1_text(struct e1e *e)
 {
 	struct enc_buf b = { 0 };
 	char line[512];
-	order_records(e);
+	e1e_order_records(e);
 	for (size_t i = 0; i < e->nrec; i++) {
 		tc_etmv1_format(line, sizeof line, &e->rec[i]);
 		enc_buf_printf(&b, "%s\n", line);
@@ -205,6 +213,36 @@ static void first_out(struct e1e *e, const struct e1e_packet *p, uint64_t offset
 	}
 }
 
+/* The record at offset completes item at (its last packet, its second APO cycle): a capture cut
+ * after it holds the whole item (e1enc_negative.c). */
+void e1e_done(struct e1e *e, int at, uint64_t offset)
+{
+	if (at >= 0 && (size_t)at < e->nrec && e->done[at] < offset)
+		e->done[at] = offset;
+}
+
+/* A stretch where a capture cut would find the decoder unsynchronised or holding a byte it cannot
+ * place (a gap record, a 16-bit empty byte: until the restart is complete): no cut there. */
+void e1e_cut_window_start(struct e1e *e)
+{
+	if (!e->cut_open)
+		e->cut_from = e1e_offset(e);
+	e->cut_open = 1;
+}
+
+void e1e_cut_window_end(struct e1e *e, uint64_t restart_offset)
+{
+	if (!e->cut_open)
+		return;
+	e->cut_open = 0;
+	if (e->ncut_windows >= E1E_CUT_WINDOWS) {
+		e->cut_unsafe = 1;
+		return;
+	}
+	e->cut_window[e->ncut_windows][0] = e->cut_from;
+	e->cut_window[e->ncut_windows++][1] = restart_offset;
+}
+
 /* TRACEPKT and TRACESYNC of a cycle that drains the FIFO (ETM1-P2: every cycle but TD and TR
  * while packets are owed). On 16 bits the second byte only when the packet is not a branch
  * address's first (L8040); [15:8] unused is written 0 (L8006: UNKNOWN). */
@@ -223,6 +261,7 @@ static void drain(struct e1e *e, uint8_t *pkt, int *sync)
 		} else {
 			pkt[0] = p->byte >> 4;
 			e->half = 0;
+			e1e_done(e, p->owner, off);
 			e->head++;
 		}
 		return;
@@ -230,10 +269,12 @@ static void drain(struct e1e *e, uint8_t *pkt, int *sync)
 	first_out(e, p, off);
 	pkt[0] = p->byte;
 	*sync = p->sync;
+	e1e_done(e, p->owner, off);
 	e->head++;
 	if (e->cfg.port_width == 16 && fifo_count(e) && !fifo_at(e, 0)->sync) {
 		first_out(e, fifo_at(e, 0), off);
 		pkt[1] = fifo_at(e, 0)->byte;
+		e1e_done(e, fifo_at(e, 0)->owner, off);
 		e->head++;
 		e1e_hit(e, "port16 two packets");
 	} else if (e->cfg.port_width == 16) {
@@ -404,9 +445,10 @@ static void push_address(struct e1e *e, int owner, uint32_t addr, int n, int rea
 }
 
 /* The two APO cycles after a BE (§5.6.1 L8231, ETM1-S1: PIPESTAT[1:0], low bits first). */
-static void apo_cycles(struct e1e *e, int apo)
+static void apo_cycles(struct e1e *e, int at, int apo)
 {
 	put_cycle_as(e, apo & 3, e1e_trigger_now(e, apo & 3, 1));
+	e1e_done(e, at, e1e_offset(e));
 	put_cycle_as(e, (apo >> 2) & 3, e1e_trigger_now(e, (apo >> 2) & 3, 1));
 	e1e_hit(e, "apo %s", apo == 0 ? "0" : apo < 15 ? "1-14" : "15");   /* 15: too large to encode (L8233) */
 }
@@ -434,7 +476,7 @@ static void abandon(struct e1e *e, int at, const struct e1e_insn *in, int k)
 	put_cycle_as(e, tc_etmv1_ps_be, 0);   /* no trigger here: a TR in an APO cycle holds APO bits (L8243) */
 	e1e_hit(e, "pipestat be");
 	e1e_hit(e, "be abandoned in apo cycle %d", k + 1);
-	apo_cycles(e, apo);
+	apo_cycles(e, be, apo);
 	e->handler_pending = 1;
 	e->handler_vector = vector;
 	e->handler_ret = in->target;
@@ -444,7 +486,7 @@ static void abandon(struct e1e *e, int at, const struct e1e_insn *in, int k)
 static void branch_apo(struct e1e *e, int at, const struct e1e_insn *in, int apo)
 {
 	if (!in->may_abandon || !e->abandon_percent || !enc_chance(&e->rng, e->abandon_percent)) {
-		apo_cycles(e, apo);
+		apo_cycles(e, at, apo);
 		return;
 	}
 	int k = (int)enc_below(&e->rng, 2);
@@ -468,7 +510,8 @@ static void restart(struct e1e *e, uint32_t addr, int reason)
 	push_address(e, at, addr, 5, reason);
 	put_cycle_as(e, tc_etmv1_ps_be, 0);
 	e1e_hit(e, "pipestat be");
-	apo_cycles(e, apo);
+	apo_cycles(e, at, apo);
+	e1e_cut_window_end(e, e->rec[at].h.offset);
 }
 
 void e1e_trace_on(struct e1e *e, uint32_t addr)
@@ -610,7 +653,7 @@ void e1e_exception(struct e1e *e, uint32_t ret, uint32_t vector, int type)
 	}
 	put_cycle_as(e, tc_etmv1_ps_be, trig);
 	e1e_hit(e, "pipestat be");
-	apo_cycles(e, apo);
+	apo_cycles(e, at, apo);
 }
 
 /* §5.7.5 (L8358-8367), ETM1-P13: a data address compressed against the last one; a full one (five
@@ -724,6 +767,7 @@ static int overflow(struct e1e *e, int at, const struct e1e_insn *in, unsigned s
 		return 0;
 	e->tail -= total - k;
 	cut_record(e, at, k);
+	e1e_cut_window_start(e);   /* the loss shows only at the restart (ETM1-P18) */
 	put_cycle_as(e, tc_etmv1_ps_id, trig);
 	e1e_hit(e, "pipestat id");
 	while (fifo_count(e) && !e1e_fifo_stuck(e))
@@ -787,6 +831,7 @@ static void gap_record(struct e1e *e)
 	int at = new_record(e, tc_etmv1_gap, TC_ETMV1_STATUS_GAP);
 	if (at < 0)
 		return;
+	e1e_cut_window_start(e);
 	enc_buf_put(&e->trace, b, record_size(e));
 	e->since_full++;
 	e->cycles++;
@@ -812,6 +857,8 @@ static void stop_tracing(struct e1e *e, unsigned cycles)
 			first_out(e, p, e1e_offset(e));
 			b[0] = (uint8_t)(tc_etmv1_ps_wt | (p->sync ? 0x10 : 0));
 			b[1] = p->byte;
+			e1e_done(e, p->owner, e1e_offset(e));
+			e1e_cut_window_start(e);
 			e->head++;
 			empty_byte = 1;
 			e1e_hit(e, "port16 empty byte");

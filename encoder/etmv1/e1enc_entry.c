@@ -283,6 +283,7 @@ static int run(struct e1e *e, const struct tc_enc_request *rq)
 		return -1;
 	e1e_header(e);
 	x.block = (int)enc_below(&e->rng, (unsigned)e->prog.nblocks);
+	e1e_cut_window_start(e);   /* unsynchronised until the first address is read */
 	e1e_trace_on(e, e1e_code_addr(&e->prog, x.block));
 	for (unsigned s = 0; s < rq->steps && !e->failed;) {
 		int ended = execute_one(e, &x);
@@ -317,11 +318,13 @@ static void release(struct e1e *e)
 	e1e_program_free(&e->prog);
 	free(e->trace.p);
 	free(e->rec);
+	free(e->done);
 	free(e->l3.p);
 	free(e->variants);
 }
 
-static int generate(const struct tc_enc_request *rq, struct tc_enc_result *r, char *err, size_t errlen)
+int e1e_generate_with(const struct tc_enc_request *rq, struct tc_enc_result *r, char *err, size_t errlen,
+		      int (*finish)(struct e1e *e, struct tc_enc_result *r, void *ctx), void *ctx)
 {
 	memset(r, 0, sizeof *r);
 	if (!rq || rq->steps < 1 || rq->steps > 100000 || rq->blocks < 4 || rq->blocks > 4096) {
@@ -392,14 +395,22 @@ static int generate(const struct tc_enc_request *rq, struct tc_enc_result *r, ch
 	e->variants = NULL;
 	e->trace.p = NULL;
 	e->l3.p = NULL;
+	int bad = !r->cfg || !r->l1 || !r->l3 || !r->tags || r->nregions != 2;
+	if (!bad && finish && finish(e, r, ctx) < 0)
+		bad = 1;
 	release(e);
 	free(e);
-	if (!r->cfg || !r->l1 || !r->l3 || !r->tags || r->nregions != 2) {
+	if (bad) {
 		tc_enc_result_free(r);
 		snprintf(err, errlen, "out of memory");
 		return -1;
 	}
 	return 0;
+}
+
+static int generate(const struct tc_enc_request *rq, struct tc_enc_result *r, char *err, size_t errlen)
+{
+	return e1e_generate_with(rq, r, err, errlen, NULL, NULL);
 }
 
 const struct tc_encoder tc_encoder_etmv1 = {
@@ -422,9 +433,10 @@ const struct tc_encoder tc_encoder_etmv1 = {
 	.bench_config = "",
 	.negative = e1e_negative,
 	.negative_doc = "every item of the vector, then the error at the record after its last\n"
-			"one: a record cut short (truncated) or one outside the table (bad-record)\n",
+			"one: a record cut short (truncated) or one outside the table (bad-record);\n"
+			"or, cut, the items up to the first incomplete one, then its truncated\n",
 	.negative_kinds = e1e_negative_kinds,
-	.nnegative_kinds = 3,
+	.nnegative_kinds = 4,
 	.from_exec = e1e_from_exec,
 	.exec_family = tc_exec_family_aarch32,
 	.asm_open = e1e_asm_open,

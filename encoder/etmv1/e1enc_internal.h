@@ -88,6 +88,12 @@ struct e1e {
 	/* output */
 	struct enc_buf trace;
 	struct tc_etmv1_record *rec;   /* the L1 truth, in cycle order */
+	uint64_t *done;          /* per record: the record that completes it (e1e_done) */
+	/* the stretches no cut may fall in (e1e_cut_window_start): [from, restart's record] */
+#define E1E_CUT_WINDOWS 256
+	uint64_t cut_window[E1E_CUT_WINDOWS][2];
+	int ncut_windows, cut_open, cut_unsafe;
+	uint64_t cut_from;
 	size_t nrec, caprec;
 	struct enc_buf l3;
 	struct tc_l3 range;
@@ -149,6 +155,13 @@ void e1e_trace_off(struct e1e *e, unsigned cycles);
 void e1e_debug_state(struct e1e *e, unsigned cycles, uint32_t addr);
 int e1e_fifo_stuck(const struct e1e *e);
 void e1e_l3_flush(struct e1e *e);
+void e1e_order_records(struct e1e *e);
+void e1e_done(struct e1e *e, int at, uint64_t offset);
+void e1e_cut_window_start(struct e1e *e);
+void e1e_cut_window_end(struct e1e *e, uint64_t restart_offset);
+/* e1enc_entry.c: the vector of rq, then finish (when not NULL) with the model's state */
+int e1e_generate_with(const struct tc_enc_request *rq, struct tc_enc_result *r, char *err, size_t errlen,
+		      int (*finish)(struct e1e *e, struct tc_enc_result *r, void *ctx), void *ctx);
 char *e1e_l1_text(struct e1e *e);
 
 /* e1enc_exec.c: a logged real execution (tc_encoder.from_exec) */
