@@ -436,7 +436,7 @@ const struct tc_encoder tc_encoder_etmv1 = {
 			"one: a record cut short (truncated) or one outside the table (bad-record);\n"
 			"or, cut, the items up to the first incomplete one, then its truncated\n",
 	.negative_kinds = e1e_negative_kinds,
-	.nnegative_kinds = 4,
+	.nnegative_kinds = E1E_NEGATIVE_KINDS,
 	.from_exec = e1e_from_exec,
 	.exec_family = tc_exec_family_aarch32,
 	.asm_open = e1e_asm_open,

@@ -173,8 +173,8 @@ int e1e_exec_a32_only(const struct tc_exec *x, const char *model, char *err, siz
 
 /* e1enc_negative.c: tc_encoder.negative and its kinds (tracecert gen --negative) */
 int e1e_negative(const struct tc_enc_request *rq, int kind, struct tc_enc_result *r, char *err, size_t errlen);
+#define E1E_NEGATIVE_KINDS 4   /* any, truncated, bad-record, cut */
 extern const struct tc_enc_kind e1e_negative_kinds[];
-extern const int e1e_negative_nkinds;
 
 /* e1enc_asm.c: tc_encoder.asm_open, asm_write, asm_close, asm_cycle (tracecert asm). */
 struct tc_cyclecap_line;

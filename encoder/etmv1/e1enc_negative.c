@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* e1enc_negative.c — ETMv1 negative vectors (tracecert gen --negative --protocol etmv1): the vector
  * of a seed with one deliberate corruption after its last record, where the truth of every cycle
- * before it stands: a record cut short (`truncated`) or one outside the record table (`bad-record`)
+ * before it stands: a record cut short (`truncated`) or one outside the record table (`bad-record`);
+ * or the capture cut while an item is incomplete (`cut`: the items up to it, then `truncated`)
  * (reference/etmv1/FORMAT.md "Sample file", ERRATA ETM1-P22, ETM1-P33, ETMC-F5, ETM1-E11). */
 #include <stdio.h>
 #include <stdlib.h>
@@ -21,7 +22,7 @@ const struct tc_enc_kind e1e_negative_kinds[neg_count] = {
 	{ "bad-record", "a record outside the table after the last one (ETMC-F5)" },
 	{ "cut", "the capture cut at a record while an item is incomplete (truncated)" },
 };
-const int e1e_negative_nkinds = neg_count;
+_Static_assert(neg_count == E1E_NEGATIVE_KINDS, "e1enc_internal.h counts the kinds");
 
 /* A status byte that no record has: bits 7:5 not 0 (but the gap record's 0x80), or bit 3 set. */
 static uint8_t bad_status(struct enc_rng *r)
