@@ -50,13 +50,17 @@ static int new_record(struct e1e *e, int kind, int status)
 	if (e->nrec == e->caprec) {
 		size_t cap = e->caprec ? 2 * e->caprec : 256;
 		struct tc_etmv1_record *p = realloc(e->rec, cap * sizeof *p);
-		if (!p) {
+		uint64_t *d = p ? realloc(e->done, cap * sizeof *d) : NULL;
+		if (p)
+			e->rec = p;
+		if (!d) {
 			e->failed = 1;
 			return -1;
 		}
-		e->rec = p;
+		e->done = d;
 		e->caprec = cap;
 	}
+	e->done[e->nrec] = e1e_offset(e);
 	struct tc_etmv1_record *r = &e->rec[e->nrec];
 	memset(r, 0, sizeof *r);
 	r->h.size = sizeof *r;
@@ -76,14 +80,18 @@ static int record_after(const struct tc_etmv1_record *a, const struct tc_etmv1_r
 	return b->h.kind == tc_etmv1_trigger && a->h.kind != tc_etmv1_trigger;   /* ETMC-F8 */
 }
 
-static void order_records(struct e1e *e)
+void e1e_order_records(struct e1e *e)
 {
 	for (size_t i = 1; i < e->nrec; i++) {
 		struct tc_etmv1_record r = e->rec[i];
+		uint64_t d = e->done[i];
 		size_t j = i;
-		for (; j > 0 && record_after(&e->rec[j - 1], &r); j--)
+		for (; j > 0 && record_after(&e->rec[j - 1], &r); j--) {
 			e->rec[j] = e->rec[j - 1];
+			e->done[j] = e->done[j - 1];
+		}
 		e->rec[j] = r;
+		e->done[j] = d;
 	}
 }
 
@@ -91,7 +99,7 @@ char *e1e_l1_text(struct e1e *e)
 {
 	struct enc_buf b = { 0 };
 	char line[512];
-	order_records(e);
+	e1e_order_records(e);
 	for (size_t i = 0; i < e->nrec; i++) {
 		tc_etmv1_format(line, sizeof line, &e->rec[i]);
 		enc_buf_printf(&b, "%s\n", line);
@@ -205,6 +213,36 @@ static void first_out(struct e1e *e, const struct e1e_packet *p, uint64_t offset
 	}
 }
 
+/* The record at offset completes item at (its last packet, its second APO cycle): a capture cut
+ * after it holds the whole item (e1enc_negative.c). */
+void e1e_done(struct e1e *e, int at, uint64_t offset)
+{
+	if (at >= 0 && (size_t)at < e->nrec && e->done[at] < offset)
+		e->done[at] = offset;
+}
+
+/* A stretch where a capture cut would find the decoder unsynchronised or holding a byte it cannot
+ * place (a gap record, a 16-bit empty byte: until the restart is complete): no cut there. */
+void e1e_cut_window_start(struct e1e *e)
+{
+	if (!e->cut_open)
+		e->cut_from = e1e_offset(e);
+	e->cut_open = 1;
+}
+
+void e1e_cut_window_end(struct e1e *e, uint64_t restart_offset)
+{
+	if (!e->cut_open)
+		return;
+	e->cut_open = 0;
+	if (e->ncut_windows >= E1E_CUT_WINDOWS) {
+		e->cut_unsafe = 1;
+		return;
+	}
+	e->cut_window[e->ncut_windows][0] = e->cut_from;
+	e->cut_window[e->ncut_windows++][1] = restart_offset;
+}
+
 /* TRACEPKT and TRACESYNC of a cycle that drains the FIFO (ETM1-P2: every cycle but TD and TR
  * while packets are owed). On 16 bits the second byte only when the packet is not a branch
  * address's first (L8040); [15:8] unused is written 0 (L8006: UNKNOWN). */
@@ -223,6 +261,7 @@ static void drain(struct e1e *e, uint8_t *pkt, int *sync)
 		} else {
 			pkt[0] = p->byte >> 4;
 			e->half = 0;
+			e1e_done(e, p->owner, off);
 			e->head++;
 		}
 		return;
@@ -230,10 +269,12 @@ static void drain(struct e1e *e, uint8_t *pkt, int *sync)
 	first_out(e, p, off);
 	pkt[0] = p->byte;
 	*sync = p->sync;
+	e1e_done(e, p->owner, off);
 	e->head++;
 	if (e->cfg.port_width == 16 && fifo_count(e) && !fifo_at(e, 0)->sync) {
 		first_out(e, fifo_at(e, 0), off);
 		pkt[1] = fifo_at(e, 0)->byte;
+		e1e_done(e, fifo_at(e, 0)->owner, off);
 		e->head++;
 		e1e_hit(e, "port16 two packets");
 	} else if (e->cfg.port_width == 16) {
@@ -247,6 +288,8 @@ int e1e_trigger_now(struct e1e *e, int ps, int apo)
 {
 	if (e->triggered || e->cycles < e->trigger_at || ps == tc_etmv1_ps_td)
 		return 0;
+	if (e->trigger_on_in && (apo || ps != tc_etmv1_ps_in))
+		return 0;   /* a trigger condition met by an instruction that failed its condition */
 	e->triggered = 1;
 	if (new_record(e, tc_etmv1_trigger, tc_etmv1_ps_tr) >= 0)
 		e1e_hit(e, "trigger on %s", apo ? "apo" : ps == tc_etmv1_ps_wt ? "wt" : ps == tc_etmv1_ps_be ? "be" :
@@ -331,7 +374,8 @@ static int packets_needed(uint32_t addr, uint32_t last)
 	return 5;
 }
 
-/* The TRACESYNCs still to come before a branch put in the FIFO now: the APO (L8233), capped at 15. */
+/* The TRACESYNCs still to come before a branch put in the FIFO now: the APO (L8233); 15 when there
+ * are 15 or more ("reserved to indicate that the offset is too large to be encoded", ETM1-P7). */
 static int apo_now(const struct e1e *e)
 {
 	int n = 0;
@@ -401,11 +445,12 @@ static void push_address(struct e1e *e, int owner, uint32_t addr, int n, int rea
 }
 
 /* The two APO cycles after a BE (§5.6.1 L8231, ETM1-S1: PIPESTAT[1:0], low bits first). */
-static void apo_cycles(struct e1e *e, int apo)
+static void apo_cycles(struct e1e *e, int at, int apo)
 {
 	put_cycle_as(e, apo & 3, e1e_trigger_now(e, apo & 3, 1));
+	e1e_done(e, at, e1e_offset(e));
 	put_cycle_as(e, (apo >> 2) & 3, e1e_trigger_now(e, (apo >> 2) & 3, 1));
-	e1e_hit(e, "apo %s", apo == 0 ? "0" : "1-15");   /* 15, the cap (ETM1-P7): variants.txt */
+	e1e_hit(e, "apo %s", apo == 0 ? "0" : apo < 15 ? "1-14" : "15");   /* 15: too large to encode (L8233) */
 }
 
 /* §5.6.1 (L8239), §4.5.3 (L7406-7408), ETM1-P19: an IRQ or FIQ strikes a branch's target before it
@@ -431,7 +476,7 @@ static void abandon(struct e1e *e, int at, const struct e1e_insn *in, int k)
 	put_cycle_as(e, tc_etmv1_ps_be, 0);   /* no trigger here: a TR in an APO cycle holds APO bits (L8243) */
 	e1e_hit(e, "pipestat be");
 	e1e_hit(e, "be abandoned in apo cycle %d", k + 1);
-	apo_cycles(e, apo);
+	apo_cycles(e, be, apo);
 	e->handler_pending = 1;
 	e->handler_vector = vector;
 	e->handler_ret = in->target;
@@ -441,7 +486,7 @@ static void abandon(struct e1e *e, int at, const struct e1e_insn *in, int k)
 static void branch_apo(struct e1e *e, int at, const struct e1e_insn *in, int apo)
 {
 	if (!in->may_abandon || !e->abandon_percent || !enc_chance(&e->rng, e->abandon_percent)) {
-		apo_cycles(e, apo);
+		apo_cycles(e, at, apo);
 		return;
 	}
 	int k = (int)enc_below(&e->rng, 2);
@@ -458,19 +503,42 @@ static void restart(struct e1e *e, uint32_t addr, int reason)
 	if (at < 0)
 		return;
 	l3_simple(e, reason == 2 ? tc_l3_overflow : tc_l3_trace_on, e->rec[at].h.offset);
-	if (addr & 1)
+	if (addr & 1 && reason == 1)
 		e1e_hit(e, "trace on thumb");
 	int apo = apo_now(e);
 	e->rec[at].apo = (uint8_t)apo;
 	push_address(e, at, addr, 5, reason);
 	put_cycle_as(e, tc_etmv1_ps_be, 0);
 	e1e_hit(e, "pipestat be");
-	apo_cycles(e, apo);
+	apo_cycles(e, at, apo);
+	e1e_cut_window_end(e, e->rec[at].h.offset);
 }
 
 void e1e_trace_on(struct e1e *e, uint32_t addr)
 {
 	restart(e, addr, 1);
+}
+
+/* §5.9 (L8404-8408), ETM1-P19, ERRATA ETM1-E8: the b010 BE after an overflow is speculative; a
+ * second b010 BE, to the same address, in its first or second APO cycle overwrites its APO: the
+ * first is abandoned (`abandoned=1 apo=-`), both are `overflow` at L3 (ETM1-P15), the trace goes
+ * on from the second's address. */
+static void speculative_restart(struct e1e *e, uint32_t addr)
+{
+	int at = new_record(e, tc_etmv1_be, tc_etmv1_ps_be);
+	if (at < 0)
+		return;
+	l3_simple(e, tc_l3_overflow, e->rec[at].h.offset);
+	int apo = apo_now(e);
+	push_address(e, at, addr, 5, 2);
+	put_cycle_as(e, tc_etmv1_ps_be, 0);
+	int k = (int)enc_below(&e->rng, 2);
+	if (k == 1)
+		put_cycle_as(e, apo & 3, e1e_trigger_now(e, apo & 3, 1));
+	e->rec[at].abandoned = 1;
+	e->rec[at].apo = TC_ETMV1_APO_NONE;
+	e1e_hit(e, "overflow speculative be apo cycle %d", k + 1);
+	restart(e, addr, 2);
 }
 
 /* §5.6.3 (L8266): the Context ID changes while tracing (the program wrote it, ETM1-E4); the next
@@ -585,7 +653,7 @@ void e1e_exception(struct e1e *e, uint32_t ret, uint32_t vector, int type)
 	}
 	put_cycle_as(e, tc_etmv1_ps_be, trig);
 	e1e_hit(e, "pipestat be");
-	apo_cycles(e, apo);
+	apo_cycles(e, at, apo);
 }
 
 /* §5.7.5 (L8358-8367), ETM1-P13: a data address compressed against the last one; a full one (five
@@ -699,11 +767,16 @@ static int overflow(struct e1e *e, int at, const struct e1e_insn *in, unsigned s
 		return 0;
 	e->tail -= total - k;
 	cut_record(e, at, k);
+	e1e_cut_window_start(e);   /* the loss shows only at the restart (ETM1-P18) */
 	put_cycle_as(e, tc_etmv1_ps_id, trig);
 	e1e_hit(e, "pipestat id");
 	while (fifo_count(e) && !e1e_fifo_stuck(e))
 		wait_cycle(e);
-	restart(e, (in->addr + (uint32_t)in->size) | (in->thumb ? 1u : 0u), 2);
+	uint32_t next = (in->addr + (uint32_t)in->size) | (in->thumb ? 1u : 0u);
+	if (enc_chance(&e->rng, 30))
+		speculative_restart(e, next);
+	else
+		restart(e, next, 2);
 	e->daddr_full_done = 0;   /* ETM1-P13: an interruption */
 	e1e_hit(e, "overflow port%u", e->cfg.port_width);
 	return 1;
@@ -747,9 +820,27 @@ void e1e_data_step(struct e1e *e, const struct e1e_insn *in, int ntransfers, int
 /* §5.8.2 (L8381-8386): trace disabled: the FIFO drains on WT cycles (on 16 bits a last lone packet
  * with an empty byte, L8045: the next packet is the restart's, with TRACESYNC), then TD with
  * TRACEPKT[0] = 0 for the cycles given; in cycle-accurate mode the first is a `trace-disabled`
- * item (ETM1-P21). The restart is e1e_trace_on's. */
-void e1e_trace_off(struct e1e *e, unsigned cycles)
+ * item (ETM1-P21). The restart is e1e_trace_on's (after debug state e1e_debug_state's). */
+/* FORMAT.md "Sample file", ETMC-F4, ERRATA ETM1-E10: the capture lost cycles here (a gap record,
+ * status byte 0x80), placed only among the TD cycles after the FIFO drained, where nothing is
+ * incomplete (ETM1-P22: no `truncated`); L1 `gap`, nothing at L3; the decoder is unsynchronised
+ * until the restart's five-packet address, and the TD cycles between give nothing. */
+static void gap_record(struct e1e *e)
 {
+	uint8_t b[3] = { 0x80, 0, 0 };
+	int at = new_record(e, tc_etmv1_gap, TC_ETMV1_STATUS_GAP);
+	if (at < 0)
+		return;
+	e1e_cut_window_start(e);
+	enc_buf_put(&e->trace, b, record_size(e));
+	e->since_full++;
+	e->cycles++;
+	e1e_hit(e, "gap record%s", e->cfg.cycle_accurate ? " cycle-accurate" : "");
+}
+
+static void stop_tracing(struct e1e *e, unsigned cycles)
+{
+	int empty_byte = 0;
 	while (fifo_count(e)) {
 		if (!e1e_fifo_stuck(e)) {
 			wait_cycle(e);
@@ -766,7 +857,10 @@ void e1e_trace_off(struct e1e *e, unsigned cycles)
 			first_out(e, p, e1e_offset(e));
 			b[0] = (uint8_t)(tc_etmv1_ps_wt | (p->sync ? 0x10 : 0));
 			b[1] = p->byte;
+			e1e_done(e, p->owner, e1e_offset(e));
+			e1e_cut_window_start(e);
 			e->head++;
+			empty_byte = 1;
 			e1e_hit(e, "port16 empty byte");
 		}
 		enc_buf_put(&e->trace, b, record_size(e));
@@ -774,14 +868,37 @@ void e1e_trace_off(struct e1e *e, unsigned cycles)
 		e->cycles++;
 	}
 	e->disabled = 1;
+	/* no gap after an empty byte: the decoder holds it as early until a TRACESYNC (ETM1-P4) */
+	unsigned gap_at = cycles >= 2 && !empty_byte && e->gap_percent && enc_chance(&e->rng, e->gap_percent)
+				  ? 1 + enc_below(&e->rng, cycles - 1) : cycles;
 	for (unsigned i = 0; i < cycles; i++) {
 		if (i == 0 && e->cfg.cycle_accurate && !e->drop_td)
 			new_record(e, tc_etmv1_trace_disabled, tc_etmv1_ps_td);
-		put_cycle(e, tc_etmv1_ps_td);
+		if (i == gap_at)
+			gap_record(e);
+		else
+			put_cycle(e, tc_etmv1_ps_td);
 	}
 	e->disabled = 0;
 	e->daddr_full_done = 0;   /* ETM1-P13: an interruption */
+}
+
+void e1e_trace_off(struct e1e *e, unsigned cycles)
+{
+	stop_tracing(e, cycles);
 	e1e_hit(e, "trace disabled%s", e->cfg.cycle_accurate ? " cycle-accurate" : "");
+}
+
+/* §4.8 (L7634-7638), ERRATA ETM1-E9: the core enters debug state: tracing stops and the FIFO drains
+ * until empty (on 16 bits with the empty byte of L8048), then TD cycles with TRACEPKT[0] = 0
+ * (cycle-accurate tracing is disabled, §5.10 L8426: in cycle-accurate mode the first is a
+ * `trace-disabled` item, ETM1-P21); at the exit tracing restarts at addr with reason b011 (Table 5-3
+ * L8213; L3 `trace-on`, ETM1-P15). */
+void e1e_debug_state(struct e1e *e, unsigned cycles, uint32_t addr)
+{
+	stop_tracing(e, cycles);
+	e1e_hit(e, "debug state%s", e->cfg.cycle_accurate ? " cycle-accurate" : "");
+	restart(e, addr, 3);
 }
 
 /* The end of the run: WT cycles while packets are owed. */

@@ -227,6 +227,16 @@ static uint32_t random_ctxid(struct e1e *e)
 	return e->cfg.contextid_size >= 4 ? v : v & ((UINT32_C(1) << (8 * e->cfg.contextid_size)) - 1);
 }
 
+/* Table 2-17 (L2806-2814), ETMv1.2 and later (ETMCR[17:16], [13], Table 3-5 L3655, L3664): normal,
+ * multiplexed or demultiplexed, half-rate clocking with normal or demultiplexed; the records are
+ * core cycles whatever the mode (ERRATA ETMC-F2: the capture device reconstructs them), so the
+ * cycle model is the same; the header names the mode. */
+static void port_clocking(struct e1e *e)
+{
+	e->cfg.port_mode = (uint8_t)(enc_chance(&e->rng, 50) ? 0 : 1 + enc_below(&e->rng, 2));
+	e->cfg.half_rate = (uint8_t)(e->cfg.port_mode != 1 && enc_chance(&e->rng, 30));
+}
+
 static void random_config(struct e1e *e)
 {
 	static const uint8_t widths[3] = { 4, 8, 16 };
@@ -242,20 +252,22 @@ static void random_config(struct e1e *e)
 	if (e->cfg.version >= 2) {
 		static const uint8_t sizes[4] = { 0, 1, 2, 4 };
 		e->cfg.contextid_size = sizes[enc_below(&e->rng, 4)];
+		port_clocking(e);
 	}
 }
 
-/* The configurations the model does not make yet (README.md "What is not"): port modes other
- * than normal and half-rate clocking. */
-static int refused(const void *cfg, char *err, size_t errlen)
+/* §4.8 (L7632-7638), ERRATA ETM1-E9: the core halts in debug state before the block x is at; the
+ * instructions the debugger runs there are not traced; it resumes there, or, in three of ten, at
+ * a random block (the debugger wrote the PC). */
+static void debug_state(struct e1e *e, struct e1e_exec *x)
 {
-	const struct tc_etmv1_config *c = cfg;
-	if (c->port_mode || c->half_rate) {
-		if (err && errlen)
-			snprintf(err, errlen, "etmv1 encoder: only the normal port mode at full rate is modelled (port_mode and half_rate must be 0)");
-		return 1;
+	unsigned cycles = 1 + enc_below(&e->rng, 20);
+	if (enc_chance(&e->rng, 30)) {
+		x->block = (int)enc_below(&e->rng, (unsigned)e->prog.nblocks);
+		e1e_hit(e, "debug state resumes elsewhere");
 	}
-	return 0;
+	x->next = 0;
+	e1e_debug_state(e, cycles, e1e_code_addr(&e->prog, x->block));
 }
 
 static void tags(struct e1e *e, struct enc_buf *t)
@@ -271,6 +283,7 @@ static int run(struct e1e *e, const struct tc_enc_request *rq)
 		return -1;
 	e1e_header(e);
 	x.block = (int)enc_below(&e->rng, (unsigned)e->prog.nblocks);
+	e1e_cut_window_start(e);   /* unsynchronised until the first address is read */
 	e1e_trace_on(e, e1e_code_addr(&e->prog, x.block));
 	for (unsigned s = 0; s < rq->steps && !e->failed;) {
 		int ended = execute_one(e, &x);
@@ -281,10 +294,11 @@ static int run(struct e1e *e, const struct tc_enc_request *rq)
 			e1e_trace_off(e, 1 + enc_below(&e->rng, 20));
 			if (enc_chance(&e->rng, 50))   /* another process ran meanwhile */
 				e->ctxid = random_ctxid(e);
-	e->drop_td = enc_chance(&e->rng, 25);
 			x.block = (int)enc_below(&e->rng, (unsigned)e->prog.nblocks);
 			x.next = 0;
 			e1e_trace_on(e, e1e_code_addr(&e->prog, x.block));
+		} else if (ended && s < rq->steps && e->debug_percent && enc_chance(&e->rng, e->debug_percent)) {
+			debug_state(e, &x);
 		}
 	}
 	/* §5.3.1 (L8038): a lone packet on 16 bits leaves only with a functional PIPESTAT */
@@ -304,11 +318,13 @@ static void release(struct e1e *e)
 	e1e_program_free(&e->prog);
 	free(e->trace.p);
 	free(e->rec);
+	free(e->done);
 	free(e->l3.p);
 	free(e->variants);
 }
 
-static int generate(const struct tc_enc_request *rq, struct tc_enc_result *r, char *err, size_t errlen)
+int e1e_generate_with(const struct tc_enc_request *rq, struct tc_enc_result *r, char *err, size_t errlen,
+		      int (*finish)(struct e1e *e, struct tc_enc_result *r, void *ctx), void *ctx)
 {
 	memset(r, 0, sizeof *r);
 	if (!rq || rq->steps < 1 || rq->steps > 100000 || rq->blocks < 4 || rq->blocks > 4096) {
@@ -325,22 +341,29 @@ static int generate(const struct tc_enc_request *rq, struct tc_enc_result *r, ch
 		random_config(e);
 	} else {
 		e->cfg = *(const struct tc_etmv1_config *)rq->cfg;
-		if (tc_etmv1_config_check(&e->cfg, err, errlen) || refused(&e->cfg, err, errlen)) {
+		if (tc_etmv1_config_check(&e->cfg, err, errlen)) {
 			free(e);
 			return -1;
 		}
 	}
-	e->fifo_depth = 6 + enc_below(&e->rng, 27);
+	/* Tables 2-19, 2-20: the FIFOs of ETM7 and ETM9 hold 9-45 bytes; the size is not fixed by the
+	 * architecture (L4246), and in an eighth of the runs it is 96-256 packets (ERRATA ETM1-E7), where
+	 * an APO of 15 comes about (§5.6.1 L8233) */
+	e->fifo_depth = enc_chance(&e->rng, 12) ? 96 + enc_below(&e->rng, 161) : 6 + enc_below(&e->rng, 40);
 	e->full_program = 1;
 	e->thumb_percent = enc_chance(&e->rng, 50) ? 0 : 20 + enc_below(&e->rng, 60);
 	e->ctxid = random_ctxid(e);
 	e->off_percent = enc_chance(&e->rng, 50) ? 0 : 1 + enc_below(&e->rng, 4);
 	e->irq_percent = enc_chance(&e->rng, 50) ? 0 : 1 + enc_below(&e->rng, 3);
+	e->debug_percent = enc_chance(&e->rng, 75) ? 0 : 1 + enc_below(&e->rng, 3);
 	e->ctx_change_percent = e->cfg.contextid_size && enc_chance(&e->rng, 50) ? 1 : 0;
 	e->abandon_percent = e->irq_percent && !e->cfg.abandoned_discard ? 5 : 0;   /* ETM1-E5: the default reading */
 	e->dabort_percent = enc_chance(&e->rng, 50) ? 0 : 3;
 	e->overflow_mode = enc_chance(&e->rng, 25);
+	e->gap_percent = enc_chance(&e->rng, 20) ? 50 : 0;
+	e->drop_td = enc_chance(&e->rng, 25);   /* ETMC-F3: before the header, whose flag bit 0 says it */
 	e->trigger_at = enc_chance(&e->rng, 50) ? 1 + enc_below(&e->rng, 20 * rq->steps) : UINT64_MAX;
+	e->trigger_on_in = e->trigger_at != UINT64_MAX && enc_chance(&e->rng, 20);
 	e->variants = calloc((size_t)enc_etmv1_variant_total + 1, sizeof *e->variants);
 	struct enc_buf t = { 0 };
 	if (!e->variants || run(e, rq)) {
@@ -351,6 +374,12 @@ static int generate(const struct tc_enc_request *rq, struct tc_enc_result *r, ch
 	}
 	e1e_hit(e, "port%u", e->cfg.port_width);
 	e1e_hit(e, "version 1.%u", e->cfg.version);
+	if (e->cfg.version >= 2) {
+		static const char *const modes[3] = { "normal", "multiplexed", "demultiplexed" };
+		e1e_hit(e, "port mode %s%s", modes[e->cfg.port_mode], e->cfg.half_rate ? " half-rate" : "");
+		if (e->cfg.half_rate && e->cfg.port_width == 4)
+			e1e_hit(e, "port mode half-rate port4");
+	}
 	tags(e, &t);
 	r->protocol = "etmv1";
 	r->cfg = malloc(sizeof e->cfg);
@@ -366,14 +395,22 @@ static int generate(const struct tc_enc_request *rq, struct tc_enc_result *r, ch
 	e->variants = NULL;
 	e->trace.p = NULL;
 	e->l3.p = NULL;
+	int bad = !r->cfg || !r->l1 || !r->l3 || !r->tags || r->nregions != 2;
+	if (!bad && finish && finish(e, r, ctx) < 0)
+		bad = 1;
 	release(e);
 	free(e);
-	if (!r->cfg || !r->l1 || !r->l3 || !r->tags || r->nregions != 2) {
+	if (bad) {
 		tc_enc_result_free(r);
 		snprintf(err, errlen, "out of memory");
 		return -1;
 	}
 	return 0;
+}
+
+static int generate(const struct tc_enc_request *rq, struct tc_enc_result *r, char *err, size_t errlen)
+{
+	return e1e_generate_with(rq, r, err, errlen, NULL, NULL);
 }
 
 const struct tc_encoder tc_encoder_etmv1 = {
@@ -394,7 +431,12 @@ const struct tc_encoder tc_encoder_etmv1 = {
 	.variant_count = variant_count,
 	.variant_name = variant_name,
 	.bench_config = "",
-	.config_refused = refused,
+	.negative = e1e_negative,
+	.negative_doc = "every item of the vector, then the error at the record after its last\n"
+			"one: a record cut short (truncated) or one outside the table (bad-record);\n"
+			"or, cut, the items up to the first incomplete one, then its truncated\n",
+	.negative_kinds = e1e_negative_kinds,
+	.nnegative_kinds = E1E_NEGATIVE_KINDS,
 	.from_exec = e1e_from_exec,
 	.exec_family = tc_exec_family_aarch32,
 	.asm_open = e1e_asm_open,

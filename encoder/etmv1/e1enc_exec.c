@@ -173,6 +173,7 @@ int e1e_from_exec(const struct tc_exec *x, struct tc_enc_result *r, struct tc_ex
 	r->trace = (uint8_t *)enc_buf_take(&e->trace);
 	r->tags = NULL;
 	free(e->rec);
+	free(e->done);
 	free(e);   /* its buffers taken, its variants r's */
 	if (!r->l1 || !r->l3 || !r->trace) {
 		tc_enc_result_free(r);

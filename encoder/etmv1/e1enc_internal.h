@@ -67,8 +67,11 @@ struct e1e {
 	uint64_t cycles;         /* records written */
 	uint64_t trigger_at;     /* the trigger: the first cycle from this one that is not TD */
 	int triggered;
+	int trigger_on_in;       /* the trigger waits for the first IN cycle from trigger_at */
 	unsigned off_percent;    /* the chance of trace being disabled after each block, per run */
+	unsigned debug_percent;  /* the chance of debug state after each block, per run (ETM1-E9) */
 	int disabled;
+	unsigned gap_percent;    /* the chance of a gap record among a trace-off's TD cycles (ETMC-F4) */
 	int drop_td;             /* the capture leaves out TD cycles with TRACEPKT[0] = 0 (ETMC-F3) */
 	uint32_t ctxid;          /* the current Context ID (contextid_size bytes) */
 	uint32_t ctx_shown;      /* the last one traced, and whether one was (L3 `context` on a change) */
@@ -85,6 +88,12 @@ struct e1e {
 	/* output */
 	struct enc_buf trace;
 	struct tc_etmv1_record *rec;   /* the L1 truth, in cycle order */
+	uint64_t *done;          /* per record: the record that completes it (e1e_done) */
+	/* the stretches no cut may fall in (e1e_cut_window_start): [from, restart's record] */
+#define E1E_CUT_WINDOWS 256
+	uint64_t cut_window[E1E_CUT_WINDOWS][2];
+	int ncut_windows, cut_open, cut_unsafe;
+	uint64_t cut_from;
 	size_t nrec, caprec;
 	struct enc_buf l3;
 	struct tc_l3 range;
@@ -143,8 +152,16 @@ void e1e_exception(struct e1e *e, uint32_t ret, uint32_t vector, int type);
 void e1e_data_instruction(struct e1e *e, uint32_t addr, int ntransfers, int size);
 void e1e_drain(struct e1e *e);
 void e1e_trace_off(struct e1e *e, unsigned cycles);
+void e1e_debug_state(struct e1e *e, unsigned cycles, uint32_t addr);
 int e1e_fifo_stuck(const struct e1e *e);
 void e1e_l3_flush(struct e1e *e);
+void e1e_order_records(struct e1e *e);
+void e1e_done(struct e1e *e, int at, uint64_t offset);
+void e1e_cut_window_start(struct e1e *e);
+void e1e_cut_window_end(struct e1e *e, uint64_t restart_offset);
+/* e1enc_entry.c: the vector of rq, then finish (when not NULL) with the model's state */
+int e1e_generate_with(const struct tc_enc_request *rq, struct tc_enc_result *r, char *err, size_t errlen,
+		      int (*finish)(struct e1e *e, struct tc_enc_result *r, void *ctx), void *ctx);
 char *e1e_l1_text(struct e1e *e);
 
 /* e1enc_exec.c: a logged real execution (tc_encoder.from_exec) */
@@ -153,6 +170,11 @@ struct tc_exec_marks;
 int e1e_from_exec(const struct tc_exec *x, struct tc_enc_result *r, struct tc_exec_marks *m, char *err,
 		  size_t errlen);
 int e1e_exec_a32_only(const struct tc_exec *x, const char *model, char *err, size_t errlen);
+
+/* e1enc_negative.c: tc_encoder.negative and its kinds (tracecert gen --negative) */
+int e1e_negative(const struct tc_enc_request *rq, int kind, struct tc_enc_result *r, char *err, size_t errlen);
+#define E1E_NEGATIVE_KINDS 4   /* any, truncated, bad-record, cut */
+extern const struct tc_enc_kind e1e_negative_kinds[];
 
 /* e1enc_asm.c: tc_encoder.asm_open, asm_write, asm_close, asm_cycle (tracecert asm). */
 struct tc_cyclecap_line;
