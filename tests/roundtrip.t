@@ -11,8 +11,8 @@ case "$B" in *asan*) ;; *) exec "$B/test/roundtrip" --require-coverage 1 "${TC_R
 . tests/lib/tap.sh
 asan_seeds() { case $1 in etmv3) echo 800 ;; etmv1 | etmv2) echo 300 ;; *) echo 400 ;; esac; }
 for p in $(tc_enc_protocols); do
-	n=${TC_ROUNDTRIP_SEEDS:-$(asan_seeds "$p")}
-	check "$p: seeds 1..$n, encoder truth == reference decode (whole, bytes, chunks), every variant produced" \
-		"$B/test/roundtrip" --protocol "$p" --require-coverage 1 "$n"
+	seeds=${TC_ROUNDTRIP_SEEDS:-$(asan_seeds "$p")}
+	check "$p: seeds 1..$seeds, encoder truth == reference decode (whole, bytes, chunks), every variant produced" \
+		"$B/test/roundtrip" --protocol "$p" --require-coverage 1 "$seeds"
 done
 tap_done
