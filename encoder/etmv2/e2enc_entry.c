@@ -23,7 +23,7 @@ static const char *variant_name(int i)
 	return (i >= 0 && i < enc_etmv2_variant_total) ? enc_etmv2_variant_names[i] : NULL;
 }
 
-/* ---- The program: the ETMv1 encoder's generator (ARMv4T/ARMv5TE A32, e1enc_program.c) ------ */
+/* ---- The program: the ETMv1 encoder's generator (ARMv4T/ARMv5TE A32 and Thumb, e1enc_program.c) */
 
 static int make_program(struct e2e *e, unsigned nblocks)
 {
@@ -32,6 +32,7 @@ static int make_program(struct e2e *e, unsigned nblocks)
 		return -1;
 	g->rng = e->rng;
 	g->cfg.hivecs = e->cfg.hivecs;
+	g->thumb_percent = e->thumb_percent;
 	int rc = e1e_program_make(g, nblocks);
 	e->rng = g->rng;
 	e->prog = g->prog;
@@ -41,25 +42,67 @@ static int make_program(struct e2e *e, unsigned nblocks)
 
 /* ---- The execution: one instruction at a time (struct e2e_op, e2e_run: e2enc_internal.h) --- */
 
+/* The address of the next instruction of x. */
+static uint32_t exec_addr(const struct e2e *e, const struct e2e_exec *x)
+{
+	const struct e1e_block *k = &e->prog.block[x->block];
+	return k->start + (k->thumb ? 2u : 4u) * (uint32_t)x->next;
+}
+
+/* The next instruction of x is a Thumb BL pair (two statuses, ETM2-P27). */
+static int at_pair(const struct e2e *e, const struct e2e_exec *x)
+{
+	const struct e1e_block *k = &e->prog.block[x->block];
+	return k->thumb && k->term == e1e_bl && exec_addr(e, x) == k->term_addr;
+}
+
+/* An instruction that is no terminator: A32 with its condition passing or not (IE, IN); Thumb
+ * always executed (no condition but B<cond>'s). */
+static void decide_other(struct e2e *e, const struct e1e_block *k, uint32_t at, struct e2e_op *op)
+{
+	op->in.type = tc_insn_other;
+	if (k->thumb) {
+		uint32_t hw = e1e_half(&e->prog, at);
+		op->in.thumb = 1;
+		op->in.size = 2;
+		op->in.executed = 1;
+		op->ntransfers = e1e_transfers_t16(hw, &op->size);
+		/* the L bit (bit 11) of every Thumb transfer but LDRSB, LDRSH (0101 x11x: loads) */
+		op->load = (hw & 0xf000u) == 0x5000u || (int)(hw >> 11 & 1);
+		op->next = at + 2;
+		op->next_thumb = 1;
+		if (op->ntransfers)
+			e2e_hit(e, "thumb data");
+		e2e_hit(e, "thumb instruction");
+		return;
+	}
+	uint32_t w = e1e_word(&e->prog, at), cond = w >> 28;
+	op->in.executed = cond == 14 || enc_chance(&e->rng, 60);
+	op->ntransfers = op->in.executed ? e1e_transfers(w, &op->size) : 0;
+	op->load = (int)(w >> 20 & 1);   /* the L bit of every transfer e1e_transfers knows */
+	op->next = at + 4;
+}
+
 static void decide(struct e2e *e, struct e2e_exec *x, struct e2e_op *op)
 {
 	const struct e1e_block *k = &e->prog.block[x->block];
-	uint32_t at = k->start + 4 * (uint32_t)x->next;
+	uint32_t at = exec_addr(e, x);
 	memset(op, 0, sizeof *op);
 	op->in.addr = at;
 	if (at < k->term_addr) {
-		uint32_t w = e1e_word(&e->prog, at), cond = w >> 28;
-		op->in.type = tc_insn_other;
-		op->in.executed = cond == 14 || enc_chance(&e->rng, 60);
-		op->ntransfers = op->in.executed ? e1e_transfers(w, &op->size) : 0;
-		op->load = (int)(w >> 20 & 1);   /* the L bit of every transfer e1e_transfers knows */
-		op->next = at + 4;
+		decide_other(e, k, at, op);
 		x->next++;
 		return;
 	}
 	int indirect = k->term == e1e_bx || k->term == e1e_mov_pc;
 	int taken = k->term != e1e_bcond || enc_chance(&e->rng, 50);
 	int to = indirect ? (int)enc_below(&e->rng, (unsigned)e->prog.nblocks) : k->target;
+	if (k->term == e1e_mov_pc)
+		to = e1e_block_of_isa(&e->prog, to, k->thumb);   /* MOV pc does not change the set (ARMv5T) */
+	op->in.thumb = k->thumb;
+	op->in.size = k->thumb && k->term != e1e_bl ? 2 : 4;
+	if (k->thumb)
+		e2e_hit(e, "thumb %s", k->term == e1e_bl ? "bl pair" : indirect ? "indirect branch" : "direct branch");
 	/* ETM2-E12: with branch_output every taken branch has its address */
 	if (!taken && x->block + 1 == e->prog.nblocks)
 		taken = 1;   /* the last block's B<cond> would fall off the program: taken */
@@ -67,11 +110,13 @@ static void decide(struct e2e *e, struct e2e_exec *x, struct e2e_op *op)
 	op->in.executed = taken;
 	if (taken) {
 		op->next = e->prog.block[to].start;
+		op->next_thumb = e->prog.block[to].thumb;
 		op->refill = 2;
 		op->traced_target = indirect || e->cfg.branch_output;
 		x->block = to;
 	} else {
-		op->next = at + 4;
+		op->next = at + (uint32_t)op->in.size;
+		op->next_thumb = k->thumb;
 		x->block++;
 	}
 	x->next = 0;
@@ -202,9 +247,10 @@ static int tfo_packet_bytes(const struct e2e *e)
 
 /* §6.5.1 (L8851, L8858): the periodic TFO replaces an IE once the period has passed: when its value
  * and packet fit (ETM2-E2) and no TFO nibble is still owed. */
-static int periodic_tfo_now(const struct e2e *e, const struct e2e_cyc *c)
+static int periodic_tfo_now(const struct e2e *e, const struct e2e_cyc *c, const struct e2e_insn *in)
 {
 	return e->since_sync >= e->sync_period && c->kind == tc_etmv2_ie && c->g.n == 0 && !c->phantom &&
+	       !(in->thumb && (in->first_half || in->size == 4)) &&   /* ETM2-E21: not a BL pair's */
 	       e->nspecial == 0 && e2e_fifo_count(e) <= e->tfo_limit &&
 	       e2e_fifo_count(e) + (unsigned)tfo_packet_bytes(e) <= e->depth;
 }
@@ -242,9 +288,10 @@ static void cycle_and_dw(struct e2e *e, struct e2e_cyc *c, struct e2e_cyc *d)
 	e2e_hit(e, "exception branch on dw");
 }
 
-/* The handler at entry of the vector page (e1enc_program.c): MOV r0, r0 up to the MOV pc, Rm at
- * +0x18 (+0x1C for FIQ's), a DE with its address back to ret. */
-static void handler(struct e2e *e, struct e2e_run *r, uint32_t entry, uint32_t ret)
+/* The handler at entry of the vector page (e1enc_program.c): MOV r0, r0 up to the MOV pc, Rm (BX Rm
+ * with Thumb code) at +0x18 (+0x1C for FIQ's), a DE with its address back to ret, in Thumb state by
+ * ret_thumb. */
+static void handler(struct e2e *e, struct e2e_run *r, uint32_t entry, uint32_t ret, int ret_thumb)
 {
 	uint32_t mov = e->prog.vector_base + 0x18;
 	struct e2e_op op;
@@ -261,6 +308,7 @@ static void handler(struct e2e *e, struct e2e_run *r, uint32_t entry, uint32_t r
 	op.in.type = tc_insn_branch_indir;
 	op.in.executed = 1;
 	op.next = ret;
+	op.next_thumb = ret_thumb;
 	op.refill = 2;
 	op.traced_target = 1;
 	e2e_run_op(e, r, &op, NULL);
@@ -297,7 +345,7 @@ void e2e_run_op(struct e2e *e, struct e2e_run *r, const struct e2e_op *op, const
 		}
 	}
 	if (op->traced_target)
-		e2e_group_branch(e, &c.g, op->next, 0);
+		e2e_group_branch(e, &c.g, op->next | (op->next_thumb ? 1u : 0u), 0);
 	if (op->exc_type) {   /* a non-cancelling exception of the instruction: its branch is traced_target */
 		c.exc_type = op->exc_type;
 		c.exc_ret = op->exc_ret;
@@ -310,11 +358,11 @@ void e2e_run_op(struct e2e *e, struct e2e_run *r, const struct e2e_op *op, const
 	}
 	if (c.g.n)
 		room_for(e, c.g.n);
-	if (!abort && periodic_tfo_now(e, &c)) {
+	if (!abort && periodic_tfo_now(e, &c, &op->in)) {
 		c.kind = tc_etmv2_tfo;
 		c.tfo_reason = 0;
-		c.tfo_addr = op->in.addr;
-		e2e_group_tfo(e, &c.g, 0, op->in.addr);
+		c.tfo_addr = op->in.addr | (op->in.thumb ? 1u : 0u);
+		e2e_group_tfo(e, &c.g, 0, c.tfo_addr);
 		e->since_sync = 0;
 		e2e_hit(e, "tfo periodic");
 	}
@@ -341,8 +389,10 @@ void e2e_run_op(struct e2e *e, struct e2e_run *r, const struct e2e_op *op, const
 	waits(e, op->refill);
 	if (abort) {
 		e2e_hit(e, "exception data abort hivecs%u", e->cfg.hivecs);
+		if (op->in.thumb)
+			e2e_hit(e, "exception from thumb");
 		waits(e, 2);
-		handler(e, r, e->prog.vector_base + 0x10, op->next);
+		handler(e, r, e->prog.vector_base + 0x10, op->next, op->next_thumb);
 	}
 }
 
@@ -351,7 +401,7 @@ void e2e_run_op(struct e2e *e, struct e2e_run *r, const struct e2e_op *op, const
  * the vector, E = 1 (it is cancelled); the handler's MOV pc, Rm a DE with its address back
  * (ETM2-E8). In ETMv2.1 an imprecise data abort is traced so too, at the data abort vector
  * (§6.8.1 L9218-9226, ETM2-E18). */
-static void interrupt(struct e2e *e, struct e2e_run *r, uint32_t ret)
+static void interrupt(struct e2e *e, struct e2e_run *r, uint32_t ret, int thumb)
 {
 	int imprecise = e->cfg.version >= 1 && enc_chance(&e->rng, 25);
 	int fiq = !imprecise && enc_chance(&e->rng, 30);
@@ -366,8 +416,10 @@ static void interrupt(struct e2e *e, struct e2e_run *r, uint32_t ret)
 	b->exc_ret = ret;
 	cycle_and_dw(e, &c, &d);
 	e2e_hit(e, "exception %s hivecs%u", imprecise ? "imprecise abort" : fiq ? "fiq" : "irq", e->cfg.hivecs);
+	if (thumb)
+		e2e_hit(e, "exception from thumb");
 	waits(e, 2);
-	handler(e, r, vector, ret);
+	handler(e, r, vector, ret, thumb);
 }
 
 /* §6.4.5 (L8822-8832), §6.5.7: a new Context ID (another process), its packet on a DW cycle
@@ -389,9 +441,25 @@ static void context_change(struct e2e *e)
 static int foldable(const struct e2e *e, const struct e2e_exec *x)
 {
 	const struct e1e_block *k = &e->prog.block[x->block];
-	uint32_t at = k->start + 4 * (uint32_t)x->next;
-	return at == k->term_addr && (k->term == e1e_b || k->term == e1e_bl || k->term == e1e_bcond) &&
-	       !e->cfg.branch_output;
+	return exec_addr(e, x) == k->term_addr && (k->term == e1e_b || k->term == e1e_bl || k->term == e1e_bcond) &&
+	       !at_pair(e, x) && !e->cfg.branch_output;
+}
+
+/* The first half of a Thumb BL pair (ARMv4T: BL prefix, then BL suffix): an IE of its own, no
+ * L3; the pair is the 32-bit instruction of the second status (ETM2-P27, ETM2-E21). */
+static void pair_first_half(struct e2e *e, struct e2e_run *r, uint32_t at)
+{
+	struct e2e_op op;
+	memset(&op, 0, sizeof op);
+	op.in.addr = at;
+	op.in.type = tc_insn_other;
+	op.in.executed = 1;
+	op.in.thumb = 1;
+	op.in.size = 2;
+	op.in.first_half = 1;
+	op.next = at + 2;
+	op.next_thumb = 1;
+	e2e_run_op(e, r, &op, NULL);
 }
 
 /* Runs one instruction through the cycle model; returns 1 when it ended its block. */
@@ -399,9 +467,10 @@ static int execute_one(struct e2e *e, struct e2e_run *r)
 {
 	struct e2e_exec *x = &r->x;
 	const struct e1e_block *k = &e->prog.block[x->block];
-	uint32_t at = k->start + 4 * (uint32_t)x->next;
-	if (e->irq_percent && enc_chance(&e->rng, e->irq_percent)) {
-		interrupt(e, r, at);
+	uint32_t at = exec_addr(e, x);
+	/* ETM2-E21: no interrupt before a Thumb BL pair nor between its halves */
+	if (e->irq_percent && !at_pair(e, x) && enc_chance(&e->rng, e->irq_percent)) {
+		interrupt(e, r, at, k->thumb);
 		return 0;
 	}
 	if (e->ctx_percent && enc_chance(&e->rng, e->ctx_percent)) {
@@ -410,8 +479,12 @@ static int execute_one(struct e2e *e, struct e2e_run *r)
 	}
 	struct e2e_op op, second;
 	int fold = foldable(e, x) && enc_chance(&e->rng, e->phantom_percent);
+	if (at_pair(e, x))
+		pair_first_half(e, r, at);
 	decide(e, x, &op);
-	if (fold) {
+	if (fold && !at_pair(e, x)) {   /* the instruction folded with it: no BL pair (ETM2-E21) */
+		if (op.in.thumb)
+			e2e_hit(e, "phantom thumb");
 		decide(e, x, &second);
 		e2e_run_op(e, r, &second, &op);
 		return 1;
@@ -476,6 +549,8 @@ void e2e_trace_on(struct e2e *e, uint32_t addr, int lsm, uint32_t lsm_addr)
 static int lsm_in_block(const struct e2e *e, int b)
 {
 	const struct e1e_block *k = &e->prog.block[b];
+	if (k->thumb)
+		return -1;   /* ETM2-E21: Thumb code has no LSM in progress TFO in the model */
 	for (uint32_t at = k->start; at < k->term_addr; at += 4) {
 		uint32_t w = e1e_word(&e->prog, at);
 		int size = 0;
@@ -498,7 +573,7 @@ static void trace_start(struct e2e *e, struct e2e_run *r)
 		e2e_trace_on(e, k->start + 4 * (uint32_t)r->x.next, 1, k->start + 4 * (uint32_t)j);
 		return;
 	}
-	e2e_trace_on(e, k->start, 0, 0);
+	e2e_trace_on(e, k->start | (k->thumb ? 1u : 0u), 0, 0);
 }
 
 /* §6.9.2 (L9263-9269): trace disabled: WT while the FIFO drains, then TD with TRACEPKT[0] = 0. */
@@ -607,6 +682,7 @@ static void random_run(struct e2e *e, const struct tc_enc_request *rq, int rando
 	e->drop_td = enc_chance(&e->rng, 25);
 	e->trigger_at = enc_chance(&e->rng, 50) ? 1 + enc_below(&e->rng, 20 * rq->steps) : UINT64_MAX;
 	e->trigger_near_tfo = e->trigger_at == UINT64_MAX && enc_chance(&e->rng, 40);   /* ETM2-E14 */
+	e->thumb_percent = enc_chance(&e->rng, 50) ? 0 : 20 + enc_below(&e->rng, 60);   /* ETM2-E21 */
 }
 
 static int result(struct e2e *e, struct tc_enc_result *r)
@@ -675,8 +751,9 @@ static int generate(const struct tc_enc_request *rq, struct tc_enc_result *r, ch
 
 const struct tc_encoder tc_encoder_etmv2 = {
 	.protocol = "etmv2",
-	.doc = "A random ARMv4T/ARMv5TE A32 program (the ETMv1 encoder's: data processing, loads and\n"
-	       "stores, LDM/STM; B, BL, B<cond>, BX, MOV pc), an execution of it with wait states, and\n"
+	.doc = "A random ARMv4T/ARMv5TE A32 and Thumb program (the ETMv1 encoder's: data processing,\n"
+	       "loads and stores, LDM/STM; B, BL, the Thumb BL pair, B<cond>, BX, MOV pc), an execution\n"
+	       "of it with wait states, and\n"
 	       "the ETMv2.0..2.1 cycle model: PIPESTAT on each instruction's first cycle with D for a\n"
 	       "group, branch phantoms, a FIFO that stalls the core when full, drained at 4, 8 or 16\n"
 	       "bits, branch addresses of 1-5 bytes with E, data packets, load misses, TFOs (trace\n"

@@ -33,6 +33,9 @@ struct e2e_insn {
 	uint32_t addr;
 	int type;                /* tc_insn_other, tc_insn_branch_dir, tc_insn_branch_indir */
 	int executed;
+	int thumb;               /* a Thumb instruction (§6.7.1 L9134) */
+	int size;                /* bytes: 2 or 4; 0 for an A32 instruction's 4 */
+	int first_half;          /* the first half of a Thumb BL pair: its own status, no L3 (ETM2-P27) */
 };
 
 /* What one cycle shows (e2e_cycle). */
@@ -62,6 +65,7 @@ struct e2e_exec {
 struct e2e_op {
 	struct e2e_insn in;
 	uint32_t next;      /* where the program goes after it */
+	int next_thumb;     /* in Thumb state */
 	int ntransfers, size, load;
 	int refill;         /* pipeline refill cycles after a taken branch */
 	int traced_target;  /* its branch address is traced: an indirect branch, or any taken one with
@@ -105,6 +109,8 @@ struct e2e {
 	uint8_t special[4];
 	int nspecial;
 	uint32_t last_addr;      /* the last branch or TFO address (§6.7.1 L9114) */
+	int last_thumb;          /* it was a Thumb one: the state a shorter address is read in (ETM2-P6) */
+	unsigned thumb_percent;  /* the program's runs of Thumb blocks (e1e_program_make); 0: A32 only */
 	uint32_t last_daddr;
 	int daddr_full_done;     /* a full data address since trace was enabled and in this period */
 	uint64_t daddr_full_at;  /* the cycle of the last full data address (§6.5.6 L9073) */
