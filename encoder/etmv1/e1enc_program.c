@@ -150,9 +150,9 @@ int e1e_cprt_words(uint32_t w)
 }
 
 /* An ordinary instruction (ARM ARM A5.1 data processing, immediate, a load or store; in the full
- * program also a coprocessor register transfer, SWI, an undefined instruction): never writes the
- * PC. */
-static uint32_t other(struct enc_rng *r, int full)
+ * program also a coprocessor register transfer; in it and with traps SWI, an undefined
+ * instruction): never writes the PC. */
+static uint32_t other(struct enc_rng *r, int full, int traps)
 {
 	uint32_t cond = enc_chance(r, 20) ? enc_below(r, 14) : 14;
 	uint32_t rd = enc_below(r, 13), rn = enc_below(r, 13), imm = enc_below(r, 256);
@@ -160,7 +160,7 @@ static uint32_t other(struct enc_rng *r, int full)
 		return transfer(r, cond, full);
 	if (full && enc_chance(r, 8))
 		return cprt(r, cond);
-	if (full && enc_chance(r, 3))   /* SWI #imm24, or an undefined instruction (cond 0111 1111 ... 1111) */
+	if ((full || traps) && enc_chance(r, 3))   /* SWI #imm24, or an undefined instruction (cond 0111 1111 ... 1111) */
 		return enc_chance(r, 50) ? cond << 28 | 0x0f000000u | enc_below(r, 0x1000000)
 					 : 0xe7f000f0u | enc_below(r, 0x1000) << 8 | enc_below(r, 16);
 	switch (enc_below(r, 5)) {
@@ -251,7 +251,7 @@ int e1e_transfers_t16(uint32_t hw, int *size)
 }
 
 /* A Thumb instruction that never writes the PC: MOVS, CMP, ADDS, SUBS with an immediate, MOV r8, r8,
- * or a load or store; in the full program also SWI and an undefined instruction. Thumb has no
+ * or a load or store; in the full program (or with traps) also SWI and an undefined instruction. Thumb has no
  * conditional forms but B<cond>. */
 static uint32_t other_t16(struct enc_rng *r, int full)
 {
@@ -398,12 +398,12 @@ static void write_block(struct e1e *e, struct e1e_program *p, int i, int nother)
 	uint32_t to = p->block[k->target].start;
 	if (!k->thumb) {
 		for (int j = 0; j < nother; j++)
-			put32(p, k->start + 4 * (uint32_t)j, other(&e->rng, e->full_program));
+			put32(p, k->start + 4 * (uint32_t)j, other(&e->rng, e->full_program, e->traps));
 		put32(p, k->term_addr, terminator(&e->rng, k->term, k->term_addr, to));
 		return;
 	}
 	for (int j = 0; j < nother; j++)
-		put16(p, k->start + 2 * (uint32_t)j, other_t16(&e->rng, e->full_program));
+		put16(p, k->start + 2 * (uint32_t)j, other_t16(&e->rng, e->full_program || e->traps));
 	uint32_t t = terminator_t16(&e->rng, k->term, k->term_addr, to);
 	if (term_size(k) == 4) {
 		put16(p, k->term_addr, t >> 16);

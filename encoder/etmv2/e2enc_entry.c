@@ -33,6 +33,7 @@ static int make_program(struct e2e *e, unsigned nblocks)
 	g->rng = e->rng;
 	g->cfg.hivecs = e->cfg.hivecs;
 	g->thumb_percent = e->thumb_percent;
+	g->traps = 1;   /* SWI and undefined instructions (ETM2-E22) */
 	int rc = e1e_program_make(g, nblocks);
 	e->rng = g->rng;
 	e->prog = g->prog;
@@ -56,6 +57,21 @@ static int at_pair(const struct e2e *e, const struct e2e_exec *x)
 	return k->thumb && k->term == e1e_bl && exec_addr(e, x) == k->term_addr;
 }
 
+/* §4.5.3 (L7424-7426, L7442-7444), ETM2-P15, ETM2-E22: an undefined instruction or SWI that executes
+ * becomes a branch to its vector (+0x04, +0x08), not cancelling: IE with a branch address, E = 0;
+ * the exception (Table 7-12's 0x9, 0xa) returns to the next instruction, in its state. */
+static void trap(struct e2e *e, struct e2e_op *op, int kind)
+{
+	if (!kind)
+		return;
+	op->exc_type = kind;
+	op->exc_ret = op->next;
+	op->next = e->prog.vector_base + (kind == 0x9 ? 0x04u : 0x08u);
+	op->next_thumb = 0;
+	op->refill = 2;
+	op->traced_target = 1;
+}
+
 /* An instruction that is no terminator: A32 with its condition passing or not (IE, IN); Thumb
  * always executed (no condition but B<cond>'s). */
 static void decide_other(struct e2e *e, const struct e1e_block *k, uint32_t at, struct e2e_op *op)
@@ -74,6 +90,7 @@ static void decide_other(struct e2e *e, const struct e1e_block *k, uint32_t at, 
 		if (op->ntransfers)
 			e2e_hit(e, "thumb data");
 		e2e_hit(e, "thumb instruction");
+		trap(e, op, e1e_trap_kind(hw, 1));
 		return;
 	}
 	uint32_t w = e1e_word(&e->prog, at), cond = w >> 28;
@@ -81,6 +98,8 @@ static void decide_other(struct e2e *e, const struct e1e_block *k, uint32_t at, 
 	op->ntransfers = op->in.executed ? e1e_transfers(w, &op->size) : 0;
 	op->load = (int)(w >> 20 & 1);   /* the L bit of every transfer e1e_transfers knows */
 	op->next = at + 4;
+	if (op->in.executed)
+		trap(e, op, e1e_trap_kind(w, 0));
 }
 
 static void decide(struct e2e *e, struct e2e_exec *x, struct e2e_op *op)
@@ -400,22 +419,30 @@ void e2e_run_op(struct e2e *e, struct e2e_run *r, const struct e2e_op *op, const
  * before the instruction at ret: that instruction traced as IE or IN with a full branch address to
  * the vector, E = 1 (it is cancelled); the handler's MOV pc, Rm a DE with its address back
  * (ETM2-E8). In ETMv2.1 an imprecise data abort is traced so too, at the data abort vector
- * (§6.8.1 L9218-9226, ETM2-E18). */
+ * (§6.8.1 L9218-9226, ETM2-E18); a prefetch abort and a reset too, at +0x0C and +0x00, cancelling
+ * (L7402-7412, L7436-7438, ETM2-E22). */
 static void interrupt(struct e2e *e, struct e2e_run *r, uint32_t ret, int thumb)
 {
+	static const struct { const char *name; uint32_t offset; int type; } kinds[] = {
+		{ "irq", 0x18, 0xe }, { "fiq", 0x1c, 0xf }, { "imprecise abort", 0x10, 0xc },
+		{ "prefetch abort", 0x0c, 0xb }, { "reset", 0x00, 0x8 },
+	};   /* Table 7-12's numbers (ETM1-P17) */
 	int imprecise = e->cfg.version >= 1 && enc_chance(&e->rng, 25);
 	int fiq = !imprecise && enc_chance(&e->rng, 30);
-	uint32_t vector = e->prog.vector_base + (imprecise ? 0x10 : fiq ? 0x1c : 0x18);
+	int k = imprecise ? 2 : fiq ? 1 : 0;
+	if (k == 0 && enc_chance(&e->rng, 30))
+		k = enc_chance(&e->rng, 60) ? 3 : 4;   /* ETM2-E22: a prefetch abort or a reset */
+	uint32_t vector = e->prog.vector_base + kinds[k].offset;
 	struct e2e_cyc c, d;
 	cycle_init(&c, enc_chance(&e->rng, 50) ? tc_etmv2_ie : tc_etmv2_in);
 	cycle_init(&d, tc_etmv2_dw);
 	struct e2e_cyc *b = branch_on_dw(e) ? &d : &c;
 	miss_returns(e, r, &c.g, 0);
 	e2e_group_branch(e, &b->g, vector, 1);
-	b->exc_type = imprecise ? 0xc : fiq ? 0xf : 0xe;   /* Table 7-12's numbers (ETM1-P17) */
+	b->exc_type = kinds[k].type;
 	b->exc_ret = ret;
 	cycle_and_dw(e, &c, &d);
-	e2e_hit(e, "exception %s hivecs%u", imprecise ? "imprecise abort" : fiq ? "fiq" : "irq", e->cfg.hivecs);
+	e2e_hit(e, "exception %s hivecs%u", kinds[k].name, e->cfg.hivecs);
 	if (thumb)
 		e2e_hit(e, "exception from thumb");
 	waits(e, 2);
@@ -462,6 +489,17 @@ static void pair_first_half(struct e2e *e, struct e2e_run *r, uint32_t at)
 	e2e_run_op(e, r, &op, NULL);
 }
 
+/* The handler of an undefined instruction or SWI op ran (trap): back to the next instruction. */
+static void trap_handler(struct e2e *e, struct e2e_run *r, const struct e2e_op *op)
+{
+	if (!op->exc_type)
+		return;
+	e2e_hit(e, "exception %s hivecs%u", op->exc_type == 0x9 ? "undefined" : "svc", e->cfg.hivecs);
+	if (op->in.thumb)
+		e2e_hit(e, "exception from thumb");
+	handler(e, r, op->next, op->exc_ret, op->in.thumb);
+}
+
 /* Runs one instruction through the cycle model; returns 1 when it ended its block. */
 static int execute_one(struct e2e *e, struct e2e_run *r)
 {
@@ -487,9 +525,11 @@ static int execute_one(struct e2e *e, struct e2e_run *r)
 			e2e_hit(e, "phantom thumb");
 		decide(e, x, &second);
 		e2e_run_op(e, r, &second, &op);
+		trap_handler(e, r, &second);
 		return 1;
 	}
 	e2e_run_op(e, r, &op, NULL);
+	trap_handler(e, r, &op);
 	return op.in.type != tc_insn_other;
 }
 
