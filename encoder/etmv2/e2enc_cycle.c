@@ -156,7 +156,7 @@ static void l3_context(struct e2e *e, uint64_t offset)
 static void l3_cycle(struct e2e *e, const struct e2e_cyc *c, uint64_t offset)
 {
 	if (c->kind == tc_etmv2_tfo && c->tfo_reason != 0)
-		l3_simple(e, tc_l3_trace_on, offset);
+		l3_simple(e, c->tfo_reason == 2 ? tc_l3_overflow : tc_l3_trace_on, offset);
 	if (c->kind == tc_etmv2_tfo && e->cfg.contextid_size)
 		l3_context(e, offset);
 	for (int i = 0; i < c->nins; i++)

@@ -333,6 +333,20 @@ static void handler(struct e2e *e, struct e2e_run *r, uint32_t entry, uint32_t r
 	e2e_run_op(e, r, &op, NULL);
 }
 
+/* §6.10 (L9275-9282), ETM2-E23: the group of an instruction does not fit: nothing of it goes in (all
+ * or none), the status is WT while the FIFO empties, and the next instruction comes after a TFO of
+ * reason b10. Only with no load miss outstanding before the instruction (its own are lost too). */
+static int overflow(struct e2e *e, struct e2e_run *r, int may, int n)
+{
+	if (!may || e2e_fifo_count(e) + (unsigned)n <= e->depth)
+		return 0;
+	memset(r->miss, 0, sizeof r->miss);
+	e2e_hit(e, "fifo overflow");
+	e2e_drain_all(e);
+	e->restart_pending = 1;
+	return 1;
+}
+
 /* One instruction (and the one folded with it: phantom): its cycle, the later transfers of an LSM
  * on DW cycles, waits and refill. */
 void e2e_run_op(struct e2e *e, struct e2e_run *r, const struct e2e_op *op, const struct e2e_op *branch)
@@ -340,6 +354,7 @@ void e2e_run_op(struct e2e *e, struct e2e_run *r, const struct e2e_op *op, const
 	struct e2e_cyc c, dw;
 	int traced[16] = { 0 }, lsm_any = 0, first_done = 0;
 	uint32_t a = 0;
+	int may_overflow = op->may_overflow && !branch && !op->exc_type && !misses_outstanding(r);
 	/* §6.8.1 (L9210-9216), ETM2-E17: a single load or store that aborts (precise): its data, then
 	 * the branch to the data abort vector, E = 0, in its group */
 	int abort = op->ntransfers == 1 && e->abort_percent && enc_chance(&e->rng, e->abort_percent);
@@ -375,6 +390,8 @@ void e2e_run_op(struct e2e *e, struct e2e_run *r, const struct e2e_op *op, const
 		b->exc_type = 0xc;   /* Table 7-12's data abort (ETM1-P17) */
 		b->exc_ret = op->next;
 	}
+	if (!abort && overflow(e, r, may_overflow, c.g.n))
+		return;   /* no refill: the restart comes at once (cycle-accurate TDs are off until it, §6.11 L9294) */
 	if (c.g.n)
 		room_for(e, c.g.n);
 	if (!abort && periodic_tfo_now(e, &c, &op->in)) {
@@ -506,6 +523,11 @@ static int execute_one(struct e2e *e, struct e2e_run *r)
 	struct e2e_exec *x = &r->x;
 	const struct e1e_block *k = &e->prog.block[x->block];
 	uint32_t at = exec_addr(e, x);
+	if (e->restart_pending) {   /* §6.10 (L9280), Table 6-7 b10, ETM2-E23 */
+		e->restart_pending = 0;
+		e2e_trace_restart(e, 2, at | (k->thumb ? 1u : 0u), 0, 0);
+		e2e_hit(e, "tfo overflow");
+	}
 	/* ETM2-E21: no interrupt before a Thumb BL pair nor between its halves */
 	if (e->irq_percent && !at_pair(e, x) && enc_chance(&e->rng, e->irq_percent)) {
 		interrupt(e, r, at, k->thumb);
@@ -528,6 +550,7 @@ static int execute_one(struct e2e *e, struct e2e_run *r)
 		trap_handler(e, r, &second);
 		return 1;
 	}
+	op.may_overflow = e->overflow_mode && !(op.in.thumb && op.in.size == 4);   /* not a BL pair's */
 	e2e_run_op(e, r, &op, NULL);
 	trap_handler(e, r, &op);
 	return op.in.type != tc_insn_other;
@@ -558,6 +581,14 @@ void e2e_drain_all(struct e2e *e)
  * addr under it: an LSM in progress TFO, the LSM executed (§6.5.5, ETM2-P13, ETM2-E16). */
 void e2e_trace_on(struct e2e *e, uint32_t addr, int lsm, uint32_t lsm_addr)
 {
+	e2e_trace_restart(e, 1, addr, lsm, lsm_addr);
+	e2e_hit(e, "tfo trace enabled");
+}
+
+/* A TFO with no instruction implied of the reason given (Table 6-7: b01 trace enabled, b10 trace
+ * restarted after overflow), as e2e_trace_on. */
+void e2e_trace_restart(struct e2e *e, int reason, uint32_t addr, int lsm, uint32_t lsm_addr)
+{
 	struct e2e_cyc c;
 	while (!e2e_idle(e) && (e->nspecial || e2e_fifo_count(e) > e->tfo_limit ||
 				 e2e_fifo_count(e) + (unsigned)tfo_packet_bytes(e) + 5 > e->depth))
@@ -565,11 +596,11 @@ void e2e_trace_on(struct e2e *e, uint32_t addr, int lsm, uint32_t lsm_addr)
 	if (e2e_fifo_count(e))
 		e2e_hit(e, "tfo trace enabled fifo not empty");
 	cycle_init(&c, tc_etmv2_tfo);
-	c.tfo_reason = 1;
+	c.tfo_reason = reason;
 	c.tfo_addr = lsm ? lsm_addr : addr;
 	e->lsip = lsm;
 	e->lsip_cur = addr;
-	e2e_group_tfo(e, &c.g, 1, c.tfo_addr);
+	e2e_group_tfo(e, &c.g, reason, c.tfo_addr);
 	e->lsip = 0;
 	if (lsm) {
 		c.ins[0].addr = lsm_addr;
@@ -581,7 +612,6 @@ void e2e_trace_on(struct e2e *e, uint32_t addr, int lsm, uint32_t lsm_addr)
 	e->daddr_full_done = 0;   /* ETM2-P26: an interruption */
 	e->since_sync = 0;
 	e2e_cycle(e, &c);
-	e2e_hit(e, "tfo trace enabled");
 }
 
 /* The first LSM of block b that always executes (AL), if any: trace turning on while it runs
@@ -680,7 +710,8 @@ static int run(struct e2e *e, const struct tc_enc_request *rq)
 	for (unsigned s = 0; s < rq->steps && !e->failed;) {
 		int ended = execute_one(e, &r);
 		s += (unsigned)ended;
-		if (ended && s < rq->steps && e->off_percent && enc_chance(&e->rng, e->off_percent)) {
+		if (ended && s < rq->steps && !e->restart_pending && e->off_percent &&
+		    enc_chance(&e->rng, e->off_percent)) {
 			/* TraceEnable off for a while (§6.9): the code run meanwhile is not traced; tracing
 			 * resumes at a block with a TFO of reason b01 (§6.9.1) */
 			e2e_trace_off(e, &r, 1 + enc_below(&e->rng, 20));
@@ -723,6 +754,7 @@ static void random_run(struct e2e *e, const struct tc_enc_request *rq, int rando
 	e->trigger_at = enc_chance(&e->rng, 50) ? 1 + enc_below(&e->rng, 20 * rq->steps) : UINT64_MAX;
 	e->trigger_near_tfo = e->trigger_at == UINT64_MAX && enc_chance(&e->rng, 40);   /* ETM2-E14 */
 	e->thumb_percent = enc_chance(&e->rng, 50) ? 0 : 20 + enc_below(&e->rng, 60);   /* ETM2-E21 */
+	e->overflow_mode = enc_chance(&e->rng, 25);   /* ETM2-E23 */
 }
 
 static int result(struct e2e *e, struct tc_enc_result *r)

@@ -73,6 +73,7 @@ struct e2e_op {
 	int exc_type;       /* a non-cancelling exception it makes (Table 7-12's number; its branch to the
 			     * vector is next, traced_target), returning to exc_ret; 0: none */
 	uint32_t exc_ret;
+	int may_overflow;   /* in an overflow run, a group that does not fit overflows the FIFO (ETM2-E23) */
 };
 
 /* Load misses outstanding (§6.4.3 L8748-8802): tags 0-3, their data due later, out of order
@@ -111,6 +112,8 @@ struct e2e {
 	uint32_t last_addr;      /* the last branch or TFO address (§6.7.1 L9114) */
 	int last_thumb;          /* it was a Thumb one: the state a shorter address is read in (ETM2-P6) */
 	unsigned thumb_percent;  /* the program's runs of Thumb blocks (e1e_program_make); 0: A32 only */
+	int overflow_mode;       /* an instruction's group that does not fit overflows the FIFO (§6.10) */
+	int restart_pending;     /* overflowed: the next instruction comes after a reason-b10 TFO */
 	uint32_t last_daddr;
 	int daddr_full_done;     /* a full data address since trace was enabled and in this period */
 	uint64_t daddr_full_at;  /* the cycle of the last full data address (§6.5.6 L9073) */
@@ -159,6 +162,7 @@ void e2e_run_op(struct e2e *e, struct e2e_run *r, const struct e2e_op *op, const
 void e2e_misses_home(struct e2e *e, struct e2e_run *r);
 void e2e_drain_all(struct e2e *e);
 void e2e_trace_on(struct e2e *e, uint32_t addr, int lsm, uint32_t lsm_addr);
+void e2e_trace_restart(struct e2e *e, int reason, uint32_t addr, int lsm, uint32_t lsm_addr);
 void e2e_trace_off(struct e2e *e, struct e2e_run *r, unsigned cycles);
 
 /* e2enc_exec.c: a logged real execution (tc_encoder.from_exec) */
