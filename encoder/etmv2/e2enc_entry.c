@@ -697,6 +697,16 @@ static void tags(struct e2e *e, struct enc_buf *t)
 		       e->cfg.cycle_accurate ? " cycle-accurate" : "", e->cfg.branch_output ? " branch-output" : "");
 }
 
+/* §6.9.1 (L9257-9261), Table 6-7 b11, §6.11 (L9295), ETM2-E24: the core was halted in debug state
+ * (no PIPESTAT of its own in Table 6-1: the cycles of trace disabled, e2e_trace_off) and goes on at
+ * the instruction where it stopped, after a TFO of reason b11. */
+static void debug_exit(struct e2e *e, struct e2e_run *r)
+{
+	const struct e1e_block *k = &e->prog.block[r->x.block];
+	e2e_trace_restart(e, 3, exec_addr(e, &r->x) | (k->thumb ? 1u : 0u), 0, 0);
+	e2e_hit(e, "tfo debug exit");
+}
+
 static int run(struct e2e *e, const struct tc_enc_request *rq)
 {
 	struct e2e_run r;
@@ -714,7 +724,12 @@ static int run(struct e2e *e, const struct tc_enc_request *rq)
 		    enc_chance(&e->rng, e->off_percent)) {
 			/* TraceEnable off for a while (§6.9): the code run meanwhile is not traced; tracing
 			 * resumes at a block with a TFO of reason b01 (§6.9.1) */
+			int debug = enc_chance(&e->rng, 25);
 			e2e_trace_off(e, &r, 1 + enc_below(&e->rng, 20));
+			if (debug) {
+				debug_exit(e, &r);
+				continue;
+			}
 			if (e->cfg.contextid_size && enc_chance(&e->rng, 50))   /* another process ran meanwhile */
 				e->ctxid = random_ctxid(e);
 			trace_start(e, &r);
