@@ -44,11 +44,14 @@ int e1e_block_at(const struct e1e_program *p, uint32_t at)
  * and Rn below r13, never the PC): LDR, STR, LDRB, STRB, LDRH, STRH, LDRSB, LDRSH, LDMIA, STMIA,
  * SWP, SWPB, LDRD, STRD (ARMv5TE: Rd even, below r12), PUSH and POP (STMDB, LDMIA sp! of r0-r12
  * and, PUSH only, lr). */
-static uint32_t transfer(struct enc_rng *r, uint32_t cond, int full)
+static uint32_t transfer(struct enc_rng *r, uint32_t cond, int full, int dual)
 {
 	uint32_t rd = enc_below(r, 13), rn = enc_below(r, 13), imm = enc_below(r, 256);
-	uint32_t misc = (imm >> 4) << 8 | (imm & 0xf), even = full ? 2 * enc_below(r, 6) : 0;
-	switch (enc_below(r, full ? 15 : 10)) {
+	uint32_t misc = (imm >> 4) << 8 | (imm & 0xf), even = full || dual ? 2 * enc_below(r, 6) : 0;
+	unsigned kind = enc_below(r, full ? 15 : dual ? 12 : 10);
+	if (!full && kind >= 10)
+		kind++;   /* dual: LDRD and STRD, no SWP */
+	switch (kind) {
 	case 0: return cond << 28 | 0x05900000u | rn << 16 | rd << 12 | imm;   /* LDR */
 	case 1: return cond << 28 | 0x05800000u | rn << 16 | rd << 12 | imm;   /* STR */
 	case 2: return cond << 28 | 0x05d00000u | rn << 16 | rd << 12 | imm;   /* LDRB */
@@ -151,13 +154,13 @@ int e1e_cprt_words(uint32_t w)
 
 /* An ordinary instruction (ARM ARM A5.1 data processing, immediate, a load or store; in the full
  * program also a coprocessor register transfer; in it and with traps SWI, an undefined
- * instruction): never writes the PC. */
+ * instruction): never writes the PC. With traps (the ETMv2 encoder's) LDRD and STRD too. */
 static uint32_t other(struct enc_rng *r, int full, int traps)
 {
 	uint32_t cond = enc_chance(r, 20) ? enc_below(r, 14) : 14;
 	uint32_t rd = enc_below(r, 13), rn = enc_below(r, 13), imm = enc_below(r, 256);
 	if (enc_chance(r, 35))
-		return transfer(r, cond, full);
+		return transfer(r, cond, full, traps);
 	if (full && enc_chance(r, 8))
 		return cprt(r, cond);
 	if ((full || traps) && enc_chance(r, 3))   /* SWI #imm24, or an undefined instruction (cond 0111 1111 ... 1111) */

@@ -97,6 +97,11 @@ static void decide_other(struct e2e *e, const struct e1e_block *k, uint32_t at, 
 	op->in.executed = cond == 14 || enc_chance(&e->rng, 60);
 	op->ntransfers = op->in.executed ? e1e_transfers(w, &op->size) : 0;
 	op->load = (int)(w >> 20 & 1);   /* the L bit of every transfer e1e_transfers knows */
+	const char *name = e1e_transfer_name(w, 0);
+	if (name && !strcmp(name, "ldrd/strd")) {
+		op->dual = 1;
+		op->load = !(w & 0x20u);   /* LDRD SH = b10, STRD b11 (L = 0 in both) */
+	}
 	op->next = at + 4;
 	if (op->in.executed)
 		trap(e, op, e1e_trap_kind(w, 0));
@@ -165,15 +170,21 @@ static int data_traced(const struct e2e *e)
 	return e->cfg.data_value || e->cfg.data_address;
 }
 
-/* Load Miss Data of misses whose data have come back (at most two a cycle), in any order. */
+/* Load Miss Data of misses whose data have come back (at most two packets a cycle), in any order;
+ * a 64-bit miss's two in one cycle, one after the other (§6.4.3 L8800-8802). */
 static void miss_returns(struct e2e *e, struct e2e_run *r, struct e2e_group *g, int all)
 {
 	int n = 0;
 	for (int t = 0; t < 4 && n < 2; t++) {
 		struct e2e_miss *m = &r->miss[(t + (int)(e->cycles % 4)) % 4];
-		if (!m->used || (!all && e->cycles < m->due))
+		if (!m->used || (!all && e->cycles < m->due) || (m->dual && n))
 			continue;
 		e2e_group_miss_data(e, g, (int)(m - r->miss), m->value, m->size);
+		if (m->dual) {
+			e2e_group_miss_data(e, g, (int)(m - r->miss), m->value2, m->size);
+			e2e_hit(e, "load miss data 64-bit");
+			n++;
+		}
 		m->used = 0;
 		n++;
 	}
@@ -187,8 +198,10 @@ static int misses_outstanding(const struct e2e_run *r)
 	return n;
 }
 
-/* A single load that misses (§6.4.3): Load Miss Occurred now, its data later. */
-static int try_miss(struct e2e *e, struct e2e_run *r, struct e2e_group *g, uint32_t a, int size)
+/* A single load that misses (§6.4.3): Load Miss Occurred now, its data later; an LDRD (dual) two
+ * Load Miss Occurred packets of one tag in the same cycle, the address with the first (L8794-8796,
+ * ETM2-E25). */
+static int try_miss(struct e2e *e, struct e2e_run *r, struct e2e_group *g, uint32_t a, int size, int dual)
 {
 	if (!e->cfg.data_value || !enc_chance(&e->rng, 30))
 		return 0;
@@ -196,10 +209,16 @@ static int try_miss(struct e2e *e, struct e2e_run *r, struct e2e_group *g, uint3
 		if (r->miss[t].used)
 			continue;
 		r->miss[t].used = 1;
+		r->miss[t].dual = dual;
 		r->miss[t].value = random_value(e, size);
+		r->miss[t].value2 = dual ? random_value(e, size) : 0;
 		r->miss[t].size = size;
 		r->miss[t].due = e->cycles + 1 + enc_below(&e->rng, 12);
-		e2e_group_miss(e, g, t, a);
+		e2e_group_miss(e, g, 1, t, a);
+		if (dual) {
+			e2e_group_miss(e, g, 0, t, a + 4);
+			e2e_hit(e, "load miss 64-bit");
+		}
 		if (misses_outstanding(r) > 1)
 			e2e_hit(e, "load misses outstanding 2-4");
 		return 1;
@@ -240,7 +259,7 @@ static void lsm_packet(struct e2e *e, struct e2e_group *g, const int *traced, in
 static void data_hit(struct e2e *e, const struct e2e_op *op)
 {
 	e2e_hit(e, "data %s %s", op->load ? "load" : "store",
-		op->ntransfers > 1 ? "lsm" : op->size == 1 ? "byte" : op->size == 2 ? "halfword" : "word");
+		op->dual ? "doubleword" : op->ntransfers > 1 ? "lsm" : op->size == 1 ? "byte" : op->size == 2 ? "halfword" : "word");
 }
 
 /* The FIFO stalls the core until a group of n bytes fits (FIFOFULL; all or nothing, §6.10 L9282). */
@@ -352,7 +371,7 @@ static int overflow(struct e2e *e, struct e2e_run *r, int may, int n)
 void e2e_run_op(struct e2e *e, struct e2e_run *r, const struct e2e_op *op, const struct e2e_op *branch)
 {
 	struct e2e_cyc c, dw;
-	int traced[16] = { 0 }, lsm_any = 0, first_done = 0;
+	int traced[16] = { 0 }, lsm_any = 0, first_done = 0, missed64 = 0;
 	uint32_t a = 0;
 	int may_overflow = op->may_overflow && !branch && !op->exc_type && !misses_outstanding(r);
 	/* §6.8.1 (L9210-9216), ETM2-E17: a single load or store that aborts (precise): its data, then
@@ -367,11 +386,13 @@ void e2e_run_op(struct e2e *e, struct e2e_run *r, const struct e2e_op *op, const
 	c.ins[c.nins++] = op->in;
 	miss_returns(e, r, &c.g, 0);
 	if (op->ntransfers && data_traced(e)) {
-		a = random_data_address(e, op->size);
+		a = random_data_address(e, op->dual ? 8 : op->size);   /* LDRD, STRD: doubleword aligned */
 		data_hit(e, op);
 		if (op->ntransfers == 1) {
-			if (!(op->load && !abort && try_miss(e, r, &c.g, a, op->size)))
+			if (!(op->load && !abort && try_miss(e, r, &c.g, a, op->size, 0)))
 				e2e_group_data(e, &c.g, 1, a, random_value(e, op->size), op->size);
+		} else if (op->dual && op->load && try_miss(e, r, &c.g, a, 4, 1)) {
+			missed64 = 1;   /* both words' packets in this cycle: no later DW */
 		} else {
 			lsm_any = lsm_view(e, op->ntransfers, traced);
 			if (lsm_any)
@@ -405,7 +426,7 @@ void e2e_run_op(struct e2e *e, struct e2e_run *r, const struct e2e_op *op, const
 	cycle_and_dw(e, &c, &dw);
 	if (branch)
 		e2e_hit(e, "phantom %s %s", branch->in.executed ? "taken" : "not taken", op->in.type == tc_insn_other ? "other" : "branch");
-	for (int i = 1; i < op->ntransfers && data_traced(e); i++) {
+	for (int i = 1; i < op->ntransfers && data_traced(e) && !missed64; i++) {
 		/* ETM2-P7, ETM2-E6: the later transfers of an LSM on DW cycles, one or two a cycle */
 		struct e2e_cyc d;
 		cycle_init(&d, tc_etmv2_dw);

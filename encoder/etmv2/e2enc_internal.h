@@ -67,6 +67,7 @@ struct e2e_op {
 	uint32_t next;      /* where the program goes after it */
 	int next_thumb;     /* in Thumb state */
 	int ntransfers, size, load;
+	int dual;           /* LDRD or STRD: two words, a 64-bit access (§6.4.3 L8794-8802) */
 	int refill;         /* pipeline refill cycles after a taken branch */
 	int traced_target;  /* its branch address is traced: an indirect branch, or any taken one with
 			     * branch_output (ETMCR[8], L3675) */
@@ -80,7 +81,8 @@ struct e2e_op {
  * (ETM2-E7). */
 struct e2e_miss {
 	int used;
-	uint32_t value;
+	int dual;           /* a 64-bit miss: two Load Miss Data packets, value then value2 (L8800) */
+	uint32_t value, value2;
 	int size;
 	uint64_t due;       /* the cycle from which its data may come back */
 };
@@ -176,7 +178,7 @@ void e2e_group_branch(struct e2e *e, struct e2e_group *g, uint32_t addr, int exc
 void e2e_group_data(struct e2e *e, struct e2e_group *g, int first, uint32_t addr, uint32_t value, int size);
 void e2e_group_not_traced(struct e2e *e, struct e2e_group *g);
 void e2e_group_ctxid(struct e2e *e, struct e2e_group *g);
-void e2e_group_miss(struct e2e *e, struct e2e_group *g, int tag, uint32_t addr);
+void e2e_group_miss(struct e2e *e, struct e2e_group *g, int first, int tag, uint32_t addr);
 void e2e_group_miss_data(struct e2e *e, struct e2e_group *g, int tag, uint32_t value, int size);
 void e2e_group_tfo(struct e2e *e, struct e2e_group *g, int reason, uint32_t addr);
 

@@ -197,16 +197,17 @@ void e2e_group_ctxid(struct e2e *e, struct e2e_group *g)
 	e2e_hit(e, "context id packet %u bytes", e->cfg.contextid_size);
 }
 
-/* Load Miss Occurred (bC1A1TT00, §6.4.3 L8752-8760): the tag, the address as Normal data's. */
-void e2e_group_miss(struct e2e *e, struct e2e_group *g, int tag, uint32_t addr)
+/* Load Miss Occurred (bC1A1TT00, §6.4.3 L8752-8760): the tag, the address as Normal data's; the
+ * second packet of a 64-bit miss (first 0) has A = 0 and no address (L8796). */
+void e2e_group_miss(struct e2e *e, struct e2e_group *g, int first, int tag, uint32_t addr)
 {
 	struct tc_etmv2_record *pk = packet(e, g, tc_etmv2_miss);
 	if (!pk)
 		return;
-	header(e, g, (uint8_t)(0x40 | 0x20 | 0x10 | tag << 2));
-	pk->a = 1;
+	header(e, g, (uint8_t)(0x40 | (first ? 0x20 : 0) | 0x10 | tag << 2));
+	pk->a = (uint8_t)(first != 0);
 	pk->tag = (uint8_t)tag;
-	if (e->cfg.data_address)
+	if (first && e->cfg.data_address)
 		data_address(e, g, pk, addr);
 	e2e_hit(e, "load miss occurred");
 }
