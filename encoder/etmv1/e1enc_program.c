@@ -154,14 +154,15 @@ int e1e_cprt_words(uint32_t w)
 
 /* An ordinary instruction (ARM ARM A5.1 data processing, immediate, a load or store; in the full
  * program also a coprocessor register transfer; in it and with traps SWI, an undefined
- * instruction): never writes the PC. With traps (the ETMv2 encoder's) LDRD and STRD too. */
+ * instruction): never writes the PC. With traps (the ETMv2 encoder's) the same but SWP, PUSH and
+ * POP. */
 static uint32_t other(struct enc_rng *r, int full, int traps)
 {
 	uint32_t cond = enc_chance(r, 20) ? enc_below(r, 14) : 14;
 	uint32_t rd = enc_below(r, 13), rn = enc_below(r, 13), imm = enc_below(r, 256);
 	if (enc_chance(r, 35))
 		return transfer(r, cond, full, traps);
-	if (full && enc_chance(r, 8))
+	if ((full || traps) && enc_chance(r, 8))
 		return cprt(r, cond);
 	if ((full || traps) && enc_chance(r, 3))   /* SWI #imm24, or an undefined instruction (cond 0111 1111 ... 1111) */
 		return enc_chance(r, 50) ? cond << 28 | 0x0f000000u | enc_below(r, 0x1000000)

@@ -97,6 +97,7 @@ static void decide_other(struct e2e *e, const struct e1e_block *k, uint32_t at, 
 	op->in.executed = cond == 14 || enc_chance(&e->rng, 60);
 	op->ntransfers = op->in.executed ? e1e_transfers(w, &op->size) : 0;
 	op->load = (int)(w >> 20 & 1);   /* the L bit of every transfer e1e_transfers knows */
+	op->cprt = op->in.executed ? e1e_cprt_words(w) : 0;
 	const char *name = e1e_transfer_name(w, 0);
 	if (name && !strcmp(name, "ldrd/strd")) {
 		op->dual = 1;
@@ -352,6 +353,32 @@ static void handler(struct e2e *e, struct e2e_run *r, uint32_t entry, uint32_t r
 	e2e_run_op(e, r, &op, NULL);
 }
 
+/* §4.11.3 (L7894-7911), §6.4.2 (L8701, L8723), ETM2-E26: with MonitorCPRT (cprt) a coprocessor
+ * register transfer is traced as Normal data with A = 0 (no address), a word each, the value when
+ * data values are traced; MCRR and MRRC's second word in the same group or, at half of them, on a
+ * DW cycle of its own (1: the caller writes that cycle). */
+static int cprt_packets(struct e2e *e, const struct e2e_op *op, struct e2e_group *g)
+{
+	e2e_group_data(e, g, 0, 0, random_value(e, 4), 4);
+	e2e_hit(e, "cprt data %d %s", op->cprt, op->cprt == 1 ? "word" : "words");
+	if (op->cprt == 1)
+		return 0;
+	if (enc_chance(&e->rng, 50))
+		return 1;
+	e2e_group_data(e, g, 0, 0, random_value(e, 4), 4);
+	return 0;
+}
+
+static void cprt_second_word(struct e2e *e)
+{
+	struct e2e_cyc d;
+	cycle_init(&d, tc_etmv2_dw);
+	e2e_group_data(e, &d.g, 0, 0, random_value(e, 4), 4);
+	room_for(e, d.g.n);
+	e2e_cycle(e, &d);
+	e2e_hit(e, "cprt second word on dw");
+}
+
 /* §6.10 (L9275-9282), ETM2-E23: the group of an instruction does not fit: nothing of it goes in (all
  * or none), the status is WT while the FIFO empties, and the next instruction comes after a TFO of
  * reason b10. Only with no load miss outstanding before the instruction (its own are lost too). */
@@ -399,6 +426,7 @@ void e2e_run_op(struct e2e *e, struct e2e_run *r, const struct e2e_op *op, const
 				lsm_packet(e, &c.g, traced, 0, &first_done, a, 4);
 		}
 	}
+	int cprt_dw = op->cprt && e->cfg.cprt && cprt_packets(e, op, &c.g);
 	if (op->traced_target)
 		e2e_group_branch(e, &c.g, op->next | (op->next_thumb ? 1u : 0u), 0);
 	if (op->exc_type) {   /* a non-cancelling exception of the instruction: its branch is traced_target */
@@ -424,6 +452,8 @@ void e2e_run_op(struct e2e *e, struct e2e_run *r, const struct e2e_op *op, const
 		e2e_hit(e, "tfo periodic");
 	}
 	cycle_and_dw(e, &c, &dw);
+	if (cprt_dw)
+		cprt_second_word(e);
 	if (branch)
 		e2e_hit(e, "phantom %s %s", branch->in.executed ? "taken" : "not taken", op->in.type == tc_insn_other ? "other" : "branch");
 	for (int i = 1; i < op->ntransfers && data_traced(e) && !missed64; i++) {
@@ -698,18 +728,7 @@ static void random_config(struct e2e *e)
 	e->cfg.data_value = (uint8_t)enc_chance(&e->rng, 50);
 	e->cfg.data_address = (uint8_t)enc_chance(&e->rng, 40);
 	e->cfg.contextid_size = sizes[enc_below(&e->rng, 4)];
-}
-
-/* The configurations the model does not make yet (README.md "What is not"). */
-static int refused(const void *cfg, char *err, size_t errlen)
-{
-	const struct tc_etmv2_config *c = cfg;
-	if (c->cprt) {
-		if (err && errlen)
-			snprintf(err, errlen, "etmv2 encoder: CPRT is not modelled yet (cprt must be 0)");
-		return 1;
-	}
-	return 0;
+	e->cfg.cprt = (uint8_t)enc_chance(&e->rng, 50);   /* ETM2-E26 */
 }
 
 static void tags(struct e2e *e, struct enc_buf *t)
@@ -840,7 +859,7 @@ static int generate(const struct tc_enc_request *rq, struct tc_enc_result *r, ch
 		random_config(e);
 	} else {
 		e->cfg = *(const struct tc_etmv2_config *)rq->cfg;
-		if (tc_etmv2_config_check(&e->cfg, err, errlen) || refused(&e->cfg, err, errlen)) {
+		if (tc_etmv2_config_check(&e->cfg, err, errlen)) {
 			free(e);
 			return -1;
 		}
@@ -860,8 +879,8 @@ static int generate(const struct tc_enc_request *rq, struct tc_enc_result *r, ch
 const struct tc_encoder tc_encoder_etmv2 = {
 	.protocol = "etmv2",
 	.doc = "A random ARMv4T/ARMv5TE A32 and Thumb program (the ETMv1 encoder's: data processing,\n"
-	       "loads and stores, LDM/STM; B, BL, the Thumb BL pair, B<cond>, BX, MOV pc), an execution\n"
-	       "of it with wait states, and\n"
+	       "loads and stores, LDRD/STRD, LDM/STM, CPRTs, SWI, undefined; B, BL, the Thumb BL pair,\n"
+	       "B<cond>, BX, MOV pc), an execution of it with wait states and exceptions, and\n"
 	       "the ETMv2.0..2.1 cycle model: PIPESTAT on each instruction's first cycle with D for a\n"
 	       "group, branch phantoms, a FIFO that stalls the core when full, drained at 4, 8 or 16\n"
 	       "bits, branch addresses of 1-5 bytes with E, data packets, load misses, TFOs (trace\n"
@@ -876,7 +895,6 @@ const struct tc_encoder tc_encoder_etmv2 = {
 	.variant_count = variant_count,
 	.variant_name = variant_name,
 	.bench_config = "",
-	.config_refused = refused,
 	.from_exec = e2e_from_exec,
 	.exec_family = tc_exec_family_aarch32,
 };

@@ -68,6 +68,7 @@ struct e2e_op {
 	int next_thumb;     /* in Thumb state */
 	int ntransfers, size, load;
 	int dual;           /* LDRD or STRD: two words, a 64-bit access (§6.4.3 L8794-8802) */
+	int cprt;           /* a coprocessor register transfer executed: its words (1 or 2, L7903) */
 	int refill;         /* pipeline refill cycles after a taken branch */
 	int traced_target;  /* its branch address is traced: an indirect branch, or any taken one with
 			     * branch_output (ETMCR[8], L3675) */
