@@ -654,9 +654,11 @@ void e2e_trace_restart(struct e2e *e, int reason, uint32_t addr, int lsm, uint32
 	e2e_group_tfo(e, &c.g, reason, c.tfo_addr);
 	e->lsip = 0;
 	if (lsm) {
-		c.ins[0].addr = lsm_addr;
+		c.ins[0].addr = lsm_addr & ~UINT32_C(1);
 		c.ins[0].type = tc_insn_other;
 		c.ins[0].executed = 1;
+		c.ins[0].thumb = (int)(lsm_addr & 1);
+		c.ins[0].size = lsm_addr & 1 ? 2 : 4;
 		c.nins = 1;
 	}
 	e->tracing = 1;
@@ -670,13 +672,13 @@ void e2e_trace_restart(struct e2e *e, int reason, uint32_t addr, int lsm, uint32
 static int lsm_in_block(const struct e2e *e, int b)
 {
 	const struct e1e_block *k = &e->prog.block[b];
-	if (k->thumb)
-		return -1;   /* ETM2-E21: Thumb code has no LSM in progress TFO in the model */
-	for (uint32_t at = k->start; at < k->term_addr; at += 4) {
-		uint32_t w = e1e_word(&e->prog, at);
+	uint32_t step = k->thumb ? 2u : 4u;
+	for (uint32_t at = k->start; at < k->term_addr; at += step) {
 		int size = 0;
-		if (w >> 28 == 14 && e1e_transfers(w, &size) > 1)
-			return (int)((at - k->start) / 4);
+		int n = k->thumb ? e1e_transfers_t16(e1e_half(&e->prog, at), &size)   /* no condition */
+				 : e1e_word(&e->prog, at) >> 28 == 14 ? e1e_transfers(e1e_word(&e->prog, at), &size) : 0;
+		if (n > 1)
+			return (int)((at - k->start) / step);
 	}
 	return -1;
 }
@@ -690,8 +692,11 @@ static void trace_start(struct e2e *e, struct e2e_run *r)
 	int j = lsm_in_block(e, r->x.block);
 	const struct e1e_block *k = &e->prog.block[r->x.block];
 	if (j >= 0 && enc_chance(&e->rng, 25)) {
+		uint32_t step = k->thumb ? 2u : 4u, t = k->thumb ? 1u : 0u;
 		r->x.next = j + 1;
-		e2e_trace_on(e, k->start + 4 * (uint32_t)r->x.next, 1, k->start + 4 * (uint32_t)j);
+		if (k->thumb)
+			e2e_hit(e, "tfo lsm in progress thumb");
+		e2e_trace_on(e, (k->start + step * (uint32_t)r->x.next) | t, 1, (k->start + step * (uint32_t)j) | t);
 		return;
 	}
 	e2e_trace_on(e, k->start | (k->thumb ? 1u : 0u), 0, 0);
