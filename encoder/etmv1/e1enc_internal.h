@@ -53,7 +53,10 @@ struct e1e {
 	int full_program;        /* e1e_program_make: the ETMv1 encoder's program (below); 0: the A32 one
 				  * of data processing, loads and stores (LDR/STR/H/B/SB/SH, LDM/STM) and
 				  * the five terminators of e1e_term_count, as the ETMv2 encoder uses */
-	unsigned thumb_percent;  /* full_program: runs of Thumb blocks; 0: A32 only */
+	unsigned thumb_percent;  /* runs of Thumb blocks; 0: A32 only. With full_program 0 the Thumb
+				  * blocks have the five terminators too (the ETMv2 encoder's) */
+	int traps;               /* full_program 0: SWI, undefined instructions, LDRD, STRD and the
+				  * coprocessor register transfers too (the ETMv2 encoder's) */
 	struct e1e_program prog;
 	/* the FIFO: packets [head, tail) of ring[], the head's low nibble out on a 4-bit port */
 	struct e1e_packet ring[E1E_FIFO_MAX];

@@ -44,11 +44,14 @@ int e1e_block_at(const struct e1e_program *p, uint32_t at)
  * and Rn below r13, never the PC): LDR, STR, LDRB, STRB, LDRH, STRH, LDRSB, LDRSH, LDMIA, STMIA,
  * SWP, SWPB, LDRD, STRD (ARMv5TE: Rd even, below r12), PUSH and POP (STMDB, LDMIA sp! of r0-r12
  * and, PUSH only, lr). */
-static uint32_t transfer(struct enc_rng *r, uint32_t cond, int full)
+static uint32_t transfer(struct enc_rng *r, uint32_t cond, int full, int dual)
 {
 	uint32_t rd = enc_below(r, 13), rn = enc_below(r, 13), imm = enc_below(r, 256);
-	uint32_t misc = (imm >> 4) << 8 | (imm & 0xf), even = full ? 2 * enc_below(r, 6) : 0;
-	switch (enc_below(r, full ? 15 : 10)) {
+	uint32_t misc = (imm >> 4) << 8 | (imm & 0xf), even = full || dual ? 2 * enc_below(r, 6) : 0;
+	unsigned kind = enc_below(r, full ? 15 : dual ? 12 : 10);
+	if (!full && kind >= 10)
+		kind++;   /* dual: LDRD and STRD, no SWP */
+	switch (kind) {
 	case 0: return cond << 28 | 0x05900000u | rn << 16 | rd << 12 | imm;   /* LDR */
 	case 1: return cond << 28 | 0x05800000u | rn << 16 | rd << 12 | imm;   /* STR */
 	case 2: return cond << 28 | 0x05d00000u | rn << 16 | rd << 12 | imm;   /* LDRB */
@@ -150,17 +153,18 @@ int e1e_cprt_words(uint32_t w)
 }
 
 /* An ordinary instruction (ARM ARM A5.1 data processing, immediate, a load or store; in the full
- * program also a coprocessor register transfer, SWI, an undefined instruction): never writes the
- * PC. */
-static uint32_t other(struct enc_rng *r, int full)
+ * program also a coprocessor register transfer; in it and with traps SWI, an undefined
+ * instruction): never writes the PC. With traps (the ETMv2 encoder's) the same but SWP, PUSH and
+ * POP. */
+static uint32_t other(struct enc_rng *r, int full, int traps)
 {
 	uint32_t cond = enc_chance(r, 20) ? enc_below(r, 14) : 14;
 	uint32_t rd = enc_below(r, 13), rn = enc_below(r, 13), imm = enc_below(r, 256);
 	if (enc_chance(r, 35))
-		return transfer(r, cond, full);
-	if (full && enc_chance(r, 8))
+		return transfer(r, cond, full, traps);
+	if ((full || traps) && enc_chance(r, 8))
 		return cprt(r, cond);
-	if (full && enc_chance(r, 3))   /* SWI #imm24, or an undefined instruction (cond 0111 1111 ... 1111) */
+	if ((full || traps) && enc_chance(r, 3))   /* SWI #imm24, or an undefined instruction (cond 0111 1111 ... 1111) */
 		return enc_chance(r, 50) ? cond << 28 | 0x0f000000u | enc_below(r, 0x1000000)
 					 : 0xe7f000f0u | enc_below(r, 0x1000) << 8 | enc_below(r, 16);
 	switch (enc_below(r, 5)) {
@@ -251,13 +255,14 @@ int e1e_transfers_t16(uint32_t hw, int *size)
 }
 
 /* A Thumb instruction that never writes the PC: MOVS, CMP, ADDS, SUBS with an immediate, MOV r8, r8,
- * or a load or store. Thumb has no conditional forms but B<cond>. */
-static uint32_t other_t16(struct enc_rng *r)
+ * or a load or store; in the full program (or with traps) also SWI and an undefined instruction. Thumb has no
+ * conditional forms but B<cond>. */
+static uint32_t other_t16(struct enc_rng *r, int full)
 {
 	uint32_t rd = enc_below(r, 8), imm = enc_below(r, 256);
 	if (enc_chance(r, 35))
 		return transfer_t16(r);
-	if (enc_chance(r, 3))   /* SWI #imm8, or an undefined instruction (B<cond> with cond 1110) */
+	if (full && enc_chance(r, 3))   /* SWI #imm8, or an undefined instruction (B<cond> with cond 1110) */
 		return (enc_chance(r, 50) ? 0xdf00u : 0xde00u) | enc_below(r, 256);
 	switch (enc_below(r, 5)) {
 	case 0: return 0x2000u | rd << 8 | imm;   /* MOVS Rd, #imm */
@@ -397,12 +402,12 @@ static void write_block(struct e1e *e, struct e1e_program *p, int i, int nother)
 	uint32_t to = p->block[k->target].start;
 	if (!k->thumb) {
 		for (int j = 0; j < nother; j++)
-			put32(p, k->start + 4 * (uint32_t)j, other(&e->rng, e->full_program));
+			put32(p, k->start + 4 * (uint32_t)j, other(&e->rng, e->full_program, e->traps));
 		put32(p, k->term_addr, terminator(&e->rng, k->term, k->term_addr, to));
 		return;
 	}
 	for (int j = 0; j < nother; j++)
-		put16(p, k->start + 2 * (uint32_t)j, other_t16(&e->rng));
+		put16(p, k->start + 2 * (uint32_t)j, other_t16(&e->rng, e->full_program || e->traps));
 	uint32_t t = terminator_t16(&e->rng, k->term, k->term_addr, to);
 	if (term_size(k) == 4) {
 		put16(p, k->term_addr, t >> 16);
@@ -423,11 +428,34 @@ static void draw_blocks_a32(struct e1e *e, struct e1e_program *p, int *nother)
 	}
 }
 
-/* The vector page of the A32 program: handlers at IRQ and FIQ only. */
+/* The A32 and Thumb program of the five terminators (full_program 0 with thumb_percent, the ETMv2
+ * encoder's): runs of blocks of one set, then per block its instruction count and terminator,
+ * then the targets as the full program draws them (B<cond> only before a block of its set). */
+static void draw_blocks_mixed(struct e1e *e, struct e1e_program *p, int *nother)
+{
+	draw_isas(e, p);
+	for (int i = 0; i < p->nblocks; i++) {
+		nother[i] = (int)enc_below(&e->rng, 6);
+		p->block[i].term = (int)enc_below(&e->rng, e1e_term_count);
+	}
+	for (int i = 0; i + 1 < p->nblocks; i++)
+		if (p->block[i].term == e1e_bcond && p->block[i + 1].thumb != p->block[i].thumb)
+			p->block[i].term = e1e_b;
+	for (int i = 0; i < p->nblocks; i++) {
+		int t = p->block[i].term;
+		p->block[i].target = (int)enc_below(&e->rng, (unsigned)p->nblocks);
+		if (t == e1e_b || t == e1e_bl || t == e1e_bcond)
+			draw_target(e, p, i);
+	}
+}
+
+/* The vector page of the A32 program: handlers at IRQ and FIQ only; BX Rm when the program has
+ * Thumb code (the return to Thumb state). */
 static void vectors_a32(struct e1e *e, struct e1e_program *p)
 {
+	uint32_t ret = p->thumb ? 0xe12fff10u : 0xe1a0f000u;
 	for (int i = 0; i < 8; i++) {
-		uint32_t w = i >= 6 ? 0xe1a0f000u | enc_below(&e->rng, 13) : 0xe1a00000u;
+		uint32_t w = i >= 6 ? ret | enc_below(&e->rng, 13) : 0xe1a00000u;
 		for (int k = 0; k < 4; k++)
 			p->vectors[4 * i + k] = (uint8_t)(w >> (8 * k));
 	}
@@ -451,6 +479,8 @@ int e1e_program_make(struct e1e *e, unsigned nblocks)
 		for (int i = 0; i < p->nblocks; i++)
 			nother[i] = (int)enc_below(&e->rng, 6);
 		draw_terms(e, p);
+	} else if (e->thumb_percent) {
+		draw_blocks_mixed(e, p, nother);
 	} else {
 		draw_blocks_a32(e, p, nother);
 	}

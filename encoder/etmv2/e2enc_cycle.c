@@ -108,23 +108,27 @@ static void l3_simple(struct e2e *e, int kind, uint64_t offset)
 	l3_item(e, &x);
 }
 
-/* FORMAT.md "L3": the instruction joins the range (a new one when it does not follow the last); a
- * branch, executed or not, ends it. */
+/* FORMAT.md "L3": the instruction joins the range (a new one when it does not follow the last or is
+ * of the other instruction set); a branch, executed or not, ends it. The first half of a Thumb BL
+ * pair is none: the pair is one 32-bit instruction at its address (ETM2-P27). */
 static void l3_instruction(struct e2e *e, uint64_t offset, const struct e2e_insn *in)
 {
-	if (e->range_open && in->addr != e->range_next)
+	int isa = in->thumb ? tc_isa_t32 : tc_isa_a32;
+	if (in->first_half)
+		return;
+	if (e->range_open && (in->addr != e->range_next || e->range.isa != isa))
 		e2e_l3_flush(e);
 	if (!e->range_open) {
 		l3_blank(&e->range, tc_l3_range, offset);
 		e->range.first = in->addr;
-		e->range.isa = tc_isa_a32;
+		e->range.isa = (uint8_t)isa;
 		e->range.last_type = tc_insn_other;
 		e->range.taken = tc_taken_none;
 		e->range_open = 1;
 	}
 	e->range.last = in->addr;
 	e->range.count++;
-	e->range_next = in->addr + 4;
+	e->range_next = in->addr + (uint32_t)(in->size ? in->size : 4);
 	if (in->type == tc_insn_branch_dir || in->type == tc_insn_branch_indir) {
 		e->range.last_type = (uint8_t)in->type;
 		e->range.taken = in->executed ? tc_taken_e : tc_taken_n;
@@ -152,7 +156,7 @@ static void l3_context(struct e2e *e, uint64_t offset)
 static void l3_cycle(struct e2e *e, const struct e2e_cyc *c, uint64_t offset)
 {
 	if (c->kind == tc_etmv2_tfo && c->tfo_reason != 0)
-		l3_simple(e, tc_l3_trace_on, offset);
+		l3_simple(e, c->tfo_reason == 2 ? tc_l3_overflow : tc_l3_trace_on, offset);
 	if (c->kind == tc_etmv2_tfo && e->cfg.contextid_size)
 		l3_context(e, offset);
 	for (int i = 0; i < c->nins; i++)

@@ -33,6 +33,9 @@ struct e2e_insn {
 	uint32_t addr;
 	int type;                /* tc_insn_other, tc_insn_branch_dir, tc_insn_branch_indir */
 	int executed;
+	int thumb;               /* a Thumb instruction (§6.7.1 L9134) */
+	int size;                /* bytes: 2 or 4; 0 for an A32 instruction's 4 */
+	int first_half;          /* the first half of a Thumb BL pair: its own status, no L3 (ETM2-P27) */
 };
 
 /* What one cycle shows (e2e_cycle). */
@@ -62,20 +65,25 @@ struct e2e_exec {
 struct e2e_op {
 	struct e2e_insn in;
 	uint32_t next;      /* where the program goes after it */
+	int next_thumb;     /* in Thumb state */
 	int ntransfers, size, load;
+	int dual;           /* LDRD or STRD: two words, a 64-bit access (§6.4.3 L8794-8802) */
+	int cprt;           /* a coprocessor register transfer executed: its words (1 or 2, L7903) */
 	int refill;         /* pipeline refill cycles after a taken branch */
 	int traced_target;  /* its branch address is traced: an indirect branch, or any taken one with
 			     * branch_output (ETMCR[8], L3675) */
 	int exc_type;       /* a non-cancelling exception it makes (Table 7-12's number; its branch to the
 			     * vector is next, traced_target), returning to exc_ret; 0: none */
 	uint32_t exc_ret;
+	int may_overflow;   /* in an overflow run, a group that does not fit overflows the FIFO (ETM2-E23) */
 };
 
 /* Load misses outstanding (§6.4.3 L8748-8802): tags 0-3, their data due later, out of order
  * (ETM2-E7). */
 struct e2e_miss {
 	int used;
-	uint32_t value;
+	int dual;           /* a 64-bit miss: two Load Miss Data packets, value then value2 (L8800) */
+	uint32_t value, value2;
 	int size;
 	uint64_t due;       /* the cycle from which its data may come back */
 };
@@ -105,6 +113,10 @@ struct e2e {
 	uint8_t special[4];
 	int nspecial;
 	uint32_t last_addr;      /* the last branch or TFO address (§6.7.1 L9114) */
+	int last_thumb;          /* it was a Thumb one: the state a shorter address is read in (ETM2-P6) */
+	unsigned thumb_percent;  /* the program's runs of Thumb blocks (e1e_program_make); 0: A32 only */
+	int overflow_mode;       /* an instruction's group that does not fit overflows the FIFO (§6.10) */
+	int restart_pending;     /* overflowed: the next instruction comes after a reason-b10 TFO */
 	uint32_t last_daddr;
 	int daddr_full_done;     /* a full data address since trace was enabled and in this period */
 	uint64_t daddr_full_at;  /* the cycle of the last full data address (§6.5.6 L9073) */
@@ -153,6 +165,7 @@ void e2e_run_op(struct e2e *e, struct e2e_run *r, const struct e2e_op *op, const
 void e2e_misses_home(struct e2e *e, struct e2e_run *r);
 void e2e_drain_all(struct e2e *e);
 void e2e_trace_on(struct e2e *e, uint32_t addr, int lsm, uint32_t lsm_addr);
+void e2e_trace_restart(struct e2e *e, int reason, uint32_t addr, int lsm, uint32_t lsm_addr);
 void e2e_trace_off(struct e2e *e, struct e2e_run *r, unsigned cycles);
 
 /* e2enc_exec.c: a logged real execution (tc_encoder.from_exec) */
@@ -166,7 +179,7 @@ void e2e_group_branch(struct e2e *e, struct e2e_group *g, uint32_t addr, int exc
 void e2e_group_data(struct e2e *e, struct e2e_group *g, int first, uint32_t addr, uint32_t value, int size);
 void e2e_group_not_traced(struct e2e *e, struct e2e_group *g);
 void e2e_group_ctxid(struct e2e *e, struct e2e_group *g);
-void e2e_group_miss(struct e2e *e, struct e2e_group *g, int tag, uint32_t addr);
+void e2e_group_miss(struct e2e *e, struct e2e_group *g, int first, int tag, uint32_t addr);
 void e2e_group_miss_data(struct e2e *e, struct e2e_group *g, int tag, uint32_t value, int size);
 void e2e_group_tfo(struct e2e *e, struct e2e_group *g, int reason, uint32_t addr);
 

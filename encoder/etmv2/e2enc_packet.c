@@ -46,22 +46,43 @@ static void little_endian(struct e2e *e, struct e2e_group *g, uint32_t v, int by
 		put(e, g, (uint8_t)(v >> (8 * k)));
 }
 
-/* The fewest bytes of a branch address that give addr against the last one (L9116): the shifted
- * form (ARM: bits 7:2, 14:2, 21:2, 28:2 for 1-4 bytes, ETM2-P6). */
-static int branch_bytes(uint32_t addr, uint32_t last)
+/* The fewest bytes of a branch address that give addr against the last one (L9116) in its shifted
+ * form (ETM2-P6: ARM bits 7:2, 14:2, 21:2, 28:2 for 1-4 bytes; Thumb 6:1, 13:1, 20:1, 27:1); five
+ * when the instruction set changes, which only the fifth byte says (L9140). */
+static int branch_bytes(const struct e2e *e, uint32_t addr, int thumb)
 {
+	if (thumb != e->last_thumb)
+		return 5;
 	for (int n = 1; n <= 4; n++)
-		if (((addr ^ last) >> (7 * n + 1)) == 0)
+		if (((addr ^ e->last_addr) >> (7 * n + (thumb ? 0 : 1))) == 0)
 			return n;
 	return 5;
 }
 
-/* §6.7.1 (L9132-9138), ETM2-S4: an ARM address shifted right by two, a 1 added below, cut into 7-bit
- * pieces with the continue bit; the fifth byte b0E001XXX (Table 6-9). An exception's address is a
- * full one, E = 1 (L9174). Always the group's last packet. */
+/* Byte k of the branch address of addr in n bytes (§6.7.1 L9132-9138, ETM2-S4): an ARM address
+ * shifted right by two, a Thumb one by one, a 1 added below, cut into 7-bit pieces with the continue
+ * bit; the fifth byte ARM b0E001XXX, Thumb b0001XXXX (Table 6-9). */
+static uint8_t branch_byte(uint32_t addr, int thumb, int exception, int k, int n)
+{
+	uint64_t raw = thumb ? (uint64_t)(addr >> 1) << 1 | 1 : (uint64_t)(addr >> 2) << 1 | 1;
+	uint8_t b;
+	if (k < 4)
+		b = (uint8_t)((raw >> (7 * k)) & 0x7f);
+	else if (thumb)
+		b = (uint8_t)(((addr >> 28) & 0xf) | 0x10);
+	else
+		b = (uint8_t)(((addr >> 29) & 7) | 0x08 | (exception ? 0x40 : 0));
+	return (uint8_t)(b | (k < n - 1 ? 0x80 : 0));
+}
+
+/* A branch address, bit 0 of addr set for a Thumb one. An exception's address is a full ARM one,
+ * E = 1 for a cancelling exception (L9174-9178: no E bit for Thumb, the vectors are ARM). Always
+ * the group's last packet. */
 void e2e_group_branch(struct e2e *e, struct e2e_group *g, uint32_t addr, int exception)
 {
-	int n = exception ? 5 : branch_bytes(addr, e->last_addr);
+	int thumb = (int)(addr & 1) && !exception;
+	uint32_t a = addr & ~UINT32_C(1);
+	int n = exception ? 5 : branch_bytes(e, a, thumb);
 	if (!exception && n < 5 && enc_chance(&e->rng, 10)) {
 		n += 1 + (int)enc_below(&e->rng, (unsigned)(5 - n));   /* a longer address is as valid */
 		e2e_hit(e, "branch address longer than needed");
@@ -69,24 +90,25 @@ void e2e_group_branch(struct e2e *e, struct e2e_group *g, uint32_t addr, int exc
 	struct tc_etmv2_record *pk = packet(e, g, tc_etmv2_branch);
 	if (!pk)
 		return;
-	uint64_t raw = (uint64_t)(addr >> 2) << 1 | 1;
-	for (int k = 0; k < n; k++) {
-		uint8_t b = k < 4 ? (uint8_t)((raw >> (7 * k)) & 0x7f) : (uint8_t)(((addr >> 29) & 7) | 0x08 | (exception ? 0x40 : 0));
-		if (k < n - 1)
-			b |= 0x80;
-		put(e, g, b);
-	}
+	for (int k = 0; k < n; k++)
+		put(e, g, branch_byte(a, thumb, exception, k, n));
 	g->last_header = -1;
 	pk->has_addr = 1;
-	pk->addr = addr & ~UINT32_C(3);
-	pk->isa = tc_etmv2_isa_arm;
+	pk->addr = thumb ? a : a & ~UINT32_C(3);
+	pk->isa = thumb ? tc_etmv2_isa_thumb : tc_etmv2_isa_arm;
 	pk->npkts = (uint8_t)n;
-	if (n == 5) {
+	if (n == 5 && !thumb) {
 		pk->has_e = 1;
 		pk->e = (uint8_t)(exception != 0);
 	}
-	e->last_addr = addr;
-	e2e_hit(e, "branch address %d bytes", n);
+	if (thumb != e->last_thumb)
+		e2e_hit(e, "interworking %s", thumb ? "arm to thumb" : "thumb to arm");
+	e->last_addr = a;
+	e->last_thumb = thumb;
+	if (thumb)
+		e2e_hit(e, "thumb branch address %s", n == 5 ? "5 bytes" : "1-4 bytes");
+	else
+		e2e_hit(e, "branch address %d bytes", n);
 }
 
 static int daddr_bytes(uint32_t a, uint32_t last)
@@ -175,16 +197,17 @@ void e2e_group_ctxid(struct e2e *e, struct e2e_group *g)
 	e2e_hit(e, "context id packet %u bytes", e->cfg.contextid_size);
 }
 
-/* Load Miss Occurred (bC1A1TT00, §6.4.3 L8752-8760): the tag, the address as Normal data's. */
-void e2e_group_miss(struct e2e *e, struct e2e_group *g, int tag, uint32_t addr)
+/* Load Miss Occurred (bC1A1TT00, §6.4.3 L8752-8760): the tag, the address as Normal data's; the
+ * second packet of a 64-bit miss (first 0) has A = 0 and no address (L8796). */
+void e2e_group_miss(struct e2e *e, struct e2e_group *g, int first, int tag, uint32_t addr)
 {
 	struct tc_etmv2_record *pk = packet(e, g, tc_etmv2_miss);
 	if (!pk)
 		return;
-	header(e, g, (uint8_t)(0x40 | 0x20 | 0x10 | tag << 2));
-	pk->a = 1;
+	header(e, g, (uint8_t)(0x40 | (first ? 0x20 : 0) | 0x10 | tag << 2));
+	pk->a = (uint8_t)(first != 0);
 	pk->tag = (uint8_t)tag;
-	if (e->cfg.data_address)
+	if (first && e->cfg.data_address)
 		data_address(e, g, pk, addr);
 	e2e_hit(e, "load miss occurred");
 }
@@ -219,26 +242,28 @@ void e2e_group_tfo(struct e2e *e, struct e2e_group *g, int reason, uint32_t addr
 	pk->has_ctxid = (uint8_t)(e->cfg.contextid_size != 0);
 	pk->ctxid = e->cfg.contextid_size ? e->ctxid : 0;
 	pk->has_addr = 1;
-	pk->addr = addr;
-	pk->isa = tc_etmv2_isa_arm;
-	e->last_addr = addr;
+	pk->addr = addr & ~UINT32_C(1);
+	pk->isa = addr & 1 ? tc_etmv2_isa_thumb : tc_etmv2_isa_arm;
+	e->last_addr = addr & ~UINT32_C(1);
+	e->last_thumb = (int)(addr & 1);
+	if (addr & 1)
+		e2e_hit(e, "tfo thumb address");
 	if (e->cfg.contextid_size)
 		e2e_hit(e, "tfo packet context id %u bytes", e->cfg.contextid_size);
 	if (!e->lsip)
 		return;
 	/* §6.5.5 (L9018-9041), ETM2-S6, ETM2-P25: LSM in progress: after the LSM's address the current
 	 * instruction's, 1-5 bytes compressed against it as a branch address */
-	uint32_t cur = e->lsip_cur;
-	int n = branch_bytes(cur, addr);
-	uint64_t raw = (uint64_t)(cur >> 2) << 1 | 1;
-	for (int i = 0; i < n; i++) {
-		uint8_t b = i < 4 ? (uint8_t)((raw >> (7 * i)) & 0x7f) : (uint8_t)(((cur >> 29) & 7) | 0x08);
-		put(e, g, (uint8_t)(b | (i < n - 1 ? 0x80 : 0)));
-	}
+	int thumb = (int)(e->lsip_cur & 1);
+	uint32_t cur = e->lsip_cur & ~UINT32_C(1);
+	int n = branch_bytes(e, cur, thumb);
+	for (int i = 0; i < n; i++)
+		put(e, g, branch_byte(cur, thumb, 0, i, n));
 	pk->lsip = 1;
 	pk->has_cur = 1;
 	pk->cur = cur;
-	pk->cur_isa = tc_etmv2_isa_arm;
+	pk->cur_isa = thumb ? tc_etmv2_isa_thumb : tc_etmv2_isa_arm;
 	e->last_addr = cur;
+	e->last_thumb = thumb;
 	e2e_hit(e, "tfo lsm in progress");
 }
