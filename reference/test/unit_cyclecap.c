@@ -242,6 +242,88 @@ static void record_count(void)
 	ok(tc_cyclecap_record_count(f, sizeof f) == -1, "no ETMC magic: -1");
 }
 
+/* The writer side (FORMAT.md "Cycle lines"): the cycle lines parsed, each written as its record's
+ * bytes, and the records a header's port cannot hold refused. */
+static long write_text(struct tc_cyclecap_writer *w, const char *text, uint8_t *out)
+{
+	struct tc_cyclecap_line l;
+	char err[160];
+	if (tc_cyclecap_parse_line(text, &l, err, sizeof err) != 0)
+		return -2;
+	return tc_cyclecap_writer_line(w, &l, out, 32, err, sizeof err);
+}
+
+static void writer(void)
+{
+	struct tc_cyclecap_writer w;
+	struct tc_cyclecap_line l;
+	uint8_t out[32];
+	char err[160];
+	tc_cyclecap_writer_init(&w, &v1);
+	ok(write_text(&w, "@16 cycle 0 pkt=0x0", out) == -1, "a record before the header is refused");
+	ok(tc_cyclecap_parse_line("@2 sample-header version=1 port_width=8 port_mode=0 half_rate=0 flags=0", &l, err,
+				  sizeof err) == -1, "a header line at offset 2 is refused");
+	ok(tc_cyclecap_parse_line("@16 cycles 0 pkt=0x0", &l, err, sizeof err) == 1 &&
+	   tc_cyclecap_parse_line("@16 id pkt=16", &l, err, sizeof err) == 1, "a line whose second word is not cycle is no cycle line");
+	ok(write_text(&w, "@0 sample-header version=1 port_width=16 port_mode=0 half_rate=0 flags=0", out) == 16 &&
+	   out[5] == 1 && out[7] == 16, "the header: 16 bytes, major 1, port width 16");
+	ok(write_text(&w, "@16 cycle 4 sync pkt=0x1234", out) == 3 && out[0] == 0x14 && out[1] == 0x34 && out[2] == 0x12,
+	   "a 16-bit record: 3 bytes, TRACEPKT[7:0] first");
+	ok(write_text(&w, "@19 cycle gap", out) == 3 && out[0] == 0x80 && out[1] == 0 && out[2] == 0, "a 16-bit gap record");
+	tc_cyclecap_writer_init(&w, &v1);
+	write_text(&w, "@0 sample-header version=1 port_width=8 port_mode=0 half_rate=0 flags=0", out);
+	ok(write_text(&w, "@16 cycle 7 pkt=0xff", out) == 2 && out[0] == 0x07 && out[1] == 0xff, "an 8-bit record: 2 bytes");
+	ok(write_text(&w, "@18 cycle 8 pkt=0x0", out) == -1, "ETMv1: a status of 4 bits is refused");
+	ok(write_text(&w, "@18 cycle 0 pkt=0x100", out) == -1, "8-bit port: TRACEPKT 0x100 is refused");
+	tc_cyclecap_writer_init(&w, &v2);
+	write_text(&w, "@0 sample-header version=0 port_width=4 port_mode=0 half_rate=0 flags=0", out);
+	ok(write_text(&w, "@16 cycle f pkt=0xf", out) == 2 && out[0] == 0x0f && out[1] == 0x0f, "a 4-bit record, ETMv2 status 0xf");
+	ok(write_text(&w, "@18 cycle 0 sync pkt=0x0", out) == -1, "ETMv2: the sync pin is refused");
+	memset(&l, 0, sizeof l);
+	l.r.pkt = 0x10;
+	ok(tc_cyclecap_writer_line(&w, &l, out, 32, err, sizeof err) == -1 && strlen(err) > 11 && strcmp(err + strlen(err) - 11, "at most 0xf") == 0,
+	   "4-bit port: TRACEPKT 0x10 is refused, at most 0xf");
+}
+
+struct echoed {
+	char text[1024];
+	size_t len;
+};
+
+static void on_line(void *ctx, const struct tc_cyclecap_line *l)
+{
+	struct echoed *e = ctx;
+	int n = tc_cyclecap_format_line(e->text + e->len, sizeof e->text - e->len, l);
+	if (n > 0 && e->len + (size_t)n + 1 < sizeof e->text) {
+		e->len += (size_t)n;
+		e->text[e->len++] = '\n';
+		e->text[e->len] = 0;
+	}
+}
+
+/* dump --cycles' echo: a refused header's bytes and every byte after it are bytes lines of 16 at most. */
+static void echo(void)
+{
+	uint8_t f[40];
+	struct echoed got;
+	struct tc_cyclecap_echo e;
+	memset(&got, 0, sizeof got);
+	for (size_t i = 0; i < sizeof f; i++)
+		f[i] = (uint8_t)i;
+	tc_cyclecap_echo_init(&e, &v1, on_line, &got);
+	size_t at = 0;
+	while (at < sizeof f) {
+		size_t took = tc_cyclecap_echo_step(&e, f + at, sizeof f - at);
+		if (took == 0)
+			break;
+		at += took;
+	}
+	tc_cyclecap_echo_finish(&e);
+	ok(at == sizeof f && strstr(got.text, "@0 bytes 00 01 02") != NULL && strstr(got.text, "@16 bytes 10 11") != NULL &&
+	   strstr(got.text, "@32 bytes 20 21 22 23 24 25 26 27\n") != NULL,
+	   "a refused header: bytes lines of 16 at most, to the end");
+}
+
 int main(void)
 {
 	record_count();
@@ -251,5 +333,7 @@ int main(void)
 	bad_headers();
 	bad_records();
 	truncation();
+	writer();
+	echo();
 	return tap_finish();
 }

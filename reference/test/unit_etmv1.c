@@ -597,6 +597,8 @@ static void test_file_errors(void)
 	ok(tc_etmv1_feed(d, buf, 1) == tc_etmv1_finished && tc_etmv1_finish(d) == tc_etmv1_finished &&
 	   tc_etmv1_feed(NULL, buf, 1) == tc_etmv1_invalid, "feed and finish after finish; a NULL decoder");
 	tc_etmv1_free(d);
+	tc_etmv1_free(NULL);
+	ok(tc_etmv1_finish(NULL) == tc_etmv1_invalid, "free(NULL) is harmless; finish(NULL) is invalid");
 	memset(&o, 0, sizeof o);
 	d = tc_etmv1_alloc(&c, &sink, NULL);
 	tc_etmv1_feed(d, buf, 10);

@@ -107,6 +107,7 @@
 	stclne	p7, c0, [r2, #4]!
 	ldc2	p14, c5, [r1, #4]
 	ldc2l	p14, c5, [r1], #-4
+	ldc2l	p14, c15, [r1, #4]
 	stc2	p13, c5, [r1], {1}
 	stc2l	p13, c5, [r1, #-4]!
 @ Coprocessor register transfers
@@ -127,6 +128,7 @@
 	pld	[r0, #4095]
 	pld	[r0, #-4095]
 	pld	[r0, r1]
+	pld	[r0, r8]
 	pld	[r0, -r1, lsl #2]
 @ No transfer
 	nop
