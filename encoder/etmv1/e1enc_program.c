@@ -362,6 +362,22 @@ static void draw_target(struct e1e *e, struct e1e_program *p, int i)
 
 /* The terminators: B<cond> only where the next block follows in the same instruction set (a
  * B<cond> not taken falls through to it); then the direct branches' targets. */
+/* After the terminators: a B<cond> only before a block of its own set (it falls through to it), then
+ * each block's target; with `mixed` (a program with Thumb blocks) a direct branch's again where its
+ * set can reach (draw_target). */
+static void draw_targets(struct e1e *e, struct e1e_program *p, int mixed)
+{
+	for (int i = 0; i + 1 < p->nblocks; i++)
+		if (p->block[i].term == e1e_bcond && p->block[i + 1].thumb != p->block[i].thumb)
+			p->block[i].term = e1e_b;
+	for (int i = 0; i < p->nblocks; i++) {
+		int t = p->block[i].term;
+		p->block[i].target = (int)enc_below(&e->rng, (unsigned)p->nblocks);
+		if (mixed && (t == e1e_b || t == e1e_bl || t == e1e_bcond || t == e1e_blx_imm))
+			draw_target(e, p, i);
+	}
+}
+
 static void draw_terms(struct e1e *e, struct e1e_program *p)
 {
 	static const int arm_only[] = { e1e_b, e1e_bl, e1e_bcond, e1e_bx, e1e_mov_pc, e1e_ldr_pc, e1e_pop_pc };
@@ -370,15 +386,7 @@ static void draw_terms(struct e1e *e, struct e1e_program *p)
 	for (int i = 0; i < p->nblocks; i++)
 		if (p->block[i].thumb && p->block[i].term == e1e_ldr_pc)
 			p->block[i].term = e1e_pop_pc;   /* Thumb has no 16-bit LDR pc */
-	for (int i = 0; i + 1 < p->nblocks; i++)
-		if (p->block[i].term == e1e_bcond && p->block[i + 1].thumb != p->block[i].thumb)
-			p->block[i].term = e1e_b;
-	for (int i = 0; i < p->nblocks; i++) {
-		int t = p->block[i].term;
-		p->block[i].target = (int)enc_below(&e->rng, (unsigned)p->nblocks);
-		if (p->thumb && (t == e1e_b || t == e1e_bl || t == e1e_bcond || t == e1e_blx_imm))
-			draw_target(e, p, i);
-	}
+	draw_targets(e, p, p->thumb);
 }
 
 /* Addresses: each ARM block word aligned (after Thumb code a halfword of padding, never run). */
@@ -438,15 +446,7 @@ static void draw_blocks_mixed(struct e1e *e, struct e1e_program *p, int *nother)
 		nother[i] = (int)enc_below(&e->rng, 6);
 		p->block[i].term = (int)enc_below(&e->rng, e1e_term_count);
 	}
-	for (int i = 0; i + 1 < p->nblocks; i++)
-		if (p->block[i].term == e1e_bcond && p->block[i + 1].thumb != p->block[i].thumb)
-			p->block[i].term = e1e_b;
-	for (int i = 0; i < p->nblocks; i++) {
-		int t = p->block[i].term;
-		p->block[i].target = (int)enc_below(&e->rng, (unsigned)p->nblocks);
-		if (t == e1e_b || t == e1e_bl || t == e1e_bcond)
-			draw_target(e, p, i);
-	}
+	draw_targets(e, p, 1);
 }
 
 /* The vector page of the A32 program: handlers at IRQ and FIQ only; BX Rm when the program has
