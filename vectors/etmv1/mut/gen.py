@@ -10,29 +10,19 @@
 # nothing here runs a decoder or reads reference/insn.c or reference/armxfer.c.
 import re
 import os
+import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-TABLES = os.path.join(HERE, "..", "..", "..", "reference", "test", "insn")
+sys.dont_write_bytecode = True   # no __pycache__ in the tree
+sys.path.insert(0, os.path.join(HERE, "..", "..", "..", "reference", "test", "insn"))
+from rows import BASE, SPACE, Image, lay_out_branches, other_rows, target_of, write_table_vectors  # noqa: E402
 XFER = os.path.join(HERE, "..", "..", "..", "reference", "test", "armxfer")
 
 IE, ID, IN, WT, BE, BD = 0, 1, 2, 3, 4, 5
 
 
-def load(name):
-    rows = []
-    with open(os.path.join(TABLES, name + ".tsv")) as f:
-        for line in f:
-            if line.startswith("#") or not line.strip():
-                continue
-            c = line.rstrip("\n").split("\t")
-            b = bytes.fromhex(c[1])
-            rows.append({"offset": int(c[0], 16), "bytes": b, "size": int(c[2]), "type": c[3],
-                         "cond": int(c[5]), "next": c[6],
-                         "target": None if c[7] == "-" else int(c[7], 16), "source": c[8]})
-    return rows
 
-
-class Vec:
+class Vec(Image):
     """A vector being laid out: 8-bit port records (PIPESTAT | TRACESYNC << 4, TRACEPKT), the image,
     the L1 and L3 lines."""
 
@@ -80,18 +70,9 @@ class Vec:
         return [0x80 | (a & 0x7F), 0x80 | ((a >> 7) & 0x7F), 0x80 | ((a >> 14) & 0x7F), 0x80 | ((a >> 21) & 0x7F),
                 (reason << 4) | ((a >> 28) & 0xF)]
 
-    def place(self, addr, b, note):
-        for a, bb, _ in self.image:
-            if addr < a + len(bb) and a < addr + len(b):
-                raise SystemExit("overlap at 0x%x" % addr)
-        self.image.append((addr, b, note))
-
     def holds(self, addr):
         """The row placed whole at addr, by its own region (a row alone in its region)."""
         return self.types.get(addr)
-
-    def inside(self, addr):
-        return any(a <= addr < a + len(bb) for a, bb, _ in self.image)
 
     def write(self, name, desc, tags, data_value=0, cprt=0, l3=True):
         out = ["tracecert-vector 1"]
@@ -104,12 +85,7 @@ class Vec:
         for st, pkt, note in self.recs:
             out.append("%02x %02x    # @%d %s" % (st, pkt, o, note))
             o += 2
-        nxt = None
-        for a, b, note in sorted(self.image):
-            if a != nxt:
-                out.append("[image base=0x%x]" % a)
-            out.append(" ".join("%02x" % x for x in b) + "   # 0x%x %s" % (a, note))
-            nxt = a + len(b)
+        out += self.image_lines()
         out.append("[expect.l1]")
         out += self.l1
         if l3:
@@ -131,10 +107,6 @@ def insn_cycles(v, row, last_st, what):
     return v.status(last_st, "%s: %s" % ({IE: "IE", IN: "IN"}[last_st], what))
 
 
-def target_of(row, addr):
-    return (addr + row["target"]) & 0xFFFFFFFF
-
-
 def where(v, addr, isa, off, why):
     """What a BE finds at the walk's address addr (valid): the row there, an executed branch of its
     instruction (ETM1-P38: the instruction ends its range, taken=E); else no-image (ETM1-P38)."""
@@ -148,15 +120,7 @@ def where(v, addr, isa, off, why):
 def other_vector(isa, rows):
     v = Vec(isa)
     base = 0x10000 if isa == "a32" else 0x20000
-    body = [r for r in rows if r["type"] in ("other", "wfx", "isb")]
-    end = base + sum(r["size"] for r in body)
-    tail = None
-    for r in rows:
-        if r["type"] == "dir" and r["cond"] == 0 and r["next"] == isa and r["source"].find(" bl") < 0:
-            t = (end + r["target"]) & 0xFFFFFFFF
-            if not (base - 16 <= t < end + r["size"] + 16):
-                tail = r
-                break
+    body, tail = other_rows(rows, isa, base)
     o = v.go(base, isa, 1, "trace on at the first row")
     v.l3.append("@%d trace-on" % o)
     a = base
@@ -190,23 +154,8 @@ set (the table's next_isa column), and the walk waits (ETM1-P38).""" % (
 
 def branch_vector(isa, rows, kind, part, body):
     v = Vec(isa)
-    space = 0x10000
-    base = 0x40000000
-    addrs = [base + i * space + (r["offset"] & 3) for i, r in enumerate(body)]
-    park = base + len(body) * space + 0x100
-    skipped = []
-    for r, a in zip(body, addrs):
-        v.place(a, r["bytes"], r["source"])
-    # rows whose target lands inside their own bytes (not at their start) or on another row are left out
-    keep = []
-    for r, a in zip(body, addrs):
-        if kind == "dir":
-            t = target_of(r, a)
-            if t != a and (v.inside(t) or v.inside(t + 1) or t == park):
-                skipped.append(r["source"])
-                continue
-        keep.append((r, a))
-    v.image = [(a, r["bytes"], r["source"]) for r, a in keep]
+    space, base = SPACE, BASE
+    keep, skipped, park = lay_out_branches(v, body, kind)
     v.types = {a: r["type"] for r, a in keep}
     pos = None          # the walk's address and isa while it is valid after an instruction
     for i, (r, a) in enumerate(keep):
@@ -372,13 +321,7 @@ def main():
         rows = load_xfer(isa)
         for part in range(0, len(rows), 40):
             xfer_vector(isa, rows[part:part + 40], part // 40 + 1)
-    for isa in ("a32", "t32"):
-        rows = load(isa)
-        other_vector(isa, rows)
-        for kind in ("dir", "indir"):
-            body = [r for r in rows if r["type"] == kind]
-            for part in range(0, len(body), 60):
-                branch_vector(isa, rows, kind, part // 60 + 1, body[part:part + 60])
+    write_table_vectors(other_vector, branch_vector)
 
 
 main()

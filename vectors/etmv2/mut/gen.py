@@ -7,24 +7,15 @@
 # ETMv1. Each expected line is the rule written in the vector's description applied to one row's
 # columns; nothing here runs a decoder or reads reference/insn.c.
 import os
+import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-TABLES = os.path.join(HERE, "..", "..", "..", "reference", "test", "insn")
+sys.dont_write_bytecode = True   # no __pycache__ in the tree
+sys.path.insert(0, os.path.join(HERE, "..", "..", "..", "reference", "test", "insn"))
+from rows import BASE, SPACE, Image, lay_out_branches, other_rows, target_of, write_table_vectors  # noqa: E402
 
 IE, DE, IN, WT, TD = 0, 1, 2, 4, 7
 
-
-def load(name):
-    rows = []
-    with open(os.path.join(TABLES, name + ".tsv")) as f:
-        for line in f:
-            if line.startswith("#") or not line.strip():
-                continue
-            c = line.rstrip("\n").split("\t")
-            rows.append({"offset": int(c[0], 16), "bytes": bytes.fromhex(c[1]), "size": int(c[2]), "type": c[3],
-                         "cond": int(c[5]), "next": c[6],
-                         "target": None if c[7] == "-" else int(c[7], 16), "source": c[8]})
-    return rows
 
 
 def isa_name(isa):
@@ -44,7 +35,7 @@ def branch_bytes(addr, isa):
     return [0x80 | ((v >> (7 * i)) & 0x7F) for i in range(4)] + [last]
 
 
-class Vec:
+class Vec(Image):
     """A vector being laid out: 8-bit port records (PIPESTAT, TRACEPKT), the image, the L1 and L3
     lines."""
 
@@ -100,15 +91,6 @@ class Vec:
         self.l1.append("@%d 1 +branch addr=0x%x isa=%s n=5%s" % (o, addr, isa_name(isa), " e=0" if isa == "a32" else ""))
         return o
 
-    def place(self, addr, b, note):
-        for a, bb, _ in self.image:
-            if addr < a + len(bb) and a < addr + len(b):
-                raise SystemExit("overlap at 0x%x" % addr)
-        self.image.append((addr, b, note))
-
-    def inside(self, addr):
-        return any(a <= addr < a + len(bb) for a, bb, _ in self.image)
-
     def write(self, name, desc, tags):
         out = ["tracecert-vector 1"]
         out += ["# " + l if l else "#" for l in desc.split("\n")]
@@ -120,12 +102,7 @@ class Vec:
         for st, pkt, note in self.recs:
             out.append("%02x %02x    # @%d %s" % (st, pkt, o, note))
             o += 2
-        nxt = None
-        for a, b, note in sorted(self.image):
-            if a != nxt:
-                out.append("[image base=0x%x]" % a)
-            out.append(" ".join("%02x" % x for x in b) + "   # 0x%x %s" % (a, note))
-            nxt = a + len(b)
+        out += self.image_lines()
         out.append("[expect.l1]")
         out += self.l1
         out.append("[expect.l3]")
@@ -141,10 +118,6 @@ def insn_cycles(v, row, last_st, what):
     if v.isa == "t32" and row["size"] == 4:
         v.status(IE, "IE: first halfword of %s (walks nothing, ETM2-P27)" % what)
     return v.status(last_st, "%s: %s" % ({IE: "IE", IN: "IN"}[last_st], what))
-
-
-def target_of(row, addr):
-    return (addr + row["target"]) & 0xFFFFFFFF
 
 
 def look(v, addr, isa, row_at, what, row=None):
@@ -165,15 +138,7 @@ def range_line(o, a, isa, typ, taken):
 def other_vector(isa, rows):
     v = Vec(isa)
     base = 0x10000 if isa == "a32" else 0x20000
-    body = [r for r in rows if r["type"] in ("other", "wfx", "isb")]
-    end = base + sum(r["size"] for r in body)
-    tail = None
-    for r in rows:
-        if r["type"] == "dir" and r["cond"] == 0 and r["next"] == isa and r["source"].find(" bl") < 0:
-            t = (end + r["target"]) & 0xFFFFFFFF
-            if not (base - 16 <= t < end + r["size"] + 16):
-                tail = r
-                break
+    body, tail = other_rows(rows, isa, base)
     v.go(base, isa, "trace on at the first row")
     a = base
     first_off = None
@@ -206,22 +171,8 @@ and the walk waits (ERRATA ETM2-P16). The analyzer asks for no WFx type (wfx row
 
 def branch_vector(isa, rows, kind, part, body):
     v = Vec(isa)
-    space = 0x10000
-    base = 0x40000000
-    addrs = [base + i * space + (r["offset"] & 3) for i, r in enumerate(body)]
-    park = base + len(body) * space + 0x100
-    skipped = []
-    for r, a in zip(body, addrs):
-        v.place(a, r["bytes"], r["source"])
-    keep = []
-    for r, a in zip(body, addrs):
-        if kind == "dir":
-            t = target_of(r, a)
-            if t != a and (v.inside(t) or v.inside(t + 1) or t == park):
-                skipped.append(r["source"])
-                continue
-        keep.append((r, a))
-    v.image = [(a, r["bytes"], r["source"]) for r, a in keep]
+    space, base = SPACE, BASE
+    keep, skipped, park = lay_out_branches(v, body, kind)
     for r, a in keep:
         what = "%s at 0x%x" % (r["source"], a)
         after = (a + r["size"]) & 0xFFFFFFFF
@@ -283,13 +234,7 @@ nothing: no-image there; then the TFO back to A.""" % (base, space, park)
 
 
 def main():
-    for isa in ("a32", "t32"):
-        rows = load(isa)
-        other_vector(isa, rows)
-        for kind in ("dir", "indir"):
-            body = [r for r in rows if r["type"] == kind]
-            for part in range(0, len(body), 60):
-                branch_vector(isa, rows, kind, part // 60 + 1, body[part:part + 60])
+    write_table_vectors(other_vector, branch_vector)
 
 
 main()
