@@ -21,6 +21,13 @@ usage_error() {
 # The protocols of the build that have an encoder (ENC_PROTOCOLS): bench measures those.
 protocols=$(tc_enc_protocols)
 check "the build has protocols with an encoder ($protocols)" test -n "$protocols"
+# The runs that decode (throughput, text, memory, cycles, compression) measure every protocol in the
+# plain pass; the ASan+UBSan pass measures two (--protocol ete,etmv1: a byte stream and a sample file):
+# a section's rows are one path of bench's for every protocol, and each decoder runs under ASan in
+# the round trip and the vectors.
+measured=$protocols
+case "$B" in *asan*) measured="ete etmv1" ;; esac
+only="--protocol $(echo $measured | tr ' ' ,)"
 check "bench without --reference is a usage error" usage_error "--reference PATH.so is required" bench
 check "bench --only names an unknown section" usage_error "--only: unknown section 'frob'" bench --reference "$R" --only throughput,frob
 check "bench --protocol names an unknown protocol and the ones with an encoder" usage_error "--protocol: no encoder for 'frob' (protocols with an encoder: $(echo $protocols | sed 's/ /, /g'))" bench --reference "$R" --protocol frob
@@ -45,9 +52,9 @@ check "bench --version prints tracecert's version" sh -c "test \"\$('$T' bench -
 # A tiny run of every protocol: the workload line, L1 and L3 rows (MB/s), the text row (instructions/s);
 # OpenCSD's column 'not installed' without --opencsd.
 fig='[0-9]+[.][0-9] [[] *[0-9]+[.][0-9][.][.] *[0-9]+[.][0-9][]]'
-"$T" bench --reference "$R" --size 1 --runs 1 --only throughput,text > "$tmp/tiny" 2> "$tmp/tiny.err"
+"$T" bench --reference "$R" --size 1 --runs 1 --only throughput,text $only > "$tmp/tiny" 2> "$tmp/tiny.err"
 check "a tiny run (--size 1 --runs 1) exits 0" test $? -eq 0
-for p in $protocols; do
+for p in $measured; do
   check "$p: the workload line names the encoder's seed and configuration" grep -Eq "^workload $p: encoder seed 42, 100000 steps, 4096 blocks, config .*: [0-9]+-byte trace fed 1 MiB" "$tmp/tiny"
   check "$p: an L1 row with the reference's figure, OpenCSD not installed" grep -Eq "^$p L1 packets +$fig +not installed\$" "$tmp/tiny"
   check "$p: an L3 row with the reference's figure, OpenCSD not installed" grep -Eq "^$p L3 instructions +$fig +not installed\$" "$tmp/tiny"
@@ -55,10 +62,10 @@ for p in $protocols; do
 done
 check "a tiny run has no row for a section not asked for" sh -c "! grep -Eq '^[a-z]+ encoder |peak RSS|^runner|fuzz harness' '$tmp/tiny'"
 check "bench --protocol ptm --protocol=ptm,ptm: ptm's rows, once, no other protocol's" sh -c "out=\$('$T' bench --reference '$R' --size 1 --runs 1 --only l1 --protocol ptm --protocol=ptm,ptm) && test \$(echo \"\$out\" | grep -c ' L1 packets ') -eq 1 && echo \"\$out\" | grep -q '^ptm L1 packets ' && ! echo \"\$out\" | grep -q '^ptm L3' && test \$(echo \"\$out\" | grep -c '^workload ') -eq 1"
-check "bench with the reference as both adapters: the run-by-run ratio and its range, per protocol and level" sh -c "out=\$('$T' bench --reference '$R' --opencsd '$R' --size 1 --runs 2 --only throughput) && for p in $protocols; do for row in 'L1 packets' 'L3 instructions'; do echo \"\$out\" | grep -Eq \"^\$p \$row .*[0-9][.][0-9]{2}x [[][0-9]+[.][0-9]{2}[.][.][0-9]+[.][0-9]{2}[]]\\\$\" || exit 1; done; done"
+check "bench with the reference as both adapters: the run-by-run ratio and its range, per protocol and level" sh -c "out=\$('$T' bench --reference '$R' --opencsd '$R' --size 1 --runs 2 --only throughput $only) && for p in $measured; do for row in 'L1 packets' 'L3 instructions'; do echo \"\$out\" | grep -Eq \"^\$p \$row .*[0-9][.][0-9]{2}x [[][0-9]+[.][0-9]{2}[.][.][0-9]+[.][0-9]{2}[]]\\\$\" || exit 1; done; done"
 # An adapter that lists ETE at L1 only (conformance/test/bad_adapter.c, kind wrong) and one that
 # crashes in feed().
-check "a protocol or level the other adapter does not list: 'not supported', not an error" sh -c "out=\$('$T' bench --reference '$R' --opencsd '$B/adapters/bad/libtc_bad_wrong.so' --size 1 --runs 1 --only throughput) && echo \"\$out\" | grep -Eq '^ete L1 packets .*[0-9]x [[]' && echo \"\$out\" | grep -Eq '^ete L3 instructions +$fig +ete not supported\$' && echo \"\$out\" | grep -Eq '^ptm L1 packets +$fig +ptm not supported\$'"
+check "a protocol or level the other adapter does not list: 'not supported', not an error" sh -c "out=\$('$T' bench --reference '$R' --opencsd '$B/adapters/bad/libtc_bad_wrong.so' --size 1 --runs 1 --only throughput --protocol ete,ptm) && echo \"\$out\" | grep -Eq '^ete L1 packets .*[0-9]x [[]' && echo \"\$out\" | grep -Eq '^ete L3 instructions +$fig +ete not supported\$' && echo \"\$out\" | grep -Eq '^ptm L1 packets +$fig +ptm not supported\$'"
 check "a --reference that does not list the protocol: 'not supported', the other adapter still measured" sh -c "out=\$('$T' bench --reference '$B/adapters/bad/libtc_bad_wrong.so' --opencsd '$R' --protocol ptm --size 1 --runs 1 --only l1) && echo \"\$out\" | grep -Eq '^ptm L1 packets +ptm not supported +$fig\$' && ! echo \"\$out\" | grep -q ' 0[.]0 [[]'"
 # bad KIND SIDE CELL MESSAGE: bench with the misbehaving adapter KIND as --opencsd (SIDE opencsd) or
 # --reference (SIDE reference; the reference adapter on the other side), ETE at L1, 1 MiB, one run,
@@ -90,17 +97,17 @@ check "an adapter with the wrong ABI version: 'cannot load', the reason named, t
 check "an adapter that prints 4 MiB of TAP-looking lines: none reaches bench's output, its figure is there" sh -c "out=\$('$T' bench --reference '$R' --opencsd '$B/adapters/bad/libtc_bad_stdout.so' --protocol ete --size 1 --runs 1 --only l1 2> '$tmp/e') && ! echo \"\$out\" | grep -q FORGED && ! grep -q FORGED '$tmp/e' && echo \"\$out\" | grep -Eq '^ete L1 packets +$fig +$fig +[0-9.]+x'"
 check "a --reference that crashes in its constructor: the memory row says so, exit 1" sh -c "'$T' bench --reference '$B/adapters/bad/libtc_bad_ctor.so' --protocol ete --only memory --memory-sizes 1,1 > '$tmp/o' 2> '$tmp/e'; test \$? -eq 1 && grep -Eq '^ete reference peak RSS [(]L3[)] +load: crashed [(]signal [0-9]+[)]\$' '$tmp/o'"
 check "bench --memory-sizes 1 --size 2: the second size is 8 times the first" sh -c "'$T' bench --reference '$R' --protocol ptm --only memory --size 2 --memory-sizes 1 | grep -Eq '^ptm reference peak RSS [(]L3[)] +1 MiB: [0-9]+ KiB, 8 MiB: '"
-check "bench --only memory: each protocol's peak RSS at the two sizes" sh -c "out=\$('$T' bench --reference '$R' --only memory --memory-sizes 1,2) && for p in $protocols; do echo \"\$out\" | grep -Eq \"^\$p reference peak RSS [(]L3[)] +1 MiB: [0-9]+ KiB, 2 MiB: [0-9]+ KiB [(][-+][0-9]+[.][0-9]%[)]\\\$\" || exit 1; done"
+check "bench --only memory: each protocol's peak RSS at the two sizes" sh -c "out=\$('$T' bench --reference '$R' --only memory --memory-sizes 1,2 $only) && for p in $measured; do echo \"\$out\" | grep -Eq \"^\$p reference peak RSS [(]L3[)] +1 MiB: [0-9]+ KiB, 2 MiB: [0-9]+ KiB [(][-+][0-9]+[.][0-9]%[)]\\\$\" || exit 1; done"
 check "bench --only encoder --size 1: each protocol's encoder (31 vectors), no workload" sh -c "out=\$('$T' bench --reference '$R' --only encoder --size 1) && for p in $protocols; do echo \"\$out\" | grep -Eq \"^\$p encoder +[0-9]+ vectors/s, [0-9.]+ MB/s of trace [(]31 vectors of [0-9]+ steps[)]\\\$\" || exit 1; done && ! echo \"\$out\" | grep -q '^workload'"
 # The cycles section: every protocol with an encoder whose descriptor names its port width key (a
 # per-cycle sample protocol: .cycle_port_width_key of reference/P/P_protocol.c), at 4, 8 and 16 bits,
 # L1 and L3, millions of cycles (the sample file's records) per second; an adapter that does not list
 # the protocol (bad_adapter.c, kind wrong: ETE at L1 only) has "no P decoder" in its column. No speed is
 # checked, only that the figures are there and above 0.
-cyc=$(for p in $protocols; do grep -q '^[[:space:]]*[.]cycle_port_width_key = "' reference/$p/${p}_protocol.c && printf '%s ' "$p"; done)
+cyc=$(for p in $measured; do grep -q '^[[:space:]]*[.]cycle_port_width_key = "' reference/$p/${p}_protocol.c && printf '%s ' "$p"; done)
 cyc=${cyc% }
 check "a protocol with an encoder is a per-cycle sample protocol ($cyc)" test -n "$cyc"
-"$T" bench --reference "$R" --opencsd "$B/adapters/bad/libtc_bad_wrong.so" --size 1 --runs 1 --only cycles > "$tmp/cyc" 2> "$tmp/cyc.err"
+"$T" bench --reference "$R" --opencsd "$B/adapters/bad/libtc_bad_wrong.so" --size 1 --runs 1 --only cycles $only > "$tmp/cyc" 2> "$tmp/cyc.err"
 check "bench --only cycles exits 0, nothing on standard error" sh -c "test $? -eq 0 && test ! -s '$tmp/cyc.err'"
 check "the cycles header says what a cycle is and that each file is decoded whole" sh -c "grep -q 'the cycles are the records decoded' '$tmp/cyc' && grep -q 'decoded whole again and again' '$tmp/cyc' && grep -Eq '^M cycles/s [(]median [[]min[.][.]max[]][)] +reference +OpenCSD +ratio, run by run' '$tmp/cyc'"
 # positive FILE: every figure of the one line of FILE (its label cut off) is above 0.
@@ -123,11 +130,11 @@ check "bench --only cycles --protocol of a byte-stream protocol: no cycles table
 # its encoder's L3 truth within 1% of the fewest any has at 100000 steps (the header names that count);
 # per protocol: steps, ISA, instructions, trace bytes, bits per instruction (8 * bytes / instructions),
 # branches per 1000 instructions, the reference's L3 figure. No speed is checked, only that one is there.
-"$T" bench --reference "$R" --size 1 --runs 1 --only compression > "$tmp/cmp" 2> "$tmp/cmp.err"
+"$T" bench --reference "$R" --size 1 --runs 1 --only compression $only > "$tmp/cmp" 2> "$tmp/cmp.err"
 check "bench --only compression exits 0, no workload line of the other sections" sh -c "test $? -eq 0 && ! grep -q '^workload ' '$tmp/cmp' && ! grep -q ' L1 packets ' '$tmp/cmp'"
 check "the compression header names the common count, says the programs differ and that branch density is measured, not set" sh -c "grep -Eq 'within 1% of [0-9]+ [(]the fewest any protocol has at\$' '$tmp/cmp' && grep -q 'not the same program' '$tmp/cmp' && grep -q 'measured from its L3 truth, not set' '$tmp/cmp' && grep -Eq '^protocol +steps +isa +instructions +trace bytes +bits/insn +br/kinsn +L3 Minsn/s' '$tmp/cmp'"
 target=$(sed -n 's/.*within 1% of \([0-9]*\) .*/\1/p' "$tmp/cmp")
-for p in $protocols; do
+for p in $measured; do
   check "$p: one compression row: steps, ISA, instructions, bytes, bits/insn, br/kinsn, the reference's L3 figure" sh -c "test \$(grep -Ec '^$p compression +[0-9]+ +[a-z0-9+]+ +[0-9]+ +[0-9]+ +[0-9]+[.][0-9]{3} +[0-9]+[.][0-9] +$fig\$' '$tmp/cmp') -eq 1"
   check "$p: its instructions within 1% of the common count, steps 1..100000, bits/insn = 8 * bytes / instructions" sh -c "grep '^$p compression ' '$tmp/cmp' | awk -v t='$target' '{ d = \$5 - t; if (d < 0) d = -d; b = 8 * \$6 / \$5 - \$7; if (b < 0) b = -b; exit !(t > 0 && d * 100 <= t && \$3 >= 1 && \$3 <= 100000 && b < 0.0006) }'"
 done
