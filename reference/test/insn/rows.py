@@ -43,6 +43,22 @@ def other_rows(rows, isa, base):
     return body, None
 
 
+def place_in_order(v, body, tail, base, cycles):
+    """Places the rows of body one after another from base in v (an Image), then tail, each through
+    cycles(row, what) (its trace cycles, returning the offset of the last); returns (first, at): the
+    offset of the first row's last cycle, and the address of tail."""
+    a = base
+    first = None
+    for r in body:
+        v.place(a, r["bytes"], r["source"])
+        o = cycles(r, "%s at 0x%x" % (r["source"], a))
+        first = o if first is None else first
+        a += r["size"]
+    v.place(a, tail["bytes"], tail["source"])
+    cycles(tail, "%s at 0x%x: to its target" % (tail["source"], a))
+    return first, a
+
+
 class Image:
     """The regions of a vector's image: (address, bytes, note)."""
 

@@ -15,7 +15,8 @@ import sys
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.dont_write_bytecode = True   # no __pycache__ in the tree
 sys.path.insert(0, os.path.join(HERE, "..", "..", "..", "reference", "test", "insn"))
-from rows import BASE, SPACE, Image, lay_out_branches, other_rows, target_of, write_table_vectors  # noqa: E402
+from rows import (BASE, SPACE, Image, lay_out_branches, other_rows, place_in_order,  # noqa: E402
+                  target_of, write_table_vectors)
 XFER = os.path.join(HERE, "..", "..", "..", "reference", "test", "armxfer")
 
 IE, ID, IN, WT, BE, BD = 0, 1, 2, 3, 4, 5
@@ -123,15 +124,7 @@ def other_vector(isa, rows):
     body, tail = other_rows(rows, isa, base)
     o = v.go(base, isa, 1, "trace on at the first row")
     v.l3.append("@%d trace-on" % o)
-    a = base
-    first_off = None
-    for r in body:
-        v.place(a, r["bytes"], r["source"])
-        oo = insn_cycles(v, r, IE, "%s at 0x%x" % (r["source"], a))
-        first_off = oo if first_off is None else first_off
-        a += r["size"]
-    v.place(a, tail["bytes"], tail["source"])
-    insn_cycles(v, tail, IE, "%s at 0x%x: to its target" % (tail["source"], a))
+    first_off, a = place_in_order(v, body, tail, base, lambda r, what: insn_cycles(v, r, IE, what))
     v.l3.append("@%d range first=0x%x last=0x%x n=%d isa=%s type=dir taken=E"
                 % (first_off, base, a, len(body) + 1, isa))
     t = target_of(tail, a)

@@ -12,7 +12,8 @@ import sys
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.dont_write_bytecode = True   # no __pycache__ in the tree
 sys.path.insert(0, os.path.join(HERE, "..", "..", "..", "reference", "test", "insn"))
-from rows import BASE, SPACE, Image, lay_out_branches, other_rows, target_of, write_table_vectors  # noqa: E402
+from rows import (BASE, SPACE, Image, lay_out_branches, other_rows, place_in_order,  # noqa: E402
+                  target_of, write_table_vectors)
 
 IE, DE, IN, WT, TD = 0, 1, 2, 4, 7
 
@@ -140,15 +141,7 @@ def other_vector(isa, rows):
     base = 0x10000 if isa == "a32" else 0x20000
     body, tail = other_rows(rows, isa, base)
     v.go(base, isa, "trace on at the first row")
-    a = base
-    first_off = None
-    for r in body:
-        v.place(a, r["bytes"], r["source"])
-        oo = insn_cycles(v, r, IE, "%s at 0x%x" % (r["source"], a))
-        first_off = oo if first_off is None else first_off
-        a += r["size"]
-    v.place(a, tail["bytes"], tail["source"])
-    insn_cycles(v, tail, IE, "%s at 0x%x: to its target" % (tail["source"], a))
+    first_off, a = place_in_order(v, body, tail, base, lambda r, what: insn_cycles(v, r, IE, what))
     t = target_of(tail, a)
     o = v.status(IE, "IE: at 0x%x, the image holds nothing" % t)
     v.l3.append("@%d range first=0x%x last=0x%x n=%d isa=%s type=dir taken=E"
