@@ -240,6 +240,9 @@ static void record_count(void)
 	header(f, 1, 8);
 	f[0] = 0x46;
 	ok(tc_cyclecap_record_count(f, sizeof f) == -1, "no ETMC magic: -1");
+	f[0] = 0x45;
+	f[3] = 0x44;
+	ok(tc_cyclecap_record_count(f, sizeof f) == -1, "ETMD, its last magic byte wrong: -1");
 }
 
 /* The writer side (FORMAT.md "Cycle lines"): the cycle lines parsed, each written as its record's
@@ -285,15 +288,186 @@ static void writer(void)
 	   "4-bit port: TRACEPKT 0x10 is refused, at most 0xf");
 }
 
+/* The header writer (FORMAT.md "Header"): "ETMC", then bytes 4-10 in the order of struct
+ * tc_cyclecap_header, bytes 11-15 zero, every byte written whatever the buffer held. */
+static void header_writer(void)
+{
+	static const uint8_t want[16] = { 0x45, 0x54, 0x4d, 0x43, 1, 2, 3, 16, 2, 1, 1, 0, 0, 0, 0, 0 };
+	struct tc_cyclecap_header h = { 1, 2, 3, 16, 2, 1, 1 };  /* revision, major, minor, width, mode, half-rate, flags */
+	uint8_t out[16];
+	memset(out, 0xaa, sizeof out);
+	tc_cyclecap_put_header(&h, out);
+	ok(memcmp(out, want, 16) == 0, "put_header: ETMC, revision 1, major 2, minor 3, width 16, mode 2, half-rate 1, flags 1, zeros");
+}
+
+/* The record writer (FORMAT.md "Records"): the status byte (bits 3:0 status, bit 4 sync, 0x80 the
+ * gap record) then TRACEPKT[7:0] and, on a 16-bit port only, TRACEPKT[15:8]. */
+static void record_writer(void)
+{
+	struct tc_cyclecap_record r;
+	uint8_t out[3];
+	memset(&r, 0, sizeof r);
+	r.status = 2;
+	r.pkt = 0x0c;
+	memset(out, 0xaa, sizeof out);
+	ok(tc_cyclecap_put_record(&r, 8, out) == 2 && out[0] == 0x02 && out[1] == 0x0c,
+	   "an 8-bit record of status 2, no sync: 02 0c, 2 bytes");
+	ok(tc_cyclecap_put_record(&r, 4, out) == 2, "a 4-bit record: 2 bytes");
+	r.status = 0x1a;  /* bits above 3 are no status: only bits 3:0 are written */
+	r.sync = 1;
+	r.pkt = 0xbeef;
+	ok(tc_cyclecap_put_record(&r, 16, out) == 3 && out[0] == 0x1a && out[1] == 0xef && out[2] == 0xbe,
+	   "a 16-bit record of status 0xa with sync: 1a ef be, 3 bytes");
+	r.gap = 1;
+	memset(out, 0xaa, sizeof out);
+	ok(tc_cyclecap_put_record(&r, 8, out) == 2 && out[0] == 0x80 && out[1] == 0, "an 8-bit gap record: 80 00");
+}
+
+/* The cycle text (FORMAT.md "Cycle lines"), one line a header, record, gap record or run of bytes. */
+static int formats_as(const struct tc_cyclecap_line *l, const char *want)
+{
+	char buf[128];
+	int n = tc_cyclecap_format_line(buf, sizeof buf, l);
+	return n == (int)strlen(want) && strcmp(buf, want) == 0;
+}
+
+static void format_lines(void)
+{
+	struct tc_cyclecap_line l;
+	char small[4] = { 'x', 'y', 'z', 0 };
+	memset(&l, 0, sizeof l);
+	l.is_header = 1;
+	l.h = (struct tc_cyclecap_header){ 1, 1, 3, 4, 1, 1, 0 };
+	ok(formats_as(&l, "@0 sample-header version=3 port_width=4 port_mode=1 half_rate=1 flags=0"), "format: a header line");
+	memset(&l, 0, sizeof l);
+	l.r.offset = 40;
+	l.r.status = 5;
+	l.r.pkt = 0x1234;
+	ok(formats_as(&l, "@40 cycle 5 pkt=0x1234"), "format: a record, status 5, no sync");
+	l.r.status = 0x1e;  /* only bits 3:0 are a status */
+	l.r.sync = 1;
+	ok(formats_as(&l, "@40 cycle e sync pkt=0x1234"), "format: a record with sync, status bits 3:0 only");
+	l.r.gap = 1;
+	ok(formats_as(&l, "@40 cycle gap"), "format: the gap record");
+	memset(&l, 0, sizeof l);
+	l.is_bytes = 1;
+	l.r.offset = 7;
+	l.nbytes = 20;  /* more than a line holds: 16 printed */
+	for (int i = 0; i < TC_CYCLECAP_LINE_BYTES; i++)
+		l.bytes[i] = (uint8_t)(0xf0 + i);
+	ok(formats_as(&l, "@7 bytes f0 f1 f2 f3 f4 f5 f6 f7 f8 f9 fa fb fc fd fe ff"), "format: a bytes line, 16 bytes at most");
+	ok(tc_cyclecap_format_line(small, 0, &l) == 56 && small[0] == 'x', "format into no room: the length, nothing written");
+	ok(tc_cyclecap_format_line(small, 1, &l) == 56 && small[0] == 0 && small[1] == 'y', "format into 1 byte: the length, an empty string");
+}
+
+/* The cycle-line parser: each kind of line read back, every value at its bound, one past it refused. */
+static int parses(const char *text, struct tc_cyclecap_line *l)
+{
+	char err[160];
+	return tc_cyclecap_parse_line(text, l, err, sizeof err);
+}
+
+static void parse_lines(void)
+{
+	static const char *const past[] = {
+		"@0 sample-header version=256 port_width=8 port_mode=0 half_rate=0 flags=0",
+		"@0 sample-header version=1 port_width=256 port_mode=0 half_rate=0 flags=0",
+		"@0 sample-header version=1 port_width=8 port_mode=256 half_rate=0 flags=0",
+		"@0 sample-header version=1 port_width=8 port_mode=0 half_rate=256 flags=0",
+		"@0 sample-header version=1 port_width=8 port_mode=0 half_rate=0 flags=256",
+	};
+	struct tc_cyclecap_line l;
+	ok(parses("@0 sample-header version=255 port_width=255 port_mode=255 half_rate=255 flags=255", &l) == 0 &&
+	   l.is_header == 1 && l.is_bytes == 0 && l.h.minor == 255 && l.h.port_width == 255 && l.h.port_mode == 255 &&
+	   l.h.half_rate == 255 && l.h.flags == 255, "parse: a header line, every field at 255");
+	for (int i = 0; i < 5; i++)
+		ok(parses(past[i], &l) == -1, "parse: header field %d of 256 is refused", i + 1);
+	ok(parses("@18 cycle gap", &l) == 0 && l.r.gap == 1 && l.r.offset == 18 && !l.is_header && !l.is_bytes,
+	   "parse: the gap record");
+	ok(parses("@20 cycle c sync pkt=0xffff", &l) == 0 && l.r.gap == 0 && l.r.status == 0xc && l.r.sync == 1 &&
+	   l.r.pkt == 0xffff, "parse: a record with sync, pkt 0xffff");
+	ok(parses("@20 cycle 3 pkt=0x10000", &l) == -1, "parse: pkt 0x10000 is refused");
+	ok(parses("@20 cycle g pkt=0x0", &l) == -1, "parse: status g is no hex digit");
+	ok(parses("@20 cycle", &l) == -1, "parse: a cycle line without its status is an error, not another line");
+	ok(parses("@20 cyclex 3 pkt=0x0", &l) == 1, "parse: a second word that only begins with cycle is no cycle line");
+	ok(parses("@9 bytes 00 7f", &l) == 0 && l.is_bytes == 1 && !l.is_header && l.r.offset == 9 && l.nbytes == 2 &&
+	   l.bytes[0] == 0 && l.bytes[1] == 0x7f, "parse: a bytes line of 2");
+	ok(parses("@9 bytes 00 01 02 03 04 05 06 07 08 09 0a 0b 0c 0d 0e 0f", &l) == 0 && l.nbytes == 16 && l.bytes[15] == 0x0f,
+	   "parse: a bytes line of 16");
+	ok(parses("@9 bytes 00 01 02 03 04 05 06 07 08 09 0a 0b 0c 0d 0e 0f 10", &l) == -1, "parse: a bytes line of 17 is refused");
+	ok(parses("@9 bytes", &l) == -1 && parses("@9 bytes 0", &l) == -1 && parses("@9 bytes 00  01", &l) == -1,
+	   "parse: a bytes line needs whole bytes, one space apart");
+}
+
+/* The writer's refusals: each with its message, -1 and nothing else. */
+static int refused_with(struct tc_cyclecap_writer *w, const struct tc_cyclecap_line *l, size_t cap, const char *msg)
+{
+	uint8_t out[32];
+	char err[160] = "";
+	return tc_cyclecap_writer_line(w, l, out, cap, err, sizeof err) == -1 && strstr(err, msg) != NULL;
+}
+
+static void writer_refusals(void)
+{
+	struct tc_cyclecap_writer w;
+	struct tc_cyclecap_line l, h;
+	uint8_t out[32];
+	char err[160];
+	memset(&w, 0x55, sizeof w);
+	tc_cyclecap_writer_init(&w, &v1);
+	memset(&l, 0, sizeof l);
+	ok(refused_with(&w, &l, 32, "a record before the header"), "writer: a record before the header, its message");
+	memset(&h, 0, sizeof h);
+	h.is_header = 1;
+	h.h = (struct tc_cyclecap_header){ 9, 9, 2, 8, 0, 0, 0 };  /* revision and major come from the writer */
+	ok(refused_with(&w, &h, 15, "no room"), "writer: 15 bytes of room is too few");
+	memset(out, 0xaa, sizeof out);
+	ok(tc_cyclecap_writer_line(&w, &h, out, 16, err, sizeof err) == 16 && out[4] == 1 && out[5] == 1 && out[6] == 2 &&
+	   out[7] == 8, "writer: a header in exactly 16 bytes, revision 1, the writer's major 1");
+	ok(refused_with(&w, &h, 32, "a second header"), "writer: a second header, its message");
+	l.r.status = 8;
+	ok(refused_with(&w, &l, 32, "status 8: this protocol's status has 3 bits"), "writer: a 4-bit status of ETMv1, its message");
+	l.r.status = 0;
+	l.r.sync = 1;
+	ok(refused_with(&w, &l, 32, "sync: this protocol has no sync pin") == 0, "writer: ETMv1 has the sync pin");
+	l.r.sync = 0;
+	l.r.pkt = 0x100;
+	ok(refused_with(&w, &l, 32, "pkt=0x100: a record of a 8-bit port holds at most 0xff"), "writer: pkt 0x100 on an 8-bit port, its message");
+	l.r.gap = 1;
+	ok(tc_cyclecap_writer_line(&w, &l, out, 32, err, sizeof err) == 2, "writer: the gap record is never refused for its fields");
+	memset(&l, 0, sizeof l);
+	l.is_bytes = 1;
+	l.nbytes = 3;
+	l.bytes[0] = 0xde;
+	l.bytes[1] = 0xad;
+	l.bytes[2] = 0x01;
+	memset(out, 0, sizeof out);
+	ok(tc_cyclecap_writer_line(&w, &l, out, 32, err, sizeof err) == 3 && out[0] == 0xde && out[1] == 0xad && out[2] == 0x01,
+	   "writer: a bytes line is written as its bytes");
+	tc_cyclecap_writer_init(&w, &v2);
+	h.h.minor = 1;
+	tc_cyclecap_writer_line(&w, &h, out, 32, err, sizeof err);
+	memset(&l, 0, sizeof l);
+	l.r.sync = 1;
+	ok(refused_with(&w, &l, 32, "sync: this protocol has no sync pin"), "writer: ETMv2's sync, its message");
+	l.r.sync = 0;
+	l.r.status = 0xf;
+	ok(tc_cyclecap_writer_line(&w, &l, out, 32, err, sizeof err) == 2 && out[0] == 0x0f, "writer: ETMv2's status 0xf is written");
+}
+
 struct echoed {
 	char text[1024];
 	size_t len;
+	int odd;  /* lines whose kind is not exactly one of header, bytes, record */
 };
 
 static void on_line(void *ctx, const struct tc_cyclecap_line *l)
 {
 	struct echoed *e = ctx;
 	int n = tc_cyclecap_format_line(e->text + e->len, sizeof e->text - e->len, l);
+	if ((l->is_header != 0 && l->is_header != 1) || (l->is_bytes != 0 && l->is_bytes != 1) ||
+	    (l->is_header && l->is_bytes) || ((l->is_header || l->is_bytes) && (l->r.gap || l->r.status || l->r.pkt)))
+		e->odd++;
 	if (n > 0 && e->len + (size_t)n + 1 < sizeof e->text) {
 		e->len += (size_t)n;
 		e->text[e->len++] = '\n';
@@ -324,6 +498,56 @@ static void echo(void)
 	   "a refused header: bytes lines of 16 at most, to the end");
 }
 
+/* Echoes f[0..n) in steps of at most `piece` bytes, then finishes. */
+static void echo_file(const uint8_t *f, size_t n, size_t piece, struct echoed *got)
+{
+	struct tc_cyclecap_echo e;
+	size_t at = 0;
+	memset(got, 0, sizeof *got);
+	tc_cyclecap_echo_init(&e, &v1, on_line, got);
+	while (at < n) {
+		size_t took = tc_cyclecap_echo_step(&e, f + at, n - at < piece ? n - at : piece);
+		if (took == 0)
+			break;
+		at += took;
+	}
+	tc_cyclecap_echo_finish(&e);
+}
+
+/* dump --cycles' echo of a good header: the header line once, each record as its line, a refused
+ * record and a file's partial last record as bytes lines at their offsets; the same lines
+ * whether the file comes whole or a byte at a time. */
+static void echo_files(void)
+{
+	static const char want[] = "@0 sample-header version=1 port_width=8 port_mode=0 half_rate=0 flags=0\n"
+				   "@16 cycle 4 pkt=0x12\n"
+				   "@18 bytes 08 00\n"
+				   "@20 cycle 1 sync pkt=0xff\n"
+				   "@22 cycle gap\n"
+				   "@24 bytes 02\n";
+	static const char want_bad[] = "@0 bytes 46 54 4d 43 01 01 01 08 00 00 00 00 00 00 00 00\n"
+				       "@16 bytes 00 01 02 03 04 05 06 07 08 09 0a 0b 0c 0d 0e 0f\n";
+	uint8_t f[25];
+	struct echoed got;
+	header(f, 1, 8);
+	/* @16 status 4 pkt 0x12; @18 status byte 08: bit 3 set under a 3-bit PIPESTAT, refused;
+	 * @20 status 1 with sync (bit 4); @22 the gap record; @24 one byte of a record. */
+	memcpy(f + 16, "\x04\x12\x08\x00\x11\xff\x80\x00\x02", 9);
+	echo_file(f, sizeof f, sizeof f, &got);
+	ok(strcmp(got.text, want) == 0 && got.odd == 0, "echo of a whole file: header, records, a refused record, a partial one");
+	echo_file(f, sizeof f, 1, &got);
+	ok(strcmp(got.text, want) == 0 && got.odd == 0, "echo a byte at a time: the same lines");
+	echo_file(f, 5, 1, &got);
+	ok(strcmp(got.text, "@0 bytes 45 54 4d 43 01\n") == 0 && got.odd == 0, "echo of 5 bytes of a header: one bytes line at 0");
+	uint8_t g[32];
+	header(g, 1, 8);
+	g[0] = 0x46;
+	for (int i = 0; i < 16; i++)
+		g[16 + i] = (uint8_t)i;
+	echo_file(g, sizeof g, 16, &got);
+	ok(strcmp(got.text, want_bad) == 0 && got.odd == 0, "echo of a refused header and 16 bytes after it: exactly two lines of 16");
+}
+
 int main(void)
 {
 	record_count();
@@ -334,6 +558,12 @@ int main(void)
 	bad_records();
 	truncation();
 	writer();
+	header_writer();
+	record_writer();
+	format_lines();
+	parse_lines();
+	writer_refusals();
 	echo();
+	echo_files();
 	return tap_finish();
 }
