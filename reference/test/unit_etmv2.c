@@ -302,6 +302,49 @@ static void test_pipestats(void)
 	       "4-bit: a trigger on a TFO cycle, the value on the next two cycles (L8915)");
 }
 
+/* ---- The records behind the L1 text ------------------------------------------------ */
+
+struct miss_seen {
+	int n;
+	struct tc_etmv2_record r;
+};
+
+static void on_miss(void *ctx, const struct tc_etmv2_record *r)
+{
+	struct miss_seen *m = ctx;
+	if (r->h.kind == tc_etmv2_miss) {
+		m->r = *r;
+		m->n++;
+	}
+}
+
+/* §6.4.3 (L8754-8766), ERRATA ETM2-P4: a Load Miss Occurred packet is its header and, with data
+ * address tracing and A = 1, the data address (L8754-8760); the value comes in the Load Miss Data
+ * packet (L8766), so none follows here, even with data_value=1. 0x74 = b0 1 1 1 01 00: C = 0, A = 1,
+ * TT = b01; its one address byte 0x10 (bit 7 = 0, the last) before any full address: unknown
+ * (ETM2-P5). The record holds no value (has_value 0, vsize 0): the L1 text never prints one for
+ * +miss, so only the record shows it. */
+static void test_miss_record(void)
+{
+	struct tc_etmv2_config c = base_cfg(8);
+	c.data_address = 1;
+	c.data_value = 1;
+	static uint8_t buf[256];
+	size_t n = build(&c, SYNC8 "01 74 04 10", buf, sizeof buf);
+	struct miss_seen m;
+	memset(&m, 0, sizeof m);
+	struct tc_etmv2_sink sink = { &m, on_miss };
+	struct tc_etmv2_decoder *d = tc_etmv2_alloc(&c, &sink);
+	if (d) {
+		tc_etmv2_feed(d, buf, n);
+		tc_etmv2_finish(d);
+		tc_etmv2_free(d);
+	}
+	ok(m.n == 1 && m.r.h.offset == 28 && m.r.tag == 1 && m.r.a == 1 && m.r.has_daddr && m.r.daddr_unknown &&
+		   !m.r.has_value && m.r.vsize == 0,
+	   "a Load Miss Occurred record with data_value=1: tag, A and an unknown address, no value (ETM2-P4)");
+}
+
 /* ---- Table 6-2's packets (L8670-8688), Table 6-3 (L8708-8715) ------------------------ */
 
 static void test_packets(void)
@@ -750,6 +793,7 @@ int main(void)
 	test_table_6_4();
 	test_pipestats();
 	test_packets();
+	test_miss_record();
 	test_header_map();
 	test_branches();
 	test_warnings();
