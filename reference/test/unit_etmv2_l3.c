@@ -292,6 +292,21 @@ static void test_direct(void)
 		  "@26 range first=0x1000 last=0x1000 n=1 isa=a32 type=other taken=-\n"
 		  "@32 range first=0x1004 last=0x1004 n=1 isa=a32 type=other taken=-\n",
 		  "ETM2-P27, P47: a branch address with none held ends the range");
+	/* ETM2-P8: a phantom's instruction ends its range whatever it is: here the mov at 1000 (no
+	 * branch: taken -), then the IE's ldrb at 1004 in a range of its own */
+	expect_l3(&c, ON("0x1000") "@26 8 ie phantom=E\n",
+		  "@16 trace-on\n"
+		  "@26 range first=0x1000 last=0x1000 n=1 isa=a32 type=other taken=-\n"
+		  "@26 range first=0x1004 last=0x1004 n=1 isa=a32 type=other taken=-\n",
+		  "ETM2-P8: a phantom on no branch still ends its range");
+	/* ETM2-P13: LSiP's instruction at the address is executed: here ldr pc at 1028 (an indirect
+	 * branch: taken E), then the walk at the current address 1000 */
+	expect_l3(&c, "@16 7 tfo value=0 pkt=18\n@16 7 +tfo-packet reason=1 lsip=1 addr=0x1028 isa=arm cur=0x1000 cur-isa=arm\n"
+		      "@26 0 ie\n",
+		  "@16 trace-on\n"
+		  "@16 range first=0x1028 last=0x1028 n=1 isa=a32 type=indir taken=E\n"
+		  "@26 range first=0x1000 last=0x1000 n=1 isa=a32 type=other taken=-\n",
+		  "ETM2-P13: the LSiP instruction executed, a branch taken");
 	/* l3range.h: the address after 0xfffffffc is 0 (32-bit addresses): one range across the top */
 	analyze_top(&c, "@16 7 tfo value=0 pkt=18\n@16 7 +tfo-packet reason=1 lsip=0 addr=0xfffffffc isa=arm\n"
 			"@26 0 ie\n@28 0 ie\n",
