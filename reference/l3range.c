@@ -64,8 +64,12 @@ void tc_l3range_add(struct tc_l3range *r, uint64_t offset, uint64_t at, int isa,
 	}
 }
 
+/* A last instruction that did not end the range has no taken (its type is other: only an
+ * instruction that ends its range sets one), as tc_l3range_deliver gives it (ERRATA ETM2-P47). */
 void tc_l3range_end(struct tc_l3range *r)
 {
-	if (r->open)
-		r->ended = 1;
+	if (!r->open || r->ended)
+		return;
+	r->range.taken = tc_taken_none;
+	r->ended = 1;
 }

@@ -43,7 +43,8 @@ void tc_l3range_emit(struct tc_l3range *r, const struct tc_l3 *x);
 void tc_l3range_add(struct tc_l3range *r, uint64_t offset, uint64_t at, int isa, unsigned size, int type, int ends,
 		    int executed);
 
-/* The open range ends with its last instruction (its type and taken stay as they are). */
+/* The open range ends with its last instruction: its type and taken stay as they are when that
+ * instruction ended it (tc_l3range_add), else they are other and no taken (ERRATA ETM2-P47). */
 void tc_l3range_end(struct tc_l3range *r);
 
 #endif

@@ -32,13 +32,17 @@ static void on_l3(void *ctx, const struct tc_l3 *x)
 	l3case_append(ctx, tc_etmv2_format_l3, x);
 }
 
-/* The L3 of L1 lines (one a line of l1), over the image. */
-static void analyze(const struct tc_etmv2_config *c, const char *l1, struct l3case_out *o)
+/* The L3 of L1 lines (one a line of l1), over the image and, when top is set, a nop at 0xfffffffc,
+ * the last word of the address space. */
+static void analyze_top(const struct tc_etmv2_config *c, const char *l1, int top, struct l3case_out *o)
 {
+	static const uint8_t nop[4] = { 0x00, 0x00, 0xa0, 0xe1 };
 	struct tc_image img;
 	char copy[4096], *save = NULL;
 	memset(o, 0, sizeof *o);
 	l3case_load_image(&img);
+	if (top && tc_image_add(&img, 0xfffffffcu, nop, sizeof nop) != 0)
+		snprintf(o->text, sizeof o->text, "(image add failed)\n");
 	struct tc_etmv2_analyzer *a = tc_etmv2_analyzer_alloc(c, on_l3, o);
 	if (!a) {
 		snprintf(o->text, sizeof o->text, "(alloc failed)\n");
@@ -61,6 +65,11 @@ static void analyze(const struct tc_etmv2_config *c, const char *l1, struct l3ca
 	tc_etmv2_analyze_flush(a);
 	tc_etmv2_analyzer_free(a);
 	tc_image_free(&img);
+}
+
+static void analyze(const struct tc_etmv2_config *c, const char *l1, struct l3case_out *o)
+{
+	analyze_top(c, l1, 0, o);
 }
 
 static void expect_l3(const struct tc_etmv2_config *c, const char *l1, const char *want, const char *what)
@@ -248,6 +257,65 @@ static void test_other(void)
 		  "ETM2-P16: no image at the address");
 }
 
+/* ---- Records the decoder never gives in this order, and the edges of the walk ----------- */
+
+static void test_direct(void)
+{
+	struct tc_etmv2_config c = base_cfg();
+	struct l3case_out o;
+	/* A TFO packet record without its tfo item: the held mov is in the range before trace-on */
+	expect_l3(&c, ON("0x1000") "@26 0 ie\n@28 7 +tfo-packet reason=1 lsip=0 addr=0x1008 isa=arm\n",
+		  "@16 trace-on\n@26 range first=0x1000 last=0x1000 n=1 isa=a32 type=other taken=-\n@28 trace-on\n",
+		  "ETM2-P28: a TFO packet commits the held instruction before its trace-on");
+	/* A tfo item, then a branch address with E = 1 (no packet between): the tfo ended the mov's
+	 * holding (ETM2-P27), so the IRQ's ret is unknown and the mov stays */
+	expect_l3(&c, ON("0x1000") "@26 0 ie\n@28 7 tfo value=0 pkt=30\n@30 5 +branch addr=0x18 isa=arm n=5 e=1\n",
+		  "@16 trace-on\n@26 range first=0x1000 last=0x1000 n=1 isa=a32 type=other taken=-\n"
+		  "@30 exception type=0xe ret=unknown\n",
+		  "ETM2-P27: a TFO ends the holding");
+	/* The same after a gap: the gap ends the holding */
+	expect_l3(&c, ON("0x1000") "@26 0 ie\n@28 - gap\n@30 5 +branch addr=0x18 isa=arm n=5 e=1\n",
+		  "@16 trace-on\n@26 range first=0x1000 last=0x1000 n=1 isa=a32 type=other taken=-\n"
+		  "@30 exception type=0xe ret=unknown\n",
+		  "ETM2-P27: a gap ends the holding");
+	/* An instruction record after an error: nothing walks (ETM2-P28) */
+	expect_l3(&c, ON("0x1000") "@26 0 ie\n@28 0 error class=truncated\n@30 0 ie\n",
+		  "@16 trace-on\n@26 range first=0x1000 last=0x1000 n=1 isa=a32 type=other taken=-\n"
+		  "@28 error class=truncated\n",
+		  "ETM2-P28: nothing walks after an error");
+	/* ETM2-P27, P47: a Context ID packet of the same value ends the mov's holding without an item;
+	 * the branch address to 0x1004 (no vector) with no instruction held ends the range, taken -;
+	 * the ldrb at 0x1004 starts the next range */
+	expect_l3(&c, ON("0x1000") "@20 1 +context-id ctxid=0x5\n@26 0 ie\n@28 1 +context-id ctxid=0x5\n"
+		      "@30 5 +branch addr=0x1004 isa=arm n=2\n@32 0 ie\n",
+		  "@16 trace-on\n@20 context el=0 ns=0 sf=0 ctxid=0x5 vmid=0x0\n"
+		  "@26 range first=0x1000 last=0x1000 n=1 isa=a32 type=other taken=-\n"
+		  "@32 range first=0x1004 last=0x1004 n=1 isa=a32 type=other taken=-\n",
+		  "ETM2-P27, P47: a branch address with none held ends the range");
+	/* ETM2-P8: a phantom's instruction ends its range whatever it is: here the mov at 1000 (no
+	 * branch: taken -), then the IE's ldrb at 1004 in a range of its own */
+	expect_l3(&c, ON("0x1000") "@26 8 ie phantom=E\n",
+		  "@16 trace-on\n"
+		  "@26 range first=0x1000 last=0x1000 n=1 isa=a32 type=other taken=-\n"
+		  "@26 range first=0x1004 last=0x1004 n=1 isa=a32 type=other taken=-\n",
+		  "ETM2-P8: a phantom on no branch still ends its range");
+	/* ETM2-P13: LSiP's instruction at the address is executed: here ldr pc at 1028 (an indirect
+	 * branch: taken E), then the walk at the current address 1000 */
+	expect_l3(&c, "@16 7 tfo value=0 pkt=18\n@16 7 +tfo-packet reason=1 lsip=1 addr=0x1028 isa=arm cur=0x1000 cur-isa=arm\n"
+		      "@26 0 ie\n",
+		  "@16 trace-on\n"
+		  "@16 range first=0x1028 last=0x1028 n=1 isa=a32 type=indir taken=E\n"
+		  "@26 range first=0x1000 last=0x1000 n=1 isa=a32 type=other taken=-\n",
+		  "ETM2-P13: the LSiP instruction executed, a branch taken");
+	/* l3range.h: the address after 0xfffffffc is 0 (32-bit addresses): one range across the top */
+	analyze_top(&c, "@16 7 tfo value=0 pkt=18\n@16 7 +tfo-packet reason=1 lsip=0 addr=0xfffffffc isa=arm\n"
+			"@26 0 ie\n@28 0 ie\n",
+		    1, &o);
+	l3case_expect(&o,
+		      "@16 trace-on\n@26 range first=0xfffffffc last=0x0 n=2 isa=a32 type=other taken=-\n",
+		      "a walk across 2^32 wraps to 0 in the same range");
+}
+
 /* ---- Table 6-5 whole: sample file, decoder, analyzer ------------------------------------ */
 
 struct chain {
@@ -307,8 +375,21 @@ static void test_api(void)
 	ok(tc_etmv2_analyzer_alloc(&c, NULL, NULL) == NULL, "no L3 callback is refused");
 	tc_etmv2_analyze(NULL, NULL);
 	tc_etmv2_analyze_flush(NULL);
+	struct l3case_out o;
+	memset(&o, 0, sizeof o);
+	struct tc_etmv2_analyzer *a = tc_etmv2_analyzer_alloc(&c, on_l3, &o);
+	struct tc_etmv2_record r;
+	memset(&r, 0, sizeof r);
+	r.h = (struct tc_item){ sizeof r, tc_proto_etmv2, tc_etmv2_trigger, 16 };
+	tc_etmv2_analyze(a, NULL);
+	tc_etmv2_analyze(NULL, &r);
+	tc_etmv2_analyze_flush(a);
+	tc_etmv2_analyzer_free(a);
+	ok(a && o.text[0] == '\0', "a NULL record or analyzer is ignored");
 	char buf[8] = "x";
 	ok(tc_etmv2_format_l3(buf, sizeof buf, NULL) == 0 && buf[0] == '\0', "formatting no item writes nothing");
+	buf[0] = 'x';
+	ok(tc_etmv2_format_l3(buf, 1, NULL) == 0 && buf[0] == '\0', "formatting no item into one byte writes the NUL");
 }
 
 int main(void)
@@ -318,6 +399,7 @@ int main(void)
 	test_exceptions();
 	test_tfo();
 	test_other();
+	test_direct();
 	test_table_6_5();
 	test_api();
 	return tap_finish();
