@@ -557,6 +557,21 @@ static void test_warnings(void)
 	       "16-bit: an idle byte other than 0x66: warning idle-byte");
 }
 
+/* ERRATA ETM2-P22: at most four warnings an item. data_value=0; the DE's group is five Normal data
+ * packets, each one byte (no value is traced): 0x86, 0x8a, 0x8e, 0x86 (C = 1, SS = b01, b10, b11,
+ * b01) and 0x0a (C = 0, SS = b10): five data-size warnings found, the first four written. */
+static void test_warning_limit(void)
+{
+	struct tc_etmv2_config c = base_cfg(8);
+	expect(&c, SYNC8 "01 86 04 8a 04 8e 04 86 04 0a",
+	       SYNC8_L1 "@28 1 de pkt=28\n@28 1 +data a=0\n@28 1 +data a=0\n@28 1 +data a=0\n@28 1 +data a=0\n"
+			"@28 1 +data a=0\n@28 1 warning class=ignored-field field=data-size bits=0x1\n"
+			"@28 1 warning class=ignored-field field=data-size bits=0x2\n"
+			"@28 1 warning class=ignored-field field=data-size bits=0x3\n"
+			"@28 1 warning class=ignored-field field=data-size bits=0x1\n",
+	       "five warnings on one item: the first four written");
+}
+
 /* ---- Ports: §6.2 (L8574-8586) ------------------------------------------------------- */
 
 static void test_ports(void)
@@ -662,6 +677,31 @@ static void test_config(void)
 	c.contextid_size = 3;
 	ok(tc_etmv2_config_check(&c, err, sizeof err) == -1 && tc_etmv2_alloc(&c, NULL) == NULL,
 	   "contextid_size 3 refused, and no decoder is made of it");
+}
+
+/* The API's returns (etmv2.h): 0 for a feed and a finish; tc_etmv2_invalid for a NULL decoder or
+ * NULL data with a length; tc_etmv2_finished for a feed or a finish after the finish. */
+static void test_api(void)
+{
+	struct tc_etmv2_config c = base_cfg(8);
+	static uint8_t buf[64];
+	static struct out o;
+	size_t n = build(&c, SYNC8 "00 00", buf, sizeof buf);
+	struct tc_etmv2_sink sink = { &o, on_item };
+	memset(&o, 0, sizeof o);
+	struct tc_etmv2_decoder *d = tc_etmv2_alloc(&c, &sink);
+	ok(d != NULL, "a decoder of the default configuration");
+	if (!d)
+		return;
+	ok(tc_etmv2_feed(NULL, buf, n) == tc_etmv2_invalid, "feed of a NULL decoder: invalid");
+	ok(tc_etmv2_feed(d, NULL, 1) == tc_etmv2_invalid, "feed of NULL data with a length: invalid");
+	ok(tc_etmv2_feed(d, buf, n) == 0, "feed: 0");
+	ok(tc_etmv2_finish(NULL) == tc_etmv2_invalid, "finish of a NULL decoder: invalid");
+	ok(tc_etmv2_finish(d) == 0, "finish: 0");
+	ok(tc_etmv2_finish(d) == tc_etmv2_finished, "a second finish: finished");
+	ok(tc_etmv2_feed(d, buf, n) == tc_etmv2_finished, "feed after the finish: finished");
+	ok(strcmp(o.l1, SYNC8_L1 "@28 0 ie\n") == 0, "the items of the one feed, once");
+	tc_etmv2_free(d);
 }
 
 static void roundtrip_line(const char *line)
@@ -797,9 +837,11 @@ int main(void)
 	test_header_map();
 	test_branches();
 	test_warnings();
+	test_warning_limit();
 	test_ports();
 	test_errors();
 	test_config();
+	test_api();
 	test_text();
 	test_random();
 	return tap_finish();
