@@ -759,6 +759,130 @@ static void test_text(void)
 	ok(all && n == 6, "Table 6-5's six L1 lines: written, parsed, written again the same");
 }
 
+/* ---- The API's answers and the records' fields ------------------------------------------ */
+
+/* etmv2.h: feed and finish give 0, tc_etmv2_invalid (no decoder; data NULL with a length) or
+ * tc_etmv2_finished (a call after finish); a second finish writes nothing. */
+static void test_api(void)
+{
+	struct tc_etmv2_config c = base_cfg(8);
+	static struct out o;
+	static uint8_t buf[64];
+	size_t n = build(&c, "00 00", buf, sizeof buf);
+	struct tc_etmv2_sink sink = { &o, on_item };
+	memset(&o, 0, sizeof o);
+	struct tc_etmv2_decoder *d = tc_etmv2_alloc(&c, &sink);
+	ok(d != NULL, "a decoder of the default configuration");
+	if (!d)
+		return;
+	ok(tc_etmv2_feed(NULL, buf, n) == tc_etmv2_invalid, "feed with no decoder: tc_etmv2_invalid");
+	ok(tc_etmv2_feed(d, NULL, 1) == tc_etmv2_invalid, "feed of NULL data with a length: tc_etmv2_invalid");
+	ok(tc_etmv2_feed(d, buf, n) == 0, "feed of a header and a record: 0");
+	ok(tc_etmv2_finish(NULL) == tc_etmv2_invalid, "finish with no decoder: tc_etmv2_invalid");
+	ok(tc_etmv2_finish(d) == 0, "finish: 0");
+	int lines = o.n;
+	ok(tc_etmv2_finish(d) == tc_etmv2_finished && o.n == lines, "a second finish: tc_etmv2_finished, no item");
+	ok(tc_etmv2_feed(d, buf, n) == tc_etmv2_finished && o.n == lines, "feed after finish: tc_etmv2_finished, no item");
+	tc_etmv2_free(d);
+}
+
+struct recs {
+	struct tc_etmv2_record r[32];
+	int n;
+};
+
+static void on_record(void *ctx, const struct tc_etmv2_record *r)
+{
+	struct recs *s = ctx;
+	if (s->n < 32)
+		s->r[s->n++] = *r;
+}
+
+/* 1 when every field but the header, S and the kind's own (FORMAT.md "ETMv2 kinds": none for a
+ * trigger or a gap; class for an error; class, field and bits for a warning) is 0. */
+static int rest_zero(const struct tc_etmv2_record *r)
+{
+	int own_error = r->h.kind == tc_etmv2_error, own_warning = r->h.kind == tc_etmv2_warning;
+	return !r->pkt && !r->has_pkt && !r->phantom && !r->tfo_value && !r->implied && !r->a && !r->tag &&
+	       !r->has_daddr && !r->daddr_unknown && !r->daddr && !r->has_value && !r->vsize && !r->value &&
+	       !r->has_ctxid && !r->ctxid && !r->has_addr && !r->isa && !r->npkts && !r->has_e && !r->e && !r->addr &&
+	       !r->reason && !r->lsip && !r->has_cur && !r->cur_isa && !r->cur && (own_error || !r->error) &&
+	       (own_warning || (!r->warning && !r->field && !r->bits));
+}
+
+/* @16 TR unsynchronised (a trigger, ETM2-P24), @18 a gap record, @20 TFO 0 and its packet, @32 DE
+ * with Normal data SS = b01 and data_value=0 (warning data-size, ETM2-P4), @34 WT with no group
+ * unread (unowned-packets, ETM2-P2): the trigger, gap, warning and error records carry nothing but
+ * their own fields. */
+static void test_record_fields(void)
+{
+	struct tc_etmv2_config c = base_cfg(8);
+	static uint8_t buf[64];
+	size_t n = build(&c, "06 00 80 00 07 09 04 20 04 00 04 80 04 00 04 00 01 06 04 00", buf, sizeof buf);
+	static struct recs s;
+	memset(&s, 0, sizeof s);
+	struct tc_etmv2_sink sink = { &s, on_record };
+	struct tc_etmv2_decoder *d = tc_etmv2_alloc(&c, &sink);
+	if (d) {
+		tc_etmv2_feed(d, buf, n);
+		tc_etmv2_finish(d);
+		tc_etmv2_free(d);
+	}
+	int seen[tc_etmv2_kind_count] = { 0 }, good = 1;
+	for (int i = 0; i < s.n; i++) {
+		const struct tc_etmv2_record *r = &s.r[i];
+		int k = r->h.kind;
+		if (k != tc_etmv2_trigger && k != tc_etmv2_gap && k != tc_etmv2_warning && k != tc_etmv2_error)
+			continue;
+		seen[k]++;
+		good &= rest_zero(r) && r->h.size == sizeof *r && r->h.protocol == tc_proto_etmv2;
+		if (k == tc_etmv2_trigger)
+			good &= r->h.offset == 16 && r->status == tc_etmv2_ps_tr;
+		else if (k == tc_etmv2_gap)
+			good &= r->h.offset == 18 && r->status == TC_ETMV2_STATUS_GAP;
+		else if (k == tc_etmv2_warning)
+			good &= r->h.offset == 32 && r->status == 1 && r->warning == tc_etmv2_warn_ignored_field &&
+				r->field == tc_etmv2_wf_data_size && r->bits == 1;
+		else
+			good &= r->h.offset == 34 && r->status == tc_etmv2_ps_wt && r->error == tc_etmv2_err_unowned_packets;
+	}
+	ok(good && seen[tc_etmv2_trigger] == 1 && seen[tc_etmv2_gap] == 1 && seen[tc_etmv2_warning] == 1 &&
+		   seen[tc_etmv2_error] == 1,
+	   "trigger, gap, warning and error records: their own fields, every other 0");
+	/* data_value=1: @28 DE, Load Miss Occurred 0x50 (C = 0, A = 0, TT = b00: bC1A1TT00, Table 6-2
+	 * L8687) has no value (FORMAT.md "+miss": tag, a, the address): the record's value fields are 0. */
+	c.data_value = 1;
+	n = build(&c, SYNC8 "01 50", buf, sizeof buf);
+	memset(&s, 0, sizeof s);
+	d = tc_etmv2_alloc(&c, &sink);
+	if (d) {
+		tc_etmv2_feed(d, buf, n);
+		tc_etmv2_finish(d);
+		tc_etmv2_free(d);
+	}
+	good = 0;
+	for (int i = 0; i < s.n; i++)
+		if (s.r[i].h.kind == tc_etmv2_miss)
+			good = s.r[i].h.offset == 28 && !s.r[i].has_value && !s.r[i].vsize && !s.r[i].value &&
+			       !s.r[i].has_daddr && !s.r[i].tag && !s.r[i].a;
+	ok(good, "a Load Miss Occurred record with data_value=1: no value fields");
+}
+
+/* ERRATA ETM2-P22: at most four warnings an item. @28 DE, data_value=0: five Normal data packets
+ * with SS = b01 (0x86: C = 1; the last 0x06: C = 0), each a data-size warning (ETM2-P4). */
+static void test_warning_limit(void)
+{
+	struct tc_etmv2_config c = base_cfg(8);
+	expect(&c, SYNC8 "01 86 04 86 04 86 04 86 04 06",
+	       SYNC8_L1 "@28 1 de pkt=28\n@28 1 +data a=0\n@28 1 +data a=0\n@28 1 +data a=0\n@28 1 +data a=0\n"
+			"@28 1 +data a=0\n"
+			"@28 1 warning class=ignored-field field=data-size bits=0x1\n"
+			"@28 1 warning class=ignored-field field=data-size bits=0x1\n"
+			"@28 1 warning class=ignored-field field=data-size bits=0x1\n"
+			"@28 1 warning class=ignored-field field=data-size bits=0x1\n",
+	       "five data-size warnings in one group: the first four written (ETM2-P22)");
+}
+
 /* ---- Random records: the decoder reads any file the same whole and in pieces ----------- */
 
 static void test_random(void)
@@ -843,6 +967,9 @@ int main(void)
 	test_config();
 	test_api();
 	test_text();
+	test_api();
+	test_record_fields();
+	test_warning_limit();
 	test_random();
 	return tap_finish();
 }
