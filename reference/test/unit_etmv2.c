@@ -763,7 +763,7 @@ static void test_text(void)
 
 /* etmv2.h: feed and finish give 0, tc_etmv2_invalid (no decoder; data NULL with a length) or
  * tc_etmv2_finished (a call after finish); a second finish writes nothing. */
-static void test_api(void)
+static void test_api_answers(void)
 {
 	struct tc_etmv2_config c = base_cfg(8);
 	static struct out o;
@@ -870,7 +870,7 @@ static void test_record_fields(void)
 
 /* ERRATA ETM2-P22: at most four warnings an item. @28 DE, data_value=0: five Normal data packets
  * with SS = b01 (0x86: C = 1; the last 0x06: C = 0), each a data-size warning (ETM2-P4). */
-static void test_warning_limit(void)
+static void test_four_warnings_an_item(void)
 {
 	struct tc_etmv2_config c = base_cfg(8);
 	expect(&c, SYNC8 "01 86 04 86 04 86 04 86 04 06",
@@ -967,9 +967,9 @@ int main(void)
 	test_config();
 	test_api();
 	test_text();
-	test_api();
+	test_api_answers();
 	test_record_fields();
-	test_warning_limit();
+	test_four_warnings_an_item();
 	test_random();
 	return tap_finish();
 }
