@@ -548,6 +548,47 @@ static void echo_files(void)
 	ok(strcmp(got.text, want_bad) == 0 && got.odd == 0, "echo of a refused header and 16 bytes after it: exactly two lines of 16");
 }
 
+/* tc_cyclecap_finish called again: a refused (cut) header leaves the reader dead, so the second
+ * call gives nothing; a partial last record is reported once, the second call gives nothing. */
+static void finish_again(void)
+{
+	uint8_t f[17];
+	struct tc_cyclecap c;
+	int e = 0;
+	uint64_t off = 99;
+	header(f, 1, 8);
+	const uint8_t *d = f;
+	size_t len = 5;
+	struct tc_cyclecap_record r;
+	tc_cyclecap_init(&c, &v1);
+	tc_cyclecap_next(&c, &d, &len, &r, &e, &off);
+	int first = tc_cyclecap_finish(&c, &e, &off);
+	ok(first < 0 && e == tc_cyclecap_bad_header && off == 0 && tc_cyclecap_finish(&c, &e, &off) == 0,
+	   "finish of a header cut at 5 bytes: bad-header at 0, then nothing again");
+	f[16] = 0x00;   /* @16 the status byte of an IE record, its packet byte missing */
+	d = f;
+	len = sizeof f;
+	tc_cyclecap_init(&c, &v1);
+	tc_cyclecap_next(&c, &d, &len, &r, &e, &off);
+	first = tc_cyclecap_finish(&c, &e, &off);
+	ok(first < 0 && e == tc_cyclecap_truncated && off == 16 && tc_cyclecap_finish(&c, &e, &off) == 0,
+	   "finish of a partial record at 16: truncated at 16 once, then nothing again");
+}
+
+/* The echo's header line gives the header's own flags byte (byte 10), apart from the half-rate
+ * byte before it: ETMv1.1, 8-bit, multiplexed, not half-rate, flags 1 (ETMC-F3). */
+static void echo_header_flags(void)
+{
+	uint8_t f[16];
+	struct echoed got;
+	header(f, 1, 8);
+	f[8] = 1;
+	f[10] = 1;
+	echo_file(f, sizeof f, 16, &got);
+	ok(strcmp(got.text, "@0 sample-header version=1 port_width=8 port_mode=1 half_rate=0 flags=1\n") == 0,
+	   "echo of a header with flags 1: the header line says flags=1");
+}
+
 int main(void)
 {
 	record_count();
@@ -565,5 +606,7 @@ int main(void)
 	writer_refusals();
 	echo();
 	echo_files();
+	finish_again();
+	echo_header_flags();
 	return tap_finish();
 }

@@ -364,6 +364,18 @@ static void test_invariants(void)
 	}
 }
 
+/* B<c>.W T3's offset, S:J2:J1:imm6:imm11:'0' sign-extended from 21 bits, taken bit by bit: BHI.W
+ * (cond 1000, so op<25> = 1 next to S = 0) with J2 = J1 = 0 and imm11 = 0x400 (its top bit next to
+ * J2): offset +0x800, the target 0x8000 + 4 + 0x800. */
+static void test_t32_cond_offset(void)
+{
+	static const uint8_t bhi[4] = { 0x00, 0xf2, 0x00, 0x84 };   /* hw1 0xf200, hw2 0x8400 */
+	struct tc_insn in;
+	ok(tc_insn_decode(tc_isa_t32, 0x8000, bhi, 4, 0, &in) == 4 && in.type == tc_insn_branch_dir && in.is_cond == 1 &&
+	   in.target == 0x8804,
+	   "T32 BHI.W +0x800: S, cond<3>, J2 and imm11<10> each in its place");
+}
+
 int main(int argc, char **argv)
 {
 	struct counts c[3];
@@ -381,5 +393,6 @@ int main(int argc, char **argv)
 	test_arguments();
 	test_address_width();
 	test_invariants();
+	test_t32_cond_offset();
 	return tap_finish();
 }
