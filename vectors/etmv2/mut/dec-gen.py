@@ -19,6 +19,12 @@
 #     Each count check holds (ERRATA ETM2-P10): 0 bytes read between the first TFO and its header, 5
 #     between the second and its.
 # Run from this folder: python3 dec-gen.py
+import os
+import sys
+
+sys.dont_write_bytecode = True   # no __pycache__ in the tree
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), '..'))
+from e2vec import write_8bit  # noqa: E402
 CFG = dict(protocol='etmv2', version=0, port_width=8, port_mode=0, half_rate=0, contextid_size=0,
            data_address=0, data_value=0, cprt=0, cycle_accurate=1, branch_output=0, hivecs=0, fifo_depth=0)
 PACKET = [(0x00, 'address byte 0'), (0x10, 'address byte 1 = 0x10: 0x1000'), (0x00, 'address byte 2'),
@@ -57,17 +63,7 @@ expect += ['@%d 7 tfo value=0 pkt=%d' % (first, second + 2),
            '@%d 7 +tfo-packet reason=0 lsip=0 addr=0x1000 isa=arm' % second]
 expect.append('@%d 0 ie' % off())
 recs.append((0x00, 0x00, 'IE'))
-out = ['tracecert-vector 1',
-       '# ERRATA ETM2-P2: groups in the order of their cycles, after %d items (more than the 1024 that can' % (PAIRS + 2),
+write_8bit('m-dec-queue-wrap.tcv', ['# ERRATA ETM2-P2: groups in the order of their cycles, after %d items (more than the 1024 that can' % (PAIRS + 2),
        '# wait, ERRATA ETM2-P21, each written at once) made on cycles that carry no FIFO data: two TFOs',
-       '# announced back to back, the first one\'s packet read first. The rules: dec-gen.py.', '[config]']
-out += ['%s=%s' % kv for kv in CFG.items()]
-out += ['[tags]', 'mut dec-queue-wrap L8889', '[trace]',
-        '45 54 4d 43 01 02 00 08 00 00 00 00 00 00 00 00   # @0 header: ETMC, rev 1, ETMv2.0, 8-bit, normal']
-o = 16
-for s, p, w in recs:
-    out.append('%02x %02x    # @%d %s' % (s, p, o, w))
-    o += 2
-out += ['[expect.l1]'] + expect + ['[end]']
-with open('m-dec-queue-wrap.tcv', 'w') as f:
-    f.write('\n'.join(out) + '\n')
+       '# announced back to back, the first one\'s packet read first. The rules: dec-gen.py.'],
+           CFG, 'mut dec-queue-wrap L8889', recs, expect)

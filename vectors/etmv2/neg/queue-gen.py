@@ -17,6 +17,12 @@
 #     DE is too-many-pending, S 1; the items written before it are groups 0 .. 1022;
 #   - RESUME: the same TFO and packet after it, then an IE: the decoder joins at the TFO (ETM2-P24).
 # Run from this folder: python3 queue-gen.py
+import os
+import sys
+
+sys.dont_write_bytecode = True   # no __pycache__ in the tree
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), '..'))
+from e2vec import write_8bit  # noqa: E402
 CFG = dict(protocol='etmv2', version=0, port_width=8, port_mode=0, half_rate=0, contextid_size=0,
            data_address=0, data_value=1, cprt=0, cycle_accurate=0, branch_output=0, hivecs=0, fifo_depth=0)
 TFO = [(0x07, 0x09, 'TD, TRACEPKT = 0x09: TFO 0'), (0x04, 0x20, 'WT: TFO header 0x20: normal, reason b01'),
@@ -54,17 +60,7 @@ expect.append('@%d 1 error class=too-many-pending' % err_at)
 tfo('RESUME')
 expect.append('@%d 0 ie' % off())
 recs.append((0x00, 0x00, 'RESUME: IE'))
-out = ['tracecert-vector 1',
-       '# ERRATA ETM2-P21: groups announced faster than the FIFO gives their bytes (two bytes a DE, one a',
+write_8bit('too-many-pending-queue.tcv', ['# ERRATA ETM2-P21: groups announced faster than the FIFO gives their bytes (two bytes a DE, one a',
        '# cycle) until 1024 items wait: too-many-pending at the DE of cycle 2047; then the decoder joins at',
-       '# the next TFO. The rules: queue-gen.py.', '[config]']
-out += ['%s=%s' % kv for kv in CFG.items()]
-out += ['[tags]', 'neg too-many-pending', '[trace]',
-        '45 54 4d 43 01 02 00 08 00 00 00 00 00 00 00 00   # @0 header: ETMC, rev 1, ETMv2.0, 8-bit, normal']
-o = 16
-for s, p, w in recs:
-    out.append('%02x %02x    # @%d %s' % (s, p, o, w))
-    o += 2
-out += ['[expect.l1]'] + expect + ['[error]', 'too-many-pending %d' % err_at, '[end]']
-with open('too-many-pending-queue.tcv', 'w') as f:
-    f.write('\n'.join(out) + '\n')
+       '# the next TFO. The rules: queue-gen.py.'],
+           CFG, 'neg too-many-pending', recs, expect, tail=['[error]', 'too-many-pending %d' % err_at])
