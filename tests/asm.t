@@ -236,6 +236,10 @@ check "a packet of 4096 bytes or more is refused before it is written" rejects "
 # ETM3-X1); an LSiP I-sync's data instruction address has bit 0 clear (its byte holds the T bit, §7.7.3).
 printf '@0 00 async\n@6 42 timestamp ts=0x1000000000000\n' > "$tmp/ts49.txt"
 check "ptm: a timestamp of more than 48 bits without ts64 is refused" rejects "tracecert asm: $tmp/ts49.txt:2: ts=0x1000000000000: the timestamp has 48 bits (ts64=0)" --protocol ptm --config timestamps=1 "$tmp/ts49.txt"
+# A timestamp's header is b01000x10 (PTM-P9: 42 or 46); a timestamp line with a branch's header 43 is
+# refused, not written with 43 (read back as a branch; found by ptm_asm, fuzz/corpus/ptm_asm/).
+printf '@0 00 async\n@6 43 timestamp ts=0x85\n' > "$tmp/ts43.txt"
+check "ptm: a timestamp line whose header is no timestamp's is refused" rejects "tracecert asm: $tmp/ts43.txt:2: the packet's header is 42, not 43" --protocol ptm --config timestamps=1 "$tmp/ts43.txt"
 printf '@0 00 async\n@6 42 timestamp ts=0x1000000000000 r=0\n' > "$tmp/e3ts49.txt"
 check "etmv3: a timestamp of more than 48 bits without ts64 is refused" rejects "tracecert asm: $tmp/e3ts49.txt:2: the timestamp has 48 bits (ts64=0)" --protocol etmv3 --config timestamps=1 "$tmp/e3ts49.txt"
 # A long form's M is one byte (RV-F4): no frame is longer than 2 + 255 bytes (found by rvtrace_asm).

@@ -166,7 +166,7 @@ static int write_timestamp(struct pe *e, const struct tc_ptm_packet *p, size_t l
 	if (rest < 0 || k + rest > maxb)
 		return refuse_len(err, errlen, "timestamp", len);
 	k += (int)rest;
-	pe_put_byte(e, p->header);
+	pe_put_byte(e, (p->header & 0x04) ? 0x46 : 0x42);   /* b01000x10; any other header is refused below */
 	pe_put_ts(e, g, maxb, k);
 	if (p->has_cc)
 		pe_put_cc(e, p->cc, cck);
