@@ -240,6 +240,20 @@ check "ptm: a timestamp of more than 48 bits without ts64 is refused" rejects "t
 # refused, not written with 43 (read back as a branch; found by ptm_asm, fuzz/corpus/ptm_asm/).
 printf '@0 00 async\n@6 43 timestamp ts=0x85\n' > "$tmp/ts43.txt"
 check "ptm: a timestamp line whose header is no timestamp's is refused" rejects "tracecert asm: $tmp/ts43.txt:2: the packet's header is 42, not 43" --protocol ptm --config timestamps=1 "$tmp/ts43.txt"
+# An I-sync address's bit 0 is the T bit (PTM-P8): addr=0x1001 isa=arm would be read back as Thumb 0x1000.
+printf '@0 00 async\n@6 08 isync addr=0x1001 isa=arm reason=0 ns=0 hyp=0\n' > "$tmp/isync-b0.txt"
+check "ptm: an I-sync address with bit 0 set is refused" rejects "tracecert asm: $tmp/isync-b0.txt:2: addr=0x1001: an I-sync address in arm state has bit 0 clear" --protocol ptm "$tmp/isync-b0.txt"
+# A branch or waypoint address section holds bits [31:2] in ARM state, [31:1] in Thumb (PTM-P3).
+printf '@0 00 async\n@6 08 isync addr=0x1000 isa=arm reason=0 ns=0 hyp=0\n@12 81 branch addr=0x2002 isa=arm ns=0 hyp=0\n' > "$tmp/br-b1.txt"
+check "ptm: an ARM branch address with bit 1 set is refused" rejects "tracecert asm: $tmp/br-b1.txt:3: addr=0x2002: a branch address in arm state has bits 1:0 clear" --protocol ptm "$tmp/br-b1.txt"
+printf '@0 00 async\n@6 08 isync addr=0x1000 isa=thumb reason=0 ns=0 hyp=0\n@12 72 waypoint addr=0x2001 isa=thumb\n' > "$tmp/wp-b0.txt"
+check "ptm: a Thumb waypoint address with bit 0 set is refused" rejects "tracecert asm: $tmp/wp-b0.txt:3: addr=0x2001: a waypoint address in thumb state has bit 0 clear" --protocol ptm "$tmp/wp-b0.txt"
+# ETMv3 likewise: a branch address from bit 2 (ARM), 1 (Thumb), 0 (Jazelle) up (§7.3.5); an I-sync's
+# bit 0 is the T bit outside Jazelle state (§7.7.3, reference/etmv3/etmv3_parse.c clears it).
+printf '@0 00 async\n@6 08 isync addr=0x1000 isa=arm reason=1 ns=0 hyp=0\n@12 81 branch addr=0x2002 isa=arm ns=0 hyp=0\n' > "$tmp/e3br-b1.txt"
+check "etmv3: an ARM branch address with bit 1 set is refused" rejects "tracecert asm: $tmp/e3br-b1.txt:3: addr=0x2002: a branch address in arm state has bits 1:0 clear" --protocol etmv3 "$tmp/e3br-b1.txt"
+printf '@0 00 async\n@6 08 isync addr=0x1001 isa=arm reason=1 ns=0 hyp=0\n' > "$tmp/e3is-b0.txt"
+check "etmv3: an I-sync address with bit 0 set outside Jazelle state is refused" rejects "tracecert asm: $tmp/e3is-b0.txt:2: addr=0x1001: an I-sync address in arm state has bit 0 clear" --protocol etmv3 "$tmp/e3is-b0.txt"
 printf '@0 00 async\n@6 42 timestamp ts=0x1000000000000 r=0\n' > "$tmp/e3ts49.txt"
 check "etmv3: a timestamp of more than 48 bits without ts64 is refused" rejects "tracecert asm: $tmp/e3ts49.txt:2: the timestamp has 48 bits (ts64=0)" --protocol etmv3 --config timestamps=1 "$tmp/e3ts49.txt"
 # A long form's M is one byte (RV-F4): no frame is longer than 2 + 255 bytes (found by rvtrace_asm).

@@ -72,6 +72,19 @@ static int refuse_len(const struct asm_call *a)
 	return -1;
 }
 
+/* An address the packet holds from bit shift up (a branch: 2 in ARM state, 1 in Thumb and ThumbEE, 0
+ * in Jazelle, §7.3.5; an I-sync: 1, bit 0 is the T bit outside Jazelle state, §7.7.3): a lower bit
+ * set would be read back as another address. */
+static int refuse_unaligned(const struct asm_call *a, const char *what, int shift)
+{
+	uint32_t low = (UINT32_C(1) << shift) - 1;
+	if (!(a->p->address & low))
+		return 0;
+	snprintf(a->err, a->errlen, "addr=0x%llx: %s address in %s state has %s clear", (unsigned long long)a->p->address,
+		 what, tc_etmv3_isa_name(a->p->isa), shift == 2 ? "bits 1:0" : "bit 0");
+	return -1;
+}
+
 /* A field's length: the bytes left (rest) when given, else min; -1 outside min..max. */
 static int field_len(long rest, int min, int max, int given)
 {
@@ -119,6 +132,8 @@ static int write_branch(const struct asm_call *a)
 	struct e3e_exc x;
 	int exc = branch_exception(p, &x), kmin = !exc ? 1 : x.byte5 || !e->cfg.alt_branch ? 5 : 2, k, b1 = 0;
 	int kshort;
+	if (refuse_unaligned(a, "a branch", p->isa == tc_etmv3_isa_arm ? 2 : p->isa == tc_etmv3_isa_jazelle ? 0 : 1))
+		return -1;
 	if (p->header & 0x80 && kmin < 2)
 		kmin = 2;   /* the header's C bit: another byte follows (§7.3.5) */
 	kshort = e3e_addr_min_bytes(e, p->address, p->isa, e->last.address, e->last.isa, kmin);
@@ -177,6 +192,8 @@ static int write_isync(const struct asm_call *a)
 	if (p->header != (p->has_cc ? 0x70 : 0x08) || p->has_address == e->cfg.data_only ||
 	    p->has_ctxid != (e->cfg.contextid_size > 0))
 		return refuse(a, "the header is not the item's (08, 70 with a cycle count) or the configuration gives another I-sync");
+	if (p->has_address && refuse_unaligned(a, "an I-sync", p->isa == tc_etmv3_isa_jazelle ? 0 : 1))
+		return -1;
 	if (p->lsip && (p->data_insn & 1))   /* the decoder clears it: bit 0 of the address byte is the T bit (§7.7.3) */
 		return refuse(a, "bit 0 of the LSiP data instruction's address is set: the address byte holds the T bit there");
 	e->ns = p->ns;

@@ -50,6 +50,19 @@ static int refuse_len(char *err, size_t errlen, const char *what, size_t len)
 	return -1;
 }
 
+/* An address the packet holds from bit shift up (a branch or waypoint update: 2 in ARM state, 1 in
+ * Thumb and ThumbEE, PTM-P3; an I-sync: 1, bit 0 is the T bit, PTM-P8): a lower bit set would be read
+ * back as another address. */
+static int refuse_unaligned(const struct tc_ptm_packet *p, const char *what, int shift, char *err, size_t errlen)
+{
+	uint32_t low = (UINT32_C(1) << shift) - 1;
+	if (!(p->address & low))
+		return 0;
+	snprintf(err, errlen, "addr=0x%llx: %s address in %s state has %s clear", (unsigned long long)p->address, what,
+		 tc_ptm_isa_name(p->isa), shift == 2 ? "bits 1:0" : "bit 0");
+	return -1;
+}
+
 /* A cycle count of k bytes (0: the shortest), or -1. */
 static int cc_len(uint32_t cc, long k)
 {
@@ -62,6 +75,8 @@ static int cc_len(uint32_t cc, long k)
 static int write_isync(struct pe *e, const struct tc_ptm_packet *p, size_t len, char *err, size_t errlen)
 {
 	int n = e->cfg.contextid_size, k = 0;
+	if (refuse_unaligned(p, "an I-sync", 1, err, errlen))
+		return -1;
 	if (p->has_cc) {
 		k = cc_len(p->cc, len ? (long)len - 6 - n : 0);
 		if (k < 0)
@@ -124,6 +139,8 @@ static int branch_split(const struct pe *e, const struct tc_ptm_packet *p, size_
 static int write_branch(struct pe *e, const struct tc_ptm_packet *p, size_t len, char *err, size_t errlen)
 {
 	int two, cck, k = branch_split(e, p, len, &two, &cck);
+	if (refuse_unaligned(p, "a branch", p->isa == tc_ptm_isa_arm ? 2 : 1, err, errlen))
+		return -1;
 	if (k < 0)
 		return refuse_len(err, errlen, "branch", len);
 	pe_put_address(e, p->address, p->isa, k, p->has_exception);
@@ -143,6 +160,8 @@ static int write_waypoint(struct pe *e, const struct tc_ptm_packet *p, size_t le
 	int k = len ? (int)len - 1 : pe_addr_min_bytes(e, p->address, p->isa, 1, 0), info = 0;
 	if (len == 7 || (len == 0 && k == 5 && !pe_plain_branch_states(e, p->isa)))
 		k = 5, info = 1;
+	if (refuse_unaligned(p, "a waypoint", p->isa == tc_ptm_isa_arm ? 2 : 1, err, errlen))
+		return -1;
 	if (k < 1 || k > 5)
 		return refuse_len(err, errlen, "waypoint", len);
 	pe_put_waypoint(e, p->address, p->isa, k, info);
