@@ -142,9 +142,15 @@ static int read_items(const struct tc_protocol *p, const char *text, size_t len,
 		while (end < len && text[end] != '\n')
 			end++;
 		memcpy(buf, text + at, end - at);
-		buf[end - at] = 0;   /* a NUL byte ends the line early, as for a C string */
-		at = end + 1;
+		buf[end - at] = 0;
 		line++;
+		if (strlen(buf) < end - at) {   /* no line of dump's text holds one: refused, not read as the line's end */
+			snprintf(msg, msglen, "column %zu: a NUL byte", strlen(buf) + 1);
+			*msg_line = line;
+			free(buf);
+			return -1;
+		}
+		at = end + 1;
 		strip_line(buf);
 		if (!buf[0])
 			continue;
