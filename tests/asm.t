@@ -248,6 +248,12 @@ printf '@0 00 async\n@6 08 isync addr=0x1000 isa=arm reason=0 ns=0 hyp=0\n@12 81
 check "ptm: an ARM branch address with bit 1 set is refused" rejects "tracecert asm: $tmp/br-b1.txt:3: addr=0x2002: a branch address in arm state has bits 1:0 clear" --protocol ptm "$tmp/br-b1.txt"
 printf '@0 00 async\n@6 08 isync addr=0x1000 isa=thumb reason=0 ns=0 hyp=0\n@12 72 waypoint addr=0x2001 isa=thumb\n' > "$tmp/wp-b0.txt"
 check "ptm: a Thumb waypoint address with bit 0 set is refused" rejects "tracecert asm: $tmp/wp-b0.txt:3: addr=0x2001: a waypoint address in thumb state has bit 0 clear" --protocol ptm "$tmp/wp-b0.txt"
+# Only an AltISA bit switches between Thumb and ThumbEE (PTM-P3, PTM-P4: a fifth address byte's
+# Thumb selector keeps ThumbEE): a branch without exception information cannot (found by ptm_asm).
+printf '@0 00 async\n@6 08 isync addr=0x1000 isa=thumb reason=0 ns=0 hyp=0\n@12 81 branch addr=0x10000000 isa=thumbee ns=0 hyp=0\n' > "$tmp/altisa.txt"
+check "ptm: a branch to ThumbEE from Thumb without exception information is refused" rejects "tracecert asm: $tmp/altisa.txt:3: isa=thumbee after thumb: a branch without exception information has no AltISA bit to switch between Thumb and ThumbEE" --protocol ptm "$tmp/altisa.txt"
+printf '@0 00 async\n@6 08 isync addr=0x1000 isa=thumb reason=0 ns=0 hyp=0\n@12 72 waypoint addr=0x1000 isa=thumbee\n@14 0c trigger\n' > "$tmp/altisa-wp.txt"
+check "ptm: a waypoint update to ThumbEE without its information byte is refused" rejects "tracecert asm: $tmp/altisa-wp.txt:3: isa=thumbee after thumb: a waypoint update without its information byte has no AltISA bit to switch between Thumb and ThumbEE" --protocol ptm "$tmp/altisa-wp.txt"
 # ETMv3 likewise: a branch address from bit 2 (ARM), 1 (Thumb), 0 (Jazelle) up (§7.3.5); an I-sync's
 # bit 0 is the T bit outside Jazelle state (§7.7.3, reference/etmv3/etmv3_parse.c clears it).
 printf '@0 00 async\n@6 08 isync addr=0x1000 isa=arm reason=1 ns=0 hyp=0\n@12 81 branch addr=0x2002 isa=arm ns=0 hyp=0\n' > "$tmp/e3br-b1.txt"

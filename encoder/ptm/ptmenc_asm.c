@@ -63,6 +63,15 @@ static int refuse_unaligned(const struct tc_ptm_packet *p, const char *what, int
 	return -1;
 }
 
+/* Thumb and ThumbEE share the address alignment and byte 5's selector; only an AltISA bit (exception
+ * information's, a waypoint update's information byte) switches between them (PTM-P3, PTM-P4). */
+static int refuse_altisa(const struct pe *e, const struct tc_ptm_packet *p, const char *what, char *err, size_t errlen)
+{
+	snprintf(err, errlen, "isa=%s after %s: %s has no AltISA bit to switch between Thumb and ThumbEE",
+		 tc_ptm_isa_name(p->isa), tc_ptm_isa_name(e->last.isa), what);
+	return -1;
+}
+
 /* A cycle count of k bytes (0: the shortest), or -1. */
 static int cc_len(uint32_t cc, long k)
 {
@@ -141,6 +150,8 @@ static int write_branch(struct pe *e, const struct tc_ptm_packet *p, size_t len,
 	int two, cck, k = branch_split(e, p, len, &two, &cck);
 	if (refuse_unaligned(p, "a branch", p->isa == tc_ptm_isa_arm ? 2 : 1, err, errlen))
 		return -1;
+	if (!p->has_exception && !pe_plain_branch_states(e, p->isa))
+		return refuse_altisa(e, p, "a branch without exception information", err, errlen);
 	if (k < 0)
 		return refuse_len(err, errlen, "branch", len);
 	pe_put_address(e, p->address, p->isa, k, p->has_exception);
@@ -158,10 +169,12 @@ static int write_branch(struct pe *e, const struct tc_ptm_packet *p, size_t len,
 static int write_waypoint(struct pe *e, const struct tc_ptm_packet *p, size_t len, char *err, size_t errlen)
 {
 	int k = len ? (int)len - 1 : pe_addr_min_bytes(e, p->address, p->isa, 1, 0), info = 0;
-	if (len == 7 || (len == 0 && k == 5 && !pe_plain_branch_states(e, p->isa)))
+	if (len == 7 || (len == 0 && !pe_plain_branch_states(e, p->isa)))
 		k = 5, info = 1;
 	if (refuse_unaligned(p, "a waypoint", p->isa == tc_ptm_isa_arm ? 2 : 1, err, errlen))
 		return -1;
+	if (!info && !pe_plain_branch_states(e, p->isa))
+		return refuse_altisa(e, p, "a waypoint update without its information byte", err, errlen);
 	if (k < 1 || k > 5)
 		return refuse_len(err, errlen, "waypoint", len);
 	pe_put_waypoint(e, p->address, p->isa, k, info);
