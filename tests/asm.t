@@ -254,6 +254,11 @@ printf '@0 00 async\n@6 08 isync addr=0x1000 isa=thumb reason=0 ns=0 hyp=0\n@12 
 check "ptm: a branch to ThumbEE from Thumb without exception information is refused" rejects "tracecert asm: $tmp/altisa.txt:3: isa=thumbee after thumb: a branch without exception information has no AltISA bit to switch between Thumb and ThumbEE" --protocol ptm "$tmp/altisa.txt"
 printf '@0 00 async\n@6 08 isync addr=0x1000 isa=thumb reason=0 ns=0 hyp=0\n@12 72 waypoint addr=0x1000 isa=thumbee\n@14 0c trigger\n' > "$tmp/altisa-wp.txt"
 check "ptm: a waypoint update to ThumbEE without its information byte is refused" rejects "tracecert asm: $tmp/altisa-wp.txt:3: isa=thumbee after thumb: a waypoint update without its information byte has no AltISA bit to switch between Thumb and ThumbEE" --protocol ptm "$tmp/altisa-wp.txt"
+# ETMv3 likewise: AltISA is exception information byte 0's, and ETMv3.3's (§7.3.5, §7.7.3).
+printf '@0 00 async\n@6 08 isync addr=0x1000 isa=thumb reason=1 ns=0 hyp=0\n@12 81 branch addr=0x10000000 isa=thumbee ns=0 hyp=0\n' > "$tmp/e3altisa.txt"
+check "etmv3: a branch to ThumbEE from Thumb without exception information is refused" rejects "tracecert asm: $tmp/e3altisa.txt:3: isa=thumbee after thumb: a branch without exception information byte 0 has no AltISA bit to switch between Thumb and ThumbEE" --protocol etmv3 "$tmp/e3altisa.txt"
+printf '@0 00 async\n@6 08 isync addr=0x1000 isa=thumbee reason=1 ns=0 hyp=0\n' > "$tmp/e3ee-v2.txt"
+check "etmv3: ThumbEE before ETMv3.3 is refused" rejects "tracecert asm: $tmp/e3ee-v2.txt:2: isa=thumbee before ETMv3.3 (version=3): no AltISA bit gives ThumbEE" --protocol etmv3 --config version=2 "$tmp/e3ee-v2.txt"
 # ETMv3 likewise: a branch address from bit 2 (ARM), 1 (Thumb), 0 (Jazelle) up (§7.3.5); an I-sync's
 # bit 0 is the T bit outside Jazelle state (§7.7.3, reference/etmv3/etmv3_parse.c clears it).
 printf '@0 00 async\n@6 08 isync addr=0x1000 isa=arm reason=1 ns=0 hyp=0\n@12 81 branch addr=0x2002 isa=arm ns=0 hyp=0\n' > "$tmp/e3br-b1.txt"
