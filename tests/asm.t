@@ -254,6 +254,11 @@ printf '@0 00 async\n@6 08 isync addr=0x1000 isa=thumb reason=0 ns=0 hyp=0\n@12 
 check "ptm: a branch to ThumbEE from Thumb without exception information is refused" rejects "tracecert asm: $tmp/altisa.txt:3: isa=thumbee after thumb: a branch without exception information has no AltISA bit to switch between Thumb and ThumbEE" --protocol ptm "$tmp/altisa.txt"
 printf '@0 00 async\n@6 08 isync addr=0x1000 isa=thumb reason=0 ns=0 hyp=0\n@12 72 waypoint addr=0x1000 isa=thumbee\n@14 0c trigger\n' > "$tmp/altisa-wp.txt"
 check "ptm: a waypoint update to ThumbEE without its information byte is refused" rejects "tracecert asm: $tmp/altisa-wp.txt:3: isa=thumbee after thumb: a waypoint update without its information byte has no AltISA bit to switch between Thumb and ThumbEE" --protocol ptm "$tmp/altisa-wp.txt"
+# A PTM packet has a cycle count where cycle_accurate gives it one, and nowhere else (PTM-P7, P9; found by ptm_asm).
+printf '@0 00 async\n@6 42 timestamp ts=0x2 cc=2\n' > "$tmp/ptm-cc.txt"
+check "ptm: a cycle count without cycle_accurate is refused" rejects "tracecert asm: $tmp/ptm-cc.txt:2: cc=: with cycle_accurate=0 this packet has no cycle count" --protocol ptm --config timestamps=1 "$tmp/ptm-cc.txt"
+printf '@0 00 async\n@6 42 timestamp ts=0x2\n' > "$tmp/ptm-nocc.txt"
+check "ptm: a timestamp without its cycle count under cycle_accurate is refused" rejects "tracecert asm: $tmp/ptm-nocc.txt:2: no cc=: with cycle_accurate=1 this packet has a cycle count" --protocol ptm --config timestamps=1 --config cycle_accurate=1 "$tmp/ptm-nocc.txt"
 # ETMv3 likewise: AltISA is exception information byte 0's, and ETMv3.3's (§7.3.5, §7.7.3).
 printf '@0 00 async\n@6 08 isync addr=0x1000 isa=thumb reason=1 ns=0 hyp=0\n@12 81 branch addr=0x10000000 isa=thumbee ns=0 hyp=0\n' > "$tmp/e3altisa.txt"
 check "etmv3: a branch to ThumbEE from Thumb without exception information is refused" rejects "tracecert asm: $tmp/e3altisa.txt:3: isa=thumbee after thumb: a branch without exception information byte 0 has no AltISA bit to switch between Thumb and ThumbEE" --protocol etmv3 "$tmp/e3altisa.txt"

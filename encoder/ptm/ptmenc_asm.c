@@ -230,8 +230,25 @@ static int write_fixed(struct pe *e, const struct tc_ptm_packet *p, size_t len, 
 	return 0;
 }
 
+/* Whether the packet has a cycle count is the configuration's: with cycle_accurate, a branch, an atom,
+ * a timestamp and an I-sync other than a periodic one (reason 0) have one, and nothing else has
+ * (PTM-P6, PTM-P7, PTM-P8, PTM-P9); a line that says otherwise would be read back as another. */
+static int refuse_cc(const struct pe *e, const struct tc_ptm_packet *p, char *err, size_t errlen)
+{
+	int kind = p->h.kind, want = e->cfg.cycle_accurate &&
+		(kind == tc_ptm_pkt_branch || kind == tc_ptm_pkt_atom || kind == tc_ptm_pkt_timestamp ||
+		 (kind == tc_ptm_pkt_isync && p->reason != 0));
+	if (p->has_cc == want)
+		return 0;
+	snprintf(err, errlen, want ? "no cc=: with cycle_accurate=%d this packet has a cycle count"
+				   : "cc=: with cycle_accurate=%d this packet has no cycle count", e->cfg.cycle_accurate);
+	return -1;
+}
+
 static int write_packet(struct pe *e, const struct tc_ptm_packet *p, size_t len, char *err, size_t errlen)
 {
+	if (p->h.kind != tc_ptm_pkt_error && p->h.kind != tc_ptm_pkt_warning && refuse_cc(e, p, err, errlen))
+		return -1;
 	switch (p->h.kind) {
 	case tc_ptm_pkt_isync: return write_isync(e, p, len, err, errlen);
 	case tc_ptm_pkt_atom: return write_atom(e, p, len, err, errlen);
