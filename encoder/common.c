@@ -126,6 +126,15 @@ void enc_variant_hit(const char *const *names, int n, uint32_t *counts, const ch
 	counts[i]++;
 }
 
+int enc_asm_unaligned(uint64_t address, int shift, const char *what, const char *state, char *err, size_t errlen)
+{
+	if (!(address & ((UINT64_C(1) << shift) - 1)))
+		return 0;
+	snprintf(err, errlen, "addr=0x%llx: %s address in %s state has %s clear", (unsigned long long)address, what, state,
+		 shift == 2 ? "bits 1:0" : "bit 0");
+	return -1;
+}
+
 long enc_asm_packet_out(const struct enc_buf *b, unsigned header, size_t len, uint8_t *out, size_t cap, char *err,
 			size_t errlen)
 {

@@ -54,6 +54,10 @@ char *enc_buf_take(struct enc_buf *b);
 long enc_asm_packet_out(const struct enc_buf *b, unsigned header, size_t len, uint8_t *out, size_t cap, char *err,
 			size_t errlen);
 
+/* An address whose bits below shift (1 or 2) the packet does not hold, so that it would be read
+ * back as another: -1 with err ("addr=…: WHAT address in STATE state has bit 0 clear"); else 0. */
+int enc_asm_unaligned(uint64_t address, int shift, const char *what, const char *state, char *err, size_t errlen);
+
 /* ---- Program: basic blocks in one or more image regions, each region of
  * one instruction set (A64, A32 or T32) ----------------------------------- */
 enum enc_isa { enc_a64, enc_a32, enc_t32 };

@@ -273,7 +273,7 @@ check "etmv3: an I-sync address with bit 0 set outside Jazelle state is refused"
 # ETE: an exception's address holds bits [63:2] of an IS0 address, [63:1] of an IS1 one, in every form
 # (K10.5.2.13.1, K10.5.2.14.2); found by ete_asm with context (fuzz/corpus/ete_asm/).
 printf '@0 00 async\n@12 01 trace-info cc=0 cct=0 spec=0 tx=0\n@14 85 addr-ctx addr=0x1000 isa=0 el=1 ns=1 sf=1 ctxid=0x0 vmid=0x0\n@24 06 exception e=2 type=0xe addr=0x1999 isa=0 el=2 ns=1 sf=1 ctxid=0x0 vmid=0x0\n' > "$tmp/ete-exc-b0.txt"
-check "ete: an exception address with bits 1:0 set in IS0 is refused" rejects "tracecert asm: $tmp/ete-exc-b0.txt:4: addr=0x1999: an address of sub-ISA 0 has bits 1:0 clear" --protocol ete "$tmp/ete-exc-b0.txt"
+check "ete: an exception address with bits 1:0 set in IS0 is refused" rejects "tracecert asm: $tmp/ete-exc-b0.txt:4: addr=0x1999: an exception address in IS0 state has bits 1:0 clear" --protocol ete "$tmp/ete-exc-b0.txt"
 # A NUL byte is refused where it stands, not taken as the line's end (the rest of the line unread).
 printf '@0 00 async\n@6 0c trigger \000junk\n' > "$tmp/nul.txt"
 check "a NUL byte in a line is refused with its column" rejects "tracecert asm: $tmp/nul.txt:2: column 15: a NUL byte" --protocol ptm "$tmp/nul.txt"

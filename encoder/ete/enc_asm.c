@@ -264,12 +264,9 @@ static int exception_form(const struct asm_call *a, long bytes, struct enc_exc_a
 	x->form = -1;
 	if (!p->has_address)
 		return bytes < 0 || bytes == 1 ? 0 : refuse_len(a);
-	if (!form_reaches(a->e, af_long64, p->address, p->isa)) {
-		/* no form holds the low bits (bits 1:0 of an IS0 address, bit 0 of an IS1 one) */
-		snprintf(a->err, a->errlen, "addr=0x%llx: an address of sub-ISA %d has %s clear",
-			 (unsigned long long)p->address, p->isa, p->isa ? "bit 0" : "bits 1:0");
+	/* no form holds bits 1:0 of an IS0 address, bit 0 of an IS1 one (K10.5.2.14.2) */
+	if (enc_asm_unaligned(p->address, p->isa ? 1 : 2, "an exception", p->isa ? "IS1" : "IS0", a->err, a->errlen))
 		return -1;
-	}
 	if (p->has_context) {
 		/* 32-bit where it reaches and leaves the context payload no section of a value that stays;
 		 * else 64-bit where the payload fits; else 32-bit with such sections */

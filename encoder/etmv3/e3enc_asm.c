@@ -72,17 +72,11 @@ static int refuse_len(const struct asm_call *a)
 	return -1;
 }
 
-/* An address the packet holds from bit shift up (a branch: 2 in ARM state, 1 in Thumb and ThumbEE, 0
- * in Jazelle, §7.3.5; an I-sync: 1, bit 0 is the T bit outside Jazelle state, §7.7.3): a lower bit
- * set would be read back as another address. */
+/* An address the packet holds from bit shift up: a branch 2 in ARM state, 1 in Thumb and ThumbEE, 0
+ * in Jazelle (§7.3.5); an I-sync 1, bit 0 is the T bit outside Jazelle state (§7.7.3). */
 static int refuse_unaligned(const struct asm_call *a, const char *what, int shift)
 {
-	uint32_t low = (UINT32_C(1) << shift) - 1;
-	if (!(a->p->address & low))
-		return 0;
-	snprintf(a->err, a->errlen, "addr=0x%llx: %s address in %s state has %s clear", (unsigned long long)a->p->address,
-		 what, tc_etmv3_isa_name(a->p->isa), shift == 2 ? "bits 1:0" : "bit 0");
-	return -1;
+	return enc_asm_unaligned(a->p->address, shift, what, tc_etmv3_isa_name(a->p->isa), a->err, a->errlen);
 }
 
 /* A field's length: the bytes left (rest) when given, else min; -1 outside min..max. */

@@ -50,17 +50,11 @@ static int refuse_len(char *err, size_t errlen, const char *what, size_t len)
 	return -1;
 }
 
-/* An address the packet holds from bit shift up (a branch or waypoint update: 2 in ARM state, 1 in
- * Thumb and ThumbEE, PTM-P3; an I-sync: 1, bit 0 is the T bit, PTM-P8): a lower bit set would be read
- * back as another address. */
+/* An address the packet holds from bit shift up: a branch or waypoint update 2 in ARM state, 1 in
+ * Thumb and ThumbEE (PTM-P3); an I-sync 1, bit 0 is the T bit (PTM-P8). */
 static int refuse_unaligned(const struct tc_ptm_packet *p, const char *what, int shift, char *err, size_t errlen)
 {
-	uint32_t low = (UINT32_C(1) << shift) - 1;
-	if (!(p->address & low))
-		return 0;
-	snprintf(err, errlen, "addr=0x%llx: %s address in %s state has %s clear", (unsigned long long)p->address, what,
-		 tc_ptm_isa_name(p->isa), shift == 2 ? "bits 1:0" : "bit 0");
-	return -1;
+	return enc_asm_unaligned(p->address, shift, what, tc_ptm_isa_name(p->isa), err, errlen);
 }
 
 /* Thumb and ThumbEE share the address alignment and byte 5's selector; only an AltISA bit (exception
