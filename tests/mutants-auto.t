@@ -68,5 +68,21 @@ check "measured.md is report.sh's output over runs/, unedited" sh -c "sh conform
 for r in conformance/mutants/auto/runs/*/; do
 	check "kept run $r is a full run (sample=all, no ids=)" sh -c "grep -qx 'sample=all' '${r}run.txt' && ! grep -q '^ids=' '${r}run.txt'"
 done
+# --resume: the run stopped before its one mutant was judged (its verdict gone) goes on with it;
+# its run.txt keeps the start's date and commit and adds when it was resumed. A tree with
+# uncommitted changes (its started.txt says so) is not resumed.
+cp -r "$tmp/out" "$tmp/rs"
+rm -f "$tmp"/rs/ptm/m1/verdict "$tmp/rs/ptm/run.txt" "$tmp/rs/ptm/verdicts.tsv"
+JOBS=2 sh conformance/mutants/auto/run.sh --resume --quiet --out "$tmp/rs" "$B" >"$tmp/rs.out" 2>&1
+rs_rc=$?
+if grep -q '^commit=[^ ]*$' "$tmp/out/ptm/started.txt"; then
+	check "run.sh --resume: the mutant without a verdict judged again, as in the first run; run.txt is started.txt and resumed=" sh -c "test $rs_rc -eq 0 && cmp -s '$tmp/out/ptm/verdicts.tsv' '$tmp/rs/ptm/verdicts.tsv' && head -n 5 '$tmp/rs/ptm/run.txt' | cmp -s - '$tmp/out/ptm/started.txt' && grep -Eq '^resumed=[0-9]{4}-' '$tmp/rs/ptm/run.txt' && grep -q 'ptm: resumed: 1 of 1 mutants left' '$tmp/rs.out'"
+else
+	check "run.sh --resume of a run of uncommitted changes: refused, exit 2" sh -c "test $rs_rc -eq 2 && grep -q 'a run of uncommitted changes cannot be resumed' '$tmp/rs.out'"
+fi
+check "run.sh --resume with --sample: exit 2, the options named" sh -c "sh conformance/mutants/auto/run.sh --resume --sample 3 --out '$tmp/rs' '$B' 2>'$tmp/rs2.err'; test \$? -eq 2 && grep -q 'give no --sample, --ids or --report-only' '$tmp/rs2.err'"
+check "run.sh --resume where OUT holds no started run: exit 2, OUT named" sh -c "sh conformance/mutants/auto/run.sh --resume --out '$tmp/empty' '$B' 2>'$tmp/rs3.err'; test \$? -eq 2 && grep -q 'empty holds no started run' '$tmp/rs3.err'"
+printf 'date=2026-01-01 00:00 UTC\ncommit=%s\nsample=2\nseed=5\n' "$(git rev-list --max-parents=0 HEAD 2>/dev/null | tail -n 1)" >"$tmp/rs/ptm/started.txt"
+check "run.sh --resume of a run at a commit whose reference or vectors differ: exit 2, the commit named" sh -c "sh conformance/mutants/auto/run.sh --resume --out '$tmp/rs' '$B' 2>'$tmp/rs4.err'; test \$? -eq 2 && grep -q 'the tree differs from ptm.s run commit' '$tmp/rs4.err'"
 check "run.sh --ids with a missing file: exit 2, the file named" sh -c "sh conformance/mutants/auto/run.sh --ids '$tmp/none' '$B' 2>'$tmp/ids.err'; test \$? -eq 2 && grep -q 'none: not a readable file' '$tmp/ids.err'"
 tap_done

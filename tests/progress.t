@@ -73,6 +73,8 @@ printf 'stillborn\t-\n' >"$tmp/mu/m3/verdict"
 check "progress.sh: 3 of the mutants judged, 1 survived" sh -c ". $P; test \"\$(progress_count '$tmp/mu')\" = '3 1'"
 # 3 judged in 2 s: 1.5 mutants/s.
 check "progress.sh: the line of 3/5 mutants, 1 surviving in 2 s" sh -c ". $P; test \"\$(progress_line ptm 3 5 1 2)\" = 'mutants-auto: ptm: 3/5 mutants, 1 surviving, 1.5 mutants/s'"
+# 4 judged in 2 s of a run resumed with 2 judged before: 1.0 mutants/s.
+check "progress.sh: a resumed run's rate counts only the mutants judged since (4/5, 2 before, 2 s: 1.0)" sh -c ". $P; test \"\$(progress_line ptm 4 5 1 2 2)\" = 'mutants-auto: ptm: 4/5 mutants, 1 surviving, 1.0 mutants/s'"
 # The watcher every 0.2 s off a terminal: waited for (at most 20 s) until it wrote a line, then the
 # last two mutants judged (one more survived) and the run stopped: its last line is 5/5, 2 surviving.
 cat >"$tmp/watch.sh" <<EOF

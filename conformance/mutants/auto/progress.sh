@@ -4,24 +4,26 @@
 # seconds (default 5); the last count on a line of its own at the end; nothing when quiet. The
 # line: "mutants-auto: PROTOCOL: 12/40 mutants, 2 surviving, 0.4 mutants/s" — the mutants judged (their
 # OUT/P/mN/verdict written by one.sh) of those sampled, of them the ones that survived the
-# vectors and the whole suite, the mutants judged per second since the start.
+# vectors and the whole suite, the mutants judged per second since the start (of a resumed run:
+# those judged since it was resumed).
 
 # progress_count DIR: "DONE SURVIVING" from the verdict files DIR/m*/verdict.
 progress_count() {
 	cat "$1"/m*/verdict 2>/dev/null | awk -F'\t' '{ n++ } $1 == "survived" { s++ } END { print n + 0, s + 0 }'
 }
 
-# progress_line LABEL DONE TOTAL SURVIVING SECONDS: the line.
+# progress_line LABEL DONE TOTAL SURVIVING SECONDS [BEFORE]: the line; BEFORE: the mutants judged
+# before the start (a resumed run), not counted in the rate.
 progress_line() {
-	awk -v l="$1" -v d="$2" -v t="$3" -v s="$4" -v e="$5" \
-		'BEGIN { printf "mutants-auto: %s: %d/%d mutants, %d surviving, %.1f mutants/s\n", l, d, t, s, (e > 0 ? d / e : 0) }'
+	awk -v l="$1" -v d="$2" -v t="$3" -v s="$4" -v e="$5" -v b="${6:-0}" \
+		'BEGIN { printf "mutants-auto: %s: %d/%d mutants, %d surviving, %.1f mutants/s\n", l, d, t, s, (e > 0 ? (d - b) / e : 0) }'
 }
 
 # progress_show LABEL DIR TOTAL START END: the line of DIR now (START: date +%s when it began),
 # redrawn on a terminal; END 1: the last one, its line ended.
 progress_show() {
 	set -- "$1" "$2" "$3" "$4" "$5" $(progress_count "$2")
-	progress_text=$(progress_line "$1" "$6" "$3" "$7" $(($(date +%s) - $4)))
+	progress_text=$(progress_line "$1" "$6" "$3" "$7" $(($(date +%s) - $4)) "${progress_before:-0}")
 	if [ -t 2 ]; then
 		printf '\r\033[K%s' "$progress_text" >&2
 		[ "$5" = 1 ] && printf '\n' >&2
@@ -45,9 +47,11 @@ progress_watch() {
 }
 
 # progress_start LABEL DIR TOTAL QUIET: the watcher in the background (its PID in progress_pid),
-# none when QUIET is 1.
+# none when QUIET is 1; the mutants DIR holds judged already in progress_before.
 progress_start() {
 	progress_pid= progress_start_s=$(date +%s)
+	set -- "$1" "$2" "$3" "$4" $(progress_count "$2")
+	progress_before=$5
 	[ "$4" = 1 ] && return 0
 	progress_watch "$1" "$2" "$3" "$progress_start_s" &
 	progress_pid=$!

@@ -7,7 +7,7 @@
 # verdicts.tsv, a folder per mutant) and OUT/report.md over every protocol OUT holds (default
 # OUT: BUILD_DIR/mutants-auto; each protocol's results stay until a run of it replaces them).
 #
-#   run.sh [--protocol NAME]... [--sample N] [--seed S] [--ids FILE] [--out DIR] [--report-only] [--quiet] BUILD_DIR
+#   run.sh [--protocol NAME]... [--sample N] [--seed S] [--ids FILE] [--out DIR] [--report-only] [--resume] [--quiet] BUILD_DIR
 #
 # The protocols: every one of the build (BUILD_DIR/gen/protocols.c), or those named. The
 # parts of protocol P: each reference/P/*.c by its name without "P_" (parse, resolve, …)
@@ -26,6 +26,15 @@
 # those of that subset, not of the protocol. Sites listed in equivalent.txt (beside this
 # script) are not built. --report-only writes
 # the verdicts and the report again from the mutants OUT holds (after equivalent.txt changed).
+# --resume goes on with a run that stopped before its end (OUT/P/started.txt, written when
+# a protocol's mutants start, records its date, commit, sample, seed and ids): the mutants
+# that have a verdict keep it, the others are judged; refused when the tree differs from the
+# run's commit in what the verdicts depend on (reference/, vectors/, tests/, encoder/,
+# conformance/ but for this script, report.sh, keep.sh, the kept runs and the lists of
+# equivalent, unscored and unreachable sites, which verdicts.tsv applies when it is written)
+# or when --sample, --ids or --report-only is given. Without --protocol, the protocols OUT
+# holds a started run of.
+# run.txt then records the commit and date of the start, and when it was resumed.
 # While a protocol's mutants run, its progress is on stderr (progress.sh: on a terminal one line
 # redrawn, mutants judged of those sampled, surviving so far, mutants/s; elsewhere that line every
 # 5 s; the last count at the end); --quiet: none.
@@ -42,10 +51,10 @@
 # usage or a missing prerequisite.
 set -u
 usage() {
-	echo "usage: $0 [--protocol NAME]... [--sample N] [--seed S] [--ids FILE] [--out DIR] [--report-only] [--quiet] BUILD_DIR" >&2
+	echo "usage: $0 [--protocol NAME]... [--sample N] [--seed S] [--ids FILE] [--out DIR] [--report-only] [--resume] [--quiet] BUILD_DIR" >&2
 	exit 2
 }
-only= sample= seed=1 outarg= report_only=0 ids= quiet=0
+only= sample= seed=1 outarg= report_only=0 ids= quiet=0 resume=0
 while [ $# -gt 0 ]; do
 	case $1 in
 	--protocol) [ $# -ge 2 ] || usage; only="$only $2"; shift 2 ;;
@@ -54,12 +63,17 @@ while [ $# -gt 0 ]; do
 	--ids) [ $# -ge 2 ] || usage; ids=$2; shift 2 ;;
 	--out) [ $# -ge 2 ] || usage; outarg=$2; shift 2 ;;
 	--report-only) report_only=1; shift ;;
+	--resume) resume=1; shift ;;
 	--quiet) quiet=1; shift ;;
 	-*) usage ;;
 	*) break ;;
 	esac
 done
 [ $# -eq 1 ] || usage
+if [ $resume -eq 1 ] && { [ -n "$sample" ] || [ -n "$ids" ] || [ $report_only -eq 1 ]; }; then
+	echo "mutants-auto: --resume goes on with the run's own sample and ids (OUT/P/started.txt): give no --sample, --ids or --report-only" >&2
+	exit 2
+fi
 case $1 in /*) build=$1 ;; *) build=$(pwd)/$1 ;; esac
 case $ids in '' | /*) ;; *) ids=$(pwd)/$ids ;; esac
 if [ -n "$ids" ] && { [ ! -f "$ids" ] || [ ! -r "$ids" ]; }; then
@@ -101,6 +115,12 @@ PYTHON=$(sh conformance/mutants/auto/python.sh) || exit 2
 	{ echo "mutants-auto: the test programs' objects are missing in $build/obj (make tests builds them)" >&2; exit 2; }
 all=$(sed -n 's/^extern const struct tc_protocol tc_protocol_\([a-z0-9_]*\);$/\1/p' "$build/gen/protocols.c")
 protocols=${only:-$all}
+# Resumed without --protocol: the protocols OUT holds a started run of.
+if [ $resume -eq 1 ] && [ -z "$only" ]; then
+	protocols=
+	for p in $all; do [ -f "$out/$p/started.txt" ] && protocols="$protocols $p"; done
+	[ -n "$protocols" ] || { echo "mutants-auto: --resume: $out holds no started run (P/started.txt) of a protocol of this build" >&2; exit 2; }
+fi
 for p in $protocols; do
 	case " $(echo $all) " in *" $p "*) ;; *) echo "mutants-auto: $p is not a protocol of this build" >&2; exit 2 ;; esac
 done
@@ -143,6 +163,32 @@ verdicts() {
 			}' \
 		>"$out/$1/verdicts.tsv"
 }
+# resume_check: every protocol to run has a started run in OUT at a commit whose tree is this
+# one's in what its verdicts depend on.
+resume_check() {
+	for p in $protocols; do
+		st=$out/$p/started.txt
+		if [ ! -f "$st" ] || [ ! -f "$out/$p/sample.tsv" ]; then
+			echo "mutants-auto: --resume: $st or $out/$p/sample.tsv is missing: no started run of $p to go on with" >&2
+			return 1
+		fi
+		c=$(sed -n 's/^commit=//p' "$st")
+		case $c in *' '* | '')
+			echo "mutants-auto: --resume: $st: commit '$c': a run of uncommitted changes cannot be resumed" >&2
+			return 1 ;;
+		esac
+		if ! git diff --quiet "$c" -- reference vectors tests encoder conformance \
+			':(exclude)conformance/mutants/auto/run.sh' ':(exclude)conformance/mutants/auto/report.sh' \
+			':(exclude)conformance/mutants/auto/keep.sh' ':(exclude)conformance/mutants/auto/equivalent.txt' \
+			':(exclude)conformance/mutants/auto/unscored.txt' ':(exclude)conformance/mutants/auto/unreachable.txt' \
+			':(exclude)conformance/mutants/auto/measured.md' ':(exclude)conformance/mutants/auto/runs' 2>/dev/null; then
+			echo "mutants-auto: --resume: the tree differs from $p's run commit $c in reference/, vectors/, tests/, encoder/ or conformance/ (git diff $c): start a new run" >&2
+			return 1
+		fi
+	done
+	resumed=$(date -u '+%Y-%m-%d %H:%M UTC')
+}
+
 if [ $report_only -eq 1 ]; then
 	for p in $protocols; do
 		[ -f "$out/$p/sample.tsv" ] && verdicts "$p"
@@ -152,14 +198,19 @@ if [ $report_only -eq 1 ]; then
 	exit 0
 fi
 
-# A run replaces the results of the protocols it runs and keeps the others'.
-rm -rf "$out/.base"
-for p in $protocols; do rm -rf "${out:?}/$p"; done
-mkdir -p "$out" || exit 1
-
 # The commit measured (the tree when the run starts).
 commit="$(git rev-parse --short HEAD 2>/dev/null || echo unknown)$(git diff --quiet HEAD -- reference vectors conformance/mutants 2>/dev/null || echo ' with uncommitted changes to reference/, vectors/ or conformance/mutants/')"
 started=$(date -u '+%Y-%m-%d %H:%M UTC')
+resumed=
+
+if [ $resume -eq 1 ]; then
+	resume_check || exit 2
+else
+	# A run replaces the results of the protocols it runs and keeps the others'.
+	for p in $protocols; do rm -rf "${out:?}/$p"; done
+fi
+rm -rf "$out/.base"
+mkdir -p "$out" || exit 1
 
 # ---- The control: the pristine copy passes every vector and the whole suite.
 base=$out/.base
@@ -181,6 +232,20 @@ done
 export CC CFLAGS_M tool build out base base_objs suite_link equivalent vecdirs all
 for p in $protocols; do
 	mkdir -p "$out/$p" || exit 1
+	if [ $resume -eq 1 ]; then
+		n=$(wc -l <"$out/$p/sample.tsv")
+		left=$(seq 1 "$n" | while read -r i; do [ -f "$out/$p/m$i/verdict" ] || echo "$i"; done)
+		echo "mutants-auto: $p: resumed: $(echo "$left" | grep -c .) of $n mutants left to judge, $JOBS at a time" >&2
+		progress_start "$p" "$out/$p" "$n" $quiet
+		[ -z "$left" ] || echo "$left" | xargs -P "$JOBS" -n 1 sh conformance/mutants/auto/one.sh "$p"
+		rc=$?
+		progress_stop "$p" "$out/$p" "$n" $quiet
+		[ $rc -eq 0 ] || exit 1
+		continue
+	fi
+	printf 'date=%s\ncommit=%s\nsample=%s\nseed=%s\n%s' "$started" "$commit" "${sample:-all}" "$seed" \
+		"${ids:+ids=$ids (a subset: not the protocol's kill rate)
+}" >"$out/$p/started.txt" || exit 1
 	# shellcheck disable=SC2046
 	"$PYTHON" conformance/mutants/auto/sites.py list $(parts "$p" | cut -d' ' -f2) >"$out/$p/sites.tsv" || exit 1
 	# shellcheck disable=SC2046
@@ -202,9 +267,7 @@ done
 # ---- OUT/P/verdicts.tsv: protocol, part, id, file, line, col, operator, original, replacement, verdict, by.
 for p in $protocols; do
 	parts "$p" >"$out/$p/parts.txt"
-	printf 'date=%s\ncommit=%s\nsample=%s\nseed=%s\n%s' "$started" "$commit" "${sample:-all}" "$seed" \
-		"${ids:+ids=$ids (a subset: not the protocol's kill rate)
-}" >"$out/$p/run.txt"
+	{ cat "$out/$p/started.txt" && if [ -n "$resumed" ]; then echo "resumed=$resumed"; fi; } >"$out/$p/run.txt" || exit 1
 	verdicts "$p"
 done
 sh conformance/mutants/auto/report.sh "$out" >"$out/report.md" || exit 1
