@@ -135,6 +135,12 @@ int enc_asm_unaligned(uint64_t address, int shift, const char *what, const char 
 	return -1;
 }
 
+int enc_asm_altisa_missing(const char *isa, const char *last, const char *what, char *err, size_t errlen)
+{
+	snprintf(err, errlen, "isa=%s after %s: %s has no AltISA bit to switch between Thumb and ThumbEE", isa, last, what);
+	return -1;
+}
+
 long enc_asm_packet_out(const struct enc_buf *b, unsigned header, size_t len, uint8_t *out, size_t cap, char *err,
 			size_t errlen)
 {

@@ -58,6 +58,10 @@ long enc_asm_packet_out(const struct enc_buf *b, unsigned header, size_t len, ui
  * back as another: -1 with err ("addr=…: WHAT address in STATE state has bit 0 clear"); else 0. */
 int enc_asm_unaligned(uint64_t address, int shift, const char *what, const char *state, char *err, size_t errlen);
 
+/* A switch between Thumb and ThumbEE, from state last to state isa, written by a packet WHAT, which
+ * holds no AltISA bit (the only field telling the two apart): -1 with err, always. */
+int enc_asm_altisa_missing(const char *isa, const char *last, const char *what, char *err, size_t errlen);
+
 /* ---- Program: basic blocks in one or more image regions, each region of
  * one instruction set (A64, A32 or T32) ----------------------------------- */
 enum enc_isa { enc_a64, enc_a32, enc_t32 };

@@ -65,6 +65,15 @@ static int refuse(const struct asm_call *a, const char *what)
 	return -1;
 }
 
+/* ThumbEE needs the AltISA bit, which ETMv3.3 brings (§7.3.5): before it (version=3) no packet
+ * gives that state. */
+static int refuse_thumbee_version(const struct asm_call *a, enum tc_etmv3_isa isa)
+{
+	if (isa != tc_etmv3_isa_thumbee || a->e->cfg.version >= 3)
+		return 0;
+	return refuse(a, "isa=thumbee before ETMv3.3 (version=3): no AltISA bit gives ThumbEE");
+}
+
 static int refuse_len(const struct asm_call *a)
 {
 	snprintf(a->err, a->errlen, "no %s packet of these fields is %ld bytes long (the distance to the next item's offset)",
@@ -128,12 +137,11 @@ static int write_branch(const struct asm_call *a)
 	int kshort;
 	if (refuse_unaligned(a, "a branch", p->isa == tc_etmv3_isa_arm ? 2 : p->isa == tc_etmv3_isa_jazelle ? 0 : 1))
 		return -1;
-	if (p->isa == tc_etmv3_isa_thumbee && e->cfg.version < 3)
-		return refuse(a, "isa=thumbee before ETMv3.3 (version=3): no AltISA bit gives ThumbEE");
-	if ((!exc || x.byte5) && e3e_needs_altisa(e, p->isa)) {   /* AltISA is exception information byte 0's (§7.3.5) */
-		snprintf(a->err, a->errlen, "isa=%s after %s: a branch without exception information byte 0 has no AltISA bit "
-			 "to switch between Thumb and ThumbEE", tc_etmv3_isa_name(p->isa), tc_etmv3_isa_name(e->last.isa));
+	if (refuse_thumbee_version(a, p->isa))
 		return -1;
+	if ((!exc || x.byte5) && e3e_needs_altisa(e, p->isa)) {   /* AltISA is exception information byte 0's (§7.3.5) */
+		return enc_asm_altisa_missing(tc_etmv3_isa_name(p->isa), tc_etmv3_isa_name(e->last.isa),
+					      "a branch without exception information byte 0", a->err, a->errlen);
 	}
 	if (p->header & 0x80 && kmin < 2)
 		kmin = 2;   /* the header's C bit: another byte follows (§7.3.5) */
@@ -193,8 +201,8 @@ static int write_isync(const struct asm_call *a)
 	if (p->header != (p->has_cc ? 0x70 : 0x08) || p->has_address == e->cfg.data_only ||
 	    p->has_ctxid != (e->cfg.contextid_size > 0))
 		return refuse(a, "the header is not the item's (08, 70 with a cycle count) or the configuration gives another I-sync");
-	if (p->has_address && p->isa == tc_etmv3_isa_thumbee && e->cfg.version < 3)
-		return refuse(a, "isa=thumbee before ETMv3.3 (version=3): no AltISA bit gives ThumbEE");
+	if (p->has_address && refuse_thumbee_version(a, p->isa))
+		return -1;
 	if (p->has_address && refuse_unaligned(a, "an I-sync", p->isa == tc_etmv3_isa_jazelle ? 0 : 1))
 		return -1;
 	if (p->lsip && (p->data_insn & 1))   /* the decoder clears it: bit 0 of the address byte is the T bit (§7.7.3) */

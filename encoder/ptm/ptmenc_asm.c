@@ -61,9 +61,7 @@ static int refuse_unaligned(const struct tc_ptm_packet *p, const char *what, int
  * information's, a waypoint update's information byte) switches between them (PTM-P3, PTM-P4). */
 static int refuse_altisa(const struct pe *e, const struct tc_ptm_packet *p, const char *what, char *err, size_t errlen)
 {
-	snprintf(err, errlen, "isa=%s after %s: %s has no AltISA bit to switch between Thumb and ThumbEE",
-		 tc_ptm_isa_name(p->isa), tc_ptm_isa_name(e->last.isa), what);
-	return -1;
+	return enc_asm_altisa_missing(tc_ptm_isa_name(p->isa), tc_ptm_isa_name(e->last.isa), what, err, errlen);
 }
 
 /* A cycle count of k bytes (0: the shortest), or -1. */
@@ -263,7 +261,6 @@ long pe_asm_write(void *wp, const struct tc_item *item, size_t len, uint8_t *out
 {
 	struct pe_asm *w = wp;
 	const struct tc_ptm_packet *p = (const struct tc_ptm_packet *)item;
-	size_t n;
 	if (p->h.kind != tc_ptm_pkt_error && p->h.kind != tc_ptm_pkt_warning && p->isa == tc_ptm_isa_jazelle) {
 		snprintf(err, errlen, "isa=jazelle: the encoder writes no Jazelle state");
 		return -1;
@@ -271,17 +268,7 @@ long pe_asm_write(void *wp, const struct tc_item *item, size_t len, uint8_t *out
 	w->e.trace.len = 0;
 	if (write_packet(&w->e, p, len, err, errlen))
 		return -1;
-	n = w->e.trace.len;
-	if (n && (uint8_t)w->e.trace.p[0] != p->header) {
-		snprintf(err, errlen, "the packet's header is %02x, not %02x", (unsigned)(uint8_t)w->e.trace.p[0],
-			 (unsigned)p->header);
-		return -1;
-	}
-	if (n > cap) {
-		snprintf(err, errlen, "a packet of %zu bytes, more than %zu", n, cap);
-		return -1;
-	}
-	memcpy(out, w->e.trace.p, n);
-	return (long)n;
+	/* write_packet has checked the length (0: none asked); the header and the room are checked here. */
+	return enc_asm_packet_out(&w->e.trace, p->header, 0, out, cap, err, errlen);
 }
 
