@@ -69,20 +69,43 @@ for r in conformance/mutants/auto/runs/*/; do
 	check "kept run $r is a full run (sample=all, no ids=)" sh -c "grep -qx 'sample=all' '${r}run.txt' && ! grep -q '^ids=' '${r}run.txt'"
 done
 # --resume: the run stopped before its one mutant was judged (its verdict gone) goes on with it;
-# its run.txt keeps the start's date and commit and adds when it was resumed. A tree with
-# uncommitted changes (its started.txt says so) is not resumed.
+# its run.txt keeps the start's date and commit and adds when it was resumed. A tree that differs
+# from the run's commit in what verdicts depend on (tree.sh) is not resumed, nor rechecked.
+. conformance/mutants/auto/tree.sh
+clean=0
+if grep -q '^commit=[^ ]*$' "$tmp/out/ptm/started.txt" && ch=$(measured_changes HEAD 2>/dev/null) && [ -z "$ch" ]; then clean=1; fi
 cp -r "$tmp/out" "$tmp/rs"
 rm -f "$tmp"/rs/ptm/m1/verdict "$tmp/rs/ptm/run.txt" "$tmp/rs/ptm/verdicts.tsv"
 JOBS=2 sh conformance/mutants/auto/run.sh --resume --quiet --out "$tmp/rs" "$B" >"$tmp/rs.out" 2>&1
 rs_rc=$?
-if grep -q '^commit=[^ ]*$' "$tmp/out/ptm/started.txt"; then
+# --recheck: a complete run whose one mutant is marked survived is judged again (as in the first run).
+cp -r "$tmp/out" "$tmp/rc"
+printf 'survived\t-\n' >"$tmp/rc/ptm/m1/verdict"
+JOBS=2 sh conformance/mutants/auto/run.sh --recheck --quiet --out "$tmp/rc" "$B" >"$tmp/rc.out" 2>&1
+rc_rc=$?
+if [ $clean -eq 1 ]; then
 	check "run.sh --resume: the mutant without a verdict judged again, as in the first run; run.txt is started.txt and resumed=" sh -c "test $rs_rc -eq 0 && cmp -s '$tmp/out/ptm/verdicts.tsv' '$tmp/rs/ptm/verdicts.tsv' && head -n 5 '$tmp/rs/ptm/run.txt' | cmp -s - '$tmp/out/ptm/started.txt' && grep -Eq '^resumed=[0-9]{4}-' '$tmp/rs/ptm/run.txt' && grep -q 'ptm: resumed: 1 of 1 mutants left' '$tmp/rs.out'"
+	check "run.sh --recheck: the mutant marked survived judged again, as in the first run; run.txt gains rechecked= at HEAD, the report says so" sh -c "test $rc_rc -eq 0 && cmp -s '$tmp/out/ptm/verdicts.tsv' '$tmp/rc/ptm/verdicts.tsv' && head -n 5 '$tmp/rc/ptm/run.txt' | cmp -s - '$tmp/out/ptm/run.txt' && grep -q \"^rechecked=.* at \$(git rev-parse --short HEAD) (1 mutants\" '$tmp/rc/ptm/run.txt' && grep -q 'ptm: rechecked: 1 of 1 mutants' '$tmp/rc.out' && grep -q '; rechecked .*RECHECK=1' '$tmp/rc/report.md'"
 else
-	check "run.sh --resume of a run of uncommitted changes: refused, exit 2" sh -c "test $rs_rc -eq 2 && grep -q 'a run of uncommitted changes cannot be resumed' '$tmp/rs.out'"
+	check "run.sh --resume in a tree that differs from the run's commit: refused, exit 2" sh -c "test $rs_rc -eq 2 && grep -Eq 'a run of uncommitted changes cannot be resumed|the tree differs from ptm.s run commit' '$tmp/rs.out'"
+	check "run.sh --recheck in a tree with uncommitted changes: refused, exit 2" sh -c "test $rc_rc -eq 2 && grep -Eq 'cannot be rechecked|uncommitted or untracked changes' '$tmp/rc.out'"
 fi
-check "run.sh --resume with --sample: exit 2, the options named" sh -c "sh conformance/mutants/auto/run.sh --resume --sample 3 --out '$tmp/rs' '$B' 2>'$tmp/rs2.err'; test \$? -eq 2 && grep -q 'give no --sample, --ids or --report-only' '$tmp/rs2.err'"
+check "run.sh --resume with --sample: exit 2, the options named" sh -c "sh conformance/mutants/auto/run.sh --resume --sample 3 --out '$tmp/rs' '$B' 2>'$tmp/rs2.err'; test \$? -eq 2 && grep -q 'give no --sample, --ids, --report-only or --recheck' '$tmp/rs2.err'"
+check "run.sh --recheck with --ids: exit 2, the options named" sh -c "sh conformance/mutants/auto/run.sh --recheck --ids '$tmp/ids.txt' --out '$tmp/rc' '$B' 2>'$tmp/rc2.err'; test \$? -eq 2 && grep -q 'give no --sample, --ids or --report-only' '$tmp/rc2.err'"
 check "run.sh --resume where OUT holds no started run: exit 2, OUT named" sh -c "sh conformance/mutants/auto/run.sh --resume --out '$tmp/empty' '$B' 2>'$tmp/rs3.err'; test \$? -eq 2 && grep -q 'empty holds no started run' '$tmp/rs3.err'"
-printf 'date=2026-01-01 00:00 UTC\ncommit=%s\nsample=2\nseed=5\n' "$(git rev-list --max-parents=0 HEAD 2>/dev/null | tail -n 1)" >"$tmp/rs/ptm/started.txt"
+check "run.sh --recheck where OUT holds no complete run: exit 2, OUT named" sh -c "sh conformance/mutants/auto/run.sh --recheck --out '$tmp/empty' '$B' 2>'$tmp/rc3.err'; test \$? -eq 2 && grep -q 'empty holds no complete run' '$tmp/rc3.err'"
+root=$(git rev-list --max-parents=0 HEAD 2>/dev/null | tail -n 1)
+printf 'date=2026-01-01 00:00 UTC\ncommit=%s\nsample=2\nseed=5\n' "$root" >"$tmp/rs/ptm/started.txt"
 check "run.sh --resume of a run at a commit whose reference or vectors differ: exit 2, the commit named" sh -c "sh conformance/mutants/auto/run.sh --resume --out '$tmp/rs' '$B' 2>'$tmp/rs4.err'; test \$? -eq 2 && grep -q 'the tree differs from ptm.s run commit' '$tmp/rs4.err'"
+if [ $clean -eq 1 ]; then
+	printf 'date=2026-01-01 00:00 UTC\ncommit=%s\nsample=2\nseed=5\n' "$root" >"$tmp/rc/ptm/run.txt"
+	check "run.sh --recheck of a run at a commit where more than vectors differ: exit 2, a changed file named" sh -c "sh conformance/mutants/auto/run.sh --recheck --out '$tmp/rc' '$B' 2>'$tmp/rc4.err'; test \$? -eq 2 && grep -q 'more changed than vectors added (e.g. [ADM?]' '$tmp/rc4.err'"
+fi
+# tree.sh: a README of vectors/ and an untracked vector, in a repository of its own.
+g=$tmp/git
+mkdir -p "$g/vectors/x" "$g/reference" && (cd "$g" && git init -q && echo a >reference/a.c && echo r >vectors/x/README.md &&
+	git add . && git -c user.email=t@t -c user.name=t commit -qm one && echo s >>vectors/x/README.md && echo v >vectors/x/v.tcv &&
+	echo b >>reference/a.c) >/dev/null 2>&1
+check "tree.sh: a vector untracked and a reference file changed are measured changes, a vectors README is not" sh -c "cd '$g' && . '$(pwd)/conformance/mutants/auto/tree.sh' && test \"\$(measured_changes HEAD | sort | tr '\t\n' ' ')\" = '? vectors/x/v.tcv M reference/a.c '"
 check "run.sh --ids with a missing file: exit 2, the file named" sh -c "sh conformance/mutants/auto/run.sh --ids '$tmp/none' '$B' 2>'$tmp/ids.err'; test \$? -eq 2 && grep -q 'none: not a readable file' '$tmp/ids.err'"
 tap_done

@@ -26,11 +26,13 @@ echo "(A64 code under a protocol of A32 and T32 only), argued per protocol in"
 echo "conformance/mutants/auto/unreachable.txt, killed by the whole suite; counted as unscored is."
 echo
 for p in $ps; do
-	printf -- '- %s: %s, commit %s%s, sample %s, seed %s (`make mutants-auto PROTOCOL=%s%s`)\n' "$p" \
+	printf -- '- %s: %s, commit %s%s, sample %s, seed %s (`make mutants-auto PROTOCOL=%s%s`)%s%s\n' "$p" \
 		"$(sed -n 's/^date=//p' "$out/$p/run.txt")" "$(sed -n 's/^commit=//p' "$out/$p/run.txt")" \
 		"$(sed -n 's/^tree=\(.*\)/ (\1)/p' "$out/$p/run.txt")" \
 		"$(sed -n 's/^sample=//p' "$out/$p/run.txt")" "$(sed -n 's/^seed=//p' "$out/$p/run.txt")" "$p" \
-		"$(sed -n 's/^sample=\([0-9]\)/ SAMPLE=\1/p; s/^seed=\(.*\)/ SEED=\1/p' "$out/$p/run.txt" | tr -d '\n' | sed 's/ SEED=1$//')"
+		"$(sed -n 's/^sample=\([0-9]\)/ SAMPLE=\1/p; s/^seed=\(.*\)/ SEED=\1/p' "$out/$p/run.txt" | tr -d '\n' | sed 's/ SEED=1$//')" \
+		"$(sed -n 's/^resumed=\(.*\)/; resumed \1 (`RESUME=1`)/p' "$out/$p/run.txt")" \
+		"$(sed -n 's/^rechecked=\(.*\)/; rechecked \1 (`RECHECK=1`)/p' "$out/$p/run.txt")"
 done
 echo
 echo "| protocol | part | sites | mutants | stillborn | equivalent | unscored | unreachable | killed by vectors | vectors kill rate | killed by whole suite | whole-suite kill rate | survivors |"

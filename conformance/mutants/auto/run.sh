@@ -7,7 +7,7 @@
 # verdicts.tsv, a folder per mutant) and OUT/report.md over every protocol OUT holds (default
 # OUT: BUILD_DIR/mutants-auto; each protocol's results stay until a run of it replaces them).
 #
-#   run.sh [--protocol NAME]... [--sample N] [--seed S] [--ids FILE] [--out DIR] [--report-only] [--resume] [--quiet] BUILD_DIR
+#   run.sh [--protocol NAME]... [--sample N] [--seed S] [--ids FILE] [--out DIR] [--report-only] [--resume | --recheck] [--quiet] BUILD_DIR
 #
 # The protocols: every one of the build (BUILD_DIR/gen/protocols.c), or those named. The
 # parts of protocol P: each reference/P/*.c by its name without "P_" (parse, resolve, …)
@@ -29,12 +29,19 @@
 # --resume goes on with a run that stopped before its end (OUT/P/started.txt, written when
 # a protocol's mutants start, records its date, commit, sample, seed and ids): the mutants
 # that have a verdict keep it, the others are judged; refused when the tree differs from the
-# run's commit in what the verdicts depend on (reference/, vectors/, tests/, encoder/,
-# conformance/ but for this script, report.sh, keep.sh, the kept runs and the lists of
-# equivalent, unscored and unreachable sites, which verdicts.tsv applies when it is written)
+# run's commit in what the verdicts depend on (tree.sh: reference/, vectors/, encoder/,
+# conformance/, tests/unit_*.t, but for this script, report.sh, keep.sh, the kept runs and the
+# lists of equivalent, unscored and unreachable sites, which verdicts.tsv applies when it is written)
 # or when --sample, --ids or --report-only is given. Without --protocol, the protocols OUT
 # holds a started run of.
 # run.txt then records the commit and date of the start, and when it was resumed.
+# --recheck judges again, at this commit, the mutants of a complete run in OUT (run.txt) that
+# its vectors did not kill (survived, or killed by the whole suite only), when the tree differs
+# from the run's commit only by vectors added (and the lists and scripts --resume allows): a
+# vector added cannot make a mutant the others killed survive, since certify fails on the one
+# that killed it as before. Refused with uncommitted or untracked changes there (the commit
+# recorded must be the tree measured) and with --sample, --ids, --report-only or --resume.
+# run.txt keeps the run's date and commit and adds rechecked= (date, commit, how many).
 # While a protocol's mutants run, its progress is on stderr (progress.sh: on a terminal one line
 # redrawn, mutants judged of those sampled, surviving so far, mutants/s; elsewhere that line every
 # 5 s; the last count at the end); --quiet: none.
@@ -51,10 +58,10 @@
 # usage or a missing prerequisite.
 set -u
 usage() {
-	echo "usage: $0 [--protocol NAME]... [--sample N] [--seed S] [--ids FILE] [--out DIR] [--report-only] [--resume] [--quiet] BUILD_DIR" >&2
+	echo "usage: $0 [--protocol NAME]... [--sample N] [--seed S] [--ids FILE] [--out DIR] [--report-only] [--resume | --recheck] [--quiet] BUILD_DIR" >&2
 	exit 2
 }
-only= sample= seed=1 outarg= report_only=0 ids= quiet=0 resume=0
+only= sample= seed=1 outarg= report_only=0 ids= quiet=0 resume=0 recheck=0
 while [ $# -gt 0 ]; do
 	case $1 in
 	--protocol) [ $# -ge 2 ] || usage; only="$only $2"; shift 2 ;;
@@ -64,14 +71,19 @@ while [ $# -gt 0 ]; do
 	--out) [ $# -ge 2 ] || usage; outarg=$2; shift 2 ;;
 	--report-only) report_only=1; shift ;;
 	--resume) resume=1; shift ;;
+	--recheck) recheck=1; shift ;;
 	--quiet) quiet=1; shift ;;
 	-*) usage ;;
 	*) break ;;
 	esac
 done
 [ $# -eq 1 ] || usage
-if [ $resume -eq 1 ] && { [ -n "$sample" ] || [ -n "$ids" ] || [ $report_only -eq 1 ]; }; then
-	echo "mutants-auto: --resume goes on with the run's own sample and ids (OUT/P/started.txt): give no --sample, --ids or --report-only" >&2
+if [ $resume -eq 1 ] && { [ -n "$sample" ] || [ -n "$ids" ] || [ $report_only -eq 1 ] || [ $recheck -eq 1 ]; }; then
+	echo "mutants-auto: --resume goes on with the run's own sample and ids (OUT/P/started.txt): give no --sample, --ids, --report-only or --recheck" >&2
+	exit 2
+fi
+if [ $recheck -eq 1 ] && { [ -n "$sample" ] || [ -n "$ids" ] || [ $report_only -eq 1 ]; }; then
+	echo "mutants-auto: --recheck judges again the misses of the run in OUT: give no --sample, --ids or --report-only" >&2
 	exit 2
 fi
 case $1 in /*) build=$1 ;; *) build=$(pwd)/$1 ;; esac
@@ -107,6 +119,7 @@ fi
 . conformance/mutants/lib.sh
 . conformance/mutants/auto/suite.sh
 . conformance/mutants/auto/progress.sh
+. conformance/mutants/auto/tree.sh
 
 PYTHON=$(sh conformance/mutants/auto/python.sh) || exit 2
 [ -x "$tool" ] && [ -f "$build/gen/protocols.c" ] ||
@@ -115,11 +128,12 @@ PYTHON=$(sh conformance/mutants/auto/python.sh) || exit 2
 	{ echo "mutants-auto: the test programs' objects are missing in $build/obj (make tests builds them)" >&2; exit 2; }
 all=$(sed -n 's/^extern const struct tc_protocol tc_protocol_\([a-z0-9_]*\);$/\1/p' "$build/gen/protocols.c")
 protocols=${only:-$all}
-# Resumed without --protocol: the protocols OUT holds a started run of.
-if [ $resume -eq 1 ] && [ -z "$only" ]; then
+# Resumed or rechecked without --protocol: the protocols OUT holds a started (a complete) run of.
+if [ $((resume + recheck)) -gt 0 ] && [ -z "$only" ]; then
 	protocols=
-	for p in $all; do [ -f "$out/$p/started.txt" ] && protocols="$protocols $p"; done
-	[ -n "$protocols" ] || { echo "mutants-auto: --resume: $out holds no started run (P/started.txt) of a protocol of this build" >&2; exit 2; }
+	if [ $resume -eq 1 ]; then f=started.txt opt=--resume what=started; else f=run.txt opt=--recheck what=complete; fi
+	for p in $all; do [ -f "$out/$p/$f" ] && protocols="$protocols $p"; done
+	[ -n "$protocols" ] || { echo "mutants-auto: $opt: $out holds no $what run (P/$f) of a protocol of this build" >&2; exit 2; }
 fi
 for p in $protocols; do
 	case " $(echo $all) " in *" $p "*) ;; *) echo "mutants-auto: $p is not a protocol of this build" >&2; exit 2 ;; esac
@@ -177,16 +191,44 @@ resume_check() {
 			echo "mutants-auto: --resume: $st: commit '$c': a run of uncommitted changes cannot be resumed" >&2
 			return 1 ;;
 		esac
-		if ! git diff --quiet "$c" -- reference vectors tests encoder conformance \
-			':(exclude)conformance/mutants/auto/run.sh' ':(exclude)conformance/mutants/auto/report.sh' \
-			':(exclude)conformance/mutants/auto/keep.sh' ':(exclude)conformance/mutants/auto/equivalent.txt' \
-			':(exclude)conformance/mutants/auto/unscored.txt' ':(exclude)conformance/mutants/auto/unreachable.txt' \
-			':(exclude)conformance/mutants/auto/measured.md' ':(exclude)conformance/mutants/auto/runs' 2>/dev/null; then
-			echo "mutants-auto: --resume: the tree differs from $p's run commit $c in reference/, vectors/, tests/, encoder/ or conformance/ (git diff $c): start a new run" >&2
+		if ! ch=$(measured_changes "$c" 2>/dev/null) || [ -n "$ch" ]; then
+			echo "mutants-auto: --resume: the tree differs from $p's run commit $c in reference/, vectors/, encoder/, conformance/ or tests/unit_*.t (git diff $c): start a new run" >&2
 			return 1
 		fi
 	done
 	resumed=$(date -u '+%Y-%m-%d %H:%M UTC')
+}
+
+# recheck_check: every protocol to run has a complete run in OUT whose commit differs from this
+# tree only by vectors added, committed.
+recheck_check() {
+	headc=$(git rev-parse --short HEAD 2>/dev/null) || { echo "mutants-auto: --recheck: not a git checkout" >&2; return 1; }
+	if ! ch=$(measured_changes HEAD 2>/dev/null) || [ -n "$ch" ]; then
+		echo "mutants-auto: --recheck: uncommitted or untracked changes in reference/, vectors/, encoder/, conformance/ or tests/unit_*.t: commit them first (the run records the commit)" >&2
+		return 1
+	fi
+	for p in $protocols; do
+		rt=$out/$p/run.txt
+		if [ ! -f "$rt" ] || [ ! -f "$out/$p/sample.tsv" ]; then
+			echo "mutants-auto: --recheck: $rt or $out/$p/sample.tsv is missing: no complete run of $p to judge again" >&2
+			return 1
+		fi
+		c=$(sed -n 's/^commit=//p' "$rt")
+		case $c in *' '* | '')
+			echo "mutants-auto: --recheck: $rt: commit '$c': a run of uncommitted changes cannot be rechecked" >&2
+			return 1 ;;
+		esac
+		if ! ch=$(measured_changes "$c" 2>/dev/null); then
+			echo "mutants-auto: --recheck: git diff $c failed: is $c a commit of this repository?" >&2
+			return 1
+		fi
+		other=$(printf '%s\n' "$ch" | awk -F'\t' 'NF && !($1 == "A" && $2 ~ /^vectors\//)' | head -n 3)
+		if [ -n "$other" ]; then
+			echo "mutants-auto: --recheck: since $p's run commit $c more changed than vectors added (e.g. $(printf '%s' "$other" | tr '\t\n' ' ')): start a new run" >&2
+			return 1
+		fi
+	done
+	rechecked=$(date -u '+%Y-%m-%d %H:%M UTC')
 }
 
 if [ $report_only -eq 1 ]; then
@@ -201,10 +243,12 @@ fi
 # The commit measured (the tree when the run starts).
 commit="$(git rev-parse --short HEAD 2>/dev/null || echo unknown)$(git diff --quiet HEAD -- reference vectors conformance/mutants 2>/dev/null || echo ' with uncommitted changes to reference/, vectors/ or conformance/mutants/')"
 started=$(date -u '+%Y-%m-%d %H:%M UTC')
-resumed=
+resumed= rechecked=
 
 if [ $resume -eq 1 ]; then
 	resume_check || exit 2
+elif [ $recheck -eq 1 ]; then
+	recheck_check || exit 2
 else
 	# A run replaces the results of the protocols it runs and keeps the others'.
 	for p in $protocols; do rm -rf "${out:?}/$p"; done
@@ -243,6 +287,24 @@ for p in $protocols; do
 		[ $rc -eq 0 ] || exit 1
 		continue
 	fi
+	if [ $recheck -eq 1 ]; then
+		n=$(wc -l <"$out/$p/sample.tsv")
+		again=$(seq 1 "$n" | while read -r i; do
+			case $(cut -f1 "$out/$p/m$i/verdict" 2>/dev/null) in survived | suite | '') echo "$i" ;; esac
+		done)
+		nagain=$(echo "$again" | grep -c .)
+		echo "mutants-auto: $p: rechecked: $nagain of $n mutants the vectors did not kill, judged again, $JOBS at a time" >&2
+		progress_start "$p" "$out/$p" "$n" $quiet
+		[ -z "$again" ] || echo "$again" | xargs -P "$JOBS" -n 1 sh conformance/mutants/auto/one.sh "$p"
+		rc=$?
+		progress_stop "$p" "$out/$p" "$n" $quiet
+		[ $rc -eq 0 ] || exit 1
+		# run.txt: the run's own lines, an earlier recheck's replaced by this one.
+		{ grep -v '^rechecked=' "$out/$p/run.txt" &&
+			echo "rechecked=$rechecked at $headc ($nagain mutants the vectors did not kill judged again; vectors only added since)"; } \
+			>"$out/$p/run.txt.new" && mv "$out/$p/run.txt.new" "$out/$p/run.txt" || exit 1
+		continue
+	fi
 	printf 'date=%s\ncommit=%s\nsample=%s\nseed=%s\n%s' "$started" "$commit" "${sample:-all}" "$seed" \
 		"${ids:+ids=$ids (a subset: not the protocol's kill rate)
 }" >"$out/$p/started.txt" || exit 1
@@ -267,7 +329,9 @@ done
 # ---- OUT/P/verdicts.tsv: protocol, part, id, file, line, col, operator, original, replacement, verdict, by.
 for p in $protocols; do
 	parts "$p" >"$out/$p/parts.txt"
-	{ cat "$out/$p/started.txt" && if [ -n "$resumed" ]; then echo "resumed=$resumed"; fi; } >"$out/$p/run.txt" || exit 1
+	if [ $recheck -eq 0 ]; then
+		{ cat "$out/$p/started.txt" && if [ -n "$resumed" ]; then echo "resumed=$resumed"; fi; } >"$out/$p/run.txt" || exit 1
+	fi
 	verdicts "$p"
 done
 sh conformance/mutants/auto/report.sh "$out" >"$out/report.md" || exit 1
